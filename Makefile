@@ -1,0 +1,105 @@
+# fwadvisor: GNU Makefile. `make run` and `make test` install missing Debian packages first
+# (scripts/deps.sh), so on a fresh Debian machine they are the whole set-up.
+
+VERSION   := 0.1.0
+CC        ?= cc
+PREFIX    ?= /usr/local
+MANDIR    ?= $(PREFIX)/share/man
+BUILD     ?= build
+BIN       ?= fwadvisor
+CFLAGS    ?= -O2 -g
+WARNFLAGS := -std=c11 -Wall -Wextra -Wshadow
+CPPFLAGS  += -D_XOPEN_SOURCE=700 -D_DEFAULT_SOURCE -DFWADVISOR_VERSION='"$(VERSION)"' -I. -I$(BUILD)
+
+PKGCONFIG ?= pkg-config
+# Libraries the binary uses now; the engine, probes and interface add theirs as they land.
+PKGS_MAIN := sqlite3 libcjson
+PKGS_TEST := criterion
+pc_cflags  = $(shell $(PKGCONFIG) --cflags $(1) 2>/dev/null)
+pc_libs    = $(shell $(PKGCONFIG) --libs $(1) 2>/dev/null)
+MAIN_CFLAGS := $(call pc_cflags,$(PKGS_MAIN))
+MAIN_LIBS   := $(call pc_libs,$(PKGS_MAIN)) -lm
+TEST_CFLAGS := $(call pc_cflags,$(PKGS_TEST))
+TEST_LIBS   := $(call pc_libs,$(PKGS_TEST))
+
+KB_DATA   := data/schema.sql $(sort $(wildcard data/kb/*.sql))
+LIB_SRC   := $(sort $(wildcard knowledge/*.c)) $(filter-out cli/main.c,$(sort $(wildcard cli/*.c)))
+LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/kb_data.o
+MAIN_OBJ  := $(BUILD)/cli/main.o
+TEST_SRC  := $(sort $(wildcard tests/test_*.c))
+TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/support.o
+BENCH_OBJ := $(BUILD)/tests/bench_kb.o
+
+SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+.PHONY: all run test test-run bench bench-run asan deps install uninstall clean
+.DEFAULT_GOAL := all
+
+all: $(BIN)
+
+deps:
+	@scripts/deps.sh
+
+# ARGS passes arguments through: make run ARGS="kb list"
+run: deps
+	@$(MAKE) --no-print-directory all
+	./$(BIN) $(ARGS)
+
+test: deps
+	@$(MAKE) --no-print-directory test-run
+
+test-run: $(BIN) $(BUILD)/unit-tests
+	FWADVISOR_BIN="$(abspath $(BIN))" FWADVISOR_FIXTURES="$(abspath tests/fixtures)" $(BUILD)/unit-tests
+
+bench: deps
+	@$(MAKE) --no-print-directory bench-run
+
+bench-run: $(BIN) $(BUILD)/bench-kb
+	$(BUILD)/bench-kb "$(abspath $(BIN))"
+
+# AddressSanitizer + UndefinedBehaviorSanitizer build of the binary and the tests, then the suite.
+asan: deps
+	@$(MAKE) --no-print-directory BUILD=build-asan BIN=build-asan/fwadvisor \
+	    CFLAGS="$(SAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" test-run
+
+$(BIN): $(MAIN_OBJ) $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(MAIN_LIBS)
+
+$(BUILD)/unit-tests: $(TEST_OBJ) $(LIB_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(MAIN_LIBS) $(TEST_LIBS)
+
+$(BUILD)/bench-kb: $(BENCH_OBJ) $(LIB_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(MAIN_LIBS)
+
+$(BUILD)/tests/%.o: tests/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARNFLAGS) $(CPPFLAGS) $(CFLAGS) $(MAIN_CFLAGS) $(TEST_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARNFLAGS) $(CPPFLAGS) $(CFLAGS) $(MAIN_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/kb_data.c: $(KB_DATA) $(BUILD)/embed
+	$(BUILD)/embed $@ $(KB_DATA)
+
+$(BUILD)/kb_data.o: $(BUILD)/kb_data.c
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+# The embed tool runs on the build machine: no sanitizers, no project flags beyond warnings.
+$(BUILD)/embed: scripts/embed.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARNFLAGS) -O1 -o $@ $<
+
+install: $(BIN)
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(MANDIR)/man1"
+	install -m 755 $(BIN) "$(DESTDIR)$(PREFIX)/bin/fwadvisor"
+	install -m 644 docs/fwadvisor.1 "$(DESTDIR)$(MANDIR)/man1/fwadvisor.1"
+
+uninstall:
+	rm -f "$(DESTDIR)$(PREFIX)/bin/fwadvisor" "$(DESTDIR)$(MANDIR)/man1/fwadvisor.1"
+
+clean:
+	rm -rf build build-asan fwadvisor
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

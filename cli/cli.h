@@ -1,0 +1,67 @@
+/* Shared by the command-line front end (cli/). Command functions return an exit status; only
+ * main() exits. */
+#ifndef FWADVISOR_CLI_H
+#define FWADVISOR_CLI_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+enum exit_code {
+    EXIT_OK = 0,
+    EXIT_RUNTIME = 1, /* failure at run time */
+    EXIT_USAGE = 2,   /* bad command line */
+    EXIT_INPUT = 3,   /* invalid input file or value */
+    EXIT_DB = 4,      /* database error */
+};
+
+struct globals {
+    const char *db;  /* --db PATH, or NULL */
+    int color;       /* colour and bold allowed on stdout */
+};
+
+/* Long-option ids shared by every subcommand's parser. */
+enum { OPT_DB = 0x100, OPT_NO_COLOR, OPT_HELP, OPT_JSON, OPT_YES, OPT_USER, OPT_FIRST_FREE };
+
+/* Handles the global options a subcommand parser met; 1 if it was one. */
+int cli_global_option(struct globals *g, int opt, const char *arg);
+
+/* Prints "fwadvisor: msg" to stderr. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints an error and "Try 'fwadvisor CMD --help'." and returns EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Reads a whole file ("-" for stdin, at most 64 MiB) into a NUL-terminated buffer the caller
+ * frees. Returns 0, or -1 with a message in err. */
+int cli_read_file(const char *path, char **data, size_t *len, char *err, size_t errsz);
+/* Writes data to path atomically (temporary file in the same directory, fsync, rename), or to
+ * stdout when path is NULL or "-". Returns 0, or -1 with a message in err. */
+int cli_write_output(const char *path, const char *data, size_t len, char *err, size_t errsz);
+
+/* Maps a knowledge-base status to an exit code. */
+int cli_exit_from_kb(int status);
+
+/* Subcommands. argv[0] is the subcommand name. */
+int cmd_kb(struct globals *g, int argc, char **argv);
+
+/* --- text layout (cli/text.c) ------------------------------------------------------------- */
+
+#define TEXT_WIDTH 80
+
+/* Columns a UTF-8 string takes on a terminal (East Asian wide characters take two). */
+int text_width(const char *s);
+/* Copies s into out, cut to at most `width` columns with "..." marking a cut. */
+void text_fit(const char *s, int width, char *out, size_t outsz);
+/* Prints s wrapped to TEXT_WIDTH: the first line starts at column `col` (already printed),
+ * continuation lines are indented by `indent`. Ends with a newline. */
+void text_wrap(FILE *f, const char *s, int col, int indent);
+
+struct text_column {
+    const char *header;
+    int flex;        /* takes what is left of the width; long values are cut */
+    int align_right; /* numbers */
+};
+/* Prints a table of nrows x ncols cells (row-major) aligned in columns within TEXT_WIDTH. */
+void text_table(FILE *f, const struct text_column *cols, int ncols, const char *const *cells, int nrows,
+                int bold_header);
+
+#endif

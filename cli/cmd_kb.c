@@ -1,0 +1,522 @@
+/* fwadvisor kb: list, show, export, import, path, reset. */
+#include "cli/cli.h"
+#include "knowledge/kb.h"
+
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char kb_usage[] =
+    "Usage: fwadvisor kb list [KIND] [--json]\n"
+    "       fwadvisor kb show ID [--json]\n"
+    "       fwadvisor kb export [-o FILE] [--user]\n"
+    "       fwadvisor kb import FILE|-\n"
+    "       fwadvisor kb path\n"
+    "       fwadvisor kb reset --yes\n"
+    "\n"
+    "KIND: frameworks (default), criteria, hardware, distributed, deployment, accelerators,\n"
+    "      rules, sources.\n"
+    "ID:   any framework, strategy, runtime, hardware platform, criterion, accelerator, rule or\n"
+    "      source id, e.g. pytorch, zero3, litert, nvidia, debugging, h100-sxm, seed-001.\n"
+    "\n"
+    "  --json          print JSON instead of text\n"
+    "  -o, --output F  export to file F (written atomically) instead of standard output\n"
+    "  --user          export only the facts you imported or changed\n"
+    "  --yes           confirm kb reset (the old file is kept as FILE.bak)\n"
+    "  --db PATH       knowledge base file\n"
+    "  --no-color      no colour or bold\n";
+
+static const char *str(const cJSON *row, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(row, key);
+    return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+static double num(const cJSON *row, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(row, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+/* "a, b, c" from an array of strings. */
+static void join_ids(const cJSON *arr, char *out, size_t n)
+{
+    size_t used = 0;
+    const cJSON *v;
+    out[0] = '\0';
+    cJSON_ArrayForEach(v, arr) {
+        if (!cJSON_IsString(v)) continue;
+        int w = snprintf(out + used, n - used, "%s%s", used ? ", " : "", v->valuestring);
+        if (w < 0 || (size_t)w >= n - used) break;
+        used += (size_t)w;
+    }
+}
+
+static int print_json(const cJSON *doc)
+{
+    char *text = cJSON_Print(doc);
+    if (!text) {
+        cli_error("out of memory");
+        return EXIT_RUNTIME;
+    }
+    puts(text);
+    free(text);
+    return EXIT_OK;
+}
+
+/* A table whose cells are computed per row into a scratch block, ncols strings of 256 bytes. */
+struct cells {
+    char (*buf)[256];
+    const char **ptrs;
+    int ncols;
+};
+
+static int cells_init(struct cells *c, int nrows, int ncols)
+{
+    size_t n = (size_t)(nrows ? nrows : 1) * (size_t)ncols;
+    c->buf = calloc(n, sizeof *c->buf);
+    c->ptrs = calloc(n, sizeof *c->ptrs);
+    c->ncols = ncols;
+    for (size_t i = 0; c->buf && c->ptrs && i < n; i++) c->ptrs[i] = c->buf[i];
+    return c->buf && c->ptrs ? 0 : -1;
+}
+
+static char *cell(struct cells *c, int r, int col) { return c->buf[r * c->ncols + col]; }
+
+static void cells_free(struct cells *c)
+{
+    free(c->buf);
+    free((void *)c->ptrs);
+}
+
+static const char *level_short(const char *level)
+{
+    if (strcmp(level, "first-class") == 0) return "first";
+    if (strcmp(level, "supported") == 0) return "yes";
+    if (strcmp(level, "experimental") == 0) return "exp";
+    if (strcmp(level, "community") == 0) return "comm";
+    return "-";
+}
+
+static int list_hardware_text(const cJSON *rows, int bold)
+{
+    static const char *const platforms[] = {"nvidia", "amd", "tpu", "apple", "intel", "ascend", "cpu"};
+    enum { NP = 7 };
+    /* Frameworks in the order the rows list them. */
+    const char *fws[64];
+    int nfw = 0;
+    const cJSON *row;
+    cJSON_ArrayForEach(row, rows) {
+        const char *fw = str(row, "framework");
+        int seen = 0;
+        for (int i = 0; i < nfw; i++) seen |= strcmp(fws[i], fw) == 0;
+        if (!seen && nfw < 64) fws[nfw++] = fw;
+    }
+    struct cells c;
+    if (cells_init(&c, nfw, NP + 1)) return EXIT_RUNTIME;
+    for (int i = 0; i < nfw; i++) {
+        snprintf(cell(&c, i, 0), 256, "%s", fws[i]);
+        for (int p = 0; p < NP; p++) snprintf(cell(&c, i, p + 1), 256, "?");
+    }
+    cJSON_ArrayForEach(row, rows) {
+        for (int i = 0; i < nfw; i++) {
+            if (strcmp(fws[i], str(row, "framework")) != 0) continue;
+            for (int p = 0; p < NP; p++)
+                if (strcmp(platforms[p], str(row, "hardware")) == 0)
+                    snprintf(cell(&c, i, p + 1), 256, "%s%s", level_short(str(row, "level")),
+                             *str(row, "os_limits") ? "*" : "");
+        }
+    }
+    struct text_column cols[NP + 1] = {{"FRAMEWORK", 0, 0}};
+    for (int p = 0; p < NP; p++) cols[p + 1] = (struct text_column){platforms[p], 0, 0};
+    text_table(stdout, cols, NP + 1, c.ptrs, nfw, bold);
+    cells_free(&c);
+    printf("\nfirst: first-class  yes: supported  exp: experimental  comm: community  -: none\n"
+           "*: limits on some operating systems. Details: fwadvisor kb show FRAMEWORK\n");
+    return EXIT_OK;
+}
+
+static int list_text(const char *kind, const cJSON *rows, int bold)
+{
+    int n = cJSON_GetArraySize(rows);
+    if (strcmp(kind, "hardware") == 0) return list_hardware_text(rows, bold);
+    struct text_column cols[8];
+    int ncols = 0;
+#define COL(h, flex, right) cols[ncols++] = (struct text_column){h, flex, right}
+    if (strcmp(kind, "frameworks") == 0) {
+        COL("ID", 0, 0); COL("NAME", 1, 0); COL("VERSION", 0, 0); COL("RELEASED", 0, 0); COL("AS OF", 0, 0);
+    } else if (strcmp(kind, "criteria") == 0) {
+        COL("ID", 0, 0); COL("WEIGHT", 0, 1); COL("NAME", 1, 0); COL("SOURCE", 0, 0);
+    } else if (strcmp(kind, "distributed") == 0) {
+        COL("ID", 0, 0); COL("STATUS", 0, 0); COL("MIN", 0, 1); COL("FRAMEWORKS", 1, 0);
+    } else if (strcmp(kind, "deployment") == 0) {
+        COL("ID", 0, 0); COL("STATUS", 0, 0); COL("TARGETS", 0, 0); COL("FRAMEWORKS", 1, 0);
+    } else if (strcmp(kind, "accelerators") == 0) {
+        COL("ID", 0, 0); COL("VENDOR", 0, 0); COL("MEM GB", 0, 1); COL("GB/s", 0, 1); COL("FP32 TF", 0, 1);
+        COL("BF16 TF", 0, 1); COL("NAME", 1, 0);
+    } else if (strcmp(kind, "rules") == 0) {
+        COL("ID", 0, 0); COL("KIND", 0, 0); COL("TITLE", 1, 0);
+    } else { /* sources */
+        COL("ID", 0, 0); COL("PUBLISHED", 0, 0); COL("TITLE", 1, 0);
+    }
+#undef COL
+    struct cells c;
+    if (cells_init(&c, n, ncols)) {
+        cli_error("out of memory");
+        return EXIT_RUNTIME;
+    }
+    int r = 0;
+    const cJSON *row;
+    cJSON_ArrayForEach(row, rows) {
+        char ids[256];
+        if (strcmp(kind, "frameworks") == 0) {
+            snprintf(cell(&c, r, 0), 256, "%s", str(row, "id"));
+            snprintf(cell(&c, r, 1), 256, "%s", str(row, "name"));
+            snprintf(cell(&c, r, 2), 256, "%s", str(row, "version"));
+            snprintf(cell(&c, r, 3), 256, "%s", str(row, "released"));
+            snprintf(cell(&c, r, 4), 256, "%s", str(row, "as_of"));
+        } else if (strcmp(kind, "criteria") == 0) {
+            snprintf(cell(&c, r, 0), 256, "%s", str(row, "id"));
+            snprintf(cell(&c, r, 1), 256, "%.2g", num(row, "weight"));
+            snprintf(cell(&c, r, 2), 256, "%s", str(row, "name"));
+            snprintf(cell(&c, r, 3), 256, "%s", str(row, "source"));
+        } else if (strcmp(kind, "distributed") == 0) {
+            join_ids(cJSON_GetObjectItemCaseSensitive(row, "frameworks"), ids, sizeof ids);
+            snprintf(cell(&c, r, 0), 256, "%s", str(row, "id"));
+            snprintf(cell(&c, r, 1), 256, "%s", str(row, "status"));
+            snprintf(cell(&c, r, 2), 256, "%.0f", num(row, "min_devices"));
+            snprintf(cell(&c, r, 3), 256, "%s", ids);
+        } else if (strcmp(kind, "deployment") == 0) {
+            char targets[128];
+            join_ids(cJSON_GetObjectItemCaseSensitive(row, "targets"), targets, sizeof targets);
+            join_ids(cJSON_GetObjectItemCaseSensitive(row, "frameworks"), ids, sizeof ids);
+            snprintf(cell(&c, r, 0), 256, "%s", str(row, "id"));
+            snprintf(cell(&c, r, 1), 256, "%s", str(row, "status"));
+            snprintf(cell(&c, r, 2), 256, "%s", targets[0] ? targets : "-");
+            snprintf(cell(&c, r, 3), 256, "%s", ids[0] ? ids : "-");
+        } else if (strcmp(kind, "accelerators") == 0) {
+            snprintf(cell(&c, r, 0), 256, "%s", str(row, "id"));
+            snprintf(cell(&c, r, 1), 256, "%s", str(row, "vendor"));
+            snprintf(cell(&c, r, 2), 256, "%g", num(row, "memory_gb"));
+            snprintf(cell(&c, r, 3), 256, "%g", num(row, "bandwidth_gbs"));
+            snprintf(cell(&c, r, 4), 256, "%g", num(row, "fp32_tflops"));
+            if (num(row, "bf16_tflops") > 0) snprintf(cell(&c, r, 5), 256, "%g", num(row, "bf16_tflops"));
+            else snprintf(cell(&c, r, 5), 256, "-");
+            snprintf(cell(&c, r, 6), 256, "%s", str(row, "name"));
+        } else if (strcmp(kind, "rules") == 0) {
+            snprintf(cell(&c, r, 0), 256, "%s", str(row, "id"));
+            snprintf(cell(&c, r, 1), 256, "%s", str(row, "kind"));
+            snprintf(cell(&c, r, 2), 256, "%s", *str(row, "title") ? str(row, "title") : str(row, "text"));
+        } else {
+            snprintf(cell(&c, r, 0), 256, "%s", str(row, "id"));
+            snprintf(cell(&c, r, 1), 256, "%s", str(row, "published"));
+            snprintf(cell(&c, r, 2), 256, "%s", str(row, "title"));
+        }
+        r++;
+    }
+    text_table(stdout, cols, ncols, c.ptrs, n, bold);
+    cells_free(&c);
+    printf("\n%d %s. Details: fwadvisor kb show ID\n", n, kind);
+    return EXIT_OK;
+}
+
+/* "[source, as of DATE]" appended to a note. */
+static void cite(const cJSON *row, char *out, size_t n)
+{
+    snprintf(out, n, "[%s, %s]", str(row, "source"), str(row, "as_of"));
+}
+
+static void print_item(const char *label, int label_width, const char *text)
+{
+    printf("  %-*s ", label_width, label);
+    text_wrap(stdout, text, 3 + label_width, 3 + label_width);
+}
+
+static void heading(const char *title, int bold)
+{
+    if (bold) printf("\n\033[1m%s\033[0m\n", title);
+    else printf("\n%s\n", title);
+}
+
+static void print_sources(const cJSON *obj, int bold)
+{
+    const cJSON *sources = cJSON_GetObjectItemCaseSensitive(obj, "sources");
+    if (!cJSON_GetArraySize(sources)) return;
+    heading("Sources", bold);
+    const cJSON *s;
+    cJSON_ArrayForEach(s, sources) {
+        char text[2048];
+        snprintf(text, sizeof text, "%s (%s). %s", str(s, "title"), str(s, "published"), str(s, "url"));
+        print_item(str(s, "id"), 22, text);
+    }
+}
+
+static void show_framework(const cJSON *obj, int bold)
+{
+    const cJSON *fw = cJSON_GetObjectItemCaseSensitive(obj, "framework");
+    char line[2048], c[160];
+    if (bold) printf("\033[1m%s\033[0m (%s) %s, released %s\n", str(fw, "name"), str(fw, "id"), str(fw, "version"), str(fw, "released"));
+    else printf("%s (%s) %s, released %s\n", str(fw, "name"), str(fw, "id"), str(fw, "version"), str(fw, "released"));
+    cite(fw, c, sizeof c);
+    snprintf(line, sizeof line, "%s %s", str(fw, "summary"), c);
+    text_wrap(stdout, line, 0, 0);
+
+    heading("Scores (0-10, higher is better for you)", bold);
+    const cJSON *row;
+    cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(obj, "scores")) {
+        char label[64];
+        cite(row, c, sizeof c);
+        snprintf(label, sizeof label, "%-20s %2.0f", str(row, "criterion"), num(row, "score"));
+        snprintf(line, sizeof line, "%s %s", str(row, "note"), c);
+        print_item(label, 23, line);
+    }
+    heading("Hardware support", bold);
+    cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(obj, "hardware")) {
+        char label[64];
+        cite(row, c, sizeof c);
+        snprintf(label, sizeof label, "%-7s %s", str(row, "hardware"), str(row, "level"));
+        size_t used = (size_t)snprintf(line, sizeof line, "%s", "");
+        if (*str(row, "since"))
+            used += (size_t)snprintf(line + used, sizeof line - used, "since %s. ", str(row, "since"));
+        if (*str(row, "os_limits") && used < sizeof line)
+            used += (size_t)snprintf(line + used, sizeof line - used, "OS: %s. ", str(row, "os_limits"));
+        if (used < sizeof line) snprintf(line + used, sizeof line - used, "%s %s", str(row, "note"), c);
+        print_item(label, 20, line);
+    }
+    heading("Distributed training", bold);
+    cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(obj, "distributed")) {
+        cite(row, c, sizeof c);
+        snprintf(line, sizeof line, "%s %s", str(row, "note"), c);
+        print_item(str(row, "strategy"), 14, line);
+    }
+    heading("Deployment", bold);
+    cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(obj, "deployment")) {
+        cite(row, c, sizeof c);
+        snprintf(line, sizeof line, "%s %s", str(row, "note"), c);
+        print_item(str(row, "runtime"), 14, line);
+    }
+    print_sources(obj, bold);
+}
+
+/* Any other kind: the fact's fields, then its related rows. */
+static void show_generic(const cJSON *obj, int bold)
+{
+    const char *kind = str(obj, "kind");
+    const cJSON *fact = cJSON_GetObjectItemCaseSensitive(obj, kind);
+    const char *name = *str(fact, "name") ? str(fact, "name") : *str(fact, "title") ? str(fact, "title") : str(fact, "id");
+    if (bold) printf("\033[1m%s\033[0m (%s %s)\n", name, kind, str(fact, "id"));
+    else printf("%s (%s %s)\n", name, kind, str(fact, "id"));
+    const cJSON *field;
+    cJSON_ArrayForEach(field, fact) {
+        char value[2048];
+        if (strcmp(field->string, "id") == 0 || strcmp(field->string, "name") == 0) continue;
+        if (cJSON_IsString(field)) {
+            if (!*field->valuestring) continue;
+            snprintf(value, sizeof value, "%s", field->valuestring);
+        } else if (cJSON_IsNumber(field)) {
+            snprintf(value, sizeof value, "%g", field->valuedouble);
+        } else if (cJSON_IsArray(field)) {
+            join_ids(field, value, sizeof value);
+            if (!value[0]) snprintf(value, sizeof value, "-");
+        } else {
+            char *text = cJSON_PrintUnformatted(field);
+            snprintf(value, sizeof value, "%s", text ? text : "");
+            free(text);
+        }
+        print_item(field->string, 20, value);
+    }
+    cJSON_ArrayForEach(field, obj) {
+        if (!cJSON_IsArray(field) || strcmp(field->string, "sources") == 0) continue;
+        heading(field->string, bold);
+        const cJSON *row;
+        cJSON_ArrayForEach(row, field) {
+            char line[2048], c[160];
+            /* The row's other key names it: the framework of a link row, the criterion of a score. */
+            const char *label = *str(row, "framework") && strcmp(kind, "framework") != 0 ? str(row, "framework")
+                                                                                           : str(row, "criterion");
+            cite(row, c, sizeof c);
+            if (cJSON_GetObjectItemCaseSensitive(row, "score"))
+                snprintf(line, sizeof line, "%2.0f  %s %s", num(row, "score"), str(row, "note"), c);
+            else if (*str(row, "level"))
+                snprintf(line, sizeof line, "%s. %s %s", str(row, "level"), str(row, "note"), c);
+            else
+                snprintf(line, sizeof line, "%s %s", str(row, "note"), c);
+            print_item(label, 14, line);
+        }
+    }
+    print_sources(obj, bold);
+}
+
+static int open_kb(struct globals *g, kb **k)
+{
+    char path[PATH_MAX], err[1024];
+    int is_default;
+    int status = kb_resolve_path(g->db, path, sizeof path, &is_default, err, sizeof err);
+    if (status == KB_OK) status = kb_open(path, is_default, k, err, sizeof err);
+    if (status != KB_OK) {
+        cli_error("%s", err);
+        return cli_exit_from_kb(status);
+    }
+    return EXIT_OK;
+}
+
+int cmd_kb(struct globals *g, int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"json", no_argument, NULL, OPT_JSON},
+        {"output", required_argument, NULL, 'o'},
+        {"user", no_argument, NULL, OPT_USER},
+        {"yes", no_argument, NULL, OPT_YES},
+        {"db", required_argument, NULL, OPT_DB},
+        {"no-color", no_argument, NULL, OPT_NO_COLOR},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int json = 0, yes = 0, user_only = 0, opt;
+    const char *output = NULL;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+        switch (opt) {
+        case 'h': fputs(kb_usage, stdout); return EXIT_OK;
+        case OPT_JSON: json = 1; break;
+        case OPT_USER: user_only = 1; break;
+        case OPT_YES: yes = 1; break;
+        case 'o': output = optarg; break;
+        case ':': return cli_usage_error("kb", "option '%s' needs a value", argv[optind - 1]);
+        case '?':
+            if (optopt) return cli_usage_error("kb", "unknown option '-%c'", optopt);
+            return cli_usage_error("kb", "unknown option '%s'", argv[optind - 1]);
+        default: cli_global_option(g, opt, optarg);
+        }
+    }
+    if (optind >= argc) return cli_usage_error("kb", "missing subcommand (list, show, export, import, path, reset)");
+    const char *sub = argv[optind];
+    char **args = argv + optind + 1;
+    int nargs = argc - optind - 1;
+    int bold = g->color;
+    /* Options that only some subcommands take. */
+    if (json && strcmp(sub, "list") != 0 && strcmp(sub, "show") != 0)
+        return cli_usage_error("kb", "--json applies to kb list and kb show");
+    if ((output || user_only) && strcmp(sub, "export") != 0)
+        return cli_usage_error("kb", "%s applies to kb export", output ? "--output" : "--user");
+    if (yes && strcmp(sub, "reset") != 0) return cli_usage_error("kb", "--yes applies to kb reset");
+
+    char err[1024];
+    kb *k = NULL;
+    int rc;
+    if (strcmp(sub, "path") == 0) {
+        if (nargs) return cli_usage_error("kb", "kb path takes no arguments");
+        char path[PATH_MAX];
+        int is_default;
+        if (kb_resolve_path(g->db, path, sizeof path, &is_default, err, sizeof err) != KB_OK) {
+            cli_error("%s", err);
+            return EXIT_DB;
+        }
+        puts(path);
+        return EXIT_OK;
+    }
+    if (strcmp(sub, "reset") == 0) {
+        if (nargs) return cli_usage_error("kb", "kb reset takes no arguments");
+        if (!yes)
+            return cli_usage_error("kb", "kb reset replaces the knowledge base (your imported facts and probe "
+                                         "runs go with it, into FILE.bak); add --yes to confirm");
+        char path[PATH_MAX], backup[PATH_MAX + 16];
+        int is_default;
+        int status = kb_resolve_path(g->db, path, sizeof path, &is_default, err, sizeof err);
+        if (status == KB_OK) status = kb_reset(path, is_default, backup, sizeof backup, err, sizeof err);
+        if (status != KB_OK) {
+            cli_error("%s", err);
+            return cli_exit_from_kb(status);
+        }
+        if (backup[0]) printf("knowledge base reset: %s (previous file kept as %s)\n", path, backup);
+        else printf("knowledge base created: %s\n", path);
+        return EXIT_OK;
+    }
+    if (strcmp(sub, "list") == 0) {
+        if (nargs > 1) return cli_usage_error("kb", "kb list takes at most one KIND");
+        const char *kind = nargs ? args[0] : "frameworks";
+        int known = 0;
+        for (const char *const *kk = kb_list_kinds; *kk; kk++) known |= strcmp(*kk, kind) == 0;
+        if (!known)
+            return cli_usage_error("kb", "unknown kind '%s' (frameworks, criteria, hardware, distributed, "
+                                         "deployment, accelerators, rules, sources)", kind);
+        if ((rc = open_kb(g, &k)) != EXIT_OK) return rc;
+        cJSON *rows = NULL;
+        int status = kb_list(k, kind, &rows, err, sizeof err);
+        if (status != KB_OK) {
+            cli_error("%s", err);
+            kb_close(k);
+            return cli_exit_from_kb(status);
+        }
+        rc = json ? print_json(rows) : list_text(kind, rows, bold);
+        cJSON_Delete(rows);
+        kb_close(k);
+        return rc;
+    }
+    if (strcmp(sub, "show") == 0) {
+        if (nargs != 1) return cli_usage_error("kb", "kb show takes one ID");
+        if ((rc = open_kb(g, &k)) != EXIT_OK) return rc;
+        cJSON *obj = NULL;
+        int status = kb_show(k, args[0], &obj, err, sizeof err);
+        kb_close(k);
+        if (status != KB_OK) {
+            cli_error("%s", err);
+            return cli_exit_from_kb(status);
+        }
+        if (json) rc = print_json(obj);
+        else if (strcmp(str(obj, "kind"), "framework") == 0) show_framework(obj, bold), rc = EXIT_OK;
+        else show_generic(obj, bold), rc = EXIT_OK;
+        cJSON_Delete(obj);
+        return rc;
+    }
+    if (strcmp(sub, "export") == 0) {
+        if (nargs) return cli_usage_error("kb", "kb export takes no arguments (use -o FILE)");
+        if ((rc = open_kb(g, &k)) != EXIT_OK) return rc;
+        cJSON *doc = NULL;
+        int status = kb_export(k, user_only, &doc, err, sizeof err);
+        kb_close(k);
+        if (status != KB_OK) {
+            cli_error("%s", err);
+            return cli_exit_from_kb(status);
+        }
+        char *text = cJSON_Print(doc);
+        cJSON_Delete(doc);
+        if (!text) {
+            cli_error("out of memory");
+            return EXIT_RUNTIME;
+        }
+        size_t len = strlen(text);
+        text[len] = '\n'; /* cJSON_Print's buffer has room for the newline only at the NUL */
+        rc = cli_write_output(output, text, len + 1, err, sizeof err) ? (cli_error("%s", err), EXIT_RUNTIME) : EXIT_OK;
+        free(text);
+        if (rc == EXIT_OK && output && strcmp(output, "-") != 0) fprintf(stderr, "exported to %s\n", output);
+        return rc;
+    }
+    if (strcmp(sub, "import") == 0) {
+        if (nargs != 1) return cli_usage_error("kb", "kb import takes one FILE (or - for standard input)");
+        char *data;
+        size_t len;
+        if (cli_read_file(args[0], &data, &len, err, sizeof err)) {
+            cli_error("%s", err);
+            return EXIT_INPUT;
+        }
+        if ((rc = open_kb(g, &k)) != EXIT_OK) {
+            free(data);
+            return rc;
+        }
+        struct kb_import_stats stats;
+        int status = kb_import(k, data, len, strcmp(args[0], "-") == 0 ? "standard input" : args[0], &stats, err,
+                               sizeof err);
+        free(data);
+        kb_close(k);
+        if (status != KB_OK) {
+            cli_error("%s", err);
+            return cli_exit_from_kb(status);
+        }
+        printf("imported %d facts: %d added, %d changed, %d unchanged\n", stats.added + stats.changed + stats.unchanged,
+               stats.added, stats.changed, stats.unchanged);
+        return EXIT_OK;
+    }
+    return cli_usage_error("kb", "unknown kb subcommand '%s' (list, show, export, import, path, reset)", sub);
+}

@@ -1,0 +1,109 @@
+/* fwadvisor: command-line entry point. Parses the global options, dispatches the subcommands and
+ * is the only place that exits. */
+#include "cli/cli.h"
+#include "knowledge/kb.h"
+
+#include <getopt.h>
+#include <locale.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char usage_text[] =
+    "Usage: fwadvisor [GLOBAL OPTIONS] [COMMAND [ARGS]]\n"
+    "\n"
+    "Helps choose a deep-learning training framework, distributed stack and deployment path,\n"
+    "and measures your own hardware to back the advice.\n"
+    "\n"
+    "Commands:\n"
+    "  (none)          interactive advisor (when stdin and stdout are terminals)\n"
+    "  recommend       ranked, explained recommendation from answers (-a FILE, --set KEY=VALUE)\n"
+    "  probe           detect and measure this machine's hardware\n"
+    "  train           run the built-in training engine\n"
+    "  kb              browse, export, import or reset the knowledge base\n"
+    "\n"
+    "Global options:\n"
+    "  --db PATH       knowledge base file (default: $FWADVISOR_DB, else\n"
+    "                  $XDG_DATA_HOME/fwadvisor/kb.sqlite3 or ~/.local/share/fwadvisor/kb.sqlite3)\n"
+    "  --no-color      no colour or bold (also when NO_COLOR is set)\n"
+    "  -h, --help      show this help\n"
+    "  -V, --version   show the version\n"
+    "\n"
+    "Exit status: 0 success, 1 run-time failure, 2 usage error, 3 invalid input, 4 database error.\n"
+    "Run 'fwadvisor COMMAND --help' for a command's options.\n";
+
+static int not_available(const char *what)
+{
+    cli_error("%s: not available in this build", what);
+    return EXIT_RUNTIME;
+}
+
+static int cmd_version(struct globals *g)
+{
+    printf("fwadvisor %s\n", FWADVISOR_VERSION);
+    printf("knowledge base schema %d, SQLite %s\n", KB_SCHEMA_VERSION, sqlite3_libversion());
+    (void)g;
+    return EXIT_OK;
+}
+
+/* The subcommands whose issues have not landed yet parse --help honestly and refuse the rest. */
+static int cmd_pending(struct globals *g, int argc, char **argv)
+{
+    (void)g;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            printf("Usage: fwadvisor %s ...\n%s is not available in this build.\n", argv[0], argv[0]);
+            return EXIT_OK;
+        }
+    }
+    return not_available(argv[0]);
+}
+
+int main(int argc, char **argv)
+{
+    setlocale(LC_ALL, "");
+    struct globals g = {NULL, 0};
+    const char *no_color = getenv("NO_COLOR");
+    const char *term = getenv("TERM");
+    g.color = isatty(STDOUT_FILENO) && !(no_color && *no_color) && !(term && strcmp(term, "dumb") == 0);
+
+    static const struct option opts[] = {
+        {"db", required_argument, NULL, OPT_DB},
+        {"no-color", no_argument, NULL, OPT_NO_COLOR},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {NULL, 0, NULL, 0},
+    };
+    opterr = 0;
+    int opt;
+    /* "+": stop at the first non-option, the subcommand. */
+    while ((opt = getopt_long(argc, argv, "+hV", opts, NULL)) != -1) {
+        switch (opt) {
+        case 'h': fputs(usage_text, stdout); return EXIT_OK;
+        case 'V': return cmd_version(&g);
+        case '?':
+            if (optopt) return cli_usage_error(NULL, "unknown option '-%c'", optopt);
+            return cli_usage_error(NULL, "unknown or incomplete option '%s'", argv[optind - 1]);
+        case ':': return cli_usage_error(NULL, "option '%s' needs a value", argv[optind - 1]);
+        default:
+            if (!cli_global_option(&g, opt, optarg)) return cli_usage_error(NULL, "unexpected option");
+        }
+    }
+    if (optind >= argc) {
+        if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) return not_available("interactive advisor");
+        fputs(usage_text, stderr);
+        return EXIT_USAGE;
+    }
+    char *cmd = argv[optind];
+    int sub_argc = argc - optind;
+    char **sub_argv = argv + optind;
+    optind = 0; /* glibc: a full reset for the subcommand's own getopt_long */
+    if (strcmp(cmd, "kb") == 0) return cmd_kb(&g, sub_argc, sub_argv);
+    if (strcmp(cmd, "recommend") == 0 || strcmp(cmd, "probe") == 0 || strcmp(cmd, "train") == 0)
+        return cmd_pending(&g, sub_argc, sub_argv);
+    if (strcmp(cmd, "help") == 0) {
+        fputs(usage_text, stdout);
+        return EXIT_OK;
+    }
+    return cli_usage_error(NULL, "unknown command '%s' (commands: recommend, probe, train, kb)", cmd);
+}

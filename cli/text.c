@@ -1,0 +1,151 @@
+/* Text layout for terminal output: display widths, cutting and wrapping, aligned tables. */
+#include "cli/cli.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Decodes one UTF-8 sequence; returns its length (1 for an invalid byte, taken as is). */
+static int utf8_next(const char *s, uint32_t *cp)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    if (u[0] < 0x80) { *cp = u[0]; return 1; }
+    int len = (u[0] & 0xe0) == 0xc0 ? 2 : (u[0] & 0xf0) == 0xe0 ? 3 : (u[0] & 0xf8) == 0xf0 ? 4 : 0;
+    if (!len) { *cp = u[0]; return 1; }
+    uint32_t v = u[0] & (0x7f >> len);
+    for (int i = 1; i < len; i++) {
+        if ((u[i] & 0xc0) != 0x80) { *cp = u[0]; return 1; }
+        v = (v << 6) | (u[i] & 0x3f);
+    }
+    *cp = v;
+    return len;
+}
+
+/* East Asian wide and fullwidth ranges (the common CJK blocks). */
+static int cp_width(uint32_t cp)
+{
+    if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) return 0;
+    if ((cp >= 0x0300 && cp <= 0x036f) || cp == 0x200b) return 0; /* combining marks, ZWSP */
+    if ((cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0xa4cf) || (cp >= 0xac00 && cp <= 0xd7a3) ||
+        (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0xfe30 && cp <= 0xfe4f) || (cp >= 0xff00 && cp <= 0xff60) ||
+        (cp >= 0xffe0 && cp <= 0xffe6) || (cp >= 0x1f300 && cp <= 0x1faff) || (cp >= 0x20000 && cp <= 0x3fffd))
+        return 2;
+    return 1;
+}
+
+int text_width(const char *s)
+{
+    int w = 0;
+    while (*s) {
+        uint32_t cp;
+        s += utf8_next(s, &cp);
+        w += cp_width(cp);
+    }
+    return w;
+}
+
+void text_fit(const char *s, int width, char *out, size_t outsz)
+{
+    if (outsz == 0) return;
+    if (text_width(s) <= width) {
+        snprintf(out, outsz, "%s", s);
+        return;
+    }
+    int budget = width > 3 ? width - 3 : width, w = 0;
+    size_t used = 0;
+    while (*s) {
+        uint32_t cp;
+        int len = utf8_next(s, &cp);
+        int cw = cp_width(cp);
+        if (w + cw > budget || used + (size_t)len + 4 > outsz) break;
+        memcpy(out + used, s, (size_t)len);
+        used += (size_t)len;
+        w += cw;
+        s += len;
+    }
+    while (used > 0 && out[used - 1] == ' ') used--;
+    snprintf(out + used, outsz - used, "%s", width > 3 ? "..." : "");
+}
+
+void text_wrap(FILE *f, const char *s, int col, int indent)
+{
+    int avail = TEXT_WIDTH - col;
+    while (*s == ' ') s++;
+    if (avail < 20) { /* no room left on this line: start a fresh one */
+        fprintf(f, "\n%*s", indent, "");
+        col = indent;
+        avail = TEXT_WIDTH - indent;
+    }
+    while (*s) {
+        /* Take as much as fits, breaking after the last space (or anywhere for unspaced text). */
+        const char *p = s, *brk = NULL;
+        int w = 0;
+        while (*p) {
+            uint32_t cp;
+            int len = utf8_next(p, &cp);
+            int cw = cp_width(cp);
+            if (w + cw > avail) break;
+            w += cw;
+            p += len;
+            if (cp == ' ') brk = p;
+        }
+        const char *end = *p == '\0' ? p : (brk ? brk : p);
+        if (end == s) end = p + 1; /* a single character wider than the line */
+        size_t n = (size_t)(end - s);
+        while (n > 0 && s[n - 1] == ' ') n--;
+        fwrite(s, 1, n, f);
+        fputc('\n', f);
+        s = end;
+        while (*s == ' ') s++;
+        if (*s) {
+            fprintf(f, "%*s", indent, "");
+            col = indent;
+            avail = TEXT_WIDTH - indent;
+        }
+    }
+    if (col == 0 && avail == TEXT_WIDTH && !*s) return;
+}
+
+void text_table(FILE *f, const struct text_column *cols, int ncols, const char *const *cells, int nrows,
+                int bold_header)
+{
+    int widths[16] = {0};
+    if (ncols > 16) ncols = 16;
+    for (int c = 0; c < ncols; c++) {
+        widths[c] = text_width(cols[c].header);
+        for (int r = 0; r < nrows; r++) {
+            int w = text_width(cells[r * ncols + c]);
+            if (w > widths[c]) widths[c] = w;
+        }
+    }
+    /* Two spaces between columns; the flexible column gives up what does not fit. */
+    int total = 0, flex = -1;
+    for (int c = 0; c < ncols; c++) {
+        total += widths[c] + (c ? 2 : 0);
+        if (cols[c].flex) flex = c;
+    }
+    if (total > TEXT_WIDTH && flex >= 0) {
+        int shrink = total - TEXT_WIDTH;
+        widths[flex] = widths[flex] - shrink < 8 ? 8 : widths[flex] - shrink;
+    }
+    for (int r = -1; r < nrows; r++) {
+        char line[1024];
+        size_t used = 0;
+        for (int c = 0; c < ncols; c++) {
+            const char *v = r < 0 ? cols[c].header : cells[r * ncols + c];
+            char cut[512];
+            text_fit(v, widths[c], cut, sizeof cut);
+            int pad = widths[c] - text_width(cut);
+            int last = c == ncols - 1;
+            if (c) used += (size_t)snprintf(line + used, sizeof line - used, "  ");
+            if (cols[c].align_right)
+                used += (size_t)snprintf(line + used, sizeof line - used, "%*s%s", pad, "", cut);
+            else
+                used += (size_t)snprintf(line + used, sizeof line - used, "%s%*s", cut, last ? 0 : pad, "");
+            if (used >= sizeof line) used = sizeof line - 1;
+        }
+        while (used > 0 && line[used - 1] == ' ') line[--used] = '\0';
+        if (r < 0 && bold_header) fprintf(f, "\033[1m%s\033[0m\n", line);
+        else fprintf(f, "%s\n", line);
+    }
+}

@@ -1,0 +1,164 @@
+-- fwadvisor knowledge base, schema version 1 (PRAGMA user_version = 1, set by the program).
+--
+-- Every fact row carries `source` (a row of `sources`) and `as_of` (YYYY-MM-DD: the day the fact
+-- was last checked), plus `origin`: 'builtin' rows come from data/kb/*.sql compiled into the binary
+-- and are replaced when a newer binary brings newer facts; 'user' rows come from `kb import` and are
+-- never touched by a refresh. Foreign keys are deferred so a whole import or refresh is checked at
+-- commit. Allowed values are repeated in knowledge/kb_tables.c, which validates imports before any
+-- write; the CHECKs here are the last line of defence.
+
+CREATE TABLE meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+
+CREATE TABLE sources (
+  id        TEXT PRIMARY KEY,
+  title     TEXT NOT NULL CHECK (title <> ''),
+  url       TEXT NOT NULL CHECK (url <> ''),      -- URL, or a citation where there is no URL
+  published TEXT NOT NULL,                        -- YYYY, YYYY-MM, YYYY-MM-DD, or 'undated'
+  note      TEXT NOT NULL DEFAULT '',
+  origin    TEXT NOT NULL DEFAULT 'builtin' CHECK (origin IN ('builtin', 'user'))
+);
+
+CREATE TABLE frameworks (
+  id       TEXT PRIMARY KEY,
+  name     TEXT NOT NULL,
+  version  TEXT NOT NULL,                         -- current release when as_of was checked
+  released TEXT NOT NULL,                         -- release date of that version
+  summary  TEXT NOT NULL,
+  source   TEXT NOT NULL REFERENCES sources (id) DEFERRABLE INITIALLY DEFERRED,
+  as_of    TEXT NOT NULL,
+  origin   TEXT NOT NULL DEFAULT 'builtin' CHECK (origin IN ('builtin', 'user'))
+);
+
+-- A criterion the ranking weighs; `weight` is its base weight before the answers adjust it.
+CREATE TABLE criteria (
+  id          TEXT PRIMARY KEY,
+  name        TEXT NOT NULL,
+  description TEXT NOT NULL,
+  weight      REAL NOT NULL CHECK (weight >= 0),
+  source      TEXT NOT NULL REFERENCES sources (id) DEFERRABLE INITIALLY DEFERRED,
+  as_of       TEXT NOT NULL,
+  origin      TEXT NOT NULL DEFAULT 'builtin' CHECK (origin IN ('builtin', 'user'))
+);
+
+CREATE TABLE scores (
+  framework TEXT NOT NULL REFERENCES frameworks (id) DEFERRABLE INITIALLY DEFERRED,
+  criterion TEXT NOT NULL REFERENCES criteria (id) DEFERRABLE INITIALLY DEFERRED,
+  score     INTEGER NOT NULL CHECK (score BETWEEN 0 AND 10),
+  note      TEXT NOT NULL CHECK (note <> ''),
+  source    TEXT NOT NULL REFERENCES sources (id) DEFERRABLE INITIALLY DEFERRED,
+  as_of     TEXT NOT NULL,
+  origin    TEXT NOT NULL DEFAULT 'builtin' CHECK (origin IN ('builtin', 'user')),
+  PRIMARY KEY (framework, criterion)
+);
+
+-- Hardware platforms: nvidia, amd, tpu, apple, intel, ascend, cpu.
+CREATE TABLE hardware (
+  id      TEXT PRIMARY KEY,
+  name    TEXT NOT NULL,
+  summary TEXT NOT NULL,
+  source  TEXT NOT NULL REFERENCES sources (id) DEFERRABLE INITIALLY DEFERRED,
+  as_of   TEXT NOT NULL,
+  origin  TEXT NOT NULL DEFAULT 'builtin' CHECK (origin IN ('builtin', 'user'))
+);
+
+CREATE TABLE hw_support (
+  framework TEXT NOT NULL REFERENCES frameworks (id) DEFERRABLE INITIALLY DEFERRED,
+  hardware  TEXT NOT NULL REFERENCES hardware (id) DEFERRABLE INITIALLY DEFERRED,
+  level     TEXT NOT NULL CHECK (level IN ('first-class', 'supported', 'experimental', 'community', 'none')),
+  since     TEXT NOT NULL DEFAULT '',             -- framework version since when, '' if unknown or none
+  os_limits TEXT NOT NULL DEFAULT '',             -- e.g. 'windows: no native GPU after 2.10'
+  note      TEXT NOT NULL CHECK (note <> ''),
+  source    TEXT NOT NULL REFERENCES sources (id) DEFERRABLE INITIALLY DEFERRED,
+  as_of     TEXT NOT NULL,
+  origin    TEXT NOT NULL DEFAULT 'builtin' CHECK (origin IN ('builtin', 'user')),
+  PRIMARY KEY (framework, hardware)
+);
+
+-- Distributed strategies. Model-state memory per device for mixed-precision Adam follows
+--   replicated_bytes_per_param * P + sharded_bytes_per_param * P / N
+-- (ZeRO paper: DDP 16 + 0, ZeRO-1 4 + 12, ZeRO-2 2 + 14, ZeRO-3 0 + 16), with
+-- cpu_bytes_per_param * P held in host memory by offloading strategies.
+CREATE TABLE strategies (
+  id                         TEXT PRIMARY KEY,
+  name                       TEXT NOT NULL,
+  shards                     TEXT NOT NULL,       -- what is split across devices
+  scale                      TEXT NOT NULL,       -- the scale it is meant for
+  min_devices                INTEGER NOT NULL CHECK (min_devices >= 1),
+  status                     TEXT NOT NULL CHECK (status IN ('current', 'maintenance', 'legacy', 'deprecated')),
+  memory_formula             TEXT NOT NULL,
+  replicated_bytes_per_param REAL NOT NULL CHECK (replicated_bytes_per_param >= 0),
+  sharded_bytes_per_param    REAL NOT NULL CHECK (sharded_bytes_per_param >= 0),
+  cpu_bytes_per_param        REAL NOT NULL CHECK (cpu_bytes_per_param >= 0),
+  summary                    TEXT NOT NULL,
+  source                     TEXT NOT NULL REFERENCES sources (id) DEFERRABLE INITIALLY DEFERRED,
+  as_of                      TEXT NOT NULL,
+  origin                     TEXT NOT NULL DEFAULT 'builtin' CHECK (origin IN ('builtin', 'user'))
+);
+
+CREATE TABLE strategy_frameworks (
+  strategy  TEXT NOT NULL REFERENCES strategies (id) DEFERRABLE INITIALLY DEFERRED,
+  framework TEXT NOT NULL REFERENCES frameworks (id) DEFERRABLE INITIALLY DEFERRED,
+  note      TEXT NOT NULL CHECK (note <> ''),     -- how the framework offers it (API, library)
+  source    TEXT NOT NULL REFERENCES sources (id) DEFERRABLE INITIALLY DEFERRED,
+  as_of     TEXT NOT NULL,
+  origin    TEXT NOT NULL DEFAULT 'builtin' CHECK (origin IN ('builtin', 'user')),
+  PRIMARY KEY (strategy, framework)
+);
+
+-- Deployment runtimes; `targets` is a comma-separated subset of server,mobile,edge,browser
+-- (empty for `none`).
+CREATE TABLE runtimes (
+  id      TEXT PRIMARY KEY,
+  name    TEXT NOT NULL,
+  targets TEXT NOT NULL,
+  status  TEXT NOT NULL CHECK (status IN ('current', 'maintenance', 'deprecated', 'archived')),
+  summary TEXT NOT NULL,
+  source  TEXT NOT NULL REFERENCES sources (id) DEFERRABLE INITIALLY DEFERRED,
+  as_of   TEXT NOT NULL,
+  origin  TEXT NOT NULL DEFAULT 'builtin' CHECK (origin IN ('builtin', 'user'))
+);
+
+CREATE TABLE runtime_frameworks (
+  runtime   TEXT NOT NULL REFERENCES runtimes (id) DEFERRABLE INITIALLY DEFERRED,
+  framework TEXT NOT NULL REFERENCES frameworks (id) DEFERRABLE INITIALLY DEFERRED,
+  note      TEXT NOT NULL CHECK (note <> ''),     -- the export path (converter, API)
+  source    TEXT NOT NULL REFERENCES sources (id) DEFERRABLE INITIALLY DEFERRED,
+  as_of     TEXT NOT NULL,
+  origin    TEXT NOT NULL DEFAULT 'builtin' CHECK (origin IN ('builtin', 'user')),
+  PRIMARY KEY (runtime, framework)
+);
+
+-- Accelerator catalog for the planner: dense peaks (never the 2:4-sparsity figures).
+CREATE TABLE accelerators (
+  id                 TEXT PRIMARY KEY,
+  name               TEXT NOT NULL,
+  vendor             TEXT NOT NULL CHECK (vendor IN ('nvidia', 'amd', 'tpu', 'apple', 'intel', 'ascend')),
+  memory_gb          REAL NOT NULL CHECK (memory_gb > 0),
+  bandwidth_gbs      REAL NOT NULL CHECK (bandwidth_gbs > 0),
+  fp32_tflops        REAL NOT NULL CHECK (fp32_tflops > 0),
+  bf16_tflops        REAL NOT NULL CHECK (bf16_tflops >= 0),   -- 0: no BF16 support
+  fp16_tflops        REAL NOT NULL CHECK (fp16_tflops >= 0),   -- 0: no FP16 support (TPU)
+  compute_capability TEXT NOT NULL DEFAULT '',    -- NVIDIA only, e.g. '9.0'
+  match              TEXT NOT NULL,               -- lower-case substring of the name a driver reports
+  source             TEXT NOT NULL REFERENCES sources (id) DEFERRABLE INITIALLY DEFERRED,
+  as_of              TEXT NOT NULL,
+  origin             TEXT NOT NULL DEFAULT 'builtin' CHECK (origin IN ('builtin', 'user'))
+);
+
+-- Advice as data: the seed articles' decision tree, Q&A, rules of thumb, criterion weights and
+-- pitfalls. `condition` and `effect` are JSON documents described in docs/knowledge-base.md.
+CREATE TABLE rules (
+  id        TEXT PRIMARY KEY,
+  kind      TEXT NOT NULL CHECK (kind IN ('decision', 'qa', 'weight', 'score', 'rule_of_thumb', 'pitfall')),
+  title     TEXT NOT NULL,                        -- the question (qa, decision) or a short name
+  text      TEXT NOT NULL CHECK (text <> ''),     -- the answer, reason or advice shown to the user
+  condition TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(condition)),
+  effect    TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(effect)),
+  priority  INTEGER NOT NULL DEFAULT 0,           -- order among rules of one kind (decision tree order)
+  source    TEXT NOT NULL REFERENCES sources (id) DEFERRABLE INITIALLY DEFERRED,
+  as_of     TEXT NOT NULL,
+  origin    TEXT NOT NULL DEFAULT 'builtin' CHECK (origin IN ('builtin', 'user'))
+);

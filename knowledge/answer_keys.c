@@ -1,0 +1,81 @@
+#include "knowledge/answer_keys.h"
+
+#include <string.h>
+
+static const char *const stages[] = {"learning", "research", "prototype", "production", NULL};
+static const char *const hardware[] = {"auto", "nvidia", "amd", "tpu", "apple", "intel", "ascend", "cpu", NULL};
+static const char *const oses[] = {"linux", "windows", "macos", NULL};
+static const char *const kinds[] = {"vision", "nlp", "llm", "recsys", "rl", "diffusion", "tabular", "other", NULL};
+static const char *const teams[] = {"pytorch", "tensorflow", "jax", "keras", "none", NULL};
+static const char *const deploys[] = {"none", "server", "mobile", "edge", "browser", NULL};
+static const char *const priorities[] = {"iteration", "cost", "stability", NULL};
+
+const struct ans_key ans_keys[] = {
+    {"stage", ANS_ENUM, stages, 0, 0},
+    {"hardware", ANS_ENUM, hardware, 0, 0},
+    {"os", ANS_ENUM, oses, 0, 0},
+    {"devices", ANS_INT, NULL, 1, 0},
+    {"nodes", ANS_INT, NULL, 1, 0},
+    {"device_memory_gb", ANS_NUMBER, NULL, 0, 1},
+    {"model_kind", ANS_ENUM, kinds, 0, 0},
+    {"model_params", ANS_NUMBER, NULL, 1, 0},
+    {"tokens", ANS_NUMBER, NULL, 0, 1},
+    {"seq_len", ANS_INT, NULL, 1, 0},
+    {"hidden", ANS_INT, NULL, 1, 0},
+    {"layers", ANS_INT, NULL, 1, 0},
+    {"heads", ANS_INT, NULL, 1, 0},
+    {"team", ANS_ENUM_LIST, teams, 0, 0},
+    {"functional", ANS_BOOL, NULL, 0, 0},
+    {"higher_order_grad", ANS_BOOL, NULL, 0, 0},
+    {"deploy", ANS_ENUM, deploys, 0, 0},
+    {"priority", ANS_ENUM, priorities, 0, 0},
+    {"price_per_device_hour", ANS_NUMBER, NULL, 0, 0},
+};
+const int ans_key_count = (int)(sizeof ans_keys / sizeof ans_keys[0]);
+
+const struct ans_key *ans_key_find(const char *name)
+{
+    for (int i = 0; i < ans_key_count; i++)
+        if (strcmp(ans_keys[i].name, name) == 0) return &ans_keys[i];
+    return NULL;
+}
+
+int ans_key_allows(const struct ans_key *key, const char *value)
+{
+    if (!key->allowed) return 0;
+    for (const char *const *v = key->allowed; *v; v++)
+        if (strcmp(*v, value) == 0) return 1;
+    return 0;
+}
+
+int edit_distance(const char *a, const char *b)
+{
+    enum { N = 64 };
+    int la = (int)strnlen(a, N), lb = (int)strnlen(b, N);
+    int prev[N + 1], cur[N + 1];
+    for (int j = 0; j <= lb; j++) prev[j] = j;
+    for (int i = 1; i <= la; i++) {
+        cur[0] = i;
+        for (int j = 1; j <= lb; j++) {
+            int sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            int del = prev[j] + 1, ins = cur[j - 1] + 1;
+            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+        memcpy(prev, cur, sizeof(int) * (size_t)(lb + 1));
+    }
+    return prev[lb];
+}
+
+const char *ans_key_nearest(const char *name)
+{
+    const char *best = NULL;
+    int best_d = 4;
+    for (int i = 0; i < ans_key_count; i++) {
+        int d = edit_distance(name, ans_keys[i].name);
+        if (d < best_d) {
+            best_d = d;
+            best = ans_keys[i].name;
+        }
+    }
+    return best;
+}

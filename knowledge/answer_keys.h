@@ -1,0 +1,34 @@
+/* answer_keys: the keys of fwadvisor.answers/1 (DESIGN.md), their types and allowed values.
+ * Shared by the rule validator and the answers parser. */
+#ifndef FWADVISOR_ANSWER_KEYS_H
+#define FWADVISOR_ANSWER_KEYS_H
+
+enum ans_type {
+    ANS_ENUM,      /* one string of `allowed` */
+    ANS_ENUM_LIST, /* array of strings of `allowed` */
+    ANS_INT,       /* integer >= min */
+    ANS_NUMBER,    /* number > min (min_exclusive) or >= min */
+    ANS_BOOL,
+};
+
+struct ans_key {
+    const char *name;
+    enum ans_type type;
+    const char *const *allowed; /* NULL-terminated, for the enum types */
+    double min;
+    int min_exclusive;
+};
+
+extern const struct ans_key ans_keys[];
+extern const int ans_key_count;
+
+const struct ans_key *ans_key_find(const char *name);
+/* 1 if value is among key->allowed. */
+int ans_key_allows(const struct ans_key *key, const char *value);
+/* The known key nearest to name by edit distance (at most 3 edits), or NULL. */
+const char *ans_key_nearest(const char *name);
+
+/* Levenshtein distance between two short strings (capped at 64 characters each). */
+int edit_distance(const char *a, const char *b);
+
+#endif

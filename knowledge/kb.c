@@ -1,0 +1,604 @@
+/* Opening, creating, migrating and refreshing the knowledge base. */
+#include "knowledge/kb_internal.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void kb_errf(char *err, size_t errsz, const char *fmt, ...)
+{
+    if (!err || !errsz) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errsz, fmt, ap);
+    va_end(ap);
+}
+
+int kb_exec(sqlite3 *db, const char *sql)
+{
+    return sqlite3_exec(db, sql, NULL, NULL, NULL);
+}
+
+sqlite3 *kb_db(kb *k) { return k->db; }
+const char *kb_path(const kb *k) { return k->path; }
+int kb_busy_ms(const kb *k) { return k->busy_ms; }
+
+int kb_resolve_path(const char *override, char *out, size_t outsz, int *is_default, char *err,
+                    size_t errsz)
+{
+    const char *env = getenv("FWADVISOR_DB");
+    const char *xdg = getenv("XDG_DATA_HOME");
+    const char *home = getenv("HOME");
+    int n;
+    *is_default = 0;
+    if (override && *override) {
+        n = snprintf(out, outsz, "%s", override);
+    } else if (env && *env) {
+        n = snprintf(out, outsz, "%s", env);
+    } else if (xdg && xdg[0] == '/') { /* the XDG spec ignores relative paths */
+        *is_default = 1;
+        n = snprintf(out, outsz, "%s/fwadvisor/kb.sqlite3", xdg);
+    } else if (home && *home) {
+        *is_default = 1;
+        n = snprintf(out, outsz, "%s/.local/share/fwadvisor/kb.sqlite3", home);
+    } else {
+        kb_errf(err, errsz, "cannot place the database: HOME and XDG_DATA_HOME are unset (use --db PATH)");
+        return KB_ERR_DB;
+    }
+    if (n < 0 || (size_t)n >= outsz) {
+        kb_errf(err, errsz, "database path is too long");
+        return KB_ERR_DB;
+    }
+    return KB_OK;
+}
+
+/* mkdir -p for the directory part of path. */
+static int make_parent_dirs(const char *path, char *err, size_t errsz)
+{
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash || slash == dir) return KB_OK;
+    *slash = '\0';
+    for (char *p = dir + 1; ; p++) {
+        if (*p == '/' || *p == '\0') {
+            char saved = *p;
+            *p = '\0';
+            if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+                kb_errf(err, errsz, "cannot create data directory '%s': %s", dir, strerror(errno));
+                return KB_ERR_DB;
+            }
+            struct stat st;
+            if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+                kb_errf(err, errsz, "cannot create data directory '%s': %s", dir,
+                        stat(dir, &st) != 0 ? strerror(errno) : "a file of that name is in the way");
+                return KB_ERR_DB;
+            }
+            *p = saved;
+            if (saved == '\0') break;
+        }
+    }
+    return KB_OK;
+}
+
+/* A new database file needs a writable directory; say so before SQLite's generic message. */
+static int check_parent_writable(const char *path, char *err, size_t errsz)
+{
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == dir) dir[1] = '\0';
+    else *slash = '\0';
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        kb_errf(err, errsz, "cannot create database '%s': directory '%s': %s", path, dir, strerror(errno));
+        return KB_ERR_DB;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        kb_errf(err, errsz, "cannot create database '%s': '%s' is not a directory", path, dir);
+        return KB_ERR_DB;
+    }
+    if (access(dir, W_OK | X_OK) != 0) {
+        kb_errf(err, errsz, "cannot create database '%s': data directory '%s' is not writable: %s",
+                path, dir, strerror(errno));
+        return KB_ERR_DB;
+    }
+    return KB_OK;
+}
+
+static const char *way_out(void)
+{
+    return "run 'fwadvisor kb reset --yes' to start afresh (the old file is kept as .bak) "
+           "or choose another file with --db";
+}
+
+int kb_db_error(kb *k, int rc, const char *what, char *err, size_t errsz)
+{
+    const char *msg = sqlite3_errmsg(k->db);
+    switch (rc & 0xff) {
+    case SQLITE_NOTADB:
+    case SQLITE_CORRUPT:
+        kb_errf(err, errsz, "database '%s' is damaged or not a database (%s while %s); %s", k->path,
+                msg, what, way_out());
+        return KB_ERR_DB;
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+        kb_errf(err, errsz, "database '%s' is locked by another process (waited %d ms while %s); try again later",
+                k->path, k->busy_ms, what);
+        return KB_ERR_DB;
+    case SQLITE_READONLY:
+        kb_errf(err, errsz, "database '%s' is read-only (%s while %s)", k->path, msg, what);
+        return KB_ERR_DB;
+    case SQLITE_FULL:
+        kb_errf(err, errsz, "disk full while %s in database '%s'", what, k->path);
+        return KB_ERR_DB;
+    case SQLITE_NOMEM:
+        kb_errf(err, errsz, "out of memory while %s", what);
+        return KB_ERR_RUNTIME;
+    default:
+        kb_errf(err, errsz, "database '%s': %s while %s", k->path, msg, what);
+        return KB_ERR_DB;
+    }
+}
+
+static int read_int(sqlite3 *db, const char *sql, long long *out)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+    if (rc != SQLITE_OK) return rc;
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *out = sqlite3_column_int64(st, 0);
+        rc = SQLITE_OK;
+    } else if (rc == SQLITE_DONE) {
+        *out = 0;
+        rc = SQLITE_OK;
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* FNV-1a over the built-in texts: changes whenever the compiled-in facts change. */
+static uint64_t builtin_hash(void)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < kb_builtin_count; i++) {
+        for (const unsigned char *p = (const unsigned char *)kb_builtin_texts[i]; *p; p++) {
+            h ^= *p;
+            h *= 1099511628211ULL;
+        }
+        h ^= 0xff;
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+/* Loads schema and built-in facts into a private in-memory database, checking them fully
+ * (constraints, foreign keys) before anything touches the user's file. */
+static int build_seed(sqlite3 **out, char *err, size_t errsz)
+{
+    sqlite3 *mem = NULL;
+    if (sqlite3_open_v2(":memory:", &mem, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+        kb_errf(err, errsz, "out of memory opening the built-in knowledge base");
+        sqlite3_close(mem);
+        return KB_ERR_RUNTIME;
+    }
+    kb_exec(mem, "PRAGMA foreign_keys=ON");
+    if (kb_exec(mem, "BEGIN") != SQLITE_OK) goto fail_sql;
+    for (size_t i = 0; i < kb_builtin_count; i++) {
+        char *msg = NULL;
+        if (sqlite3_exec(mem, kb_builtin_texts[i], NULL, NULL, &msg) != SQLITE_OK) {
+            kb_errf(err, errsz, "built-in data %s: %s", kb_builtin_names[i], msg ? msg : "error");
+            sqlite3_free(msg);
+            sqlite3_close(mem);
+            return KB_ERR_RUNTIME;
+        }
+    }
+    if (kb_exec(mem, "COMMIT") != SQLITE_OK) goto fail_sql; /* deferred foreign keys checked here */
+    *out = mem;
+    return KB_OK;
+fail_sql:
+    kb_errf(err, errsz, "built-in data: %s", sqlite3_errmsg(mem));
+    sqlite3_close(mem);
+    return KB_ERR_RUNTIME;
+}
+
+/* Copies every built-in row from the seed database into k's tables, leaving any row whose key
+ * already exists (the user's) in place. Runs inside the caller's transaction. */
+static int copy_seed(kb *k, sqlite3 *mem, char *err, size_t errsz)
+{
+    for (int t = 0; t < kb_table_count; t++) {
+        const struct kb_table *tab = &kb_tables[t];
+        char sql[1024];
+        size_t used = (size_t)snprintf(sql, sizeof sql, "INSERT OR IGNORE INTO %s (", tab->name);
+        for (int c = 0; c < tab->ncols; c++)
+            used += (size_t)snprintf(sql + used, sizeof sql - used, "%s%s", c ? ", " : "", tab->cols[c].name);
+        used += (size_t)snprintf(sql + used, sizeof sql - used, ", origin) VALUES (");
+        for (int c = 0; c < tab->ncols; c++)
+            used += (size_t)snprintf(sql + used, sizeof sql - used, "%s?", c ? ", " : "");
+        snprintf(sql + used, sizeof sql - used, ", 'builtin')");
+
+        sqlite3_stmt *src = NULL, *dst = NULL;
+        int rc = kb_prepare_select(mem, tab, NULL, &src);
+        if (rc != SQLITE_OK) {
+            kb_errf(err, errsz, "built-in data: %s", sqlite3_errmsg(mem));
+            return KB_ERR_RUNTIME;
+        }
+        rc = sqlite3_prepare_v2(k->db, sql, -1, &dst, NULL);
+        if (rc != SQLITE_OK) {
+            sqlite3_finalize(src);
+            return kb_db_error(k, rc, "loading built-in facts", err, errsz);
+        }
+        while ((rc = sqlite3_step(src)) == SQLITE_ROW) {
+            for (int c = 0; c < tab->ncols; c++)
+                sqlite3_bind_value(dst, c + 1, sqlite3_column_value(src, c));
+            rc = sqlite3_step(dst);
+            sqlite3_reset(dst);
+            if (rc != SQLITE_DONE) break;
+        }
+        sqlite3_finalize(src);
+        sqlite3_finalize(dst);
+        if (rc != SQLITE_DONE) return kb_db_error(k, rc, "loading built-in facts", err, errsz);
+    }
+    /* The built-in data names its own version and date in meta. */
+    sqlite3_stmt *src = NULL, *dst = NULL;
+    int rc = sqlite3_prepare_v2(mem, "SELECT key, value FROM meta", -1, &src, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(k->db, "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", -1, &dst, NULL);
+    while (rc == SQLITE_OK && sqlite3_step(src) == SQLITE_ROW) {
+        sqlite3_bind_value(dst, 1, sqlite3_column_value(src, 0));
+        sqlite3_bind_value(dst, 2, sqlite3_column_value(src, 1));
+        rc = sqlite3_step(dst) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(k->db);
+        sqlite3_reset(dst);
+    }
+    sqlite3_finalize(src);
+    sqlite3_finalize(dst);
+    if (rc != SQLITE_OK) return kb_db_error(k, rc, "loading built-in facts", err, errsz);
+    return KB_OK;
+}
+
+static int set_seed_hash(kb *k, char *err, size_t errsz)
+{
+    char hash[32];
+    snprintf(hash, sizeof hash, "%016llx", (unsigned long long)builtin_hash());
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(k->db, "INSERT OR REPLACE INTO meta (key, value) VALUES ('builtin_hash', ?)",
+                                -1, &st, NULL);
+    if (rc == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, hash, -1, SQLITE_TRANSIENT);
+        rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(k->db);
+        sqlite3_finalize(st);
+    }
+    return rc == SQLITE_OK ? KB_OK : kb_db_error(k, rc, "recording the built-in data version", err, errsz);
+}
+
+static int stored_hash_matches(kb *k, int *matches)
+{
+    char hash[32];
+    snprintf(hash, sizeof hash, "%016llx", (unsigned long long)builtin_hash());
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(k->db, "SELECT value FROM meta WHERE key = 'builtin_hash'", -1, &st, NULL);
+    if (rc != SQLITE_OK) return rc;
+    rc = sqlite3_step(st);
+    *matches = rc == SQLITE_ROW && strcmp((const char *)sqlite3_column_text(st, 0), hash) == 0;
+    rc = (rc == SQLITE_ROW || rc == SQLITE_DONE) ? SQLITE_OK : rc;
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static int foreign_keys_ok(kb *k, char *err, size_t errsz)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(k->db, "PRAGMA foreign_key_check", -1, &st, NULL);
+    if (rc != SQLITE_OK) return kb_db_error(k, rc, "checking references", err, errsz);
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        kb_errf(err, errsz, "database '%s': a fact in %s refers to a missing %s", k->path,
+                (const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 2));
+        sqlite3_finalize(st);
+        return KB_ERR_DB;
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? KB_OK : kb_db_error(k, rc, "checking references", err, errsz);
+}
+
+/* Creates the schema and loads the built-in facts, all in one transaction. */
+static int create_schema(kb *k, char *err, size_t errsz)
+{
+    sqlite3 *mem = NULL;
+    int status = build_seed(&mem, err, errsz);
+    if (status) return status;
+    int rc = kb_exec(k->db, "BEGIN IMMEDIATE");
+    if (rc != SQLITE_OK) {
+        sqlite3_close(mem);
+        return kb_db_error(k, rc, "creating the database", err, errsz);
+    }
+    long long version = 0;
+    rc = read_int(k->db, "PRAGMA user_version", &version);
+    if (rc == SQLITE_OK && version != 0) { /* another process created it while we waited */
+        sqlite3_close(mem);
+        return kb_exec(k->db, "COMMIT") == SQLITE_OK ? KB_OK
+                                                     : kb_db_error(k, rc, "creating the database", err, errsz);
+    }
+    char pragmas[128];
+    snprintf(pragmas, sizeof pragmas, "PRAGMA application_id = %d; PRAGMA user_version = %d;",
+             KB_APPLICATION_ID, KB_SCHEMA_VERSION);
+    if (rc == SQLITE_OK) rc = kb_exec(k->db, kb_builtin_texts[0]);
+    if (rc != SQLITE_OK) {
+        status = kb_db_error(k, rc, "creating the schema", err, errsz);
+        goto fail;
+    }
+    if ((status = copy_seed(k, mem, err, errsz)) != KB_OK) goto fail;
+    if ((status = set_seed_hash(k, err, errsz)) != KB_OK) goto fail;
+    if ((status = foreign_keys_ok(k, err, errsz)) != KB_OK) goto fail;
+    rc = kb_exec(k->db, pragmas);
+    if (rc == SQLITE_OK) rc = kb_exec(k->db, "COMMIT");
+    if (rc != SQLITE_OK) {
+        status = kb_db_error(k, rc, "creating the database", err, errsz);
+        goto fail;
+    }
+    sqlite3_close(mem);
+    return KB_OK;
+fail:
+    kb_exec(k->db, "ROLLBACK");
+    sqlite3_close(mem);
+    return status;
+}
+
+/* Replaces built-in facts when this binary carries other ones; user rows stay. */
+static int refresh_builtin(kb *k, char *err, size_t errsz)
+{
+    int matches = 0;
+    int rc = stored_hash_matches(k, &matches);
+    if (rc != SQLITE_OK) return kb_db_error(k, rc, "reading the built-in data version", err, errsz);
+    if (matches || sqlite3_db_readonly(k->db, "main") == 1) return KB_OK;
+
+    sqlite3 *mem = NULL;
+    int status = build_seed(&mem, err, errsz);
+    if (status) return status;
+    rc = kb_exec(k->db, "BEGIN IMMEDIATE");
+    if (rc != SQLITE_OK) {
+        sqlite3_close(mem);
+        return kb_db_error(k, rc, "refreshing built-in facts", err, errsz);
+    }
+    rc = stored_hash_matches(k, &matches);
+    if (rc != SQLITE_OK || matches) { /* error, or refreshed by another process meanwhile */
+        kb_exec(k->db, "ROLLBACK");
+        sqlite3_close(mem);
+        return rc == SQLITE_OK ? KB_OK : kb_db_error(k, rc, "refreshing built-in facts", err, errsz);
+    }
+    for (int t = kb_table_count - 1; t >= 0; t--) {
+        char sql[128];
+        snprintf(sql, sizeof sql, "DELETE FROM %s WHERE origin = 'builtin'", kb_tables[t].name);
+        if ((rc = kb_exec(k->db, sql)) != SQLITE_OK) {
+            status = kb_db_error(k, rc, "refreshing built-in facts", err, errsz);
+            goto fail;
+        }
+    }
+    if ((status = copy_seed(k, mem, err, errsz)) != KB_OK) goto fail;
+    if ((status = set_seed_hash(k, err, errsz)) != KB_OK) goto fail;
+    if ((status = foreign_keys_ok(k, err, errsz)) != KB_OK) goto fail;
+    if ((rc = kb_exec(k->db, "COMMIT")) != SQLITE_OK) {
+        status = kb_db_error(k, rc, "refreshing built-in facts", err, errsz);
+        goto fail;
+    }
+    sqlite3_close(mem);
+    return KB_OK;
+fail:
+    kb_exec(k->db, "ROLLBACK");
+    sqlite3_close(mem);
+    return status;
+}
+
+/* Schema upgrades: migrations[v] takes a database from version v to v + 1. None yet: version 1
+ * is the first schema. */
+static const char *const migrations[KB_SCHEMA_VERSION] = {NULL};
+
+static int migrate(kb *k, long long from, char *err, size_t errsz)
+{
+    int rc = kb_exec(k->db, "BEGIN IMMEDIATE");
+    if (rc != SQLITE_OK) return kb_db_error(k, rc, "upgrading the schema", err, errsz);
+    for (long long v = from; v < KB_SCHEMA_VERSION; v++) {
+        if (!migrations[v]) {
+            kb_exec(k->db, "ROLLBACK");
+            kb_errf(err, errsz, "database '%s' has schema %lld, which this build cannot upgrade; %s",
+                    k->path, from, way_out());
+            return KB_ERR_DB;
+        }
+        if ((rc = kb_exec(k->db, migrations[v])) != SQLITE_OK) {
+            int status = kb_db_error(k, rc, "upgrading the schema", err, errsz);
+            kb_exec(k->db, "ROLLBACK");
+            return status;
+        }
+    }
+    char sql[64];
+    snprintf(sql, sizeof sql, "PRAGMA user_version = %d", KB_SCHEMA_VERSION);
+    rc = kb_exec(k->db, sql);
+    if (rc == SQLITE_OK) rc = kb_exec(k->db, "COMMIT");
+    if (rc != SQLITE_OK) {
+        int status = kb_db_error(k, rc, "upgrading the schema", err, errsz);
+        kb_exec(k->db, "ROLLBACK");
+        return status;
+    }
+    return KB_OK;
+}
+
+static int busy_timeout_ms(void)
+{
+    const char *s = getenv("FWADVISOR_BUSY_TIMEOUT_MS");
+    if (!s || !*s) return KB_DEFAULT_BUSY_MS;
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (*end || v < 0 || v > 600000) return KB_DEFAULT_BUSY_MS;
+    return (int)v;
+}
+
+static void remove_db_files(const char *path)
+{
+    char side[PATH_MAX + 8];
+    unlink(path);
+    snprintf(side, sizeof side, "%s-wal", path);
+    unlink(side);
+    snprintf(side, sizeof side, "%s-shm", path);
+    unlink(side);
+}
+
+int kb_open(const char *path, int make_dirs, kb **out, char *err, size_t errsz)
+{
+    *out = NULL;
+    if (strlen(path) >= PATH_MAX) {
+        kb_errf(err, errsz, "database path is too long");
+        return KB_ERR_DB;
+    }
+    int status;
+    if (make_dirs && (status = make_parent_dirs(path, err, errsz)) != KB_OK) return status;
+    struct stat st;
+    int existed = stat(path, &st) == 0;
+    if (existed && S_ISDIR(st.st_mode)) {
+        kb_errf(err, errsz, "database '%s' is a directory; choose a file with --db", path);
+        return KB_ERR_DB;
+    }
+    if (!existed && (status = check_parent_writable(path, err, errsz)) != KB_OK) return status;
+
+    kb *k = calloc(1, sizeof *k);
+    if (!k) {
+        kb_errf(err, errsz, "out of memory");
+        return KB_ERR_RUNTIME;
+    }
+    snprintf(k->path, sizeof k->path, "%s", path);
+    k->busy_ms = busy_timeout_ms();
+    int rc = sqlite3_open_v2(path, &k->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    if (rc != SQLITE_OK) {
+        kb_errf(err, errsz, "cannot open database '%s': %s", path,
+                k->db ? sqlite3_errmsg(k->db) : "out of memory");
+        status = KB_ERR_DB;
+        goto fail;
+    }
+    sqlite3_extended_result_codes(k->db, 1);
+    sqlite3_busy_timeout(k->db, k->busy_ms);
+
+    long long version = 0, app_id = 0, tables = 0;
+    rc = read_int(k->db, "PRAGMA user_version", &version);
+    if (rc == SQLITE_OK) rc = read_int(k->db, "PRAGMA application_id", &app_id);
+    if (rc == SQLITE_OK) rc = read_int(k->db, "SELECT count(*) FROM sqlite_master", &tables);
+    if (rc != SQLITE_OK) {
+        status = kb_db_error(k, rc, "opening", err, errsz);
+        goto fail;
+    }
+    int fresh = version == 0 && app_id == 0 && tables == 0;
+    if (!fresh && app_id != KB_APPLICATION_ID) {
+        kb_errf(err, errsz, "'%s' is a SQLite database but not a fwadvisor knowledge base; %s", path, way_out());
+        status = KB_ERR_DB;
+        goto fail;
+    }
+    if (version > KB_SCHEMA_VERSION) {
+        kb_errf(err, errsz, "database '%s' has schema %lld from a newer fwadvisor (this build knows %d); "
+                "upgrade fwadvisor, or %s", path, version, KB_SCHEMA_VERSION, way_out());
+        status = KB_ERR_DB;
+        goto fail;
+    }
+    if (!fresh) {
+        /* A truncated or damaged file can still answer the header pragmas. */
+        sqlite3_stmt *chk;
+        rc = sqlite3_prepare_v2(k->db, "PRAGMA quick_check(1)", -1, &chk, NULL);
+        if (rc == SQLITE_OK) {
+            rc = sqlite3_step(chk);
+            if (rc == SQLITE_ROW && strcmp((const char *)sqlite3_column_text(chk, 0), "ok") != 0) {
+                kb_errf(err, errsz, "database '%s' is damaged (%s); %s", path,
+                        (const char *)sqlite3_column_text(chk, 0), way_out());
+                sqlite3_finalize(chk);
+                status = KB_ERR_DB;
+                goto fail;
+            }
+            rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
+            sqlite3_finalize(chk);
+        }
+        if (rc != SQLITE_OK) {
+            status = kb_db_error(k, rc, "checking the file", err, errsz);
+            goto fail;
+        }
+    }
+    if (fresh) {
+        char *mode = NULL;
+        rc = sqlite3_exec(k->db, "PRAGMA journal_mode=WAL", NULL, NULL, &mode);
+        sqlite3_free(mode);
+        if (rc != SQLITE_OK) {
+            status = kb_db_error(k, rc, "creating the database", err, errsz);
+            goto fail;
+        }
+    }
+    kb_exec(k->db, "PRAGMA foreign_keys=ON");
+    if (fresh && (status = create_schema(k, err, errsz)) != KB_OK) goto fail;
+    if (!fresh && version < KB_SCHEMA_VERSION && (status = migrate(k, version, err, errsz)) != KB_OK) goto fail;
+    if ((status = refresh_builtin(k, err, errsz)) != KB_OK) goto fail;
+    *out = k;
+    return KB_OK;
+fail:
+    sqlite3_close(k->db);
+    if (!existed && status != KB_OK) remove_db_files(path); /* never leave a half-made file */
+    free(k);
+    return status;
+}
+
+void kb_close(kb *k)
+{
+    if (!k) return;
+    sqlite3_close(k->db);
+    free(k);
+}
+
+void kb_version(kb *k, char *version, size_t vsz, char *date, size_t dsz)
+{
+    version[0] = date[0] = '\0';
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(k->db, "SELECT key, value FROM meta WHERE key IN ('kb_version', 'kb_date')", -1,
+                           &st, NULL) != SQLITE_OK)
+        return;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const char *key = (const char *)sqlite3_column_text(st, 0);
+        const char *val = (const char *)sqlite3_column_text(st, 1);
+        if (strcmp(key, "kb_version") == 0) snprintf(version, vsz, "%s", val ? val : "");
+        else snprintf(date, dsz, "%s", val ? val : "");
+    }
+    sqlite3_finalize(st);
+}
+
+int kb_reset(const char *path, int make_dirs, char *backup, size_t backupsz, char *err, size_t errsz)
+{
+    struct stat st;
+    if (backup && backupsz) backup[0] = '\0';
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            kb_errf(err, errsz, "database '%s' is a directory; not touching it", path);
+            return KB_ERR_DB;
+        }
+        char bak[PATH_MAX + 16], from[PATH_MAX + 8], to[PATH_MAX + 24];
+        snprintf(bak, sizeof bak, "%s.bak", path);
+        /* The write-ahead log belongs to the file; keep the pair together under the new name. */
+        snprintf(to, sizeof to, "%s-wal", bak);
+        unlink(to);
+        snprintf(to, sizeof to, "%s-shm", bak);
+        unlink(to);
+        if (rename(path, bak) != 0) {
+            kb_errf(err, errsz, "cannot move '%s' aside: %s", path, strerror(errno));
+            return KB_ERR_DB;
+        }
+        snprintf(from, sizeof from, "%s-wal", path);
+        snprintf(to, sizeof to, "%s-wal", bak);
+        if (rename(from, to) != 0 && errno != ENOENT) {
+            kb_errf(err, errsz, "cannot move '%s' aside: %s", from, strerror(errno));
+            return KB_ERR_DB;
+        }
+        snprintf(from, sizeof from, "%s-shm", path);
+        unlink(from);
+        if (backup) snprintf(backup, backupsz, "%s", bak);
+    }
+    kb *k = NULL;
+    int status = kb_open(path, make_dirs, &k, err, errsz);
+    kb_close(k);
+    return status;
+}

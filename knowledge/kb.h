@@ -1,0 +1,90 @@
+/* kb: the SQLite knowledge base. Opening creates it on first use from the schema and facts compiled
+ * into the binary, migrates older schemas, and refreshes built-in facts when the binary carries
+ * newer ones (user facts and probe runs are never touched). Every function returns a kb_status
+ * and, on failure, writes one line (no trailing newline) into the caller's err buffer; nothing
+ * here prints or exits. */
+#ifndef FWADVISOR_KB_H
+#define FWADVISOR_KB_H
+
+#include <stddef.h>
+#include <sqlite3.h>
+#include <cjson/cJSON.h>
+
+#define KB_SCHEMA_VERSION 1
+#define KB_APPLICATION_ID 0x66776164 /* "fwad" in the database header */
+#define KB_EXPORT_SCHEMA "fwadvisor.kb/1"
+#define KB_DEFAULT_BUSY_MS 5000
+
+/* Status codes; the command line maps them to its exit codes. */
+enum kb_status {
+    KB_OK = 0,
+    KB_ERR_RUNTIME = 1, /* failure at run time (out of memory, I/O on a non-database file) */
+    KB_ERR_INPUT = 3,   /* invalid input: import document, unknown id */
+    KB_ERR_DB = 4,      /* the database: damaged, newer schema, locked, unwritable */
+};
+
+typedef struct kb kb;
+
+/* Where the database lives: `override` (from --db) if non-NULL and non-empty, else $FWADVISOR_DB,
+ * else $XDG_DATA_HOME/fwadvisor/kb.sqlite3, else $HOME/.local/share/fwadvisor/kb.sqlite3.
+ * *is_default is set to 1 for the last two (their directories are created on open). */
+int kb_resolve_path(const char *override, char *out, size_t outsz, int *is_default,
+                    char *err, size_t errsz);
+
+/* Opens (creating, migrating or refreshing as needed) the database at path. make_dirs creates
+ * missing parent directories. The busy timeout is $FWADVISOR_BUSY_TIMEOUT_MS or 5000 ms. A file
+ * that is not a fwadvisor database, is damaged or has a newer schema is never written to.
+ * On success *out owns the connection; free it with kb_close. */
+int kb_open(const char *path, int make_dirs, kb **out, char *err, size_t errsz);
+void kb_close(kb *k);
+
+sqlite3 *kb_db(kb *k);
+const char *kb_path(const kb *k);
+/* Busy timeout in milliseconds that this connection waits for another writer. */
+int kb_busy_ms(const kb *k);
+
+/* Maps a SQLite result code met while using k to a status and one error line naming the path
+ * and the way out. `what` says what was being done ("reading frameworks"). */
+int kb_db_error(kb *k, int rc, const char *what, char *err, size_t errsz);
+
+/* Replaces the database at path with a fresh one. The old file (and its write-ahead log) is kept
+ * as path.bak (path.bak-wal), replacing an older backup. Works on damaged files. */
+int kb_reset(const char *path, int make_dirs, char *backup, size_t backupsz, char *err, size_t errsz);
+
+/* Version and date of the built-in facts stored in the database (meta table); "" if absent. */
+void kb_version(kb *k, char *version, size_t vsz, char *date, size_t dsz);
+
+/* --- export and import (kb_io.c) ------------------------------------------------------------ */
+
+/* Builds the export document (fwadvisor.kb/1). user_only limits it to facts the user added or
+ * changed. The caller frees *doc with cJSON_Delete. */
+int kb_export(kb *k, int user_only, cJSON **doc, char *err, size_t errsz);
+
+struct kb_import_stats {
+    int added;     /* rows with a new id */
+    int changed;   /* rows that replaced a different fact with the same id */
+    int unchanged; /* rows identical to what the database holds */
+};
+
+/* Imports an export document. The whole document is checked first (JSON syntax with byte offset,
+ * types, allowed values, ranges, dates, references to ids in the document or the database,
+ * every fact's source); then it is applied in one transaction and marked as the user's. On any
+ * error the database is unchanged. `name` is used in messages (a file name or "-"). */
+int kb_import(kb *k, const char *text, size_t len, const char *name, struct kb_import_stats *stats,
+              char *err, size_t errsz);
+
+/* --- queries (kb_query.c) ------------------------------------------------------------------ */
+
+/* The kinds `kb list` knows, NULL-terminated; kb_list(NULL kind) lists frameworks. */
+extern const char *const kb_list_kinds[];
+
+/* Rows of one kind as a cJSON array of objects (columns as in the export document; strategies
+ * and runtimes gain "frameworks": [ids]). Unknown kind: KB_ERR_INPUT. Caller frees *rows. */
+int kb_list(kb *k, const char *kind, cJSON **rows, char *err, size_t errsz);
+
+/* Everything about one id: {"kind": "framework"|"strategy"|"runtime"|"hardware"|"criterion"|
+ * "accelerator"|"rule"|"source", "<kind>": row, ...related rows, "sources": [cited sources]}.
+ * Unknown id: KB_ERR_INPUT, with the nearest known id suggested. Caller frees *out. */
+int kb_show(kb *k, const char *id, cJSON **out, char *err, size_t errsz);
+
+#endif

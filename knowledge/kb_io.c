@@ -1,0 +1,549 @@
+/* Export and import of the knowledge base (fwadvisor.kb/1, docs/knowledge-base.md). */
+#include "knowledge/kb_internal.h"
+#include "knowledge/rules.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int kb_prepare_select(sqlite3 *db, const struct kb_table *t, const char *tail, sqlite3_stmt **st)
+{
+    char sql[1024];
+    size_t used = (size_t)snprintf(sql, sizeof sql, "SELECT ");
+    for (int c = 0; c < t->ncols; c++)
+        used += (size_t)snprintf(sql + used, sizeof sql - used, "%s%s", c ? ", " : "", t->cols[c].name);
+    snprintf(sql + used, sizeof sql - used, " FROM %s%s%s", t->name, tail ? " " : "", tail ? tail : "");
+    return sqlite3_prepare_v2(db, sql, -1, st, NULL);
+}
+
+/* "ORDER BY pk1, pk2" for a table. */
+static void order_by_key(const struct kb_table *t, char *out, size_t n)
+{
+    size_t used = (size_t)snprintf(out, n, "ORDER BY ");
+    int first = 1;
+    for (int c = 0; c < t->ncols; c++) {
+        if (!(t->cols[c].flags & KB_PK)) continue;
+        used += (size_t)snprintf(out + used, n - used, "%s%s", first ? "" : ", ", t->cols[c].name);
+        first = 0;
+    }
+}
+
+static cJSON *set_to_json(const char *text)
+{
+    cJSON *arr = cJSON_CreateArray();
+    if (!arr || !text) return arr;
+    const char *p = text;
+    while (*p) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        char item[64];
+        if (len > 0 && len < sizeof item) {
+            memcpy(item, p, len);
+            item[len] = '\0';
+            cJSON_AddItemToArray(arr, cJSON_CreateString(item));
+        }
+        if (!comma) break;
+        p = comma + 1;
+    }
+    return arr;
+}
+
+cJSON *kb_row_to_json(sqlite3_stmt *st, const struct kb_table *t)
+{
+    cJSON *row = cJSON_CreateObject();
+    if (!row) return NULL;
+    for (int c = 0; c < t->ncols; c++) {
+        const struct kb_column *col = &t->cols[c];
+        const char *text = (const char *)sqlite3_column_text(st, c);
+        cJSON *v = NULL;
+        switch (col->type) {
+        case KB_TEXT: v = cJSON_CreateString(text ? text : ""); break;
+        case KB_INT: v = cJSON_CreateNumber((double)sqlite3_column_int64(st, c)); break;
+        case KB_REAL: v = cJSON_CreateNumber(sqlite3_column_double(st, c)); break;
+        case KB_SET: v = set_to_json(text); break;
+        case KB_JSON:
+            v = text ? cJSON_Parse(text) : NULL;
+            if (!v) v = cJSON_CreateObject();
+            break;
+        }
+        if (!v) {
+            cJSON_Delete(row);
+            return NULL;
+        }
+        cJSON_AddItemToObject(row, col->name, v);
+    }
+    return row;
+}
+
+int kb_export(kb *k, int user_only, cJSON **doc, char *err, size_t errsz)
+{
+    char version[64], date[32];
+    kb_version(k, version, sizeof version, date, sizeof date);
+    cJSON *root = cJSON_CreateObject();
+    cJSON *info = cJSON_CreateObject();
+    if (!root || !info) goto oom;
+    cJSON_AddStringToObject(root, "schema", KB_EXPORT_SCHEMA);
+    cJSON_AddItemToObject(root, "kb", info);
+    cJSON_AddStringToObject(info, "version", version);
+    cJSON_AddStringToObject(info, "date", date);
+    for (int t = 0; t < kb_table_count; t++) {
+        const struct kb_table *tab = &kb_tables[t];
+        char tail[160];
+        char order[128];
+        order_by_key(tab, order, sizeof order);
+        snprintf(tail, sizeof tail, "%s%s", user_only ? "WHERE origin = 'user' " : "", order);
+        sqlite3_stmt *st;
+        int rc = kb_prepare_select(k->db, tab, tail, &st);
+        if (rc != SQLITE_OK) {
+            cJSON_Delete(root);
+            return kb_db_error(k, rc, "exporting", err, errsz);
+        }
+        cJSON *arr = cJSON_AddArrayToObject(root, tab->name);
+        while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+            cJSON *row = kb_row_to_json(st, tab);
+            if (!row || !arr) {
+                sqlite3_finalize(st);
+                goto oom;
+            }
+            cJSON_AddItemToArray(arr, row);
+        }
+        sqlite3_finalize(st);
+        if (rc != SQLITE_DONE) {
+            cJSON_Delete(root);
+            return kb_db_error(k, rc, "exporting", err, errsz);
+        }
+    }
+    *doc = root;
+    return KB_OK;
+oom:
+    cJSON_Delete(root);
+    if (!root) cJSON_Delete(info);
+    kb_errf(err, errsz, "out of memory while exporting");
+    return KB_ERR_RUNTIME;
+}
+
+/* --- import ------------------------------------------------------------------------------- */
+
+struct import_ctx {
+    kb *k;
+    const cJSON *doc;
+    const char *name;
+};
+
+static int id_in_doc(const cJSON *doc, const char *table, const char *id)
+{
+    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(doc, table);
+    const cJSON *row;
+    cJSON_ArrayForEach(row, arr) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(row, "id");
+        if (cJSON_IsString(v) && strcmp(v->valuestring, id) == 0) return 1;
+    }
+    return 0;
+}
+
+static int id_in_db(kb *k, const char *table, const char *id)
+{
+    char sql[128];
+    snprintf(sql, sizeof sql, "SELECT 1 FROM %s WHERE id = ?", table);
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(k->db, sql, -1, &st, NULL) != SQLITE_OK) return 0;
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    int found = sqlite3_step(st) == SQLITE_ROW;
+    sqlite3_finalize(st);
+    return found;
+}
+
+static int id_exists(void *vctx, const char *table, const char *id)
+{
+    struct import_ctx *ctx = vctx;
+    return id_in_doc(ctx->doc, table, id) || id_in_db(ctx->k, table, id);
+}
+
+static int allowed_value(const char *const *allowed, const char *v)
+{
+    for (; *allowed; allowed++)
+        if (strcmp(*allowed, v) == 0) return 1;
+    return 0;
+}
+
+static void list_allowed(const char *const *allowed, char *out, size_t n)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (; *allowed && used < n; allowed++)
+        used += (size_t)snprintf(out + used, n - used, "%s%s", used ? ", " : "", *allowed);
+}
+
+/* Checks one value against its column; `where` is "table[i].column". */
+static int check_value(struct import_ctx *ctx, const struct kb_column *col, const cJSON *v,
+                       const char *where, char *err, size_t errsz)
+{
+    char allowed[256];
+    switch (col->type) {
+    case KB_TEXT:
+        if (!cJSON_IsString(v)) {
+            kb_errf(err, errsz, "%s: %s: expected a string", ctx->name, where);
+            return -1;
+        }
+        if ((col->flags & KB_NONEMPTY) && !*v->valuestring) {
+            kb_errf(err, errsz, "%s: %s: must not be empty", ctx->name, where);
+            return -1;
+        }
+        if ((col->flags & KB_IDENT) && !kb_valid_ident(v->valuestring)) {
+            kb_errf(err, errsz, "%s: %s: '%s' is not a valid id (lower-case letters, digits, '.', '_', '-')",
+                    ctx->name, where, v->valuestring);
+            return -1;
+        }
+        if ((col->flags & KB_DATE) && !kb_valid_date(v->valuestring)) {
+            kb_errf(err, errsz, "%s: %s: '%s' is not a date (YYYY-MM-DD)", ctx->name, where, v->valuestring);
+            return -1;
+        }
+        if ((col->flags & KB_PUBDATE) && !kb_valid_pubdate(v->valuestring)) {
+            kb_errf(err, errsz, "%s: %s: '%s' is not a date (YYYY, YYYY-MM, YYYY-MM-DD or undated)",
+                    ctx->name, where, v->valuestring);
+            return -1;
+        }
+        if (col->allowed && !allowed_value(col->allowed, v->valuestring)) {
+            list_allowed(col->allowed, allowed, sizeof allowed);
+            kb_errf(err, errsz, "%s: %s: '%s' is not one of %s", ctx->name, where, v->valuestring, allowed);
+            return -1;
+        }
+        if (col->ref && !id_exists(ctx, col->ref, v->valuestring)) {
+            kb_errf(err, errsz, "%s: %s: unknown id '%s' (not in %s)", ctx->name, where, v->valuestring, col->ref);
+            return -1;
+        }
+        return 0;
+    case KB_INT:
+    case KB_REAL:
+        if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble)) {
+            kb_errf(err, errsz, "%s: %s: expected a number", ctx->name, where);
+            return -1;
+        }
+        if (col->type == KB_INT && (v->valuedouble != floor(v->valuedouble) || fabs(v->valuedouble) > 1e15)) {
+            kb_errf(err, errsz, "%s: %s: expected a whole number, got %g", ctx->name, where, v->valuedouble);
+            return -1;
+        }
+        if (((col->flags & KB_MIN) && v->valuedouble < col->min) ||
+            ((col->flags & KB_MIN_EXCL) && v->valuedouble <= col->min) ||
+            ((col->flags & KB_MAX) && v->valuedouble > col->max)) {
+            if ((col->flags & KB_MAX) && (col->flags & KB_MIN))
+                kb_errf(err, errsz, "%s: %s: %g is outside %g-%g", ctx->name, where, v->valuedouble, col->min, col->max);
+            else
+                kb_errf(err, errsz, "%s: %s: %g must be %s %g", ctx->name, where, v->valuedouble,
+                        (col->flags & KB_MIN_EXCL) ? ">" : ">=", col->min);
+            return -1;
+        }
+        return 0;
+    case KB_SET: {
+        if (!cJSON_IsArray(v)) {
+            kb_errf(err, errsz, "%s: %s: expected an array of strings", ctx->name, where);
+            return -1;
+        }
+        const cJSON *item;
+        cJSON_ArrayForEach(item, v) {
+            if (!cJSON_IsString(item) || !allowed_value(col->allowed, item->valuestring)) {
+                list_allowed(col->allowed, allowed, sizeof allowed);
+                kb_errf(err, errsz, "%s: %s: '%s' is not one of %s", ctx->name, where,
+                        cJSON_IsString(item) ? item->valuestring : "(not a string)", allowed);
+                return -1;
+            }
+            for (const cJSON *prev = v->child; prev != item; prev = prev->next)
+                if (strcmp(prev->valuestring, item->valuestring) == 0) {
+                    kb_errf(err, errsz, "%s: %s: '%s' appears twice", ctx->name, where, item->valuestring);
+                    return -1;
+                }
+        }
+        return 0;
+    }
+    case KB_JSON:
+        if (!cJSON_IsObject(v)) {
+            kb_errf(err, errsz, "%s: %s: expected an object", ctx->name, where);
+            return -1;
+        }
+        return 0;
+    }
+    return 0;
+}
+
+/* Same primary key as an earlier row of the same array? */
+static int duplicate_key(const struct kb_table *t, const cJSON *arr, const cJSON *row)
+{
+    for (const cJSON *prev = arr->child; prev && prev != row; prev = prev->next) {
+        int same = 1;
+        for (int c = 0; c < t->ncols && same; c++) {
+            if (!(t->cols[c].flags & KB_PK)) continue;
+            const cJSON *a = cJSON_GetObjectItemCaseSensitive(prev, t->cols[c].name);
+            const cJSON *b = cJSON_GetObjectItemCaseSensitive(row, t->cols[c].name);
+            same = cJSON_IsString(a) && cJSON_IsString(b) && strcmp(a->valuestring, b->valuestring) == 0;
+        }
+        if (same) return 1;
+    }
+    return 0;
+}
+
+static int check_document(struct import_ctx *ctx, char *err, size_t errsz)
+{
+    const cJSON *doc = ctx->doc;
+    if (!cJSON_IsObject(doc)) {
+        kb_errf(err, errsz, "%s: expected a JSON object (schema %s)", ctx->name, KB_EXPORT_SCHEMA);
+        return -1;
+    }
+    const cJSON *schema = cJSON_GetObjectItemCaseSensitive(doc, "schema");
+    if (!cJSON_IsString(schema) || strcmp(schema->valuestring, KB_EXPORT_SCHEMA) != 0) {
+        kb_errf(err, errsz, "%s: schema: expected \"%s\"", ctx->name, KB_EXPORT_SCHEMA);
+        return -1;
+    }
+    for (const cJSON *e = doc->child; e; e = e->next) {
+        if (strcmp(e->string, "schema") == 0 || strcmp(e->string, "kb") == 0) continue;
+        const struct kb_table *t = kb_table_find(e->string);
+        if (!t) {
+            kb_errf(err, errsz, "%s: unknown member '%s' (expected the tables of %s)", ctx->name, e->string,
+                    KB_EXPORT_SCHEMA);
+            return -1;
+        }
+        if (!cJSON_IsArray(e)) {
+            kb_errf(err, errsz, "%s: %s: expected an array", ctx->name, e->string);
+            return -1;
+        }
+        int i = 0;
+        for (const cJSON *row = e->child; row; row = row->next, i++) {
+            char where[160];
+            if (!cJSON_IsObject(row)) {
+                kb_errf(err, errsz, "%s: %s[%d]: expected an object", ctx->name, t->name, i);
+                return -1;
+            }
+            for (const cJSON *f = row->child; f; f = f->next) {
+                if (!kb_column_find(t, f->string) && strcmp(f->string, "origin") != 0) {
+                    kb_errf(err, errsz, "%s: %s[%d]: unknown column '%s'", ctx->name, t->name, i, f->string);
+                    return -1;
+                }
+            }
+            for (int c = 0; c < t->ncols; c++) {
+                const struct kb_column *col = &t->cols[c];
+                const cJSON *v = cJSON_GetObjectItemCaseSensitive(row, col->name);
+                snprintf(where, sizeof where, "%s[%d].%s", t->name, i, col->name);
+                if (!v) {
+                    if (col->flags & KB_OPTIONAL) continue;
+                    if (strcmp(col->name, "source") == 0)
+                        kb_errf(err, errsz, "%s: %s[%d]: fact has no source", ctx->name, t->name, i);
+                    else
+                        kb_errf(err, errsz, "%s: %s: missing", ctx->name, where);
+                    return -1;
+                }
+                if (check_value(ctx, col, v, where, err, errsz)) return -1;
+            }
+            if (duplicate_key(t, e, row)) {
+                kb_errf(err, errsz, "%s: %s[%d]: the same id appears earlier in the document", ctx->name, t->name, i);
+                return -1;
+            }
+            if (strcmp(t->name, "rules") == 0) {
+                char why[256];
+                const cJSON *cond = cJSON_GetObjectItemCaseSensitive(row, "condition");
+                const cJSON *eff = cJSON_GetObjectItemCaseSensitive(row, "effect");
+                if (rule_check_condition(cond, why, sizeof why) ||
+                    rule_check_effect(eff, id_exists, ctx, why, sizeof why)) {
+                    kb_errf(err, errsz, "%s: rules[%d]: %s", ctx->name, i, why);
+                    return -1;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+/* Text form of a JSON value as stored in a column. Caller frees. */
+static char *column_text(const struct kb_column *col, const cJSON *v)
+{
+    if (col->type == KB_JSON) return cJSON_PrintUnformatted(v);
+    if (col->type == KB_SET) {
+        size_t n = 1;
+        const cJSON *item;
+        cJSON_ArrayForEach(item, v) n += strlen(item->valuestring) + 1;
+        char *s = malloc(n);
+        if (!s) return NULL;
+        s[0] = '\0';
+        cJSON_ArrayForEach(item, v) {
+            if (s[0]) strcat(s, ",");
+            strcat(s, item->valuestring);
+        }
+        return s;
+    }
+    return NULL;
+}
+
+/* 1 when the stored JSON text means the same as v. */
+static int json_text_equal(const char *stored, const cJSON *v)
+{
+    cJSON *parsed = stored ? cJSON_Parse(stored) : NULL;
+    int same = parsed && cJSON_Compare(parsed, v, 1);
+    cJSON_Delete(parsed);
+    return same;
+}
+
+/* Compares an import row with the stored row of the same key: 1 same, 0 differs or absent. */
+static int same_as_stored(kb *k, const struct kb_table *t, const cJSON *row, int *exists, int *rc_out)
+{
+    char tail[256];
+    size_t used = (size_t)snprintf(tail, sizeof tail, "WHERE ");
+    int n = 0;
+    for (int c = 0; c < t->ncols; c++)
+        if (t->cols[c].flags & KB_PK)
+            used += (size_t)snprintf(tail + used, sizeof tail - used, "%s%s = ?", n++ ? " AND " : "", t->cols[c].name);
+    sqlite3_stmt *st;
+    int rc = kb_prepare_select(k->db, t, tail, &st);
+    *exists = 0;
+    *rc_out = rc;
+    if (rc != SQLITE_OK) return 0;
+    n = 0;
+    for (int c = 0; c < t->ncols; c++)
+        if (t->cols[c].flags & KB_PK)
+            sqlite3_bind_text(st, ++n, cJSON_GetObjectItemCaseSensitive(row, t->cols[c].name)->valuestring, -1,
+                              SQLITE_STATIC);
+    rc = sqlite3_step(st);
+    if (rc != SQLITE_ROW) {
+        *rc_out = rc == SQLITE_DONE ? SQLITE_OK : rc;
+        sqlite3_finalize(st);
+        return 0;
+    }
+    *exists = 1;
+    int same = 1;
+    for (int c = 0; c < t->ncols && same; c++) {
+        const struct kb_column *col = &t->cols[c];
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(row, col->name);
+        const char *text = (const char *)sqlite3_column_text(st, c);
+        if (!v) {
+            same = col->type == KB_INT ? sqlite3_column_int64(st, c) == 0
+                                       : strcmp(text ? text : "", col->empty_default ? col->empty_default : "") == 0;
+            continue;
+        }
+        switch (col->type) {
+        case KB_TEXT: same = text && strcmp(text, v->valuestring) == 0; break;
+        case KB_INT: same = sqlite3_column_int64(st, c) == (sqlite3_int64)v->valuedouble; break;
+        case KB_REAL: same = sqlite3_column_double(st, c) == v->valuedouble; break;
+        case KB_SET: {
+            char *s = column_text(col, v);
+            same = s && text && strcmp(s, text) == 0;
+            free(s);
+            break;
+        }
+        case KB_JSON: same = json_text_equal(text, v); break;
+        }
+    }
+    sqlite3_finalize(st);
+    *rc_out = SQLITE_OK;
+    return same;
+}
+
+static int upsert_row(kb *k, const struct kb_table *t, const cJSON *row, int *rc_out)
+{
+    char sql[1024];
+    size_t used = (size_t)snprintf(sql, sizeof sql, "INSERT OR REPLACE INTO %s (", t->name);
+    int n = 0;
+    for (int c = 0; c < t->ncols; c++)
+        if (cJSON_GetObjectItemCaseSensitive(row, t->cols[c].name))
+            used += (size_t)snprintf(sql + used, sizeof sql - used, "%s%s", n++ ? ", " : "", t->cols[c].name);
+    used += (size_t)snprintf(sql + used, sizeof sql - used, ", origin) VALUES (");
+    for (int i = 0; i < n; i++) used += (size_t)snprintf(sql + used, sizeof sql - used, "%s?", i ? ", " : "");
+    snprintf(sql + used, sizeof sql - used, ", 'user')");
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(k->db, sql, -1, &st, NULL);
+    if (rc != SQLITE_OK) {
+        *rc_out = rc;
+        return -1;
+    }
+    char *owned[16] = {0};
+    int nowned = 0;
+    n = 0;
+    for (int c = 0; c < t->ncols; c++) {
+        const struct kb_column *col = &t->cols[c];
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(row, col->name);
+        if (!v) continue;
+        n++;
+        switch (col->type) {
+        case KB_TEXT: sqlite3_bind_text(st, n, v->valuestring, -1, SQLITE_STATIC); break;
+        case KB_INT: sqlite3_bind_int64(st, n, (sqlite3_int64)v->valuedouble); break;
+        case KB_REAL: sqlite3_bind_double(st, n, v->valuedouble); break;
+        case KB_SET:
+        case KB_JSON: {
+            char *s = column_text(col, v);
+            if (!s) {
+                sqlite3_finalize(st);
+                for (int i = 0; i < nowned; i++) free(owned[i]);
+                *rc_out = SQLITE_NOMEM;
+                return -1;
+            }
+            if (nowned < 16) owned[nowned++] = s;
+            sqlite3_bind_text(st, n, s, -1, SQLITE_STATIC);
+            break;
+        }
+        }
+    }
+    rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    for (int i = 0; i < nowned; i++) free(owned[i]);
+    *rc_out = rc == SQLITE_DONE ? SQLITE_OK : rc;
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int kb_import(kb *k, const char *text, size_t len, const char *name, struct kb_import_stats *stats,
+              char *err, size_t errsz)
+{
+    memset(stats, 0, sizeof *stats);
+    const char *end = NULL;
+    cJSON *doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    if (!doc) {
+        const char *at = cJSON_GetErrorPtr();
+        size_t offset = at && at >= text && at <= text + len ? (size_t)(at - text) : len;
+        kb_errf(err, errsz, "%s: malformed JSON at byte %zu", name, offset);
+        return KB_ERR_INPUT;
+    }
+    /* Only whitespace may follow the document. */
+    for (const char *p = end; p && p < text + len; p++) {
+        if (*p != ' ' && *p != '\n' && *p != '\r' && *p != '\t') {
+            kb_errf(err, errsz, "%s: malformed JSON at byte %zu (text after the document)", name, (size_t)(p - text));
+            cJSON_Delete(doc);
+            return KB_ERR_INPUT;
+        }
+    }
+    struct import_ctx ctx = {k, doc, name};
+    if (check_document(&ctx, err, errsz)) {
+        cJSON_Delete(doc);
+        return KB_ERR_INPUT;
+    }
+
+    int rc = kb_exec(k->db, "BEGIN IMMEDIATE");
+    if (rc != SQLITE_OK) {
+        cJSON_Delete(doc);
+        return kb_db_error(k, rc, "importing", err, errsz);
+    }
+    int status = KB_OK;
+    for (int t = 0; t < kb_table_count && status == KB_OK; t++) {
+        const struct kb_table *tab = &kb_tables[t];
+        const cJSON *arr = cJSON_GetObjectItemCaseSensitive(doc, tab->name);
+        const cJSON *row;
+        cJSON_ArrayForEach(row, arr) {
+            int exists;
+            if (same_as_stored(k, tab, row, &exists, &rc)) {
+                stats->unchanged++;
+                continue;
+            }
+            if (rc != SQLITE_OK || upsert_row(k, tab, row, &rc)) {
+                status = kb_db_error(k, rc, "importing", err, errsz);
+                break;
+            }
+            if (exists) stats->changed++;
+            else stats->added++;
+        }
+    }
+    if (status == KB_OK) {
+        /* Deferred foreign keys are checked by COMMIT; a failure leaves nothing behind. */
+        rc = kb_exec(k->db, "COMMIT");
+        if (rc != SQLITE_OK) status = kb_db_error(k, rc, "importing", err, errsz);
+    }
+    if (status != KB_OK) {
+        kb_exec(k->db, "ROLLBACK");
+        memset(stats, 0, sizeof *stats);
+    }
+    cJSON_Delete(doc);
+    return status;
+}

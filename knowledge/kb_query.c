@@ -1,0 +1,227 @@
+/* Browsing queries behind `kb list` and `kb show`. */
+#include "knowledge/kb_internal.h"
+#include "knowledge/answer_keys.h"
+
+#include <string.h>
+
+const char *const kb_list_kinds[] = {"frameworks", "criteria", "hardware", "distributed", "deployment",
+                                     "accelerators", "rules", "sources", NULL};
+
+/* Rows of table t matching `col = value` (all rows when col is NULL), ordered by key, appended
+ * to arr. */
+static int append_rows(kb *k, const struct kb_table *t, const char *col, const char *value, cJSON *arr,
+                       char *err, size_t errsz)
+{
+    char tail[256];
+    size_t used = 0;
+    tail[0] = '\0';
+    if (col) used = (size_t)snprintf(tail, sizeof tail, "WHERE %s = ?1 ", col);
+    used += (size_t)snprintf(tail + used, sizeof tail - used, "ORDER BY ");
+    int first = 1;
+    if (strcmp(t->name, "rules") == 0) { /* rules read best in kind and tree order */
+        used += (size_t)snprintf(tail + used, sizeof tail - used, "kind, priority, ");
+    }
+    for (int c = 0; c < t->ncols; c++) {
+        if (!(t->cols[c].flags & KB_PK)) continue;
+        used += (size_t)snprintf(tail + used, sizeof tail - used, "%s%s", first ? "" : ", ", t->cols[c].name);
+        first = 0;
+    }
+    sqlite3_stmt *st;
+    int rc = kb_prepare_select(k->db, t, tail, &st);
+    if (rc != SQLITE_OK) return kb_db_error(k, rc, "reading", err, errsz);
+    if (col) sqlite3_bind_text(st, 1, value, -1, SQLITE_STATIC);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        cJSON *row = kb_row_to_json(st, t);
+        if (!row) {
+            sqlite3_finalize(st);
+            kb_errf(err, errsz, "out of memory");
+            return KB_ERR_RUNTIME;
+        }
+        cJSON_AddItemToArray(arr, row);
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? KB_OK : kb_db_error(k, rc, "reading", err, errsz);
+}
+
+/* Adds "frameworks": [ids] to each row of arr from a link table (strategy_frameworks, ...). */
+static int add_linked_frameworks(kb *k, cJSON *arr, const char *link_table, const char *key_col,
+                                 char *err, size_t errsz)
+{
+    char sql[160];
+    snprintf(sql, sizeof sql, "SELECT framework FROM %s WHERE %s = ? ORDER BY framework", link_table, key_col);
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(k->db, sql, -1, &st, NULL);
+    if (rc != SQLITE_OK) return kb_db_error(k, rc, "reading", err, errsz);
+    cJSON *row;
+    cJSON_ArrayForEach(row, arr) {
+        cJSON *ids = cJSON_AddArrayToObject(row, "frameworks");
+        sqlite3_bind_text(st, 1, cJSON_GetObjectItemCaseSensitive(row, "id")->valuestring, -1, SQLITE_STATIC);
+        while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+            cJSON_AddItemToArray(ids, cJSON_CreateString((const char *)sqlite3_column_text(st, 0)));
+        sqlite3_reset(st);
+        if (rc != SQLITE_DONE) break;
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE || rc == SQLITE_OK ? KB_OK : kb_db_error(k, rc, "reading", err, errsz);
+}
+
+int kb_list(kb *k, const char *kind, cJSON **rows, char *err, size_t errsz)
+{
+    *rows = NULL;
+    if (!kind) kind = "frameworks";
+    const char *table = NULL;
+    if (strcmp(kind, "frameworks") == 0) table = "frameworks";
+    else if (strcmp(kind, "criteria") == 0) table = "criteria";
+    else if (strcmp(kind, "hardware") == 0) table = "hw_support";
+    else if (strcmp(kind, "distributed") == 0) table = "strategies";
+    else if (strcmp(kind, "deployment") == 0) table = "runtimes";
+    else if (strcmp(kind, "accelerators") == 0) table = "accelerators";
+    else if (strcmp(kind, "rules") == 0) table = "rules";
+    else if (strcmp(kind, "sources") == 0) table = "sources";
+    if (!table) {
+        kb_errf(err, errsz, "unknown kind '%s' (use frameworks, criteria, hardware, distributed, deployment, "
+                "accelerators, rules or sources)", kind);
+        return KB_ERR_INPUT;
+    }
+    cJSON *arr = cJSON_CreateArray();
+    if (!arr) {
+        kb_errf(err, errsz, "out of memory");
+        return KB_ERR_RUNTIME;
+    }
+    int status = append_rows(k, kb_table_find(table), NULL, NULL, arr, err, errsz);
+    if (status == KB_OK && strcmp(table, "strategies") == 0)
+        status = add_linked_frameworks(k, arr, "strategy_frameworks", "strategy", err, errsz);
+    if (status == KB_OK && strcmp(table, "runtimes") == 0)
+        status = add_linked_frameworks(k, arr, "runtime_frameworks", "runtime", err, errsz);
+    if (status != KB_OK) {
+        cJSON_Delete(arr);
+        return status;
+    }
+    *rows = arr;
+    return KB_OK;
+}
+
+/* Adds each source id cited in rows (a "source" member) to `cited` once. */
+static void collect_sources(const cJSON *rows, cJSON *cited)
+{
+    const cJSON *row;
+    cJSON_ArrayForEach(row, rows) {
+        const cJSON *src = cJSON_GetObjectItemCaseSensitive(row, "source");
+        if (!cJSON_IsString(src)) continue;
+        int seen = 0;
+        const cJSON *have;
+        cJSON_ArrayForEach(have, cited) if (strcmp(have->valuestring, src->valuestring) == 0) seen = 1;
+        if (!seen) cJSON_AddItemToArray(cited, cJSON_CreateString(src->valuestring));
+    }
+}
+
+/* Related rows that `kb show` adds for each kind: (member name, table, column naming the id). */
+struct related {
+    const char *label, *member, *table, *col;
+};
+static const struct related related_rows[] = {
+    {"framework", "scores", "scores", "framework"},
+    {"framework", "hardware", "hw_support", "framework"},
+    {"framework", "distributed", "strategy_frameworks", "framework"},
+    {"framework", "deployment", "runtime_frameworks", "framework"},
+    {"criterion", "scores", "scores", "criterion"},
+    {"hardware", "support", "hw_support", "hardware"},
+    {"strategy", "frameworks", "strategy_frameworks", "strategy"},
+    {"runtime", "frameworks", "runtime_frameworks", "runtime"},
+};
+
+/* Nearest id in any browsable table, for "did you mean". */
+static void nearest_id(kb *k, const char *id, char *out, size_t n)
+{
+    int best = 4;
+    out[0] = '\0';
+    for (int t = 0; t < kb_table_count; t++) {
+        if (!kb_tables[t].id_label) continue;
+        char sql[96];
+        snprintf(sql, sizeof sql, "SELECT id FROM %s", kb_tables[t].name);
+        sqlite3_stmt *st;
+        if (sqlite3_prepare_v2(k->db, sql, -1, &st, NULL) != SQLITE_OK) continue;
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            const char *cand = (const char *)sqlite3_column_text(st, 0);
+            int d = edit_distance(id, cand);
+            if (d < best) {
+                best = d;
+                snprintf(out, n, "%s", cand);
+            }
+        }
+        sqlite3_finalize(st);
+    }
+}
+
+int kb_show(kb *k, const char *id, cJSON **out, char *err, size_t errsz)
+{
+    *out = NULL;
+    /* Frameworks first: ids are unique in practice, and a framework is what people ask about. */
+    static const char *const order[] = {"frameworks", "strategies", "runtimes", "hardware", "criteria",
+                                        "accelerators", "rules", "sources"};
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+        const struct kb_table *t = kb_table_find(order[i]);
+        cJSON *found = cJSON_CreateArray();
+        if (!found) goto oom;
+        int status = append_rows(k, t, "id", id, found, err, errsz);
+        if (status != KB_OK) {
+            cJSON_Delete(found);
+            return status;
+        }
+        if (cJSON_GetArraySize(found) == 0) {
+            cJSON_Delete(found);
+            continue;
+        }
+        cJSON *obj = cJSON_CreateObject();
+        cJSON *cited = cJSON_CreateArray();
+        if (!obj || !cited) {
+            cJSON_Delete(found);
+            cJSON_Delete(obj);
+            cJSON_Delete(cited);
+            goto oom;
+        }
+        cJSON_AddStringToObject(obj, "kind", t->id_label);
+        cJSON *row = cJSON_DetachItemFromArray(found, 0);
+        cJSON_Delete(found);
+        cJSON_AddItemToObject(obj, t->id_label, row);
+        cJSON *one = cJSON_CreateArray();
+        cJSON_AddItemReferenceToArray(one, row);
+        collect_sources(one, cited);
+        cJSON_Delete(one);
+        for (size_t r = 0; r < sizeof related_rows / sizeof related_rows[0]; r++) {
+            if (strcmp(related_rows[r].label, t->id_label) != 0) continue;
+            cJSON *arr = cJSON_AddArrayToObject(obj, related_rows[r].member);
+            status = append_rows(k, kb_table_find(related_rows[r].table), related_rows[r].col, id, arr, err, errsz);
+            if (status != KB_OK) {
+                cJSON_Delete(obj);
+                cJSON_Delete(cited);
+                return status;
+            }
+            collect_sources(arr, cited);
+        }
+        /* The sources this fact and its related rows cite, in full. */
+        cJSON *sources = cJSON_AddArrayToObject(obj, "sources");
+        const cJSON *src;
+        cJSON_ArrayForEach(src, cited) {
+            status = append_rows(k, kb_table_find("sources"), "id", src->valuestring, sources, err, errsz);
+            if (status != KB_OK) {
+                cJSON_Delete(obj);
+                cJSON_Delete(cited);
+                return status;
+            }
+        }
+        cJSON_Delete(cited);
+        *out = obj;
+        return KB_OK;
+    }
+    char near[80];
+    nearest_id(k, id, near, sizeof near);
+    if (near[0])
+        kb_errf(err, errsz, "no fact with id '%s' (did you mean '%s'?)", id, near);
+    else
+        kb_errf(err, errsz, "no fact with id '%s' (see 'fwadvisor kb list KIND' for ids)", id);
+    return KB_ERR_INPUT;
+oom:
+    kb_errf(err, errsz, "out of memory");
+    return KB_ERR_RUNTIME;
+}

@@ -1,0 +1,163 @@
+/* The fact tables of data/schema.sql, described for code that treats them alike. Keep in step
+ * with the schema: tests/test_kb_seed.c checks every described column exists there. */
+#include "knowledge/kb_tables.h"
+
+#include <ctype.h>
+#include <string.h>
+
+static const char *const levels[] = {"first-class", "supported", "experimental", "community", "none", NULL};
+static const char *const strategy_status[] = {"current", "maintenance", "legacy", "deprecated", NULL};
+static const char *const runtime_status[] = {"current", "maintenance", "deprecated", "archived", NULL};
+static const char *const targets[] = {"server", "mobile", "edge", "browser", NULL};
+static const char *const vendors[] = {"nvidia", "amd", "tpu", "apple", "intel", "ascend", NULL};
+static const char *const rule_kinds[] = {"decision", "qa", "weight", "score", "rule_of_thumb", "pitfall", NULL};
+
+#define ID {"id", KB_TEXT, KB_PK | KB_IDENT, NULL, NULL, 0, 0, NULL}
+#define TEXT(n) {n, KB_TEXT, KB_NONEMPTY, NULL, NULL, 0, 0, NULL}
+#define TEXT_OPT(n) {n, KB_TEXT, KB_OPTIONAL, NULL, NULL, 0, 0, ""}
+#define ENUM(n, list) {n, KB_TEXT, KB_NONEMPTY, list, NULL, 0, 0, NULL}
+#define REF(n, table) {n, KB_TEXT, KB_NONEMPTY | KB_IDENT, NULL, table, 0, 0, NULL}
+#define KEYREF(n, table) {n, KB_TEXT, KB_PK | KB_NONEMPTY | KB_IDENT, NULL, table, 0, 0, NULL}
+#define REAL_MIN(n, lo) {n, KB_REAL, KB_MIN, NULL, NULL, lo, 0, NULL}
+#define REAL_POS(n) {n, KB_REAL, KB_MIN_EXCL, NULL, NULL, 0, 0, NULL}
+#define SOURCE REF("source", "sources")
+#define AS_OF {"as_of", KB_TEXT, KB_DATE, NULL, NULL, 0, 0, NULL}
+
+static const struct kb_column sources_cols[] = {
+    ID, TEXT("title"), TEXT("url"),
+    {"published", KB_TEXT, KB_PUBDATE, NULL, NULL, 0, 0, NULL},
+    TEXT_OPT("note"),
+};
+static const struct kb_column frameworks_cols[] = {
+    ID, TEXT("name"), TEXT("version"),
+    {"released", KB_TEXT, KB_PUBDATE, NULL, NULL, 0, 0, NULL},
+    TEXT("summary"), SOURCE, AS_OF,
+};
+static const struct kb_column criteria_cols[] = {
+    ID, TEXT("name"), TEXT("description"), REAL_MIN("weight", 0), SOURCE, AS_OF,
+};
+static const struct kb_column scores_cols[] = {
+    KEYREF("framework", "frameworks"), KEYREF("criterion", "criteria"),
+    {"score", KB_INT, KB_MIN | KB_MAX, NULL, NULL, 0, 10, NULL},
+    TEXT("note"), SOURCE, AS_OF,
+};
+static const struct kb_column hardware_cols[] = {
+    ID, TEXT("name"), TEXT("summary"), SOURCE, AS_OF,
+};
+static const struct kb_column hw_support_cols[] = {
+    KEYREF("framework", "frameworks"), KEYREF("hardware", "hardware"), ENUM("level", levels),
+    TEXT_OPT("since"), TEXT_OPT("os_limits"), TEXT("note"), SOURCE, AS_OF,
+};
+static const struct kb_column strategies_cols[] = {
+    ID, TEXT("name"), TEXT("shards"), TEXT("scale"),
+    {"min_devices", KB_INT, KB_MIN, NULL, NULL, 1, 0, NULL},
+    ENUM("status", strategy_status), TEXT("memory_formula"),
+    REAL_MIN("replicated_bytes_per_param", 0), REAL_MIN("sharded_bytes_per_param", 0),
+    REAL_MIN("cpu_bytes_per_param", 0), TEXT("summary"), SOURCE, AS_OF,
+};
+static const struct kb_column strategy_frameworks_cols[] = {
+    KEYREF("strategy", "strategies"), KEYREF("framework", "frameworks"), TEXT("note"), SOURCE, AS_OF,
+};
+static const struct kb_column runtimes_cols[] = {
+    ID, TEXT("name"), {"targets", KB_SET, 0, targets, NULL, 0, 0, NULL},
+    ENUM("status", runtime_status), TEXT("summary"), SOURCE, AS_OF,
+};
+static const struct kb_column runtime_frameworks_cols[] = {
+    KEYREF("runtime", "runtimes"), KEYREF("framework", "frameworks"), TEXT("note"), SOURCE, AS_OF,
+};
+static const struct kb_column accelerators_cols[] = {
+    ID, TEXT("name"), ENUM("vendor", vendors), REAL_POS("memory_gb"), REAL_POS("bandwidth_gbs"),
+    REAL_POS("fp32_tflops"), REAL_MIN("bf16_tflops", 0), REAL_MIN("fp16_tflops", 0),
+    TEXT_OPT("compute_capability"), TEXT("match"), SOURCE, AS_OF,
+};
+static const struct kb_column rules_cols[] = {
+    ID, ENUM("kind", rule_kinds), {"title", KB_TEXT, 0, NULL, NULL, 0, 0, NULL}, TEXT("text"),
+    {"condition", KB_JSON, 0, NULL, NULL, 0, 0, NULL},
+    {"effect", KB_JSON, 0, NULL, NULL, 0, 0, NULL},
+    {"priority", KB_INT, KB_OPTIONAL, NULL, NULL, 0, 0, NULL},
+    SOURCE, AS_OF,
+};
+
+#define TABLE(n, label) {#n, n##_cols, (int)(sizeof n##_cols / sizeof n##_cols[0]), label}
+
+const struct kb_table kb_tables[] = {
+    TABLE(sources, "source"),
+    TABLE(frameworks, "framework"),
+    TABLE(criteria, "criterion"),
+    TABLE(scores, NULL),
+    TABLE(hardware, "hardware"),
+    TABLE(hw_support, NULL),
+    TABLE(strategies, "strategy"),
+    TABLE(strategy_frameworks, NULL),
+    TABLE(runtimes, "runtime"),
+    TABLE(runtime_frameworks, NULL),
+    TABLE(accelerators, "accelerator"),
+    TABLE(rules, "rule"),
+};
+const int kb_table_count = (int)(sizeof kb_tables / sizeof kb_tables[0]);
+
+const struct kb_table *kb_table_find(const char *name)
+{
+    for (int i = 0; i < kb_table_count; i++)
+        if (strcmp(kb_tables[i].name, name) == 0) return &kb_tables[i];
+    return NULL;
+}
+
+const struct kb_column *kb_column_find(const struct kb_table *t, const char *name)
+{
+    for (int i = 0; i < t->ncols; i++)
+        if (strcmp(t->cols[i].name, name) == 0) return &t->cols[i];
+    return NULL;
+}
+
+int kb_table_id_col(const struct kb_table *t)
+{
+    int found = -1;
+    for (int i = 0; i < t->ncols; i++) {
+        if (!(t->cols[i].flags & KB_PK)) continue;
+        if (found >= 0) return -1;
+        found = i;
+    }
+    return found;
+}
+
+static int digits(const char *s, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!isdigit((unsigned char)s[i])) return 0;
+    return 1;
+}
+
+int kb_valid_date(const char *s)
+{
+    if (strlen(s) != 10 || !digits(s, 4) || s[4] != '-' || !digits(s + 5, 2) || s[7] != '-' ||
+        !digits(s + 8, 2))
+        return 0;
+    int month = (s[5] - '0') * 10 + (s[6] - '0');
+    int day = (s[8] - '0') * 10 + (s[9] - '0');
+    return month >= 1 && month <= 12 && day >= 1 && day <= 31;
+}
+
+int kb_valid_pubdate(const char *s)
+{
+    size_t n = strlen(s);
+    if (strcmp(s, "undated") == 0) return 1;
+    if (n == 4) return digits(s, 4);
+    if (n == 7) {
+        if (!digits(s, 4) || s[4] != '-' || !digits(s + 5, 2)) return 0;
+        int month = (s[5] - '0') * 10 + (s[6] - '0');
+        return month >= 1 && month <= 12;
+    }
+    return kb_valid_date(s);
+}
+
+int kb_valid_ident(const char *s)
+{
+    if (!*s || strlen(s) > 64) return 0;
+    if (!islower((unsigned char)*s) && !isdigit((unsigned char)*s)) return 0;
+    for (; *s; s++)
+        if (!islower((unsigned char)*s) && !isdigit((unsigned char)*s) && *s != '-' && *s != '_' &&
+            *s != '.')
+            return 0;
+    return 1;
+}

@@ -1,0 +1,211 @@
+/* Validation of rule conditions and effects; the advisor evaluates them. */
+#include "knowledge/rules.h"
+#include "knowledge/answer_keys.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static void join_allowed(const struct ans_key *key, char *out, size_t n)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (const char *const *v = key->allowed; v && *v; v++) {
+        int w = snprintf(out + used, n - used, "%s%s", used ? ", " : "", *v);
+        if (w < 0 || (size_t)w >= n - used) break;
+        used += (size_t)w;
+    }
+}
+
+static int check_value(const char *path, const struct ans_key *key, const cJSON *v, char *err,
+                       size_t errsz)
+{
+    char allowed[256];
+    switch (key->type) {
+    case ANS_ENUM:
+    case ANS_ENUM_LIST:
+        if (!cJSON_IsString(v)) {
+            snprintf(err, errsz, "%s: expected a string", path);
+            return -1;
+        }
+        if (!ans_key_allows(key, v->valuestring)) {
+            join_allowed(key, allowed, sizeof allowed);
+            snprintf(err, errsz, "%s: '%s' is not one of %s", path, v->valuestring, allowed);
+            return -1;
+        }
+        return 0;
+    case ANS_INT:
+    case ANS_NUMBER:
+        if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble)) {
+            snprintf(err, errsz, "%s: expected a number", path);
+            return -1;
+        }
+        return 0;
+    case ANS_BOOL:
+        if (!cJSON_IsBool(v)) {
+            snprintf(err, errsz, "%s: expected true or false", path);
+            return -1;
+        }
+        return 0;
+    }
+    return 0;
+}
+
+static const char *const ops[] = {"<", "<=", ">", ">=", "==", "!=", NULL};
+
+static int is_op(const char *s)
+{
+    for (const char *const *o = ops; *o; o++)
+        if (strcmp(*o, s) == 0) return 1;
+    return 0;
+}
+
+static int check_cond(const cJSON *cond, const char *path, int depth, char *err, size_t errsz)
+{
+    char sub[160];
+    if (depth > 8) {
+        snprintf(err, errsz, "%s: nested too deeply", path);
+        return -1;
+    }
+    if (!cJSON_IsObject(cond)) {
+        snprintf(err, errsz, "%s: expected an object", path);
+        return -1;
+    }
+    for (const cJSON *e = cond->child; e; e = e->next) {
+        snprintf(sub, sizeof sub, "%s.%s", path, e->string);
+        if (strcmp(e->string, "any") == 0) {
+            if (!cJSON_IsArray(e) || cJSON_GetArraySize(e) == 0) {
+                snprintf(err, errsz, "%s: expected a non-empty array of conditions", sub);
+                return -1;
+            }
+            int i = 0;
+            for (const cJSON *c = e->child; c; c = c->next, i++) {
+                char item[180];
+                snprintf(item, sizeof item, "%s[%d]", sub, i);
+                if (check_cond(c, item, depth + 1, err, errsz)) return -1;
+            }
+            continue;
+        }
+        if (strcmp(e->string, "not") == 0) {
+            if (check_cond(e, sub, depth + 1, err, errsz)) return -1;
+            continue;
+        }
+        const struct ans_key *key = ans_key_find(e->string);
+        if (!key) {
+            const char *near = ans_key_nearest(e->string);
+            if (near)
+                snprintf(err, errsz, "%s: unknown answer key (did you mean '%s'?)", sub, near);
+            else
+                snprintf(err, errsz, "%s: unknown answer key", sub);
+            return -1;
+        }
+        if (cJSON_IsArray(e)) {
+            if (cJSON_GetArraySize(e) == 0) {
+                snprintf(err, errsz, "%s: empty list of values", sub);
+                return -1;
+            }
+            for (const cJSON *v = e->child; v; v = v->next)
+                if (check_value(sub, key, v, err, errsz)) return -1;
+        } else if (cJSON_IsObject(e)) {
+            if (key->type != ANS_INT && key->type != ANS_NUMBER) {
+                snprintf(err, errsz, "%s: comparisons apply to numeric keys only", sub);
+                return -1;
+            }
+            if (!e->child) {
+                snprintf(err, errsz, "%s: empty comparison", sub);
+                return -1;
+            }
+            for (const cJSON *op = e->child; op; op = op->next) {
+                if (!is_op(op->string)) {
+                    snprintf(err, errsz, "%s: unknown operator '%s' (use <, <=, >, >=, ==, !=)", sub,
+                             op->string);
+                    return -1;
+                }
+                if (!cJSON_IsNumber(op) || !isfinite(op->valuedouble)) {
+                    snprintf(err, errsz, "%s.%s: expected a number", sub, op->string);
+                    return -1;
+                }
+            }
+        } else if (check_value(sub, key, e, err, errsz)) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int rule_check_condition(const cJSON *cond, char *err, size_t errsz)
+{
+    return check_cond(cond, "condition", 0, err, errsz);
+}
+
+/* An object of id -> number, each id a row of table. */
+static int check_id_numbers(const cJSON *obj, const char *path, const char *table, int positive,
+                            rule_id_exists_fn exists, void *ctx, char *err, size_t errsz)
+{
+    if (!cJSON_IsObject(obj) || !obj->child) {
+        snprintf(err, errsz, "%s: expected a non-empty object of %s ids to numbers", path, table);
+        return -1;
+    }
+    for (const cJSON *e = obj->child; e; e = e->next) {
+        if (!exists(ctx, table, e->string)) {
+            snprintf(err, errsz, "%s: unknown id '%s' (not in %s)", path, e->string, table);
+            return -1;
+        }
+        if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble) || (positive && e->valuedouble <= 0)) {
+            snprintf(err, errsz, "%s.%s: expected a %snumber", path, e->string,
+                     positive ? "positive " : "");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int rule_check_effect(const cJSON *effect, rule_id_exists_fn exists, void *ctx, char *err,
+                      size_t errsz)
+{
+    if (!cJSON_IsObject(effect)) {
+        snprintf(err, errsz, "effect: expected an object");
+        return -1;
+    }
+    for (const cJSON *e = effect->child; e; e = e->next) {
+        char path[96];
+        snprintf(path, sizeof path, "effect.%s", e->string);
+        if (strcmp(e->string, "score") == 0) {
+            if (check_id_numbers(e, path, "frameworks", 0, exists, ctx, err, errsz)) return -1;
+        } else if (strcmp(e->string, "weight") == 0) {
+            if (check_id_numbers(e, path, "criteria", 1, exists, ctx, err, errsz)) return -1;
+        } else if (strcmp(e->string, "strategy") == 0) {
+            if (check_id_numbers(e, path, "strategies", 0, exists, ctx, err, errsz)) return -1;
+        } else if (strcmp(e->string, "runtime") == 0) {
+            if (check_id_numbers(e, path, "runtimes", 0, exists, ctx, err, errsz)) return -1;
+        } else if (strcmp(e->string, "exclude") == 0) {
+            if (!cJSON_IsArray(e) || !e->child) {
+                snprintf(err, errsz, "%s: expected a non-empty array of framework ids", path);
+                return -1;
+            }
+            for (const cJSON *v = e->child; v; v = v->next) {
+                if (!cJSON_IsString(v) || !exists(ctx, "frameworks", v->valuestring)) {
+                    snprintf(err, errsz, "%s: unknown framework id '%s'", path,
+                             cJSON_IsString(v) ? v->valuestring : "(not a string)");
+                    return -1;
+                }
+            }
+        } else if (strcmp(e->string, "facts") == 0) {
+            if (!cJSON_IsObject(e) || !e->child) {
+                snprintf(err, errsz, "%s: expected a non-empty object of names to numbers", path);
+                return -1;
+            }
+            for (const cJSON *v = e->child; v; v = v->next) {
+                if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble)) {
+                    snprintf(err, errsz, "%s.%s: expected a number", path, v->string);
+                    return -1;
+                }
+            }
+        } else {
+            snprintf(err, errsz, "%s: unknown effect (use score, weight, exclude, strategy, runtime, facts)",
+                     path);
+            return -1;
+        }
+    }
+    return 0;
+}

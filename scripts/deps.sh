@@ -1,0 +1,50 @@
+#!/bin/sh
+# Installs the Debian packages fwadvisor's build and tests need. Does nothing when pkg-config
+# already finds every library; on a system without apt it prints the package names instead.
+#   scripts/deps.sh          install what is missing
+#   scripts/deps.sh --check  exit 0 when everything is present, 1 otherwise (installs nothing)
+set -eu
+
+# pkg-config module -> Debian package
+MODULES="sqlite3:libsqlite3-dev libcjson:libcjson-dev ncursesw:libncurses-dev criterion:libcriterion-dev openblas:libopenblas-dev hwloc:libhwloc-dev"
+TOOLS="pkg-config:pkg-config cc:gcc make:make"
+
+missing=""
+for pair in $TOOLS; do
+    cmd=${pair%%:*}
+    command -v "$cmd" >/dev/null 2>&1 || missing="$missing ${pair#*:}"
+done
+if command -v pkg-config >/dev/null 2>&1; then
+    for pair in $MODULES; do
+        pkg-config --exists "${pair%%:*}" || missing="$missing ${pair#*:}"
+    done
+else
+    for pair in $MODULES; do missing="$missing ${pair#*:}"; done
+fi
+
+if [ -z "$missing" ]; then
+    exit 0
+fi
+if [ "${1:-}" = "--check" ]; then
+    echo "fwadvisor: missing build dependencies:$missing" >&2
+    exit 1
+fi
+
+if ! command -v apt-get >/dev/null 2>&1; then
+    echo "fwadvisor: no apt-get here; install these packages (Debian names) with your package manager:$missing" >&2
+    exit 1
+fi
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then
+        sudo="sudo"
+    else
+        echo "fwadvisor: need root to install:$missing (no sudo found)" >&2
+        exit 1
+    fi
+fi
+echo "fwadvisor: installing:$missing" >&2
+$sudo apt-get update -qq
+# shellcheck disable=SC2086
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing
