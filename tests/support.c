@@ -1,0 +1,203 @@
+#include "tests/support.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <ftw.h>
+
+char *ts_tmpdir(void)
+{
+    const char *base = getenv("TMPDIR");
+    char tmpl[4096];
+    snprintf(tmpl, sizeof tmpl, "%s/fwadvisor-test-XXXXXX", base && *base ? base : "/tmp");
+    if (!mkdtemp(tmpl)) return NULL;
+    return strdup(tmpl);
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)ftw;
+    if (flag == FTW_DP) return rmdir(path);
+    chmod(path, 0700);
+    return remove(path);
+}
+
+void ts_rmtree(const char *dir)
+{
+    if (dir) nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+char *ts_path(const char *dir, const char *name)
+{
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *p = malloc(n);
+    if (p) snprintf(p, n, "%s/%s", dir, name);
+    return p;
+}
+
+int ts_write(const char *path, const char *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) return -1;
+    size_t n = fwrite(data, 1, len, f);
+    return fclose(f) == 0 && n == len ? 0 : -1;
+}
+
+int ts_write_str(const char *path, const char *text) { return ts_write(path, text, strlen(text)); }
+
+char *ts_read(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 4096, used = 0;
+    char *buf = malloc(cap);
+    size_t n;
+    while (buf && (n = fread(buf + used, 1, cap - used - 1, f)) > 0) {
+        used += n;
+        if (used + 1 == cap) {
+            char *grown = realloc(buf, cap *= 2);
+            if (!grown) {
+                free(buf);
+                buf = NULL;
+            }
+            buf = grown;
+        }
+    }
+    fclose(f);
+    if (!buf) return NULL;
+    buf[used] = '\0';
+    if (len) *len = used;
+    return buf;
+}
+
+int ts_same_file(const char *a, const char *b)
+{
+    size_t la, lb;
+    char *da = ts_read(a, &la), *db = ts_read(b, &lb);
+    int same = da && db && la == lb && memcmp(da, db, la) == 0;
+    free(da);
+    free(db);
+    return same;
+}
+
+int ts_copy(const char *from, const char *to)
+{
+    size_t len;
+    char *data = ts_read(from, &len);
+    if (!data) return -1;
+    int rc = ts_write(to, data, len);
+    free(data);
+    return rc;
+}
+
+static void append(char **buf, size_t *len, size_t *cap, const char *data, size_t n)
+{
+    if (*len + n + 1 > *cap) {
+        while (*len + n + 1 > *cap) *cap = *cap ? *cap * 2 : 4096;
+        *buf = realloc(*buf, *cap);
+    }
+    memcpy(*buf + *len, data, n);
+    *len += n;
+    (*buf)[*len] = '\0';
+}
+
+int ts_run(struct ts_run *r, const char *const *env, const char *stdin_text, const char *const *args)
+{
+    const char *bin = getenv("FWADVISOR_BIN");
+    if (!bin || !*bin) bin = "./fwadvisor";
+    memset(r, 0, sizeof *r);
+    int in[2], out[2], err[2];
+    if (pipe(in) || pipe(out) || pipe(err)) return -1;
+    pid_t pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        dup2(in[0], 0);
+        dup2(out[1], 1);
+        dup2(err[1], 2);
+        close(in[0]); close(in[1]); close(out[0]); close(out[1]); close(err[0]); close(err[1]);
+        for (const char *const *e = env; e && *e; e++) {
+            const char *eq = strchr(*e, '=');
+            if (eq) {
+                char key[256];
+                snprintf(key, sizeof key, "%.*s", (int)(eq - *e), *e);
+                setenv(key, eq + 1, 1);
+            } else {
+                unsetenv(*e);
+            }
+        }
+        const char *argv[64];
+        int n = 0;
+        argv[n++] = bin;
+        for (const char *const *a = args; a && *a && n < 63; a++) argv[n++] = *a;
+        argv[n] = NULL;
+        execv(bin, (char *const *)argv);
+        _exit(127);
+    }
+    close(in[0]);
+    close(out[1]);
+    close(err[1]);
+    signal(SIGPIPE, SIG_IGN);
+    if (stdin_text) {
+        size_t len = strlen(stdin_text), done = 0;
+        while (done < len) {
+            ssize_t w = write(in[1], stdin_text + done, len - done);
+            if (w <= 0) break;
+            done += (size_t)w;
+        }
+    }
+    close(in[1]);
+    size_t olen = 0, ocap = 0, elen = 0, ecap = 0;
+    append(&r->out, &olen, &ocap, "", 0);
+    append(&r->err, &elen, &ecap, "", 0);
+    struct pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
+    int open_fds = 2;
+    while (open_fds > 0) {
+        if (poll(fds, 2, -1) < 0) {
+            if (errno == EINTR) continue;
+            break;
+        }
+        for (int i = 0; i < 2; i++) {
+            if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+            char chunk[8192];
+            ssize_t n = read(fds[i].fd, chunk, sizeof chunk);
+            if (n <= 0) {
+                close(fds[i].fd);
+                fds[i].fd = -1;
+                open_fds--;
+            } else if (i == 0) {
+                append(&r->out, &olen, &ocap, chunk, (size_t)n);
+            } else {
+                append(&r->err, &elen, &ecap, chunk, (size_t)n);
+            }
+        }
+    }
+    int wstatus;
+    if (waitpid(pid, &wstatus, 0) < 0) return -1;
+    r->status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
+    return 0;
+}
+
+void ts_run_free(struct ts_run *r)
+{
+    free(r->out);
+    free(r->err);
+    r->out = r->err = NULL;
+}
+
+int ts_lines(const char *s)
+{
+    int n = 0;
+    const char *p = s;
+    for (; *p; p++)
+        if (*p == '\n') n++;
+    if (p > s && p[-1] != '\n') n++;
+    return n;
+}

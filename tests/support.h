@@ -1,0 +1,36 @@
+/* Helpers shared by the tests: temporary directories, files, and running the built binary. */
+#ifndef FWADVISOR_TEST_SUPPORT_H
+#define FWADVISOR_TEST_SUPPORT_H
+
+#include <stddef.h>
+
+/* A fresh directory under $TMPDIR (or /tmp); removed by ts_rmtree. Caller frees the string. */
+char *ts_tmpdir(void);
+void ts_rmtree(const char *dir);
+/* dir + "/" + name, caller frees. */
+char *ts_path(const char *dir, const char *name);
+
+int ts_write(const char *path, const char *data, size_t len);
+int ts_write_str(const char *path, const char *text);
+/* Whole file, NUL-terminated; NULL if unreadable. Caller frees. */
+char *ts_read(const char *path, size_t *len);
+/* 1 when both files exist and hold the same bytes. */
+int ts_same_file(const char *a, const char *b);
+int ts_copy(const char *from, const char *to);
+
+struct ts_run {
+    int status; /* exit code, or 128 + signal */
+    char *out;
+    char *err;
+};
+
+/* Runs the fwadvisor binary ($FWADVISOR_BIN) with args (NULL-terminated). env holds "KEY=VALUE"
+ * entries to set and "KEY" entries to unset in the child (NULL-terminated, may be NULL);
+ * stdin_text (may be NULL) is fed to standard input. Returns 0 when the program ran. */
+int ts_run(struct ts_run *r, const char *const *env, const char *stdin_text, const char *const *args);
+void ts_run_free(struct ts_run *r);
+
+/* Number of lines in s (a final line without a newline counts). */
+int ts_lines(const char *s);
+
+#endif

@@ -1,0 +1,276 @@
+/* Creating, reopening, refreshing and refusing knowledge-base files. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "knowledge/kb.h"
+#include "tests/support.h"
+
+static char *dir, *db;
+static char err[1024];
+
+static void setup(void)
+{
+    dir = ts_tmpdir();
+    cr_assert_not_null(dir);
+    db = ts_path(dir, "kb.sqlite3");
+    err[0] = '\0';
+}
+
+static void teardown(void)
+{
+    ts_rmtree(dir);
+    free(dir);
+    free(db);
+}
+
+TestSuite(kb_create, .init = setup, .fini = teardown);
+
+static long long query_int(sqlite3 *h, const char *sql)
+{
+    sqlite3_stmt *st;
+    cr_assert_eq(sqlite3_prepare_v2(h, sql, -1, &st, NULL), SQLITE_OK, "%s: %s", sql, sqlite3_errmsg(h));
+    long long v = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+    sqlite3_finalize(st);
+    return v;
+}
+
+static void raw_exec(const char *path, const char *sql)
+{
+    sqlite3 *h;
+    cr_assert_eq(sqlite3_open(path, &h), SQLITE_OK);
+    cr_assert_eq(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK, "%s: %s", sql, sqlite3_errmsg(h));
+    sqlite3_close(h);
+}
+
+Test(kb_create, first_open_creates_schema_and_facts)
+{
+    kb *k;
+    cr_assert_eq(kb_open(db, 0, &k, err, sizeof err), KB_OK, "%s", err);
+    sqlite3 *h = kb_db(k);
+    cr_expect_eq(query_int(h, "PRAGMA user_version"), KB_SCHEMA_VERSION);
+    cr_expect_eq(query_int(h, "PRAGMA application_id"), KB_APPLICATION_ID);
+    cr_expect_eq(query_int(h, "SELECT count(*) FROM frameworks"), 8);
+    cr_expect_eq(query_int(h, "SELECT count(*) FROM frameworks WHERE origin <> 'builtin'"), 0);
+    cr_expect_eq(query_int(h, "SELECT count(*) FROM meta WHERE key IN ('kb_version', 'kb_date', 'builtin_hash')"), 3);
+    sqlite3_stmt *st;
+    sqlite3_prepare_v2(h, "PRAGMA journal_mode", -1, &st, NULL);
+    cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
+    cr_expect_str_eq((const char *)sqlite3_column_text(st, 0), "wal");
+    sqlite3_finalize(st);
+    char version[64], date[32];
+    kb_version(k, version, sizeof version, date, sizeof date);
+    cr_expect_gt(strlen(version), 0);
+    cr_expect_eq(strlen(date), 10);
+    kb_close(k);
+}
+
+Test(kb_create, reopening_changes_nothing)
+{
+    kb *k;
+    cr_assert_eq(kb_open(db, 0, &k, err, sizeof err), KB_OK, "%s", err);
+    long long rules = query_int(kb_db(k), "SELECT count(*) FROM rules");
+    kb_close(k);
+    cr_assert_eq(kb_open(db, 0, &k, err, sizeof err), KB_OK, "%s", err);
+    cr_expect_eq(query_int(kb_db(k), "SELECT count(*) FROM rules"), rules);
+    cr_expect_eq(query_int(kb_db(k), "SELECT total_changes()"), 0, "a plain reopen must not write");
+    kb_close(k);
+}
+
+Test(kb_create, default_location_follows_xdg_and_creates_directories)
+{
+    char *xdg = ts_path(dir, "data/home");
+    setenv("XDG_DATA_HOME", xdg, 1);
+    unsetenv("FWADVISOR_DB");
+    char path[4096];
+    int is_default;
+    cr_assert_eq(kb_resolve_path(NULL, path, sizeof path, &is_default, err, sizeof err), KB_OK);
+    cr_expect(is_default);
+    char *want = ts_path(xdg, "fwadvisor/kb.sqlite3");
+    cr_expect_str_eq(path, want);
+    kb *k;
+    cr_assert_eq(kb_open(path, is_default, &k, err, sizeof err), KB_OK, "%s", err);
+    kb_close(k);
+    cr_expect_eq(access(want, R_OK | W_OK), 0);
+    /* --db wins over the environment, which wins over XDG. */
+    setenv("FWADVISOR_DB", "/tmp/from-env.sqlite3", 1);
+    kb_resolve_path(NULL, path, sizeof path, &is_default, err, sizeof err);
+    cr_expect_str_eq(path, "/tmp/from-env.sqlite3");
+    cr_expect_not(is_default);
+    kb_resolve_path("/tmp/from-flag.sqlite3", path, sizeof path, &is_default, err, sizeof err);
+    cr_expect_str_eq(path, "/tmp/from-flag.sqlite3");
+    free(want);
+    free(xdg);
+}
+
+Test(kb_create, newer_binary_refreshes_builtin_and_keeps_user_facts)
+{
+    kb *k;
+    cr_assert_eq(kb_open(db, 0, &k, err, sizeof err), KB_OK, "%s", err);
+    struct kb_import_stats stats;
+    const char *doc = "{\"schema\": \"fwadvisor.kb/1\","
+                      " \"sources\": [{\"id\": \"my-notes\", \"title\": \"Team notes\", \"url\": \"wiki/ml\","
+                      "   \"published\": \"2026-11\"}],"
+                      " \"frameworks\": [{\"id\": \"pytorch\", \"name\": \"PyTorch\", \"version\": \"9.9\","
+                      "   \"released\": \"2026-11-01\", \"summary\": \"Our pinned build.\", \"source\": \"my-notes\","
+                      "   \"as_of\": \"2026-11-20\"}]}";
+    cr_assert_eq(kb_import(k, doc, strlen(doc), "doc", &stats, err, sizeof err), KB_OK, "%s", err);
+    cr_expect_eq(stats.added, 1);
+    cr_expect_eq(stats.changed, 1);
+    /* Pretend the file was made by an older binary whose built-in JAX row said something else. */
+    cr_assert_eq(sqlite3_exec(kb_db(k),
+                              "UPDATE frameworks SET version = 'old' WHERE id = 'jax';"
+                              "UPDATE meta SET value = 'older-build' WHERE key = 'builtin_hash';"
+                              "DELETE FROM rules WHERE id = (SELECT min(id) FROM rules);",
+                              NULL, NULL, NULL),
+                 SQLITE_OK);
+    long long rules = query_int(kb_db(k), "SELECT count(*) FROM rules");
+    kb_close(k);
+
+    cr_assert_eq(kb_open(db, 0, &k, err, sizeof err), KB_OK, "%s", err);
+    sqlite3_stmt *st;
+    sqlite3_prepare_v2(kb_db(k), "SELECT version, origin FROM frameworks WHERE id = ?", -1, &st, NULL);
+    sqlite3_bind_text(st, 1, "jax", -1, SQLITE_STATIC);
+    cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
+    cr_expect_str_neq((const char *)sqlite3_column_text(st, 0), "old", "built-in fact not refreshed");
+    sqlite3_reset(st);
+    sqlite3_bind_text(st, 1, "pytorch", -1, SQLITE_STATIC);
+    cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
+    cr_expect_str_eq((const char *)sqlite3_column_text(st, 0), "9.9", "user fact overwritten by refresh");
+    cr_expect_str_eq((const char *)sqlite3_column_text(st, 1), "user");
+    sqlite3_finalize(st);
+    cr_expect_eq(query_int(kb_db(k), "SELECT count(*) FROM sources WHERE id = 'my-notes'"), 1);
+    cr_expect_eq(query_int(kb_db(k), "SELECT count(*) FROM rules"), rules + 1, "deleted built-in rule not restored");
+    kb_close(k);
+}
+
+Test(kb_create, newer_schema_is_refused_untouched)
+{
+    kb *k;
+    cr_assert_eq(kb_open(db, 0, &k, err, sizeof err), KB_OK, "%s", err);
+    kb_close(k);
+    raw_exec(db, "PRAGMA user_version = 99");
+    char *copy = ts_path(dir, "copy");
+    ts_copy(db, copy);
+    cr_expect_eq(kb_open(db, 0, &k, err, sizeof err), KB_ERR_DB);
+    cr_expect_null(k);
+    cr_expect(strstr(err, "newer") != NULL, "%s", err);
+    cr_expect(strstr(err, db) != NULL, "message should name the file: %s", err);
+    cr_expect(strstr(err, "kb reset --yes") != NULL, "message should give the way out: %s", err);
+    cr_expect(ts_same_file(db, copy), "file changed");
+    free(copy);
+}
+
+Test(kb_create, file_that_is_not_sqlite_is_refused_untouched)
+{
+    const char *junk = "name,score\npytorch,9\nthis is a spreadsheet, not a database\n";
+    ts_write_str(db, junk);
+    kb *k;
+    cr_expect_eq(kb_open(db, 0, &k, err, sizeof err), KB_ERR_DB);
+    cr_expect(strstr(err, "not a database") != NULL, "%s", err);
+    size_t len;
+    char *now = ts_read(db, &len);
+    cr_expect_str_eq(now, junk);
+    free(now);
+}
+
+Test(kb_create, truncated_file_is_refused_untouched)
+{
+    kb *k;
+    cr_assert_eq(kb_open(db, 0, &k, err, sizeof err), KB_OK, "%s", err);
+    sqlite3_exec(kb_db(k), "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL);
+    kb_close(k);
+    struct stat st;
+    cr_assert_eq(stat(db, &st), 0);
+    cr_assert_eq(truncate(db, st.st_size / 2), 0);
+    char *copy = ts_path(dir, "copy");
+    ts_copy(db, copy);
+    cr_expect_eq(kb_open(db, 0, &k, err, sizeof err), KB_ERR_DB);
+    cr_expect(strstr(err, "damaged") != NULL, "%s", err);
+    cr_expect(ts_same_file(db, copy), "file changed");
+    free(copy);
+}
+
+Test(kb_create, other_sqlite_database_is_refused)
+{
+    raw_exec(db, "CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL); INSERT INTO invoices VALUES (1, 9.5);");
+    kb *k;
+    cr_expect_eq(kb_open(db, 0, &k, err, sizeof err), KB_ERR_DB);
+    cr_expect(strstr(err, "not a fwadvisor knowledge base") != NULL, "%s", err);
+    sqlite3 *h;
+    sqlite3_open(db, &h);
+    cr_expect_eq(query_int(h, "SELECT count(*) FROM sqlite_master"), 1, "foreign database was modified");
+    sqlite3_close(h);
+}
+
+Test(kb_create, unwritable_data_directory_is_an_error)
+{
+    /* A file where the directory should be: fails for root too. */
+    char *blocker = ts_path(dir, "blocker");
+    ts_write_str(blocker, "x");
+    char *path = ts_path(blocker, "fwadvisor/kb.sqlite3");
+    kb *k;
+    cr_expect_eq(kb_open(path, 1, &k, err, sizeof err), KB_ERR_DB);
+    cr_expect(strstr(err, "cannot create data directory") != NULL, "%s", err);
+    free(path);
+    if (geteuid() != 0) { /* permission bits bind everyone but root */
+        char *ro = ts_path(dir, "ro");
+        mkdir(ro, 0500);
+        path = ts_path(ro, "kb.sqlite3");
+        cr_expect_eq(kb_open(path, 0, &k, err, sizeof err), KB_ERR_DB);
+        cr_expect(strstr(err, "not writable") != NULL, "%s", err);
+        free(path);
+        free(ro);
+    }
+    free(blocker);
+}
+
+Test(kb_create, locked_database_waits_then_fails)
+{
+    kb *k;
+    cr_assert_eq(kb_open(db, 0, &k, err, sizeof err), KB_OK, "%s", err);
+    kb_close(k);
+    sqlite3 *other;
+    sqlite3_open(db, &other);
+    cr_assert_eq(sqlite3_exec(other, "BEGIN IMMEDIATE; INSERT INTO meta VALUES ('lock', 'held');", NULL, NULL, NULL),
+                 SQLITE_OK);
+    setenv("FWADVISOR_BUSY_TIMEOUT_MS", "150", 1);
+    cr_assert_eq(kb_open(db, 0, &k, err, sizeof err), KB_OK, "reads must not wait for a writer: %s", err);
+    cr_expect_eq(kb_busy_ms(k), 150);
+    struct kb_import_stats stats;
+    const char *doc = "{\"schema\": \"fwadvisor.kb/1\", \"sources\": [{\"id\": \"x-src\", \"title\": \"t\","
+                      " \"url\": \"u\", \"published\": \"2026\"}]}";
+    cr_expect_eq(kb_import(k, doc, strlen(doc), "doc", &stats, err, sizeof err), KB_ERR_DB);
+    cr_expect(strstr(err, "locked") != NULL, "%s", err);
+    cr_expect(strstr(err, "150 ms") != NULL, "%s", err);
+    kb_close(k);
+    sqlite3_exec(other, "ROLLBACK", NULL, NULL, NULL);
+    sqlite3_close(other);
+    unsetenv("FWADVISOR_BUSY_TIMEOUT_MS");
+}
+
+Test(kb_create, reset_keeps_the_old_file_as_backup)
+{
+    ts_write_str(db, "garbage that is not a database");
+    char backup[4200];
+    cr_assert_eq(kb_reset(db, 0, backup, sizeof backup, err, sizeof err), KB_OK, "%s", err);
+    char *bak = ts_path(dir, "kb.sqlite3.bak");
+    cr_expect_str_eq(backup, bak);
+    char *old = ts_read(bak, NULL);
+    cr_expect_str_eq(old, "garbage that is not a database");
+    free(old);
+    kb *k;
+    cr_expect_eq(kb_open(db, 0, &k, err, sizeof err), KB_OK, "%s", err);
+    kb_close(k);
+    free(bak);
+}
+
+Test(kb_create, directory_as_database_is_refused)
+{
+    kb *k;
+    cr_expect_eq(kb_open(dir, 0, &k, err, sizeof err), KB_ERR_DB);
+    cr_expect(strstr(err, "is a directory") != NULL, "%s", err);
+}

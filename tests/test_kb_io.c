@@ -1,0 +1,190 @@
+/* Export and import: the round trip, user facts, and every kind of bad document. */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "knowledge/kb.h"
+#include "tests/support.h"
+
+static char *dir, *db;
+static kb *k;
+static char err[1024];
+
+static void setup(void)
+{
+    dir = ts_tmpdir();
+    db = ts_path(dir, "kb.sqlite3");
+    cr_assert_eq(kb_open(db, 0, &k, err, sizeof err), KB_OK, "%s", err);
+}
+
+static void teardown(void)
+{
+    kb_close(k);
+    ts_rmtree(dir);
+    free(dir);
+    free(db);
+}
+
+static char *export_text(kb *from, int user_only)
+{
+    cJSON *doc;
+    cr_assert_eq(kb_export(from, user_only, &doc, err, sizeof err), KB_OK, "%s", err);
+    char *text = cJSON_Print(doc);
+    cJSON_Delete(doc);
+    return text;
+}
+
+TestSuite(kb_io, .init = setup, .fini = teardown);
+
+Test(kb_io, export_import_export_round_trip_is_identical)
+{
+    char *first = export_text(k, 0);
+    char *other_path = ts_path(dir, "other.sqlite3");
+    kb *other;
+    cr_assert_eq(kb_open(other_path, 0, &other, err, sizeof err), KB_OK, "%s", err);
+    struct kb_import_stats stats;
+    cr_assert_eq(kb_import(other, first, strlen(first), "export.json", &stats, err, sizeof err), KB_OK, "%s", err);
+    char *second = export_text(other, 0);
+    cr_expect_str_eq(second, first);
+    cJSON *doc = cJSON_Parse(first);
+    cr_expect_str_eq(cJSON_GetObjectItem(doc, "schema")->valuestring, "fwadvisor.kb/1");
+    cr_expect_gt(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "scores")), 100);
+    cJSON_Delete(doc);
+    kb_close(other);
+    free(first);
+    free(second);
+    free(other_path);
+}
+
+Test(kb_io, changed_and_new_facts_become_the_users)
+{
+    const char *doc =
+        "{\"schema\": \"fwadvisor.kb/1\",\n"
+        " \"sources\": [{\"id\": \"team-bench\", \"title\": \"Our benchmark\", \"url\": \"internal wiki\","
+        "   \"published\": \"2026-11-02\", \"note\": \"8x H100 run\"}],\n"
+        " \"scores\": [{\"framework\": \"jax\", \"criterion\": \"debugging\", \"score\": 6,"
+        "   \"note\": \"Our team finds jax.debug adequate.\", \"source\": \"team-bench\", \"as_of\": \"2026-11-02\"}],\n"
+        " \"runtimes\": [{\"id\": \"tensorrt\", \"name\": \"TensorRT\", \"targets\": [\"server\", \"edge\"],"
+        "   \"status\": \"current\", \"summary\": \"NVIDIA inference optimizer.\", \"source\": \"team-bench\","
+        "   \"as_of\": \"2026-11-02\"}]}";
+    struct kb_import_stats stats;
+    cr_assert_eq(kb_import(k, doc, strlen(doc), "mine.json", &stats, err, sizeof err), KB_OK, "%s", err);
+    cr_expect_eq(stats.added, 2);
+    cr_expect_eq(stats.changed, 1);
+    cr_expect_eq(stats.unchanged, 0);
+    char *mine = export_text(k, 1);
+    cJSON *exported = cJSON_Parse(mine);
+    cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(exported, "sources")), 1);
+    cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(exported, "scores")), 1);
+    cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(exported, "runtimes")), 1);
+    cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(exported, "frameworks")), 0);
+    cJSON *targets = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(exported, "runtimes"), 0), "targets");
+    cr_expect_eq(cJSON_GetArraySize(targets), 2);
+    cJSON_Delete(exported);
+    free(mine);
+    /* Importing the same document again changes nothing. */
+    cr_assert_eq(kb_import(k, doc, strlen(doc), "mine.json", &stats, err, sizeof err), KB_OK, "%s", err);
+    cr_expect_eq(stats.unchanged, 3);
+    cr_expect_eq(stats.added + stats.changed, 0);
+}
+
+/* Only arrays, no pointers: Criterion hands parameters to the test process by value. */
+struct bad_doc {
+    char name[32];
+    char body[1024];     /* the document */
+    char expect[96];     /* a piece of the error line */
+};
+
+/* Valid pieces to build the bad documents from. */
+#define HEAD "{\"schema\": \"fwadvisor.kb/1\", "
+#define SCORE(fw, crit, score, extra) \
+    "\"scores\": [{\"framework\": \"" fw "\", \"criterion\": \"" crit "\", \"score\": " score \
+    ", \"note\": \"n\"" extra ", \"as_of\": \"2026-01-01\"}]}"
+
+static struct bad_doc bad_docs[] = {
+    {"malformed", "{\"schema\": \"fwadvisor.kb/1\", \"sources\": [{\"id\": }]}", "malformed JSON at byte 48"},
+    {"truncated", "{\"schema\": \"fwadvisor.kb/1\", \"sources\": [", "malformed JSON at byte"},
+    {"trailing", "{\"schema\": \"fwadvisor.kb/1\"} extra", "text after the document"},
+    {"not_object", "[1, 2, 3]", "expected a JSON object"},
+    {"wrong_schema", "{\"schema\": \"fwadvisor.answers/1\"}", "schema: expected"},
+    {"unknown_table", HEAD "\"frameworkz\": []}", "unknown member 'frameworkz'"},
+    {"table_not_array", HEAD "\"sources\": {}}", "sources: expected an array"},
+    {"score_as_string", HEAD SCORE("jax", "debugging", "\"9\"", ", \"source\": \"seed-001\""), "scores[0].score: expected a number"},
+    {"score_above_10", HEAD SCORE("jax", "debugging", "11", ", \"source\": \"seed-001\""), "11 is outside 0-10"},
+    {"score_negative", HEAD SCORE("jax", "debugging", "-1", ", \"source\": \"seed-001\""), "-1 is outside 0-10"},
+    {"score_fraction", HEAD SCORE("jax", "debugging", "7.5", ", \"source\": \"seed-001\""), "expected a whole number"},
+    {"unknown_framework", HEAD SCORE("theano", "debugging", "5", ", \"source\": \"seed-001\""), "unknown id 'theano'"},
+    {"unknown_criterion", HEAD SCORE("jax", "vibes", "5", ", \"source\": \"seed-001\""), "unknown id 'vibes'"},
+    {"no_source", HEAD SCORE("jax", "debugging", "5", ""), "scores[0]: fact has no source"},
+    {"unknown_source", HEAD SCORE("jax", "debugging", "5", ", \"source\": \"my-blog\""), "unknown id 'my-blog'"},
+    {"bad_as_of", HEAD "\"hardware\": [{\"id\": \"fpga\", \"name\": \"FPGA\", \"summary\": \"s\", \"source\": \"seed-001\","
+                  " \"as_of\": \"last week\"}]}", "is not a date (YYYY-MM-DD)"},
+    {"bad_level", HEAD "\"hw_support\": [{\"framework\": \"jax\", \"hardware\": \"amd\", \"level\": \"great\","
+                  " \"note\": \"n\", \"source\": \"seed-001\", \"as_of\": \"2026-01-01\"}]}", "'great' is not one of first-class"},
+    {"unknown_column", HEAD "\"sources\": [{\"id\": \"a\", \"title\": \"t\", \"url\": \"u\", \"published\": \"2026\","
+                       " \"colour\": \"red\"}]}", "unknown column 'colour'"},
+    {"missing_column", HEAD "\"sources\": [{\"id\": \"a\", \"url\": \"u\", \"published\": \"2026\"}]}", "sources[0].title: missing"},
+    {"empty_note", HEAD "\"scores\": [{\"framework\": \"jax\", \"criterion\": \"debugging\", \"score\": 5,"
+                   " \"note\": \"\", \"source\": \"seed-001\", \"as_of\": \"2026-01-01\"}]}", "scores[0].note: must not be empty"},
+    {"bad_id", HEAD "\"sources\": [{\"id\": \"Bad Id\", \"title\": \"t\", \"url\": \"u\", \"published\": \"2026\"}]}", "is not a valid id"},
+    {"duplicate_id", HEAD "\"sources\": [{\"id\": \"a\", \"title\": \"t\", \"url\": \"u\", \"published\": \"2026\"},"
+                     " {\"id\": \"a\", \"title\": \"t2\", \"url\": \"u\", \"published\": \"2026\"}]}", "same id appears earlier"},
+    {"bad_target", HEAD "\"runtimes\": [{\"id\": \"x\", \"name\": \"X\", \"targets\": [\"fridge\"], \"status\": \"current\","
+                   " \"summary\": \"s\", \"source\": \"seed-001\", \"as_of\": \"2026-01-01\"}]}", "'fridge' is not one of server"},
+    {"rule_typo_key", HEAD "\"rules\": [{\"id\": \"r\", \"kind\": \"score\", \"title\": \"t\", \"text\": \"x\","
+                      " \"condition\": {\"hardwre\": \"tpu\"}, \"effect\": {\"score\": {\"jax\": 5}},"
+                      " \"source\": \"seed-001\", \"as_of\": \"2026-01-01\"}]}", "did you mean 'hardware'"},
+    {"rule_bad_value", HEAD "\"rules\": [{\"id\": \"r\", \"kind\": \"score\", \"title\": \"t\", \"text\": \"x\","
+                       " \"condition\": {\"stage\": \"prod\"}, \"effect\": {},"
+                       " \"source\": \"seed-001\", \"as_of\": \"2026-01-01\"}]}", "'prod' is not one of learning"},
+    {"rule_unknown_framework", HEAD "\"rules\": [{\"id\": \"r\", \"kind\": \"score\", \"title\": \"t\", \"text\": \"x\","
+                               " \"condition\": {}, \"effect\": {\"score\": {\"caffe\": 5}},"
+                               " \"source\": \"seed-001\", \"as_of\": \"2026-01-01\"}]}", "unknown id 'caffe'"},
+    {"rule_bad_weight", HEAD "\"rules\": [{\"id\": \"r\", \"kind\": \"weight\", \"title\": \"t\", \"text\": \"x\","
+                        " \"condition\": {}, \"effect\": {\"weight\": {\"debugging\": -2}},"
+                        " \"source\": \"seed-001\", \"as_of\": \"2026-01-01\"}]}", "expected a positive number"},
+    {"negative_memory", HEAD "\"accelerators\": [{\"id\": \"x\", \"name\": \"X\", \"vendor\": \"nvidia\", \"memory_gb\": 0,"
+                        " \"bandwidth_gbs\": 1, \"fp32_tflops\": 1, \"bf16_tflops\": 1, \"fp16_tflops\": 1, \"match\": \"x\","
+                        " \"source\": \"seed-001\", \"as_of\": \"2026-01-01\"}]}", "memory_gb: 0 must be > 0"},
+};
+
+ParameterizedTestParameters(kb_io, bad_documents_are_rejected_and_change_nothing)
+{
+    return cr_make_param_array(struct bad_doc, bad_docs, sizeof bad_docs / sizeof bad_docs[0]);
+}
+
+ParameterizedTest(struct bad_doc *bad, kb_io, bad_documents_are_rejected_and_change_nothing)
+{
+    char *before = export_text(k, 0);
+    struct kb_import_stats stats;
+    int status = kb_import(k, bad->body, strlen(bad->body), "bad.json", &stats, err, sizeof err);
+    cr_expect_eq(status, KB_ERR_INPUT, "%s: status %d (%s)", bad->name, status, err);
+    cr_expect(strstr(err, bad->expect) != NULL, "%s: error '%s' lacks '%s'", bad->name, err, bad->expect);
+    cr_expect(strncmp(err, "bad.json: ", 10) == 0, "%s: error should name the file: %s", bad->name, err);
+    cr_expect(strchr(err, '\n') == NULL, "%s: error must be one line", bad->name);
+    char *after = export_text(k, 0);
+    cr_expect_str_eq(after, before, "%s: database changed", bad->name);
+    free(before);
+    free(after);
+}
+
+/* A document valid row by row whose references only fail at commit cannot exist (references
+ * are checked first), but a failure half-way must still roll back: import a good row and a
+ * row that breaks a constraint the validator does not know about. */
+Test(kb_io, failure_while_applying_rolls_back)
+{
+    char *before = export_text(k, 0);
+    sqlite3_exec(kb_db(k), "CREATE TRIGGER no_zeta BEFORE INSERT ON sources WHEN NEW.id = 'zeta' "
+                           "BEGIN SELECT RAISE(ABORT, 'zeta refused'); END;", NULL, NULL, NULL);
+    const char *doc = HEAD "\"sources\": [{\"id\": \"alpha\", \"title\": \"t\", \"url\": \"u\", \"published\": \"2026\"},"
+                           " {\"id\": \"zeta\", \"title\": \"t\", \"url\": \"u\", \"published\": \"2026\"}]}";
+    struct kb_import_stats stats;
+    cr_expect_eq(kb_import(k, doc, strlen(doc), "doc", &stats, err, sizeof err), KB_ERR_DB);
+    sqlite3_exec(kb_db(k), "DROP TRIGGER no_zeta", NULL, NULL, NULL);
+    char *after = export_text(k, 0);
+    cr_expect_str_eq(after, before, "half an import landed");
+    free(before);
+    free(after);
+}
