@@ -28,11 +28,11 @@ LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/kb_data.o
 MAIN_OBJ  := $(BUILD)/cli/main.o
 TEST_SRC  := $(sort $(wildcard tests/test_*.c))
 TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/support.o
-BENCH_OBJ := $(BUILD)/tests/bench_kb.o
+BENCH_OBJ := $(BUILD)/tests/bench_kb.o $(BUILD)/tests/support.o
 
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all run test test-run bench bench-run asan deps install uninstall clean
+.PHONY: all run test test-run bench bench-run asan sanitize-run deps install uninstall clean
 .DEFAULT_GOAL := all
 
 all: $(BIN)
@@ -57,10 +57,20 @@ bench: deps
 bench-run: $(BIN) $(BUILD)/bench-kb
 	$(BUILD)/bench-kb "$(abspath $(BIN))"
 
-# AddressSanitizer + UndefinedBehaviorSanitizer build of the binary and the tests, then the suite.
+# AddressSanitizer + UndefinedBehaviorSanitizer (LeakSanitizer included) build of the binary and
+# the tests, then the suite. Criterion does not fail a test whose process reports a leak at exit,
+# so the log is searched for sanitizer reports as well.
 asan: deps
 	@$(MAKE) --no-print-directory BUILD=build-asan BIN=build-asan/fwadvisor \
-	    CFLAGS="$(SAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" test-run
+	    CFLAGS="$(SAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" sanitize-run
+
+sanitize-run: $(BIN) $(BUILD)/unit-tests
+	@status=0; FWADVISOR_BIN="$(abspath $(BIN))" FWADVISOR_FIXTURES="$(abspath tests/fixtures)" \
+	    $(BUILD)/unit-tests > $(BUILD)/sanitize.log 2>&1 || status=$$?; \
+	cat $(BUILD)/sanitize.log; \
+	if grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:' $(BUILD)/sanitize.log; then \
+	    echo "sanitizer reports above: failing"; exit 1; fi; \
+	exit $$status
 
 $(BIN): $(MAIN_OBJ) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
