@@ -1,4 +1,5 @@
 #include "tests/support.h"
+#include "knowledge/kb.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -200,4 +201,25 @@ int ts_lines(const char *s)
         if (*p == '\n') n++;
     if (p > s && p[-1] != '\n') n++;
     return n;
+}
+
+int ts_kb_open(struct ts_kb *t, char *err, size_t errsz)
+{
+    memset(t, 0, sizeof *t);
+    t->dir = ts_tmpdir();
+    if (!t->dir) {
+        snprintf(err, errsz, "cannot make a temporary directory");
+        return -1;
+    }
+    t->path = ts_path(t->dir, "kb.sqlite3");
+    return kb_open(t->path, 0, &t->kb, err, errsz) == KB_OK ? 0 : -1;
+}
+
+void ts_kb_close(struct ts_kb *t)
+{
+    kb_close(t->kb);
+    ts_rmtree(t->dir);
+    free(t->dir);
+    free(t->path);
+    memset(t, 0, sizeof *t);
 }

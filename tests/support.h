@@ -30,6 +30,17 @@ struct ts_run {
 int ts_run(struct ts_run *r, const char *const *env, const char *stdin_text, const char *const *args);
 void ts_run_free(struct ts_run *r);
 
+/* A fresh knowledge base in its own temporary directory, for suites that work on one. */
+struct kb;
+struct ts_kb {
+    char *dir;     /* temporary directory, removed by ts_kb_close */
+    char *path;    /* dir/kb.sqlite3 */
+    struct kb *kb; /* open connection */
+};
+/* Returns 0, or -1 with a message in err. */
+int ts_kb_open(struct ts_kb *t, char *err, size_t errsz);
+void ts_kb_close(struct ts_kb *t);
+
 /* Number of lines in s (a final line without a newline counts). */
 int ts_lines(const char *s);
 

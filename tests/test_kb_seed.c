@@ -8,24 +8,19 @@
 #include "knowledge/kb_tables.h"
 #include "tests/support.h"
 
-static char *dir, *db;
+static struct ts_kb fx;
 static kb *k;
+static char *dir;
 static char err[1024];
 
 static void setup(void)
 {
-    dir = ts_tmpdir();
-    db = ts_path(dir, "kb.sqlite3");
-    cr_assert_eq(kb_open(db, 0, &k, err, sizeof err), KB_OK, "%s", err);
+    cr_assert_eq(ts_kb_open(&fx, err, sizeof err), 0, "%s", err);
+    k = fx.kb;
+    dir = fx.dir;
 }
 
-static void teardown(void)
-{
-    kb_close(k);
-    ts_rmtree(dir);
-    free(dir);
-    free(db);
-}
+static void teardown(void) { ts_kb_close(&fx); }
 
 TestSuite(kb_seed, .init = setup, .fini = teardown);
 
