@@ -143,6 +143,8 @@ CREATE TABLE accelerators (
   fp16_tflops        REAL NOT NULL CHECK (fp16_tflops >= 0),   -- 0: no FP16 support (TPU)
   compute_capability TEXT NOT NULL DEFAULT '',    -- NVIDIA only, e.g. '9.0'
   match              TEXT NOT NULL,               -- lower-case substring of the name a driver reports
+  planner_default    INTEGER NOT NULL DEFAULT 0 CHECK (planner_default IN (0, 1)), -- the vendor's device the
+                                                  -- planner assumes when the answers name no memory
   source             TEXT NOT NULL REFERENCES sources (id) DEFERRABLE INITIALLY DEFERRED,
   as_of              TEXT NOT NULL,
   origin             TEXT NOT NULL DEFAULT 'builtin' CHECK (origin IN ('builtin', 'user'))

@@ -68,7 +68,8 @@ static const struct kb_column runtime_frameworks_cols[] = {
 static const struct kb_column accelerators_cols[] = {
     ID, TEXT("name"), ENUM("vendor", vendors), REAL_POS("memory_gb"), REAL_POS("bandwidth_gbs"),
     REAL_POS("fp32_tflops"), REAL_MIN("bf16_tflops", 0), REAL_MIN("fp16_tflops", 0),
-    TEXT_OPT("compute_capability"), TEXT("match"), SOURCE, AS_OF,
+    TEXT_OPT("compute_capability"), TEXT("match"),
+    {"planner_default", KB_INT, KB_OPTIONAL | KB_MIN | KB_MAX, NULL, NULL, 0, 1, NULL}, SOURCE, AS_OF,
 };
 static const struct kb_column rules_cols[] = {
     ID, ENUM("kind", rule_kinds), {"title", KB_TEXT, 0, NULL, NULL, 0, 0, NULL}, TEXT("text"),

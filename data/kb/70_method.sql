@@ -1,0 +1,40 @@
+-- The advisor's own method, as data: the points a hardware-support level or an OS limit costs,
+-- how much of the 0-100 score the criteria carry, the MFU the time plan assumes, and the shapes
+-- it derives for an LLM when the answers give none. docs/advisor.md explains each. Changing
+-- advice means editing these rows, not C.
+
+INSERT INTO sources (id, title, url, published, note) VALUES
+ ('fwadvisor-method', 'fwadvisor ranking and planning method', 'docs/advisor.md in the fwadvisor source', '2026-11-30',
+  'The project''s own documented modelling choices; each number is stated and can be changed with kb import.'),
+ ('framework-tax-2023', 'Fernandez et al., The Framework Tax: Disparities Between Inference Efficiency in NLP Research and Deployment',
+  'arXiv:2302.06117', '2023-02-13',
+  'Framework overhead dominates small models and grows in share as hardware gets faster.'),
+ ('cpu-mlp-measurement', 'CPU training-step measurement: PyTorch 1.13 on OpenBLAS, 2-core AMD EPYC (Zen 3)',
+  'fwadvisor research notes on engines (measured MLP 784-1024-1024-10 step and sgemm)', '2026',
+  'MLP step with Adam 52-54 GFLOP/s against 130-149 GFLOP/s for sgemm alone on the same cores.'),
+ ('intel-opt-manual', 'Intel 64 and IA-32 Architectures Optimization Reference Manual',
+  'https://www.intel.com/content/www/us/en/developer/articles/technical/intel64-and-ia32-architectures-optimization.html', '2024',
+  'AVX2 cores with two FMA ports retire 2 x 8 single-precision FMAs (32 FLOP) per cycle.'),
+ ('gpt3-2020', 'Brown et al., Language Models are Few-Shot Learners (Table 2.1, model shapes)', 'arXiv:2005.14165', '2020-05-28',
+  'GPT-3 family: d_model / n_layers is 128 for the 6.7B to 175B models; head size 128; context 2048.');
+
+INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, as_of) VALUES
+ ('method-ranking', 'rule_of_thumb', 'How scores are built',
+  'The weighted criteria carry 70 of the 100 points; rules add or take points. Support below first-class costs points (supported 4, experimental 12, community 16), an OS limit for your OS 15, no deployment runtime for your target 10; a runtime in maintenance costs 3 when choosing the deployment path.',
+  '{}', '{"facts": {"criteria_points": 70, "level_supported": -4, "level_experimental": -12, "level_community": -16, "os_limited": -15, "no_runtime": -10, "runtime_maintenance": -3}}',
+  0, 'fwadvisor-method', '2026-11-30'),
+ ('plan-mfu-default', 'rule_of_thumb', 'Planning MFU',
+  'Large training runs report 40-55% model FLOPs utilisation (PaLM 540B 46.2%, Megatron up to 56%); the time plan assumes the low end, 40%.',
+  '{}', '{"facts": {"planning_mfu": 0.40}}', 0, 'palm-2022', '2022-04-05'),
+ ('plan-mfu-small', 'rule_of_thumb', 'Planning MFU for small models',
+  'Below a billion parameters framework overhead and small matrices keep utilisation low; the plan assumes 30%, an assumption, not a measurement.',
+  '{"model_params": {"<": 1000000000}}', '{"facts": {"planning_mfu": 0.30}}', 10, 'framework-tax-2023', '2023-02-13'),
+ ('plan-mfu-cpu', 'rule_of_thumb', 'Planning MFU on CPUs',
+  'A framework''s full training step on CPU cores ran at about 35-40% of the speed of sgemm alone on the same cores; the plan assumes 35% of peak. Run fwadvisor probe to measure your machine.',
+  '{"hardware": "cpu"}', '{"facts": {"planning_mfu": 0.35}}', 20, 'cpu-mlp-measurement', '2026-11-30'),
+ ('plan-cpu-peak', 'rule_of_thumb', 'CPU peak without a probe',
+  'Without a probe the CPU peak is estimated as cores x 32 FP32 FLOP per cycle (two AVX2 FMA units) x 2.5 GHz; a probe measures it instead.',
+  '{"hardware": "cpu"}', '{"facts": {"cpu_flop_per_cycle_per_core": 32, "cpu_assumed_ghz": 2.5}}', 0, 'intel-opt-manual', '2024-01-01'),
+ ('plan-llm-shape', 'rule_of_thumb', 'LLM shape when not given',
+  'When seq_len, hidden, layers or heads are missing for an LLM, they are derived from model_params like GPT-3: params = 12 x layers x hidden^2 with hidden = 128 x layers, heads of 128, context 2048, micro-batch 1.',
+  '{"model_kind": "llm"}', '{"facts": {"default_seq_len": 2048, "hidden_per_layer": 128, "head_dim": 128, "micro_batch": 1}}', 0, 'gpt3-2020', '2020-05-28');
