@@ -23,8 +23,9 @@ TEST_CFLAGS := $(call pc_cflags,$(PKGS_TEST))
 TEST_LIBS   := $(call pc_libs,$(PKGS_TEST))
 
 KB_DATA   := data/schema.sql $(sort $(wildcard data/kb/*.sql))
-LIB_SRC   := $(sort $(wildcard knowledge/*.c)) $(filter-out cli/main.c,$(sort $(wildcard cli/*.c)))
-LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/kb_data.o
+PRESETS   := $(sort $(wildcard data/presets/*.json))
+LIB_SRC   := $(sort $(wildcard knowledge/*.c probes/*.c)) $(filter-out cli/main.c,$(sort $(wildcard cli/*.c)))
+LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/kb_data.o $(BUILD)/presets_data.o
 MAIN_OBJ  := $(BUILD)/cli/main.o
 TEST_SRC  := $(sort $(wildcard tests/test_*.c))
 TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/support.o
@@ -49,7 +50,7 @@ test: deps
 	@$(MAKE) --no-print-directory test-run
 
 test-run: $(BIN) $(BUILD)/unit-tests
-	FWADVISOR_BIN="$(abspath $(BIN))" FWADVISOR_FIXTURES="$(abspath tests/fixtures)" $(BUILD)/unit-tests
+	FWADVISOR_BIN="$(abspath $(BIN))" FWADVISOR_FIXTURES="$(abspath tests/fixtures)" FWADVISOR_SCHEMA_DIR="$(abspath docs)" $(BUILD)/unit-tests
 
 bench: deps
 	@$(MAKE) --no-print-directory bench-run
@@ -65,7 +66,7 @@ asan: deps
 	    CFLAGS="$(SAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" sanitize-run
 
 sanitize-run: $(BIN) $(BUILD)/unit-tests
-	@status=0; FWADVISOR_BIN="$(abspath $(BIN))" FWADVISOR_FIXTURES="$(abspath tests/fixtures)" \
+	@status=0; FWADVISOR_BIN="$(abspath $(BIN))" FWADVISOR_FIXTURES="$(abspath tests/fixtures)" FWADVISOR_SCHEMA_DIR="$(abspath docs)" \
 	    $(BUILD)/unit-tests > $(BUILD)/sanitize.log 2>&1 || status=$$?; \
 	cat $(BUILD)/sanitize.log; \
 	if grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:' $(BUILD)/sanitize.log; then \
@@ -91,9 +92,12 @@ $(BUILD)/%.o: %.c
 	$(CC) $(WARNFLAGS) $(CPPFLAGS) $(CFLAGS) $(MAIN_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/kb_data.c: $(KB_DATA) $(BUILD)/embed
-	$(BUILD)/embed $@ $(KB_DATA)
+	$(BUILD)/embed $@ kb_builtin $(KB_DATA)
 
-$(BUILD)/kb_data.o: $(BUILD)/kb_data.c
+$(BUILD)/presets_data.c: $(PRESETS) $(BUILD)/embed
+	$(BUILD)/embed $@ presets $(PRESETS)
+
+$(BUILD)/kb_data.o $(BUILD)/presets_data.o: $(BUILD)/%.o: $(BUILD)/%.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 # The embed tool runs on the build machine: no sanitizers, no project flags beyond warnings.

@@ -32,12 +32,19 @@ const struct ans_key ans_keys[] = {
     {"price_per_device_hour", ANS_NUMBER, NULL, 0, 0},
 };
 const int ans_key_count = (int)(sizeof ans_keys / sizeof ans_keys[0]);
+_Static_assert(sizeof ans_keys / sizeof ans_keys[0] == ANS_KEY_COUNT, "ans_keys and enum ans_index differ");
 
 const struct ans_key *ans_key_find(const char *name)
 {
     for (int i = 0; i < ans_key_count; i++)
         if (strcmp(ans_keys[i].name, name) == 0) return &ans_keys[i];
     return NULL;
+}
+
+int ans_key_index(const char *name)
+{
+    const struct ans_key *k = ans_key_find(name);
+    return k ? (int)(k - ans_keys) : -1;
 }
 
 int ans_key_allows(const struct ans_key *key, const char *value)

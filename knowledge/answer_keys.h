@@ -19,10 +19,19 @@ struct ans_key {
     int min_exclusive;
 };
 
+/* Indices into ans_keys, in DESIGN.md's order. */
+enum ans_index {
+    ANS_STAGE, ANS_HARDWARE, ANS_OS, ANS_DEVICES, ANS_NODES, ANS_DEVICE_MEMORY_GB, ANS_MODEL_KIND,
+    ANS_MODEL_PARAMS, ANS_TOKENS, ANS_SEQ_LEN, ANS_HIDDEN, ANS_LAYERS, ANS_HEADS, ANS_TEAM, ANS_FUNCTIONAL,
+    ANS_HIGHER_ORDER_GRAD, ANS_DEPLOY, ANS_PRIORITY, ANS_PRICE_PER_DEVICE_HOUR, ANS_KEY_COUNT
+};
+
 extern const struct ans_key ans_keys[];
 extern const int ans_key_count;
 
 const struct ans_key *ans_key_find(const char *name);
+/* Index of a key, or -1. */
+int ans_key_index(const char *name);
 /* 1 if value is among key->allowed. */
 int ans_key_allows(const struct ans_key *key, const char *value);
 /* The known key nearest to name by edit distance (at most 3 edits), or NULL. */

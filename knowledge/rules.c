@@ -190,6 +190,11 @@ int rule_check_effect(const cJSON *effect, rule_id_exists_fn exists, void *ctx, 
                     return -1;
                 }
             }
+        } else if (strcmp(e->string, "tree") == 0) {
+            if (!cJSON_IsString(e) || !*e->valuestring) {
+                snprintf(err, errsz, "%s: expected the name of a decision tree", path);
+                return -1;
+            }
         } else if (strcmp(e->string, "facts") == 0) {
             if (!cJSON_IsObject(e) || !e->child) {
                 snprintf(err, errsz, "%s: expected a non-empty object of names to numbers", path);
@@ -202,7 +207,7 @@ int rule_check_effect(const cJSON *effect, rule_id_exists_fn exists, void *ctx, 
                 }
             }
         } else {
-            snprintf(err, errsz, "%s: unknown effect (use score, weight, exclude, strategy, runtime, facts)",
+            snprintf(err, errsz, "%s: unknown effect (use score, weight, exclude, strategy, runtime, facts, tree)",
                      path);
             return -1;
         }

@@ -22,6 +22,11 @@ else
     for pair in $MODULES; do missing="$missing ${pair#*:}"; done
 fi
 
+# The tests validate JSON reports against docs/*.schema.json with Debian's python3-jsonschema.
+if ! /usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1; then
+    missing="$missing python3-jsonschema"
+fi
+
 if [ -z "$missing" ]; then
     exit 0
 fi

@@ -113,7 +113,11 @@ static void append(char **buf, size_t *len, size_t *cap, const char *data, size_
 int ts_run(struct ts_run *r, const char *const *env, const char *stdin_text, const char *const *args)
 {
     const char *bin = getenv("FWADVISOR_BIN");
-    if (!bin || !*bin) bin = "./fwadvisor";
+    return ts_exec(r, bin && *bin ? bin : "./fwadvisor", env, stdin_text, args);
+}
+
+int ts_exec(struct ts_run *r, const char *bin, const char *const *env, const char *stdin_text, const char *const *args)
+{
     memset(r, 0, sizeof *r);
     int in[2], out[2], err[2];
     if (pipe(in) || pipe(out) || pipe(err)) return -1;
@@ -222,4 +226,28 @@ void ts_kb_close(struct ts_kb *t)
     free(t->dir);
     free(t->path);
     memset(t, 0, sizeof *t);
+}
+
+int ts_validate_json(const char *json_path, const char *schema_path, char *err, size_t errsz)
+{
+    static const char script[] =
+        "import json, sys\n"
+        "try:\n"
+        "    import jsonschema\n"
+        "except ImportError:\n"
+        "    sys.exit(3)\n"
+        "schema = json.load(open(sys.argv[2]))\n"
+        "doc = json.load(open(sys.argv[1]))\n"
+        "jsonschema.Draft202012Validator.check_schema(schema)\n"
+        "errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(doc), key=str)\n"
+        "for e in errors[:3]:\n"
+        "    print('/'.join(str(p) for p in e.absolute_path) + ': ' + e.message[:200])\n"
+        "sys.exit(1 if errors else 0)\n";
+    struct ts_run r;
+    const char *args[] = {"-c", script, json_path, schema_path, NULL};
+    if (access("/usr/bin/python3", X_OK) != 0 || ts_exec(&r, "/usr/bin/python3", NULL, NULL, args) != 0) return -1;
+    int status = r.status;
+    snprintf(err, errsz, "%s%s", r.out, r.err);
+    ts_run_free(&r);
+    return status == 0 ? 0 : status == 3 ? -1 : 1;
 }

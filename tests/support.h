@@ -28,7 +28,13 @@ struct ts_run {
  * entries to set and "KEY" entries to unset in the child (NULL-terminated, may be NULL);
  * stdin_text (may be NULL) is fed to standard input. Returns 0 when the program ran. */
 int ts_run(struct ts_run *r, const char *const *env, const char *stdin_text, const char *const *args);
+/* The same for any program (an absolute path). */
+int ts_exec(struct ts_run *r, const char *bin, const char *const *env, const char *stdin_text, const char *const *args);
 void ts_run_free(struct ts_run *r);
+
+/* Validates a JSON file against a JSON Schema with Debian's python3-jsonschema. Returns 0 when
+ * valid, 1 when invalid (message in err), -1 when the validator is not installed. */
+int ts_validate_json(const char *json_path, const char *schema_path, char *err, size_t errsz);
 
 /* A fresh knowledge base in its own temporary directory, for suites that work on one. */
 struct kb;

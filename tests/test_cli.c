@@ -110,8 +110,8 @@ Test(cli, no_command_without_terminal_prints_usage)
 
 Test(cli, pending_commands_say_not_available)
 {
-    static const char *const cmds[] = {"recommend", "probe", "train"};
-    for (size_t i = 0; i < 3; i++) {
+    static const char *const cmds[] = {"probe", "train"};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         struct ts_run r;
         RUN(r, cmds[i]);
         cr_expect_eq(r.status, 1, "%s", cmds[i]);

@@ -22,20 +22,20 @@ INSERT INTO sources (id, title, url, published, note) VALUES
 INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, as_of) VALUES
  ('tree-research', 'decision', 'Is the work academic research?',
   'Seed 002''s decision tree sends academic research to PyTorch: most papers and reference code are written in it (the article cites 92% of NeurIPS 2024 papers) and eager-mode debugging makes new ideas quick to try.',
-  '{"stage": "research"}', '{"score": {"pytorch": 10}}', 1, 'seed-002', '2025-03-31'),
- ('tree-mobile', 'decision', 'Does the product need mobile deployment?',
-  'Seed 002''s tree answers mobile deployment with TensorFlow Lite, which Google renamed LiteRT in September 2024 (same .tflite format, new ai-edge-litert packages). PyTorch has since gained ExecuTorch 1.0 (October 2025), so this is a lean toward TensorFlow, not a verdict.',
-  '{"deploy": "mobile"}', '{"score": {"tensorflow": 5}, "runtime": {"litert": 5}}', 2, 'seed-002', '2025-10-17'),
+  '{"stage": "research"}', '{"score": {"pytorch": 15}, "tree": "seed-002"}', 1, 'seed-002', '2025-03-31'),
+ ('tree-mobile', 'decision', 'Does the product need mobile (on-device) deployment?',
+  'Seed 002''s tree answers mobile deployment with TensorFlow Lite (the article names mobile and edge devices together as TensorFlow''s deployment strength), which Google renamed LiteRT in September 2024 (same .tflite format, new ai-edge-litert packages). PyTorch has since gained ExecuTorch 1.0 (October 2025), so this is a strong lean toward TensorFlow, not a verdict.',
+  '{"deploy": ["mobile", "edge"]}', '{"score": {"tensorflow": 15}, "runtime": {"litert": 5}, "tree": "seed-002"}', 2, 'seed-002', '2025-10-17'),
  ('tree-functional', 'decision', 'Is the team at home in functional programming?',
   'Seed 002''s tree points a team fluent in functional programming to JAX: pure functions and composable transforms (grad, jit, vmap) compiled by XLA reward exactly that style.',
-  '{"functional": true}', '{"score": {"jax": 6}}', 3, 'seed-002', '2025-03-31'),
+  '{"functional": true}', '{"score": {"jax": 15}, "tree": "seed-002"}', 3, 'seed-002', '2025-03-31'),
  ('tree-quick-validation', 'decision', 'Do you need zero-barrier, quick validation of an idea?',
   'For fast validation by a team without framework experience, seed 002 recommends Keras or fastai: a few lines of high-level code with pretrained models and sensible defaults. Keras 3 runs on JAX, TensorFlow or PyTorch and fastai sits on PyTorch, so the work is not stranded later.',
   '{"stage": "prototype", "not": {"team": ["pytorch", "tensorflow", "jax", "keras"]}}',
-  '{"score": {"keras": 6, "fastai": 6}}', 4, 'seed-002', '2025-03-31'),
+  '{"score": {"keras": 15, "fastai": 15}, "tree": "seed-002"}', 4, 'seed-002', '2025-03-31'),
  ('tree-free-tpu', 'decision', 'Is the budget tight, with only free TPUs available?',
   'Seed 002 (March 2025) suggests TensorFlow on Google Colab''s free TPUs. That advice has aged: since March 2025 Colab''s TPU runtime ships JAX and no longer preinstalls TensorFlow, and from September 2025 the free tier offers a single TPU v5e chip instead of a v2-8, so TensorFlow gets only a small lift here.',
-  '{"hardware": "tpu", "priority": "cost"}', '{"score": {"tensorflow": 3}}', 5, 'seed-002', '2025-08-30'),
+  '{"hardware": "tpu", "priority": "cost"}', '{"score": {"tensorflow": 3}, "tree": "seed-002"}', 5, 'seed-002', '2025-08-30'),
  ('tree-000-research-jax', 'decision', 'Project stage: research (seed 000''s summary)',
   'Seed 000''s summary says "research with JAX, production with PyTorch or TensorFlow", yet the same article calls PyTorch the mainstream research choice and seed 002 sends research to PyTorch. Recorded with a small weight: JAX suits math-heavy research that leans on custom differentiation.',
   '{"stage": "research"}', '{"score": {"jax": 3}}', 6, 'seed-000', '2026-11-30'),
@@ -62,8 +62,8 @@ INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, a
   'Seed 001 advises PyTorch on AMD: its ROCm builds are official (ROCm 6.3/6.4 wheels with PyTorch 2.9, Linux only). TensorFlow on ROCm comes from AMD''s own wheels and JAX''s ROCm support is Linux-only, so both carry more setup risk.',
   '{"hardware": "amd"}', '{"score": {"pytorch": 8}}', 13, 'seed-001', '2025-10-15'),
  ('tree-startup', 'decision', 'Is this a startup or a prototype whose architecture is not settled?',
-  'Seed 003''s first conclusion: startup teams should begin with PyTorch, whose ecosystem and large hiring pool keep the cost of trial and error low.',
-  '{"stage": "prototype"}', '{"score": {"pytorch": 8}}', 14, 'seed-003', '2026-04-17'),
+  'Seed 003''s first conclusion: startup teams should begin with PyTorch, whose ecosystem and large hiring pool keep the cost of trial and error low. A team that knows no framework at all is left to seed 002''s Keras/fastai branch.',
+  '{"stage": "prototype", "not": {"team": "none"}}', '{"score": {"pytorch": 8}}', 14, 'seed-003', '2026-04-17'),
  ('tree-extreme-perf', 'decision', 'Do you chase maximum performance at very large scale?',
   'Seed 003''s second conclusion: with a fixed architecture and compute cost as the main concern, JAX''s default XLA optimization can pay off. Its price is talent: JAX engineers are scarce and costly, so take this path only with that expertise on hand or budgeted.',
   '{"any": [{"devices": {">=": 1000}}, {"priority": "cost", "model_params": {">=": 1e10}}]}',
@@ -72,8 +72,8 @@ INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, a
   'Seed 003''s third conclusion: keep TensorFlow in a mature production environment already built on it; it is the most stable option there, though it innovates slowly.',
   '{"stage": "production", "team": "tensorflow"}', '{"score": {"tensorflow": 8}}', 16, 'seed-003', '2026-04-17'),
  ('tree-new-project', 'decision', 'Starting a new project without a TensorFlow or JAX code base?',
-  'Seed 002 concludes that 99% of teams starting a new project should choose PyTorch first. Large enterprises committed to Google''s stack may still find TensorFlow more dependable, and JAX is worth learning for cutting-edge performance, with risk.',
-  '{"not": {"team": ["tensorflow", "jax"]}}', '{"score": {"pytorch": 5}}', 17, 'seed-002', '2025-03-31');
+  'When no branch of its decision tree applies, seed 002 concludes that 99% of teams starting a new project should choose PyTorch first. Large enterprises committed to Google''s stack may still find TensorFlow more dependable, and JAX is worth learning for cutting-edge performance, with risk.',
+  '{"not": {"team": ["tensorflow", "jax"]}}', '{"score": {"pytorch": 5}, "tree": "seed-002"}', 17, 'seed-002', '2025-03-31');
 
 -- 2. Seed 002's four questions and answers (the 2000-card question has a GPU and a TPU branch).
 INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, as_of) VALUES
@@ -100,7 +100,7 @@ INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, a
   'I want to deploy to a Raspberry Pi: what should I choose? (我想部署到树莓派上，该选什么？)',
   'The seed picks TensorFlow Lite (now LiteRT) for its mature quantization toolchain, with ONNX Runtime for very light inference. Its remark that PyTorch Mobile lags is dated: PyTorch Mobile gave way to ExecuTorch, stable since its 1.0 in October 2025, with an XNNPACK back-end for Arm CPUs.',
   '{"deploy": "edge"}',
-  '{"score": {"tensorflow": 4, "pytorch": 1}, "runtime": {"litert": 8, "onnxruntime": 6, "executorch": 4}}', 5, 'seed-002', '2025-10-17');
+  '{"score": {"tensorflow": 10, "pytorch": 2}, "runtime": {"litert": 8, "onnxruntime": 6, "executorch": 4}}', 5, 'seed-002', '2025-10-17');
 
 -- 3. Criterion weights that follow from the answers.
 INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, as_of) VALUES
@@ -113,6 +113,12 @@ INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, a
  ('w-research', 'weight', 'Research stage',
   'Research lives on quick debugging and on reusing published code; seed 001 credits PyTorch''s lead to debugging, a new attention mechanism working in half a day.',
   '{"stage": "research"}', '{"weight": {"debugging": 1.5, "ecosystem": 1.5}}', 3, 'seed-001', '2026-11-30'),
+ ('w-functional', 'weight', 'Team at home in functional programming',
+  'Seed 001 puts JAX''s steep learning curve down to its functional style (it advises months of PyTorch first); a team already fluent in functional programming does not pay that cost, so the learning curve weighs half as much.',
+  '{"functional": true}', '{"weight": {"learning_curve": 0.5}}', 11, 'seed-001', '2026-11-30'),
+ ('w-no-team', 'weight', 'Team new to deep-learning frameworks',
+  'Seed 002 sends teams without framework experience (non-CS backgrounds, quick validation) to Keras and fastai for their gentle start; for such a team the learning curve weighs double.',
+  '{"not": {"team": ["pytorch", "tensorflow", "jax", "keras"]}}', '{"weight": {"learning_curve": 2}}', 12, 'seed-002', '2025-03-31'),
  ('w-prototype', 'weight', 'Prototype stage',
   'Before the architecture settles, development speed beats run-time efficiency: seed 003 frames the choice as flexibility against efficiency and picks flexibility until the model is fixed.',
   '{"stage": "prototype"}', '{"weight": {"learning_curve": 1.5, "debugging": 1.5}}', 4, 'seed-003', '2026-04-17'),

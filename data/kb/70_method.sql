@@ -20,8 +20,8 @@ INSERT INTO sources (id, title, url, published, note) VALUES
 
 INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, as_of) VALUES
  ('method-ranking', 'rule_of_thumb', 'How scores are built',
-  'The weighted criteria carry 70 of the 100 points; rules add or take points. Support below first-class costs points (supported 4, experimental 12, community 16), an OS limit for your OS 15, no deployment runtime for your target 10; a runtime in maintenance costs 3 when choosing the deployment path.',
-  '{}', '{"facts": {"criteria_points": 70, "level_supported": -4, "level_experimental": -12, "level_community": -16, "os_limited": -15, "no_runtime": -10, "runtime_maintenance": -3}}',
+  'The weighted criteria carry 60 of the 100 points; rules add or take points, and of a decision tree (effect "tree") only the first matching branch counts. Support below first-class costs points (supported 4, experimental 12, community 16), an OS limit for your OS 15, no deployment runtime for your target 10; a runtime in maintenance costs 3 when choosing the deployment path.',
+  '{}', '{"facts": {"criteria_points": 60, "level_supported": -4, "level_experimental": -12, "level_community": -16, "os_limited": -15, "no_runtime": -10, "runtime_maintenance": -3}}',
   0, 'fwadvisor-method', '2026-11-30'),
  ('plan-mfu-default', 'rule_of_thumb', 'Planning MFU',
   'Large training runs report 40-55% model FLOPs utilisation (PaLM 540B 46.2%, Megatron up to 56%); the time plan assumes the low end, 40%.',
@@ -37,4 +37,7 @@ INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, a
   '{"hardware": "cpu"}', '{"facts": {"cpu_flop_per_cycle_per_core": 32, "cpu_assumed_ghz": 2.5}}', 0, 'intel-opt-manual', '2024-01-01'),
  ('plan-llm-shape', 'rule_of_thumb', 'LLM shape when not given',
   'When seq_len, hidden, layers or heads are missing for an LLM, they are derived from model_params like GPT-3: params = 12 x layers x hidden^2 with hidden = 128 x layers, heads of 128, context 2048, micro-batch 1.',
-  '{"model_kind": "llm"}', '{"facts": {"default_seq_len": 2048, "hidden_per_layer": 128, "head_dim": 128, "micro_batch": 1}}', 0, 'gpt3-2020', '2020-05-28');
+  '{"model_kind": "llm"}', '{"facts": {"default_seq_len": 2048, "hidden_per_layer": 128, "head_dim": 128, "micro_batch": 1}}', 0, 'gpt3-2020', '2020-05-28'),
+ ('plan-server-runtime', 'score', 'Serving on your own servers',
+  'For server deployment a multi-framework inference server with dynamic batching on GPUs (NVIDIA Triton) is the default; TF Serving suits TensorFlow models but its maintenance is in question, and ONNX Runtime serves exported models anywhere.',
+  '{"deploy": "server"}', '{"runtime": {"triton": 4, "tf-serving": 2, "onnxruntime": 2}}', 0, 'triton-docs', '2025-01-01');

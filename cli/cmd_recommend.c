@@ -1,0 +1,344 @@
+/* fwadvisor recommend: answers -> ranked, explained recommendation with a plan. */
+#include "cli/cli.h"
+#include "knowledge/advisor.h"
+#include "knowledge/presets.h"
+#include "probes/quick.h"
+
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char recommend_usage[] =
+    "Usage: fwadvisor recommend [-a FILE|-] [--preset NAME] [--set KEY=VALUE]... [--json] [-o FILE]\n"
+    "                           [--probe ID|latest|none]\n"
+    "\n"
+    "Ranks the frameworks for your answers (fwadvisor.answers/1), explains every point, and plans\n"
+    "the distributed strategy, deployment runtime, memory per device, training time and cost.\n"
+    "\n"
+    "  -a, --answers FILE  answers as JSON (- for standard input)\n"
+    "  --preset NAME       start from a built-in preset (--list-presets shows them)\n"
+    "  --set KEY=VALUE     set one answer, after the file or preset (repeatable);\n"
+    "                      lists are comma-separated: --set team=pytorch,jax\n"
+    "  --json              print the report (fwadvisor.report/1) instead of text\n"
+    "  -o, --output FILE   also write the report to FILE (atomically)\n"
+    "  --probe ID|latest|none  hardware from a stored probe run (default latest)\n"
+    "  --list-presets      list the presets and exit\n"
+    "\n"
+    "Keys: stage, hardware, os, devices, nodes, device_memory_gb, model_kind, model_params, tokens,\n"
+    "      seq_len, hidden, layers, heads, team, functional, higher_order_grad, deploy, priority,\n"
+    "      price_per_device_hour. See docs/report.md.\n";
+
+enum { OPT_SET = OPT_FIRST_FREE, OPT_PRESET, OPT_PROBE, OPT_LIST_PRESETS };
+
+static void bar(char *out, size_t n, double fraction, int width)
+{
+    if (fraction < 0) fraction = 0;
+    if (fraction > 1) fraction = 1;
+    int filled = (int)lround(fraction * width);
+    size_t i = 0;
+    for (; i < (size_t)width && i + 1 < n; i++) out[i] = (int)i < filled ? '#' : '.';
+    out[i] = '\0';
+}
+
+static void human_hours(double hours, char *out, size_t n)
+{
+    if (hours < 1) snprintf(out, n, "%.0f minutes", hours * 60);
+    else if (hours < 48) snprintf(out, n, "%.1f hours", hours);
+    else if (hours < 24 * 60) snprintf(out, n, "%.0f hours (%.1f days)", hours, hours / 24);
+    else snprintf(out, n, "%.0f hours (%.1f months)", hours, hours / (24 * 30.4));
+}
+
+static void print_reason(const struct adv_reason *r, int with_delta)
+{
+    char text[1200], line[1400];
+    adv_reason_text(r, text, sizeof text);
+    if (r->source) snprintf(line, sizeof line, "%s [%s]", text, r->source);
+    else snprintf(line, sizeof line, "%s", text);
+    if (with_delta) {
+        printf("  %+6.1f  ", r->delta_tenths / 10.0);
+        text_wrap(stdout, line, 10, 10);
+    } else {
+        printf("  - ");
+        text_wrap(stdout, line, 4, 4);
+    }
+}
+
+static int by_magnitude(const void *pa, const void *pb)
+{
+    const struct adv_reason *a = *(const struct adv_reason *const *)pa, *b = *(const struct adv_reason *const *)pb;
+    int ma = abs(a->delta_tenths), mb = abs(b->delta_tenths);
+    return ma != mb ? mb - ma : strcmp(a->label, b->label);
+}
+
+static void section(const char *title, int bold)
+{
+    if (bold) printf("\n\033[1m%s\033[0m\n", title);
+    else printf("\n%s\n", title);
+}
+
+static void print_text(const struct adv_kb *akb, const struct adv_result *r, int bold)
+{
+    const struct answers *a = &r->answers;
+    char line[1024];
+    if (bold) printf("\033[1mfwadvisor recommendation\033[0m (knowledge base %s, %s)\n", adv_kb_version(akb), adv_kb_date(akb));
+    else printf("fwadvisor recommendation (knowledge base %s, %s)\n", adv_kb_version(akb), adv_kb_date(akb));
+    snprintf(line, sizeof line, "Answers: stage %s, %s x %g on %g node%s, %s model of %.3g parameters, deploy %s, priority %s; %s.",
+             answers_str(a, ANS_STAGE), answers_str(a, ANS_HARDWARE), answers_num(a, ANS_DEVICES),
+             answers_num(a, ANS_NODES), answers_num(a, ANS_NODES) == 1 ? "" : "s", answers_str(a, ANS_MODEL_KIND),
+             answers_num(a, ANS_MODEL_PARAMS), answers_str(a, ANS_DEPLOY), answers_str(a, ANS_PRIORITY), r->hardware_note);
+    text_wrap(stdout, line, 0, 9);
+
+    section("Ranking (0-100)", bold);
+    int rank = 0;
+    for (int i = 0; i < r->ranking.count; i++) {
+        const struct adv_framework *f = &r->ranking.items[i];
+        if (f->excluded) {
+            char text[1024];
+            adv_reason_text(&f->reasons[0], text, sizeof text);
+            snprintf(line, sizeof line, "%s", text);
+            printf("   -  %-13s excluded  ", f->name);
+            text_wrap(stdout, line, 30, 30);
+            continue;
+        }
+        char b[48];
+        bar(b, sizeof b, f->score_tenths / 1000.0, 40);
+        printf("  %2d  %-13s %5.1f  %s\n", ++rank, f->name, f->score_tenths / 10.0, b);
+    }
+
+    const struct adv_framework *top = &r->ranking.items[0];
+    if (!top->excluded) {
+        snprintf(line, sizeof line, "Why %s: the largest of its %d reasons (all: --json)", top->name, top->nreasons);
+        section(line, bold);
+        const struct adv_reason *sorted[ADV_MAX_REASONS];
+        for (int i = 0; i < top->nreasons; i++) sorted[i] = &top->reasons[i];
+        qsort(sorted, (size_t)top->nreasons, sizeof sorted[0], by_magnitude);
+        for (int i = 0; i < top->nreasons && i < 6; i++) print_reason(sorted[i], 1);
+    }
+
+    snprintf(line, sizeof line, "Distributed training: %s (%s)", r->strategy_name ? r->strategy_name : "-", r->strategy ? r->strategy : "-");
+    section(line, bold);
+    for (int i = 0; i < r->nstrategy_reasons; i++) print_reason(&r->strategy_reasons[i], 0);
+    if (r->nalternatives) {
+        size_t used = (size_t)snprintf(line, sizeof line, "Alternatives:");
+        for (int i = 0; i < r->nalternatives; i++)
+            used += (size_t)snprintf(line + used, sizeof line - used, "%s %s", i ? "," : "", r->alternatives[i]);
+        printf("  ");
+        text_wrap(stdout, line, 2, 4);
+    }
+
+    snprintf(line, sizeof line, "Deployment: %s (%s)", r->runtime_name ? r->runtime_name : "-", r->runtime ? r->runtime : "-");
+    section(line, bold);
+    for (int i = 0; i < r->nruntime_reasons; i++) print_reason(&r->runtime_reasons[i], 0);
+
+    section("Plan", bold);
+    const struct adv_memory *m = &r->memory;
+    if (m->device_memory_gb > 0) {
+        char b[48];
+        bar(b, sizeof b, m->total_gb / m->device_memory_gb, 40);
+        printf("  Memory per device (%s): %.1f GB model states + %.1f GB activations\n", m->strategy ? m->strategy : "-",
+               m->model_states_gb, m->activations_gb);
+        printf("  = %.1f GB of %.0f GB  %s  %s\n", m->total_gb, m->device_memory_gb, b,
+               m->fits ? "fits" : "DOES NOT FIT");
+    } else {
+        printf("  Memory per device (%s): %.1f GB model states + %.1f GB activations = %.1f GB\n",
+               m->strategy ? m->strategy : "-", m->model_states_gb, m->activations_gb, m->total_gb);
+    }
+    snprintf(line, sizeof line, "Device memory: %s. %s; activations: %s.", r->device_memory_source, r->shape_note,
+             m->activation_mode ? m->activation_mode : "not estimated");
+    printf("  ");
+    text_wrap(stdout, line, 2, 2);
+    if (m->cpu_gb > 0) printf("  CPU memory per node for offload: %.1f GB\n", m->cpu_gb);
+    if (r->has_hours) {
+        char h[64];
+        human_hours(r->hours, h, sizeof h);
+        snprintf(line, sizeof line, "Time: 6 x %.3g params x %.3g tokens = %.3g FLOP at %g devices x %.4g TFLOP/s x MFU %.2f = %s.",
+                 answers_num(a, ANS_MODEL_PARAMS), answers_num(a, ANS_TOKENS), r->total_flops, answers_num(a, ANS_DEVICES),
+                 r->peak_tflops, r->mfu, h);
+        printf("  ");
+        text_wrap(stdout, line, 2, 2);
+        if (r->has_cost) printf("  Cost: %.0f (price_per_device_hour %g x %g devices x hours)\n", r->cost,
+                                answers_num(a, ANS_PRICE_PER_DEVICE_HOUR), answers_num(a, ANS_DEVICES));
+    } else if (!answers_has(a, ANS_TOKENS)) {
+        printf("  Time: give tokens (samples x steps) to plan training time.\n");
+    } else {
+        printf("  Time: no peak throughput known for this hardware.\n");
+    }
+    snprintf(line, sizeof line, "Peak: %s. MFU %.2f [%s].", r->peak_source, r->mfu, r->mfu_source ? r->mfu_source : "default");
+    printf("  ");
+    text_wrap(stdout, line, 2, 2);
+
+    section("Pitfalls", bold);
+    for (int i = 0; i < r->npitfalls; i++) {
+        snprintf(line, sizeof line, "%s [%s]", r->pitfalls[i].text, r->pitfalls[i].source);
+        printf("  [ ] ");
+        text_wrap(stdout, line, 6, 6);
+    }
+}
+
+static void iso_now(char *out, size_t n)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(out, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+int cmd_recommend(struct globals *g, int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"answers", required_argument, NULL, 'a'},
+        {"set", required_argument, NULL, OPT_SET},
+        {"preset", required_argument, NULL, OPT_PRESET},
+        {"list-presets", no_argument, NULL, OPT_LIST_PRESETS},
+        {"json", no_argument, NULL, OPT_JSON},
+        {"output", required_argument, NULL, 'o'},
+        {"probe", required_argument, NULL, OPT_PROBE},
+        {"db", required_argument, NULL, OPT_DB},
+        {"no-color", no_argument, NULL, OPT_NO_COLOR},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *answers_file = NULL, *preset = NULL, *output = NULL, *probe = "latest";
+    const char *sets[64];
+    int nsets = 0, json = 0, opt;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, ":ha:o:", opts, NULL)) != -1) {
+        switch (opt) {
+        case 'h': fputs(recommend_usage, stdout); return EXIT_OK;
+        case 'a': answers_file = optarg; break;
+        case 'o': output = optarg; break;
+        case OPT_JSON: json = 1; break;
+        case OPT_PRESET: preset = optarg; break;
+        case OPT_PROBE: probe = optarg; break;
+        case OPT_SET:
+            if (nsets == 64) return cli_usage_error("recommend", "too many --set options (64 at most)");
+            sets[nsets++] = optarg;
+            break;
+        case OPT_LIST_PRESETS:
+            for (size_t i = 0; i < presets_size(); i++) {
+                char name[128];
+                puts(preset_name(i, name, sizeof name));
+            }
+            return EXIT_OK;
+        case ':': return cli_usage_error("recommend", "option '%s' needs a value", argv[optind - 1]);
+        case '?':
+            if (optopt) return cli_usage_error("recommend", "unknown option '-%c'", optopt);
+            return cli_usage_error("recommend", "unknown option '%s'", argv[optind - 1]);
+        default: cli_global_option(g, opt, optarg);
+        }
+    }
+    if (optind < argc) return cli_usage_error("recommend", "unexpected argument '%s'", argv[optind]);
+    if (answers_file && preset) return cli_usage_error("recommend", "give either --answers or --preset, not both");
+
+    char err[1024];
+    struct answers answers;
+    answers_init(&answers);
+    if (preset) {
+        int i = preset_find(preset);
+        if (i < 0) {
+            cli_error("unknown preset '%s' (fwadvisor recommend --list-presets)", preset);
+            return EXIT_INPUT;
+        }
+        const char *text = preset_text((size_t)i);
+        if (answers_parse_json(&answers, text, strlen(text), preset, err, sizeof err)) {
+            cli_error("%s", err);
+            return EXIT_INPUT;
+        }
+    }
+    if (answers_file) {
+        char *data;
+        size_t len;
+        if (cli_read_file(answers_file, &data, &len, err, sizeof err)) {
+            cli_error("%s", err);
+            return EXIT_INPUT;
+        }
+        int bad = answers_parse_json(&answers, data, len, strcmp(answers_file, "-") == 0 ? "standard input" : answers_file,
+                                     err, sizeof err);
+        free(data);
+        if (bad) {
+            cli_error("%s", err);
+            return EXIT_INPUT;
+        }
+    }
+    for (int i = 0; i < nsets; i++) {
+        if (answers_set(&answers, sets[i], err, sizeof err)) {
+            cli_error("%s", err);
+            return EXIT_INPUT;
+        }
+    }
+    if (strcmp(probe, "latest") != 0 && strcmp(probe, "none") != 0) {
+        cli_error("no stored probe run '%s' (this build stores none yet; use --probe none or latest)", probe);
+        return EXIT_INPUT;
+    }
+
+    char path[PATH_MAX];
+    int is_default;
+    kb *k = NULL;
+    int status = kb_resolve_path(g->db, path, sizeof path, &is_default, err, sizeof err);
+    if (status == KB_OK) status = kb_open(path, is_default, &k, err, sizeof err);
+    struct adv_kb *akb = NULL;
+    if (status == KB_OK) status = adv_kb_load(k, &akb, err, sizeof err);
+    kb_close(k);
+    if (status != KB_OK) {
+        cli_error("%s", err);
+        return cli_exit_from_kb(status);
+    }
+
+    /* No probe runs are stored by this build: hardware facts come from a quick detection. */
+    struct quick_hw q;
+    quick_detect(&q);
+    struct adv_hw hw;
+    memset(&hw, 0, sizeof hw);
+    snprintf(hw.source, sizeof hw.source, "detected");
+    snprintf(hw.kind, sizeof hw.kind, "%s", q.kind);
+    snprintf(hw.name, sizeof hw.name, "%s", q.name);
+    snprintf(hw.evidence, sizeof hw.evidence, "quick detection: %s", q.evidence);
+    hw.count = q.count;
+    hw.cpu_threads = q.cpu_threads;
+    hw.host_memory_gb = q.host_memory_gb;
+
+    struct adv_result *r = calloc(1, sizeof *r);
+    if (!r) {
+        adv_kb_free(akb);
+        cli_error("out of memory");
+        return EXIT_RUNTIME;
+    }
+    status = adv_recommend(akb, &answers, &hw, r, err, sizeof err);
+    int rc = EXIT_OK;
+    if (status != KB_OK) {
+        cli_error("%s", err);
+        rc = cli_exit_from_kb(status);
+        goto done;
+    }
+    if (json || output) {
+        char now[32];
+        iso_now(now, sizeof now);
+        cJSON *doc = adv_report_json(akb, r, now);
+        char *text = doc ? cJSON_Print(doc) : NULL;
+        cJSON_Delete(doc);
+        if (!text) {
+            cli_error("out of memory");
+            rc = EXIT_RUNTIME;
+            goto done;
+        }
+        size_t len = strlen(text);
+        text[len] = '\n';
+        if (output && cli_write_output(output, text, len + 1, err, sizeof err)) {
+            cli_error("%s", err);
+            rc = EXIT_RUNTIME;
+        } else if (json && !output && cli_write_output(NULL, text, len + 1, err, sizeof err)) {
+            cli_error("%s", err);
+            rc = EXIT_RUNTIME;
+        }
+        free(text);
+        if (rc == EXIT_OK && output && strcmp(output, "-") != 0) fprintf(stderr, "report written to %s\n", output);
+    }
+    if (rc == EXIT_OK && !json) print_text(akb, r, g->color);
+done:
+    free(r);
+    adv_kb_free(akb);
+    return rc;
+}

@@ -1,0 +1,128 @@
+/* advisor: answers + hardware facts -> a ranked, explained recommendation with a distributed
+ * strategy, a deployment runtime, a memory and time plan and the pitfalls that apply.
+ *
+ * The knowledge base is loaded once into memory (adv_kb_load); adv_rank and adv_recommend then
+ * run without SQL or allocation, fast enough to rerun on every keystroke of the wizard. Every
+ * number the advice uses comes from the knowledge base: criteria scores and weights, rule
+ * effects, support levels, the method's points (rule method-ranking), planning MFU and shapes. */
+#ifndef FWADVISOR_ADVISOR_H
+#define FWADVISOR_ADVISOR_H
+
+#include <stddef.h>
+#include <cjson/cJSON.h>
+
+#include "knowledge/answers.h"
+#include "knowledge/kb.h"
+
+#define ADV_MAX_FRAMEWORKS 16
+#define ADV_MAX_REASONS 48
+#define ADV_MAX_STRATEGIES 24
+#define ADV_MAX_PITFALLS 32
+
+struct adv_kb; /* opaque: the facts in memory */
+
+int adv_kb_load(kb *k, struct adv_kb **out, char *err, size_t errsz);
+void adv_kb_free(struct adv_kb *akb);
+
+/* What the caller knows of the hardware: from a stored probe run, a quick detection, or
+ * nothing (kind "" -> the answers decide). */
+struct adv_hw {
+    char source[16];      /* "probe", "detected", or "" */
+    char kind[16];        /* nvidia, amd, tpu, apple, intel, ascend, cpu */
+    char name[128];       /* accelerator or CPU model, "" when unknown */
+    int count;            /* accelerators found */
+    double memory_gb;     /* per accelerator, 0 when unknown */
+    double peak_tflops;   /* measured per device, 0 when unknown */
+    char peak_source[96]; /* how the measured peak was obtained */
+    int cpu_threads;
+    double host_memory_gb;
+    char evidence[200];
+};
+
+/* One explained contribution. `label` is formatted here; `detail` points into the loaded
+ * knowledge base (or is NULL); the report joins them. */
+struct adv_reason {
+    char label[320];
+    const char *detail;
+    int delta_tenths; /* signed points x 10 */
+    const char *source;
+};
+
+struct adv_framework {
+    const char *id, *name;
+    int score_tenths; /* 0..1000; equals the sum of the reasons' deltas */
+    int excluded;
+    int nreasons;
+    struct adv_reason reasons[ADV_MAX_REASONS];
+};
+
+struct adv_ranking {
+    int count;
+    struct adv_framework items[ADV_MAX_FRAMEWORKS]; /* best first, excluded last */
+    int nweights;
+    struct { const char *criterion, *name; double weight; } weights[32];
+};
+
+struct adv_memory {
+    const char *strategy;
+    const char *activation_mode; /* how activations were counted */
+    double model_states_gb, activations_gb, total_gb, device_memory_gb, cpu_gb;
+    int fits;
+};
+
+struct adv_result {
+    struct answers answers; /* defaults filled, hardware and device memory resolved */
+    char hardware_source[16];  /* probe | answers | detected */
+    char hardware_note[256];
+    char device_memory_source[160];
+    struct adv_hw hw;
+    struct adv_ranking ranking;
+
+    const char *strategy, *strategy_name;
+    int nstrategy_reasons;
+    struct adv_reason strategy_reasons[16];
+    int nalternatives;
+    const char *alternatives[ADV_MAX_STRATEGIES];
+
+    const char *runtime, *runtime_name;
+    int nruntime_reasons;
+    struct adv_reason runtime_reasons[16];
+
+    struct adv_memory memory;
+    char shape_note[256];   /* how seq_len/hidden/layers/heads were obtained, or why not */
+    double seq_len, hidden, layers, heads, micro_batch;
+
+    double total_flops, peak_tflops, mfu, hours, cost;
+    int has_hours, has_cost;
+    char peak_source[192];
+    const char *mfu_source;
+    const char *mfu_text;
+
+    int npitfalls;
+    struct { const char *id, *text, *source; } pitfalls[ADV_MAX_PITFALLS];
+};
+
+/* Resolves hardware and defaults, then ranks, picks strategy and runtime, plans and lists
+ * pitfalls. `answers` must have been validated; hw may be NULL. Returns KB_OK or an error. */
+int adv_recommend(const struct adv_kb *akb, const struct answers *answers, const struct adv_hw *hw,
+                  struct adv_result *out, char *err, size_t errsz);
+
+/* Just the ranking, for answers already resolved by adv_recommend (the wizard's side panel). */
+void adv_rank(const struct adv_kb *akb, const struct answers *resolved, struct adv_ranking *out);
+
+/* The fwadvisor.report/1 document. generated_at is an ISO-8601 UTC time. Caller frees. */
+cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, const char *generated_at);
+
+/* Knowledge-base version and date the advice was made from. */
+const char *adv_kb_version(const struct adv_kb *akb);
+const char *adv_kb_date(const struct adv_kb *akb);
+/* A source's title, or NULL. */
+const char *adv_source_title(const struct adv_kb *akb, const char *id);
+
+/* Cuts a string that snprintf may have truncated back to a whole UTF-8 character. */
+void adv_utf8_trim(char *s);
+
+/* Reason text as the report shows it: "label: detail" (or the label alone). */
+void adv_reason_text(const struct adv_reason *r, char *out, size_t n);
+
+#endif

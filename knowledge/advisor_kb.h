@@ -1,0 +1,65 @@
+/* The advisor's in-memory copy of the knowledge base; shared by advisor.c and report.c only. */
+#ifndef FWADVISOR_ADVISOR_KB_H
+#define FWADVISOR_ADVISOR_KB_H
+
+#include "knowledge/advisor.h"
+
+enum { LEVEL_FIRST, LEVEL_SUPPORTED, LEVEL_EXPERIMENTAL, LEVEL_COMMUNITY, LEVEL_NONE, LEVEL_COUNT };
+extern const char *const adv_level_names[LEVEL_COUNT];
+
+#define ADV_MAX_CRITERIA 32
+#define ADV_MAX_HARDWARE 16
+#define ADV_MAX_RUNTIMES 16
+#define ADV_MAX_ACCELERATORS 64
+#define ADV_MAX_RULES 256
+#define ADV_MAX_SOURCES 256
+
+struct adv_score { int present, score; const char *note, *source; };
+struct adv_support { int present, level; const char *os_limits, *note, *source, *since; };
+
+struct adv_kb {
+    struct arena_block *arena;
+    char version[64], date[32];
+    int nfw, ncrit, nhw, nstrat, nrt, nacc, nrules, nsources;
+    struct { const char *id, *name; } fw[ADV_MAX_FRAMEWORKS];
+    struct { const char *id, *name, *source; double weight; } crit[ADV_MAX_CRITERIA];
+    struct { const char *id, *name; } hw[ADV_MAX_HARDWARE];
+    struct adv_score scores[ADV_MAX_FRAMEWORKS][ADV_MAX_CRITERIA];
+    struct adv_support support[ADV_MAX_FRAMEWORKS][ADV_MAX_HARDWARE];
+    struct {
+        const char *id, *name, *status, *summary, *formula, *source;
+        double replicated, sharded, cpu;
+        int min_devices;
+        unsigned frameworks; /* bit per fw index */
+    } strat[ADV_MAX_STRATEGIES];
+    struct {
+        const char *id, *name, *status, *summary, *source;
+        unsigned targets;    /* bit per deploy value index in answer_keys */
+        unsigned frameworks;
+    } rt[ADV_MAX_RUNTIMES];
+    struct {
+        const char *id, *name, *vendor, *match, *source;
+        double memory_gb, bf16, fp16, fp32;
+        int planner_default;
+    } acc[ADV_MAX_ACCELERATORS];
+    struct {
+        const char *id, *kind, *title, *text, *source;
+        cJSON *cond, *effect;
+        int priority;
+    } rules[ADV_MAX_RULES];
+    struct { const char *id, *title; } sources[ADV_MAX_SOURCES];
+};
+
+int adv_fw_index(const struct adv_kb *akb, const char *id);
+int adv_strategy_index(const struct adv_kb *akb, const char *id);
+int adv_runtime_index(const struct adv_kb *akb, const char *id);
+
+/* The value of a fact for these answers: from the matching rule with the highest priority that
+ * states it (ties: the first in id order). Returns 1 and fills *value (and *rule) when found. */
+int adv_fact(const struct adv_kb *akb, const struct answers *a, const char *name, double *value, int *rule);
+
+/* applies[i] = 1 when rule i takes effect for these answers: its condition holds and, for a
+ * branch of a decision tree (effect "tree"), no earlier branch of that tree matched. */
+void adv_applicable(const struct adv_kb *akb, const struct answers *a, unsigned char applies[ADV_MAX_RULES]);
+
+#endif

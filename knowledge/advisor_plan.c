@@ -1,0 +1,422 @@
+/* adv_recommend: hardware resolution, distributed strategy, deployment runtime, memory and time
+ * plan, pitfalls. */
+#include "knowledge/advisor_kb.h"
+#include "knowledge/planner.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define GB 1e9
+
+static struct adv_reason *push_reason(struct adv_reason *list, int *n, int max, int delta_tenths,
+                                      const char *detail, const char *source)
+{
+    if (*n == max) return NULL;
+    struct adv_reason *r = &list[(*n)++];
+    r->label[0] = '\0';
+    r->detail = detail;
+    r->delta_tenths = delta_tenths;
+    r->source = source;
+    return r;
+}
+
+/* The catalog device a driver-reported name means: the longest `match` found in it. */
+static int match_accelerator(const struct adv_kb *akb, const char *vendor, const char *name)
+{
+    char lower[128];
+    size_t i = 0;
+    for (; name && name[i] && i < sizeof lower - 1; i++) lower[i] = (char)tolower((unsigned char)name[i]);
+    lower[i] = '\0';
+    int best = -1;
+    size_t best_len = 0;
+    for (int a = 0; a < akb->nacc && lower[0]; a++) {
+        if (strcmp(akb->acc[a].vendor, vendor) != 0 || !*akb->acc[a].match) continue;
+        size_t len = strlen(akb->acc[a].match);
+        if (strstr(lower, akb->acc[a].match) && len > best_len) {
+            best = a;
+            best_len = len;
+        }
+    }
+    return best;
+}
+
+static int default_accelerator(const struct adv_kb *akb, const char *vendor)
+{
+    for (int a = 0; a < akb->nacc; a++)
+        if (akb->acc[a].planner_default && strcmp(akb->acc[a].vendor, vendor) == 0) return a;
+    return -1;
+}
+
+/* Settles `hardware` and `device_memory_gb`; returns the catalog device assumed, or -1. */
+static int resolve_hardware(const struct adv_kb *akb, const struct adv_hw *hw, struct adv_result *r)
+{
+    struct answers *a = &r->answers;
+    const char *hardware = answers_str(a, ANS_HARDWARE);
+    int detected = hw && hw->kind[0];
+    if (detected) r->hw = *hw;
+    if (strcmp(hardware, "auto") == 0) {
+        if (detected && ans_key_allows(&ans_keys[ANS_HARDWARE], hw->kind)) {
+            answers_set_str(a, ANS_HARDWARE, hw->kind);
+            snprintf(r->hardware_source, sizeof r->hardware_source, "%s", hw->source[0] ? hw->source : "detected");
+            snprintf(r->hardware_note, sizeof r->hardware_note, "hardware: auto -> %s (%s)", hw->kind,
+                     hw->evidence[0] ? hw->evidence : r->hardware_source);
+        } else {
+            answers_set_str(a, ANS_HARDWARE, "cpu");
+            snprintf(r->hardware_source, sizeof r->hardware_source, "detected");
+            snprintf(r->hardware_note, sizeof r->hardware_note, "hardware: auto -> cpu (nothing detected)");
+        }
+    } else {
+        snprintf(r->hardware_source, sizeof r->hardware_source, "answers");
+        snprintf(r->hardware_note, sizeof r->hardware_note, "hardware: %s, as answered", hardware);
+    }
+    hardware = answers_str(a, ANS_HARDWARE);
+    int same_kind = detected && strcmp(hw->kind, hardware) == 0;
+    if (same_kind && hw->count > 1 && !a->v[ANS_DEVICES].given) {
+        size_t used = strlen(r->hardware_note);
+        snprintf(r->hardware_note + used, sizeof r->hardware_note - used,
+                 "; %d found, planning for devices=%g (set devices to change)", hw->count, answers_num(a, ANS_DEVICES));
+    }
+    int acc = -1;
+    if (strcmp(hardware, "cpu") != 0) {
+        if (same_kind) acc = match_accelerator(akb, hardware, hw->name);
+        if (acc < 0) acc = default_accelerator(akb, hardware);
+    }
+    if (a->v[ANS_DEVICE_MEMORY_GB].given) {
+        snprintf(r->device_memory_source, sizeof r->device_memory_source, "answers");
+    } else if (same_kind && hw->memory_gb > 0) {
+        answers_set_num(a, ANS_DEVICE_MEMORY_GB, hw->memory_gb);
+        snprintf(r->device_memory_source, sizeof r->device_memory_source, "%s", r->hardware_source);
+    } else if (strcmp(hardware, "cpu") == 0) {
+        double mem = detected && hw->host_memory_gb > 0 ? hw->host_memory_gb : 0;
+        if (mem > 0) {
+            answers_set_num(a, ANS_DEVICE_MEMORY_GB, mem);
+            snprintf(r->device_memory_source, sizeof r->device_memory_source, "host memory of this machine");
+        } else {
+            snprintf(r->device_memory_source, sizeof r->device_memory_source, "unknown (set device_memory_gb)");
+        }
+    } else if (acc >= 0) {
+        answers_set_num(a, ANS_DEVICE_MEMORY_GB, akb->acc[acc].memory_gb);
+        snprintf(r->device_memory_source, sizeof r->device_memory_source, "catalog: %s%s", akb->acc[acc].name,
+                 same_kind && hw->name[0] ? "" : " (assumed; set device_memory_gb)");
+    } else {
+        snprintf(r->device_memory_source, sizeof r->device_memory_source, "unknown (set device_memory_gb)");
+    }
+    return acc;
+}
+
+/* seq_len, hidden, layers, heads for activation memory (LLMs only). */
+static void resolve_shape(const struct adv_kb *akb, struct adv_result *r)
+{
+    struct answers *a = &r->answers;
+    r->micro_batch = 1;
+    if (strcmp(answers_str(a, ANS_MODEL_KIND), "llm") != 0) {
+        snprintf(r->shape_note, sizeof r->shape_note,
+                 "activations not estimated for model_kind %s (they depend on the architecture); keep headroom",
+                 answers_str(a, ANS_MODEL_KIND));
+        return;
+    }
+    double per_layer = 128, head_dim = 128, seq = 2048, mb = 1;
+    adv_fact(akb, a, "hidden_per_layer", &per_layer, NULL);
+    adv_fact(akb, a, "head_dim", &head_dim, NULL);
+    adv_fact(akb, a, "default_seq_len", &seq, NULL);
+    adv_fact(akb, a, "micro_batch", &mb, NULL);
+    double h, l, heads;
+    plan_llm_shape(answers_num(a, ANS_MODEL_PARAMS), per_layer, head_dim, &h, &l, &heads);
+    int derived = 0;
+    if (!answers_has(a, ANS_HIDDEN)) answers_set_num(a, ANS_HIDDEN, h), derived = 1;
+    if (!answers_has(a, ANS_LAYERS)) answers_set_num(a, ANS_LAYERS, l), derived = 1;
+    if (!answers_has(a, ANS_HEADS)) answers_set_num(a, ANS_HEADS, heads), derived = 1;
+    int seq_default = !answers_has(a, ANS_SEQ_LEN);
+    if (seq_default) answers_set_num(a, ANS_SEQ_LEN, seq);
+    r->seq_len = answers_num(a, ANS_SEQ_LEN);
+    r->hidden = answers_num(a, ANS_HIDDEN);
+    r->layers = answers_num(a, ANS_LAYERS);
+    r->heads = answers_num(a, ANS_HEADS);
+    r->micro_batch = mb;
+    snprintf(r->shape_note, sizeof r->shape_note,
+             "%s: hidden %g, layers %g, heads %g, seq_len %g%s, micro-batch %g; 16-bit activations (Korthikanti et al.)",
+             derived ? "shape derived from model_params like GPT-3" : "shape as answered", r->hidden, r->layers,
+             r->heads, r->seq_len, seq_default ? " (default)" : "", mb);
+}
+
+/* Memory per device for strategy s. */
+static void strategy_memory(const struct adv_kb *akb, const struct adv_result *r, int s, struct adv_memory *m)
+{
+    const struct answers *a = &r->answers;
+    double P = answers_num(a, ANS_MODEL_PARAMS), D = answers_num(a, ANS_DEVICES), nodes = answers_num(a, ANS_NODES);
+    memset(m, 0, sizeof *m);
+    m->strategy = akb->strat[s].id;
+    double states = plan_model_states_bytes(akb->strat[s].replicated, akb->strat[s].sharded, P, D);
+    double largest_layer = r->hidden > 0 ? 4 * r->hidden * r->hidden : 0; /* an MLP projection */
+    if (akb->strat[s].cpu > 0) {
+        states += 4 * largest_layer; /* DeepSpeed keeps 4 x the largest layer on the GPU */
+        m->cpu_gb = akb->strat[s].cpu * P / (nodes > 0 ? nodes : 1) / GB;
+    }
+    double device_gb = answers_has(a, ANS_DEVICE_MEMORY_GB) ? answers_num(a, ANS_DEVICE_MEMORY_GB) : 0;
+    double acts = 0;
+    m->activation_mode = "not estimated";
+    if (r->hidden > 0) {
+        /* Megatron splits each layer over tensor-parallel ranks within a node (at most 8). */
+        double tp = 1;
+        if (strcmp(akb->strat[s].id, "megatron") == 0) {
+            double per_node = D / (nodes > 0 ? nodes : 1);
+            tp = per_node >= 8 ? 8 : (per_node >= 1 ? per_node : 1);
+            acts = r->layers * plan_activation_layer_tp_sp_selective_bytes(r->seq_len, r->micro_batch, r->hidden, tp);
+            m->activation_mode = "tensor + sequence parallel (t = devices per node, up to 8), selective recomputation";
+        } else {
+            acts = r->layers * plan_activation_layer_bytes(r->seq_len, r->micro_batch, r->hidden, r->heads);
+            m->activation_mode = "all layers stored, no recomputation";
+        }
+        /* When that does not fit, recompute every layer in the backward pass (activation
+         * checkpointing): only each layer's input stays, for about a third more compute. */
+        if (device_gb > 0 && (states + acts) / GB > device_gb) {
+            acts = r->layers * plan_activation_layer_full_recompute_bytes(r->seq_len, r->micro_batch, r->hidden, tp);
+            m->activation_mode = "full recomputation (activation checkpointing), about a third more compute";
+        }
+    }
+    m->model_states_gb = states / GB;
+    m->activations_gb = acts / GB;
+    m->total_gb = m->model_states_gb + m->activations_gb;
+    m->device_memory_gb = device_gb;
+    m->fits = m->device_memory_gb > 0 && m->total_gb <= m->device_memory_gb;
+}
+
+/* Preference points (x10) for a strategy or runtime (`member` "strategy" or "runtime") from the
+ * rules that apply. */
+static int preference_points(const struct adv_kb *akb, const unsigned char *applies, const char *member, const char *id)
+{
+    int pts = 0;
+    for (int i = 0; i < akb->nrules; i++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(akb->rules[i].effect, member), id);
+        if (cJSON_IsNumber(v) && applies[i]) pts += (int)lround(v->valuedouble * 10);
+    }
+    return pts;
+}
+
+struct candidate {
+    int s, points, group; /* group: 0 single device, 1 replicated, 2 sharded, 3 offload */
+    struct adv_memory mem;
+};
+
+static int better(const struct adv_kb *akb, const struct candidate *x, const struct candidate *y)
+{
+    if (x->mem.fits != y->mem.fits) return x->mem.fits;
+    /* Neither fits a known device memory: the one closest to fitting. */
+    if (!x->mem.fits && x->mem.device_memory_gb > 0 && x->mem.total_gb != y->mem.total_gb)
+        return x->mem.total_gb < y->mem.total_gb;
+    if (x->group != y->group) return x->group < y->group;
+    if (x->points != y->points) return x->points > y->points;
+    if (akb->strat[x->s].sharded != akb->strat[y->s].sharded) return akb->strat[x->s].sharded < akb->strat[y->s].sharded;
+    return strcmp(akb->strat[x->s].id, akb->strat[y->s].id) < 0;
+}
+
+static void choose_strategy(const struct adv_kb *akb, struct adv_result *r, int fw, const unsigned char *applies)
+{
+    const struct answers *a = &r->answers;
+    double D = answers_num(a, ANS_DEVICES);
+    const char *hardware = answers_str(a, ANS_HARDWARE);
+    struct candidate cands[ADV_MAX_STRATEGIES];
+    int n = 0;
+    for (int s = 0; s < akb->nstrat; s++) {
+        const char *id = akb->strat[s].id;
+        if (fw >= 0 && !(akb->strat[s].frameworks & (1u << fw))) continue;
+        if (strcmp(akb->strat[s].status, "legacy") == 0 || strcmp(akb->strat[s].status, "deprecated") == 0) continue;
+        if (akb->strat[s].min_devices > D) continue;
+        if (strcmp(id, "tf-tpu") == 0 && strcmp(hardware, "tpu") != 0) continue;
+        if (D > 1 && strcmp(id, "single") == 0) continue;
+        if (D == 1 && strcmp(id, "single") != 0 && akb->strat[s].cpu == 0 && strcmp(id, "tf-tpu") != 0) continue;
+        struct candidate *c = &cands[n++];
+        c->s = s;
+        c->points = preference_points(akb, applies, "strategy", id);
+        c->group = D == 1 ? (akb->strat[s].cpu > 0 ? 3 : 0)
+                   : akb->strat[s].cpu > 0 ? 3
+                   : akb->strat[s].sharded == 0 ? 1 : 2;
+        strategy_memory(akb, r, s, &c->mem);
+    }
+    if (n == 0) { /* the framework offers nothing for this many devices */
+        int s = adv_strategy_index(akb, "single");
+        if (s < 0) return;
+        cands[n].s = s;
+        cands[n].points = 0;
+        cands[n].group = 0;
+        strategy_memory(akb, r, s, &cands[n++].mem);
+    }
+    int best = 0;
+    for (int i = 1; i < n; i++)
+        if (better(akb, &cands[i], &cands[best])) best = i;
+    /* Without a device memory figure nothing "fits"; prefer the simplest then. */
+    const struct candidate *c = &cands[best];
+    int s = c->s;
+    r->strategy = akb->strat[s].id;
+    r->strategy_name = akb->strat[s].name;
+    r->memory = c->mem;
+
+    struct adv_reason *rs;
+    const char *fw_name = fw >= 0 ? akb->fw[fw].name : "the framework";
+    if ((rs = push_reason(r->strategy_reasons, &r->nstrategy_reasons, 16, 0, akb->strat[s].summary, akb->strat[s].source)))
+        snprintf(rs->label, sizeof rs->label, "%g device%s on %g node%s with %s", D, D == 1 ? "" : "s",
+                 answers_num(a, ANS_NODES), answers_num(a, ANS_NODES) == 1 ? "" : "s", fw_name);
+    if ((rs = push_reason(r->strategy_reasons, &r->nstrategy_reasons, 16, 0, NULL, akb->strat[s].source))) {
+        if (c->mem.device_memory_gb > 0)
+            snprintf(rs->label, sizeof rs->label, "%s needs %.1f GB per device of %.0f GB: %s", akb->strat[s].id,
+                     c->mem.total_gb, c->mem.device_memory_gb, c->mem.fits ? "fits" : "does not fit");
+        else
+            snprintf(rs->label, sizeof rs->label, "%s needs %.1f GB per device; device memory unknown", akb->strat[s].id,
+                     c->mem.total_gb);
+    }
+    /* Why simpler groups were passed over. */
+    for (int i = 0; i < n; i++) {
+        if (cands[i].group >= c->group || cands[i].mem.fits || cands[i].mem.device_memory_gb <= 0) continue;
+        if ((rs = push_reason(r->strategy_reasons, &r->nstrategy_reasons, 16, 0, NULL, akb->strat[cands[i].s].source)))
+            snprintf(rs->label, sizeof rs->label, "%s would need %.1f GB per device, more than %.0f GB",
+                     akb->strat[cands[i].s].id, cands[i].mem.total_gb, cands[i].mem.device_memory_gb);
+    }
+    for (int i = 0; i < akb->nrules; i++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(akb->rules[i].effect, "strategy"),
+                                                          akb->strat[s].id);
+        if (!cJSON_IsNumber(v) || !applies[i]) continue;
+        if ((rs = push_reason(r->strategy_reasons, &r->nstrategy_reasons, 16, (int)lround(v->valuedouble * 10),
+                              akb->rules[i].text, akb->rules[i].source)))
+            snprintf(rs->label, sizeof rs->label, "%s", akb->rules[i].title);
+    }
+    if (c->mem.cpu_gb > 0 && (rs = push_reason(r->strategy_reasons, &r->nstrategy_reasons, 16, 0, akb->strat[s].formula,
+                                               akb->strat[s].source)))
+        snprintf(rs->label, sizeof rs->label, "Offload keeps %.1f GB of optimizer state in each node's CPU memory",
+                 c->mem.cpu_gb);
+    /* Alternatives: the other candidates, best first. */
+    int used[ADV_MAX_STRATEGIES] = {0};
+    used[best] = 1;
+    for (int k = 1; k < n && r->nalternatives < 6; k++) {
+        int pick = -1;
+        for (int i = 0; i < n; i++)
+            if (!used[i] && (pick < 0 || better(akb, &cands[i], &cands[pick]))) pick = i;
+        if (pick < 0) break;
+        used[pick] = 1;
+        r->alternatives[r->nalternatives++] = akb->strat[cands[pick].s].id;
+    }
+}
+
+static void choose_runtime(const struct adv_kb *akb, struct adv_result *r, int fw, const unsigned char *applies)
+{
+    const struct answers *a = &r->answers;
+    const char *deploy = answers_str(a, ANS_DEPLOY);
+    int none = adv_runtime_index(akb, "none");
+    struct adv_reason *rs;
+    if (strcmp(deploy, "none") == 0) {
+        r->runtime = none >= 0 ? akb->rt[none].id : "none";
+        r->runtime_name = none >= 0 ? akb->rt[none].name : "none";
+        if ((rs = push_reason(r->runtime_reasons, &r->nruntime_reasons, 16, 0, NULL, none >= 0 ? akb->rt[none].source : NULL)))
+            snprintf(rs->label, sizeof rs->label, "No deployment target in the answers (deploy: none)");
+        return;
+    }
+    const struct ans_key *key = &ans_keys[ANS_DEPLOY];
+    unsigned bit = 0;
+    for (int i = 0; key->allowed[i]; i++)
+        if (strcmp(key->allowed[i], deploy) == 0) bit = 1u << i;
+    double maintenance = 0;
+    adv_fact(akb, a, "runtime_maintenance", &maintenance, NULL);
+    int best = -1, best_pts = 0;
+    for (int rt = 0; rt < akb->nrt; rt++) {
+        if (!(akb->rt[rt].targets & bit) || (fw >= 0 && !(akb->rt[rt].frameworks & (1u << fw)))) continue;
+        int pts = preference_points(akb, applies, "runtime", akb->rt[rt].id);
+        if (strcmp(akb->rt[rt].status, "current") != 0) pts += (int)lround(maintenance * 10);
+        if (best < 0 || pts > best_pts) {
+            best = rt;
+            best_pts = pts;
+        }
+    }
+    const char *fw_name = fw >= 0 ? akb->fw[fw].name : "the framework";
+    if (best < 0) {
+        r->runtime = none >= 0 ? akb->rt[none].id : "none";
+        r->runtime_name = none >= 0 ? akb->rt[none].name : "none";
+        if ((rs = push_reason(r->runtime_reasons, &r->nruntime_reasons, 16, 0, NULL, NULL)))
+            snprintf(rs->label, sizeof rs->label, "No runtime in the knowledge base deploys %s to %s", fw_name, deploy);
+        return;
+    }
+    r->runtime = akb->rt[best].id;
+    r->runtime_name = akb->rt[best].name;
+    if ((rs = push_reason(r->runtime_reasons, &r->nruntime_reasons, 16, 0, akb->rt[best].summary, akb->rt[best].source)))
+        snprintf(rs->label, sizeof rs->label, "%s takes %s models to %s targets", akb->rt[best].name, fw_name, deploy);
+    for (int i = 0; i < akb->nrules; i++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(akb->rules[i].effect, "runtime"),
+                                                          akb->rt[best].id);
+        if (!cJSON_IsNumber(v) || !applies[i]) continue;
+        if ((rs = push_reason(r->runtime_reasons, &r->nruntime_reasons, 16, (int)lround(v->valuedouble * 10),
+                              akb->rules[i].text, akb->rules[i].source)))
+            snprintf(rs->label, sizeof rs->label, "%s", akb->rules[i].title);
+    }
+    if (strcmp(akb->rt[best].status, "current") != 0 &&
+        (rs = push_reason(r->runtime_reasons, &r->nruntime_reasons, 16, (int)lround(maintenance * 10), NULL, akb->rt[best].source)))
+        snprintf(rs->label, sizeof rs->label, "Status: %s", akb->rt[best].status);
+}
+
+static void plan_time(const struct adv_kb *akb, struct adv_result *r, int acc)
+{
+    const struct answers *a = &r->answers;
+    const char *hardware = answers_str(a, ANS_HARDWARE);
+    double P = answers_num(a, ANS_MODEL_PARAMS), D = answers_num(a, ANS_DEVICES);
+    if (r->hw.peak_tflops > 0 && strcmp(r->hw.kind, hardware) == 0) {
+        r->peak_tflops = r->hw.peak_tflops;
+        snprintf(r->peak_source, sizeof r->peak_source, "measured: %s", r->hw.peak_source);
+    } else if (acc >= 0) {
+        const char *which = akb->acc[acc].bf16 > 0 ? "BF16" : akb->acc[acc].fp16 > 0 ? "FP16" : "FP32";
+        r->peak_tflops = akb->acc[acc].bf16 > 0 ? akb->acc[acc].bf16 : akb->acc[acc].fp16 > 0 ? akb->acc[acc].fp16 : akb->acc[acc].fp32;
+        snprintf(r->peak_source, sizeof r->peak_source, "catalog: %s, dense %s (%s)", akb->acc[acc].name, which,
+                 akb->acc[acc].source);
+    } else if (strcmp(hardware, "cpu") == 0) {
+        double per_cycle = 32, ghz = 2.5;
+        int rule = -1;
+        adv_fact(akb, a, "cpu_flop_per_cycle_per_core", &per_cycle, &rule);
+        adv_fact(akb, a, "cpu_assumed_ghz", &ghz, NULL);
+        int threads = r->hw.cpu_threads > 0 ? r->hw.cpu_threads : 1;
+        r->peak_tflops = threads * per_cycle * ghz / 1e3;
+        snprintf(r->peak_source, sizeof r->peak_source,
+                 "estimate: %d CPU threads x %g FP32 FLOP/cycle x %g GHz (%s); run fwadvisor probe to measure", threads,
+                 per_cycle, ghz, rule >= 0 ? akb->rules[rule].source : "assumed");
+    } else {
+        snprintf(r->peak_source, sizeof r->peak_source, "unknown: no %s device in the catalog", hardware);
+    }
+    int rule = -1;
+    r->mfu = 0.4;
+    if (adv_fact(akb, a, "planning_mfu", &r->mfu, &rule)) {
+        r->mfu_source = akb->rules[rule].source;
+        r->mfu_text = akb->rules[rule].text;
+    }
+    if (!answers_has(a, ANS_TOKENS)) return;
+    r->total_flops = plan_training_flops(P, answers_num(a, ANS_TOKENS));
+    if (r->peak_tflops <= 0 || r->mfu <= 0) return;
+    r->hours = plan_hours(r->total_flops, D, r->peak_tflops, r->mfu);
+    r->has_hours = 1;
+    if (answers_has(a, ANS_PRICE_PER_DEVICE_HOUR)) {
+        r->cost = r->hours * D * answers_num(a, ANS_PRICE_PER_DEVICE_HOUR);
+        r->has_cost = 1;
+    }
+}
+
+int adv_recommend(const struct adv_kb *akb, const struct answers *answers, const struct adv_hw *hw,
+                  struct adv_result *out, char *err, size_t errsz)
+{
+    (void)err;
+    (void)errsz;
+    memset(out, 0, sizeof *out);
+    out->answers = *answers;
+    answers_fill_defaults(&out->answers);
+    int acc = resolve_hardware(akb, hw, out);
+    resolve_shape(akb, out);
+    adv_rank(akb, &out->answers, &out->ranking);
+    int fw = out->ranking.count > 0 && !out->ranking.items[0].excluded ? adv_fw_index(akb, out->ranking.items[0].id) : -1;
+    unsigned char applies[ADV_MAX_RULES];
+    adv_applicable(akb, &out->answers, applies);
+    choose_strategy(akb, out, fw, applies);
+    choose_runtime(akb, out, fw, applies);
+    plan_time(akb, out, acc);
+    for (int i = 0; i < akb->nrules && out->npitfalls < ADV_MAX_PITFALLS; i++) {
+        if (strcmp(akb->rules[i].kind, "pitfall") != 0 || !applies[i]) continue;
+        out->pitfalls[out->npitfalls].id = akb->rules[i].id;
+        out->pitfalls[out->npitfalls].text = akb->rules[i].text;
+        out->pitfalls[out->npitfalls++].source = akb->rules[i].source;
+    }
+    return KB_OK;
+}

@@ -1,0 +1,376 @@
+/* Parsing, validating and completing a team's answers, and evaluating rule conditions on them. */
+#include "knowledge/answers.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+void answers_init(struct answers *a) { memset(a, 0, sizeof *a); }
+
+static void join_list(const char *const *values, char *out, size_t n)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (; values && *values && used < n; values++)
+        used += (size_t)snprintf(out + used, n - used, "%s%s", used ? ", " : "", *values);
+}
+
+static void describe_key(const struct ans_key *key, char *out, size_t n)
+{
+    switch (key->type) {
+    case ANS_ENUM: join_list(key->allowed, out, n); break;
+    case ANS_ENUM_LIST: {
+        char list[200];
+        join_list(key->allowed, list, sizeof list);
+        snprintf(out, n, "a list of %s", list);
+        break;
+    }
+    case ANS_INT: snprintf(out, n, "a whole number >= %g", key->min); break;
+    case ANS_NUMBER: snprintf(out, n, "a number %s %g", key->min_exclusive ? ">" : ">=", key->min); break;
+    case ANS_BOOL: snprintf(out, n, "true or false"); break;
+    }
+}
+
+static void unknown_key(const char *where, const char *name, char *err, size_t errsz)
+{
+    const char *near = ans_key_nearest(name);
+    if (near) {
+        snprintf(err, errsz, "%sunknown key '%s' (did you mean '%s'?)", where, name, near);
+        return;
+    }
+    char keys[400];
+    size_t used = 0;
+    keys[0] = '\0';
+    for (int i = 0; i < ans_key_count; i++)
+        used += (size_t)snprintf(keys + used, sizeof keys - used, "%s%s", i ? ", " : "", ans_keys[i].name);
+    snprintf(err, errsz, "%sunknown key '%s' (keys: %s)", where, name, keys);
+}
+
+static int bad_value(const char *where, const struct ans_key *key, const char *shown, char *err, size_t errsz)
+{
+    char allowed[300];
+    describe_key(key, allowed, sizeof allowed);
+    snprintf(err, errsz, "%skey '%s': %s is not %s%s", where, key->name, shown,
+             key->type == ANS_ENUM ? "one of " : "", allowed);
+    return -1;
+}
+
+static const char *allowed_entry(const struct ans_key *key, const char *value, int *index)
+{
+    for (int i = 0; key->allowed && key->allowed[i]; i++)
+        if (strcmp(key->allowed[i], value) == 0) {
+            if (index) *index = i;
+            return key->allowed[i];
+        }
+    return NULL;
+}
+
+static int number_ok(const struct ans_key *key, double v)
+{
+    if (!isfinite(v)) return 0;
+    if (key->type == ANS_INT && (v != floor(v) || v > 1e15)) return 0;
+    return key->min_exclusive ? v > key->min : v >= key->min;
+}
+
+/* Sets key i from a JSON value. */
+static int set_from_json(struct answers *a, int i, const cJSON *v, const char *where, char *err, size_t errsz)
+{
+    const struct ans_key *key = &ans_keys[i];
+    struct ans_value nv = {1, 1, NULL, 0, 0, 0};
+    char shown[96];
+    if (cJSON_IsString(v)) snprintf(shown, sizeof shown, "'%.80s'", v->valuestring);
+    else if (cJSON_IsNumber(v)) snprintf(shown, sizeof shown, "%g", v->valuedouble);
+    else if (cJSON_IsBool(v)) snprintf(shown, sizeof shown, "%s", cJSON_IsTrue(v) ? "true" : "false");
+    else if (cJSON_IsNull(v)) snprintf(shown, sizeof shown, "null");
+    else snprintf(shown, sizeof shown, "%s", cJSON_IsArray(v) ? "an array" : "an object");
+    switch (key->type) {
+    case ANS_ENUM:
+        if (!cJSON_IsString(v) || !(nv.str = allowed_entry(key, v->valuestring, NULL)))
+            return bad_value(where, key, shown, err, errsz);
+        break;
+    case ANS_ENUM_LIST: {
+        if (!cJSON_IsArray(v)) return bad_value(where, key, shown, err, errsz);
+        const cJSON *item;
+        cJSON_ArrayForEach(item, v) {
+            int idx;
+            if (!cJSON_IsString(item) || !allowed_entry(key, item->valuestring, &idx)) {
+                if (cJSON_IsString(item)) snprintf(shown, sizeof shown, "'%.80s'", item->valuestring);
+                else snprintf(shown, sizeof shown, "a non-string item");
+                char allowed[200];
+                join_list(key->allowed, allowed, sizeof allowed);
+                snprintf(err, errsz, "%skey '%s': %s is not one of %s", where, key->name, shown, allowed);
+                return -1;
+            }
+            nv.list |= 1u << idx;
+        }
+        break;
+    }
+    case ANS_INT:
+    case ANS_NUMBER:
+        if (!cJSON_IsNumber(v) || !number_ok(key, v->valuedouble)) return bad_value(where, key, shown, err, errsz);
+        nv.num = v->valuedouble;
+        break;
+    case ANS_BOOL:
+        if (!cJSON_IsBool(v)) return bad_value(where, key, shown, err, errsz);
+        nv.flag = cJSON_IsTrue(v);
+        break;
+    }
+    a->v[i] = nv;
+    return 0;
+}
+
+int answers_parse_json(struct answers *a, const char *text, size_t len, const char *name, char *err, size_t errsz)
+{
+    const char *end = NULL;
+    cJSON *doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    if (!doc) {
+        const char *at = cJSON_GetErrorPtr();
+        size_t offset = at && at >= text && at <= text + len ? (size_t)(at - text) : len;
+        snprintf(err, errsz, "%s: malformed JSON at byte %zu", name, offset);
+        return -1;
+    }
+    for (const char *p = end; p && p < text + len; p++) {
+        if (*p != ' ' && *p != '\n' && *p != '\r' && *p != '\t') {
+            snprintf(err, errsz, "%s: malformed JSON at byte %zu (text after the document)", name, (size_t)(p - text));
+            cJSON_Delete(doc);
+            return -1;
+        }
+    }
+    if (!cJSON_IsObject(doc)) {
+        snprintf(err, errsz, "%s: expected a JSON object of answers (%s)", name, ANSWERS_SCHEMA);
+        cJSON_Delete(doc);
+        return -1;
+    }
+    /* Validate everything into a copy first: a bad document changes nothing. */
+    struct answers next = *a;
+    char where[300];
+    snprintf(where, sizeof where, "%s: ", name);
+    for (const cJSON *e = doc->child; e; e = e->next) {
+        if (strcmp(e->string, "schema") == 0) {
+            if (!cJSON_IsString(e) || strcmp(e->valuestring, ANSWERS_SCHEMA) != 0) {
+                snprintf(err, errsz, "%sschema: expected \"%s\"", where, ANSWERS_SCHEMA);
+                cJSON_Delete(doc);
+                return -1;
+            }
+            continue;
+        }
+        int i = ans_key_index(e->string);
+        if (i < 0) {
+            unknown_key(where, e->string, err, errsz);
+            cJSON_Delete(doc);
+            return -1;
+        }
+        if (set_from_json(&next, i, e, where, err, errsz)) {
+            cJSON_Delete(doc);
+            return -1;
+        }
+    }
+    cJSON_Delete(doc);
+    *a = next;
+    return 0;
+}
+
+int answers_set(struct answers *a, const char *assignment, char *err, size_t errsz)
+{
+    const char *eq = strchr(assignment, '=');
+    char where[160];
+    snprintf(where, sizeof where, "--set %.120s: ", assignment);
+    if (!eq || eq == assignment) {
+        snprintf(err, errsz, "--set %.120s: expected KEY=VALUE", assignment);
+        return -1;
+    }
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)(eq - assignment) < 63 ? (int)(eq - assignment) : 63, assignment);
+    const char *value = eq + 1;
+    int i = ans_key_index(name);
+    if (i < 0) {
+        unknown_key(where, name, err, errsz);
+        return -1;
+    }
+    const struct ans_key *key = &ans_keys[i];
+    cJSON *v = NULL;
+    switch (key->type) {
+    case ANS_ENUM: v = cJSON_CreateString(value); break;
+    case ANS_ENUM_LIST: {
+        v = cJSON_CreateArray();
+        char copy[256];
+        snprintf(copy, sizeof copy, "%s", value);
+        for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok && v; tok = strtok_r(NULL, ",", &save)) {
+            while (*tok == ' ') tok++;
+            if (*tok) cJSON_AddItemToArray(v, cJSON_CreateString(tok));
+        }
+        break;
+    }
+    case ANS_INT:
+    case ANS_NUMBER: {
+        char *end;
+        errno = 0;
+        double d = strtod(value, &end);
+        if (!*value || *end || errno) {
+            char shown[96];
+            snprintf(shown, sizeof shown, "'%.80s'", value);
+            return bad_value(where, key, shown, err, errsz);
+        }
+        v = cJSON_CreateNumber(d);
+        break;
+    }
+    case ANS_BOOL:
+        if (!strcasecmp(value, "true") || !strcasecmp(value, "yes") || !strcmp(value, "1")) v = cJSON_CreateTrue();
+        else if (!strcasecmp(value, "false") || !strcasecmp(value, "no") || !strcmp(value, "0")) v = cJSON_CreateFalse();
+        else {
+            char shown[96];
+            snprintf(shown, sizeof shown, "'%.80s'", value);
+            return bad_value(where, key, shown, err, errsz);
+        }
+        break;
+    }
+    if (!v) {
+        snprintf(err, errsz, "out of memory");
+        return -1;
+    }
+    int rc = set_from_json(a, i, v, where, err, errsz);
+    cJSON_Delete(v);
+    return rc;
+}
+
+const char *answers_running_os(void)
+{
+#if defined(__APPLE__)
+    return "macos";
+#elif defined(_WIN32)
+    return "windows";
+#else
+    return "linux";
+#endif
+}
+
+void answers_set_str(struct answers *a, enum ans_index i, const char *value)
+{
+    const char *entry = allowed_entry(&ans_keys[i], value, NULL);
+    if (!entry) return;
+    a->v[i].str = entry;
+    a->v[i].present = 1;
+}
+
+void answers_set_num(struct answers *a, enum ans_index i, double value)
+{
+    a->v[i].num = value;
+    a->v[i].present = 1;
+}
+
+void answers_fill_defaults(struct answers *a)
+{
+    static const struct { enum ans_index key; const char *value; } strs[] = {
+        {ANS_STAGE, "research"}, {ANS_HARDWARE, "auto"}, {ANS_MODEL_KIND, "other"},
+        {ANS_DEPLOY, "none"}, {ANS_PRIORITY, "iteration"},
+    };
+    for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
+        if (!a->v[strs[i].key].present) answers_set_str(a, strs[i].key, strs[i].value);
+    if (!a->v[ANS_OS].present) answers_set_str(a, ANS_OS, answers_running_os());
+    if (!a->v[ANS_DEVICES].present) answers_set_num(a, ANS_DEVICES, 1);
+    if (!a->v[ANS_NODES].present) answers_set_num(a, ANS_NODES, 1);
+    if (!a->v[ANS_MODEL_PARAMS].present) answers_set_num(a, ANS_MODEL_PARAMS, 1e7);
+    if (!a->v[ANS_TOKENS].present && strcmp(a->v[ANS_MODEL_KIND].str, "llm") == 0)
+        answers_set_num(a, ANS_TOKENS, 20 * a->v[ANS_MODEL_PARAMS].num);
+    a->v[ANS_TEAM].present = 1;
+    a->v[ANS_FUNCTIONAL].present = 1;
+    a->v[ANS_HIGHER_ORDER_GRAD].present = 1;
+}
+
+const char *answers_str(const struct answers *a, enum ans_index i) { return a->v[i].present ? a->v[i].str : NULL; }
+double answers_num(const struct answers *a, enum ans_index i) { return a->v[i].present ? a->v[i].num : 0; }
+int answers_has(const struct answers *a, enum ans_index i) { return a->v[i].present; }
+
+int answers_team_has(const struct answers *a, const char *framework)
+{
+    int idx;
+    if (!allowed_entry(&ans_keys[ANS_TEAM], framework, &idx)) return 0;
+    return (a->v[ANS_TEAM].list >> idx) & 1u;
+}
+
+cJSON *answers_to_json(const struct answers *a)
+{
+    cJSON *obj = cJSON_CreateObject();
+    if (!obj) return NULL;
+    for (int i = 0; i < ANS_KEY_COUNT; i++) {
+        const struct ans_key *key = &ans_keys[i];
+        const struct ans_value *v = &a->v[i];
+        cJSON *item;
+        if (!v->present) item = cJSON_CreateNull();
+        else if (key->type == ANS_ENUM) item = cJSON_CreateString(v->str);
+        else if (key->type == ANS_BOOL) item = cJSON_CreateBool(v->flag);
+        else if (key->type == ANS_ENUM_LIST) {
+            item = cJSON_CreateArray();
+            for (int j = 0; item && key->allowed[j]; j++)
+                if ((v->list >> j) & 1u) cJSON_AddItemToArray(item, cJSON_CreateString(key->allowed[j]));
+        } else item = cJSON_CreateNumber(v->num);
+        if (!item) {
+            cJSON_Delete(obj);
+            return NULL;
+        }
+        cJSON_AddItemToObject(obj, key->name, item);
+    }
+    return obj;
+}
+
+/* --- conditions ------------------------------------------------------------------------- */
+
+static int value_equals(const struct ans_key *key, const struct ans_value *v, const cJSON *want)
+{
+    switch (key->type) {
+    case ANS_ENUM: return cJSON_IsString(want) && strcmp(v->str, want->valuestring) == 0;
+    case ANS_ENUM_LIST: {
+        int idx;
+        return cJSON_IsString(want) && allowed_entry(key, want->valuestring, &idx) && ((v->list >> idx) & 1u);
+    }
+    case ANS_INT:
+    case ANS_NUMBER: return cJSON_IsNumber(want) && v->num == want->valuedouble;
+    case ANS_BOOL: return cJSON_IsBool(want) && v->flag == cJSON_IsTrue(want);
+    }
+    return 0;
+}
+
+static int compare(double have, const char *op, double want)
+{
+    if (strcmp(op, "<") == 0) return have < want;
+    if (strcmp(op, "<=") == 0) return have <= want;
+    if (strcmp(op, ">") == 0) return have > want;
+    if (strcmp(op, ">=") == 0) return have >= want;
+    if (strcmp(op, "==") == 0) return have == want;
+    if (strcmp(op, "!=") == 0) return have != want;
+    return 0;
+}
+
+int answers_match(const struct answers *a, const cJSON *cond)
+{
+    for (const cJSON *e = cond ? cond->child : NULL; e; e = e->next) {
+        if (strcmp(e->string, "any") == 0) {
+            int any = 0;
+            for (const cJSON *c = e->child; c && !any; c = c->next) any = answers_match(a, c);
+            if (!any) return 0;
+            continue;
+        }
+        if (strcmp(e->string, "not") == 0) {
+            if (answers_match(a, e)) return 0;
+            continue;
+        }
+        int i = ans_key_index(e->string);
+        if (i < 0 || !a->v[i].present) return 0;
+        const struct ans_key *key = &ans_keys[i];
+        const struct ans_value *v = &a->v[i];
+        if (cJSON_IsArray(e)) {
+            int any = 0;
+            for (const cJSON *w = e->child; w && !any; w = w->next) any = value_equals(key, v, w);
+            if (!any) return 0;
+        } else if (cJSON_IsObject(e)) {
+            for (const cJSON *op = e->child; op; op = op->next)
+                if (!compare(v->num, op->string, op->valuedouble)) return 0;
+        } else if (!value_equals(key, v, e)) {
+            return 0;
+        }
+    }
+    return 1;
+}

@@ -1,0 +1,65 @@
+/* answers: a team's situation (fwadvisor.answers/1), parsed, validated and completed with
+ * defaults. Values of enum keys point into the static allowed-value tables of answer_keys.c, so
+ * an answers struct owns no memory and can be copied freely. */
+#ifndef FWADVISOR_ANSWERS_H
+#define FWADVISOR_ANSWERS_H
+
+#include <stddef.h>
+#include <cjson/cJSON.h>
+
+#include "knowledge/answer_keys.h"
+
+#define ANSWERS_SCHEMA "fwadvisor.answers/1"
+
+struct ans_value {
+    int given;        /* set by the user (file or --set) */
+    int present;      /* has a value: given, defaulted or resolved */
+    const char *str;  /* ANS_ENUM */
+    double num;       /* ANS_INT, ANS_NUMBER */
+    int flag;         /* ANS_BOOL */
+    unsigned list;    /* ANS_ENUM_LIST: bit i = allowed[i] */
+};
+
+struct answers {
+    struct ans_value v[ANS_KEY_COUNT];
+};
+
+/* All keys absent. */
+void answers_init(struct answers *a);
+
+/* Applies a JSON document (an object of answer keys; "schema" may name ANSWERS_SCHEMA). `name`
+ * names the source in messages. Returns 0, or -1 with one line in err (key, allowed values,
+ * nearest key for a typo, byte offset for malformed JSON). */
+int answers_parse_json(struct answers *a, const char *text, size_t len, const char *name, char *err,
+                       size_t errsz);
+
+/* Applies one "KEY=VALUE" (as given to --set). Lists are comma-separated; booleans take
+ * true/false/yes/no/1/0. Returns 0, or -1 with one line in err. */
+int answers_set(struct answers *a, const char *assignment, char *err, size_t errsz);
+
+/* Fills defaults for keys the user left out (DESIGN.md): stage research, hardware auto, os the
+ * running system, devices 1, nodes 1, model_kind other, model_params 1e7, tokens 20 x
+ * model_params for llm, team [], functional and higher_order_grad false, deploy none, priority
+ * iteration. device_memory_gb and the LLM shape stay absent for the planner to resolve. */
+void answers_fill_defaults(struct answers *a);
+
+/* The running system as an `os` value. */
+const char *answers_running_os(void);
+
+/* Convenience accessors. */
+const char *answers_str(const struct answers *a, enum ans_index i);
+double answers_num(const struct answers *a, enum ans_index i);
+int answers_has(const struct answers *a, enum ans_index i);
+int answers_team_has(const struct answers *a, const char *framework);
+
+void answers_set_str(struct answers *a, enum ans_index i, const char *value); /* value must be allowed */
+void answers_set_num(struct answers *a, enum ans_index i, double value);
+
+/* Every key, absent ones as null. Caller frees. */
+cJSON *answers_to_json(const struct answers *a);
+
+/* 1 when the rule condition (docs/knowledge-base.md) holds for the answers. The condition must
+ * have passed rule_check_condition. */
+int answers_match(const struct answers *a, const cJSON *condition);
+
+#endif

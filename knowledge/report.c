@@ -1,0 +1,116 @@
+/* The fwadvisor.report/1 document (docs/report.md, docs/report.schema.json). */
+#include "knowledge/advisor_kb.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static double round3(double x) { return round(x * 1000) / 1000; }
+
+static cJSON *reasons_json(const struct adv_reason *reasons, int n)
+{
+    cJSON *arr = cJSON_CreateArray();
+    for (int i = 0; arr && i < n; i++) {
+        char text[1024];
+        adv_reason_text(&reasons[i], text, sizeof text);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "text", text);
+        cJSON_AddNumberToObject(o, "delta", reasons[i].delta_tenths / 10.0);
+        if (reasons[i].source) cJSON_AddStringToObject(o, "source", reasons[i].source);
+        else cJSON_AddNullToObject(o, "source");
+        cJSON_AddItemToArray(arr, o);
+    }
+    return arr;
+}
+
+static void add_number_or_null(cJSON *o, const char *key, int has, double v)
+{
+    if (has) cJSON_AddNumberToObject(o, key, v);
+    else cJSON_AddNullToObject(o, key);
+}
+
+cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, const char *generated_at)
+{
+    cJSON *doc = cJSON_CreateObject();
+    if (!doc) return NULL;
+    cJSON_AddStringToObject(doc, "schema", "fwadvisor.report/1");
+    cJSON_AddStringToObject(doc, "generated_at", generated_at);
+    cJSON *kbinfo = cJSON_AddObjectToObject(doc, "kb");
+    cJSON_AddStringToObject(kbinfo, "version", akb->version);
+    cJSON_AddStringToObject(kbinfo, "date", akb->date);
+    cJSON_AddItemToObject(doc, "answers", answers_to_json(&r->answers));
+
+    cJSON *hw = cJSON_AddObjectToObject(doc, "hardware");
+    cJSON_AddStringToObject(hw, "source", r->hardware_source);
+    cJSON_AddStringToObject(hw, "kind", answers_str(&r->answers, ANS_HARDWARE));
+    cJSON_AddStringToObject(hw, "name", r->hw.name);
+    cJSON_AddNumberToObject(hw, "count", r->hw.count);
+    add_number_or_null(hw, "device_memory_gb", answers_has(&r->answers, ANS_DEVICE_MEMORY_GB),
+                       round3(answers_num(&r->answers, ANS_DEVICE_MEMORY_GB)));
+    cJSON_AddStringToObject(hw, "device_memory_source", r->device_memory_source);
+    cJSON_AddStringToObject(hw, "note", r->hardware_note);
+
+    cJSON *ranking = cJSON_AddArrayToObject(doc, "ranking");
+    for (int i = 0; i < r->ranking.count; i++) {
+        const struct adv_framework *f = &r->ranking.items[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "framework", f->id);
+        cJSON_AddStringToObject(o, "name", f->name);
+        cJSON_AddNumberToObject(o, "score", f->score_tenths / 10.0);
+        cJSON_AddBoolToObject(o, "excluded", f->excluded);
+        cJSON_AddItemToObject(o, "reasons", reasons_json(f->reasons, f->nreasons));
+        cJSON_AddItemToArray(ranking, o);
+    }
+    cJSON *weights = cJSON_AddArrayToObject(doc, "weights");
+    for (int i = 0; i < r->ranking.nweights; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "criterion", r->ranking.weights[i].criterion);
+        cJSON_AddStringToObject(o, "name", r->ranking.weights[i].name);
+        cJSON_AddNumberToObject(o, "weight", round3(r->ranking.weights[i].weight));
+        cJSON_AddItemToArray(weights, o);
+    }
+
+    cJSON *dist = cJSON_AddObjectToObject(doc, "distributed");
+    cJSON_AddStringToObject(dist, "strategy", r->strategy ? r->strategy : "single");
+    cJSON_AddStringToObject(dist, "name", r->strategy_name ? r->strategy_name : "");
+    cJSON_AddItemToObject(dist, "reasons", reasons_json(r->strategy_reasons, r->nstrategy_reasons));
+    cJSON *alts = cJSON_AddArrayToObject(dist, "alternatives");
+    for (int i = 0; i < r->nalternatives; i++) cJSON_AddItemToArray(alts, cJSON_CreateString(r->alternatives[i]));
+
+    cJSON *dep = cJSON_AddObjectToObject(doc, "deployment");
+    cJSON_AddStringToObject(dep, "runtime", r->runtime ? r->runtime : "none");
+    cJSON_AddStringToObject(dep, "name", r->runtime_name ? r->runtime_name : "");
+    cJSON_AddItemToObject(dep, "reasons", reasons_json(r->runtime_reasons, r->nruntime_reasons));
+
+    cJSON *plan = cJSON_AddObjectToObject(doc, "plan");
+    cJSON *mem = cJSON_AddObjectToObject(plan, "memory");
+    const struct adv_memory *m = &r->memory;
+    cJSON_AddStringToObject(mem, "strategy", m->strategy ? m->strategy : "single");
+    cJSON_AddNumberToObject(mem, "model_states_gb_per_device", round3(m->model_states_gb));
+    cJSON_AddNumberToObject(mem, "activations_gb_per_device", round3(m->activations_gb));
+    cJSON_AddNumberToObject(mem, "total_gb_per_device", round3(m->total_gb));
+    add_number_or_null(mem, "device_memory_gb", m->device_memory_gb > 0, round3(m->device_memory_gb));
+    cJSON_AddBoolToObject(mem, "fits", m->fits);
+    cJSON_AddNumberToObject(mem, "cpu_gb_per_node", round3(m->cpu_gb));
+    cJSON_AddStringToObject(mem, "activations_note", r->shape_note);
+    cJSON_AddStringToObject(mem, "activations_mode", m->activation_mode ? m->activation_mode : "not estimated");
+    cJSON *time = cJSON_AddObjectToObject(plan, "time");
+    add_number_or_null(time, "total_flops", r->total_flops > 0, r->total_flops);
+    add_number_or_null(time, "peak_tflops_per_device", r->peak_tflops > 0, round3(r->peak_tflops));
+    cJSON_AddStringToObject(time, "peak_source", r->peak_source);
+    cJSON_AddNumberToObject(time, "mfu", r->mfu);
+    if (r->mfu_source) cJSON_AddStringToObject(time, "mfu_source", r->mfu_source);
+    else cJSON_AddNullToObject(time, "mfu_source");
+    add_number_or_null(time, "hours", r->has_hours, round3(r->hours));
+    add_number_or_null(time, "cost", r->has_cost, round(r->cost * 100) / 100);
+
+    cJSON *pit = cJSON_AddArrayToObject(doc, "pitfalls");
+    for (int i = 0; i < r->npitfalls; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "id", r->pitfalls[i].id);
+        cJSON_AddStringToObject(o, "text", r->pitfalls[i].text);
+        cJSON_AddStringToObject(o, "source", r->pitfalls[i].source);
+        cJSON_AddItemToArray(pit, o);
+    }
+    return doc;
+}

@@ -1,0 +1,19 @@
+/* quick: a fast look at what accelerators this machine has, without running anything: device
+ * nodes and driver files only. The advisor uses it for `hardware: auto` when no probe run is
+ * stored. Every path is read under $FWADVISOR_SYSROOT when set, so tests feed recorded trees. */
+#ifndef FWADVISOR_PROBES_QUICK_H
+#define FWADVISOR_PROBES_QUICK_H
+
+struct quick_hw {
+    char kind[16];       /* nvidia, amd, tpu, ascend, apple or cpu */
+    int count;           /* accelerators found (0 for cpu) */
+    char name[128];      /* accelerator or CPU model when known, else "" */
+    char evidence[160];  /* what was found, e.g. "/proc/driver/nvidia/gpus (8 entries)" */
+    int cpu_threads;     /* logical CPUs online */
+    double host_memory_gb;
+};
+
+/* Fills *out; never fails (an unreadable tree reads as a CPU-only machine). */
+void quick_detect(struct quick_hw *out);
+
+#endif

@@ -1,0 +1,327 @@
+/* The advisor: the seed articles' Q&A and decision tree as a table, ranking invariants, hardware
+ * and OS handling, the plan, determinism and the report's JSON Schema. */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "knowledge/advisor.h"
+#include "knowledge/presets.h"
+#include "tests/support.h"
+
+static struct ts_kb fx;
+static struct adv_kb *akb;
+static struct adv_result *res;
+static char err[1024];
+
+static void setup(void)
+{
+    cr_assert_eq(ts_kb_open(&fx, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(adv_kb_load(fx.kb, &akb, err, sizeof err), KB_OK, "%s", err);
+    res = calloc(1, sizeof *res);
+}
+
+static void teardown(void)
+{
+    free(res);
+    adv_kb_free(akb);
+    ts_kb_close(&fx);
+}
+
+TestSuite(advisor, .init = setup, .fini = teardown);
+
+/* Answers from a preset name or an inline JSON document, then --set style overrides. */
+static void load_answers(struct answers *a, const char *spec)
+{
+    answers_init(a);
+    const char *text = spec;
+    if (spec[0] != '{') {
+        int i = preset_find(spec);
+        cr_assert_geq(i, 0, "no preset %s", spec);
+        text = preset_text((size_t)i);
+    }
+    cr_assert_eq(answers_parse_json(a, text, strlen(text), spec, err, sizeof err), 0, "%s", err);
+}
+
+static void recommend(const char *spec, const struct adv_hw *hw)
+{
+    struct answers a;
+    load_answers(&a, spec);
+    cr_assert_eq(adv_recommend(akb, &a, hw, res, err, sizeof err), KB_OK, "%s", err);
+}
+
+static int in_set(const char *id, const char *set)
+{
+    char copy[128];
+    snprintf(copy, sizeof copy, "%s", set);
+    for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+        if (strcmp(t, id) == 0) return 1;
+    return 0;
+}
+
+struct seed_case {
+    char name[40];
+    char answers[400];   /* preset name or inline answers */
+    char top[64];        /* accepted top frameworks */
+    char strategy[64];   /* accepted strategies ("" = any) */
+    char runtime[64];    /* accepted runtimes ("" = any) */
+};
+
+static struct seed_case seed_cases[] = {
+    /* Seed 002, Q1: first image classifier -> PyTorch + torchvision (Keras on a budget). */
+    {"q1_first_image_classifier", "first-image-classifier", "pytorch,keras", "single", "none"},
+    /* Q2: 2000 NVIDIA GPUs -> PyTorch with FSDP/DeepSpeed; at that scale 3D parallelism. */
+    {"q2_2000_nvidia_gpus", "nvidia-2000-gpus", "pytorch", "fsdp,zero3,megatron", "triton,onnxruntime,tf-serving"},
+    /* Q2, TPU branch: TPU pod -> JAX or TensorFlow. */
+    {"q2_tpu_pod", "tpu-pod", "jax,tensorflow", "jax-sharding,tf-tpu", ""},
+    /* Q3: GPT-4-class model -> JAX or PyTorch. */
+    {"q3_gpt4_class", "gpt4-class-model", "jax,pytorch", "megatron,zero3,fsdp,jax-sharding", ""},
+    /* Q4: Raspberry Pi -> TensorFlow Lite (LiteRT), ONNX Runtime for very light inference. */
+    {"q4_raspberry_pi", "raspberry-pi", "tensorflow", "single", "litert,onnxruntime"},
+    /* Tree 1: academic research -> PyTorch. */
+    {"tree_research", "academic-research", "pytorch", "ddp,fsdp", "none"},
+    /* Tree 2: mobile deployment -> TensorFlow Lite. */
+    {"tree_mobile", "mobile-app", "tensorflow", "single", "litert"},
+    /* Tree 3: functional-programming team -> JAX. */
+    {"tree_functional", "functional-team", "jax", "jax-sharding", "none"},
+    /* Tree 4: zero-barrier quick validation -> Keras or fastai. */
+    {"tree_quick_validation", "quick-validation", "keras,fastai", "single", "none"},
+    /* Tree 5: tight budget, free TPU only -> TensorFlow + Colab in 2025; Colab's TPU runtime
+     * now ships JAX, so JAX is accepted too. */
+    {"tree_free_tpu", "{\"stage\": \"production\", \"hardware\": \"tpu\", \"priority\": \"cost\"}",
+     "jax,tensorflow", "", ""},
+    /* Seed 001: AMD GPUs -> prefer PyTorch. */
+    {"amd_prefers_pytorch", "{\"hardware\": \"amd\", \"stage\": \"production\", \"devices\": 8}", "pytorch", "ddp,fsdp", ""},
+    /* Seed 000: choose what the team knows. */
+    {"team_knows_tensorflow", "{\"stage\": \"production\", \"team\": [\"tensorflow\"], \"hardware\": \"nvidia\"}",
+     "tensorflow", "single", ""},
+    /* Apple Silicon: MLX first-class, PyTorch MPS supported. */
+    {"apple_silicon", "{\"hardware\": \"apple\", \"stage\": \"prototype\", \"os\": \"macos\"}", "mlx,pytorch", "single", ""},
+    /* Ascend: MindSpore first-class. */
+    {"ascend", "{\"hardware\": \"ascend\", \"stage\": \"production\", \"devices\": 8}", "mindspore,pytorch", "", ""},
+};
+
+ParameterizedTestParameters(advisor, seed_questions_and_tree)
+{
+    return cr_make_param_array(struct seed_case, seed_cases, sizeof seed_cases / sizeof seed_cases[0]);
+}
+
+ParameterizedTest(struct seed_case *c, advisor, seed_questions_and_tree)
+{
+    recommend(c->answers, NULL);
+    const struct adv_framework *top = &res->ranking.items[0];
+    cr_expect(in_set(top->id, c->top), "%s: top is %s (%.1f), expected one of %s; second %s (%.1f)", c->name, top->id,
+              top->score_tenths / 10.0, c->top, res->ranking.items[1].id, res->ranking.items[1].score_tenths / 10.0);
+    if (c->strategy[0])
+        cr_expect(in_set(res->strategy, c->strategy), "%s: strategy %s, expected one of %s", c->name, res->strategy,
+                  c->strategy);
+    if (c->runtime[0])
+        cr_expect(in_set(res->runtime, c->runtime), "%s: runtime %s, expected one of %s", c->name, res->runtime,
+                  c->runtime);
+}
+
+static void check_invariants(const char *spec)
+{
+    const struct adv_ranking *rk = &res->ranking;
+    cr_assert_eq(rk->count, 8, "%s", spec);
+    int seen_excluded = 0;
+    for (int i = 0; i < rk->count; i++) {
+        const struct adv_framework *f = &rk->items[i];
+        int sum = 0;
+        for (int j = 0; j < f->nreasons; j++) {
+            sum += f->reasons[j].delta_tenths;
+            cr_expect(f->reasons[j].source != NULL, "%s: %s reason '%s' has no source", spec, f->id, f->reasons[j].label);
+        }
+        cr_expect_eq(sum, f->score_tenths, "%s: %s reasons add to %d, score %d", spec, f->id, sum, f->score_tenths);
+        cr_expect(f->score_tenths >= 0 && f->score_tenths <= 1000, "%s: %s score %d", spec, f->id, f->score_tenths);
+        cr_expect_gt(f->nreasons, 0);
+        if (f->excluded) seen_excluded = 1;
+        else cr_expect_not(seen_excluded, "%s: excluded frameworks must come last", spec);
+        if (i > 0 && !f->excluded)
+            cr_expect_leq(f->score_tenths, rk->items[i - 1].score_tenths, "%s: ranking not sorted", spec);
+    }
+}
+
+Test(advisor, reasons_add_up_for_every_preset_and_variation)
+{
+    static const char *const sets[] = {NULL, "stage=learning", "stage=production", "priority=cost", "priority=stability",
+                                       "os=windows", "hardware=apple", "hardware=tpu", "deploy=browser", "devices=4096",
+                                       "team=pytorch,jax,keras", "functional=true", "higher_order_grad=true"};
+    for (size_t p = 0; p < presets_size(); p++) {
+        char name[64];
+        preset_name(p, name, sizeof name);
+        for (size_t s = 0; s < sizeof sets / sizeof sets[0]; s++) {
+            struct answers a;
+            load_answers(&a, name);
+            if (sets[s]) cr_assert_eq(answers_set(&a, sets[s], err, sizeof err), 0, "%s", err);
+            cr_assert_eq(adv_recommend(akb, &a, NULL, res, err, sizeof err), KB_OK);
+            char label[128];
+            snprintf(label, sizeof label, "%s + %s", name, sets[s] ? sets[s] : "nothing");
+            check_invariants(label);
+        }
+    }
+}
+
+static const struct adv_framework *find(const char *id)
+{
+    for (int i = 0; i < res->ranking.count; i++)
+        if (strcmp(res->ranking.items[i].id, id) == 0) return &res->ranking.items[i];
+    cr_assert_fail("%s not ranked", id);
+    return NULL;
+}
+
+Test(advisor, no_support_excludes_with_a_sourced_reason)
+{
+    recommend("{\"hardware\": \"apple\", \"os\": \"macos\"}", NULL);
+    const struct adv_framework *jax = find("jax");
+    cr_expect(jax->excluded, "jax-metal is dead: JAX on Apple GPUs has no support");
+    cr_expect_eq(jax->score_tenths, 0);
+    cr_expect(strstr(jax->reasons[0].label, "no JAX support") != NULL, "%s", jax->reasons[0].label);
+    cr_expect_not_null(jax->reasons[0].source);
+    cr_expect(res->ranking.items[res->ranking.count - 1].excluded);
+}
+
+Test(advisor, os_limits_cost_points)
+{
+    recommend("{\"hardware\": \"nvidia\", \"os\": \"linux\"}", NULL);
+    int linux_tf = find("tensorflow")->score_tenths;
+    recommend("{\"hardware\": \"nvidia\", \"os\": \"windows\"}", NULL);
+    const struct adv_framework *tf = find("tensorflow");
+    cr_expect_lt(tf->score_tenths, linux_tf, "TensorFlow GPU on native Windows ended with 2.10");
+    int found = 0;
+    for (int i = 0; i < tf->nreasons; i++)
+        if (strstr(tf->reasons[i].label, "Limited on windows") && tf->reasons[i].delta_tenths < 0 &&
+            strstr(tf->reasons[i].detail, "2.10"))
+            found = 1;
+    cr_expect(found, "the OS limit is a stated reason");
+}
+
+Test(advisor, team_and_weights_move_scores)
+{
+    recommend("{\"hardware\": \"nvidia\"}", NULL);
+    int base = find("tensorflow")->score_tenths;
+    recommend("{\"hardware\": \"nvidia\", \"team\": [\"tensorflow\"]}", NULL);
+    cr_expect_gt(find("tensorflow")->score_tenths, base);
+    /* production weighs deployment and maturity */
+    recommend("{\"hardware\": \"nvidia\", \"stage\": \"production\"}", NULL);
+    double deploy_w = 0, maturity_w = 0, base_w = 0;
+    for (int i = 0; i < res->ranking.nweights; i++) {
+        if (!strcmp(res->ranking.weights[i].criterion, "deployment")) deploy_w = res->ranking.weights[i].weight;
+        if (!strcmp(res->ranking.weights[i].criterion, "maturity")) maturity_w = res->ranking.weights[i].weight;
+        if (!strcmp(res->ranking.weights[i].criterion, "single_device_speed")) base_w = res->ranking.weights[i].weight;
+    }
+    cr_expect_gt(deploy_w, base_w);
+    cr_expect_gt(maturity_w, base_w);
+}
+
+Test(advisor, hardware_auto_uses_detection)
+{
+    struct adv_hw hw;
+    memset(&hw, 0, sizeof hw);
+    strcpy(hw.source, "detected");
+    strcpy(hw.kind, "nvidia");
+    strcpy(hw.name, "NVIDIA A100-SXM4-40GB");
+    hw.count = 8;
+    recommend("{\"model_kind\": \"llm\", \"model_params\": 1e9}", &hw);
+    cr_expect_str_eq(answers_str(&res->answers, ANS_HARDWARE), "nvidia");
+    cr_expect_str_eq(res->hardware_source, "detected");
+    cr_expect_float_eq(answers_num(&res->answers, ANS_DEVICE_MEMORY_GB), 40, 1e-9, "matched the 40 GB A100");
+    cr_expect_float_eq(res->peak_tflops, 312, 1e-9, "dense BF16 of the A100");
+    recommend("{}", NULL);
+    cr_expect_str_eq(answers_str(&res->answers, ANS_HARDWARE), "cpu");
+    /* An explicit answer wins over detection. */
+    recommend("{\"hardware\": \"tpu\"}", &hw);
+    cr_expect_str_eq(res->hardware_source, "answers");
+    cr_expect_str_eq(answers_str(&res->answers, ANS_HARDWARE), "tpu");
+}
+
+Test(advisor, memory_plan_follows_the_zero_paper)
+{
+    /* 7.5B parameters on 64 H100s: DDP would need 120 GB of model states, so a sharded strategy
+     * is chosen and the per-device model states match the paper's division. */
+    recommend("{\"hardware\": \"nvidia\", \"devices\": 64, \"nodes\": 8, \"model_params\": 7.5e9, \"model_kind\": \"vision\"}",
+              NULL);
+    cr_expect_str_neq(res->strategy, "ddp");
+    cr_expect(res->memory.fits);
+    double want = strcmp(res->strategy, "zero1") == 0 ? 31.4 : strcmp(res->strategy, "zero2") == 0 ? 16.6 : 1.875;
+    cr_expect_float_eq(res->memory.model_states_gb, want, 0.05, "%s: %.3f GB", res->strategy, res->memory.model_states_gb);
+    int ddp_mentioned = 0;
+    for (int i = 0; i < res->nstrategy_reasons; i++)
+        if (strstr(res->strategy_reasons[i].label, "ddp would need 120.0 GB")) ddp_mentioned = 1;
+    cr_expect(ddp_mentioned, "the plan says why DDP does not fit");
+}
+
+Test(advisor, single_device_too_small_offloads)
+{
+    recommend("{\"hardware\": \"nvidia\", \"devices\": 1, \"model_params\": 2e10, \"model_kind\": \"llm\", \"team\": [\"pytorch\"]}",
+              NULL);
+    cr_expect_str_eq(res->strategy, "zero3-offload", "16 B/param x 20e9 = 320 GB cannot fit one 80 GB GPU");
+    cr_expect_gt(res->memory.cpu_gb, 400, "optimizer state moves to CPU memory (24 B/param)");
+}
+
+Test(advisor, time_plan_uses_6nd_and_planning_mfu)
+{
+    recommend("{\"hardware\": \"nvidia\", \"devices\": 1024, \"nodes\": 128, \"model_kind\": \"llm\", \"model_params\": 7e10,"
+              " \"tokens\": 1.4e12, \"price_per_device_hour\": 2}",
+              NULL);
+    cr_expect_float_eq(res->total_flops, 5.88e23, 1e18);
+    cr_expect_float_eq(res->peak_tflops, 989.4, 1e-6, "H100 dense BF16 from the catalog");
+    cr_expect_float_eq(res->mfu, 0.40, 1e-9);
+    cr_expect_str_eq(res->mfu_source, "palm-2022");
+    double hours = 5.88e23 / (1024 * 989.4e12 * 0.4) / 3600;
+    cr_expect_float_eq(res->hours, hours, 1e-6);
+    cr_expect_float_eq(res->cost, hours * 1024 * 2, 1e-3);
+}
+
+Test(advisor, pitfalls_include_the_seed_checklist)
+{
+    recommend("{\"os\": \"windows\", \"hardware\": \"nvidia\"}", NULL);
+    const char *want[] = {"pit-data-loading", "pit-version-pinning", "pit-tf-windows-gpu"};
+    for (size_t w = 0; w < 3; w++) {
+        int found = 0;
+        for (int i = 0; i < res->npitfalls; i++) found |= strcmp(res->pitfalls[i].id, want[w]) == 0;
+        cr_expect(found, "pitfall %s missing", want[w]);
+    }
+}
+
+static char *report_text(void)
+{
+    cJSON *doc = adv_report_json(akb, res, "2026-11-30T00:00:00Z");
+    char *text = cJSON_Print(doc);
+    cJSON_Delete(doc);
+    return text;
+}
+
+Test(advisor, same_answers_same_report)
+{
+    recommend("nvidia-2000-gpus", NULL);
+    char *first = report_text();
+    /* Reload everything from the database: nothing may depend on memory layout or order. */
+    adv_kb_free(akb);
+    cr_assert_eq(adv_kb_load(fx.kb, &akb, err, sizeof err), KB_OK);
+    memset(res, 0xAB, sizeof *res);
+    recommend("nvidia-2000-gpus", NULL);
+    char *second = report_text();
+    cr_expect_str_eq(first, second);
+    free(first);
+    free(second);
+}
+
+Test(advisor, reports_validate_against_the_schema)
+{
+    const char *schema = getenv("FWADVISOR_SCHEMA_DIR");
+    char schema_path[4200], json_path[4200];
+    snprintf(schema_path, sizeof schema_path, "%s/report.schema.json", schema && *schema ? schema : "docs");
+    snprintf(json_path, sizeof json_path, "%s/report.json", fx.dir);
+    for (size_t p = 0; p < presets_size(); p++) {
+        char name[64];
+        recommend(preset_name(p, name, sizeof name), NULL);
+        char *text = report_text();
+        ts_write_str(json_path, text);
+        free(text);
+        int rc = ts_validate_json(json_path, schema_path, err, sizeof err);
+        if (rc < 0) cr_skip_test("python3-jsonschema is not installed (scripts/deps.sh installs it)");
+        cr_expect_eq(rc, 0, "%s: %s", name, err);
+    }
+}

@@ -1,0 +1,172 @@
+/* fwadvisor.answers/1: parsing, --set, defaults, and every kind of bad answer. */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "knowledge/answers.h"
+
+static char err[512];
+
+static int parse(struct answers *a, const char *json)
+{
+    return answers_parse_json(a, json, strlen(json), "answers.json", err, sizeof err);
+}
+
+Test(answers, parses_every_key)
+{
+    struct answers a;
+    answers_init(&a);
+    cr_assert_eq(parse(&a, "{\"schema\": \"fwadvisor.answers/1\", \"stage\": \"production\", \"hardware\": \"tpu\","
+                           " \"os\": \"linux\", \"devices\": 256, \"nodes\": 32, \"device_memory_gb\": 95,"
+                           " \"model_kind\": \"llm\", \"model_params\": 7e9, \"tokens\": 1.4e11, \"seq_len\": 4096,"
+                           " \"hidden\": 4096, \"layers\": 32, \"heads\": 32, \"team\": [\"jax\", \"keras\"],"
+                           " \"functional\": true, \"higher_order_grad\": false, \"deploy\": \"server\","
+                           " \"priority\": \"cost\", \"price_per_device_hour\": 1.2}"),
+                 0, "%s", err);
+    cr_expect_str_eq(answers_str(&a, ANS_STAGE), "production");
+    cr_expect_str_eq(answers_str(&a, ANS_HARDWARE), "tpu");
+    cr_expect_eq(answers_num(&a, ANS_DEVICES), 256);
+    cr_expect_eq(answers_num(&a, ANS_MODEL_PARAMS), 7e9);
+    cr_expect(answers_team_has(&a, "jax") && answers_team_has(&a, "keras") && !answers_team_has(&a, "pytorch"));
+    cr_expect(a.v[ANS_FUNCTIONAL].flag);
+    cr_expect(a.v[ANS_STAGE].given);
+}
+
+Test(answers, defaults_follow_design)
+{
+    struct answers a;
+    answers_init(&a);
+    cr_assert_eq(parse(&a, "{}"), 0, "%s", err);
+    answers_fill_defaults(&a);
+    cr_expect_str_eq(answers_str(&a, ANS_STAGE), "research");
+    cr_expect_str_eq(answers_str(&a, ANS_HARDWARE), "auto");
+    cr_expect_str_eq(answers_str(&a, ANS_OS), answers_running_os());
+    cr_expect_eq(answers_num(&a, ANS_DEVICES), 1);
+    cr_expect_eq(answers_num(&a, ANS_NODES), 1);
+    cr_expect_str_eq(answers_str(&a, ANS_MODEL_KIND), "other");
+    cr_expect_eq(answers_num(&a, ANS_MODEL_PARAMS), 1e7);
+    cr_expect_not(answers_has(&a, ANS_TOKENS), "tokens default only for llm");
+    cr_expect_str_eq(answers_str(&a, ANS_DEPLOY), "none");
+    cr_expect_str_eq(answers_str(&a, ANS_PRIORITY), "iteration");
+    cr_expect_not(a.v[ANS_STAGE].given, "a default is not the user's answer");
+    /* llm: tokens = 20 x params (Chinchilla) */
+    answers_init(&a);
+    cr_assert_eq(parse(&a, "{\"model_kind\": \"llm\", \"model_params\": 1e9}"), 0);
+    answers_fill_defaults(&a);
+    cr_expect_eq(answers_num(&a, ANS_TOKENS), 2e10);
+}
+
+Test(answers, set_overrides_the_file_in_order)
+{
+    struct answers a;
+    answers_init(&a);
+    cr_assert_eq(parse(&a, "{\"stage\": \"research\", \"devices\": 8}"), 0);
+    cr_assert_eq(answers_set(&a, "stage=production", err, sizeof err), 0, "%s", err);
+    cr_assert_eq(answers_set(&a, "devices=16", err, sizeof err), 0, "%s", err);
+    cr_assert_eq(answers_set(&a, "devices=32", err, sizeof err), 0, "%s", err);
+    cr_assert_eq(answers_set(&a, "team=pytorch,jax", err, sizeof err), 0, "%s", err);
+    cr_assert_eq(answers_set(&a, "functional=yes", err, sizeof err), 0, "%s", err);
+    cr_assert_eq(answers_set(&a, "model_params=7.5e9", err, sizeof err), 0, "%s", err);
+    cr_assert_eq(answers_set(&a, "team=", err, sizeof err), 0, "%s", err);
+    cr_expect_str_eq(answers_str(&a, ANS_STAGE), "production");
+    cr_expect_eq(answers_num(&a, ANS_DEVICES), 32);
+    cr_expect_eq(a.v[ANS_TEAM].list, 0u, "team= empties the list");
+    cr_expect(a.v[ANS_FUNCTIONAL].flag);
+    cr_expect_eq(answers_num(&a, ANS_MODEL_PARAMS), 7.5e9);
+}
+
+struct bad {
+    char input[200];
+    int is_set; /* 1: a --set assignment, 0: a JSON document */
+    char expect[160];
+};
+
+static struct bad bads[] = {
+    {"{\"hardwre\": \"tpu\"}", 0, "unknown key 'hardwre' (did you mean 'hardware'?)"},
+    {"hardwre=tpu", 1, "unknown key 'hardwre' (did you mean 'hardware'?)"},
+    {"{\"colour\": \"red\"}", 0, "unknown key 'colour' (keys: stage, hardware"},
+    {"{\"stage\": \"prod\"}", 0, "key 'stage': 'prod' is not one of learning, research, prototype, production"},
+    {"stage=prod", 1, "key 'stage': 'prod' is not one of learning, research, prototype, production"},
+    {"{\"hardware\": \"gpu\"}", 0, "'gpu' is not one of auto, nvidia, amd, tpu, apple, intel, ascend, cpu"},
+    {"{\"devices\": 2.5}", 0, "key 'devices': 2.5 is not a whole number >= 1"},
+    {"{\"devices\": 0}", 0, "key 'devices': 0 is not a whole number >= 1"},
+    {"devices=eight", 1, "key 'devices': 'eight' is not a whole number >= 1"},
+    {"{\"devices\": \"8\"}", 0, "key 'devices': '8' is not a whole number >= 1"},
+    {"{\"device_memory_gb\": 0}", 0, "key 'device_memory_gb': 0 is not a number > 0"},
+    {"{\"model_params\": -5}", 0, "key 'model_params': -5 is not a number >= 1"},
+    {"{\"team\": \"pytorch\"}", 0, "key 'team': 'pytorch' is not a list of pytorch"},
+    {"{\"team\": [\"pytorch\", \"caffe\"]}", 0, "key 'team': 'caffe' is not one of pytorch, tensorflow, jax, keras, none"},
+    {"team=pytorch,caffe", 1, "key 'team': 'caffe' is not one of"},
+    {"{\"functional\": \"yes\"}", 0, "key 'functional': 'yes' is not true or false"},
+    {"functional=maybe", 1, "key 'functional': 'maybe' is not true or false"},
+    {"{\"priority\": null}", 0, "key 'priority': null is not one of iteration, cost, stability"},
+    {"{\"schema\": \"fwadvisor.kb/1\"}", 0, "schema: expected \"fwadvisor.answers/1\""},
+    {"[\"stage\", \"research\"]", 0, "expected a JSON object of answers"},
+    {"{\"stage\": \"research\",}", 0, "malformed JSON at byte 21"},
+    {"{\"stage\": \"research\"} {}", 0, "text after the document"},
+    {"stage", 1, "--set stage: expected KEY=VALUE"},
+    {"=research", 1, "expected KEY=VALUE"},
+};
+
+ParameterizedTestParameters(answers, bad_answers_name_key_values_and_typo)
+{
+    return cr_make_param_array(struct bad, bads, sizeof bads / sizeof bads[0]);
+}
+
+ParameterizedTest(struct bad *b, answers, bad_answers_name_key_values_and_typo)
+{
+    struct answers a, before;
+    answers_init(&a);
+    cr_assert_eq(parse(&a, "{\"stage\": \"learning\", \"devices\": 4}"), 0);
+    before = a;
+    int rc = b->is_set ? answers_set(&a, b->input, err, sizeof err) : parse(&a, b->input);
+    cr_expect_eq(rc, -1, "%s was accepted", b->input);
+    cr_expect(strstr(err, b->expect) != NULL, "%s: error '%s' lacks '%s'", b->input, err, b->expect);
+    cr_expect(strchr(err, '\n') == NULL, "error must be one line");
+    cr_expect(memcmp(&a, &before, sizeof a) == 0, "%s: a rejected input changed the answers", b->input);
+}
+
+Test(answers, conditions_match_as_documented)
+{
+    struct answers a;
+    answers_init(&a);
+    cr_assert_eq(parse(&a, "{\"stage\": \"production\", \"devices\": 16, \"team\": [\"jax\"], \"functional\": true}"), 0);
+    answers_fill_defaults(&a);
+    struct { const char *cond; int want; } cases[] = {
+        {"{}", 1},
+        {"{\"stage\": \"production\"}", 1},
+        {"{\"stage\": \"research\"}", 0},
+        {"{\"stage\": [\"research\", \"production\"]}", 1},
+        {"{\"team\": \"jax\"}", 1},
+        {"{\"team\": \"pytorch\"}", 0},
+        {"{\"team\": [\"pytorch\", \"jax\"]}", 1},
+        {"{\"devices\": {\">=\": 8, \"<=\": 16}}", 1},
+        {"{\"devices\": {\">\": 16}}", 0},
+        {"{\"functional\": true}", 1},
+        {"{\"higher_order_grad\": true}", 0},
+        {"{\"not\": {\"team\": [\"pytorch\", \"tensorflow\"]}}", 1},
+        {"{\"any\": [{\"stage\": \"learning\"}, {\"devices\": {\"==\": 16}}]}", 1},
+        {"{\"any\": [{\"stage\": \"learning\"}, {\"devices\": {\"==\": 8}}]}", 0},
+        {"{\"tokens\": {\">\": 0}}", 0}, /* absent keys never match */
+        {"{\"stage\": \"production\", \"devices\": {\"<\": 8}}", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cJSON *c = cJSON_Parse(cases[i].cond);
+        cr_assert_not_null(c);
+        cr_expect_eq(answers_match(&a, c), cases[i].want, "%s", cases[i].cond);
+        cJSON_Delete(c);
+    }
+}
+
+Test(answers, json_has_every_key)
+{
+    struct answers a;
+    answers_init(&a);
+    answers_fill_defaults(&a);
+    cJSON *doc = answers_to_json(&a);
+    cr_expect_eq(cJSON_GetArraySize(doc), ANS_KEY_COUNT);
+    cr_expect(cJSON_IsNull(cJSON_GetObjectItem(doc, "price_per_device_hour")));
+    cr_expect(cJSON_IsArray(cJSON_GetObjectItem(doc, "team")));
+    cJSON_Delete(doc);
+}

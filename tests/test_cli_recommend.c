@@ -1,0 +1,181 @@
+/* fwadvisor recommend as users run it: text, JSON, files, presets and bad answers. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "tests/support.h"
+
+static char *dir;
+static char dbarg[4200], sysroot_env[4200];
+static const char *env[6];
+
+static void setup(void)
+{
+    dir = ts_tmpdir();
+    snprintf(dbarg, sizeof dbarg, "--db=%s/kb.sqlite3", dir);
+    /* A machine with two H100s, so `hardware: auto` is the same everywhere. */
+    const char *fixtures = getenv("FWADVISOR_FIXTURES");
+    snprintf(sysroot_env, sizeof sysroot_env, "FWADVISOR_SYSROOT=%s/sysroot/nvidia-h100",
+             fixtures && *fixtures ? fixtures : "tests/fixtures");
+    int n = 0;
+    env[n++] = sysroot_env;
+    env[n++] = "FWADVISOR_DB";
+    env[n++] = "NO_COLOR=1";
+    env[n++] = "TPU_ACCELERATOR_TYPE";
+    env[n] = NULL;
+}
+
+static void teardown(void)
+{
+    ts_rmtree(dir);
+    free(dir);
+}
+
+TestSuite(recommend_cli, .init = setup, .fini = teardown, .timeout = 60);
+
+#define RUN(r, ...) cr_assert_eq(ts_run(&(r), env, NULL, (const char *const[]){__VA_ARGS__, NULL}), 0)
+
+static int max_width(const char *s)
+{
+    int best = 0, w = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '\n') {
+            if (w > best) best = w;
+            w = 0;
+        } else if ((*p & 0xc0) != 0x80) {
+            w += (*p >= 0xe3 && *p <= 0xe9) ? 2 : 1;
+        }
+    }
+    return w > best ? w : best;
+}
+
+Test(recommend_cli, text_summary_fits_80_columns)
+{
+    struct ts_run r;
+    RUN(r, dbarg, "recommend", "--preset", "nvidia-2000-gpus");
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "Ranking") && strstr(r.out, "Distributed training") && strstr(r.out, "Plan") &&
+              strstr(r.out, "Pitfalls"));
+    cr_expect(strstr(r.out, "#") != NULL, "score bars");
+    cr_expect_leq(max_width(r.out), 80);
+    ts_run_free(&r);
+}
+
+Test(recommend_cli, json_report_and_output_file)
+{
+    char *file = ts_path(dir, "report.json");
+    struct ts_run r;
+    RUN(r, dbarg, "recommend", "--set", "stage=research", "--set", "model_kind=llm", "--set", "model_params=7e9",
+        "--json", "-o", file);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect_str_empty(r.out, "--json with -o writes the file only");
+    ts_run_free(&r);
+    size_t len;
+    char *text = ts_read(file, &len);
+    cr_assert_not_null(text);
+    cJSON *doc = cJSON_Parse(text);
+    cr_assert_not_null(doc);
+    cr_expect_str_eq(cJSON_GetObjectItem(doc, "schema")->valuestring, "fwadvisor.report/1");
+    cJSON *hw = cJSON_GetObjectItem(doc, "hardware");
+    cr_expect_str_eq(cJSON_GetObjectItem(hw, "source")->valuestring, "detected");
+    cr_expect_str_eq(cJSON_GetObjectItem(hw, "kind")->valuestring, "nvidia");
+    cr_expect_float_eq(cJSON_GetObjectItem(hw, "device_memory_gb")->valuedouble, 80, 1e-9);
+    char err[1024];
+    const char *schema_dir = getenv("FWADVISOR_SCHEMA_DIR");
+    char schema[4200];
+    snprintf(schema, sizeof schema, "%s/report.schema.json", schema_dir ? schema_dir : "docs");
+    int rc = ts_validate_json(file, schema, err, sizeof err);
+    if (rc >= 0) cr_expect_eq(rc, 0, "%s", err);
+    cJSON_Delete(doc);
+    free(text);
+    free(file);
+}
+
+Test(recommend_cli, answers_from_file_and_stdin)
+{
+    char *file = ts_path(dir, "answers.json");
+    ts_write_str(file, "{\"stage\": \"learning\", \"hardware\": \"nvidia\", \"model_kind\": \"vision\"}");
+    struct ts_run r;
+    RUN(r, dbarg, "recommend", "-a", file, "--set", "stage=production", "--json");
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cJSON *doc = cJSON_Parse(r.out);
+    cJSON *answers = cJSON_GetObjectItem(doc, "answers");
+    cr_expect_str_eq(cJSON_GetObjectItem(answers, "stage")->valuestring, "production", "--set applies after the file");
+    cr_expect_str_eq(cJSON_GetObjectItem(answers, "model_kind")->valuestring, "vision");
+    cr_expect_str_eq(cJSON_GetObjectItem(answers, "priority")->valuestring, "iteration", "defaults are filled");
+    cJSON_Delete(doc);
+    ts_run_free(&r);
+    cr_assert_eq(ts_run(&r, env, "{\"hardware\": \"tpu\"}", (const char *const[]){dbarg, "recommend", "-a", "-", "--json", NULL}), 0);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    doc = cJSON_Parse(r.out);
+    cr_expect_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "hardware"), "source")->valuestring, "answers");
+    cJSON_Delete(doc);
+    ts_run_free(&r);
+    free(file);
+}
+
+Test(recommend_cli, bad_answers_exit_3_with_one_line)
+{
+    struct {
+        const char *args[6];
+        const char *expect;
+    } cases[] = {
+        {{"--set", "hardwre=tpu"}, "unknown key 'hardwre' (did you mean 'hardware'?)"},
+        {{"--set", "stage=prod"}, "is not one of learning, research, prototype, production"},
+        {{"--set", "devices=-2"}, "is not a whole number >= 1"},
+        {{"--preset", "no-such-preset"}, "unknown preset"},
+        {{"-a", "/nonexistent/answers.json"}, "cannot read"},
+        {{"--probe", "42"}, "no stored probe run '42'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *args[10] = {dbarg, "recommend"};
+        int n = 2;
+        for (int j = 0; cases[i].args[j]; j++) args[n++] = cases[i].args[j];
+        args[n] = NULL;
+        struct ts_run r;
+        cr_assert_eq(ts_run(&r, env, NULL, args), 0);
+        cr_expect_eq(r.status, 3, "case %zu: exit %d (%s)", i, r.status, r.err);
+        cr_expect(strstr(r.err, cases[i].expect) != NULL, "case %zu: %s", i, r.err);
+        cr_expect_eq(ts_lines(r.err), 1, "case %zu: %s", i, r.err);
+        cr_expect_str_empty(r.out);
+        ts_run_free(&r);
+    }
+    struct ts_run r;
+    RUN(r, dbarg, "recommend", "--bogus");
+    cr_expect_eq(r.status, 2);
+    ts_run_free(&r);
+    RUN(r, dbarg, "recommend", "--preset", "tpu-pod", "-a", "x.json");
+    cr_expect_eq(r.status, 2);
+    ts_run_free(&r);
+}
+
+Test(recommend_cli, presets_are_listed_and_usable)
+{
+    struct ts_run r;
+    RUN(r, "recommend", "--list-presets");
+    cr_expect_eq(r.status, 0);
+    cr_expect_geq(ts_lines(r.out), 8);
+    cr_expect(strstr(r.out, "raspberry-pi") && strstr(r.out, "tpu-pod") && strstr(r.out, "quick-validation"));
+    ts_run_free(&r);
+}
+
+Test(recommend_cli, same_answers_same_json_apart_from_time)
+{
+    struct ts_run a, b;
+    RUN(a, dbarg, "recommend", "--preset", "gpt4-class-model", "--json");
+    RUN(b, dbarg, "recommend", "--preset", "gpt4-class-model", "--json");
+    cJSON *da = cJSON_Parse(a.out), *db = cJSON_Parse(b.out);
+    cJSON_DeleteItemFromObject(da, "generated_at");
+    cJSON_DeleteItemFromObject(db, "generated_at");
+    char *ta = cJSON_Print(da), *tb = cJSON_Print(db);
+    cr_expect_str_eq(ta, tb);
+    free(ta);
+    free(tb);
+    cJSON_Delete(da);
+    cJSON_Delete(db);
+    ts_run_free(&a);
+    ts_run_free(&b);
+}
