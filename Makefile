@@ -29,7 +29,7 @@ LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/kb_data.o $(BUILD)/presets_dat
 MAIN_OBJ  := $(BUILD)/cli/main.o
 TEST_SRC  := $(sort $(wildcard tests/test_*.c))
 TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/support.o
-BENCH_OBJ := $(BUILD)/tests/bench_kb.o $(BUILD)/tests/support.o
+BENCH_OBJ := $(BUILD)/tests/bench.o $(BUILD)/tests/support.o
 
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
@@ -55,8 +55,8 @@ test-run: $(BIN) $(BUILD)/unit-tests
 bench: deps
 	@$(MAKE) --no-print-directory bench-run
 
-bench-run: $(BIN) $(BUILD)/bench-kb
-	$(BUILD)/bench-kb "$(abspath $(BIN))"
+bench-run: $(BIN) $(BUILD)/bench
+	$(BUILD)/bench "$(abspath $(BIN))"
 
 # AddressSanitizer + UndefinedBehaviorSanitizer (LeakSanitizer included) build of the binary and
 # the tests, then the suite. Criterion does not fail a test whose process reports a leak at exit,
@@ -80,7 +80,7 @@ $(BIN): $(MAIN_OBJ) $(LIB_OBJ)
 $(BUILD)/unit-tests: $(TEST_OBJ) $(LIB_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(MAIN_LIBS) $(TEST_LIBS)
 
-$(BUILD)/bench-kb: $(BENCH_OBJ) $(LIB_OBJ)
+$(BUILD)/bench: $(BENCH_OBJ) $(LIB_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(MAIN_LIBS)
 
 $(BUILD)/tests/%.o: tests/%.c
