@@ -1,5 +1,6 @@
 /* Parsing, validating and completing a team's answers, and evaluating rule conditions on them. */
 #include "knowledge/answers.h"
+#include "knowledge/json_doc.h"
 
 #include <errno.h>
 #include <math.h>
@@ -124,21 +125,8 @@ static int set_from_json(struct answers *a, int i, const cJSON *v, const char *w
 
 int answers_parse_json(struct answers *a, const char *text, size_t len, const char *name, char *err, size_t errsz)
 {
-    const char *end = NULL;
-    cJSON *doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-    if (!doc) {
-        const char *at = cJSON_GetErrorPtr();
-        size_t offset = at && at >= text && at <= text + len ? (size_t)(at - text) : len;
-        snprintf(err, errsz, "%s: malformed JSON at byte %zu", name, offset);
-        return -1;
-    }
-    for (const char *p = end; p && p < text + len; p++) {
-        if (*p != ' ' && *p != '\n' && *p != '\r' && *p != '\t') {
-            snprintf(err, errsz, "%s: malformed JSON at byte %zu (text after the document)", name, (size_t)(p - text));
-            cJSON_Delete(doc);
-            return -1;
-        }
-    }
+    cJSON *doc = json_doc_parse(text, len, name, err, errsz);
+    if (!doc) return -1;
     if (!cJSON_IsObject(doc)) {
         snprintf(err, errsz, "%s: expected a JSON object of answers (%s)", name, ANSWERS_SCHEMA);
         cJSON_Delete(doc);

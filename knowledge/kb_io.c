@@ -1,5 +1,6 @@
 /* Export and import of the knowledge base (fwadvisor.kb/1, docs/knowledge-base.md). */
 #include "knowledge/kb_internal.h"
+#include "knowledge/json_doc.h"
 #include "knowledge/rules.h"
 
 #include <math.h>
@@ -489,22 +490,8 @@ int kb_import(kb *k, const char *text, size_t len, const char *name, struct kb_i
               char *err, size_t errsz)
 {
     memset(stats, 0, sizeof *stats);
-    const char *end = NULL;
-    cJSON *doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-    if (!doc) {
-        const char *at = cJSON_GetErrorPtr();
-        size_t offset = at && at >= text && at <= text + len ? (size_t)(at - text) : len;
-        kb_errf(err, errsz, "%s: malformed JSON at byte %zu", name, offset);
-        return KB_ERR_INPUT;
-    }
-    /* Only whitespace may follow the document. */
-    for (const char *p = end; p && p < text + len; p++) {
-        if (*p != ' ' && *p != '\n' && *p != '\r' && *p != '\t') {
-            kb_errf(err, errsz, "%s: malformed JSON at byte %zu (text after the document)", name, (size_t)(p - text));
-            cJSON_Delete(doc);
-            return KB_ERR_INPUT;
-        }
-    }
+    cJSON *doc = json_doc_parse(text, len, name, err, errsz);
+    if (!doc) return KB_ERR_INPUT;
     struct import_ctx ctx = {k, doc, name};
     if (check_document(&ctx, err, errsz)) {
         cJSON_Delete(doc);

@@ -197,6 +197,20 @@ void ts_run_free(struct ts_run *r)
     r->out = r->err = NULL;
 }
 
+int ts_max_width(const char *s)
+{
+    int best = 0, w = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '\n') {
+            if (w > best) best = w;
+            w = 0;
+        } else if ((*p & 0xc0) != 0x80) {
+            w += (*p >= 0xe3 && *p <= 0xe9) ? 2 : 1; /* lead bytes of the CJK blocks */
+        }
+    }
+    return w > best ? w : best;
+}
+
 int ts_lines(const char *s)
 {
     int n = 0;

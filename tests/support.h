@@ -47,6 +47,9 @@ struct ts_kb {
 int ts_kb_open(struct ts_kb *t, char *err, size_t errsz);
 void ts_kb_close(struct ts_kb *t);
 
+/* Widest line of s in terminal columns (CJK characters count two). */
+int ts_max_width(const char *s);
+
 /* Number of lines in s (a final line without a newline counts). */
 int ts_lines(const char *s);
 

@@ -40,21 +40,6 @@ TestSuite(cli, .init = setup, .fini = teardown, .timeout = 60);
 
 #define RUN(r, ...) cr_assert_eq(ts_run(&(r), env, NULL, (const char *const[]){__VA_ARGS__, NULL}), 0)
 
-static int max_line_width(const char *s)
-{
-    /* Display width: count UTF-8 lead bytes, CJK (3-byte E3-E9 leads) as two columns. */
-    int best = 0, w = 0;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '\n') {
-            if (w > best) best = w;
-            w = 0;
-        } else if ((*p & 0xc0) != 0x80) {
-            w += (*p >= 0xe3 && *p <= 0xe9) ? 2 : 1;
-        }
-    }
-    return w > best ? w : best;
-}
-
 Test(cli, help_and_version)
 {
     struct ts_run r;
@@ -130,7 +115,7 @@ Test(cli, kb_list_every_kind_fits_80_columns)
         struct ts_run r;
         RUN(r, dbarg, "kb", "list", kinds[i]);
         cr_expect_eq(r.status, 0, "%s: %s", kinds[i], r.err);
-        cr_expect_leq(max_line_width(r.out), 80, "kb list %s is wider than 80 columns", kinds[i]);
+        cr_expect_leq(ts_max_width(r.out), 80, "kb list %s is wider than 80 columns", kinds[i]);
         cr_expect_gt(ts_lines(r.out), 3, "%s", kinds[i]);
         ts_run_free(&r);
         RUN(r, dbarg, "kb", "list", kinds[i], "--json");
@@ -153,7 +138,7 @@ Test(cli, kb_show_framework_with_scores_and_sources)
     cr_expect_eq(r.status, 0, "%s", r.err);
     cr_expect(strstr(r.out, "Scores") && strstr(r.out, "Hardware support") && strstr(r.out, "Sources"));
     cr_expect(strstr(r.out, "seed-001") != NULL, "scores should cite the seed article");
-    cr_expect_leq(max_line_width(r.out), 80);
+    cr_expect_leq(ts_max_width(r.out), 80);
     ts_run_free(&r);
     RUN(r, dbarg, "kb", "show", "jax", "--json");
     cJSON *doc = cJSON_Parse(r.out);
@@ -169,7 +154,7 @@ Test(cli, kb_show_framework_with_scores_and_sources)
     for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
         RUN(r, dbarg, "kb", "show", others[i]);
         cr_expect_eq(r.status, 0, "kb show %s: %s", others[i], r.err);
-        cr_expect_leq(max_line_width(r.out), 80, "kb show %s", others[i]);
+        cr_expect_leq(ts_max_width(r.out), 80, "kb show %s", others[i]);
         ts_run_free(&r);
     }
 }

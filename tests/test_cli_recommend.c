@@ -38,20 +38,6 @@ TestSuite(recommend_cli, .init = setup, .fini = teardown, .timeout = 60);
 
 #define RUN(r, ...) cr_assert_eq(ts_run(&(r), env, NULL, (const char *const[]){__VA_ARGS__, NULL}), 0)
 
-static int max_width(const char *s)
-{
-    int best = 0, w = 0;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '\n') {
-            if (w > best) best = w;
-            w = 0;
-        } else if ((*p & 0xc0) != 0x80) {
-            w += (*p >= 0xe3 && *p <= 0xe9) ? 2 : 1;
-        }
-    }
-    return w > best ? w : best;
-}
-
 Test(recommend_cli, text_summary_fits_80_columns)
 {
     struct ts_run r;
@@ -60,7 +46,7 @@ Test(recommend_cli, text_summary_fits_80_columns)
     cr_expect(strstr(r.out, "Ranking") && strstr(r.out, "Distributed training") && strstr(r.out, "Plan") &&
               strstr(r.out, "Pitfalls"));
     cr_expect(strstr(r.out, "#") != NULL, "score bars");
-    cr_expect_leq(max_width(r.out), 80);
+    cr_expect_leq(ts_max_width(r.out), 80);
     ts_run_free(&r);
 }
 

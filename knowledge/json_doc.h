@@ -1,0 +1,14 @@
+/* json_doc: parsing a whole JSON document from a file's bytes, with the error messages every
+ * input of fwadvisor uses ("NAME: malformed JSON at byte N"). */
+#ifndef FWADVISOR_JSON_DOC_H
+#define FWADVISOR_JSON_DOC_H
+
+#include <stddef.h>
+#include <cjson/cJSON.h>
+
+/* Parses text[0..len) as one JSON value followed only by whitespace. Returns the value (the
+ * caller frees it with cJSON_Delete), or NULL with one line in err naming `name` and the byte
+ * offset of the error. */
+cJSON *json_doc_parse(const char *text, size_t len, const char *name, char *err, size_t errsz);
+
+#endif
