@@ -43,6 +43,7 @@ int cli_exit_from_kb(int status);
 /* Subcommands. argv[0] is the subcommand name. */
 int cmd_kb(struct globals *g, int argc, char **argv);
 int cmd_recommend(struct globals *g, int argc, char **argv);
+int cmd_train(struct globals *g, int argc, char **argv);
 
 /* --- text layout (cli/text.c) ------------------------------------------------------------- */
 

@@ -100,7 +100,8 @@ int main(int argc, char **argv)
     optind = 0; /* glibc: a full reset for the subcommand's own getopt_long */
     if (strcmp(cmd, "kb") == 0) return cmd_kb(&g, sub_argc, sub_argv);
     if (strcmp(cmd, "recommend") == 0) return cmd_recommend(&g, sub_argc, sub_argv);
-    if (strcmp(cmd, "probe") == 0 || strcmp(cmd, "train") == 0)
+    if (strcmp(cmd, "train") == 0) return cmd_train(&g, sub_argc, sub_argv);
+    if (strcmp(cmd, "probe") == 0)
         return cmd_pending(&g, sub_argc, sub_argv);
     if (strcmp(cmd, "help") == 0) {
         fputs(usage_text, stdout);

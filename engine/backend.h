@@ -1,0 +1,58 @@
+/* backend: what the training engine needs from a device, as a struct of function pointers
+ * (nvtop's vendor interface, llm.c's kernels). The CPU back-end (cpu_backend.c) runs on OpenBLAS;
+ * a CUDA back-end plugs in behind the same struct. All matrices are row-major float32; pointers
+ * are device pointers from `alloc`. Kernels neither allocate nor fail. */
+#ifndef FWADVISOR_ENGINE_BACKEND_H
+#define FWADVISOR_ENGINE_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum eng_act { ENG_ACT_NONE, ENG_ACT_RELU, ENG_ACT_GELU, ENG_ACT_TANH };
+enum eng_loss { ENG_LOSS_CE, ENG_LOSS_MSE };
+
+struct eng_adam_args {
+    float lr, beta1, beta2, eps, weight_decay;
+    int decoupled;            /* 1: AdamW (decay the weights), 0: Adam (L2 into the gradient) */
+    double bias_correction1;  /* 1 - beta1^t, computed in double as torch.optim does */
+    double bias_correction2;  /* 1 - beta2^t */
+};
+
+struct eng_sgd_args {
+    float lr, momentum, weight_decay;
+    int first_step; /* momentum buffer starts as the gradient, as in torch.optim.SGD */
+};
+
+struct eng_backend {
+    const char *name;
+
+    void *(*alloc)(size_t bytes);           /* zeroed; NULL when out of memory */
+    void (*release)(void *ptr);
+    void (*upload)(void *dst, const void *host_src, size_t bytes);
+    void (*download)(void *host_dst, const void *src, size_t bytes);
+    void (*set_threads)(int threads);
+    void (*synchronize)(void);
+
+    /* C[m x n] = alpha * op(A) * op(B) + beta * C; op(A) is m x k, op(B) is k x n. */
+    void (*gemm)(int trans_a, int trans_b, int m, int n, int k, float alpha, const float *a, int lda,
+                 const float *b, int ldb, float beta, float *c, int ldc);
+
+    /* pre[r][c] += bias[c]; out = act(pre) (out may equal pre when act is NONE). */
+    void (*bias_act_forward)(float *out, float *pre, const float *bias, int rows, int cols, enum eng_act act);
+    /* dpre = dout * act'(pre), elementwise over n values. */
+    void (*act_backward)(float *dpre, const float *dout, const float *pre, size_t n, enum eng_act act);
+    /* dbias[c] = sum over rows of d[r][c]. */
+    void (*bias_backward)(float *dbias, const float *d, int rows, int cols);
+    /* Loss of logits [rows x cols] against targets (int32 class ids for CE, float [rows x cols] for
+     * MSE), mean reduction as PyTorch's defaults; writes dlogits = d loss / d logits. */
+    float (*loss)(float *dlogits, const float *logits, const void *targets, int rows, int cols, enum eng_loss loss);
+
+    /* One optimizer step over the flat parameter buffer. */
+    void (*adam_step)(float *params, const float *grads, float *m, float *v, size_t n, const struct eng_adam_args *a);
+    void (*sgd_step)(float *params, const float *grads, float *momentum_buf, size_t n, const struct eng_sgd_args *a);
+};
+
+/* The CPU back-end: OpenBLAS for GEMM, the engine's own fused kernels on the calling thread. */
+const struct eng_backend *eng_cpu_backend(void);
+
+#endif

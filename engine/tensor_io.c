@@ -1,0 +1,596 @@
+/* .npy and safetensors readers and writers. Nothing read from a file is trusted: every length is
+ * checked against what remains, every product against overflow. */
+#include "engine/tensor_io.h"
+
+#include <cjson/cJSON.h>
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_FILE_BYTES ((size_t)16 << 30)
+
+int eng_read_file(const char *path, size_t max_bytes, unsigned char **data, size_t *len, char *err, size_t errsz)
+{
+    *data = NULL;
+    *len = 0;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        snprintf(err, errsz, "cannot read '%s': %s", path, strerror(errno));
+        return errno == ENOENT || errno == EACCES ? ENG_ERR_INPUT : ENG_ERR_RUNTIME;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(err, errsz, "cannot read '%s': not a regular file", path);
+        close(fd);
+        return ENG_ERR_INPUT;
+    }
+    if ((uint64_t)st.st_size > max_bytes) {
+        snprintf(err, errsz, "'%s' is larger than %zu bytes", path, max_bytes);
+        close(fd);
+        return ENG_ERR_INPUT;
+    }
+    size_t size = (size_t)st.st_size;
+    unsigned char *buf = malloc(size ? size : 1);
+    if (!buf) {
+        snprintf(err, errsz, "out of memory reading '%s' (%zu bytes)", path, size);
+        close(fd);
+        return ENG_ERR_RUNTIME;
+    }
+    size_t done = 0;
+    while (done < size) {
+        ssize_t n = read(fd, buf + done, size - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            snprintf(err, errsz, "cannot read '%s': %s", path, n < 0 ? strerror(errno) : "file shrank while reading");
+            free(buf);
+            close(fd);
+            return ENG_ERR_RUNTIME;
+        }
+        done += (size_t)n;
+    }
+    close(fd);
+    *data = buf;
+    *len = size;
+    return ENG_OK;
+}
+
+void eng_array_free(struct eng_array *a)
+{
+    free(a->data);
+    memset(a, 0, sizeof *a);
+}
+
+/* --- .npy ---------------------------------------------------------------------------------- */
+
+/* Finds 'key': in the header dict and returns a pointer just past the colon, or NULL. */
+static const char *dict_value(const char *h, size_t n, const char *key)
+{
+    size_t klen = strlen(key);
+    for (size_t i = 0; i + klen + 2 < n; i++) {
+        if ((h[i] == '\'' || h[i] == '"') && memcmp(h + i + 1, key, klen) == 0 && h[i + 1 + klen] == h[i]) {
+            const char *p = h + i + klen + 2;
+            while (p < h + n && *p == ' ') p++;
+            if (p < h + n && *p == ':') return p + 1;
+        }
+    }
+    return NULL;
+}
+
+static const char *skip_space(const char *p, const char *end)
+{
+    while (p < end && (*p == ' ' || *p == '\t')) p++;
+    return p;
+}
+
+int eng_npy_parse(const unsigned char *buf, size_t len, const char *name, struct eng_array *out, char *err,
+                  size_t errsz)
+{
+    memset(out, 0, sizeof *out);
+    if (len < 10 || memcmp(buf, "\x93NUMPY", 6) != 0) {
+        snprintf(err, errsz, "%s: not a .npy file (no \\x93NUMPY magic)", name);
+        return ENG_ERR_INPUT;
+    }
+    int major = buf[6];
+    size_t header_len, header_at;
+    if (major == 1) {
+        header_len = (size_t)buf[8] | (size_t)buf[9] << 8;
+        header_at = 10;
+    } else if (major == 2 || major == 3) {
+        if (len < 12) {
+            snprintf(err, errsz, "%s: truncated .npy header", name);
+            return ENG_ERR_INPUT;
+        }
+        header_len = (size_t)buf[8] | (size_t)buf[9] << 8 | (size_t)buf[10] << 16 | (size_t)buf[11] << 24;
+        header_at = 12;
+    } else {
+        snprintf(err, errsz, "%s: .npy version %d.%d is not supported (1.0, 2.0, 3.0)", name, major, buf[7]);
+        return ENG_ERR_INPUT;
+    }
+    if (header_len > len - header_at) {
+        snprintf(err, errsz, "%s: .npy header length %zu runs past the end of the file (%zu bytes)", name, header_len, len);
+        return ENG_ERR_INPUT;
+    }
+    const char *h = (const char *)buf + header_at, *hend = h + header_len;
+    /* descr */
+    const char *p = dict_value(h, header_len, "descr");
+    if (!p) {
+        snprintf(err, errsz, "%s: .npy header has no 'descr'", name);
+        return ENG_ERR_INPUT;
+    }
+    p = skip_space(p, hend);
+    char descr[16] = "";
+    if (p < hend && (*p == '\'' || *p == '"')) {
+        char q = *p++;
+        size_t i = 0;
+        while (p < hend && *p != q && i < sizeof descr - 1) descr[i++] = *p++;
+        descr[i] = '\0';
+        if (p >= hend || *p != q) descr[0] = '\0';
+    }
+    size_t item;
+    if (strcmp(descr, "<f4") == 0) out->dtype = ENG_F32, item = 4;
+    else if (strcmp(descr, "<i4") == 0) out->dtype = ENG_I32, item = 4;
+    else if (strcmp(descr, "<i8") == 0) out->dtype = ENG_I64, item = 8;
+    else {
+        snprintf(err, errsz, "%s: dtype '%s' is not supported (little-endian float32 <f4, int32 <i4 or int64 <i8)", name,
+                 descr[0] ? descr : "?");
+        return ENG_ERR_INPUT;
+    }
+    /* fortran_order */
+    p = dict_value(h, header_len, "fortran_order");
+    p = p ? skip_space(p, hend) : NULL;
+    if (!p || (size_t)(hend - p) < 4) {
+        snprintf(err, errsz, "%s: .npy header has no 'fortran_order'", name);
+        return ENG_ERR_INPUT;
+    }
+    if ((size_t)(hend - p) >= 4 && memcmp(p, "True", 4) == 0) {
+        snprintf(err, errsz, "%s: Fortran-order arrays are not supported (save with numpy.ascontiguousarray)", name);
+        return ENG_ERR_INPUT;
+    }
+    if ((size_t)(hend - p) < 5 || memcmp(p, "False", 5) != 0) {
+        snprintf(err, errsz, "%s: .npy 'fortran_order' is neither True nor False", name);
+        return ENG_ERR_INPUT;
+    }
+    /* shape: (a,) or (a, b) */
+    p = dict_value(h, header_len, "shape");
+    p = p ? skip_space(p, hend) : NULL;
+    if (!p || p >= hend || *p != '(') {
+        snprintf(err, errsz, "%s: .npy header has no 'shape' tuple", name);
+        return ENG_ERR_INPUT;
+    }
+    p++;
+    int ndim = 0;
+    uint64_t count = 1;
+    for (;;) {
+        p = skip_space(p, hend);
+        if (p < hend && *p == ')') break;
+        if (p >= hend || !isdigit((unsigned char)*p)) {
+            snprintf(err, errsz, "%s: .npy 'shape' is malformed", name);
+            return ENG_ERR_INPUT;
+        }
+        uint64_t v = 0;
+        while (p < hend && isdigit((unsigned char)*p)) {
+            if (v > (UINT64_MAX - 9) / 10) {
+                snprintf(err, errsz, "%s: .npy shape value overflows", name);
+                return ENG_ERR_INPUT;
+            }
+            v = v * 10 + (uint64_t)(*p++ - '0');
+        }
+        if (ndim == 2) {
+            snprintf(err, errsz, "%s: arrays of more than 2 dimensions are not supported", name);
+            return ENG_ERR_INPUT;
+        }
+        if (v > INT64_MAX || (v && count > UINT64_MAX / v)) {
+            snprintf(err, errsz, "%s: .npy shape product overflows", name);
+            return ENG_ERR_INPUT;
+        }
+        out->shape[ndim++] = (int64_t)v;
+        count *= v;
+        p = skip_space(p, hend);
+        if (p < hend && *p == ',') p++;
+    }
+    if (ndim == 0) {
+        snprintf(err, errsz, "%s: scalar arrays are not supported (need 1 or 2 dimensions)", name);
+        return ENG_ERR_INPUT;
+    }
+    size_t data_at = header_at + header_len, have = len - data_at;
+    if (count > SIZE_MAX / item || count * item != have) {
+        snprintf(err, errsz, "%s: shape (%lld%s%lld) needs %llu bytes of data but the file holds %zu", name,
+                 (long long)out->shape[0], ndim == 2 ? ", " : "", ndim == 2 ? (long long)out->shape[1] : 0LL,
+                 (unsigned long long)(count <= SIZE_MAX / item ? count * item : 0), have);
+        if (ndim == 1) {
+            /* same message without the bogus second dimension */
+            snprintf(err, errsz, "%s: shape (%lld,) needs %s bytes of data but the file holds %zu", name,
+                     (long long)out->shape[0], count > SIZE_MAX / item ? "more" : "a different number of", have);
+        }
+        return ENG_ERR_INPUT;
+    }
+    out->ndim = ndim;
+    out->count = (size_t)count;
+    out->data = malloc(have ? have : 1);
+    if (!out->data) {
+        snprintf(err, errsz, "%s: out of memory for %zu bytes", name, have);
+        return ENG_ERR_RUNTIME;
+    }
+    memcpy(out->data, buf + data_at, have);
+    return ENG_OK;
+}
+
+int eng_npy_load(const char *path, struct eng_array *out, char *err, size_t errsz)
+{
+    unsigned char *buf;
+    size_t len;
+    int status = eng_read_file(path, MAX_FILE_BYTES, &buf, &len, err, errsz);
+    if (status) return status;
+    status = eng_npy_parse(buf, len, path, out, err, errsz);
+    free(buf);
+    return status;
+}
+
+/* Writes bytes to path through a temporary file and rename. */
+static int write_atomic(const char *path, const void *a, size_t alen, const void *b, size_t blen, const void *c,
+                        size_t clen, char *err, size_t errsz)
+{
+    char tmp[PATH_MAX];
+    if (snprintf(tmp, sizeof tmp, "%s.XXXXXX", path) >= (int)sizeof tmp) {
+        snprintf(err, errsz, "path too long: %s", path);
+        return ENG_ERR_RUNTIME;
+    }
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        snprintf(err, errsz, "cannot write '%s': %s", path, strerror(errno));
+        return ENG_ERR_RUNTIME;
+    }
+    const void *parts[3] = {a, b, c};
+    size_t lens[3] = {alen, blen, clen};
+    for (int i = 0; i < 3; i++) {
+        size_t done = 0;
+        while (done < lens[i]) {
+            ssize_t n = write(fd, (const char *)parts[i] + done, lens[i] - done);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) goto fail;
+            done += (size_t)n;
+        }
+    }
+    mode_t mask = umask(022);
+    umask(mask);
+    if (fchmod(fd, 0666 & ~mask) != 0 || fsync(fd) != 0) goto fail;
+    if (close(fd) != 0) {
+        fd = -1;
+        goto fail;
+    }
+    if (rename(tmp, path) != 0) {
+        fd = -1;
+        goto fail;
+    }
+    return ENG_OK;
+fail:
+    snprintf(err, errsz, "cannot write '%s': %s", path, strerror(errno));
+    if (fd >= 0) close(fd);
+    unlink(tmp);
+    return ENG_ERR_RUNTIME;
+}
+
+int eng_npy_save(const char *path, const struct eng_array *a, char *err, size_t errsz)
+{
+    const char *descr = a->dtype == ENG_F32 ? "<f4" : a->dtype == ENG_I32 ? "<i4" : "<i8";
+    size_t item = a->dtype == ENG_I64 ? 8 : 4;
+    char header[256];
+    int n;
+    if (a->ndim == 1)
+        n = snprintf(header, sizeof header, "{'descr': '%s', 'fortran_order': False, 'shape': (%lld,), }", descr,
+                     (long long)a->shape[0]);
+    else
+        n = snprintf(header, sizeof header, "{'descr': '%s', 'fortran_order': False, 'shape': (%lld, %lld), }", descr,
+                     (long long)a->shape[0], (long long)a->shape[1]);
+    /* Pad with spaces and a newline so the data starts 64-byte aligned, as numpy does. */
+    size_t total = 10 + (size_t)n + 1;
+    size_t padded = (total + 63) & ~(size_t)63;
+    memset(header + n, ' ', padded - total);
+    header[n + (int)(padded - total)] = '\n';
+    size_t hlen = padded - 10;
+    unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(hlen & 0xff), (unsigned char)(hlen >> 8)};
+    return write_atomic(path, pre, 10, header, hlen, a->data, a->count * item, err, errsz);
+}
+
+int eng_data_from_arrays(struct eng_data *d, const struct eng_array *x, const struct eng_array *y, int in, int out,
+                         enum eng_loss loss, const char *xname, const char *yname, char *err, size_t errsz)
+{
+    memset(d, 0, sizeof *d);
+    if (x->dtype != ENG_F32 || x->ndim != 2 || x->shape[1] != in || x->shape[0] < 1 || x->shape[0] > INT_MAX) {
+        snprintf(err, errsz, "%s: expected float32 inputs of shape (N, %d), got %s of %d dimension(s)%s", xname, in,
+                 x->dtype == ENG_F32 ? "float32" : "integers", x->ndim,
+                 x->ndim == 2 && x->shape[1] != in ? " with another width" : "");
+        return ENG_ERR_INPUT;
+    }
+    int rows = (int)x->shape[0];
+    if (loss == ENG_LOSS_CE) {
+        if ((y->dtype != ENG_I32 && y->dtype != ENG_I64) || y->ndim != 1 || y->shape[0] != rows) {
+            snprintf(err, errsz, "%s: expected int32 or int64 class ids of shape (%d,) for the ce loss", yname, rows);
+            return ENG_ERR_INPUT;
+        }
+    } else if (y->dtype != ENG_F32 || y->ndim != 2 || y->shape[0] != rows || y->shape[1] != out) {
+        snprintf(err, errsz, "%s: expected float32 targets of shape (%d, %d) for the mse loss", yname, rows, out);
+        return ENG_ERR_INPUT;
+    }
+    d->rows = rows;
+    d->in = in;
+    d->out = out;
+    d->loss = loss;
+    d->x = malloc(x->count * sizeof(float));
+    if (loss == ENG_LOSS_CE) d->labels = malloc((size_t)rows * sizeof(int32_t));
+    else d->targets = malloc(y->count * sizeof(float));
+    if (!d->x || (!d->labels && !d->targets)) {
+        eng_data_free(d);
+        snprintf(err, errsz, "out of memory for the data");
+        return ENG_ERR_RUNTIME;
+    }
+    memcpy(d->x, x->data, x->count * sizeof(float));
+    if (loss == ENG_LOSS_CE) {
+        for (int r = 0; r < rows; r++) {
+            int64_t v = y->dtype == ENG_I64 ? ((const int64_t *)y->data)[r] : ((const int32_t *)y->data)[r];
+            if (v < 0 || v >= out) {
+                snprintf(err, errsz, "%s: row %d has class %lld, outside 0..%d", yname, r, (long long)v, out - 1);
+                eng_data_free(d);
+                return ENG_ERR_INPUT;
+            }
+            d->labels[r] = (int32_t)v;
+        }
+    } else {
+        memcpy(d->targets, y->data, y->count * sizeof(float));
+    }
+    return ENG_OK;
+}
+
+/* --- safetensors --------------------------------------------------------------------------- */
+
+#define ST_MAX_HEADER ((uint64_t)100 << 20) /* the format's own limit */
+
+int eng_st_parse(const unsigned char *buf, size_t len, const char *name, struct eng_st_file *out, char *err,
+                 size_t errsz)
+{
+    memset(out, 0, sizeof *out);
+    if (len < 8) {
+        snprintf(err, errsz, "%s: too short for a safetensors file", name);
+        return ENG_ERR_INPUT;
+    }
+    uint64_t hlen = 0;
+    for (int i = 7; i >= 0; i--) hlen = hlen << 8 | buf[i];
+    if (hlen > ST_MAX_HEADER || hlen > len - 8) {
+        snprintf(err, errsz, "%s: header length %llu runs past the end of the file (%zu bytes)", name,
+                 (unsigned long long)hlen, len);
+        return ENG_ERR_INPUT;
+    }
+    const char *end = NULL;
+    cJSON *doc = cJSON_ParseWithLengthOpts((const char *)buf + 8, (size_t)hlen, &end, 0);
+    if (!doc || !cJSON_IsObject(doc)) {
+        snprintf(err, errsz, "%s: the header is not a JSON object", name);
+        cJSON_Delete(doc);
+        return ENG_ERR_INPUT;
+    }
+    for (const char *p = end; p < (const char *)buf + 8 + hlen; p++)
+        if (*p != ' ' && *p != '\0') {
+            snprintf(err, errsz, "%s: junk after the header's JSON", name);
+            cJSON_Delete(doc);
+            return ENG_ERR_INPUT;
+        }
+    out->data = buf + 8 + hlen;
+    out->data_len = len - 8 - (size_t)hlen;
+    int status = ENG_ERR_INPUT;
+    for (const cJSON *e = doc->child; e; e = e->next) {
+        for (const cJSON *prev = doc->child; prev != e; prev = prev->next)
+            if (strcmp(prev->string, e->string) == 0) {
+                snprintf(err, errsz, "%s: tensor '%.60s' appears twice", name, e->string);
+                goto done;
+            }
+        if (strcmp(e->string, "__metadata__") == 0) {
+            if (!cJSON_IsObject(e)) {
+                snprintf(err, errsz, "%s: __metadata__ is not an object", name);
+                goto done;
+            }
+            continue;
+        }
+        if (out->count == (int)(sizeof out->tensors / sizeof out->tensors[0])) {
+            snprintf(err, errsz, "%s: more than %zu tensors", name, sizeof out->tensors / sizeof out->tensors[0]);
+            goto done;
+        }
+        struct eng_st_tensor *t = &out->tensors[out->count];
+        if (strlen(e->string) >= sizeof t->name) {
+            snprintf(err, errsz, "%s: tensor name '%.40s...' is too long", name, e->string);
+            goto done;
+        }
+        snprintf(t->name, sizeof t->name, "%s", e->string);
+        const cJSON *dtype = cJSON_GetObjectItemCaseSensitive(e, "dtype");
+        const cJSON *shape = cJSON_GetObjectItemCaseSensitive(e, "shape");
+        const cJSON *offs = cJSON_GetObjectItemCaseSensitive(e, "data_offsets");
+        if (!cJSON_IsObject(e) || !cJSON_IsString(dtype) || !cJSON_IsArray(shape) || !cJSON_IsArray(offs) ||
+            cJSON_GetArraySize(offs) != 2) {
+            snprintf(err, errsz, "%s: tensor '%s' lacks dtype, shape or data_offsets", name, t->name);
+            goto done;
+        }
+        snprintf(t->dtype, sizeof t->dtype, "%.7s", dtype->valuestring);
+        int nd = cJSON_GetArraySize(shape);
+        if (nd > 4) {
+            snprintf(err, errsz, "%s: tensor '%s' has %d dimensions (at most 4)", name, t->name, nd);
+            goto done;
+        }
+        uint64_t count = 1;
+        t->ndim = 0;
+        const cJSON *dim;
+        cJSON_ArrayForEach(dim, shape) {
+            if (!cJSON_IsNumber(dim) || dim->valuedouble < 0 || dim->valuedouble > 9.0e15 ||
+                dim->valuedouble != (double)(int64_t)dim->valuedouble) {
+                snprintf(err, errsz, "%s: tensor '%s' has a bad shape", name, t->name);
+                goto done;
+            }
+            uint64_t v = (uint64_t)dim->valuedouble;
+            if (v && count > UINT64_MAX / v) {
+                snprintf(err, errsz, "%s: tensor '%s' shape product overflows", name, t->name);
+                goto done;
+            }
+            count *= v;
+            t->shape[t->ndim++] = (int64_t)v;
+        }
+        double b = cJSON_GetArrayItem(offs, 0)->valuedouble, en = cJSON_GetArrayItem(offs, 1)->valuedouble;
+        if (!cJSON_IsNumber(cJSON_GetArrayItem(offs, 0)) || !cJSON_IsNumber(cJSON_GetArrayItem(offs, 1)) || b < 0 ||
+            en < b || en > (double)out->data_len || b != (double)(uint64_t)b || en != (double)(uint64_t)en) {
+            snprintf(err, errsz, "%s: tensor '%s' data_offsets lie outside the %zu data bytes", name, t->name,
+                     out->data_len);
+            goto done;
+        }
+        t->begin = (uint64_t)b;
+        t->end = (uint64_t)en;
+        size_t item = !strcmp(t->dtype, "F32") || !strcmp(t->dtype, "I32") ? 4
+                      : !strcmp(t->dtype, "F64") || !strcmp(t->dtype, "I64") ? 8
+                      : !strcmp(t->dtype, "F16") || !strcmp(t->dtype, "BF16") ? 2 : 0;
+        if (item && (count > UINT64_MAX / item || count * item != t->end - t->begin)) {
+            snprintf(err, errsz, "%s: tensor '%s' holds %llu bytes, its shape needs %s", name, t->name,
+                     (unsigned long long)(t->end - t->begin), count > UINT64_MAX / item ? "more" : "another size");
+            goto done;
+        }
+        out->count++;
+    }
+    /* Tensors may not overlap. */
+    for (int i = 0; i < out->count; i++)
+        for (int j = i + 1; j < out->count; j++) {
+            const struct eng_st_tensor *a = &out->tensors[i], *c = &out->tensors[j];
+            if (a->begin < c->end && c->begin < a->end) {
+                snprintf(err, errsz, "%s: tensors '%s' and '%s' overlap", name, a->name, c->name);
+                goto done;
+            }
+        }
+    status = ENG_OK;
+done:
+    cJSON_Delete(doc);
+    return status;
+}
+
+int eng_st_apply(const struct eng_st_file *f, const char *name, struct eng_model *m, char *err, size_t errsz)
+{
+    const struct eng_config *c = eng_model_config(m);
+    int layers = c->nsizes - 1;
+    /* Every tensor must belong to the model. */
+    for (int i = 0; i < f->count; i++) {
+        const struct eng_st_tensor *t = &f->tensors[i];
+        int layer = -1, n = 0;
+        char kind[16] = "";
+        if (sscanf(t->name, "layers.%d.%15[a-z]%n", &layer, kind, &n) != 2 || t->name[n] != '\0' || layer < 0 ||
+            layer >= layers || (strcmp(kind, "weight") != 0 && strcmp(kind, "bias") != 0)) {
+            snprintf(err, errsz, "%s: tensor '%s' is not part of a %d-layer model (layers.{i}.weight, layers.{i}.bias)",
+                     name, t->name, layers);
+            return ENG_ERR_INPUT;
+        }
+    }
+    for (int l = 0; l < layers; l++) {
+        const struct eng_st_tensor *w = NULL, *b = NULL;
+        char wname[40], bname[40];
+        snprintf(wname, sizeof wname, "layers.%d.weight", l);
+        snprintf(bname, sizeof bname, "layers.%d.bias", l);
+        for (int i = 0; i < f->count; i++) {
+            if (!strcmp(f->tensors[i].name, wname)) w = &f->tensors[i];
+            if (!strcmp(f->tensors[i].name, bname)) b = &f->tensors[i];
+        }
+        if (!w || !b) {
+            snprintf(err, errsz, "%s: missing tensor '%s'", name, !w ? wname : bname);
+            return ENG_ERR_INPUT;
+        }
+        int in = c->sizes[l], o = c->sizes[l + 1];
+        if (strcmp(w->dtype, "F32") || strcmp(b->dtype, "F32")) {
+            snprintf(err, errsz, "%s: '%s' is %s; only F32 weights are supported", name, strcmp(w->dtype, "F32") ? wname : bname,
+                     strcmp(w->dtype, "F32") ? w->dtype : b->dtype);
+            return ENG_ERR_INPUT;
+        }
+        if (w->ndim != 2 || w->shape[0] != o || w->shape[1] != in) {
+            snprintf(err, errsz, "%s: '%s' should have shape [%d, %d] for this model", name, wname, o, in);
+            return ENG_ERR_INPUT;
+        }
+        if (b->ndim != 1 || b->shape[0] != o) {
+            snprintf(err, errsz, "%s: '%s' should have shape [%d] for this model", name, bname, o);
+            return ENG_ERR_INPUT;
+        }
+    }
+    /* All checked: copy (memcpy from the buffer: its data section has no alignment guarantee). */
+    for (int l = 0; l < layers; l++) {
+        char wname[40], bname[40];
+        snprintf(wname, sizeof wname, "layers.%d.weight", l);
+        snprintf(bname, sizeof bname, "layers.%d.bias", l);
+        const struct eng_st_tensor *w = NULL, *b = NULL;
+        for (int i = 0; i < f->count; i++) {
+            if (!strcmp(f->tensors[i].name, wname)) w = &f->tensors[i];
+            if (!strcmp(f->tensors[i].name, bname)) b = &f->tensors[i];
+        }
+        float *wbuf = malloc(w->end - w->begin + 4), *bbuf = malloc(b->end - b->begin + 4);
+        if (!wbuf || !bbuf) {
+            free(wbuf);
+            free(bbuf);
+            snprintf(err, errsz, "%s: out of memory", name);
+            return ENG_ERR_RUNTIME;
+        }
+        memcpy(wbuf, f->data + w->begin, w->end - w->begin);
+        memcpy(bbuf, f->data + b->begin, b->end - b->begin);
+        eng_model_set_layer(m, l, wbuf, bbuf);
+        free(wbuf);
+        free(bbuf);
+    }
+    return ENG_OK;
+}
+
+int eng_st_load_model(const char *path, struct eng_model *m, char *err, size_t errsz)
+{
+    unsigned char *buf;
+    size_t len;
+    int status = eng_read_file(path, MAX_FILE_BYTES, &buf, &len, err, errsz);
+    if (status) return status;
+    struct eng_st_file *f = malloc(sizeof *f);
+    if (!f) {
+        free(buf);
+        snprintf(err, errsz, "out of memory");
+        return ENG_ERR_RUNTIME;
+    }
+    status = eng_st_parse(buf, len, path, f, err, errsz);
+    if (status == ENG_OK) status = eng_st_apply(f, path, m, err, errsz);
+    free(f);
+    free(buf);
+    return status;
+}
+
+int eng_st_save_model(const char *path, const struct eng_model *m, char *err, size_t errsz)
+{
+    const struct eng_config *c = eng_model_config(m);
+    int layers = c->nsizes - 1;
+    size_t total = 0;
+    for (int l = 0; l < layers; l++) total += ((size_t)c->sizes[l] * c->sizes[l + 1] + (size_t)c->sizes[l + 1]) * 4;
+    char *header = malloc(256 * (size_t)layers + 64);
+    unsigned char *data = malloc(total ? total : 4);
+    if (!header || !data) {
+        free(header);
+        free(data);
+        snprintf(err, errsz, "out of memory");
+        return ENG_ERR_RUNTIME;
+    }
+    size_t used = (size_t)sprintf(header, "{\"__metadata__\":{\"format\":\"pt\"}");
+    size_t at = 0;
+    for (int l = 0; l < layers; l++) {
+        int in = c->sizes[l], o = c->sizes[l + 1];
+        size_t wbytes = (size_t)in * o * 4, bbytes = (size_t)o * 4;
+        eng_model_get_layer(m, l, (float *)(void *)(data + at), (float *)(void *)(data + at + wbytes));
+        used += (size_t)sprintf(header + used,
+                                ",\"layers.%d.weight\":{\"dtype\":\"F32\",\"shape\":[%d,%d],\"data_offsets\":[%zu,%zu]}"
+                                ",\"layers.%d.bias\":{\"dtype\":\"F32\",\"shape\":[%d],\"data_offsets\":[%zu,%zu]}",
+                                l, o, in, at, at + wbytes, l, o, at + wbytes, at + wbytes + bbytes);
+        at += wbytes + bbytes;
+    }
+    header[used++] = '}';
+    while ((8 + used) % 8) header[used++] = ' '; /* data section 8-byte aligned */
+    unsigned char len8[8];
+    for (int i = 0; i < 8; i++) len8[i] = (unsigned char)((uint64_t)used >> (8 * i));
+    int status = write_atomic(path, len8, 8, header, used, data, total, err, errsz);
+    free(header);
+    free(data);
+    return status;
+}
