@@ -223,10 +223,14 @@ int cmd_train(struct globals *g, int argc, char **argv)
         status = ENG_ERR_RUNTIME;
     }
     struct progress prog = {nsteps / 10 > 0 ? nsteps / 10 : 1, nsteps, json};
-    if (status == ENG_OK && !json)
-        printf("training %s, %zu parameters, batch %d, %s lr %g, %s loss, %d thread%s, %s data\n", layers,
-               eng_model_param_count(m), cfg.batch, eng_opt_name(cfg.opt), (double)cfg.lr, eng_loss_name(cfg.loss),
-               cfg.threads, cfg.threads == 1 ? "" : "s", data ? "file" : "synthetic");
+    if (status == ENG_OK && !json) {
+        char line[512];
+        snprintf(line, sizeof line, "training %s (%zu parameters), batch %d, %s lr %g, %s loss, %s, %d thread%s, %s data",
+                 layers, eng_model_param_count(m), cfg.batch, eng_opt_name(cfg.opt), (double)cfg.lr,
+                 eng_loss_name(cfg.loss), eng_act_name(cfg.act), cfg.threads, cfg.threads == 1 ? "" : "s",
+                 data ? "file" : "synthetic");
+        text_wrap(stdout, line, 0, 2);
+    }
     struct eng_run run = {nsteps, losses, secs};
     if (status == ENG_OK) status = eng_train(m, &d, &run, on_step, &prog, err, sizeof err);
     if (status == ENG_OK && save) status = eng_st_save_model(save, m, err, sizeof err);
