@@ -37,7 +37,7 @@ BENCH_OBJ := $(BUILD)/tests/bench.o $(BUILD)/tests/support.o
 
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all run test test-run bench bench-run asan sanitize-run deps install uninstall clean
+.PHONY: all run test test-run bench bench-run asan sanitize-run fuzz fuzz-run test-peer test-peer-run deps install uninstall clean
 .DEFAULT_GOAL := all
 
 all: $(BIN)
@@ -77,6 +77,39 @@ sanitize-run: $(BIN) $(BUILD)/unit-tests
 	    echo "sanitizer reports above: failing"; exit 1; fi; \
 	exit $$status
 
+# libFuzzer targets for the file readers (clang): each runs FUZZ_SECONDS, new inputs go to
+# build/fuzz/work-*, the seed corpus in tests/fuzz/corpus stays untouched.
+FUZZ_SECONDS ?= 60
+FUZZ_CC      ?= clang
+FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_SRC     := engine/tensor_io.c engine/model.c engine/data.c engine/cpu_backend.c
+FUZZ_TARGETS := npy safetensors
+
+fuzz:
+	@scripts/deps.sh --fuzz
+	@$(MAKE) --no-print-directory fuzz-run
+
+fuzz-run: $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
+	@for t in $(FUZZ_TARGETS); do \
+	    mkdir -p build/fuzz/work-$$t; \
+	    echo "fuzzing the $$t reader for $(FUZZ_SECONDS) s"; \
+	    build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	        build/fuzz/work-$$t tests/fuzz/corpus/$$t 2> build/fuzz/$$t.log || { tail -40 build/fuzz/$$t.log; exit 1; }; \
+	    grep -E '^stat::number_of_executed_units|^Done' build/fuzz/$$t.log; \
+	done
+
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC)
+	@mkdir -p build/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(WARNFLAGS) $(CPPFLAGS) $(MAIN_CFLAGS) -o $@ $^ $(call pc_libs,libcjson) $(BLAS_LIBS) -lm
+
+# The peer check against PyTorch (tests/peer/peer_check.py) where `import torch` works.
+test-peer:
+	@scripts/deps.sh --peer
+	@$(MAKE) --no-print-directory test-peer-run
+
+test-peer-run: $(BIN)
+	/usr/bin/python3 tests/peer/peer_check.py $(BIN)
+
 $(BIN): $(MAIN_OBJ) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(MAIN_LIBS)
@@ -90,6 +123,9 @@ $(BUILD)/bench: $(BENCH_OBJ) $(LIB_OBJ)
 $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARNFLAGS) $(CPPFLAGS) $(CFLAGS) $(MAIN_CFLAGS) $(TEST_CFLAGS) -MMD -MP -c -o $@ $<
+
+# The engine's elementwise kernels: vectorised loops and sqrtf without errno.
+$(BUILD)/engine/cpu_backend.o: CFLAGS += -O3 -fno-math-errno
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -25,6 +25,7 @@ struct eng_sgd_args {
 
 struct eng_backend {
     const char *name;
+    int host_memory; /* device pointers are host pointers: inputs are read in place, not copied */
 
     void *(*alloc)(size_t bytes);           /* zeroed; NULL when out of memory */
     void (*release)(void *ptr);
@@ -39,7 +40,7 @@ struct eng_backend {
 
     /* pre[r][c] += bias[c]; out = act(pre) (out may equal pre when act is NONE). */
     void (*bias_act_forward)(float *out, float *pre, const float *bias, int rows, int cols, enum eng_act act);
-    /* dpre = dout * act'(pre), elementwise over n values. */
+    /* dpre = dout * act'(pre), elementwise over n values; dpre may equal dout (in place). */
     void (*act_backward)(float *dpre, const float *dout, const float *pre, size_t n, enum eng_act act);
     /* dbias[c] = sum over rows of d[r][c]. */
     void (*bias_backward)(float *dbias, const float *d, int rows, int cols);

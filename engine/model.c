@@ -313,23 +313,30 @@ static float forward_backward(struct eng_model *m, const float *x, const void *t
     const struct eng_backend *be = m->be;
     const int B = m->cfg.batch, L = m->nlayers;
     const int *w = m->cfg.sizes;
-    be->upload(m->input, x, (size_t)B * w[0] * sizeof(float));
-    be->upload(m->targets, targets, m->target_bytes);
+    /* A host back-end reads the caller's batch where it lies. */
+    const float *input = x;
+    const void *target = targets;
+    if (!be->host_memory) {
+        be->upload(m->input, x, (size_t)B * w[0] * sizeof(float));
+        be->upload(m->targets, targets, m->target_bytes);
+        input = m->input;
+        target = m->targets;
+    }
 
     /* Forward: pre_i = in_i W_i^T + b_i, out_i = act(pre_i); the last layer stays linear. */
-    const float *in = m->input;
+    const float *in = input;
     for (int i = 0; i < L; i++) {
         be->gemm(0, 1, B, w[i + 1], w[i], 1.0f, in, w[i], m->weight[i], w[i], 0.0f, m->pre[i], w[i + 1]);
         enum eng_act act = i == L - 1 ? ENG_ACT_NONE : m->cfg.act;
         be->bias_act_forward(i == L - 1 ? m->pre[i] : m->out[i], m->pre[i], m->bias[i], B, w[i + 1], act);
         in = i == L - 1 ? m->pre[i] : m->out[i];
     }
-    float loss = be->loss(m->dlogits_a, m->pre[L - 1], m->targets, B, w[L], m->cfg.loss);
+    float loss = be->loss(m->dlogits_a, m->pre[L - 1], target, B, w[L], m->cfg.loss);
 
     /* Backward: dW_i = dpre_i^T in_i, db_i = column sums, dout_{i-1} = dpre_i W_i. */
     float *dpre = m->dlogits_a, *spare = m->dlogits_b;
     for (int i = L - 1; i >= 0; i--) {
-        const float *layer_in = i == 0 ? m->input : m->out[i - 1];
+        const float *layer_in = i == 0 ? input : m->out[i - 1];
         be->gemm(1, 0, w[i + 1], w[i], B, 1.0f, dpre, w[i + 1], layer_in, w[i], 0.0f, m->dweight[i], w[i]);
         be->bias_backward(m->dbias[i], dpre, B, w[i + 1]);
         if (i == 0) break; /* the input needs no gradient */

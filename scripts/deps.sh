@@ -3,7 +3,11 @@
 # already finds every library; on a system without apt it prints the package names instead.
 #   scripts/deps.sh          install what is missing
 #   scripts/deps.sh --check  exit 0 when everything is present, 1 otherwise (installs nothing)
+#   scripts/deps.sh --peer   also PyTorch (Debian's python3-torch) for the peer check and bench
+#   scripts/deps.sh --fuzz   also clang and its libFuzzer runtime for make fuzz
 set -eu
+
+mode=${1:-}
 
 # pkg-config module -> Debian package
 MODULES="sqlite3:libsqlite3-dev libcjson:libcjson-dev ncursesw:libncurses-dev criterion:libcriterion-dev openblas:libopenblas-dev hwloc:libhwloc-dev"
@@ -22,6 +26,13 @@ else
     for pair in $MODULES; do missing="$missing ${pair#*:}"; done
 fi
 
+if [ "$mode" = "--peer" ] && ! /usr/bin/python3 -c 'import torch, numpy' >/dev/null 2>&1; then
+    missing="$missing python3-torch python3-numpy"
+fi
+if [ "$mode" = "--fuzz" ] && ! command -v clang >/dev/null 2>&1; then
+    missing="$missing clang libclang-rt-14-dev"
+fi
+
 # The tests validate JSON reports against docs/*.schema.json with Debian's python3-jsonschema.
 if ! /usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1; then
     missing="$missing python3-jsonschema"
@@ -30,7 +41,7 @@ fi
 if [ -z "$missing" ]; then
     exit 0
 fi
-if [ "${1:-}" = "--check" ]; then
+if [ "$mode" = "--check" ]; then
     echo "fwadvisor: missing build dependencies:$missing" >&2
     exit 1
 fi
