@@ -60,7 +60,7 @@ bench: deps
 	@$(MAKE) --no-print-directory bench-run
 
 bench-run: $(BIN) $(BUILD)/bench
-	$(BUILD)/bench "$(abspath $(BIN))"
+	$(BUILD)/bench "$(abspath $(BIN))" "$(abspath tests/peer/bench_torch.py)"
 
 # AddressSanitizer + UndefinedBehaviorSanitizer (LeakSanitizer included) build of the binary and
 # the tests, then the suite. Criterion does not fail a test whose process reports a leak at exit,
