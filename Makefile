@@ -53,8 +53,11 @@ run: deps
 test: deps
 	@$(MAKE) --no-print-directory test-run
 
-test-run: $(BIN) $(BUILD)/unit-tests
-	FWADVISOR_BIN="$(abspath $(BIN))" FWADVISOR_FIXTURES="$(abspath tests/fixtures)" FWADVISOR_SCHEMA_DIR="$(abspath docs)" $(BUILD)/unit-tests
+TEST_ENV = FWADVISOR_BIN="$(abspath $(BIN))" FWADVISOR_FIXTURES="$(abspath tests/fixtures)" \
+	FWADVISOR_SCHEMA_DIR="$(abspath docs)" FWADVISOR_FAKE_NVML="$(abspath $(BUILD)/libfake_nvml.so)"
+
+test-run: $(BIN) $(BUILD)/unit-tests $(BUILD)/libfake_nvml.so
+	$(TEST_ENV) $(BUILD)/unit-tests
 
 bench: deps
 	@$(MAKE) --no-print-directory bench-run
@@ -64,18 +67,15 @@ bench-run: $(BIN) $(BUILD)/bench
 
 # AddressSanitizer + UndefinedBehaviorSanitizer (LeakSanitizer included) build of the binary and
 # the tests, then the suite. Criterion does not fail a test whose process reports a leak at exit,
-# so the log is searched for sanitizer reports as well.
+# so scripts/sanitizer-check.sh reads the log as well.
 asan: deps
 	@$(MAKE) --no-print-directory BUILD=build-asan BIN=build-asan/fwadvisor \
 	    CFLAGS="$(SAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" sanitize-run
 
-sanitize-run: $(BIN) $(BUILD)/unit-tests
-	@status=0; FWADVISOR_BIN="$(abspath $(BIN))" FWADVISOR_FIXTURES="$(abspath tests/fixtures)" FWADVISOR_SCHEMA_DIR="$(abspath docs)" \
-	    $(BUILD)/unit-tests > $(BUILD)/sanitize.log 2>&1 || status=$$?; \
+sanitize-run: $(BIN) $(BUILD)/unit-tests $(BUILD)/libfake_nvml.so
+	@status=0; $(TEST_ENV) $(BUILD)/unit-tests > $(BUILD)/sanitize.log 2>&1 || status=$$?; \
 	cat $(BUILD)/sanitize.log; \
-	if grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:' $(BUILD)/sanitize.log; then \
-	    echo "sanitizer reports above: failing"; exit 1; fi; \
-	exit $$status
+	scripts/sanitizer-check.sh $(BUILD)/sanitize.log $$status || { echo "sanitizer reports or failures above"; exit 1; }
 
 # libFuzzer targets for the file readers (clang): each runs FUZZ_SECONDS, new inputs go to
 # build/fuzz/work-*, the seed corpus in tests/fuzz/corpus stays untouched.
@@ -119,6 +119,12 @@ $(BUILD)/unit-tests: $(TEST_OBJ) $(LIB_OBJ)
 
 $(BUILD)/bench: $(BENCH_OBJ) $(LIB_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(MAIN_LIBS)
+
+# The NVIDIA driver libraries' stand-in for the detection tests (plain flags: it is loaded by
+# dlopen into sanitized and plain test binaries alike).
+$(BUILD)/libfake_nvml.so: tests/fixtures/fake_nvml.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARNFLAGS) -O1 -shared -fPIC -o $@ $<
 
 $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)

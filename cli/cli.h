@@ -44,6 +44,7 @@ int cli_exit_from_kb(int status);
 int cmd_kb(struct globals *g, int argc, char **argv);
 int cmd_recommend(struct globals *g, int argc, char **argv);
 int cmd_train(struct globals *g, int argc, char **argv);
+int cmd_probe(struct globals *g, int argc, char **argv);
 
 /* --- text layout (cli/text.c) ------------------------------------------------------------- */
 

@@ -46,19 +46,6 @@ static int cmd_version(struct globals *g)
     return EXIT_OK;
 }
 
-/* The subcommands whose issues have not landed yet parse --help honestly and refuse the rest. */
-static int cmd_pending(struct globals *g, int argc, char **argv)
-{
-    (void)g;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("Usage: fwadvisor %s ...\n%s is not available in this build.\n", argv[0], argv[0]);
-            return EXIT_OK;
-        }
-    }
-    return not_available(argv[0]);
-}
-
 int main(int argc, char **argv)
 {
     setlocale(LC_ALL, "");
@@ -101,8 +88,7 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "kb") == 0) return cmd_kb(&g, sub_argc, sub_argv);
     if (strcmp(cmd, "recommend") == 0) return cmd_recommend(&g, sub_argc, sub_argv);
     if (strcmp(cmd, "train") == 0) return cmd_train(&g, sub_argc, sub_argv);
-    if (strcmp(cmd, "probe") == 0)
-        return cmd_pending(&g, sub_argc, sub_argv);
+    if (strcmp(cmd, "probe") == 0) return cmd_probe(&g, sub_argc, sub_argv);
     if (strcmp(cmd, "help") == 0) {
         fputs(usage_text, stdout);
         return EXIT_OK;

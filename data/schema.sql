@@ -1,4 +1,5 @@
--- fwadvisor knowledge base, schema version 1 (PRAGMA user_version = 1, set by the program).
+-- fwadvisor knowledge base, schema version 2 (PRAGMA user_version = 2, set by the program).
+-- Version 2 added probe_runs; knowledge/kb.c upgrades version 1 files in place.
 --
 -- Every fact row carries `source` (a row of `sources`) and `as_of` (YYYY-MM-DD: the day the fact
 -- was last checked), plus `origin`: 'builtin' rows come from data/kb/*.sql compiled into the binary
@@ -163,4 +164,15 @@ CREATE TABLE rules (
   source    TEXT NOT NULL REFERENCES sources (id) DEFERRABLE INITIALLY DEFERRED,
   as_of     TEXT NOT NULL,
   origin    TEXT NOT NULL DEFAULT 'builtin' CHECK (origin IN ('builtin', 'user'))
+);
+
+-- Probe runs (`fwadvisor probe`): the user's own measurements. A refresh of the built-in facts
+-- never touches them; `doc` is the whole fwadvisor.probe/1 document.
+CREATE TABLE probe_runs (
+  id          TEXT PRIMARY KEY,
+  started_at  TEXT NOT NULL,
+  duration_s  REAL NOT NULL,
+  interrupted INTEGER NOT NULL CHECK (interrupted IN (0, 1)),
+  summary     TEXT NOT NULL,                        -- one line for `probe list`
+  doc         TEXT NOT NULL CHECK (json_valid(doc))
 );

@@ -359,7 +359,7 @@ static void plan_time(const struct adv_kb *akb, struct adv_result *r, int acc)
     double P = answers_num(a, ANS_MODEL_PARAMS), D = answers_num(a, ANS_DEVICES);
     if (r->hw.peak_tflops > 0 && strcmp(r->hw.kind, hardware) == 0) {
         r->peak_tflops = r->hw.peak_tflops;
-        snprintf(r->peak_source, sizeof r->peak_source, "measured: %s", r->hw.peak_source);
+        snprintf(r->peak_source, sizeof r->peak_source, "%s", r->hw.peak_source);
     } else if (acc >= 0) {
         const char *which = akb->acc[acc].bf16 > 0 ? "BF16" : akb->acc[acc].fp16 > 0 ? "FP16" : "FP32";
         r->peak_tflops = akb->acc[acc].bf16 > 0 ? akb->acc[acc].bf16 : akb->acc[acc].fp16 > 0 ? akb->acc[acc].fp16 : akb->acc[acc].fp32;

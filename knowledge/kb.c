@@ -394,9 +394,15 @@ fail:
     return status;
 }
 
-/* Schema upgrades: migrations[v] takes a database from version v to v + 1. None yet: version 1
- * is the first schema. */
-static const char *const migrations[KB_SCHEMA_VERSION] = {NULL};
+/* Schema upgrades: migrations[v] takes a database from version v to v + 1 (version 0 is an
+ * empty file, which is created, not upgraded). Keep each in step with data/schema.sql. */
+static const char *const migrations[KB_SCHEMA_VERSION] = {
+    NULL,
+    /* 1 -> 2: stored probe runs */
+    "CREATE TABLE probe_runs (id TEXT PRIMARY KEY, started_at TEXT NOT NULL, duration_s REAL NOT NULL,"
+    " interrupted INTEGER NOT NULL CHECK (interrupted IN (0, 1)), summary TEXT NOT NULL,"
+    " doc TEXT NOT NULL CHECK (json_valid(doc)));",
+};
 
 static int migrate(kb *k, long long from, char *err, size_t errsz)
 {

@@ -93,20 +93,6 @@ Test(cli, no_command_without_terminal_prints_usage)
     ts_run_free(&r);
 }
 
-Test(cli, pending_commands_say_not_available)
-{
-    static const char *const cmds[] = {"probe"};
-    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
-        struct ts_run r;
-        RUN(r, cmds[i]);
-        cr_expect_eq(r.status, 1, "%s", cmds[i]);
-        cr_expect(strstr(r.err, "not available in this build") != NULL, "%s: %s", cmds[i], r.err);
-        cr_expect_eq(ts_lines(r.err), 1);
-        cr_expect_str_empty(r.out);
-        ts_run_free(&r);
-    }
-}
-
 Test(cli, kb_list_every_kind_fits_80_columns)
 {
     static const char *const kinds[] = {"frameworks", "criteria", "hardware", "distributed", "deployment",

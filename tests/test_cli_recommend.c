@@ -114,7 +114,7 @@ Test(recommend_cli, bad_answers_exit_3_with_one_line)
         {{"--set", "devices=-2"}, "is not a whole number >= 1"},
         {{"--preset", "no-such-preset"}, "unknown preset"},
         {{"-a", "/nonexistent/answers.json"}, "cannot read"},
-        {{"--probe", "42"}, "no stored probe run '42'"},
+        {{"--probe", "42"}, "no probe run '42'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *args[10] = {dbarg, "recommend"};

@@ -274,3 +274,32 @@ Test(kb_create, directory_as_database_is_refused)
     cr_expect_eq(kb_open(dir, 0, &k, err, sizeof err), KB_ERR_DB);
     cr_expect(strstr(err, "is a directory") != NULL, "%s", err);
 }
+
+Test(kb_create, version_1_databases_are_upgraded)
+{
+    kb *k;
+    cr_assert_eq(kb_open(db, 0, &k, err, sizeof err), KB_OK, "%s", err);
+    kb_close(k);
+    /* What a version-1 file looked like: no probe_runs table. */
+    raw_exec(db, "DROP TABLE probe_runs; PRAGMA user_version = 1;");
+    cr_assert_eq(kb_open(db, 0, &k, err, sizeof err), KB_OK, "%s", err);
+    cr_expect_eq(query_int(kb_db(k), "PRAGMA user_version"), KB_SCHEMA_VERSION);
+    cr_expect_eq(query_int(kb_db(k), "SELECT count(*) FROM sqlite_master WHERE name = 'probe_runs'"), 1);
+    cr_expect_eq(query_int(kb_db(k), "SELECT count(*) FROM frameworks"), 8, "facts kept through the upgrade");
+    kb_close(k);
+}
+
+Test(kb_create, refresh_leaves_probe_runs_alone)
+{
+    kb *k;
+    cr_assert_eq(kb_open(db, 0, &k, err, sizeof err), KB_OK, "%s", err);
+    cr_assert_eq(sqlite3_exec(kb_db(k),
+                              "INSERT INTO probe_runs VALUES ('p1', '2026-01-01T00:00:00Z', 1, 0, 's', '{}');"
+                              "UPDATE meta SET value = 'older-build' WHERE key = 'builtin_hash';",
+                              NULL, NULL, NULL),
+                 SQLITE_OK);
+    kb_close(k);
+    cr_assert_eq(kb_open(db, 0, &k, err, sizeof err), KB_OK, "%s", err);
+    cr_expect_eq(query_int(kb_db(k), "SELECT count(*) FROM probe_runs"), 1);
+    kb_close(k);
+}

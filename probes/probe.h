@@ -1,0 +1,128 @@
+/* probe: what this machine has (detection) and what it can do (workloads run on the engine),
+ * gathered into one probe run (DESIGN.md, fwadvisor.probe/1). Nothing here prints or touches the
+ * knowledge base: the command line stores runs through knowledge/probe_store.
+ *
+ * File-system reads go through $FWADVISOR_SYSROOT when set and hwloc honours HWLOC_XMLFILE /
+ * HWLOC_FSROOT, so detection runs on recorded machines in the tests. */
+#ifndef FWADVISOR_PROBE_H
+#define FWADVISOR_PROBE_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cjson/cJSON.h>
+
+#define PROBE_SCHEMA "fwadvisor.probe/1"
+#define PROBE_MAX_ACCEL 16
+#define PROBE_MAX_RESULTS 64
+
+struct probe_cpu {
+    char vendor[32], model[128], arch[16], microarch[32];
+    int packages, cores, threads, numa_nodes;
+    int family, model_number;  /* x86 family and model (cpuid, or hwloc's record), -1 unknown */
+    uint64_t l1d_bytes, l2_bytes, l3_bytes, memory_bytes;
+    double max_mhz;            /* 0 when unknown */
+    char mhz_source[64];       /* "cpufreq", "measured", ... */
+    char simd[16][16];         /* feature names */
+    int nsimd;
+    int flops_per_cycle;       /* FP32 per core per cycle from the table, 0 when unknown */
+    double peak_gflops;        /* cores x max_mhz x flops_per_cycle, 0 when unknown */
+    char peak_note[160];
+};
+
+struct probe_accel {
+    char kind[16];             /* nvidia, amd, tpu, apple, ascend */
+    char name[128];
+    int count;
+    uint64_t memory_bytes;     /* per device, 0 when unknown */
+    char compute_capability[16];
+    char driver[64];
+    int sm_count;
+    int max_clock_mhz;
+    char note[160];
+};
+
+struct probe_hw {
+    char os[16], kernel[64], arch[16];
+    struct probe_cpu cpu;
+    int naccel;
+    struct probe_accel accel[PROBE_MAX_ACCEL];
+};
+
+/* Fills *hw; never fails (what cannot be read is left empty and said in notes). */
+void probe_detect(struct probe_hw *hw);
+
+/* --- the parts of detection, for tests ------------------------------------------------------ */
+
+/* x86 SIMD features from cpuid registers: leaf 1 ecx, leaf 7.0 ebx/ecx/edx, leaf 7.1 eax, and
+ * xgetbv(0). Fills names into cpu->simd. */
+void probe_x86_features(struct probe_cpu *cpu, uint32_t l1_ecx, uint32_t l7_ebx, uint32_t l7_ecx, uint32_t l7_edx,
+                        uint32_t l71_eax, uint64_t xcr0);
+/* FP32 FLOP per cycle per core for a vendor, family and model (x86), and the microarchitecture
+ * name; 0 when not in the table. has_avx512 and has_avx2/fma refine unknown models. */
+int probe_flops_per_cycle(const char *vendor, int family, int model, int has_avx512, int has_fma, char *uarch,
+                          size_t uarchsz);
+/* Apple: parses `sysctl -a` style text ("key: value" lines) into an accelerator entry. */
+int probe_parse_apple_sysctl(const char *text, struct probe_accel *out, struct probe_cpu *cpu);
+
+/* --- workloads ------------------------------------------------------------------------------ */
+
+struct probe_stats {
+    double median, min, max, mean;
+    double cv; /* robust: 1.4826 x median absolute deviation / median */
+    int n;
+};
+/* Statistics of n samples (sorted in place). */
+void probe_stats(double *samples, int n, struct probe_stats *out);
+
+struct probe_result {
+    char workload[16], device[16], metric[32], unit[16];
+    int skipped;
+    char reason[96];
+    struct probe_stats stats;  /* of the metric (higher is better except for `us/step`) */
+    double peak_fraction;      /* < 0 when there is no peak to compare with */
+    char params[160];          /* JSON object text */
+    int noisy;                 /* cv above 5% */
+};
+
+struct probe_options {
+    int full;                  /* --full: more sizes and repeats */
+    int smoke;                 /* tiny sizes and few repeats: for tests, not for measuring */
+    int threads;               /* 0: physical cores */
+    char device[16];           /* "cpu" (cuda comes with the GPU back-end) */
+    unsigned workloads;        /* bit per PROBE_W_* */
+    volatile sig_atomic_t *stop; /* set by a signal handler: finish the current repeat and return */
+    /* Progress: called between repeats with the fraction done and the current step's name. */
+    void (*progress)(void *ctx, double fraction, const char *what);
+    void *progress_ctx;
+};
+
+enum { PROBE_W_GEMM = 1, PROBE_W_STREAM = 2, PROBE_W_TRANSFER = 4, PROBE_W_TRAIN_MLP = 8, PROBE_W_TRAIN_TINY = 16,
+       PROBE_W_ALLREDUCE = 32, PROBE_W_ALL = 63 };
+
+/* The numerical checks the workloads apply to their own results: 16 sampled entries of C = A B
+ * (n x n, row-major) against dot products in double; and STREAM's arrays after `ntimes` rounds of
+ * copy, scale, add and triad against the scalar recurrence. 1 when the results are right. */
+int probe_gemm_check(const float *a, const float *b, const float *c, int n, uint64_t seed);
+int probe_stream_check(const double *a, const double *b, const double *c, size_t n, int ntimes);
+
+/* Parses "gemm,stream,..." into PROBE_W_* bits. Returns 0, or -1 with the offending name in err. */
+int probe_parse_workloads(const char *list, unsigned *out, char *err, size_t errsz);
+
+struct probe_run {
+    char id[40], started_at[32], version[32];
+    double duration_s;
+    int interrupted;
+    struct probe_hw hw;
+    int nresults;
+    struct probe_result results[PROBE_MAX_RESULTS];
+};
+
+/* Runs the selected workloads on hw's CPU and appends results to run. Returns 0, or 1 when
+ * stopped early (run->interrupted is set). */
+int probe_run_workloads(struct probe_run *run, const struct probe_options *opt);
+
+/* The fwadvisor.probe/1 document. Caller frees. */
+cJSON *probe_run_to_json(const struct probe_run *run);
+
+#endif

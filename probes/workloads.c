@@ -1,0 +1,481 @@
+/* The probe's workloads: sgemm sweep, STREAM kernels, the engine's training steps. Every timed
+ * loop warms up first, repeats until both a minimum count and a minimum time, and reports the
+ * median with min, max and the coefficient of variation; every result is checked. */
+#include "engine/engine.h"
+#include "probes/probe.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void probe_stats(double *v, int n, struct probe_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    if (n <= 0) return;
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    double sum = 0, sq = 0;
+    for (int i = 0; i < n; i++) sum += v[i];
+    double mean = sum / n;
+    for (int i = 0; i < n; i++) sq += (v[i] - mean) * (v[i] - mean);
+    out->n = n;
+    out->min = v[0];
+    out->max = v[n - 1];
+    out->mean = mean;
+    out->median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    /* The spread as a robust coefficient of variation: 1.4826 x the median absolute deviation
+     * over the median (equal to sd/mean for normal noise), so one step that an interrupt
+     * stretched does not call a steady measurement noisy. */
+    double *dev = malloc((size_t)n * sizeof *dev);
+    if (dev && out->median != 0) {
+        for (int i = 0; i < n; i++) dev[i] = fabs(v[i] - out->median);
+        qsort(dev, (size_t)n, sizeof *dev, cmp_double);
+        double mad = n % 2 ? dev[n / 2] : (dev[n / 2 - 1] + dev[n / 2]) / 2;
+        out->cv = n > 1 ? 1.4826 * mad / fabs(out->median) : 0;
+    } else {
+        out->cv = n > 1 && mean != 0 ? sqrt(sq / (n - 1)) / fabs(mean) : 0;
+    }
+    free(dev);
+}
+
+int probe_parse_workloads(const char *list, unsigned *out, char *err, size_t errsz)
+{
+    static const struct { const char *name; unsigned bit; } names[] = {
+        {"gemm", PROBE_W_GEMM}, {"stream", PROBE_W_STREAM}, {"transfer", PROBE_W_TRANSFER},
+        {"train-mlp", PROBE_W_TRAIN_MLP}, {"train-tiny", PROBE_W_TRAIN_TINY}, {"allreduce", PROBE_W_ALLREDUCE},
+        {"all", PROBE_W_ALL},
+    };
+    *out = 0;
+    char copy[256];
+    snprintf(copy, sizeof copy, "%s", list);
+    for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        unsigned bit = 0;
+        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+            if (strcmp(names[i].name, t) == 0) bit = names[i].bit;
+        if (!bit) {
+            snprintf(err, errsz, "unknown workload '%s' (gemm, stream, transfer, train-mlp, train-tiny, allreduce, all)", t);
+            return -1;
+        }
+        *out |= bit;
+    }
+    if (!*out) {
+        snprintf(err, errsz, "no workload named");
+        return -1;
+    }
+    return 0;
+}
+
+/* --- bookkeeping ------------------------------------------------------------------------- */
+
+struct runner {
+    struct probe_run *run;
+    const struct probe_options *opt;
+    int threads;
+    double done, total; /* progress units */
+    double gemm_best;   /* GFLOP/s, for the training steps' fraction */
+};
+
+static int stopped(const struct runner *r) { return r->opt->stop && *r->opt->stop; }
+
+static void progress(struct runner *r, double units, const char *what)
+{
+    r->done += units;
+    if (r->opt->progress) r->opt->progress(r->opt->progress_ctx, r->total > 0 ? r->done / r->total : 1, what);
+}
+
+static struct probe_result *add_result(struct runner *r, const char *workload, const char *metric, const char *unit)
+{
+    struct probe_run *run = r->run;
+    if (run->nresults == PROBE_MAX_RESULTS) return NULL;
+    struct probe_result *res = &run->results[run->nresults++];
+    memset(res, 0, sizeof *res);
+    snprintf(res->workload, sizeof res->workload, "%s", workload);
+    snprintf(res->device, sizeof res->device, "%s", r->opt->device[0] ? r->opt->device : "cpu");
+    snprintf(res->metric, sizeof res->metric, "%s", metric);
+    snprintf(res->unit, sizeof res->unit, "%s", unit);
+    snprintf(res->params, sizeof res->params, "{}");
+    res->peak_fraction = -1;
+    return res;
+}
+
+static void skip(struct runner *r, const char *workload, const char *metric, const char *unit, const char *reason)
+{
+    struct probe_result *res = add_result(r, workload, metric, unit);
+    if (!res) return;
+    res->skipped = 1;
+    snprintf(res->reason, sizeof res->reason, "%s", reason);
+}
+
+static void finish(struct probe_result *res, double *samples, int n)
+{
+    probe_stats(samples, n, &res->stats);
+    res->noisy = res->stats.cv > 0.05;
+}
+
+/* --- gemm -------------------------------------------------------------------------------- */
+
+int probe_gemm_check(const float *a, const float *b, const float *c, int n, uint64_t seed)
+{
+    struct eng_rng rng;
+    eng_rng_seed(&rng, seed);
+    for (int s = 0; s < 16; s++) {
+        int i = (int)(eng_rng_next(&rng) % (uint64_t)n), j = (int)(eng_rng_next(&rng) % (uint64_t)n);
+        double ref = 0, mag = 0;
+        for (int k = 0; k < n; k++) {
+            ref += (double)a[(size_t)i * n + k] * b[(size_t)k * n + j];
+            mag += fabs((double)a[(size_t)i * n + k] * b[(size_t)k * n + j]);
+        }
+        /* fp32 accumulation: error well below n * 2^-24 * sum |a b| */
+        if (fabs(c[(size_t)i * n + j] - ref) > 1e-6 * n * (mag + 1)) return 0;
+    }
+    return 1;
+}
+
+static void run_gemm(struct runner *r)
+{
+    static const int quick[] = {256, 512, 1024, 2048}, full[] = {256, 512, 1024, 1536, 2048, 3072, 4096},
+                     smoke[] = {64, 128};
+    const int *sizes = r->opt->smoke ? smoke : r->opt->full ? full : quick;
+    int nsizes = r->opt->smoke ? 2 : r->opt->full ? 7 : 4;
+    const struct eng_backend *be = eng_cpu_backend();
+    be->set_threads(r->threads);
+    int maxn = sizes[nsizes - 1];
+    float *a = malloc((size_t)maxn * maxn * sizeof *a), *b = malloc((size_t)maxn * maxn * sizeof *b),
+          *c = malloc((size_t)maxn * maxn * sizeof *c);
+    double samples[256];
+    struct eng_rng rng;
+    eng_rng_seed(&rng, 2024);
+    double best = 0;
+    int best_n = 0;
+    if (!a || !b || !c) {
+        skip(r, "gemm", "gflops", "GFLOP/s", "out of memory for the matrices");
+        goto done;
+    }
+    for (int s = 0; s < nsizes && !stopped(r); s++) {
+        int n = sizes[s];
+        for (size_t i = 0; i < (size_t)n * n; i++) {
+            a[i] = 2 * eng_rng_uniform(&rng) - 1;
+            b[i] = 2 * eng_rng_uniform(&rng) - 1;
+        }
+        double flops = 2.0 * n * n * (double)n;
+        be->gemm(0, 0, n, n, n, 1, a, n, b, n, 0, c, n); /* warm-up: packing buffers, threads */
+        int count = 0, min_n = r->opt->full ? 5 : 3;
+        double min_t = r->opt->smoke ? 0.01 : r->opt->full ? 1.0 : 0.25, start = now_s();
+        while (count < 256 && (count < min_n || now_s() - start < min_t) && !stopped(r)) {
+            double t0 = now_s();
+            be->gemm(0, 0, n, n, n, 1, a, n, b, n, 0, c, n);
+            samples[count++] = flops / (now_s() - t0) / 1e9;
+        }
+        struct probe_result *res = add_result(r, "gemm", "gflops", "GFLOP/s");
+        if (!res) break;
+        snprintf(res->params, sizeof res->params, "{\"n\": %d, \"threads\": %d, \"dtype\": \"fp32\"}", n, r->threads);
+        if (count == 0 || !probe_gemm_check(a, b, c, n, eng_rng_next(&rng))) {
+            res->skipped = 1;
+            snprintf(res->reason, sizeof res->reason, count ? "result check failed: wrong products" : "interrupted");
+        } else {
+            finish(res, samples, count);
+            if (r->run->hw.cpu.peak_gflops > 0) res->peak_fraction = res->stats.median / r->run->hw.cpu.peak_gflops;
+            if (res->stats.median > best) best = res->stats.median, best_n = n;
+        }
+        progress(r, 1, "gemm");
+    }
+    if (best > 0) {
+        /* The best size again, as the summary the advisor reads. */
+        for (int i = 0; i < r->run->nresults; i++) {
+            struct probe_result *src = &r->run->results[i];
+            if (strcmp(src->workload, "gemm") || strcmp(src->metric, "gflops") || src->skipped) continue;
+            if (fabs(src->stats.median - best) > 0) continue;
+            struct probe_result *res = add_result(r, "gemm", "gflops_best", "GFLOP/s");
+            if (!res) break;
+            struct probe_result copy = *src;
+            *res = copy;
+            snprintf(res->metric, sizeof res->metric, "gflops_best");
+            break;
+        }
+        r->gemm_best = best;
+        (void)best_n;
+    }
+done:
+    free(a);
+    free(b);
+    free(c);
+}
+
+/* --- stream ------------------------------------------------------------------------------ */
+
+int probe_stream_check(const double *a, const double *b, const double *c, size_t n, int ntimes)
+{
+    /* The scalar recurrence STREAM's own check uses: a = 2, b = 2, c = 0 before timing. */
+    double aj = 2.0, bj = 2.0, cj = 0.0;
+    for (int k = 0; k < ntimes; k++) {
+        cj = aj;
+        bj = 3.0 * cj;
+        cj = aj + bj;
+        aj = bj + 3.0 * cj;
+    }
+    double ea = 0, eb = 0, ec = 0;
+    for (size_t j = 0; j < n; j++) {
+        ea += fabs(a[j] - aj);
+        eb += fabs(b[j] - bj);
+        ec += fabs(c[j] - cj);
+    }
+    return n > 0 && ea / n <= 1e-13 * fabs(aj) && eb / n <= 1e-13 * fabs(bj) && ec / n <= 1e-13 * fabs(cj);
+}
+
+enum { K_COPY, K_SCALE, K_ADD, K_TRIAD, K_COUNT };
+
+struct stream_ctx {
+    double *a, *b, *c;
+    size_t n;
+    int threads, kernel, quit;
+    pthread_barrier_t start, end;
+};
+
+struct stream_worker {
+    struct stream_ctx *ctx;
+    int id;
+};
+
+static void stream_chunk(struct stream_ctx *s, int id, size_t *lo, size_t *hi)
+{
+    size_t per = s->n / (size_t)s->threads;
+    *lo = per * (size_t)id;
+    *hi = id == s->threads - 1 ? s->n : *lo + per;
+}
+
+static void stream_kernel(struct stream_ctx *s, int id)
+{
+    size_t lo, hi;
+    stream_chunk(s, id, &lo, &hi);
+    double *restrict a = s->a, *restrict b = s->b, *restrict c = s->c;
+    const double q = 3.0;
+    switch (s->kernel) {
+    case K_COPY: for (size_t j = lo; j < hi; j++) c[j] = a[j]; break;
+    case K_SCALE: for (size_t j = lo; j < hi; j++) b[j] = q * c[j]; break;
+    case K_ADD: for (size_t j = lo; j < hi; j++) c[j] = a[j] + b[j]; break;
+    case K_TRIAD: for (size_t j = lo; j < hi; j++) a[j] = b[j] + q * c[j]; break;
+    default: /* first touch, so pages land near the thread that uses them */
+        for (size_t j = lo; j < hi; j++) a[j] = 1.0, b[j] = 2.0, c[j] = 0.0;
+    }
+}
+
+static void *stream_thread(void *arg)
+{
+    struct stream_worker *w = arg;
+    for (;;) {
+        pthread_barrier_wait(&w->ctx->start);
+        if (w->ctx->quit) break;
+        stream_kernel(w->ctx, w->id);
+        pthread_barrier_wait(&w->ctx->end);
+    }
+    return NULL;
+}
+
+static double stream_once(struct stream_ctx *s, int kernel)
+{
+    s->kernel = kernel;
+    double t0 = now_s();
+    pthread_barrier_wait(&s->start);
+    stream_kernel(s, 0);
+    pthread_barrier_wait(&s->end);
+    return now_s() - t0;
+}
+
+static void run_stream(struct runner *r)
+{
+    static const char *const names[K_COUNT] = {"copy_gbs", "scale_gbs", "add_gbs", "triad_gbs"};
+    static const double bytes_per[K_COUNT] = {16, 16, 24, 24}; /* as STREAM counts them */
+    uint64_t llc = r->run->hw.cpu.l3_bytes ? r->run->hw.cpu.l3_bytes : r->run->hw.cpu.l2_bytes;
+    if (!llc) llc = 32u << 20;
+    size_t n = (size_t)(4 * llc / sizeof(double));
+    if (n < (size_t)1 << 21) n = (size_t)1 << 21;
+    uint64_t mem = r->run->hw.cpu.memory_bytes;
+    if (mem && 3 * n * sizeof(double) > mem / 4) n = (size_t)(mem / 4 / 3 / sizeof(double));
+    if (r->opt->smoke) n = (size_t)1 << 16;
+    int ntimes = r->opt->smoke ? 3 : r->opt->full ? 20 : 10;
+    struct stream_ctx s;
+    memset(&s, 0, sizeof s);
+    s.n = n;
+    s.threads = r->threads;
+    s.a = malloc(n * sizeof(double));
+    s.b = malloc(n * sizeof(double));
+    s.c = malloc(n * sizeof(double));
+    pthread_t tids[256];
+    struct stream_worker workers[256];
+    int started = 0;
+    if (!s.a || !s.b || !s.c || s.threads > 256) {
+        skip(r, "stream", "triad_gbs", "GB/s", "out of memory for the arrays");
+        goto done;
+    }
+    pthread_barrier_init(&s.start, NULL, (unsigned)s.threads);
+    pthread_barrier_init(&s.end, NULL, (unsigned)s.threads);
+    for (int t = 1; t < s.threads; t++) {
+        workers[t] = (struct stream_worker){&s, t};
+        if (pthread_create(&tids[t], NULL, stream_thread, &workers[t]) != 0) break;
+        started++;
+    }
+    if (started != s.threads - 1) { /* could not start every thread: run on what there is */
+        skip(r, "stream", "triad_gbs", "GB/s", "could not start the threads");
+        goto join;
+    }
+    stream_once(&s, -1); /* first touch */
+    for (size_t j = 0; j < n; j++) s.a[j] *= 2.0; /* as STREAM does before timing */
+    double times[K_COUNT][64];
+    int done = 0;
+    for (int k = 0; k < ntimes && !stopped(r); k++, done++) {
+        for (int kern = 0; kern < K_COUNT; kern++) times[kern][k] = stream_once(&s, kern);
+        progress(r, 1.0 / ntimes, "stream");
+    }
+    int valid = done > 0 && probe_stream_check(s.a, s.b, s.c, n, done);
+    for (int kern = 0; kern < K_COUNT; kern++) {
+        struct probe_result *res = add_result(r, "stream", names[kern], "GB/s");
+        if (!res) break;
+        snprintf(res->params, sizeof res->params,
+                 "{\"array_bytes\": %zu, \"threads\": %d, \"ntimes\": %d, \"bytes_per_element\": %g}", n * sizeof(double),
+                 s.threads, done, bytes_per[kern]);
+        if (!valid) {
+            res->skipped = 1;
+            snprintf(res->reason, sizeof res->reason, done ? "result check failed: arrays hold wrong values" : "interrupted");
+            continue;
+        }
+        /* The first iteration is left out, as STREAM does. */
+        double rates[64];
+        int m = 0;
+        for (int k = done > 1 ? 1 : 0; k < done; k++) rates[m++] = bytes_per[kern] * (double)n / times[kern][k] / 1e9;
+        finish(res, rates, m);
+    }
+join:
+    s.quit = 1;
+    if (started) pthread_barrier_wait(&s.start);
+    for (int t = 1; t <= started; t++) pthread_join(tids[t], NULL);
+    pthread_barrier_destroy(&s.start);
+    pthread_barrier_destroy(&s.end);
+done:
+    free(s.a);
+    free(s.b);
+    free(s.c);
+}
+
+/* --- training steps ---------------------------------------------------------------------- */
+
+static int train_steps(struct runner *r, const char *layers, int batch, int warmup, int steps, double *secs,
+                       double *flops)
+{
+    char err[256];
+    struct eng_config c;
+    eng_config_defaults(&c);
+    eng_parse_layers(&c, layers, err, sizeof err);
+    c.batch = batch;
+    c.threads = r->threads;
+    struct eng_model *m;
+    if (eng_model_create(&c, eng_cpu_backend(), &m, err, sizeof err) != ENG_OK) return 0;
+    eng_model_init(m, 1);
+    struct eng_data d;
+    if (eng_data_synthetic(&d, batch * 4 > 1024 ? batch * 4 : 1024, c.sizes[0], c.sizes[c.nsizes - 1], ENG_LOSS_CE, 1,
+                           err, sizeof err) != ENG_OK) {
+        eng_model_free(m);
+        return 0;
+    }
+    float *x = malloc((size_t)batch * c.sizes[0] * sizeof *x);
+    int32_t *t = malloc((size_t)batch * sizeof *t);
+    int count = 0;
+    for (int s = 0; x && t && s < warmup + steps && !stopped(r); s++) {
+        eng_data_batch(&d, s, batch, x, t);
+        double t0 = now_s();
+        float loss = eng_model_step(m, x, t);
+        double dt = now_s() - t0;
+        if (!isfinite(loss)) break; /* a diverging step is no measurement */
+        if (s >= warmup) secs[count++] = dt;
+    }
+    *flops = eng_model_step_flops(m);
+    free(x);
+    free(t);
+    eng_data_free(&d);
+    eng_model_free(m);
+    return count;
+}
+
+static void run_train(struct runner *r, int tiny)
+{
+    int steps = tiny ? (r->opt->full ? 10000 : 3000) : (r->opt->full ? 60 : 20);
+    int warmup = tiny ? 200 : 3;
+    if (r->opt->smoke) steps = tiny ? 50 : 2, warmup = 1;
+    double *secs = malloc((size_t)steps * sizeof *secs), flops = 0;
+    int n = secs ? train_steps(r, tiny ? "100,10" : "784,1024,1024,10", tiny ? 32 : 256, warmup, steps, secs, &flops) : 0;
+    if (tiny) {
+        struct probe_result *res = add_result(r, "train-tiny", "us_per_step", "us");
+        if (res) {
+            snprintf(res->params, sizeof res->params,
+                     "{\"layers\": \"100,10\", \"batch\": 32, \"optimizer\": \"adam\", \"threads\": %d}", r->threads);
+            if (n == 0) {
+                res->skipped = 1;
+                snprintf(res->reason, sizeof res->reason, stopped(r) ? "interrupted" : "the engine could not run");
+            } else {
+                for (int i = 0; i < n; i++) secs[i] *= 1e6;
+                finish(res, secs, n);
+            }
+        }
+    } else {
+        struct probe_result *res = add_result(r, "train-mlp", "samples_per_s", "samples/s");
+        struct probe_result *gf = res ? add_result(r, "train-mlp", "gflops", "GFLOP/s") : NULL;
+        const char *params = "{\"layers\": \"784,1024,1024,10\", \"batch\": 256, \"optimizer\": \"adam\", \"threads\": %d}";
+        if (res) snprintf(res->params, sizeof res->params, params, r->threads);
+        if (gf) snprintf(gf->params, sizeof gf->params, params, r->threads);
+        if (n == 0) {
+            if (res) res->skipped = 1, snprintf(res->reason, sizeof res->reason, "%s", stopped(r) ? "interrupted" : "the engine could not run");
+            if (gf) gf->skipped = 1, snprintf(gf->reason, sizeof gf->reason, "%s", stopped(r) ? "interrupted" : "the engine could not run");
+        } else {
+            double *rates = malloc((size_t)n * sizeof *rates);
+            for (int i = 0; rates && i < n; i++) rates[i] = 256.0 / secs[i];
+            if (res && rates) finish(res, rates, n);
+            for (int i = 0; rates && i < n; i++) rates[i] = flops / secs[i] / 1e9;
+            if (gf && rates) {
+                finish(gf, rates, n);
+                /* A fraction of the gemm the machine just showed, else of the theoretical peak. */
+                double peak = r->gemm_best > 0 ? r->gemm_best : r->run->hw.cpu.peak_gflops;
+                if (peak > 0) gf->peak_fraction = gf->stats.median / peak;
+                if (res) res->peak_fraction = gf->peak_fraction;
+            }
+            free(rates);
+        }
+    }
+    free(secs);
+    progress(r, 1, tiny ? "train-tiny" : "train-mlp");
+}
+
+int probe_run_workloads(struct probe_run *run, const struct probe_options *opt)
+{
+    struct runner r = {run, opt, opt->threads > 0 ? opt->threads : (run->hw.cpu.cores > 0 ? run->hw.cpu.cores : 1), 0, 0, 0};
+    unsigned w = opt->workloads;
+    r.total = ((w & PROBE_W_GEMM) ? (opt->smoke ? 2 : opt->full ? 7 : 4) : 0) + ((w & PROBE_W_STREAM) ? 1 : 0) +
+              ((w & PROBE_W_TRAIN_MLP) ? 1 : 0) + ((w & PROBE_W_TRAIN_TINY) ? 1 : 0);
+    if (r.total == 0) r.total = 1;
+    /* The steps first, then STREAM (its own threads run while OpenBLAS's pool is idle), then
+     * the sgemm sweep, whose best figure the training steps are compared with afterwards. */
+    if ((w & PROBE_W_TRAIN_TINY) && !stopped(&r)) run_train(&r, 1);
+    if ((w & PROBE_W_STREAM) && !stopped(&r)) run_stream(&r);
+    if ((w & PROBE_W_GEMM) && !stopped(&r)) run_gemm(&r);
+    if ((w & PROBE_W_TRAIN_MLP) && !stopped(&r)) run_train(&r, 0);
+    if (w & PROBE_W_TRANSFER) skip(&r, "transfer", "h2d_gbs", "GB/s", "skipped: no GPU (the CUDA back-end is not in this build)");
+    if (w & PROBE_W_ALLREDUCE) skip(&r, "allreduce", "busbw_gbs", "GB/s", "skipped: single process (run under mpirun)");
+    if (stopped(&r)) {
+        run->interrupted = 1;
+        return 1;
+    }
+    return 0;
+}

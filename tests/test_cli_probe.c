@@ -1,0 +1,237 @@
+/* fwadvisor probe as users run it: storing, listing, showing, deleting, comparing, Ctrl-C, and
+ * the advisor picking up the measured peak. */
+#include <criterion/criterion.h>
+#include <cjson/cJSON.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "knowledge/kb.h"
+#include "knowledge/probe_store.h"
+#include "tests/support.h"
+
+static char *dir;
+static char dbarg[4200];
+static const char *env[] = {"NO_COLOR=1", "FWADVISOR_DB", "FWADVISOR_SYSROOT", "HWLOC_XMLFILE", "TPU_ACCELERATOR_TYPE", NULL};
+
+static void setup(void)
+{
+    dir = ts_tmpdir();
+    snprintf(dbarg, sizeof dbarg, "--db=%s/kb.sqlite3", dir);
+}
+
+static void teardown(void)
+{
+    ts_rmtree(dir);
+    free(dir);
+}
+
+TestSuite(probe_cli, .init = setup, .fini = teardown, .timeout = 120);
+
+#define RUN(r, ...) cr_assert_eq(ts_run(&(r), env, NULL, (const char *const[]){__VA_ARGS__, NULL}), 0)
+
+static char *quick_run(void)
+{
+    struct ts_run r;
+    RUN(r, dbarg, "probe", "--workload", "train-tiny,allreduce", "--json");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cJSON *doc = cJSON_Parse(r.out);
+    cr_assert_not_null(doc, "%s", r.out);
+    char *id = strdup(cJSON_GetObjectItem(doc, "id")->valuestring);
+    cJSON_Delete(doc);
+    ts_run_free(&r);
+    return id;
+}
+
+Test(probe_cli, runs_are_stored_listed_shown_and_deleted)
+{
+    char *first = quick_run();
+    sleep(1); /* ids are timestamps; a second run within the second would get a suffix */
+    char *second = quick_run();
+    cr_expect_str_neq(first, second);
+    struct ts_run r;
+    RUN(r, dbarg, "probe", "list");
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, first) && strstr(r.out, second), "%s", r.out);
+    cr_expect(strstr(r.out, second) < strstr(r.out, first), "newest first");
+    cr_expect_leq(ts_max_width(r.out), 80);
+    ts_run_free(&r);
+    RUN(r, dbarg, "probe", "show", "latest", "--json");
+    cJSON *doc = cJSON_Parse(r.out);
+    cr_expect_str_eq(cJSON_GetObjectItem(doc, "id")->valuestring, second);
+    cJSON_Delete(doc);
+    ts_run_free(&r);
+    RUN(r, dbarg, "probe", "show", first);
+    cr_expect_eq(r.status, 0);
+    cr_expect(strstr(r.out, "train-tiny") && strstr(r.out, "skipped: single process"), "%s", r.out);
+    cr_expect_leq(ts_max_width(r.out), 80);
+    ts_run_free(&r);
+    RUN(r, dbarg, "probe", "delete", first);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    ts_run_free(&r);
+    RUN(r, dbarg, "probe", "show", first);
+    cr_expect_eq(r.status, 3);
+    cr_expect(strstr(r.err, "no probe run") != NULL);
+    ts_run_free(&r);
+    RUN(r, dbarg, "probe", "delete", first);
+    cr_expect_eq(r.status, 3);
+    ts_run_free(&r);
+    free(first);
+    free(second);
+}
+
+Test(probe_cli, compare_prints_changes)
+{
+    free(quick_run());
+    struct ts_run r;
+    RUN(r, dbarg, "probe", "--workload", "train-tiny", "--compare", "latest", "--no-save");
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "BASELINE") && strstr(r.out, "CHANGE") && strstr(r.out, "%"), "%s", r.out);
+    cr_expect_leq(ts_max_width(r.out), 80);
+    ts_run_free(&r);
+    /* --no-save stored nothing: still one run */
+    RUN(r, dbarg, "probe", "list", "--json");
+    cJSON *rows = cJSON_Parse(r.out);
+    cr_expect_eq(cJSON_GetArraySize(rows), 1);
+    cJSON_Delete(rows);
+    ts_run_free(&r);
+    RUN(r, dbarg, "probe", "--compare", "20000101-000000", "--no-save");
+    cr_expect_eq(r.status, 3);
+    ts_run_free(&r);
+}
+
+Test(probe_cli, bad_arguments)
+{
+    struct {
+        const char *args[6];
+        int status;
+        const char *expect;
+    } cases[] = {
+        {{"probe", "--workload", "gpu"}, 3, "unknown workload 'gpu'"},
+        {{"probe", "--threads", "0"}, 3, "--threads 0"},
+        {{"probe", "--device", "tpu"}, 3, "expected auto, cpu or cuda"},
+        {{"probe", "--device", "cuda:0"}, 1, "no CUDA back-end"},
+        {{"probe", "--bogus"}, 2, "unknown option"},
+        {{"probe", "explode"}, 2, "unknown probe subcommand"},
+        {{"probe", "show"}, 2, "takes one ID"},
+        {{"probe", "show", "latest"}, 3, "no probe run stored yet"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *args[8] = {dbarg};
+        int n = 1;
+        for (int j = 0; cases[i].args[j]; j++) args[n++] = cases[i].args[j];
+        args[n] = NULL;
+        struct ts_run r;
+        cr_assert_eq(ts_run(&r, env, NULL, args), 0);
+        cr_expect_eq(r.status, cases[i].status, "case %zu: %d %s", i, r.status, r.err);
+        cr_expect(strstr(r.err, cases[i].expect) != NULL, "case %zu: %s", i, r.err);
+        ts_run_free(&r);
+    }
+}
+
+Test(probe_cli, ctrl_c_stops_within_a_second_and_saves_what_was_finished)
+{
+    const char *bin = getenv("FWADVISOR_BIN");
+    if (!bin) bin = "./fwadvisor";
+    int fds[2];
+    cr_assert_eq(pipe(fds), 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fds[1], 2);
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, 1);
+        close(fds[0]);
+        execl(bin, bin, dbarg, "probe", "--full", "--workload", "train-tiny,gemm", (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    /* Let train-tiny finish and the gemm sweep begin, then interrupt. */
+    usleep(1500 * 1000);
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    kill(pid, SIGINT);
+    int status;
+    waitpid(pid, &status, 0);
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    double waited = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
+    char err[4096] = "";
+    ssize_t n = read(fds[0], err, sizeof err - 1);
+    err[n > 0 ? n : 0] = '\0';
+    close(fds[0]);
+    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 1, "exit %d: %s", WEXITSTATUS(status), err);
+    cr_expect_lt(waited, 2.5, "stopped %.2f s after Ctrl-C", waited);
+    cr_expect(strstr(err, "interrupted") != NULL, "%s", err);
+    /* Saved whole, marked interrupted, with the finished results only. */
+    struct ts_run r;
+    RUN(r, dbarg, "probe", "show", "latest", "--json");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cJSON *doc = cJSON_Parse(r.out);
+    cr_expect(cJSON_IsTrue(cJSON_GetObjectItem(doc, "interrupted")));
+    int tiny = 0;
+    const cJSON *res;
+    cJSON_ArrayForEach(res, cJSON_GetObjectItem(doc, "results"))
+        tiny |= !strcmp(cJSON_GetObjectItem(res, "workload")->valuestring, "train-tiny") &&
+                !strcmp(cJSON_GetObjectItem(res, "status")->valuestring, "ok");
+    cr_expect(tiny, "the finished train-tiny result was kept");
+    cJSON_Delete(doc);
+    ts_run_free(&r);
+}
+
+Test(probe_cli, recommend_uses_the_measured_peak)
+{
+    struct ts_run r;
+    RUN(r, dbarg, "probe", "--workload", "gemm", "--json");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    ts_run_free(&r);
+    RUN(r, dbarg, "recommend", "--set", "model_kind=llm", "--set", "model_params=1e8", "--json");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cJSON *doc = cJSON_Parse(r.out);
+    cJSON *hw = cJSON_GetObjectItem(doc, "hardware"), *time = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "plan"), "time");
+    cr_expect_str_eq(cJSON_GetObjectItem(hw, "source")->valuestring, "probe");
+    cr_expect(strncmp(cJSON_GetObjectItem(time, "peak_source")->valuestring, "probe ", 6) == 0, "%s",
+              cJSON_GetObjectItem(time, "peak_source")->valuestring);
+    cr_expect_gt(cJSON_GetObjectItem(time, "peak_tflops_per_device")->valuedouble, 0);
+    cJSON_Delete(doc);
+    ts_run_free(&r);
+    RUN(r, dbarg, "recommend", "--probe", "none", "--json");
+    doc = cJSON_Parse(r.out);
+    cr_expect_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "hardware"), "source")->valuestring, "detected");
+    cJSON_Delete(doc);
+    ts_run_free(&r);
+}
+
+Test(probe_cli, store_round_trip_in_process)
+{
+    char path[4300], err[512];
+    snprintf(path, sizeof path, "%s/store.sqlite3", dir);
+    kb *k;
+    cr_assert_eq(kb_open(path, 0, &k, err, sizeof err), KB_OK, "%s", err);
+    cJSON *none;
+    cr_expect_eq(kb_probe_get(k, "latest", &none, err, sizeof err), KB_OK);
+    cr_expect_null(none);
+    const char *text = "{\"schema\": \"fwadvisor.probe/1\", \"id\": \"r1\", \"started_at\": \"2026-01-01T00:00:00Z\","
+                       " \"duration_s\": 1.5, \"interrupted\": false, \"cpu\": {\"model\": \"X\"}, \"accelerators\": [],"
+                       " \"results\": [{\"status\": \"ok\"}]}";
+    cJSON *doc = cJSON_Parse(text);
+    cr_assert_eq(kb_probe_save(k, doc, err, sizeof err), KB_OK, "%s", err);
+    cr_expect_eq(kb_probe_save(k, doc, err, sizeof err), KB_ERR_DB, "the same id twice");
+    char id[64];
+    cr_expect_eq(kb_probe_free_id(k, "r1", id, sizeof id, err, sizeof err), KB_OK);
+    cr_expect_str_eq(id, "r1-2");
+    cJSON *back;
+    cr_assert_eq(kb_probe_get(k, "r1", &back, err, sizeof err), KB_OK);
+    cr_expect(cJSON_Compare(doc, back, 1), "stored and read back unchanged");
+    cJSON_Delete(back);
+    cJSON *rows;
+    cr_assert_eq(kb_probe_list(k, &rows, err, sizeof err), KB_OK);
+    cr_expect_eq(cJSON_GetArraySize(rows), 1);
+    cr_expect(strstr(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 0), "summary")->valuestring, "1 results") != NULL);
+    cJSON_Delete(rows);
+    cJSON_Delete(doc);
+    kb_close(k);
+}

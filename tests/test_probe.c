@@ -1,0 +1,305 @@
+/* Probe mode: detection on recorded machines, the decoders and tables, statistics, the
+ * workloads' own checks, a short run and its JSON shape. */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probes/probe.h"
+#include "tests/support.h"
+
+static void use_fixture(const char *name)
+{
+    const char *fixtures = getenv("FWADVISOR_FIXTURES");
+    char root[4200], xml[4300];
+    snprintf(root, sizeof root, "%s/sysroot/%s", fixtures && *fixtures ? fixtures : "tests/fixtures", name);
+    snprintf(xml, sizeof xml, "%s/topology.xml", root);
+    setenv("FWADVISOR_SYSROOT", root, 1);
+    setenv("HWLOC_XMLFILE", xml, 1);
+    setenv("HWLOC_THISSYSTEM", "0", 1);
+    unsetenv("TPU_ACCELERATOR_TYPE");
+    setenv("FWADVISOR_NVML_LIB", "/nonexistent/libnvidia-ml.so.1", 1);
+    setenv("FWADVISOR_CUDA_LIB", "/nonexistent/libcuda.so.1", 1);
+}
+
+struct machine {
+    char fixture[24];
+    int packages, cores, threads;
+    char cpu_model[64], microarch[32];
+    double peak_gflops;   /* 0: unknown */
+    char accel_kind[16], accel_name[64];
+    int accel_count;
+    double accel_memory_gb;
+};
+
+static struct machine machines[] = {
+    {"cpu-only", 2, 36, 72, "Intel(R) Xeon(R) Gold 6354 CPU @ 3.00GHz", "Ice Lake-SP", 36 * 3000.0 * 64 / 1e3, "", "", 0, 0},
+    {"amd-mi300x", 2, 192, 384, "AMD EPYC 9654 96-Core Processor", "Zen 4", 0, "amd", "AMD Instinct MI300X/MI300A (gfx942)", 2, 206.1},
+    {"tpu-v5e", 1, 56, 112, "Intel(R) Xeon(R) Platinum 8481C CPU @ 2.70GHz", "Sapphire Rapids", 56 * 2700.0 * 64 / 1e3, "tpu", "", 4, 0},
+    {"ascend-910b", 4, 192, 192, "Kunpeng-920", "unknown", 0, "ascend", "Huawei Ascend NPU", 8, 0},
+    {"nvidia-h100", 2, 112, 224, "Intel(R) Xeon(R) Platinum 8480+ CPU @ 2.00GHz", "Sapphire Rapids", 112 * 2000.0 * 64 / 1e3, "nvidia", "NVIDIA H100 80GB HBM3", 2, 0},
+    {"nvidia-no-driver", 1, 16, 32, "AMD EPYC 7313 16-Core Processor", "Zen 3", 0, "nvidia", "NVIDIA GPU", 1, 0},
+    {"unreadable-sys", 1, 4, 4, "", "unknown", 0, "", "", 0, 0},
+};
+
+ParameterizedTestParameters(probe, detection_on_recorded_machines)
+{
+    return cr_make_param_array(struct machine, machines, sizeof machines / sizeof machines[0]);
+}
+
+ParameterizedTest(struct machine *m, probe, detection_on_recorded_machines)
+{
+    use_fixture(m->fixture);
+    struct probe_hw *hw = calloc(1, sizeof *hw);
+    probe_detect(hw);
+    cr_expect_eq(hw->cpu.packages, m->packages, "%s packages %d", m->fixture, hw->cpu.packages);
+    cr_expect_eq(hw->cpu.cores, m->cores, "%s cores %d", m->fixture, hw->cpu.cores);
+    cr_expect_eq(hw->cpu.threads, m->threads, "%s threads %d", m->fixture, hw->cpu.threads);
+    cr_expect_str_eq(hw->cpu.model, m->cpu_model, "%s", m->fixture);
+    cr_expect_str_eq(hw->cpu.microarch, m->microarch, "%s", m->fixture);
+    cr_expect_gt(hw->cpu.l2_bytes, 0, "%s caches", m->fixture);
+    if (m->peak_gflops > 0) cr_expect_float_eq(hw->cpu.peak_gflops, m->peak_gflops, 0.5, "%s peak %f", m->fixture, hw->cpu.peak_gflops);
+    else cr_expect(hw->cpu.peak_gflops == 0 && strncmp(hw->cpu.peak_note, "unknown", 7) == 0, "%s: %s", m->fixture, hw->cpu.peak_note);
+    if (!m->accel_kind[0]) {
+        cr_expect_eq(hw->naccel, 0, "%s found %d accelerators", m->fixture, hw->naccel);
+    } else {
+        cr_assert_eq(hw->naccel, 1, "%s found %d accelerators", m->fixture, hw->naccel);
+        cr_expect_str_eq(hw->accel[0].kind, m->accel_kind);
+        cr_expect_eq(hw->accel[0].count, m->accel_count, "%s count %d", m->fixture, hw->accel[0].count);
+        if (m->accel_name[0]) cr_expect_str_eq(hw->accel[0].name, m->accel_name);
+        if (m->accel_memory_gb > 0) cr_expect_float_eq(hw->accel[0].memory_bytes / 1e9, m->accel_memory_gb, 0.1);
+        cr_expect_gt(strlen(hw->accel[0].note), 0, "every entry says how it was found");
+    }
+    free(hw);
+}
+
+Test(probe, nvidia_through_nvml_and_libcuda)
+{
+    use_fixture("cpu-only");
+    const char *fake = getenv("FWADVISOR_FAKE_NVML");
+    if (!fake || !*fake) cr_skip_test("FWADVISOR_FAKE_NVML not set (make test builds it)");
+    setenv("FWADVISOR_NVML_LIB", fake, 1);
+    setenv("FWADVISOR_CUDA_LIB", fake, 1);
+    struct probe_hw *hw = calloc(1, sizeof *hw);
+    probe_detect(hw);
+    cr_assert_eq(hw->naccel, 1, "8 identical GPUs make one entry");
+    struct probe_accel *a = &hw->accel[0];
+    cr_expect_str_eq(a->kind, "nvidia");
+    cr_expect_str_eq(a->name, "NVIDIA H200");
+    cr_expect_eq(a->count, 8);
+    cr_expect_eq(a->memory_bytes, 150754820096ULL);
+    cr_expect_str_eq(a->compute_capability, "9.0");
+    cr_expect_eq(a->sm_count, 132);
+    cr_expect_eq(a->max_clock_mhz, 1980);
+    cr_expect_str_eq(a->driver, "570.86.15");
+    free(hw);
+}
+
+Test(probe, tpu_type_from_the_environment)
+{
+    use_fixture("tpu-v5e");
+    setenv("TPU_ACCELERATOR_TYPE", "v5litepod-4", 1);
+    struct probe_hw *hw = calloc(1, sizeof *hw);
+    probe_detect(hw);
+    cr_assert_eq(hw->naccel, 1);
+    cr_expect_str_eq(hw->accel[0].name, "TPU v5litepod-4");
+    free(hw);
+}
+
+Test(probe, apple_sysctl_parsing)
+{
+    const char *text = "hw.optional.arm64: 1\nmachdep.cpu.brand_string: Apple M3 Max\nhw.memsize: 137438953472\n"
+                       "hw.perflevel0.physicalcpu: 12\nsysctl.proc_translated: 0\n";
+    struct probe_accel a;
+    struct probe_cpu cpu;
+    memset(&cpu, 0, sizeof cpu);
+    cr_assert(probe_parse_apple_sysctl(text, &a, &cpu));
+    cr_expect_str_eq(a.kind, "apple");
+    cr_expect_str_eq(a.name, "Apple M3 Max GPU");
+    cr_expect_eq(a.memory_bytes, 137438953472ULL);
+    cr_expect_eq(cpu.cores, 12);
+    cr_expect_str_eq(cpu.model, "Apple M3 Max");
+    cr_expect_not(probe_parse_apple_sysctl("hw.optional.arm64: 0\n", &a, &cpu), "an Intel Mac has no Apple GPU here");
+    cr_expect(probe_parse_apple_sysctl("hw.optional.arm64: 1\nsysctl.proc_translated: 1\n", &a, NULL));
+    cr_expect(strstr(a.note, "Rosetta") != NULL);
+}
+
+Test(probe, x86_features_need_the_os_to_save_the_registers)
+{
+    /* leaf 1: SSE4.2 (20), FMA (12), OSXSAVE (27), AVX (28); leaf 7: AVX2 (5), AVX-512F (16),
+     * BW (30), VL (31); VNNI (ecx 11); AMX (edx 22, 24, 25); leaf 7.1 eax 5: AVX512_BF16 */
+    uint32_t l1 = 1u << 20 | 1u << 12 | 1u << 27 | 1u << 28;
+    uint32_t l7b = 1u << 5 | 1u << 16 | 1u << 30 | 1u << 31, l7c = 1u << 11, l7d = 1u << 22 | 1u << 24 | 1u << 25;
+    struct probe_cpu cpu;
+    memset(&cpu, 0, sizeof cpu);
+    probe_x86_features(&cpu, l1, l7b, l7c, l7d, 1u << 5, 0x600e7);
+    const char *want[] = {"sse4.2", "avx", "avx2", "fma", "avx512f", "avx512bw", "avx512vl", "avx512_vnni", "avx512_bf16",
+                          "amx_tile", "amx_bf16", "amx_int8"};
+    cr_assert_eq(cpu.nsimd, 12);
+    for (int i = 0; i < 12; i++) cr_expect_str_eq(cpu.simd[i], want[i]);
+    /* An OS that does not save ZMM state: no AVX-512, whatever cpuid says. */
+    memset(&cpu, 0, sizeof cpu);
+    probe_x86_features(&cpu, l1, l7b, l7c, l7d, 1u << 5, 0x7);
+    cr_expect_eq(cpu.nsimd, 4, "sse4.2 avx avx2 fma only, got %d", cpu.nsimd);
+    /* No OSXSAVE: no AVX at all. */
+    memset(&cpu, 0, sizeof cpu);
+    probe_x86_features(&cpu, 1u << 20 | 1u << 28, l7b, 0, 0, 0, 0);
+    cr_expect_eq(cpu.nsimd, 1);
+}
+
+Test(probe, flops_table)
+{
+    char u[32];
+    cr_expect_eq(probe_flops_per_cycle("AuthenticAMD", 0x19, 0x11, 1, 1, u, sizeof u), 32);
+    cr_expect_str_eq(u, "Zen 4");
+    cr_expect_eq(probe_flops_per_cycle("AuthenticAMD", 0x19, 0x01, 0, 1, u, sizeof u), 32);
+    cr_expect_str_eq(u, "Zen 3");
+    cr_expect_eq(probe_flops_per_cycle("AuthenticAMD", 0x17, 0x01, 0, 1, u, sizeof u), 16, "Zen 1: 128-bit FMA units");
+    cr_expect_eq(probe_flops_per_cycle("GenuineIntel", 6, 0x55, 1, 1, u, sizeof u), 64);
+    cr_expect_eq(probe_flops_per_cycle("GenuineIntel", 6, 0x3f, 0, 1, u, sizeof u), 32);
+    cr_expect_eq(probe_flops_per_cycle("GenuineIntel", 6, 0x2a, 0, 0, u, sizeof u), 16);
+    cr_expect_eq(probe_flops_per_cycle("HiSilicon", 0, 0, 0, 0, u, sizeof u), 0);
+    cr_expect_str_eq(u, "unknown");
+}
+
+Test(probe, statistics)
+{
+    double v[] = {5, 1, 3, 2, 4};
+    struct probe_stats s;
+    probe_stats(v, 5, &s);
+    cr_expect_eq(s.n, 5);
+    cr_expect_float_eq(s.median, 3, 1e-12);
+    cr_expect_float_eq(s.min, 1, 1e-12);
+    cr_expect_float_eq(s.max, 5, 1e-12);
+    cr_expect_float_eq(s.mean, 3, 1e-12);
+    /* median absolute deviation 1 -> 1.4826 / 3 */
+    cr_expect_float_eq(s.cv, 1.4826 / 3, 1e-9);
+    /* one stretched sample does not make a steady series noisy */
+    double w[] = {10, 10.1, 9.9, 10, 10.05, 9.95, 10, 60};
+    probe_stats(w, 8, &s);
+    cr_expect_lt(s.cv, 0.02, "cv %f", s.cv);
+    cr_expect_float_eq(s.max, 60, 1e-12);
+    double one[] = {7};
+    probe_stats(one, 1, &s);
+    cr_expect_float_eq(s.cv, 0, 1e-12);
+}
+
+Test(probe, gemm_and_stream_checks_catch_wrong_results)
+{
+    enum { N = 48 };
+    float a[N * N], b[N * N], c[N * N];
+    for (int i = 0; i < N * N; i++) {
+        a[i] = (float)((i * 37) % 17) / 17.0f - 0.5f;
+        b[i] = (float)((i * 11) % 13) / 13.0f - 0.5f;
+    }
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++) {
+            double s = 0;
+            for (int k = 0; k < N; k++) s += (double)a[i * N + k] * b[k * N + j];
+            c[i * N + j] = (float)s;
+        }
+    cr_expect(probe_gemm_check(a, b, c, N, 1));
+    for (int i = 0; i < N * N; i++) c[i] *= 1.01f; /* 1% off everywhere */
+    cr_expect_not(probe_gemm_check(a, b, c, N, 1));
+    memset(c, 0, sizeof c);
+    cr_expect_not(probe_gemm_check(a, b, c, N, 1), "zeros are not a product");
+
+    enum { M = 1000 };
+    double *x = malloc(M * sizeof *x), *y = malloc(M * sizeof *y), *z = malloc(M * sizeof *z);
+    for (int j = 0; j < M; j++) x[j] = 2.0, y[j] = 2.0, z[j] = 0.0;
+    const double q = 3.0;
+    for (int k = 0; k < 4; k++)
+        for (int j = 0; j < M; j++) {
+            z[j] = x[j];
+            y[j] = q * z[j];
+            z[j] = x[j] + y[j];
+            x[j] = y[j] + q * z[j];
+        }
+    cr_expect(probe_stream_check(x, y, z, M, 4));
+    cr_expect_not(probe_stream_check(x, y, z, M, 5), "a round too few");
+    x[500] += 1.0;
+    cr_expect_not(probe_stream_check(x, y, z, M, 4));
+    free(x);
+    free(y);
+    free(z);
+}
+
+Test(probe, workload_names)
+{
+    unsigned w;
+    char err[128];
+    cr_expect_eq(probe_parse_workloads("gemm,train-tiny", &w, err, sizeof err), 0);
+    cr_expect_eq(w, PROBE_W_GEMM | PROBE_W_TRAIN_TINY);
+    cr_expect_eq(probe_parse_workloads("all", &w, err, sizeof err), 0);
+    cr_expect_eq(w, PROBE_W_ALL);
+    cr_expect_eq(probe_parse_workloads("gemm,gpu", &w, err, sizeof err), -1);
+    cr_expect(strstr(err, "unknown workload 'gpu'") != NULL);
+}
+
+Test(probe, a_short_run_has_every_workload_and_a_valid_document, .timeout = 120)
+{
+    unsetenv("FWADVISOR_SYSROOT");
+    unsetenv("HWLOC_XMLFILE");
+    struct probe_run *run = calloc(1, sizeof *run);
+    strcpy(run->id, "test-run");
+    strcpy(run->started_at, "2026-11-30T00:00:00Z");
+    strcpy(run->version, "test");
+    probe_detect(&run->hw);
+    struct probe_options o;
+    memset(&o, 0, sizeof o);
+    o.smoke = 1;
+    o.threads = 1;
+    o.workloads = PROBE_W_ALL;
+    strcpy(o.device, "cpu");
+    cr_expect_eq(probe_run_workloads(run, &o), 0);
+    int seen[6] = {0};
+    const char *names[] = {"gemm", "stream", "transfer", "train-mlp", "train-tiny", "allreduce"};
+    for (int i = 0; i < run->nresults; i++) {
+        struct probe_result *r = &run->results[i];
+        for (int k = 0; k < 6; k++) seen[k] |= strcmp(r->workload, names[k]) == 0;
+        if (strcmp(r->workload, "transfer") == 0 || strcmp(r->workload, "allreduce") == 0) {
+            cr_expect(r->skipped && strstr(r->reason, "skipped:"), "%s: %s", r->workload, r->reason);
+            continue;
+        }
+        cr_expect_not(r->skipped, "%s %s: %s", r->workload, r->metric, r->reason);
+        cr_expect_gt(r->stats.n, 0);
+        cr_expect_gt(r->stats.median, 0, "%s %s", r->workload, r->metric);
+        cr_expect(r->stats.min <= r->stats.median && r->stats.median <= r->stats.max);
+    }
+    for (int k = 0; k < 6; k++) cr_expect(seen[k], "no %s result", names[k]);
+    cJSON *doc = probe_run_to_json(run);
+    char *text = cJSON_Print(doc);
+    char *dir = ts_tmpdir(), *path = ts_path(dir, "run.json");
+    ts_write_str(path, text);
+    char schema[4200], err[1024];
+    const char *sd = getenv("FWADVISOR_SCHEMA_DIR");
+    snprintf(schema, sizeof schema, "%s/probe.schema.json", sd && *sd ? sd : "docs");
+    int rc = ts_validate_json(path, schema, err, sizeof err);
+    if (rc >= 0) cr_expect_eq(rc, 0, "%s", err);
+    ts_rmtree(dir);
+    free(dir);
+    free(path);
+    free(text);
+    cJSON_Delete(doc);
+    free(run);
+}
+
+Test(probe, stop_flag_ends_the_run_early)
+{
+    unsetenv("FWADVISOR_SYSROOT");
+    unsetenv("HWLOC_XMLFILE");
+    struct probe_run *run = calloc(1, sizeof *run);
+    probe_detect(&run->hw);
+    volatile sig_atomic_t stop = 1;
+    struct probe_options o;
+    memset(&o, 0, sizeof o);
+    o.smoke = 1;
+    o.threads = 1;
+    o.workloads = PROBE_W_GEMM | PROBE_W_STREAM;
+    o.stop = &stop;
+    cr_expect_eq(probe_run_workloads(run, &o), 1);
+    cr_expect(run->interrupted);
+    free(run);
+}
