@@ -8,6 +8,8 @@
  *     (b) Linear(100,10), batch 32, Adam: >= 50x faster per step than PyTorch eager
  *     (c) cblas_sgemm alone on (a)'s matrix products: the machine's practical peak
  *     peak resident memory of (a) <= 1.3 x (parameters + gradients + optimizer + activations) + 30 MB
+ *   probe: `fwadvisor probe --quick` <= 15 s and `--full` <= 90 s as whole processes; its gemm
+ *     peak within 10% of the best cblas_sgemm this program gets in the same run
  * Prints median/min/max per measurement and exits 1 when a target is missed.
  *
  *   bench PATH-TO-fwadvisor [PATH-TO-bench_torch.py] */
@@ -241,6 +243,60 @@ static int bench_engine(char *bin, const char *torch_script)
     return ok;
 }
 
+/* Best GFLOP/s of cblas_sgemm (through the engine's back-end) at n = 2048 and 4096. */
+static double best_sgemm(int threads)
+{
+    const struct eng_backend *be = eng_cpu_backend();
+    be->set_threads(threads);
+    double best = 0;
+    for (int n = 2048; n <= 4096; n *= 2) {
+        float *a = malloc((size_t)n * n * sizeof *a), *b = malloc((size_t)n * n * sizeof *b), *c = malloc((size_t)n * n * sizeof *c);
+        for (size_t i = 0; a && b && i < (size_t)n * n; i++) a[i] = b[i] = (float)(i % 7) * 0.1f;
+        for (int rep = 0; a && b && c && rep < 6; rep++) {
+            double t0 = now_ms();
+            be->gemm(0, 0, n, n, n, 1, a, n, b, n, 0, c, n);
+            double g = 2.0 * n * n * (double)n / ((now_ms() - t0) / 1e3) / 1e9;
+            if (rep > 0 && g > best) best = g;
+        }
+        free(a);
+        free(b);
+        free(c);
+    }
+    return best;
+}
+
+static int bench_probe(char *bin)
+{
+    int ok = 1, threads = probe_physical_cores();
+    printf("\nprobe:\n");
+    char probe[] = "probe", nosave[] = "--no-save", json[] = "--json", quick[] = "--quick", full[] = "--full";
+    char *qargs[] = {bin, probe, quick, nosave, json, NULL};
+    double t0 = now_ms();
+    char *out = capture(qargs);
+    double quick_s = (now_ms() - t0) / 1e3;
+    cJSON *doc = out ? cJSON_Parse(out) : NULL;
+    double probe_gemm = -1;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "results")) {
+        const cJSON *m = cJSON_GetObjectItemCaseSensitive(r, "metric");
+        if (cJSON_IsString(m) && !strcmp(m->valuestring, "gflops_best")) probe_gemm = json_number(r, "median", NULL);
+    }
+    cJSON_Delete(doc);
+    free(out);
+    ok &= check("`fwadvisor probe --quick` wall time [s]", quick_s, 15, 0);
+    double direct = best_sgemm(threads);
+    printf("  gemm: probe --quick best %.1f GFLOP/s; cblas_sgemm here, best of n = 2048 and 4096: %.1f GFLOP/s\n",
+           probe_gemm, direct);
+    ok &= check("probe gemm peak / best cblas_sgemm [%]", 100 * probe_gemm / direct, 90, 1);
+    char *fargs[] = {bin, probe, full, nosave, json, NULL};
+    t0 = now_ms();
+    out = capture(fargs);
+    double full_s = (now_ms() - t0) / 1e3;
+    free(out);
+    ok &= check("`fwadvisor probe --full` wall time [s]", full_s, 90, 0);
+    return ok;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -343,5 +399,6 @@ int main(int argc, char **argv)
     ts_rmtree(dir);
     free(dir);
     all_ok &= bench_engine(bin, argc > 2 ? argv[2] : NULL);
+    all_ok &= bench_probe(bin);
     return all_ok ? 0 : 1;
 }
