@@ -2,6 +2,8 @@
 #include "probes/quick.h"
 #include "probes/sysfs.h"
 
+#include <hwloc.h>
+
 #include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -72,6 +74,15 @@ void quick_detect(struct quick_hw *out)
     return;
 #endif
     snprintf(out->kind, sizeof out->kind, "cpu");
-    sysfs_field("/proc/cpuinfo", "model name", out->name, sizeof out->name);
+    /* The CPU's model as hwloc knows it (HWLOC_XMLFILE for a recorded machine). */
+    hwloc_topology_t topo;
+    if (hwloc_topology_init(&topo) == 0) {
+        if (hwloc_topology_load(topo) == 0) {
+            hwloc_obj_t pkg = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PACKAGE, 0);
+            const char *model = pkg ? hwloc_obj_get_info_by_name(pkg, "CPUModel") : NULL;
+            if (model) snprintf(out->name, sizeof out->name, "%s", model);
+        }
+        hwloc_topology_destroy(topo);
+    }
     snprintf(out->evidence, sizeof out->evidence, "no accelerator device nodes found");
 }

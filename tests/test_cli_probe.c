@@ -103,6 +103,17 @@ Test(probe_cli, compare_prints_changes)
     RUN(r, dbarg, "probe", "--compare", "20000101-000000", "--no-save");
     cr_expect_eq(r.status, 3);
     ts_run_free(&r);
+    /* -o writes the document atomically and stores nothing with --no-save */
+    char *file = ts_path(dir, "run.json");
+    RUN(r, dbarg, "probe", "--workload", "allreduce", "--no-save", "-o", file);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    ts_run_free(&r);
+    char *text = ts_read(file, NULL);
+    cJSON *doc = text ? cJSON_Parse(text) : NULL;
+    cr_expect_str_eq(cJSON_GetObjectItem(doc, "schema")->valuestring, "fwadvisor.probe/1");
+    cJSON_Delete(doc);
+    free(text);
+    free(file);
 }
 
 Test(probe_cli, bad_arguments)

@@ -20,7 +20,7 @@ static struct tree_case trees[] = {
     {"amd-mi300x", "amd", 2, ""},
     {"tpu-v5e", "tpu", 4, ""},
     {"ascend-910b", "ascend", 8, ""},
-    {"cpu-only", "cpu", 0, "AMD EPYC 7B13 64-Core Processor"},
+    {"cpu-only", "cpu", 0, "Intel(R) Xeon(R) Gold 6354 CPU @ 3.00GHz"},
 };
 
 ParameterizedTestParameters(quick, recorded_trees)
@@ -34,6 +34,9 @@ ParameterizedTest(struct tree_case *t, quick, recorded_trees)
     char root[4200];
     snprintf(root, sizeof root, "%s/sysroot/%s", fixtures && *fixtures ? fixtures : "tests/fixtures", t->tree);
     setenv("FWADVISOR_SYSROOT", root, 1);
+    char xml[4300];
+    snprintf(xml, sizeof xml, "%s/topology.xml", root);
+    setenv("HWLOC_XMLFILE", xml, 1);
     unsetenv("TPU_ACCELERATOR_TYPE");
     struct quick_hw hw;
     quick_detect(&hw);
