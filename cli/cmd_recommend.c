@@ -2,8 +2,7 @@
 #include "cli/cli.h"
 #include "knowledge/advisor.h"
 #include "knowledge/presets.h"
-#include "knowledge/probe_store.h"
-#include "probes/quick.h"
+#include "probes/advisor_hw.h"
 
 #include <getopt.h>
 #include <limits.h>
@@ -180,47 +179,6 @@ static void print_text(const struct adv_kb *akb, const struct adv_result *r, int
     }
 }
 
-/* Hardware facts from a stored probe run: the first accelerator it found, else the CPU, with
- * the measured sgemm peak as the CPU's peak. */
-static void hw_from_probe(const cJSON *doc, struct adv_hw *hw)
-{
-    const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(doc, "cpu");
-    const cJSON *acc = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "accelerators"), 0);
-    const cJSON *id = cJSON_GetObjectItemCaseSensitive(doc, "id");
-    const char *run = cJSON_IsString(id) ? id->valuestring : "?";
-    memset(hw, 0, sizeof *hw);
-    snprintf(hw->source, sizeof hw->source, "probe");
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(cpu, "cores");
-    hw->cpu_threads = cJSON_IsNumber(v) ? (int)v->valuedouble : 1;
-    v = cJSON_GetObjectItemCaseSensitive(cpu, "memory_bytes");
-    hw->host_memory_gb = cJSON_IsNumber(v) ? v->valuedouble / 1e9 : 0;
-    if (acc) {
-        const cJSON *kind = cJSON_GetObjectItemCaseSensitive(acc, "kind"), *name = cJSON_GetObjectItemCaseSensitive(acc, "name");
-        snprintf(hw->kind, sizeof hw->kind, "%s", cJSON_IsString(kind) ? kind->valuestring : "cpu");
-        snprintf(hw->name, sizeof hw->name, "%s", cJSON_IsString(name) ? name->valuestring : "");
-        v = cJSON_GetObjectItemCaseSensitive(acc, "count");
-        hw->count = cJSON_IsNumber(v) ? (int)v->valuedouble : 1;
-        v = cJSON_GetObjectItemCaseSensitive(acc, "memory_bytes");
-        hw->memory_gb = cJSON_IsNumber(v) ? v->valuedouble / 1e9 : 0;
-        snprintf(hw->evidence, sizeof hw->evidence, "probe run %s", run);
-        return;
-    }
-    snprintf(hw->kind, sizeof hw->kind, "cpu");
-    v = cJSON_GetObjectItemCaseSensitive(cpu, "model");
-    snprintf(hw->name, sizeof hw->name, "%s", cJSON_IsString(v) ? v->valuestring : "");
-    snprintf(hw->evidence, sizeof hw->evidence, "probe run %s", run);
-    const cJSON *r;
-    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "results")) {
-        const cJSON *w = cJSON_GetObjectItemCaseSensitive(r, "workload"), *m = cJSON_GetObjectItemCaseSensitive(r, "metric");
-        const cJSON *med = cJSON_GetObjectItemCaseSensitive(r, "median");
-        if (!cJSON_IsString(w) || strcmp(w->valuestring, "gemm") || !cJSON_IsString(m) || strcmp(m->valuestring, "gflops_best") ||
-            !cJSON_IsNumber(med))
-            continue;
-        hw->peak_tflops = med->valuedouble / 1e3;
-        snprintf(hw->peak_source, sizeof hw->peak_source, "probe %s: sgemm best %.0f GFLOP/s", run, med->valuedouble);
-    }
-}
-
 static void iso_now(char *out, size_t n)
 {
     time_t t = time(NULL);
@@ -319,31 +277,13 @@ int cmd_recommend(struct globals *g, int argc, char **argv)
     if (status == KB_OK) status = kb_open(path, is_default, &k, err, sizeof err);
     struct adv_kb *akb = NULL;
     if (status == KB_OK) status = adv_kb_load(k, &akb, err, sizeof err);
-    cJSON *probe_doc = NULL;
-    if (status == KB_OK && strcmp(probe, "none") != 0) status = kb_probe_get(k, probe, &probe_doc, err, sizeof err);
+    struct adv_hw hw;
+    if (status == KB_OK) status = probe_advisor_hardware(k, probe, &hw, err, sizeof err);
     kb_close(k);
     if (status != KB_OK) {
         cli_error("%s", err);
         adv_kb_free(akb);
         return cli_exit_from_kb(status);
-    }
-
-    /* The hardware: the stored probe run (latest or --probe ID), else a quick detection. */
-    struct adv_hw hw;
-    if (probe_doc) {
-        hw_from_probe(probe_doc, &hw);
-        cJSON_Delete(probe_doc);
-    } else {
-        struct quick_hw q;
-        quick_detect(&q);
-        memset(&hw, 0, sizeof hw);
-        snprintf(hw.source, sizeof hw.source, "detected");
-        snprintf(hw.kind, sizeof hw.kind, "%s", q.kind);
-        snprintf(hw.name, sizeof hw.name, "%s", q.name);
-        snprintf(hw.evidence, sizeof hw.evidence, "quick detection: %s", q.evidence);
-        hw.count = q.count;
-        hw.cpu_threads = q.cpu_threads;
-        hw.host_memory_gb = q.host_memory_gb;
     }
 
     struct adv_result *r = calloc(1, sizeof *r);

@@ -1,5 +1,6 @@
 /* Errors, file input and atomic output for the command line. */
 #include "cli/cli.h"
+#include "knowledge/atomic_file.h"
 #include "knowledge/kb.h"
 
 #include <errno.h>
@@ -109,38 +110,5 @@ int cli_write_output(const char *path, const char *data, size_t len, char *err, 
         }
         return 0;
     }
-    char tmp[PATH_MAX];
-    if (snprintf(tmp, sizeof tmp, "%s.XXXXXX", path) >= (int)sizeof tmp) {
-        snprintf(err, errsz, "output path is too long");
-        return -1;
-    }
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        snprintf(err, errsz, "cannot write '%s': %s", path, strerror(errno));
-        return -1;
-    }
-    size_t done = 0;
-    while (done < len) {
-        ssize_t n = write(fd, data + done, len - done);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            goto fail;
-        }
-        done += (size_t)n;
-    }
-    mode_t mask = umask(022); /* read the umask: the file gets the mode a plain create would */
-    umask(mask);
-    if (fchmod(fd, 0666 & ~mask) != 0 || fsync(fd) != 0) goto fail;
-    if (close(fd) != 0) {
-        fd = -1;
-        goto fail;
-    }
-    fd = -1;
-    if (rename(tmp, path) != 0) goto fail;
-    return 0;
-fail:
-    snprintf(err, errsz, "cannot write '%s': %s", path, strerror(errno));
-    if (fd >= 0) close(fd);
-    unlink(tmp);
-    return -1;
+    return atomic_write_file(path, data, len, err, errsz);
 }

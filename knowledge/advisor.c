@@ -87,6 +87,11 @@ int adv_runtime_index(const struct adv_kb *akb, const char *id)
 }
 
 const char *adv_kb_version(const struct adv_kb *akb) { return akb->version; }
+int adv_kb_framework_count(const struct adv_kb *akb) { return akb->nfw; }
+const char *adv_kb_framework_name(const struct adv_kb *akb, int i) { return akb->fw[i].name; }
+int adv_kb_criterion_count(const struct adv_kb *akb) { return akb->ncrit; }
+const char *adv_kb_criterion_name(const struct adv_kb *akb, int i) { return akb->crit[i].name; }
+int adv_kb_score(const struct adv_kb *akb, int f, int c) { return akb->scores[f][c].present ? akb->scores[f][c].score : -1; }
 const char *adv_kb_date(const struct adv_kb *akb) { return akb->date; }
 
 const char *adv_source_title(const struct adv_kb *akb, const char *id)

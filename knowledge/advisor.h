@@ -113,6 +113,14 @@ void adv_rank(const struct adv_kb *akb, const struct answers *resolved, struct a
 /* The fwadvisor.report/1 document. generated_at is an ISO-8601 UTC time. Caller frees. */
 cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, const char *generated_at);
 
+/* The criteria x frameworks table (seed articles' comparison): counts, names, and a score
+ * 0..10, or -1 where the knowledge base has none. */
+int adv_kb_framework_count(const struct adv_kb *akb);
+const char *adv_kb_framework_name(const struct adv_kb *akb, int i);
+int adv_kb_criterion_count(const struct adv_kb *akb);
+const char *adv_kb_criterion_name(const struct adv_kb *akb, int i);
+int adv_kb_score(const struct adv_kb *akb, int framework, int criterion);
+
 /* Knowledge-base version and date the advice was made from. */
 const char *adv_kb_version(const struct adv_kb *akb);
 const char *adv_kb_date(const struct adv_kb *akb);

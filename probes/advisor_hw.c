@@ -1,0 +1,72 @@
+#include "probes/advisor_hw.h"
+#include "knowledge/probe_store.h"
+#include "probes/quick.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Hardware facts from a stored probe run: the first accelerator it found, else the CPU, with
+ * the measured sgemm peak as the CPU's peak. */
+void probe_hw_from_run(const cJSON *doc, struct adv_hw *hw)
+{
+    const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(doc, "cpu");
+    const cJSON *acc = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "accelerators"), 0);
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(doc, "id");
+    const char *run = cJSON_IsString(id) ? id->valuestring : "?";
+    memset(hw, 0, sizeof *hw);
+    snprintf(hw->source, sizeof hw->source, "probe");
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(cpu, "cores");
+    hw->cpu_threads = cJSON_IsNumber(v) ? (int)v->valuedouble : 1;
+    v = cJSON_GetObjectItemCaseSensitive(cpu, "memory_bytes");
+    hw->host_memory_gb = cJSON_IsNumber(v) ? v->valuedouble / 1e9 : 0;
+    if (acc) {
+        const cJSON *kind = cJSON_GetObjectItemCaseSensitive(acc, "kind"), *name = cJSON_GetObjectItemCaseSensitive(acc, "name");
+        snprintf(hw->kind, sizeof hw->kind, "%s", cJSON_IsString(kind) ? kind->valuestring : "cpu");
+        snprintf(hw->name, sizeof hw->name, "%s", cJSON_IsString(name) ? name->valuestring : "");
+        v = cJSON_GetObjectItemCaseSensitive(acc, "count");
+        hw->count = cJSON_IsNumber(v) ? (int)v->valuedouble : 1;
+        v = cJSON_GetObjectItemCaseSensitive(acc, "memory_bytes");
+        hw->memory_gb = cJSON_IsNumber(v) ? v->valuedouble / 1e9 : 0;
+        snprintf(hw->evidence, sizeof hw->evidence, "probe run %s", run);
+        return;
+    }
+    snprintf(hw->kind, sizeof hw->kind, "cpu");
+    v = cJSON_GetObjectItemCaseSensitive(cpu, "model");
+    snprintf(hw->name, sizeof hw->name, "%s", cJSON_IsString(v) ? v->valuestring : "");
+    snprintf(hw->evidence, sizeof hw->evidence, "probe run %s", run);
+    const cJSON *r;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "results")) {
+        const cJSON *w = cJSON_GetObjectItemCaseSensitive(r, "workload"), *m = cJSON_GetObjectItemCaseSensitive(r, "metric");
+        const cJSON *med = cJSON_GetObjectItemCaseSensitive(r, "median");
+        if (!cJSON_IsString(w) || strcmp(w->valuestring, "gemm") || !cJSON_IsString(m) || strcmp(m->valuestring, "gflops_best") ||
+            !cJSON_IsNumber(med))
+            continue;
+        hw->peak_tflops = med->valuedouble / 1e3;
+        snprintf(hw->peak_source, sizeof hw->peak_source, "probe %s: sgemm best %.0f GFLOP/s", run, med->valuedouble);
+    }
+}
+
+int probe_advisor_hardware(kb *k, const char *probe, struct adv_hw *hw, char *err, size_t errsz)
+{
+    cJSON *doc = NULL;
+    if (strcmp(probe, "none") != 0) {
+        int status = kb_probe_get(k, probe, &doc, err, errsz);
+        if (status != KB_OK) return status;
+    }
+    if (doc) {
+        probe_hw_from_run(doc, hw);
+        cJSON_Delete(doc);
+        return KB_OK;
+    }
+    struct quick_hw q;
+    quick_detect(&q);
+    memset(hw, 0, sizeof *hw);
+    snprintf(hw->source, sizeof hw->source, "detected");
+    snprintf(hw->kind, sizeof hw->kind, "%s", q.kind);
+    snprintf(hw->name, sizeof hw->name, "%s", q.name);
+    snprintf(hw->evidence, sizeof hw->evidence, "quick detection: %s", q.evidence);
+    hw->count = q.count;
+    hw->cpu_threads = q.cpu_threads;
+    hw->host_memory_gb = q.host_memory_gb;
+    return KB_OK;
+}

@@ -1,0 +1,65 @@
+#include "tui/layout.h"
+
+#include <math.h>
+#include <string.h>
+
+int tui_fits(int rows, int cols) { return rows >= TUI_MIN_ROWS && cols >= TUI_MIN_COLS; }
+
+static size_t put(char *out, size_t outsz, size_t at, const char *s)
+{
+    size_t n = strlen(s);
+    if (at + n + 1 > outsz) return at;
+    memcpy(out + at, s, n);
+    return at + n;
+}
+
+size_t tui_bar(char *out, size_t outsz, double fraction, int width, int utf8)
+{
+    return tui_bar3(out, outsz, fraction, 0, width, utf8);
+}
+
+size_t tui_bar3(char *out, size_t outsz, double first, double second, int width, int utf8)
+{
+    if (!(first >= 0)) first = 0; /* NaN too */
+    if (!(second >= 0)) second = 0;
+    if (first > 1) first = 1;
+    if (first + second > 1) second = 1 - first;
+    int a = (int)lround(first * width), b = (int)lround((first + second) * width) - a;
+    if (a + b > width) b = width - a;
+    size_t at = 0;
+    if (outsz == 0) return 0;
+    for (int i = 0; i < width; i++) {
+        const char *cell = i < a ? (utf8 ? "\u2588" : "#") : i < a + b ? (utf8 ? "\u2592" : "+") : (utf8 ? "\u00b7" : ".");
+        at = put(out, outsz, at, cell);
+    }
+    out[at] = '\0';
+    return at;
+}
+
+int tui_scroll(int selected, int first, int visible, int n)
+{
+    if (visible < 1) visible = 1;
+    if (selected < first) first = selected;
+    if (selected >= first + visible) first = selected - visible + 1;
+    int max_first = n - visible > 0 ? n - visible : 0;
+    if (first > max_first) first = max_first;
+    if (first < 0) first = 0;
+    return first;
+}
+
+int tui_move(int selected, int delta, int n)
+{
+    int s = selected + delta;
+    if (s < 0) s = 0;
+    if (s > n - 1) s = n - 1;
+    return s;
+}
+
+struct tui_split tui_wizard_split(int cols)
+{
+    struct tui_split s;
+    s.right_w = cols >= 110 ? 34 : 28;
+    s.left_w = cols - s.right_w - 1;
+    s.right_x = s.left_w + 1;
+    return s;
+}
