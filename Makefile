@@ -13,22 +13,23 @@ CPPFLAGS  += -D_XOPEN_SOURCE=700 -D_DEFAULT_SOURCE -DFWADVISOR_VERSION='"$(VERSI
 
 PKGCONFIG ?= pkg-config
 # Libraries the binary uses now; the engine, probes and interface add theirs as they land.
-PKGS_MAIN := sqlite3 libcjson hwloc
+PKGS_MAIN := sqlite3 libcjson hwloc ncursesw
 PKGS_TEST := criterion
 pc_cflags  = $(shell $(PKGCONFIG) --cflags $(1) 2>/dev/null)
 pc_libs    = $(shell $(PKGCONFIG) --libs $(1) 2>/dev/null)
-MAIN_CFLAGS := $(call pc_cflags,$(PKGS_MAIN))
+# ncursesw.pc asks for _XOPEN_SOURCE=600; the project sets 700 (a superset) itself.
+MAIN_CFLAGS := $(filter-out -D_XOPEN_SOURCE=% -D_DEFAULT_SOURCE,$(call pc_cflags,$(PKGS_MAIN)))
 # OpenBLAS: pkg-config where it has a .pc file, else plain -lopenblas.
 BLAS_CFLAGS := $(shell $(PKGCONFIG) --exists openblas 2>/dev/null && $(PKGCONFIG) --cflags openblas)
 BLAS_LIBS   := $(or $(shell $(PKGCONFIG) --exists openblas 2>/dev/null && $(PKGCONFIG) --libs openblas),-lopenblas)
 MAIN_CFLAGS += $(BLAS_CFLAGS)
-MAIN_LIBS   := $(call pc_libs,$(PKGS_MAIN)) $(BLAS_LIBS) -lm
+MAIN_LIBS   := $(call pc_libs,$(PKGS_MAIN)) $(BLAS_LIBS) -lm -lpthread
 TEST_CFLAGS := $(call pc_cflags,$(PKGS_TEST))
 TEST_LIBS   := $(call pc_libs,$(PKGS_TEST))
 
 KB_DATA   := data/schema.sql $(sort $(wildcard data/kb/*.sql))
 PRESETS   := $(sort $(wildcard data/presets/*.json))
-LIB_SRC   := $(sort $(wildcard knowledge/*.c probes/*.c engine/*.c)) $(filter-out cli/main.c,$(sort $(wildcard cli/*.c)))
+LIB_SRC   := $(sort $(wildcard knowledge/*.c probes/*.c engine/*.c tui/*.c)) $(filter-out cli/main.c,$(sort $(wildcard cli/*.c)))
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/kb_data.o $(BUILD)/presets_data.o
 MAIN_OBJ  := $(BUILD)/cli/main.o
 TEST_SRC  := $(sort $(wildcard tests/test_*.c))

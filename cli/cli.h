@@ -46,25 +46,6 @@ int cmd_recommend(struct globals *g, int argc, char **argv);
 int cmd_train(struct globals *g, int argc, char **argv);
 int cmd_probe(struct globals *g, int argc, char **argv);
 
-/* --- text layout (cli/text.c) ------------------------------------------------------------- */
-
-#define TEXT_WIDTH 80
-
-/* Columns a UTF-8 string takes on a terminal (East Asian wide characters take two). */
-int text_width(const char *s);
-/* Copies s into out, cut to at most `width` columns with "..." marking a cut. */
-void text_fit(const char *s, int width, char *out, size_t outsz);
-/* Prints s wrapped to TEXT_WIDTH: the first line starts at column `col` (already printed),
- * continuation lines are indented by `indent`. Ends with a newline. */
-void text_wrap(FILE *f, const char *s, int col, int indent);
-
-struct text_column {
-    const char *header;
-    int flex;        /* takes what is left of the width; long values are cut */
-    int align_right; /* numbers */
-};
-/* Prints a table of nrows x ncols cells (row-major) aligned in columns within TEXT_WIDTH. */
-void text_table(FILE *f, const struct text_column *cols, int ncols, const char *const *cells, int nrows,
-                int bold_header);
+#include "tui/text.h"
 
 #endif

@@ -2,6 +2,7 @@
  * is the only place that exits. */
 #include "cli/cli.h"
 #include "knowledge/kb.h"
+#include "tui/tui.h"
 
 #include <getopt.h>
 #include <locale.h>
@@ -16,7 +17,7 @@ static const char usage_text[] =
     "and measures your own hardware to back the advice.\n"
     "\n"
     "Commands:\n"
-    "  (none)          interactive advisor (when stdin and stdout are terminals)\n"
+    "  (none)          the interactive advisor (when stdin and stdout are terminals)\n"
     "  recommend       ranked, explained recommendation from answers (-a FILE, --set KEY=VALUE)\n"
     "  probe           detect and measure this machine's hardware\n"
     "  train           run the built-in training engine\n"
@@ -31,12 +32,6 @@ static const char usage_text[] =
     "\n"
     "Exit status: 0 success, 1 run-time failure, 2 usage error, 3 invalid input, 4 database error.\n"
     "Run 'fwadvisor COMMAND --help' for a command's options.\n";
-
-static int not_available(const char *what)
-{
-    cli_error("%s: not available in this build", what);
-    return EXIT_RUNTIME;
-}
 
 static int cmd_version(struct globals *g)
 {
@@ -77,9 +72,17 @@ int main(int argc, char **argv)
         }
     }
     if (optind >= argc) {
-        if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) return not_available("interactive advisor");
-        fputs(usage_text, stderr);
-        return EXIT_USAGE;
+        if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+            /* Never draw into a pipe. */
+            fputs("fwadvisor: the interactive advisor needs a terminal; without one use\n"
+                  "  fwadvisor recommend -a answers.json (or --set KEY=VALUE) and fwadvisor probe\n"
+                  "Run 'fwadvisor --help' for every command.\n",
+                  stderr);
+            return EXIT_USAGE;
+        }
+        struct tui_options to = {g.db, g.color};
+        int status = tui_run(&to);
+        return status == 0 ? EXIT_OK : cli_exit_from_kb(status);
     }
     char *cmd = argv[optind];
     int sub_argc = argc - optind;

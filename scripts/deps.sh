@@ -1,5 +1,5 @@
 #!/bin/sh
-# Installs the Debian packages fwadvisor's build and tests need. Does nothing when pkg-config
+# Installs the Debian packages fwadvisor's build and tests need (tmux drives the interface's tests). Does nothing when pkg-config
 # already finds every library; on a system without apt it prints the package names instead.
 #   scripts/deps.sh          install what is missing
 #   scripts/deps.sh --check  exit 0 when everything is present, 1 otherwise (installs nothing)
@@ -11,7 +11,7 @@ mode=${1:-}
 
 # pkg-config module -> Debian package
 MODULES="sqlite3:libsqlite3-dev libcjson:libcjson-dev ncursesw:libncurses-dev criterion:libcriterion-dev openblas:libopenblas-dev hwloc:libhwloc-dev"
-TOOLS="pkg-config:pkg-config cc:gcc make:make"
+TOOLS="pkg-config:pkg-config cc:gcc make:make tmux:tmux"
 
 missing=""
 for pair in $TOOLS; do

@@ -1,5 +1,5 @@
 /* Text layout for terminal output: display widths, cutting and wrapping, aligned tables. */
-#include "cli/cli.h"
+#include "tui/text.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -148,4 +148,46 @@ void text_table(FILE *f, const struct text_column *cols, int ncols, const char *
         if (r < 0 && bold_header) fprintf(f, "\033[1m%s\033[0m\n", line);
         else fprintf(f, "%s\n", line);
     }
+}
+
+int text_wrap_lines(const char *s, int width, void (*line)(void *ctx, const char *start, size_t bytes), void *ctx)
+{
+    int lines = 0;
+    if (width < 1) width = 1;
+    while (*s == ' ') s++;
+    while (*s) {
+        const char *p = s, *brk = NULL;
+        int w = 0;
+        while (*p && *p != '\n') {
+            uint32_t cp;
+            int len = utf8_next(p, &cp);
+            int cw = cp_width(cp);
+            if (w + cw > width) break;
+            w += cw;
+            p += len;
+            if (cp == ' ') brk = p;
+        }
+        const char *end = (*p == '\0' || *p == '\n') ? p : (brk ? brk : p);
+        if (end == s) end = s + utf8_next(s, &(uint32_t){0});
+        size_t n = (size_t)(end - s);
+        while (n > 0 && s[n - 1] == ' ') n--;
+        line(ctx, s, n);
+        lines++;
+        s = end;
+        if (*s == '\n') s++;
+        while (*s == ' ') s++;
+    }
+    return lines;
+}
+
+void text_ascii(const char *s, char *out, size_t outsz)
+{
+    size_t used = 0;
+    while (*s && used + 1 < outsz) {
+        uint32_t cp;
+        int len = utf8_next(s, &cp);
+        out[used++] = cp < 0x80 ? (char)cp : '?';
+        s += len;
+    }
+    out[used] = '\0';
 }

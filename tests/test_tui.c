@@ -1,0 +1,326 @@
+/* The interactive advisor, driven through tmux (send-keys, capture-pane), polling the screen
+ * for content rather than sleeping. Also the layout arithmetic, without a terminal. */
+#include <criterion/criterion.h>
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tests/support.h"
+#include "tui/layout.h"
+
+/* --- layout, no terminal ----------------------------------------------------------------- */
+
+Test(layout, bars_and_scrolling)
+{
+    char bar[256];
+    tui_bar(bar, sizeof bar, 0.5, 10, 0);
+    cr_expect_str_eq(bar, "#####.....");
+    tui_bar(bar, sizeof bar, 1.7, 4, 0);
+    cr_expect_str_eq(bar, "####", "clamped to the width");
+    tui_bar(bar, sizeof bar, -1, 3, 0);
+    cr_expect_str_eq(bar, "...");
+    tui_bar3(bar, sizeof bar, 0.2, 0.3, 10, 0);
+    cr_expect_str_eq(bar, "##+++.....");
+    tui_bar3(bar, sizeof bar, 0.8, 0.9, 10, 0);
+    cr_expect_str_eq(bar, "########++", "the second segment gives way");
+    size_t n = tui_bar(bar, sizeof bar, 0.5, 4, 1);
+    cr_expect_eq(n, 2 * 3 + 2 * 2, "two full blocks (3 bytes) and two dots (2 bytes)");
+    cr_expect(tui_fits(24, 80) && !tui_fits(23, 80) && !tui_fits(24, 79));
+    cr_expect_eq(tui_scroll(0, 0, 5, 20), 0);
+    cr_expect_eq(tui_scroll(7, 0, 5, 20), 3, "keeps the selection on the last visible row");
+    cr_expect_eq(tui_scroll(2, 3, 5, 20), 2);
+    cr_expect_eq(tui_scroll(19, 0, 5, 20), 15);
+    cr_expect_eq(tui_scroll(1, 9, 5, 3), 0, "a short list never scrolls");
+    cr_expect_eq(tui_move(0, -1, 5), 0);
+    cr_expect_eq(tui_move(4, 1, 5), 4);
+    cr_expect_eq(tui_move(2, 1, 5), 3);
+    struct tui_split s = tui_wizard_split(80);
+    cr_expect_eq(s.left_w + 1 + s.right_w, 80);
+    cr_expect_geq(s.left_w, 40);
+}
+
+/* --- tmux -------------------------------------------------------------------------------- */
+
+static char *dir, sock[64], dbarg[4200];
+
+static void setup(void)
+{
+    dir = ts_tmpdir();
+    snprintf(sock, sizeof sock, "fwadv-test-%d", (int)getpid());
+    snprintf(dbarg, sizeof dbarg, "--db=%s/kb.sqlite3", dir);
+}
+
+static void tmux(const char *const *args, struct ts_run *out)
+{
+    const char *argv[32] = {"-L", sock};
+    int n = 2;
+    for (const char *const *a = args; *a && n < 31; a++) argv[n++] = *a;
+    argv[n] = NULL;
+    struct ts_run r;
+    cr_assert_eq(ts_exec(&r, "/usr/bin/tmux", NULL, NULL, argv), 0);
+    if (out) *out = r;
+    else ts_run_free(&r);
+}
+
+static void teardown(void)
+{
+    tmux((const char *const[]){"kill-server", NULL}, NULL);
+    ts_rmtree(dir);
+    free(dir);
+}
+
+TestSuite(tui, .init = setup, .fini = teardown, .timeout = 90);
+
+/* Starts fwadvisor in a w x h pane with extra environment; the shell (which ignores Ctrl-C
+ * itself, so it outlives fwadvisor) says EXITED and the status afterwards. */
+static void start(int w, int h, const char *envs)
+{
+    if (access("/usr/bin/tmux", X_OK) != 0) cr_skip_test("tmux is not installed (scripts/deps.sh installs it)");
+    const char *bin = getenv("FWADVISOR_BIN");
+    const char *fixtures = getenv("FWADVISOR_FIXTURES");
+    char cmd[8192], ws[16], hs[16];
+    snprintf(cmd, sizeof cmd,
+             "trap '' INT; env -u FWADVISOR_DB -u TPU_ACCELERATOR_TYPE LANG=C.UTF-8 LC_ALL=C.UTF-8 "
+             "FWADVISOR_SYSROOT=%s/sysroot/nvidia-h100 HWLOC_XMLFILE=%s/sysroot/nvidia-h100/topology.xml %s %s %s; "
+             "echo EXITED status=$?; sleep 60",
+             fixtures ? fixtures : "tests/fixtures", fixtures ? fixtures : "tests/fixtures", envs, bin ? bin : "./fwadvisor",
+             dbarg);
+    snprintf(ws, sizeof ws, "%d", w);
+    snprintf(hs, sizeof hs, "%d", h);
+    tmux((const char *const[]){"new-session", "-d", "-s", "t", "-x", ws, "-y", hs, "-c", dir, cmd, NULL}, NULL);
+}
+
+static char *screen(int escapes)
+{
+    struct ts_run r;
+    if (escapes) tmux((const char *const[]){"capture-pane", "-p", "-e", "-t", "t", NULL}, &r);
+    else tmux((const char *const[]){"capture-pane", "-p", "-t", "t", NULL}, &r);
+    free(r.err);
+    return r.out;
+}
+
+/* Polls the screen until it shows `text` (5 s at most); returns the screen. */
+static char *wait_for(const char *text)
+{
+    for (int i = 0; i < 500; i++) {
+        char *s = screen(0);
+        if (strstr(s, text)) return s;
+        free(s);
+        usleep(10000);
+    }
+    char *s = screen(0);
+    cr_assert_fail("the screen never showed '%s':\n%s", text, s);
+    return s;
+}
+
+static void keys(const char *k)
+{
+    tmux((const char *const[]){"send-keys", "-t", "t", k, NULL}, NULL);
+}
+
+static void keys_n(const char *k, int n)
+{
+    for (int i = 0; i < n; i++) keys(k);
+}
+
+static void type(const char *text)
+{
+    tmux((const char *const[]){"send-keys", "-t", "t", "-l", text, NULL}, NULL);
+}
+
+/* The ranking as recommend gives it for the same answers and the same (recorded) machine. */
+static cJSON *recommend_json(const char *answers)
+{
+    const char *fixtures = getenv("FWADVISOR_FIXTURES");
+    char sysroot[4200], xml[4300];
+    snprintf(sysroot, sizeof sysroot, "FWADVISOR_SYSROOT=%s/sysroot/nvidia-h100", fixtures ? fixtures : "tests/fixtures");
+    snprintf(xml, sizeof xml, "HWLOC_XMLFILE=%s/sysroot/nvidia-h100/topology.xml", fixtures ? fixtures : "tests/fixtures");
+    const char *env[] = {sysroot, xml, "FWADVISOR_DB", "TPU_ACCELERATOR_TYPE", NULL};
+    struct ts_run r;
+    cr_assert_eq(ts_run(&r, env, NULL, (const char *const[]){dbarg, "recommend", "-a", answers, "--json", NULL}), 0);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cJSON *doc = cJSON_Parse(r.out);
+    ts_run_free(&r);
+    return doc;
+}
+
+static void walk_preset(const char *preset)
+{
+    const char *fixtures = getenv("FWADVISOR_FIXTURES");
+    char path[4200];
+    snprintf(path, sizeof path, "%s/../../data/presets/%s.json", fixtures ? fixtures : "tests/fixtures", preset);
+    start(100, 32, "");
+    free(wait_for("Start the advisor"));
+    keys_n("Down", 3);
+    keys("Enter");
+    free(wait_for("Answers file"));
+    type(path);
+    keys("Enter");
+    free(wait_for("Step 1 of 13"));
+    keys_n("Enter", 13);
+    char *s = wait_for("[1 Ranking]");
+    cJSON *doc = recommend_json(path);
+    /* Every framework on screen in recommend's order, with recommend's score. */
+    const char *at = s;
+    const cJSON *item;
+    cJSON_ArrayForEach(item, cJSON_GetObjectItem(doc, "ranking")) {
+        const char *name = cJSON_GetObjectItem(item, "name")->valuestring;
+        char want[64];
+        if (cJSON_IsTrue(cJSON_GetObjectItem(item, "excluded"))) snprintf(want, sizeof want, "%s", name);
+        else snprintf(want, sizeof want, "%s %.1f", name, cJSON_GetObjectItem(item, "score")->valuedouble);
+        /* the screen pads the name: compare name, then the score after it */
+        const char *hit = strstr(at, name);
+        cr_assert_not_null(hit, "%s: %s missing after the previous framework:\n%s", preset, name, s);
+        if (!cJSON_IsTrue(cJSON_GetObjectItem(item, "excluded"))) {
+            char score[16];
+            snprintf(score, sizeof score, "%.1f", cJSON_GetObjectItem(item, "score")->valuedouble);
+            const char *eol = strchr(hit, '\n');
+            const char *sc = strstr(hit, score);
+            cr_expect(sc && (!eol || sc < eol), "%s: %s should score %s:\n%s", preset, name, score, s);
+        }
+        at = hit + strlen(name);
+        (void)want;
+    }
+    cJSON_Delete(doc);
+    free(s);
+}
+
+Test(tui, wizard_gives_recommends_ranking_for_the_mobile_preset) { walk_preset("mobile-app"); }
+Test(tui, wizard_gives_recommends_ranking_for_the_tpu_preset) { walk_preset("tpu-pod"); }
+
+Test(tui, back_navigation_keeps_choices)
+{
+    start(100, 30, "");
+    free(wait_for("Start the advisor"));
+    keys("Enter");
+    free(wait_for("Step 1 of 13"));
+    keys_n("Down", 2); /* Research -> Production */
+    keys("Enter");
+    free(wait_for("Step 2 of 13"));
+    keys("BSpace");
+    char *s = wait_for("Step 1 of 13");
+    cr_expect(strstr(s, "(*) Production") != NULL, "the choice survives going back:\n%s", s);
+    free(s);
+    keys("Escape");
+    free(wait_for("Start the advisor"));
+}
+
+Test(tui, export_writes_a_valid_report)
+{
+    start(100, 30, "");
+    free(wait_for("Start the advisor"));
+    keys("Enter");
+    free(wait_for("Step 1 of 13"));
+    keys_n("Enter", 13);
+    free(wait_for("[1 Ranking]"));
+    keys("e");
+    free(wait_for("Export the report"));
+    keys("Enter");
+    free(wait_for("report written to ./fwadvisor-report.json"));
+    char *path = ts_path(dir, "fwadvisor-report.json"), err[1024], schema[4200];
+    const char *sd = getenv("FWADVISOR_SCHEMA_DIR");
+    snprintf(schema, sizeof schema, "%s/report.schema.json", sd ? sd : "docs");
+    int rc = ts_validate_json(path, schema, err, sizeof err);
+    cr_expect_neq(rc, 1, "%s", err);
+    cJSON *doc = cJSON_Parse(ts_read(path, NULL));
+    cr_expect_not_null(doc);
+    cJSON_Delete(doc);
+    free(path);
+}
+
+Test(tui, small_terminal_says_so_and_recovers)
+{
+    start(100, 30, "");
+    free(wait_for("Start the advisor"));
+    tmux((const char *const[]){"resize-window", "-t", "t", "-x", "60", "-y", "20", NULL}, NULL);
+    free(wait_for("terminal too small (need 80x24"));
+    tmux((const char *const[]){"resize-window", "-t", "t", "-x", "100", "-y", "30", NULL}, NULL);
+    char *s = wait_for("Start the advisor");
+    cr_expect(strstr(s, "too small") == NULL);
+    free(s);
+}
+
+/* Any SGR sequence that sets a colour (30-37, 40-47, 90-97, 100-107, 38;..., 48;...); tmux's
+ * own resets to the defaults (39, 49) are not colours. */
+static int has_colour(const char *s)
+{
+    for (const char *p = strstr(s, "\033["); p; p = strstr(p + 1, "\033[")) {
+        const char *q = p + 2;
+        while (*q && *q != 'm' && (*q == ';' || (*q >= '0' && *q <= '9'))) {
+            int v = atoi(q);
+            if ((v >= 30 && v <= 38) || (v >= 40 && v <= 48) || (v >= 90 && v <= 107)) return 1;
+            while (*q >= '0' && *q <= '9') q++;
+            if (*q == ';') q++;
+        }
+    }
+    return 0;
+}
+
+Test(tui, ascii_and_no_color)
+{
+    start(100, 30, "LANG=C LC_ALL=C NO_COLOR=1");
+    char *home = screen(1);
+    free(home);
+    free(wait_for("Start the advisor"));
+    keys("Enter");
+    char *s = wait_for("Step 1 of 13");
+    cr_expect(strstr(s, "+------") != NULL, "ASCII box under LANG=C:\n%s", s);
+    cr_expect(strstr(s, "####") != NULL, "ASCII bars under LANG=C");
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) cr_assert_lt(*p, 0x80, "a non-ASCII byte on screen");
+    free(s);
+    char *e = screen(1);
+    cr_expect_not(has_colour(e), "no colour under NO_COLOR");
+    free(e);
+}
+
+Test(tui, quit_restores_the_terminal)
+{
+    start(100, 30, "");
+    free(wait_for("Start the advisor"));
+    keys("?");
+    free(wait_for("Keys (every screen)"));
+    keys("x"); /* any key closes help */
+    keys("q");
+    char *s = wait_for("EXITED status=0");
+    free(s);
+    struct ts_run r;
+    tmux((const char *const[]){"display-message", "-p", "-t", "t", "#{alternate_on}", NULL}, &r);
+    cr_expect_str_eq(r.out, "0\n", "left the alternate screen");
+    ts_run_free(&r);
+}
+
+Test(tui, ctrl_c_restores_the_terminal)
+{
+    struct ts_run r;
+    start(100, 30, "");
+    free(wait_for("Start the advisor"));
+    keys("C-c");
+    free(wait_for("EXITED status=130"));
+    tmux((const char *const[]){"display-message", "-p", "-t", "t", "#{alternate_on}", NULL}, &r);
+    cr_expect_str_eq(r.out, "0\n");
+    ts_run_free(&r);
+}
+
+Test(tui, browse_the_knowledge_base_and_probe)
+{
+    start(100, 30, "");
+    free(wait_for("Start the advisor"));
+    keys_n("Down", 2);
+    keys("Enter");
+    char *s = wait_for("[frameworks]");
+    cr_expect(strstr(s, "pytorch") && strstr(s, "as_of"), "%s", s);
+    free(s);
+    keys("Tab");
+    free(wait_for("[hardware]"));
+    keys("Escape");
+    free(wait_for("> Browse the knowledge base"));
+    keys("Up");
+    keys("Enter");
+    free(wait_for("Esc cancels"));
+    keys("Escape");
+    s = wait_for("saved as probe run");
+    free(s);
+}

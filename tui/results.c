@@ -1,0 +1,251 @@
+/* Results in tabs: Ranking, Why, Compare, Plan, Deploy, Pitfalls; and the report's export. */
+#include "knowledge/atomic_file.h"
+#include "tui/app.h"
+#include "tui/crt.h"
+#include "tui/layout.h"
+#include "tui/text.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char *const tab_names[TAB_COUNT] = {"1 Ranking", "2 Why", "3 Compare", "4 Plan", "5 Deploy", "6 Pitfalls"};
+
+void results_compute(struct app *a)
+{
+    if (!a->res) a->res = calloc(1, sizeof *a->res);
+    if (!a->res) return;
+    struct answers ans;
+    wizard_build(a, &ans, -1, 0);
+    char err[256];
+    adv_recommend(a->akb, &ans, &a->hw, a->res, err, sizeof err);
+    a->screen = SCR_RESULTS;
+    a->tab = TAB_RANKING;
+    a->rank_sel = a->scroll = a->pit_sel = 0;
+    memset(a->ticked, 0, sizeof a->ticked);
+}
+
+static void export_done(struct app *a, const char *path)
+{
+    char now[32], err[512];
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    cJSON *doc = adv_report_json(a->akb, a->res, now);
+    char *text = doc ? cJSON_Print(doc) : NULL;
+    cJSON_Delete(doc);
+    if (!text) {
+        ui_message(a, 1, "out of memory");
+        return;
+    }
+    size_t len = strlen(text);
+    text[len] = '\n';
+    if (atomic_write_file(path, text, len + 1, err, sizeof err)) ui_message(a, 1, "%s", err);
+    else ui_message(a, 0, "report written to %s", path);
+    free(text);
+}
+
+static void draw_tabs(struct app *a)
+{
+    int x = 1;
+    for (int t = 0; t < TAB_COUNT; t++) {
+        char label[32];
+        snprintf(label, sizeof label, t == a->tab ? "[%s]" : " %s ", tab_names[t]);
+        ui_text(1, x, (int)strlen(label), label, t == a->tab ? crt_attr(PAIR_SELECT) | A_BOLD : A_NORMAL);
+        x += (int)strlen(label) + 1;
+    }
+}
+
+static void draw_ranking(struct app *a, int top, int rows)
+{
+    const struct adv_ranking *rk = &a->res->ranking;
+    int barw = COLS - 30;
+    for (int i = 0; i < rk->count && i < rows / 2; i++) {
+        const struct adv_framework *f = &rk->items[i];
+        int y = top + 2 * i;
+        char line[128], bar[512];
+        attr_t sel = i == a->rank_sel ? crt_attr(PAIR_SELECT) | A_BOLD : A_NORMAL;
+        if (f->excluded) {
+            snprintf(line, sizeof line, "%s %-12s excluded", i == a->rank_sel ? ">" : " ", f->name);
+            ui_text(y, 1, 26, line, sel | crt_attr(PAIR_DIM));
+            char reason[600];
+            adv_reason_text(&f->reasons[0], reason, sizeof reason);
+            ui_text(y, 28, COLS - 29, reason, crt_attr(PAIR_DIM));
+            continue;
+        }
+        snprintf(line, sizeof line, "%s %-12s %5.1f", i == a->rank_sel ? ">" : " ", f->name, f->score_tenths / 10.0);
+        ui_text(y, 1, 26, line, sel);
+        tui_bar(bar, sizeof bar, f->score_tenths / 1000.0, barw, a->utf8);
+        ui_text(y, 28, barw, bar, i == 0 ? crt_attr(PAIR_GOOD) : A_NORMAL);
+    }
+}
+
+static int draw_reasons(struct app *a, const struct adv_reason *r, int n, int top, int rows, int with_delta)
+{
+    int y = top, skipped = 0;
+    for (int i = 0; i < n && y < top + rows; i++) {
+        char text[1200], line[1300];
+        adv_reason_text(&r[i], text, sizeof text);
+        if (r[i].source) snprintf(line, sizeof line, "%s [%s]", text, r[i].source);
+        else snprintf(line, sizeof line, "%s", text);
+        if (skipped < a->scroll) {
+            skipped++;
+            continue;
+        }
+        if (with_delta) {
+            char d[16];
+            snprintf(d, sizeof d, "%+6.1f", r[i].delta_tenths / 10.0);
+            ui_text(y, 1, 7, d, r[i].delta_tenths < 0 ? crt_attr(PAIR_BAD) : crt_attr(PAIR_GOOD));
+        }
+        y += ui_wrap(y, with_delta ? 9 : 2, COLS - (with_delta ? 10 : 3), top + rows - y, line, A_NORMAL);
+    }
+    return y;
+}
+
+static void draw_why(struct app *a, int top, int rows)
+{
+    const struct adv_framework *f = &a->res->ranking.items[a->rank_sel];
+    char head[160];
+    snprintf(head, sizeof head, "%s: %.1f points from %d reasons (Up/Down scroll; pick another on Ranking)", f->name,
+             f->score_tenths / 10.0, f->nreasons);
+    ui_text(top, 1, COLS - 2, head, A_BOLD);
+    draw_reasons(a, f->reasons, f->nreasons, top + 1, rows - 1, 1);
+}
+
+static void draw_compare(struct app *a, int top, int rows)
+{
+    int nf = adv_kb_framework_count(a->akb), nc = adv_kb_criterion_count(a->akb);
+    int namew = COLS - 2 - nf * 6;
+    if (namew > 30) namew = 30;
+    ui_text(top, 1, namew, "criterion (score 0-10)", A_BOLD);
+    for (int f = 0; f < nf; f++) {
+        char head[8];
+        snprintf(head, sizeof head, "%.5s", adv_kb_framework_name(a->akb, f));
+        ui_text(top, 2 + namew + f * 6, 5, head, A_BOLD);
+    }
+    for (int c = 0; c < nc && c + 1 < rows; c++) {
+        ui_text(top + 1 + c, 1, namew, adv_kb_criterion_name(a->akb, c), A_NORMAL);
+        for (int f = 0; f < nf; f++) {
+            int s = adv_kb_score(a->akb, f, c);
+            char cell[16];
+            snprintf(cell, sizeof cell, s < 0 ? "   -" : "%4d", s);
+            ui_text(top + 1 + c, 2 + namew + f * 6, 5, cell, s >= 8 ? crt_attr(PAIR_GOOD) | A_BOLD : A_NORMAL);
+        }
+    }
+    ui_text(top + 1 + nc + 1, 1, COLS - 2, "From the knowledge base (fwadvisor kb show FRAMEWORK has every note and source).",
+            crt_attr(PAIR_DIM));
+}
+
+static void draw_plan(struct app *a, int top, int rows)
+{
+    const struct adv_result *r = a->res;
+    char line[512], bar[512];
+    int y = top;
+    snprintf(line, sizeof line, "Strategy: %s (%s)", r->strategy_name ? r->strategy_name : "-", r->strategy ? r->strategy : "-");
+    ui_text(y++, 1, COLS - 2, line, A_BOLD);
+    size_t used = (size_t)snprintf(line, sizeof line, "Alternatives:");
+    for (int i = 0; i < r->nalternatives; i++) used += (size_t)snprintf(line + used, sizeof line - used, " %s", r->alternatives[i]);
+    ui_text(y++, 1, COLS - 2, r->nalternatives ? line : "Alternatives: none", A_NORMAL);
+    y++;
+    const struct adv_memory *m = &r->memory;
+    if (m->device_memory_gb > 0) {
+        snprintf(line, sizeof line, "Memory per device: %.1f GB model states (#) + %.1f GB activations (+) of %.0f GB: %s",
+                 m->model_states_gb, m->activations_gb, m->device_memory_gb, m->fits ? "fits" : "DOES NOT FIT");
+        ui_text(y++, 1, COLS - 2, line, m->fits ? A_NORMAL : crt_attr(PAIR_BAD) | A_BOLD);
+        tui_bar3(bar, sizeof bar, m->model_states_gb / m->device_memory_gb, m->activations_gb / m->device_memory_gb, COLS - 4,
+                 a->utf8);
+        ui_text(y++, 2, COLS - 4, bar, A_NORMAL);
+        ui_text(y++, 2, COLS - 4, a->utf8 ? "\u2588 model states  \u2592 activations  \u00b7 headroom" : "# model states  + activations  . headroom",
+                crt_attr(PAIR_DIM));
+    } else {
+        snprintf(line, sizeof line, "Memory per device: %.1f GB (device memory unknown)", m->total_gb);
+        ui_text(y++, 1, COLS - 2, line, A_NORMAL);
+    }
+    if (m->cpu_gb > 0) {
+        snprintf(line, sizeof line, "CPU memory per node for offload: %.1f GB", m->cpu_gb);
+        ui_text(y++, 1, COLS - 2, line, A_NORMAL);
+    }
+    y++;
+    if (r->has_hours) {
+        snprintf(line, sizeof line, "Time: %.3g FLOP at %.4g TFLOP/s per device x MFU %.2f = %.1f hours (%.1f days)%s", r->total_flops,
+                 r->peak_tflops, r->mfu, r->hours, r->hours / 24, "");
+        y += ui_wrap(y, 1, COLS - 2, 2, line, A_NORMAL);
+        if (r->has_cost) {
+            snprintf(line, sizeof line, "Cost: %.0f at %g per device-hour", r->cost, answers_num(&r->answers, ANS_PRICE_PER_DEVICE_HOUR));
+            ui_text(y++, 1, COLS - 2, line, A_NORMAL);
+        }
+    } else {
+        ui_text(y++, 1, COLS - 2, "Time: give tokens (samples x steps) in an answers file to plan training time.", A_NORMAL);
+    }
+    snprintf(line, sizeof line, "Peak: %s", r->peak_source);
+    y += ui_wrap(y, 1, COLS - 2, 2, line, crt_attr(PAIR_DIM));
+    y++;
+    draw_reasons(a, r->strategy_reasons, r->nstrategy_reasons, y, top + rows - y, 0);
+}
+
+static void draw_deploy(struct app *a, int top, int rows)
+{
+    char line[256];
+    snprintf(line, sizeof line, "Runtime: %s (%s)", a->res->runtime_name ? a->res->runtime_name : "-", a->res->runtime ? a->res->runtime : "-");
+    ui_text(top, 1, COLS - 2, line, A_BOLD);
+    draw_reasons(a, a->res->runtime_reasons, a->res->nruntime_reasons, top + 2, rows - 2, 0);
+}
+
+static void draw_pitfalls(struct app *a, int top, int rows)
+{
+    int y = top;
+    ui_text(y++, 1, COLS - 2, "Checklist (Space ticks):", A_BOLD);
+    for (int i = 0; i < a->res->npitfalls && y < top + rows; i++) {
+        char line[1200];
+        snprintf(line, sizeof line, "%s %s [%s]", a->ticked[i] ? "[x]" : "[ ]", a->res->pitfalls[i].text, a->res->pitfalls[i].source);
+        y += ui_wrap(y, 1, COLS - 2, top + rows - y, line, i == a->pit_sel ? crt_attr(PAIR_SELECT) : A_NORMAL);
+    }
+}
+
+void results_draw(struct app *a)
+{
+    ui_title(a, "results");
+    draw_tabs(a);
+    int top = 3, rows = LINES - 4;
+    switch (a->tab) {
+    case TAB_RANKING: draw_ranking(a, top, rows); break;
+    case TAB_WHY: draw_why(a, top, rows); break;
+    case TAB_COMPARE: draw_compare(a, top, rows); break;
+    case TAB_PLAN: draw_plan(a, top, rows); break;
+    case TAB_DEPLOY: draw_deploy(a, top, rows); break;
+    case TAB_PITFALLS: draw_pitfalls(a, top, rows); break;
+    }
+    ui_footer(a, " Tab/1-6: tabs  Up/Down: move  Enter: why  e: export JSON  Esc: wizard  ?: help  q: quit");
+}
+
+void results_key(struct app *a, int ch)
+{
+    switch (ch) {
+    case '\t': a->tab = (a->tab + 1) % TAB_COUNT, a->scroll = 0; break;
+    case KEY_BTAB: a->tab = (a->tab + TAB_COUNT - 1) % TAB_COUNT, a->scroll = 0; break;
+    case '1': case '2': case '3': case '4': case '5': case '6': a->tab = ch - '1', a->scroll = 0; break;
+    case KEY_UP: case 'k':
+        if (a->tab == TAB_RANKING) a->rank_sel = tui_move(a->rank_sel, -1, a->res->ranking.count);
+        else if (a->tab == TAB_PITFALLS) a->pit_sel = tui_move(a->pit_sel, -1, a->res->npitfalls > 0 ? a->res->npitfalls : 1);
+        else if (a->scroll > 0) a->scroll--;
+        break;
+    case KEY_DOWN: case 'j':
+        if (a->tab == TAB_RANKING) a->rank_sel = tui_move(a->rank_sel, 1, a->res->ranking.count);
+        else if (a->tab == TAB_PITFALLS) a->pit_sel = tui_move(a->pit_sel, 1, a->res->npitfalls > 0 ? a->res->npitfalls : 1);
+        else a->scroll++;
+        break;
+    case ' ':
+        if (a->tab == TAB_PITFALLS && a->pit_sel < a->res->npitfalls) a->ticked[a->pit_sel] ^= 1;
+        break;
+    case '\n': case '\r': case KEY_ENTER: case KEY_RIGHT: case 'l':
+        if (a->tab == TAB_RANKING) a->tab = TAB_WHY, a->scroll = 0;
+        break;
+    case 'e': ui_begin_input(a, "Export the report (fwadvisor.report/1) to", "./fwadvisor-report.json", export_done); break;
+    case KEY_LEFT: case 'h': case KEY_BACKSPACE: case 127: case 8: case 27:
+        if (a->tab == TAB_WHY) a->tab = TAB_RANKING;
+        else a->screen = SCR_WIZARD;
+        break;
+    }
+}

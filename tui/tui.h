@@ -1,0 +1,14 @@
+/* tui: the interactive advisor (ncurses). One module, crt.c, owns curses set-up and tear-down;
+ * screens are states with their own draw and key functions. */
+#ifndef FWADVISOR_TUI_H
+#define FWADVISOR_TUI_H
+
+struct tui_options {
+    const char *db;  /* --db, or NULL for the default location */
+    int color;       /* colour allowed (NO_COLOR and --no-color turn it off) */
+};
+
+/* Runs until the user quits. Returns 0, or an exit status with a message already printed. */
+int tui_run(const struct tui_options *opt);
+
+#endif
