@@ -225,9 +225,11 @@ Test(tui, export_writes_a_valid_report)
     snprintf(schema, sizeof schema, "%s/report.schema.json", sd ? sd : "docs");
     int rc = ts_validate_json(path, schema, err, sizeof err);
     cr_expect_neq(rc, 1, "%s", err);
-    cJSON *doc = cJSON_Parse(ts_read(path, NULL));
+    char *text = ts_read(path, NULL);
+    cJSON *doc = text ? cJSON_Parse(text) : NULL;
     cr_expect_not_null(doc);
     cJSON_Delete(doc);
+    free(text);
     free(path);
 }
 
