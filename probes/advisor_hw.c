@@ -46,7 +46,7 @@ void probe_hw_from_run(const cJSON *doc, struct adv_hw *hw)
     }
 }
 
-int probe_advisor_hardware(kb *k, const char *probe, struct adv_hw *hw, char *err, size_t errsz)
+int probe_advisor_hardware(kb *k, const char *probe, int cpu_model, struct adv_hw *hw, char *err, size_t errsz)
 {
     cJSON *doc = NULL;
     if (strcmp(probe, "none") != 0) {
@@ -59,7 +59,7 @@ int probe_advisor_hardware(kb *k, const char *probe, struct adv_hw *hw, char *er
         return KB_OK;
     }
     struct quick_hw q;
-    quick_detect(&q);
+    quick_detect(&q, cpu_model);
     memset(hw, 0, sizeof *hw);
     snprintf(hw->source, sizeof hw->source, "detected");
     snprintf(hw->kind, sizeof hw->kind, "%s", q.kind);

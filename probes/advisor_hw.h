@@ -10,8 +10,9 @@
 #include "knowledge/advisor.h"
 
 /* probe: a run id, "latest" (falls back to detection when none is stored) or "none" (detection
- * only). An unknown id is KB_ERR_INPUT. */
-int probe_advisor_hardware(kb *k, const char *probe, struct adv_hw *hw, char *err, size_t errsz);
+ * only). cpu_model: let detection name the CPU (a few milliseconds of hwloc). An unknown id is
+ * KB_ERR_INPUT. */
+int probe_advisor_hardware(kb *k, const char *probe, int cpu_model, struct adv_hw *hw, char *err, size_t errsz);
 
 /* The facts of one stored run document: its first accelerator, else the CPU with the measured
  * sgemm peak. */

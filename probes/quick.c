@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-void quick_detect(struct quick_hw *out)
+void quick_detect(struct quick_hw *out, int cpu_model)
 {
     memset(out, 0, sizeof *out);
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -76,7 +76,7 @@ void quick_detect(struct quick_hw *out)
     snprintf(out->kind, sizeof out->kind, "cpu");
     /* The CPU's model as hwloc knows it (HWLOC_XMLFILE for a recorded machine). */
     hwloc_topology_t topo;
-    if (hwloc_topology_init(&topo) == 0) {
+    if (cpu_model && hwloc_topology_init(&topo) == 0) {
         if (hwloc_topology_load(topo) == 0) {
             hwloc_obj_t pkg = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PACKAGE, 0);
             const char *model = pkg ? hwloc_obj_get_info_by_name(pkg, "CPUModel") : NULL;

@@ -13,7 +13,8 @@ struct quick_hw {
     double host_memory_gb;
 };
 
-/* Fills *out; never fails (an unreadable tree reads as a CPU-only machine). */
-void quick_detect(struct quick_hw *out);
+/* Fills *out; never fails (an unreadable tree reads as a CPU-only machine). cpu_model asks
+ * hwloc for the CPU's model too, which costs a topology load (milliseconds). */
+void quick_detect(struct quick_hw *out, int cpu_model);
 
 #endif

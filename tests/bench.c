@@ -8,6 +8,8 @@
  *     (b) Linear(100,10), batch 32, Adam: >= 50x faster per step than PyTorch eager
  *     (c) cblas_sgemm alone on (a)'s matrix products: the machine's practical peak
  *     peak resident memory of (a) <= 1.3 x (parameters + gradients + optimizer + activations) + 30 MB
+ *   interface: first frame < 100 ms after start, every key handled and redrawn < 16 ms
+ *     (measured inside fwadvisor, FWADVISOR_TUI_STATS, driven through tmux)
  *   probe: `fwadvisor probe --quick` <= 15 s and `--full` <= 90 s as whole processes; its gemm
  *     peak within 10% of the best cblas_sgemm this program gets in the same run
  * Prints median/min/max per measurement and exits 1 when a target is missed.
@@ -297,6 +299,71 @@ static int bench_probe(char *bin)
     return ok;
 }
 
+/* The interface in a tmux pane: walk the wizard, visit every results tab and the knowledge
+ * base, quit; fwadvisor writes its own timings to FWADVISOR_TUI_STATS. */
+static int bench_tui(const char *bin, const char *dir)
+{
+    printf("\ninterface:\n");
+    if (access("/usr/bin/tmux", X_OK) != 0) {
+        printf("  tmux is not installed: skipped\n");
+        return 1;
+    }
+    char stats[4200], cmd[12000];
+    snprintf(stats, sizeof stats, "%s/tui-stats.json", dir);
+    snprintf(cmd, sizeof cmd,
+             "tmux -L fwadv-bench new-session -d -s b -x 100 -y 32 "
+             "'LANG=C.UTF-8 FWADVISOR_TUI_STATS=%s %s --db=%s/cmd-0.sqlite3; sleep 30'",
+             stats, bin, dir);
+    if (system(cmd) != 0) {
+        printf("  could not start tmux: skipped\n");
+        return 1;
+    }
+    /* Wait for the home screen, then type. */
+    for (int i = 0; i < 500; i++) {
+        FILE *p = popen("tmux -L fwadv-bench capture-pane -p -t b", "r");
+        char buf[8192];
+        size_t n = p ? fread(buf, 1, sizeof buf - 1, p) : 0;
+        if (p) pclose(p);
+        buf[n] = '\0';
+        if (strstr(buf, "Start the advisor")) break;
+        usleep(10000);
+    }
+    const char *script[] = {"Enter", "Down", "Up", "Enter", "Enter", "Down", "Enter", "Enter", "Enter", "Down",
+                            "Enter", "Enter", "Enter", "Enter", "Enter", "Enter", "Enter", "Enter",
+                            "Tab", "Tab", "Tab", "Tab", "Tab", "Tab", "j", "Escape", "Escape", "Escape", NULL};
+    for (const char *const *k = script; *k; k++) {
+        snprintf(cmd, sizeof cmd, "tmux -L fwadv-bench send-keys -t b %s", *k);
+        if (system(cmd) != 0) break;
+        usleep(20000);
+    }
+    snprintf(cmd, sizeof cmd, "tmux -L fwadv-bench send-keys -t b q");
+    int ok = system(cmd) == 0;
+    char text[512] = "";
+    for (int i = 0; i < 300 && ok; i++) {
+        FILE *f = fopen(stats, "r");
+        if (f) {
+            size_t n = fread(text, 1, sizeof text - 1, f);
+            text[n] = '\0';
+            fclose(f);
+            if (n) break;
+        }
+        usleep(10000);
+    }
+    if (system("tmux -L fwadv-bench kill-server 2>/dev/null") != 0) { /* already gone */ }
+    cJSON *doc = cJSON_Parse(text);
+    if (!doc) {
+        printf("  no timings came back: FAIL\n");
+        return 0;
+    }
+    double first = json_number(doc, "first_frame_ms", NULL), mean = json_number(doc, "key_mean_ms", NULL),
+           max = json_number(doc, "key_max_ms", NULL), keys = json_number(doc, "keys", NULL);
+    cJSON_Delete(doc);
+    printf("  %.0f keys: mean %.3f ms, max %.3f ms from key to redrawn screen\n", keys, mean, max);
+    ok = check("first frame after start [ms]", first, 100, 0);
+    ok &= check("slowest key, handled and redrawn [ms]", max, 16, 0);
+    return ok;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -396,6 +463,7 @@ int main(int argc, char **argv)
     }
     all_ok &= report("`fwadvisor recommend --json` (process)", summarize(t, LIST_RUNS), 15, "median");
 
+    all_ok &= bench_tui(bin, dir);
     ts_rmtree(dir);
     free(dir);
     all_ok &= bench_engine(bin, argc > 2 ? argv[2] : NULL);

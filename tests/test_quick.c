@@ -39,7 +39,7 @@ ParameterizedTest(struct tree_case *t, quick, recorded_trees)
     setenv("HWLOC_XMLFILE", xml, 1);
     unsetenv("TPU_ACCELERATOR_TYPE");
     struct quick_hw hw;
-    quick_detect(&hw);
+    quick_detect(&hw, 1);
     cr_expect_str_eq(hw.kind, t->kind, "%s", t->tree);
     cr_expect_eq(hw.count, t->count, "%s: count %d", t->tree, hw.count);
     if (t->name[0]) cr_expect_str_eq(hw.name, t->name, "%s", t->tree);
@@ -52,7 +52,7 @@ Test(quick, missing_tree_reads_as_cpu)
     setenv("FWADVISOR_SYSROOT", "/nonexistent/fwadvisor-sysroot", 1);
     unsetenv("TPU_ACCELERATOR_TYPE");
     struct quick_hw hw;
-    quick_detect(&hw);
+    quick_detect(&hw, 1);
     cr_expect_str_eq(hw.kind, "cpu");
     cr_expect_eq(hw.count, 0);
 }
@@ -62,7 +62,7 @@ Test(quick, tpu_environment_alone)
     setenv("FWADVISOR_SYSROOT", "/nonexistent/fwadvisor-sysroot", 1);
     setenv("TPU_ACCELERATOR_TYPE", "v5litepod-8", 1);
     struct quick_hw hw;
-    quick_detect(&hw);
+    quick_detect(&hw, 1);
     cr_expect_str_eq(hw.kind, "tpu");
     cr_expect_str_eq(hw.name, "v5litepod-8");
     unsetenv("TPU_ACCELERATOR_TYPE");
