@@ -40,6 +40,11 @@ int cli_write_output(const char *path, const char *data, size_t len, char *err, 
 /* Maps a knowledge-base status to an exit code. */
 int cli_exit_from_kb(int status);
 
+/* Opens the knowledge base --db or the environment names (creating it on first use); on failure
+ * prints the error and returns the exit code. */
+struct kb;
+int cli_open_kb(struct globals *g, struct kb **k);
+
 /* Subcommands. argv[0] is the subcommand name. */
 int cmd_kb(struct globals *g, int argc, char **argv);
 int cmd_recommend(struct globals *g, int argc, char **argv);

@@ -348,19 +348,6 @@ static void show_generic(const cJSON *obj, int bold)
     print_sources(obj, bold);
 }
 
-static int open_kb(struct globals *g, kb **k)
-{
-    char path[PATH_MAX], err[1024];
-    int is_default;
-    int status = kb_resolve_path(g->db, path, sizeof path, &is_default, err, sizeof err);
-    if (status == KB_OK) status = kb_open(path, is_default, k, err, sizeof err);
-    if (status != KB_OK) {
-        cli_error("%s", err);
-        return cli_exit_from_kb(status);
-    }
-    return EXIT_OK;
-}
-
 int cmd_kb(struct globals *g, int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -441,7 +428,7 @@ int cmd_kb(struct globals *g, int argc, char **argv)
         if (!known)
             return cli_usage_error("kb", "unknown kind '%s' (frameworks, criteria, hardware, distributed, "
                                          "deployment, accelerators, rules, sources)", kind);
-        if ((rc = open_kb(g, &k)) != EXIT_OK) return rc;
+        if ((rc = cli_open_kb(g, &k)) != EXIT_OK) return rc;
         cJSON *rows = NULL;
         int status = kb_list(k, kind, &rows, err, sizeof err);
         if (status != KB_OK) {
@@ -456,7 +443,7 @@ int cmd_kb(struct globals *g, int argc, char **argv)
     }
     if (strcmp(sub, "show") == 0) {
         if (nargs != 1) return cli_usage_error("kb", "kb show takes one ID");
-        if ((rc = open_kb(g, &k)) != EXIT_OK) return rc;
+        if ((rc = cli_open_kb(g, &k)) != EXIT_OK) return rc;
         cJSON *obj = NULL;
         int status = kb_show(k, args[0], &obj, err, sizeof err);
         kb_close(k);
@@ -472,7 +459,7 @@ int cmd_kb(struct globals *g, int argc, char **argv)
     }
     if (strcmp(sub, "export") == 0) {
         if (nargs) return cli_usage_error("kb", "kb export takes no arguments (use -o FILE)");
-        if ((rc = open_kb(g, &k)) != EXIT_OK) return rc;
+        if ((rc = cli_open_kb(g, &k)) != EXIT_OK) return rc;
         cJSON *doc = NULL;
         int status = kb_export(k, user_only, &doc, err, sizeof err);
         kb_close(k);
@@ -501,7 +488,7 @@ int cmd_kb(struct globals *g, int argc, char **argv)
             cli_error("%s", err);
             return EXIT_INPUT;
         }
-        if ((rc = open_kb(g, &k)) != EXIT_OK) {
+        if ((rc = cli_open_kb(g, &k)) != EXIT_OK) {
             free(data);
             return rc;
         }

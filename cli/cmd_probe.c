@@ -185,19 +185,6 @@ static void print_run(const cJSON *doc, const cJSON *base, int bold)
     if (base) printf("\nChanges beyond the noise (twice the larger CV, at least 3%%) say better or WORSE.\n");
 }
 
-static int open_db(struct globals *g, kb **k)
-{
-    char path[PATH_MAX], err[1024];
-    int is_default;
-    int status = kb_resolve_path(g->db, path, sizeof path, &is_default, err, sizeof err);
-    if (status == KB_OK) status = kb_open(path, is_default, k, err, sizeof err);
-    if (status != KB_OK) {
-        cli_error("%s", err);
-        return cli_exit_from_kb(status);
-    }
-    return EXIT_OK;
-}
-
 static int print_doc_json(const cJSON *doc, const char *output)
 {
     char err[512];
@@ -220,7 +207,7 @@ static int print_doc_json(const cJSON *doc, const char *output)
 static int sub_list(struct globals *g, int json)
 {
     kb *k;
-    int rc = open_db(g, &k);
+    int rc = cli_open_kb(g, &k);
     if (rc) return rc;
     char err[1024];
     cJSON *rows;
@@ -250,7 +237,7 @@ static int sub_list(struct globals *g, int json)
 static int sub_show_delete(struct globals *g, const char *sub, const char *id, int json)
 {
     kb *k;
-    int rc = open_db(g, &k);
+    int rc = cli_open_kb(g, &k);
     if (rc) return rc;
     char err[1024];
     int status;
@@ -359,7 +346,7 @@ int cmd_probe(struct globals *g, int argc, char **argv)
     cJSON *base = NULL;
     int rc;
     if (!nosave || compare) {
-        if ((rc = open_db(g, &k)) != EXIT_OK) return rc;
+        if ((rc = cli_open_kb(g, &k)) != EXIT_OK) return rc;
     }
     if (compare) {
         int status = kb_probe_get(k, compare, &base, err, sizeof err);

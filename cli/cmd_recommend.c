@@ -270,13 +270,11 @@ int cmd_recommend(struct globals *g, int argc, char **argv)
             return EXIT_INPUT;
         }
     }
-    char path[PATH_MAX];
-    int is_default;
     kb *k = NULL;
-    int status = kb_resolve_path(g->db, path, sizeof path, &is_default, err, sizeof err);
-    if (status == KB_OK) status = kb_open(path, is_default, &k, err, sizeof err);
+    int rc0 = cli_open_kb(g, &k);
+    if (rc0 != EXIT_OK) return rc0;
     struct adv_kb *akb = NULL;
-    if (status == KB_OK) status = adv_kb_load(k, &akb, err, sizeof err);
+    int status = adv_kb_load(k, &akb, err, sizeof err);
     struct adv_hw hw;
     if (status == KB_OK) status = probe_advisor_hardware(k, probe, 0, &hw, err, sizeof err);
     kb_close(k);

@@ -42,6 +42,19 @@ int cli_global_option(struct globals *g, int opt, const char *arg)
     }
 }
 
+int cli_open_kb(struct globals *g, kb **k)
+{
+    char path[PATH_MAX], err[1024];
+    int is_default;
+    int status = kb_resolve_path(g->db, path, sizeof path, &is_default, err, sizeof err);
+    if (status == KB_OK) status = kb_open(path, is_default, k, err, sizeof err);
+    if (status != KB_OK) {
+        cli_error("%s", err);
+        return cli_exit_from_kb(status);
+    }
+    return EXIT_OK;
+}
+
 int cli_exit_from_kb(int status)
 {
     switch (status) {

@@ -102,10 +102,11 @@ static char *screen(int escapes)
     return r.out;
 }
 
-/* Polls the screen until it shows `text` (5 s at most); returns the screen. */
+/* Polls the screen until it shows `text` (15 s at most: the suite runs tests in parallel);
+ * returns the screen. */
 static char *wait_for(const char *text)
 {
-    for (int i = 0; i < 500; i++) {
+    for (int i = 0; i < 1500; i++) {
         char *s = screen(0);
         if (strstr(s, text)) return s;
         free(s);
