@@ -36,12 +36,25 @@ TEST_SRC  := $(sort $(wildcard tests/test_*.c))
 TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/support.o
 BENCH_OBJ := $(BUILD)/tests/bench.o $(BUILD)/tests/support.o
 
+# The CUDA plug-in (engine/cuda): built when nvcc is found, `make CUDA=0` skips it. The main
+# binary never links CUDA; it loads build/fwadvisor-cuda.so with dlopen when asked for a GPU.
+NVCC        ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc))
+CUDA        ?= $(if $(NVCC),1,0)
+CUDA_HOME   ?= $(patsubst %/bin/nvcc,%,$(NVCC))
+CUDA_ARCHS  ?= -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
+               -gencode arch=compute_90,code=compute_90
+CUDA_PLUGIN := $(BUILD)/fwadvisor-cuda.so
+CUDA_SRC    := engine/cuda/cuda_backend.cu engine/cuda/cuda_bench.cu
+ifeq ($(CUDA),1)
+CUDA_TARGET := $(CUDA_PLUGIN)
+endif
+
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 .PHONY: all run test test-run bench bench-run asan sanitize-run fuzz fuzz-run test-peer test-peer-run deps install uninstall clean
 .DEFAULT_GOAL := all
 
-all: $(BIN)
+all: $(BIN) $(CUDA_TARGET)
 
 deps:
 	@scripts/deps.sh
@@ -54,10 +67,10 @@ run: deps
 test: deps
 	@$(MAKE) --no-print-directory test-run
 
-TEST_ENV = FWADVISOR_BIN="$(abspath $(BIN))" FWADVISOR_FIXTURES="$(abspath tests/fixtures)" \
+TEST_ENV = FWADVISOR_CUDA_PLUGIN="$(abspath $(CUDA_PLUGIN))" FWADVISOR_BIN="$(abspath $(BIN))" FWADVISOR_FIXTURES="$(abspath tests/fixtures)" \
 	FWADVISOR_SCHEMA_DIR="$(abspath docs)" FWADVISOR_FAKE_NVML="$(abspath $(BUILD)/libfake_nvml.so)"
 
-test-run: $(BIN) $(BUILD)/unit-tests $(BUILD)/libfake_nvml.so
+test-run: $(BIN) $(CUDA_TARGET) $(BUILD)/unit-tests $(BUILD)/libfake_nvml.so
 	$(TEST_ENV) $(BUILD)/unit-tests
 
 bench: deps
@@ -71,7 +84,7 @@ bench-run: $(BIN) $(BUILD)/bench
 # so scripts/sanitizer-check.sh reads the log as well.
 asan: deps
 	@$(MAKE) --no-print-directory BUILD=build-asan BIN=build-asan/fwadvisor \
-	    CFLAGS="$(SAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" sanitize-run
+	    CFLAGS="$(SAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" CUDA=0 sanitize-run
 
 sanitize-run: $(BIN) $(BUILD)/unit-tests $(BUILD)/libfake_nvml.so
 	@status=0; $(TEST_ENV) $(BUILD)/unit-tests > $(BUILD)/sanitize.log 2>&1 || status=$$?; \
@@ -121,6 +134,11 @@ $(BUILD)/unit-tests: $(TEST_OBJ) $(LIB_OBJ)
 $(BUILD)/bench: $(BENCH_OBJ) $(LIB_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(MAIN_LIBS)
 
+$(CUDA_PLUGIN): $(CUDA_SRC) engine/cuda/plugin.h engine/backend.h
+	@mkdir -p $(dir $@)
+	$(NVCC) -O3 -std=c++17 $(CUDA_ARCHS) -Xcompiler -fPIC,-Wall,-Wextra -Xcompiler -fvisibility=hidden \
+	    -DFWADVISOR_VERSION='"$(VERSION)"' -I. -shared -o $@ $(CUDA_SRC) -lcublas -Xlinker -rpath=$(CUDA_HOME)/lib64
+
 # The NVIDIA driver libraries' stand-in for the detection tests (plain flags: it is loaded by
 # dlopen into sanitized and plain test binaries alike).
 $(BUILD)/libfake_nvml.so: tests/fixtures/fake_nvml.c
@@ -152,13 +170,15 @@ $(BUILD)/embed: scripts/embed.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARNFLAGS) -O1 -o $@ $<
 
-install: $(BIN)
+install: $(BIN) $(CUDA_TARGET)
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(MANDIR)/man1"
 	install -m 755 $(BIN) "$(DESTDIR)$(PREFIX)/bin/fwadvisor"
+	$(if $(CUDA_TARGET),install -d "$(DESTDIR)$(PREFIX)/lib/fwadvisor" && install -m 755 $(CUDA_PLUGIN) "$(DESTDIR)$(PREFIX)/lib/fwadvisor/fwadvisor-cuda.so")
 	install -m 644 docs/fwadvisor.1 "$(DESTDIR)$(MANDIR)/man1/fwadvisor.1"
 
 uninstall:
-	rm -f "$(DESTDIR)$(PREFIX)/bin/fwadvisor" "$(DESTDIR)$(MANDIR)/man1/fwadvisor.1"
+	rm -f "$(DESTDIR)$(PREFIX)/bin/fwadvisor" "$(DESTDIR)$(MANDIR)/man1/fwadvisor.1" \
+	    "$(DESTDIR)$(PREFIX)/lib/fwadvisor/fwadvisor-cuda.so"
 
 clean:
 	rm -rf build build-asan fwadvisor

@@ -1,5 +1,6 @@
 /* fwadvisor probe: detect and measure this machine; list, show, delete and compare stored runs. */
 #include "cli/cli.h"
+#include "engine/cuda/plugin.h"
 #include "knowledge/probe_store.h"
 #include "probes/probe.h"
 
@@ -268,6 +269,33 @@ static int sub_show_delete(struct globals *g, const char *sub, const char *id, i
     return rc;
 }
 
+/* The catalog's peaks for each detected NVIDIA GPU; with --no-save the knowledge base is opened
+ * for this alone, and a missing one only means no peaks. */
+static void add_catalog_peaks(struct globals *g, kb *k, struct probe_hw *hw)
+{
+    kb *own = NULL;
+    for (int i = 0; i < hw->naccel; i++) {
+        struct probe_accel *a = &hw->accel[i];
+        if (strcmp(a->kind, "nvidia") != 0 || !a->name[0]) continue;
+        if (!k && !own) {
+            char path[PATH_MAX], err[512];
+            int is_default;
+            if (kb_resolve_path(g->db, path, sizeof path, &is_default, err, sizeof err) != KB_OK ||
+                kb_open(path, is_default, &own, err, sizeof err) != KB_OK)
+                return;
+        }
+        struct kb_accel_peaks peaks;
+        if (kb_accel_lookup(k ? k : own, a->name, a->compute_capability, &peaks) == 1) {
+            snprintf(a->catalog_id, sizeof a->catalog_id, "%s", peaks.id);
+            a->peak_fp32_tflops = peaks.fp32_tflops;
+            a->peak_bf16_tflops = peaks.bf16_tflops;
+            a->peak_fp16_tflops = peaks.fp16_tflops;
+            a->peak_bandwidth_gbs = peaks.bandwidth_gbs;
+        }
+    }
+    kb_close(own);
+}
+
 int cmd_probe(struct globals *g, int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -333,20 +361,38 @@ int cmd_probe(struct globals *g, int argc, char **argv)
         }
         return cli_usage_error("probe", "unknown probe subcommand '%s' (list, show, delete)", sub);
     }
-    if (strncmp(device, "cuda", 4) == 0) {
-        cli_error("no CUDA back-end: this build measures the CPU only (--device cpu)");
-        return EXIT_RUNTIME;
-    }
-    if (strcmp(device, "auto") != 0 && strcmp(device, "cpu") != 0) {
-        cli_error("--device %s: expected auto, cpu or cuda[:N]", device);
+    /* auto: the CPU, and GPU 0 as well when the plug-in opens one; cpu: the CPU only; cuda[:N]:
+     * that GPU only, and an error when it cannot be used. */
+    int gpu_index = -1;
+    if (strcmp(device, "auto") != 0 && eng_device_parse(device, &gpu_index, err, sizeof err)) {
+        cli_error("--device %s: expected auto, cpu, cuda or cuda:N", device);
         return EXIT_INPUT;
+    }
+    if (strcmp(device, "auto") == 0 || gpu_index >= 0) {
+        int index = gpu_index >= 0 ? gpu_index : 0;
+        if (!eng_device_open(index, ENG_PREC_FP32, NULL, err, sizeof err)) {
+            if (gpu_index >= 0) {
+                cli_error("%s", err);
+                return EXIT_RUNTIME;
+            }
+            snprintf(po.gpu_missing, sizeof po.gpu_missing, "%.255s", err);
+        } else {
+            po.gpu = eng_cuda_load(NULL, 0);
+            snprintf(po.gpu_device, sizeof po.gpu_device, "cuda:%d", index);
+            po.cpu = gpu_index < 0;
+        }
+    } else {
+        snprintf(po.gpu_missing, sizeof po.gpu_missing, "not asked for (--device cpu)");
     }
 
     kb *k = NULL;
     cJSON *base = NULL;
     int rc;
     if (!nosave || compare) {
-        if ((rc = cli_open_kb(g, &k)) != EXIT_OK) return rc;
+        if ((rc = cli_open_kb(g, &k)) != EXIT_OK) {
+            eng_device_close();
+            return rc;
+        }
     }
     if (compare) {
         int status = kb_probe_get(k, compare, &base, err, sizeof err);
@@ -397,7 +443,10 @@ int cmd_probe(struct globals *g, int argc, char **argv)
     if (bar.active) draw_progress(&bar, 0, "detection");
     double start = now_s();
     probe_detect(&run->hw);
+    add_catalog_peaks(g, k, &run->hw);
     probe_run_workloads(run, &po);
+    eng_device_close();
+    probe_apply_catalog(run);
     run->duration_s = now_s() - start;
     sigaction(SIGINT, &old, NULL);
     if (bar.active) fprintf(stderr, "\r%60s\r", "");
@@ -435,6 +484,7 @@ int cmd_probe(struct globals *g, int argc, char **argv)
         if (rc == EXIT_OK) rc = EXIT_RUNTIME;
     }
 done:
+    eng_device_close();
     cJSON_Delete(doc);
     cJSON_Delete(base);
     free(run);

@@ -1,5 +1,6 @@
-/* fwadvisor train: the built-in engine on this machine's CPU. */
+/* fwadvisor train: the built-in engine on this machine's CPU or, through the CUDA plug-in, a GPU. */
 #include "cli/cli.h"
+#include "engine/cuda/plugin.h"
 #include "engine/engine.h"
 #include "engine/tensor_io.h"
 #include "probes/cpu_cores.h"
@@ -16,8 +17,8 @@ static const char train_usage[] =
     "Usage: fwadvisor train --layers 784,1024,1024,10 [--activation relu|gelu|tanh] [--loss ce|mse]\n"
     "                       [--batch N] [--steps N] [--optimizer sgd|momentum|adam|adamw] [--lr X]\n"
     "                       [--weight-decay X] [--momentum X] [--seed N] [--data X.npy --targets Y.npy]\n"
-    "                       [--init FILE.safetensors] [--save FILE.safetensors] [--device cpu|cuda]\n"
-    "                       [--threads N] [--json]\n"
+    "                       [--init FILE.safetensors] [--save FILE.safetensors] [--device cpu|cuda[:N]]\n"
+    "                       [--precision fp32|tf32|bf16] [--threads N] [--json]\n"
     "\n"
     "Trains a multilayer perceptron with the built-in engine exactly as PyTorch would (nn.Linear\n"
     "layout and initialisation, torch.optim semantics) and times every step.\n"
@@ -35,12 +36,15 @@ static const char train_usage[] =
     "  --data X.npy --targets Y.npy  training data (float32 [N, in]; int32/int64 [N] or float32 [N, out]);\n"
     "                       default: seeded synthetic data\n"
     "  --init F, --save F   weights as safetensors (layers.{i}.weight [out, in], layers.{i}.bias [out])\n"
+    "  --device D           cpu (default), cuda or cuda:N (the CUDA plug-in, fwadvisor-cuda.so)\n"
+    "  --precision P        GPU matrix precision: fp32 (default; TF32 off, as PyTorch), tf32, or bf16\n"
+    "                       (bf16 GEMM inputs, fp32 accumulation, fp32 master weights and optimizer)\n"
     "  --threads N          OpenBLAS threads (default: the physical cores)\n"
     "  --json               print losses and timings as JSON (fwadvisor.train/1)\n";
 
 enum {
     OPT_LAYERS = OPT_FIRST_FREE, OPT_ACTIVATION, OPT_LOSS, OPT_BATCH, OPT_STEPS, OPT_OPTIMIZER, OPT_LR, OPT_WD,
-    OPT_MOMENTUM, OPT_SEED, OPT_DATA, OPT_TARGETS, OPT_INIT, OPT_SAVE, OPT_DEVICE, OPT_THREADS
+    OPT_MOMENTUM, OPT_SEED, OPT_DATA, OPT_TARGETS, OPT_INIT, OPT_SAVE, OPT_DEVICE, OPT_PRECISION, OPT_THREADS
 };
 
 static int parse_number(const char *opt, const char *s, double lo, double hi, int integer, double *out)
@@ -92,6 +96,7 @@ int cmd_train(struct globals *g, int argc, char **argv)
         {"init", required_argument, NULL, OPT_INIT},
         {"save", required_argument, NULL, OPT_SAVE},
         {"device", required_argument, NULL, OPT_DEVICE},
+        {"precision", required_argument, NULL, OPT_PRECISION},
         {"threads", required_argument, NULL, OPT_THREADS},
         {"json", no_argument, NULL, OPT_JSON},
         {"db", required_argument, NULL, OPT_DB},
@@ -103,7 +108,8 @@ int cmd_train(struct globals *g, int argc, char **argv)
     eng_config_defaults(&cfg);
     const char *layers = NULL, *data = NULL, *targets = NULL, *init = NULL, *save = NULL, *device = "cpu";
     double steps = 100, seed = 1, v;
-    int json = 0, wd_given = 0, opt;
+    int json = 0, wd_given = 0, opt, device_index = -1;
+    enum eng_precision precision = ENG_PREC_FP32;
     char err[1024];
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
@@ -160,6 +166,12 @@ int cmd_train(struct globals *g, int argc, char **argv)
         case OPT_INIT: init = optarg; break;
         case OPT_SAVE: save = optarg; break;
         case OPT_DEVICE: device = optarg; break;
+        case OPT_PRECISION:
+            if (eng_precision_parse(optarg, &precision) || precision == ENG_PREC_FP16) {
+                cli_error("--precision %s: expected fp32, tf32 or bf16", optarg);
+                return EXIT_INPUT;
+            }
+            break;
         case OPT_JSON: json = 1; break;
         case ':': return cli_usage_error("train", "option '%s' needs a value", argv[optind - 1]);
         case '?':
@@ -171,12 +183,13 @@ int cmd_train(struct globals *g, int argc, char **argv)
     if (optind < argc) return cli_usage_error("train", "unexpected argument '%s'", argv[optind]);
     if (!layers) return cli_usage_error("train", "--layers is required (e.g. --layers 784,1024,1024,10)");
     if (!data != !targets) return cli_usage_error("train", "--data and --targets go together");
-    if (strcmp(device, "cuda") == 0 || strncmp(device, "cuda:", 5) == 0) {
-        cli_error("no CUDA back-end: this build has only the CPU engine");
-        return EXIT_RUNTIME;
+    if (eng_device_parse(device, &device_index, err, sizeof err)) {
+        cli_error("%s", err);
+        return EXIT_INPUT;
     }
-    if (strcmp(device, "cpu") != 0) {
-        cli_error("--device %s: expected cpu or cuda", device);
+    if (device_index < 0 && precision != ENG_PREC_FP32) {
+        cli_error("--precision %s needs a GPU (--device cuda): the CPU back-end computes in fp32",
+                  eng_precision_name(precision));
         return EXIT_INPUT;
     }
     if (eng_parse_layers(&cfg, layers, err, sizeof err)) {
@@ -210,7 +223,14 @@ int cmd_train(struct globals *g, int argc, char **argv)
         return status == ENG_ERR_INPUT ? EXIT_INPUT : EXIT_RUNTIME;
     }
     struct eng_model *m = NULL;
-    status = eng_model_create(&cfg, eng_cpu_backend(), &m, err, sizeof err);
+    struct eng_cuda_device gpu = {0};
+    const struct eng_backend *be = eng_device_open(device_index, precision, &gpu, err, sizeof err);
+    if (!be) {
+        cli_error("%s", err);
+        eng_data_free(&d);
+        return EXIT_RUNTIME;
+    }
+    status = eng_model_create(&cfg, be, &m, err, sizeof err);
     if (status == ENG_OK) {
         if (init) status = eng_st_load_model(init, m, err, sizeof err);
         else eng_model_init(m, (uint64_t)seed);
@@ -225,18 +245,26 @@ int cmd_train(struct globals *g, int argc, char **argv)
     struct progress prog = {nsteps / 10 > 0 ? nsteps / 10 : 1, nsteps, json};
     if (status == ENG_OK && !json) {
         char line[512];
-        snprintf(line, sizeof line, "training %s (%zu parameters), batch %d, %s lr %g, %s loss, %s, %d thread%s, %s data",
+        char where[192];
+        if (device_index < 0) snprintf(where, sizeof where, "%d thread%s", cfg.threads, cfg.threads == 1 ? "" : "s");
+        else snprintf(where, sizeof where, "%s (%s), %s", device, gpu.name, eng_precision_name(precision));
+        snprintf(line, sizeof line, "training %s (%zu parameters), batch %d, %s lr %g, %s loss, %s, %s, %s data",
                  layers, eng_model_param_count(m), cfg.batch, eng_opt_name(cfg.opt), (double)cfg.lr,
-                 eng_loss_name(cfg.loss), eng_act_name(cfg.act), cfg.threads, cfg.threads == 1 ? "" : "s",
-                 data ? "file" : "synthetic");
+                 eng_loss_name(cfg.loss), eng_act_name(cfg.act), where, data ? "file" : "synthetic");
         text_wrap(stdout, line, 0, 2);
     }
     struct eng_run run = {nsteps, losses, secs};
     if (status == ENG_OK) status = eng_train(m, &d, &run, on_step, &prog, err, sizeof err);
+    const char *gpu_error = status == ENG_OK ? eng_device_error() : NULL;
+    if (gpu_error) {
+        snprintf(err, sizeof err, "%s", gpu_error);
+        status = ENG_ERR_RUNTIME;
+    }
     if (status == ENG_OK && save) status = eng_st_save_model(save, m, err, sizeof err);
     if (status != ENG_OK) {
         cli_error("%s", err);
         eng_model_free(m);
+        eng_device_close();
         eng_data_free(&d);
         free(losses);
         free(secs);
@@ -271,7 +299,9 @@ int cmd_train(struct globals *g, int argc, char **argv)
         cJSON_AddNumberToObject(c, "momentum", cfg.momentum);
         cJSON_AddNumberToObject(c, "seed", seed);
         cJSON_AddNumberToObject(c, "threads", cfg.threads);
-        cJSON_AddStringToObject(c, "device", "cpu");
+        cJSON_AddStringToObject(c, "device", device_index < 0 ? "cpu" : device);
+        cJSON_AddStringToObject(c, "precision", eng_precision_name(precision));
+        if (device_index >= 0) cJSON_AddStringToObject(c, "gpu", gpu.name);
         cJSON_AddStringToObject(c, "data", data ? data : "synthetic");
         cJSON_AddNumberToObject(c, "params", (double)eng_model_param_count(m));
         cJSON *ls = cJSON_AddArrayToObject(doc, "losses");
@@ -303,6 +333,7 @@ int cmd_train(struct globals *g, int argc, char **argv)
     free(losses);
     free(secs);
     eng_model_free(m);
+    eng_device_close();
     eng_data_free(&d);
     return rc;
 }

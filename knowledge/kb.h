@@ -38,6 +38,15 @@ int kb_resolve_path(const char *override, char *out, size_t outsz, int *is_defau
 int kb_open(const char *path, int make_dirs, kb **out, char *err, size_t errsz);
 void kb_close(kb *k);
 
+/* The accelerator catalog entry for a device name as a driver reports it: the longest `match`
+ * that is a substring of the lower-cased name, and, where both are known, the same compute
+ * capability. 1 when found (peaks in TFLOP/s, bandwidth in GB/s), 0 when not, -1 on a read error. */
+struct kb_accel_peaks {
+    char id[32];
+    double fp32_tflops, bf16_tflops, fp16_tflops, bandwidth_gbs;
+};
+int kb_accel_lookup(kb *k, const char *name, const char *compute_capability, struct kb_accel_peaks *out);
+
 sqlite3 *kb_db(kb *k);
 const char *kb_path(const kb *k);
 /* Busy timeout in milliseconds that this connection waits for another writer. */

@@ -2,6 +2,7 @@
 #include "knowledge/kb_internal.h"
 #include "knowledge/answer_keys.h"
 
+#include <ctype.h>
 #include <string.h>
 
 const char *const kb_list_kinds[] = {"frameworks", "criteria", "hardware", "distributed", "deployment",
@@ -224,4 +225,39 @@ int kb_show(kb *k, const char *id, cJSON **out, char *err, size_t errsz)
 oom:
     kb_errf(err, errsz, "out of memory");
     return KB_ERR_RUNTIME;
+}
+
+int kb_accel_lookup(kb *k, const char *name, const char *compute_capability, struct kb_accel_peaks *out)
+{
+    /* Every entry whose match occurs in the name, checked here for a word end after it ("nvidia
+     * l4" is in "nvidia l40s" but names another board); the longest such match wins. */
+    static const char sql[] =
+        "SELECT id, fp32_tflops, bf16_tflops, fp16_tflops, bandwidth_gbs, match FROM accelerators "
+        "WHERE instr(lower(?1), match) > 0 AND (?2 = '' OR compute_capability = '' OR compute_capability = ?2) "
+        "ORDER BY length(match) DESC, id";
+    char lower[256];
+    size_t n = 0;
+    for (; name[n] && n + 1 < sizeof lower; n++) lower[n] = (char)tolower((unsigned char)name[n]);
+    lower[n] = 0;
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(k->db, sql, -1, &st, NULL) != SQLITE_OK) return -1;
+    sqlite3_bind_text(st, 1, lower, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, compute_capability ? compute_capability : "", -1, SQLITE_STATIC);
+    int rc, found = 0;
+    while (!found && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *match = (const char *)sqlite3_column_text(st, 5);
+        size_t len = strlen(match);
+        for (const char *at = strstr(lower, match); at && !found; at = strstr(at + 1, match))
+            if (!isalnum((unsigned char)at[len])) found = 1;
+        if (!found) continue;
+        memset(out, 0, sizeof *out);
+        snprintf(out->id, sizeof out->id, "%s", (const char *)sqlite3_column_text(st, 0));
+        out->fp32_tflops = sqlite3_column_double(st, 1);
+        out->bf16_tflops = sqlite3_column_double(st, 2);
+        out->fp16_tflops = sqlite3_column_double(st, 3);
+        out->bandwidth_gbs = sqlite3_column_double(st, 4);
+    }
+    if (found) rc = SQLITE_DONE;
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? found : -1;
 }

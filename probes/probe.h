@@ -40,6 +40,10 @@ struct probe_accel {
     int sm_count;
     int max_clock_mhz;
     char note[160];
+    /* Theoretical dense peaks from the knowledge base's accelerator catalog (matched by name and
+     * compute capability); catalog_id empty when no entry matched. */
+    char catalog_id[32];
+    double peak_fp32_tflops, peak_bf16_tflops, peak_fp16_tflops, peak_bandwidth_gbs;
 };
 
 struct probe_hw {
@@ -48,6 +52,13 @@ struct probe_hw {
     int naccel;
     struct probe_accel accel[PROBE_MAX_ACCEL];
 };
+
+/* Fraction of the catalog peak for each finished GPU result whose device matches an accelerator
+ * with catalog peaks: gemm by dtype (fp32 against the vector peak, bf16/fp16 against the matrix
+ * peaks; tf32 has none in the catalog), copy_gbs against the memory bandwidth, train-mlp GFLOP/s
+ * against the peak of its precision. */
+struct probe_run;
+void probe_apply_catalog(struct probe_run *run);
 
 /* Fills *hw; never fails (what cannot be read is left empty and said in notes). */
 void probe_detect(struct probe_hw *hw);
@@ -78,18 +89,26 @@ void probe_stats(double *samples, int n, struct probe_stats *out);
 struct probe_result {
     char workload[16], device[16], metric[32], unit[16];
     int skipped;
-    char reason[96];
+    char reason[256];
     struct probe_stats stats;  /* of the metric (higher is better except for `us/step`) */
     double peak_fraction;      /* < 0 when there is no peak to compare with */
     char params[160];          /* JSON object text */
     int noisy;                 /* cv above 5% */
 };
 
+struct eng_cuda_plugin;
+
 struct probe_options {
     int full;                  /* --full: more sizes and repeats */
     int smoke;                 /* tiny sizes and few repeats: for tests, not for measuring */
     int threads;               /* 0: physical cores */
-    char device[16];           /* "cpu" (cuda comes with the GPU back-end) */
+    char device[16];           /* the CPU workloads' device name: "cpu" */
+    int cpu;                   /* run the CPU workloads (default when gpu is NULL) */
+    /* The GPU workloads: an opened CUDA plug-in (engine/cuda/plugin.h) and its device name
+     * ("cuda:0"), or NULL with gpu_missing saying why (the transfer workload reports it). */
+    const struct eng_cuda_plugin *gpu;
+    char gpu_device[16];
+    char gpu_missing[256];
     unsigned workloads;        /* bit per PROBE_W_* */
     volatile sig_atomic_t *stop; /* set by a signal handler: finish the current repeat and return */
     /* Progress: called between repeats with the fraction done and the current step's name. */

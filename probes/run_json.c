@@ -69,6 +69,16 @@ cJSON *probe_run_to_json(const struct probe_run *run)
         add_nullable(o, "sm_count", a->sm_count, a->sm_count > 0);
         add_nullable(o, "max_clock_mhz", a->max_clock_mhz, a->max_clock_mhz > 0);
         cJSON_AddStringToObject(o, "note", a->note);
+        if (a->catalog_id[0]) {
+            cJSON *cat = cJSON_AddObjectToObject(o, "catalog");
+            cJSON_AddStringToObject(cat, "id", a->catalog_id);
+            cJSON_AddNumberToObject(cat, "fp32_tflops", a->peak_fp32_tflops);
+            cJSON_AddNumberToObject(cat, "bf16_tflops", a->peak_bf16_tflops);
+            cJSON_AddNumberToObject(cat, "fp16_tflops", a->peak_fp16_tflops);
+            cJSON_AddNumberToObject(cat, "bandwidth_gbs", a->peak_bandwidth_gbs);
+        } else {
+            cJSON_AddNullToObject(o, "catalog");
+        }
         cJSON_AddItemToArray(acc, o);
     }
     cJSON *results = cJSON_AddArrayToObject(doc, "results");
@@ -94,4 +104,36 @@ cJSON *probe_run_to_json(const struct probe_run *run)
         cJSON_AddItemToArray(results, o);
     }
     return doc;
+}
+
+void probe_apply_catalog(struct probe_run *run)
+{
+    const struct probe_accel *a = NULL;
+    for (int i = 0; i < run->hw.naccel; i++)
+        if (strcmp(run->hw.accel[i].kind, "nvidia") == 0 && run->hw.accel[i].catalog_id[0]) a = &run->hw.accel[i];
+    if (!a) return;
+    for (int i = 0; i < run->nresults; i++) {
+        struct probe_result *r = &run->results[i];
+        if (r->skipped || strncmp(r->device, "cuda", 4) != 0) continue;
+        double peak = 0; /* in the metric's unit */
+        if (strcmp(r->workload, "gemm") == 0) {
+            if (strstr(r->params, "\"fp32\"")) peak = a->peak_fp32_tflops * 1e3;
+            else if (strstr(r->params, "\"bf16\"")) peak = a->peak_bf16_tflops * 1e3;
+            else if (strstr(r->params, "\"fp16\"")) peak = a->peak_fp16_tflops * 1e3;
+        } else if (strcmp(r->metric, "copy_gbs") == 0) {
+            peak = a->peak_bandwidth_gbs;
+        } else if (strcmp(r->workload, "train-mlp") == 0 && strcmp(r->metric, "gflops") == 0) {
+            peak = (strstr(r->params, "\"bf16\"") ? a->peak_bf16_tflops : a->peak_fp32_tflops) * 1e3;
+        }
+        if (peak > 0) r->peak_fraction = r->stats.median / peak;
+    }
+    /* samples/s of train-mlp share the fraction of its GFLOP/s */
+    for (int i = 0; i < run->nresults; i++) {
+        struct probe_result *r = &run->results[i];
+        if (strcmp(r->workload, "train-mlp") || strcmp(r->metric, "samples_per_s") || strncmp(r->device, "cuda", 4)) continue;
+        for (int j = 0; j < run->nresults; j++)
+            if (!strcmp(run->results[j].workload, "train-mlp") && !strcmp(run->results[j].metric, "gflops") &&
+                !strcmp(run->results[j].device, r->device))
+                r->peak_fraction = run->results[j].peak_fraction;
+    }
 }

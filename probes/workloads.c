@@ -1,6 +1,7 @@
 /* The probe's workloads: sgemm sweep, STREAM kernels, the engine's training steps. Every timed
  * loop warms up first, repeats until both a minimum count and a minimum time, and reports the
  * median with min, max and the coefficient of variation; every result is checked. */
+#include "engine/cuda/plugin.h"
 #include "engine/engine.h"
 #include "probes/probe.h"
 
@@ -373,8 +374,8 @@ done:
 
 /* --- training steps ---------------------------------------------------------------------- */
 
-static int train_steps(struct runner *r, const char *layers, int batch, int warmup, int steps, double *secs,
-                       double *flops)
+static int train_steps(struct runner *r, const struct eng_backend *be, const char *layers, int batch, int warmup,
+                       int steps, double *secs, double *flops)
 {
     char err[256];
     struct eng_config c;
@@ -383,7 +384,7 @@ static int train_steps(struct runner *r, const char *layers, int batch, int warm
     c.batch = batch;
     c.threads = r->threads;
     struct eng_model *m;
-    if (eng_model_create(&c, eng_cpu_backend(), &m, err, sizeof err) != ENG_OK) return 0;
+    if (eng_model_create(&c, be, &m, err, sizeof err) != ENG_OK) return 0;
     eng_model_init(m, 1);
     struct eng_data d;
     if (eng_data_synthetic(&d, batch * 4 > 1024 ? batch * 4 : 1024, c.sizes[0], c.sizes[c.nsizes - 1], ENG_LOSS_CE, 1,
@@ -416,7 +417,7 @@ static void run_train(struct runner *r, int tiny)
     int warmup = tiny ? 200 : 3;
     if (r->opt->smoke) steps = tiny ? 50 : 2, warmup = 1;
     double *secs = malloc((size_t)steps * sizeof *secs), flops = 0;
-    int n = secs ? train_steps(r, tiny ? "100,10" : "784,1024,1024,10", tiny ? 32 : 256, warmup, steps, secs, &flops) : 0;
+    int n = secs ? train_steps(r, eng_cpu_backend(), tiny ? "100,10" : "784,1024,1024,10", tiny ? 32 : 256, warmup, steps, secs, &flops) : 0;
     if (tiny) {
         struct probe_result *res = add_result(r, "train-tiny", "us_per_step", "us");
         if (res) {
@@ -458,20 +459,182 @@ static void run_train(struct runner *r, int tiny)
     progress(r, 1, tiny ? "train-tiny" : "train-mlp");
 }
 
+/* --- GPU workloads (the CUDA plug-in) ---------------------------------------------------- */
+
+static struct probe_result *add_gpu_result(struct runner *r, const char *workload, const char *metric, const char *unit)
+{
+    struct probe_result *res = add_result(r, workload, metric, unit);
+    if (res) snprintf(res->device, sizeof res->device, "%s", r->opt->gpu_device);
+    return res;
+}
+
+/* Warm-up, then runs until a minimum count and time; samples are seconds per run. Returns the
+ * count, 0 when a run failed or the probe was stopped before any. */
+static int gpu_timed(struct runner *r, double *samples, int max)
+{
+    const struct eng_cuda_plugin *g = r->opt->gpu;
+    if (g->bench_run() < 0) return 0;
+    int count = 0, min_n = r->opt->full ? 10 : 5;
+    double min_t = r->opt->smoke ? 0.01 : r->opt->full ? 0.5 : 0.15, start = now_s();
+    while (count < max && (count < min_n || now_s() - start < min_t) && !stopped(r)) {
+        double t = g->bench_run();
+        if (t <= 0) return 0;
+        samples[count++] = t;
+    }
+    return count;
+}
+
+static void gpu_bench(struct runner *r, enum eng_cuda_bench kind, size_t size, int arg, const char *workload,
+                      const char *metric, const char *unit, double work, double scale, const char *params)
+{
+    const struct eng_cuda_plugin *g = r->opt->gpu;
+    struct probe_result *res = add_gpu_result(r, workload, metric, unit);
+    if (!res) return;
+    snprintf(res->params, sizeof res->params, "%s", params);
+    char err[256];
+    double samples[512];
+    if (g->bench_prepare(kind, size, arg, err, sizeof err) != 0) {
+        res->skipped = 1;
+        snprintf(res->reason, sizeof res->reason, "%s", err);
+        return;
+    }
+    int n = gpu_timed(r, samples, 512);
+    if (n == 0) {
+        res->skipped = 1;
+        const char *e = g->last_error();
+        snprintf(res->reason, sizeof res->reason, "%s", stopped(r) ? "interrupted" : e ? e : "a CUDA call failed");
+    } else if (!g->bench_check()) {
+        res->skipped = 1;
+        snprintf(res->reason, sizeof res->reason, "result check failed: wrong %s", kind == ENG_BENCH_GEMM ? "products" : "bytes");
+    } else {
+        for (int i = 0; i < n; i++) samples[i] = work / samples[i] / scale;
+        finish(res, samples, n);
+    }
+    g->bench_release();
+}
+
+static void run_gpu_gemm(struct runner *r)
+{
+    static const int quick[] = {1024, 4096, 8192}, full[] = {1024, 2048, 4096, 8192}, smoke[] = {256};
+    static const enum eng_precision types[] = {ENG_PREC_FP32, ENG_PREC_TF32, ENG_PREC_BF16, ENG_PREC_FP16};
+    const int *sizes = r->opt->smoke ? smoke : r->opt->full ? full : quick;
+    int nsizes = r->opt->smoke ? 1 : r->opt->full ? 4 : 3;
+    for (int t = 0; t < 4 && !stopped(r); t++)
+        for (int s = 0; s < nsizes && !stopped(r); s++) {
+            int n = sizes[s];
+            char params[96];
+            snprintf(params, sizeof params, "{\"n\": %d, \"dtype\": \"%s\"}", n, eng_precision_name(types[t]));
+            gpu_bench(r, ENG_BENCH_GEMM, (size_t)n, types[t], "gemm", "gflops", "GFLOP/s", 2.0 * n * n * (double)n, 1e9,
+                      params);
+        }
+    progress(r, 1, "gemm (GPU)");
+}
+
+static void run_gpu_memory(struct runner *r, unsigned w)
+{
+    size_t big = r->opt->smoke ? (size_t)16 << 20 : (size_t)1 << 30, xfer = r->opt->smoke ? (size_t)8 << 20 : (size_t)256 << 20;
+    char params[96];
+    if (w & PROBE_W_STREAM) {
+        snprintf(params, sizeof params, "{\"bytes\": %zu, \"counted\": \"read + written\"}", big);
+        gpu_bench(r, ENG_BENCH_COPY, big, 0, "stream", "copy_gbs", "GB/s", 2.0 * (double)big, 1e9, params);
+        progress(r, 1, "device copy");
+    }
+    if (w & PROBE_W_TRANSFER) {
+        for (int pinned = 1; pinned >= 0 && !stopped(r); pinned--) {
+            snprintf(params, sizeof params, "{\"bytes\": %zu, \"pinned\": %s}", xfer, pinned ? "true" : "false");
+            gpu_bench(r, ENG_BENCH_H2D, xfer, pinned, "transfer", "h2d_gbs", "GB/s", (double)xfer, 1e9, params);
+            gpu_bench(r, ENG_BENCH_D2H, xfer, pinned, "transfer", "d2h_gbs", "GB/s", (double)xfer, 1e9, params);
+        }
+        progress(r, 1, "transfer");
+    }
+}
+
+static void run_gpu_train(struct runner *r, int tiny)
+{
+    const char *layers = tiny ? "100,10" : r->opt->smoke ? "256,256,10" : r->opt->full ? "8192,8192,8192,8192,8192" : "4096,4096,4096,4096,4096";
+    int batch = tiny ? 32 : r->opt->smoke ? 64 : r->opt->full ? 8192 : 4096;
+    int steps = tiny ? (r->opt->full ? 5000 : 2000) : (r->opt->full ? 40 : 20), warmup = tiny ? 200 : 3;
+    if (r->opt->smoke) steps = tiny ? 50 : 3, warmup = 1;
+    /* The matrix work in bf16 for the wide model (as mixed-precision training runs), fp32 for
+     * the tiny step, where launch latency is all there is to measure. */
+    enum eng_precision prec = tiny ? ENG_PREC_FP32 : ENG_PREC_BF16;
+    struct eng_cuda_device info;
+    char err[256];
+    const struct eng_cuda_plugin *g = r->opt->gpu;
+    int index = atoi(r->opt->gpu_device + 5);
+    double *secs = malloc((size_t)steps * sizeof *secs), flops = 0;
+    int n = 0;
+    if (secs && g->open(index, prec, &info, err, sizeof err) == 0)
+        n = train_steps(r, g->backend, layers, batch, warmup, steps, secs, &flops);
+    const char *e = g->last_error();
+    if (e) n = 0;
+    char params[160];
+    snprintf(params, sizeof params, "{\"layers\": \"%s\", \"batch\": %d, \"optimizer\": \"adam\", \"precision\": \"%s\"}",
+             layers, batch, eng_precision_name(prec));
+    const char *why = stopped(r) ? "interrupted" : e ? e : "the engine could not run (out of device memory?)";
+    if (tiny) {
+        struct probe_result *res = add_gpu_result(r, "train-tiny", "us_per_step", "us");
+        if (res) {
+            snprintf(res->params, sizeof res->params, "%s", params);
+            if (n == 0) res->skipped = 1, snprintf(res->reason, sizeof res->reason, "%s", why);
+            else {
+                for (int i = 0; i < n; i++) secs[i] *= 1e6;
+                finish(res, secs, n);
+            }
+        }
+    } else {
+        struct probe_result *res = add_gpu_result(r, "train-mlp", "samples_per_s", "samples/s");
+        struct probe_result *gf = res ? add_gpu_result(r, "train-mlp", "gflops", "GFLOP/s") : NULL;
+        for (int k = 0; k < 2; k++) {
+            struct probe_result *x = k ? gf : res;
+            if (!x) continue;
+            snprintf(x->params, sizeof x->params, "%s", params);
+            if (n == 0) {
+                x->skipped = 1;
+                snprintf(x->reason, sizeof x->reason, "%s", why);
+                continue;
+            }
+            double *v = malloc((size_t)n * sizeof *v);
+            if (!v) continue;
+            for (int i = 0; i < n; i++) v[i] = k ? flops / secs[i] / 1e9 : batch / secs[i];
+            finish(x, v, n);
+            free(v);
+        }
+    }
+    free(secs);
+    progress(r, 1, tiny ? "train-tiny (GPU)" : "train-mlp (GPU)");
+}
+
 int probe_run_workloads(struct probe_run *run, const struct probe_options *opt)
 {
     struct runner r = {run, opt, opt->threads > 0 ? opt->threads : (run->hw.cpu.cores > 0 ? run->hw.cpu.cores : 1), 0, 0, 0};
     unsigned w = opt->workloads;
-    r.total = ((w & PROBE_W_GEMM) ? (opt->smoke ? 2 : opt->full ? 7 : 4) : 0) + ((w & PROBE_W_STREAM) ? 1 : 0) +
-              ((w & PROBE_W_TRAIN_MLP) ? 1 : 0) + ((w & PROBE_W_TRAIN_TINY) ? 1 : 0);
+    int cpu = opt->cpu || !opt->gpu;
+    if (cpu)
+        r.total = ((w & PROBE_W_GEMM) ? (opt->smoke ? 2 : opt->full ? 7 : 4) : 0) + ((w & PROBE_W_STREAM) ? 1 : 0) +
+                  ((w & PROBE_W_TRAIN_MLP) ? 1 : 0) + ((w & PROBE_W_TRAIN_TINY) ? 1 : 0);
+    if (opt->gpu)
+        r.total += ((w & PROBE_W_GEMM) ? 1 : 0) + ((w & PROBE_W_STREAM) ? 1 : 0) + ((w & PROBE_W_TRANSFER) ? 1 : 0) +
+                   ((w & PROBE_W_TRAIN_MLP) ? 1 : 0) + ((w & PROBE_W_TRAIN_TINY) ? 1 : 0);
     if (r.total == 0) r.total = 1;
+    if (opt->gpu) {
+        if ((w & PROBE_W_TRAIN_TINY) && !stopped(&r)) run_gpu_train(&r, 1);
+        if ((w & (PROBE_W_STREAM | PROBE_W_TRANSFER)) && !stopped(&r)) run_gpu_memory(&r, w);
+        if ((w & PROBE_W_GEMM) && !stopped(&r)) run_gpu_gemm(&r);
+        if ((w & PROBE_W_TRAIN_MLP) && !stopped(&r)) run_gpu_train(&r, 0);
+    }
+    if (!cpu) w &= ~(unsigned)(PROBE_W_GEMM | PROBE_W_STREAM | PROBE_W_TRAIN_MLP | PROBE_W_TRAIN_TINY);
     /* The steps first, then STREAM (its own threads run while OpenBLAS's pool is idle), then
      * the sgemm sweep, whose best figure the training steps are compared with afterwards. */
     if ((w & PROBE_W_TRAIN_TINY) && !stopped(&r)) run_train(&r, 1);
     if ((w & PROBE_W_STREAM) && !stopped(&r)) run_stream(&r);
     if ((w & PROBE_W_GEMM) && !stopped(&r)) run_gemm(&r);
     if ((w & PROBE_W_TRAIN_MLP) && !stopped(&r)) run_train(&r, 0);
-    if (w & PROBE_W_TRANSFER) skip(&r, "transfer", "h2d_gbs", "GB/s", "skipped: no GPU (the CUDA back-end is not in this build)");
+    if ((w & PROBE_W_TRANSFER) && !opt->gpu) {
+        char why[220];
+        snprintf(why, sizeof why, "skipped: %.200s", opt->gpu_missing[0] ? opt->gpu_missing : "no GPU");
+        skip(&r, "transfer", "h2d_gbs", "GB/s", why);
+    }
     if (w & PROBE_W_ALLREDUCE) skip(&r, "allreduce", "busbw_gbs", "GB/s", "skipped: single process (run under mpirun)");
     if (stopped(&r)) {
         run->interrupted = 1;

@@ -125,8 +125,7 @@ Test(probe_cli, bad_arguments)
     } cases[] = {
         {{"probe", "--workload", "gpu"}, 3, "unknown workload 'gpu'"},
         {{"probe", "--threads", "0"}, 3, "--threads 0"},
-        {{"probe", "--device", "tpu"}, 3, "expected auto, cpu or cuda"},
-        {{"probe", "--device", "cuda:0"}, 1, "no CUDA back-end"},
+        {{"probe", "--device", "tpu"}, 3, "expected auto, cpu, cuda or cuda:N"},
         {{"probe", "--bogus"}, 2, "unknown option"},
         {{"probe", "explode"}, 2, "unknown probe subcommand"},
         {{"probe", "show"}, 2, "takes one ID"},

@@ -72,7 +72,7 @@ static void teardown(void)
     free(dir);
 }
 
-TestSuite(tui, .init = setup, .fini = teardown, .timeout = 90);
+TestSuite(tui, .init = setup, .fini = teardown, .timeout = 180);
 
 /* Starts fwadvisor in a w x h pane with extra environment; the shell (which ignores Ctrl-C
  * itself, so it outlives fwadvisor) says EXITED and the status afterwards. */
@@ -102,11 +102,11 @@ static char *screen(int escapes)
     return r.out;
 }
 
-/* Polls the screen until it shows `text` (15 s at most: the suite runs tests in parallel);
- * returns the screen. */
-static char *wait_for(const char *text)
+/* Polls the screen until it shows `text` (about `seconds`: the suite runs tests in parallel,
+ * under the sanitizers too); returns the screen. */
+static char *wait_for_s(const char *text, int seconds)
 {
-    for (int i = 0; i < 1500; i++) {
+    for (int i = 0; i < seconds * 100; i++) {
         char *s = screen(0);
         if (strstr(s, text)) return s;
         free(s);
@@ -116,6 +116,8 @@ static char *wait_for(const char *text)
     cr_assert_fail("the screen never showed '%s':\n%s", text, s);
     return s;
 }
+
+static char *wait_for(const char *text) { return wait_for_s(text, 15); }
 
 static void keys(const char *k)
 {
@@ -325,7 +327,7 @@ Test(tui, browse_the_knowledge_base_and_probe)
     free(wait_for("Esc cancels"));
     keys("Escape");
     /* Cancelled: either a run with what finished, or nothing when nothing had finished yet. */
-    s = wait_for("Esc/Backspace: home");
+    s = wait_for_s("Esc/Backspace: home", 90);
     cr_expect(strstr(s, "saved as probe run") || strstr(s, "nothing saved"), "%s", s);
     free(s);
 }

@@ -1,0 +1,264 @@
+/* GPU probe kernels: GEMM through cuBLAS in fp32, TF32, bf16 and fp16 (as torch.matmul runs
+ * them: 16-bit inputs and output, fp32 accumulation), a device copy kernel (bytes read plus
+ * written, as the reference copy figures count), and host<->device transfers from pinned and
+ * pageable memory. Each run is timed with CUDA events on the back-end's stream; each result is
+ * checked. The operands are k/128 values from a hash of the index (exact in every precision
+ * here), so the check recomputes any entry on the host without keeping a copy. */
+extern "C" {
+#include "engine/cuda/plugin.h"
+}
+
+#include <cublas_v2.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern "C" cudaStream_t eng_cuda_stream(void);
+extern "C" cublasHandle_t eng_cuda_blas(void);
+
+__host__ __device__ static inline float bench_value(uint64_t seed, uint64_t i)
+{
+    uint64_t z = seed * 0x9e3779b97f4a7c15ull + i + 1;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return (float)((int)(z >> 56) - 128) / 128.0f;
+}
+
+__global__ void fill_kernel(void *out, int type, uint64_t seed, size_t n)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        float v = bench_value(seed, i);
+        if (type == 1) ((__nv_bfloat16 *)out)[i] = __float2bfloat16_rn(v);
+        else if (type == 2) ((__half *)out)[i] = __float2half_rn(v);
+        else ((float *)out)[i] = v;
+    }
+}
+
+__global__ void copy_kernel(float4 *dst, const float4 *src, size_t n4)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n4; i += (size_t)gridDim.x * blockDim.x)
+        dst[i] = src[i];
+}
+
+__global__ void count_wrong(unsigned long long *wrong, const float *v, uint64_t seed, size_t n)
+{
+    unsigned long long bad = 0;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        bad += v[i] != bench_value(seed, i);
+    if (bad) atomicAdd(wrong, bad);
+}
+
+struct bench {
+    enum eng_cuda_bench kind;
+    int active;
+    size_t size;
+    int arg;
+    void *a, *b, *c;        /* device buffers */
+    void *host;             /* transfers */
+    int host_pinned;
+    unsigned long long *wrong;
+    cudaEvent_t start, stop;
+};
+
+static struct bench B;
+
+static unsigned grid_for(size_t n)
+{
+    size_t g = (n + 255) / 256;
+    return g > 65535u * 8u ? 65535u * 8u : (unsigned)(g ? g : 1);
+}
+
+extern "C" void eng_cuda_bench_release(void)
+{
+    if (!B.active) return;
+    cudaStreamSynchronize(eng_cuda_stream());
+    cudaFree(B.a);
+    cudaFree(B.b);
+    cudaFree(B.c);
+    cudaFree(B.wrong);
+    if (B.host) {
+        if (B.host_pinned) cudaFreeHost(B.host);
+        else free(B.host);
+    }
+    cudaEventDestroy(B.start);
+    cudaEventDestroy(B.stop);
+    memset(&B, 0, sizeof B);
+}
+
+static int fail(char *err, size_t errsz, const char *what, cudaError_t e)
+{
+    snprintf(err, errsz, "%s: %s", what, cudaGetErrorString(e));
+    cudaGetLastError();
+    eng_cuda_bench_release();
+    return -1;
+}
+
+static int elem_type(int precision) { return precision == ENG_PREC_BF16 ? 1 : precision == ENG_PREC_FP16 ? 2 : 0; }
+
+extern "C" int eng_cuda_bench_prepare(enum eng_cuda_bench kind, size_t size, int arg, char *err, size_t errsz)
+{
+    eng_cuda_bench_release();
+    cudaStream_t st = eng_cuda_stream();
+    B.kind = kind;
+    B.size = size;
+    B.arg = arg;
+    B.active = 1;
+    cudaError_t e = cudaEventCreate(&B.start);
+    if (e == cudaSuccess) e = cudaEventCreate(&B.stop);
+    if (e == cudaSuccess) e = cudaMalloc((void **)&B.wrong, sizeof *B.wrong);
+    if (e != cudaSuccess) return fail(err, errsz, "events", e);
+    switch (kind) {
+    case ENG_BENCH_GEMM: {
+        size_t n2 = size * size, width = elem_type(arg) ? 2 : 4;
+        e = cudaMalloc(&B.a, n2 * width);
+        if (e == cudaSuccess) e = cudaMalloc(&B.b, n2 * width);
+        if (e == cudaSuccess) e = cudaMalloc(&B.c, n2 * width);
+        if (e != cudaSuccess) return fail(err, errsz, "gemm matrices", e);
+        fill_kernel<<<grid_for(n2), 256, 0, st>>>(B.a, elem_type(arg), 1, n2);
+        fill_kernel<<<grid_for(n2), 256, 0, st>>>(B.b, elem_type(arg), 2, n2);
+        break;
+    }
+    case ENG_BENCH_COPY: {
+        size = size / 16 * 16;
+        B.size = size;
+        e = cudaMalloc(&B.a, size);
+        if (e == cudaSuccess) e = cudaMalloc(&B.b, size);
+        if (e != cudaSuccess) return fail(err, errsz, "copy buffers", e);
+        fill_kernel<<<grid_for(size / 4), 256, 0, st>>>(B.a, 0, 3, size / 4);
+        cudaMemsetAsync(B.b, 0, size, st);
+        break;
+    }
+    case ENG_BENCH_H2D:
+    case ENG_BENCH_D2H: {
+        size = size / 4 * 4;
+        B.size = size;
+        e = cudaMalloc(&B.a, size);
+        if (e != cudaSuccess) return fail(err, errsz, "device buffer", e);
+        B.host_pinned = arg != 0;
+        if (B.host_pinned) {
+            e = cudaMallocHost(&B.host, size);
+            if (e != cudaSuccess) return fail(err, errsz, "pinned host buffer", e);
+        } else if (!(B.host = malloc(size))) {
+            snprintf(err, errsz, "out of host memory for %zu bytes", size);
+            eng_cuda_bench_release();
+            return -1;
+        }
+        float *h = (float *)B.host;
+        if (kind == ENG_BENCH_H2D) {
+            for (size_t i = 0; i < size / 4; i++) h[i] = bench_value(4, i);
+            cudaMemsetAsync(B.a, 0, size, st);
+        } else {
+            memset(h, 0, size);
+            fill_kernel<<<grid_for(size / 4), 256, 0, st>>>(B.a, 0, 4, size / 4);
+        }
+        break;
+    }
+    }
+    e = cudaStreamSynchronize(st);
+    if (e == cudaSuccess) e = cudaGetLastError();
+    if (e != cudaSuccess) return fail(err, errsz, "prepare", e);
+    return 0;
+}
+
+extern "C" double eng_cuda_bench_run(void)
+{
+    if (!B.active) return -1;
+    cudaStream_t st = eng_cuda_stream();
+    cudaEventRecord(B.start, st);
+    switch (B.kind) {
+    case ENG_BENCH_GEMM: {
+        int n = (int)B.size;
+        float one = 1.0f, zero = 0.0f;
+        cudaDataType_t t = B.arg == ENG_PREC_BF16 ? CUDA_R_16BF : B.arg == ENG_PREC_FP16 ? CUDA_R_16F : CUDA_R_32F;
+        cublasComputeType_t ct = B.arg == ENG_PREC_TF32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+        if (cublasGemmEx(eng_cuda_blas(), CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, B.a, t, n, B.b, t, n, &zero, B.c, t,
+                         n, ct, CUBLAS_GEMM_DEFAULT) != CUBLAS_STATUS_SUCCESS)
+            return -1;
+        break;
+    }
+    case ENG_BENCH_COPY:
+        copy_kernel<<<grid_for(B.size / 16), 256, 0, st>>>((float4 *)B.b, (const float4 *)B.a, B.size / 16);
+        break;
+    case ENG_BENCH_H2D: cudaMemcpyAsync(B.a, B.host, B.size, cudaMemcpyHostToDevice, st); break;
+    case ENG_BENCH_D2H: cudaMemcpyAsync(B.host, B.a, B.size, cudaMemcpyDeviceToHost, st); break;
+    }
+    cudaEventRecord(B.stop, st);
+    if (cudaEventSynchronize(B.stop) != cudaSuccess || cudaGetLastError() != cudaSuccess) return -1;
+    float ms = 0;
+    if (cudaEventElapsedTime(&ms, B.start, B.stop) != cudaSuccess) return -1;
+    return ms * 1e-3;
+}
+
+static float load_elem(const void *base, size_t i, int type)
+{
+    if (type == 1) {
+        __nv_bfloat16 v;
+        if (cudaMemcpy(&v, (const __nv_bfloat16 *)base + i, sizeof v, cudaMemcpyDeviceToHost) != cudaSuccess) return NAN;
+        return __bfloat162float(v);
+    }
+    if (type == 2) {
+        __half v;
+        if (cudaMemcpy(&v, (const __half *)base + i, sizeof v, cudaMemcpyDeviceToHost) != cudaSuccess) return NAN;
+        return __half2float(v);
+    }
+    float v;
+    if (cudaMemcpy(&v, (const float *)base + i, sizeof v, cudaMemcpyDeviceToHost) != cudaSuccess) return NAN;
+    return v;
+}
+
+static int device_all_right(const float *v, uint64_t seed, size_t n)
+{
+    cudaStream_t st = eng_cuda_stream();
+    unsigned long long wrong = 1;
+    cudaMemsetAsync(B.wrong, 0, sizeof *B.wrong, st);
+    count_wrong<<<grid_for(n), 256, 0, st>>>(B.wrong, v, seed, n);
+    if (cudaMemcpyAsync(&wrong, B.wrong, sizeof wrong, cudaMemcpyDeviceToHost, st) != cudaSuccess) return 0;
+    if (cudaStreamSynchronize(st) != cudaSuccess) return 0;
+    return wrong == 0;
+}
+
+extern "C" int eng_cuda_bench_check(void)
+{
+    if (!B.active) return 0;
+    cudaStreamSynchronize(eng_cuda_stream());
+    switch (B.kind) {
+    case ENG_BENCH_GEMM: {
+        /* 16 entries of the column-major C = A B against dot products in double; the tolerance
+         * is fp32 accumulation plus the output's own rounding (16-bit outputs). */
+        int n = (int)B.size, type = elem_type(B.arg);
+        double out_eps = type == 1 ? 1.0 / 256 : type == 2 ? 1.0 / 2048 : 0;
+        uint64_t h = 0x2545f4914f6cdd1dull;
+        for (int s = 0; s < 16; s++) {
+            h ^= h << 13, h ^= h >> 7, h ^= h << 17;
+            int i = (int)(h % (uint64_t)n);
+            h ^= h << 13, h ^= h >> 7, h ^= h << 17;
+            int j = (int)(h % (uint64_t)n);
+            double ref = 0, mag = 0;
+            for (int k = 0; k < n; k++) {
+                double p = (double)bench_value(1, (size_t)i + (size_t)k * n) * bench_value(2, (size_t)k + (size_t)j * n);
+                ref += p;
+                mag += fabs(p);
+            }
+            float got = load_elem(B.c, (size_t)i + (size_t)j * n, type);
+            if (!(fabs(got - ref) <= out_eps * fabs(ref) + 1e-6 * n * (mag + 1))) return 0;
+        }
+        return 1;
+    }
+    case ENG_BENCH_COPY: return device_all_right((const float *)B.b, 3, B.size / 4);
+    case ENG_BENCH_H2D: return device_all_right((const float *)B.a, 4, B.size / 4);
+    case ENG_BENCH_D2H: {
+        const float *h = (const float *)B.host;
+        for (size_t i = 0; i < B.size / 4; i++)
+            if (h[i] != bench_value(4, i)) return 0;
+        return 1;
+    }
+    }
+    return 0;
+}
