@@ -2,6 +2,7 @@
  * workload; Esc cancels (what finished is kept); then the results as a table with bars against
  * the theoretical peak and the previous run. The knowledge base is only touched from the
  * interface's thread. */
+#include "engine/cuda/plugin.h"
 #include "knowledge/probe_store.h"
 #include "tui/app.h"
 #include "tui/crt.h"
@@ -41,7 +42,17 @@ static void *worker(void *arg)
     o.progress = on_progress;
     o.progress_ctx = p;
     snprintf(o.device, sizeof o.device, "cpu");
+    /* As `probe --device auto`: GPU 0 as well when the CUDA plug-in opens one. */
+    char err[256];
+    if (eng_device_open(0, ENG_PREC_FP32, NULL, err, sizeof err)) {
+        o.gpu = eng_cuda_load(NULL, 0);
+        o.cpu = 1;
+        snprintf(o.gpu_device, sizeof o.gpu_device, "cuda:0");
+    } else {
+        snprintf(o.gpu_missing, sizeof o.gpu_missing, "%.255s", err);
+    }
     probe_run_workloads(p->run, &o);
+    eng_device_close();
     clock_gettime(CLOCK_MONOTONIC, &t1);
     p->run->duration_s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     pthread_mutex_lock(&p->lock);
