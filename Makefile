@@ -49,12 +49,21 @@ ifeq ($(CUDA),1)
 CUDA_TARGET := $(CUDA_PLUGIN)
 endif
 
+# The MPI plug-in (probes/mpi): built when mpicc is found, `make MPI=0` skips it; loaded only
+# when an MPI launcher starts the program.
+MPICC       ?= $(shell command -v mpicc 2>/dev/null)
+MPI         ?= $(if $(MPICC),1,0)
+MPI_PLUGIN  := $(BUILD)/fwadvisor-mpi.so
+ifeq ($(MPI),1)
+MPI_TARGET  := $(MPI_PLUGIN)
+endif
+
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 .PHONY: all run test test-run bench bench-run asan sanitize-run fuzz fuzz-run test-peer test-peer-run deps install uninstall clean
 .DEFAULT_GOAL := all
 
-all: $(BIN) $(CUDA_TARGET)
+all: $(BIN) $(CUDA_TARGET) $(MPI_TARGET)
 
 deps:
 	@scripts/deps.sh
@@ -67,10 +76,10 @@ run: deps
 test: deps
 	@$(MAKE) --no-print-directory test-run
 
-TEST_ENV = FWADVISOR_CUDA_PLUGIN="$(abspath $(CUDA_PLUGIN))" FWADVISOR_BIN="$(abspath $(BIN))" FWADVISOR_FIXTURES="$(abspath tests/fixtures)" \
+TEST_ENV = FWADVISOR_CUDA_PLUGIN="$(abspath $(CUDA_PLUGIN))" FWADVISOR_MPI_PLUGIN="$(abspath $(MPI_PLUGIN))" FWADVISOR_BIN="$(abspath $(BIN))" FWADVISOR_FIXTURES="$(abspath tests/fixtures)" \
 	FWADVISOR_SCHEMA_DIR="$(abspath docs)" FWADVISOR_FAKE_NVML="$(abspath $(BUILD)/libfake_nvml.so)"
 
-test-run: $(BIN) $(CUDA_TARGET) $(BUILD)/unit-tests $(BUILD)/libfake_nvml.so
+test-run: $(BIN) $(CUDA_TARGET) $(MPI_TARGET) $(BUILD)/unit-tests $(BUILD)/libfake_nvml.so
 	$(TEST_ENV) $(BUILD)/unit-tests
 
 bench: deps
@@ -86,7 +95,7 @@ asan: deps
 	@$(MAKE) --no-print-directory BUILD=build-asan BIN=build-asan/fwadvisor \
 	    CFLAGS="$(SAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" CUDA=0 sanitize-run
 
-sanitize-run: $(BIN) $(BUILD)/unit-tests $(BUILD)/libfake_nvml.so
+sanitize-run: $(BIN) $(MPI_TARGET) $(BUILD)/unit-tests $(BUILD)/libfake_nvml.so
 	@status=0; $(TEST_ENV) $(BUILD)/unit-tests > $(BUILD)/sanitize.log 2>&1 || status=$$?; \
 	cat $(BUILD)/sanitize.log; \
 	scripts/sanitizer-check.sh $(BUILD)/sanitize.log $$status || { echo "sanitizer reports or failures above"; exit 1; }
@@ -139,6 +148,10 @@ $(CUDA_PLUGIN): $(CUDA_SRC) engine/cuda/plugin.h engine/backend.h
 	$(NVCC) -O3 -std=c++17 $(CUDA_ARCHS) -Xcompiler -fPIC,-Wall,-Wextra -Xcompiler -fvisibility=hidden \
 	    -DFWADVISOR_VERSION='"$(VERSION)"' -I. -shared -o $@ $(CUDA_SRC) -lcublas -Xlinker -rpath=$(CUDA_HOME)/lib64
 
+$(MPI_PLUGIN): probes/mpi/mpi_plugin.c probes/mpi/plugin.h
+	@mkdir -p $(dir $@)
+	$(MPICC) $(WARNFLAGS) -O2 -g -fPIC -shared -fvisibility=hidden -D_XOPEN_SOURCE=700 -DFWADVISOR_VERSION='"$(VERSION)"' -I. -o $@ $<
+
 # The NVIDIA driver libraries' stand-in for the detection tests (plain flags: it is loaded by
 # dlopen into sanitized and plain test binaries alike).
 $(BUILD)/libfake_nvml.so: tests/fixtures/fake_nvml.c
@@ -173,12 +186,13 @@ $(BUILD)/embed: scripts/embed.c
 install: $(BIN) $(CUDA_TARGET)
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(MANDIR)/man1"
 	install -m 755 $(BIN) "$(DESTDIR)$(PREFIX)/bin/fwadvisor"
+	$(if $(MPI_TARGET),install -d "$(DESTDIR)$(PREFIX)/lib/fwadvisor" && install -m 755 $(MPI_PLUGIN) "$(DESTDIR)$(PREFIX)/lib/fwadvisor/fwadvisor-mpi.so")
 	$(if $(CUDA_TARGET),install -d "$(DESTDIR)$(PREFIX)/lib/fwadvisor" && install -m 755 $(CUDA_PLUGIN) "$(DESTDIR)$(PREFIX)/lib/fwadvisor/fwadvisor-cuda.so")
 	install -m 644 docs/fwadvisor.1 "$(DESTDIR)$(MANDIR)/man1/fwadvisor.1"
 
 uninstall:
 	rm -f "$(DESTDIR)$(PREFIX)/bin/fwadvisor" "$(DESTDIR)$(MANDIR)/man1/fwadvisor.1" \
-	    "$(DESTDIR)$(PREFIX)/lib/fwadvisor/fwadvisor-cuda.so"
+	    "$(DESTDIR)$(PREFIX)/lib/fwadvisor/fwadvisor-cuda.so" "$(DESTDIR)$(PREFIX)/lib/fwadvisor/fwadvisor-mpi.so"
 
 clean:
 	rm -rf build build-asan fwadvisor

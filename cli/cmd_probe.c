@@ -2,6 +2,7 @@
 #include "cli/cli.h"
 #include "engine/cuda/plugin.h"
 #include "knowledge/probe_store.h"
+#include "probes/dist.h"
 #include "probes/probe.h"
 
 #include <getopt.h>
@@ -22,12 +23,15 @@ static const char probe_usage[] =
     "\n"
     "Detects the CPU (hwloc, cpuid) and accelerators, then measures: gemm (sgemm sweep, GFLOP/s),\n"
     "stream (copy/scale/add/triad GB/s), train-mlp and train-tiny (the engine's training steps);\n"
-    "transfer and allreduce report why they were skipped. The run is stored in the knowledge base\n"
-    "(unless --no-save) and feeds `fwadvisor recommend`. Ctrl-C stops within a second; what was\n"
-    "finished is saved, marked interrupted.\n"
+    "with a GPU (the CUDA plug-in) the same on the GPU plus transfer. Under `mpirun -np N`:\n"
+    "allreduce (bus bandwidth, checked) and train-dp (data-parallel scaling efficiency). What\n"
+    "cannot run says why. The run is stored in the knowledge base (unless --no-save) and feeds\n"
+    "`fwadvisor recommend`. Ctrl-C stops within a second; what was finished is saved, marked\n"
+    "interrupted.\n"
     "\n"
     "  --quick / --full     fewer or more sizes and repeats (--quick is the default)\n"
-    "  --workload W,...     gemm, stream, transfer, train-mlp, train-tiny, allreduce (default: all)\n"
+    "  --workload W,...     gemm, stream, transfer, train-mlp, train-tiny, allreduce, train-dp\n"
+    "                       (default: all; under mpirun: allreduce,train-dp)\n"
     "  --threads N          threads for the measurements (default: the physical cores)\n"
     "  --compare ID|latest  print each result beside a stored run, with the change in percent\n"
     "  --json, -o FILE      the run as JSON (fwadvisor.probe/1) on stdout, or written to FILE\n";
@@ -312,7 +316,7 @@ int cmd_probe(struct globals *g, int argc, char **argv)
     po.workloads = PROBE_W_ALL;
     snprintf(po.device, sizeof po.device, "cpu");
     const char *output = NULL, *compare = NULL, *device = "auto";
-    int json = 0, nosave = 0, opt;
+    int json = 0, nosave = 0, opt, workloads_given = 0;
     char err[1024];
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
@@ -326,6 +330,7 @@ int cmd_probe(struct globals *g, int argc, char **argv)
                 cli_error("--workload: %s", err);
                 return EXIT_INPUT;
             }
+            workloads_given = 1;
             break;
         case OPT_THREADS: {
             char *end;
@@ -361,6 +366,45 @@ int cmd_probe(struct globals *g, int argc, char **argv)
         }
         return cli_usage_error("probe", "unknown probe subcommand '%s' (list, show, delete)", sub);
     }
+    /* Under an MPI launcher: every rank starts MPI and checks the others run this version; rank 0
+     * detects, measures, gathers and stores, the others take part in the collectives only. The
+     * default workloads there are the distributed ones. */
+    struct dist dist;
+    int mpi = 0;
+    if (fw_mpi_launched()) {
+        const struct fw_mpi *mp = fw_mpi_load(err, sizeof err);
+        if (!mp) {
+            cli_error("started by an MPI launcher, but %s", err);
+            return EXIT_RUNTIME;
+        }
+        if (strncmp(device, "cuda", 4) == 0) {
+            cli_error("--device %s: GPU collectives (NCCL) are not in this build; run the GPU probe without mpirun",
+                      device);
+            return EXIT_INPUT;
+        }
+        if (dist_start(&dist, mp, err, sizeof err)) {
+            cli_error("%s", err);
+            return EXIT_RUNTIME;
+        }
+        mpi = 1;
+        const char *v = getenv("FWADVISOR_TEST_VERSION"); /* the tests' way to start a mismatched rank */
+        if (dist_check_versions(&dist, v && *v ? v : FWADVISOR_VERSION, err, sizeof err)) {
+            if (dist.rank == 0) cli_error("%s", err);
+            dist_stop(&dist);
+            return EXIT_RUNTIME;
+        }
+        po.distributed = 1;
+        if (!workloads_given) po.workloads = PROBE_W_DIST;
+        device = "cpu";
+        if (dist.rank != 0) {
+            dist_barrier(&dist); /* rank 0's detection and single-process workloads */
+            dist_run(&dist, NULL, &po);
+            dist_barrier(&dist); /* rank 0 has stored the run */
+            dist_stop(&dist);
+            return EXIT_OK;
+        }
+    }
+
     /* auto: the CPU, and GPU 0 as well when the plug-in opens one; cpu: the CPU only; cuda[:N]:
      * that GPU only, and an error when it cannot be used. */
     int gpu_index = -1;
@@ -430,9 +474,10 @@ int cmd_probe(struct globals *g, int argc, char **argv)
         return EXIT_DB;
     }
 
+    /* Under MPI an interrupt ends every rank (the launcher forwards it); nothing is saved. */
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
+    sa.sa_handler = mpi ? SIG_DFL : on_sigint;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old);
     stop_flag = 0;
@@ -446,6 +491,10 @@ int cmd_probe(struct globals *g, int argc, char **argv)
     add_catalog_peaks(g, k, &run->hw);
     probe_run_workloads(run, &po);
     eng_device_close();
+    if (mpi) {
+        dist_barrier(&dist);
+        dist_run(&dist, run, &po);
+    }
     probe_apply_catalog(run);
     run->duration_s = now_s() - start;
     sigaction(SIGINT, &old, NULL);
@@ -485,6 +534,10 @@ int cmd_probe(struct globals *g, int argc, char **argv)
     }
 done:
     eng_device_close();
+    if (mpi) {
+        dist_barrier(&dist);
+        dist_stop(&dist);
+    }
     cJSON_Delete(doc);
     cJSON_Delete(base);
     free(run);

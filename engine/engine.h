@@ -65,6 +65,12 @@ void eng_model_set_layer(struct eng_model *m, int layer, const float *weight, co
 float eng_model_step(struct eng_model *m, const float *x, const void *targets);
 /* Forward and backward only (no optimizer step); the gradients are then readable. */
 float eng_model_forward_backward(struct eng_model *m, const float *x, const void *targets);
+/* The optimizer half of a step, on the gradients in the model's buffer (data-parallel training
+ * all-reduces them between eng_model_forward_backward and this). */
+void eng_model_update(struct eng_model *m);
+/* The flat gradient buffer (a device pointer; host memory on the CPU back-end) and its length in
+ * floats, padding between tensors included (zeros, summed and scaled harmlessly). */
+float *eng_model_grad_buffer(struct eng_model *m, size_t *n);
 /* Host copy of the flat gradient buffer (layer 0 weight, layer 0 bias, layer 1 weight, ...). */
 void eng_model_get_grads(const struct eng_model *m, float *out);
 void eng_model_get_params(const struct eng_model *m, float *out);

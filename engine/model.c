@@ -366,9 +366,14 @@ static size_t padded_params(const struct eng_model *m)
     return n;
 }
 
-float eng_model_step(struct eng_model *m, const float *x, const void *targets)
+float *eng_model_grad_buffer(struct eng_model *m, size_t *n)
 {
-    float loss = forward_backward(m, x, targets);
+    *n = padded_params(m);
+    return m->grads;
+}
+
+void eng_model_update(struct eng_model *m)
+{
     /* The padding between tensors holds zeros in every buffer, so one flat loop over the whole
      * buffer updates all parameters and leaves the padding at zero. */
     size_t n = padded_params(m);
@@ -383,5 +388,11 @@ float eng_model_step(struct eng_model *m, const float *x, const void *targets)
         m->be->sgd_step(m->params, m->grads, m->opt_m, n, &a);
     }
     m->be->synchronize();
+}
+
+float eng_model_step(struct eng_model *m, const float *x, const void *targets)
+{
+    float loss = forward_backward(m, x, targets);
+    eng_model_update(m);
     return loss;
 }

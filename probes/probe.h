@@ -109,6 +109,7 @@ struct probe_options {
     const struct eng_cuda_plugin *gpu;
     char gpu_device[16];
     char gpu_missing[256];
+    int distributed;           /* running under MPI: allreduce and train-dp are run by probes/dist.c */
     unsigned workloads;        /* bit per PROBE_W_* */
     volatile sig_atomic_t *stop; /* set by a signal handler: finish the current repeat and return */
     /* Progress: called between repeats with the fraction done and the current step's name. */
@@ -117,7 +118,8 @@ struct probe_options {
 };
 
 enum { PROBE_W_GEMM = 1, PROBE_W_STREAM = 2, PROBE_W_TRANSFER = 4, PROBE_W_TRAIN_MLP = 8, PROBE_W_TRAIN_TINY = 16,
-       PROBE_W_ALLREDUCE = 32, PROBE_W_ALL = 63 };
+       PROBE_W_ALLREDUCE = 32, PROBE_W_TRAIN_DP = 64, PROBE_W_ALL = 127,
+       PROBE_W_DIST = PROBE_W_ALLREDUCE | PROBE_W_TRAIN_DP };
 
 /* The numerical checks the workloads apply to their own results: 16 sampled entries of C = A B
  * (n x n, row-major) against dot products in double; and STREAM's arrays after `ntimes` rounds of
@@ -128,10 +130,25 @@ int probe_stream_check(const double *a, const double *b, const double *c, size_t
 /* Parses "gemm,stream,..." into PROBE_W_* bits. Returns 0, or -1 with the offending name in err. */
 int probe_parse_workloads(const char *list, unsigned *out, char *err, size_t errsz);
 
+/* A run under MPI (mpirun -np N fwadvisor probe ...): rank 0 gathers every rank's figures. */
+#define PROBE_MAX_RANKS 64
+struct probe_rank {
+    int rank;
+    char host[64];
+    double compute_ms, comm_ms, samples_per_s; /* train-dp medians on this rank; < 0 when not run */
+};
+struct probe_ranks {
+    int count;                 /* 0: a single process */
+    char mpi[128];             /* the MPI library's version line */
+    int listed;                /* entries in rank[] (the first PROBE_MAX_RANKS) */
+    struct probe_rank rank[PROBE_MAX_RANKS];
+};
+
 struct probe_run {
     char id[40], started_at[32], version[32];
     double duration_s;
     int interrupted;
+    struct probe_ranks ranks;
     struct probe_hw hw;
     int nresults;
     struct probe_result results[PROBE_MAX_RESULTS];

@@ -30,6 +30,27 @@ cJSON *probe_run_to_json(const struct probe_run *run)
     cJSON_AddNumberToObject(doc, "duration_s", round(run->duration_s * 100) / 100);
     cJSON_AddStringToObject(doc, "version", run->version);
     cJSON_AddBoolToObject(doc, "interrupted", run->interrupted);
+    if (run->ranks.count > 0) {
+        /* a run under MPI: the rank count, the hosts, and each rank's train-dp figures */
+        cJSON *rk = cJSON_AddObjectToObject(doc, "ranks");
+        cJSON_AddNumberToObject(rk, "count", run->ranks.count);
+        cJSON_AddStringToObject(rk, "mpi", run->ranks.mpi);
+        cJSON *hosts = cJSON_AddArrayToObject(rk, "hosts");
+        cJSON *per = cJSON_AddArrayToObject(rk, "per_rank");
+        for (int i = 0; i < run->ranks.listed; i++) {
+            const struct probe_rank *pr = &run->ranks.rank[i];
+            int seen = 0;
+            for (int j = 0; j < i; j++) seen |= strcmp(run->ranks.rank[j].host, pr->host) == 0;
+            if (!seen) cJSON_AddItemToArray(hosts, cJSON_CreateString(pr->host));
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddNumberToObject(o, "rank", pr->rank);
+            cJSON_AddStringToObject(o, "host", pr->host);
+            add_nullable(o, "compute_ms", round(pr->compute_ms * 1e3) / 1e3, pr->compute_ms >= 0);
+            add_nullable(o, "comm_ms", round(pr->comm_ms * 1e3) / 1e3, pr->comm_ms >= 0);
+            add_nullable(o, "samples_per_s", round(pr->samples_per_s * 10) / 10, pr->samples_per_s >= 0);
+            cJSON_AddItemToArray(per, o);
+        }
+    }
     cJSON *host = cJSON_AddObjectToObject(doc, "host");
     cJSON_AddStringToObject(host, "os", hw->os);
     cJSON_AddStringToObject(host, "kernel", hw->kernel);

@@ -59,6 +59,7 @@ int probe_parse_workloads(const char *list, unsigned *out, char *err, size_t err
     static const struct { const char *name; unsigned bit; } names[] = {
         {"gemm", PROBE_W_GEMM}, {"stream", PROBE_W_STREAM}, {"transfer", PROBE_W_TRANSFER},
         {"train-mlp", PROBE_W_TRAIN_MLP}, {"train-tiny", PROBE_W_TRAIN_TINY}, {"allreduce", PROBE_W_ALLREDUCE},
+        {"train-dp", PROBE_W_TRAIN_DP},
         {"all", PROBE_W_ALL},
     };
     *out = 0;
@@ -69,7 +70,7 @@ int probe_parse_workloads(const char *list, unsigned *out, char *err, size_t err
         for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
             if (strcmp(names[i].name, t) == 0) bit = names[i].bit;
         if (!bit) {
-            snprintf(err, errsz, "unknown workload '%s' (gemm, stream, transfer, train-mlp, train-tiny, allreduce, all)", t);
+            snprintf(err, errsz, "unknown workload '%s' (gemm, stream, transfer, train-mlp, train-tiny, allreduce, train-dp, all)", t);
             return -1;
         }
         *out |= bit;
@@ -635,7 +636,11 @@ int probe_run_workloads(struct probe_run *run, const struct probe_options *opt)
         snprintf(why, sizeof why, "skipped: %.200s", opt->gpu_missing[0] ? opt->gpu_missing : "no GPU");
         skip(&r, "transfer", "h2d_gbs", "GB/s", why);
     }
-    if (w & PROBE_W_ALLREDUCE) skip(&r, "allreduce", "busbw_gbs", "GB/s", "skipped: single process (run under mpirun)");
+    /* Under MPI the command line runs these through probes/dist.c after this function. */
+    if ((w & PROBE_W_ALLREDUCE) && !opt->distributed)
+        skip(&r, "allreduce", "busbw_gbs", "GB/s", "skipped: single process (run under mpirun -np N)");
+    if ((w & PROBE_W_TRAIN_DP) && !opt->distributed)
+        skip(&r, "train-dp", "scaling_efficiency", "ratio", "skipped: single process (run under mpirun -np N)");
     if (stopped(&r)) {
         run->interrupted = 1;
         return 1;

@@ -11,7 +11,8 @@ mode=${1:-}
 
 # pkg-config module -> Debian package
 MODULES="sqlite3:libsqlite3-dev libcjson:libcjson-dev ncursesw:libncurses-dev criterion:libcriterion-dev openblas:libopenblas-dev hwloc:libhwloc-dev"
-TOOLS="pkg-config:pkg-config cc:gcc make:make tmux:tmux"
+# OpenMPI builds the MPI plug-in and runs the multi-rank probe tests (the binary itself never needs it).
+TOOLS="pkg-config:pkg-config cc:gcc make:make tmux:tmux mpicc:libopenmpi-dev mpirun:openmpi-bin"
 
 missing=""
 for pair in $TOOLS; do

@@ -254,12 +254,13 @@ Test(probe, a_short_run_has_every_workload_and_a_valid_document, .timeout = 120)
     o.workloads = PROBE_W_ALL;
     strcpy(o.device, "cpu");
     cr_expect_eq(probe_run_workloads(run, &o), 0);
-    int seen[6] = {0};
-    const char *names[] = {"gemm", "stream", "transfer", "train-mlp", "train-tiny", "allreduce"};
+    int seen[7] = {0};
+    const char *names[] = {"gemm", "stream", "transfer", "train-mlp", "train-tiny", "allreduce", "train-dp"};
     for (int i = 0; i < run->nresults; i++) {
         struct probe_result *r = &run->results[i];
-        for (int k = 0; k < 6; k++) seen[k] |= strcmp(r->workload, names[k]) == 0;
-        if (strcmp(r->workload, "transfer") == 0 || strcmp(r->workload, "allreduce") == 0) {
+        for (int k = 0; k < 7; k++) seen[k] |= strcmp(r->workload, names[k]) == 0;
+        if (strcmp(r->workload, "transfer") == 0 || strcmp(r->workload, "allreduce") == 0 ||
+            strcmp(r->workload, "train-dp") == 0) {
             cr_expect(r->skipped && strstr(r->reason, "skipped:"), "%s: %s", r->workload, r->reason);
             continue;
         }
@@ -268,7 +269,7 @@ Test(probe, a_short_run_has_every_workload_and_a_valid_document, .timeout = 120)
         cr_expect_gt(r->stats.median, 0, "%s %s", r->workload, r->metric);
         cr_expect(r->stats.min <= r->stats.median && r->stats.median <= r->stats.max);
     }
-    for (int k = 0; k < 6; k++) cr_expect(seen[k], "no %s result", names[k]);
+    for (int k = 0; k < 7; k++) cr_expect(seen[k], "no %s result", names[k]);
     cJSON *doc = probe_run_to_json(run);
     char *text = cJSON_Print(doc);
     char *dir = ts_tmpdir(), *path = ts_path(dir, "run.json");

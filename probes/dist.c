@@ -1,0 +1,491 @@
+/* Workloads across MPI ranks: allreduce (time, algorithm and bus bandwidth as nccl-tests defines
+ * them, every element checked) and train-dp (data-parallel training of the engine's MLP, the
+ * gradients all-reduced as one flat buffer each step, weak scaling against a single process
+ * measured in the same run). Every rank runs the same sequence of collectives; rank 0 keeps the
+ * results. A watchdog ends a rank whose peers stop answering, so a lost rank never hangs the
+ * others. */
+#include "probes/dist.h"
+
+#include "engine/engine.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* --- the watchdog ------------------------------------------------------------------------- */
+
+static pthread_mutex_t dog_lock = PTHREAD_MUTEX_INITIALIZER;
+static double dog_last;  /* when a collective last returned (monotonic seconds) */
+static int dog_timeout, dog_rank, dog_running;
+static pthread_t dog_thread;
+
+static double mono(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void pet(void)
+{
+    pthread_mutex_lock(&dog_lock);
+    dog_last = mono();
+    pthread_mutex_unlock(&dog_lock);
+}
+
+static void *watchdog(void *arg)
+{
+    (void)arg;
+    for (;;) {
+        usleep(200000);
+        pthread_mutex_lock(&dog_lock);
+        int running = dog_running;
+        double idle = mono() - dog_last;
+        pthread_mutex_unlock(&dog_lock);
+        if (!running) return NULL;
+        if (idle > dog_timeout) {
+            char line[200];
+            int n = snprintf(line, sizeof line,
+                             "fwadvisor: rank %d: no answer from the other ranks for %d s (did one stop?); giving up, "
+                             "nothing saved\n", dog_rank, dog_timeout);
+            if (write(STDERR_FILENO, line, (size_t)n) < 0) { /* nothing more to do */ }
+            _exit(1);
+        }
+    }
+}
+
+/* --- set-up ------------------------------------------------------------------------------- */
+
+int dist_start(struct dist *d, const struct fw_mpi *mpi, char *err, size_t errsz)
+{
+    memset(d, 0, sizeof *d);
+    d->mpi = mpi;
+    if (mpi->init(&d->rank, &d->size, &d->local_size, err, errsz)) return -1;
+    mpi->host(d->host, sizeof d->host);
+    const char *t = getenv("FWADVISOR_MPI_TIMEOUT");
+    dog_timeout = t && atoi(t) > 0 ? atoi(t) : 120;
+    dog_rank = d->rank;
+    dog_running = 1;
+    pet();
+    if (pthread_create(&dog_thread, NULL, watchdog, NULL) != 0) dog_running = 0;
+    return 0;
+}
+
+void dist_stop(struct dist *d)
+{
+    pthread_mutex_lock(&dog_lock);
+    int was = dog_running;
+    dog_running = 0;
+    pthread_mutex_unlock(&dog_lock);
+    if (was) pthread_join(dog_thread, NULL);
+    d->mpi->finalize();
+}
+
+/* A failed collective leaves the ranks out of step: the whole job ends. */
+static void must(struct dist *d, int rc)
+{
+    if (rc == 0) {
+        pet();
+        return;
+    }
+    fprintf(stderr, "fwadvisor: rank %d: %s; stopping every rank, nothing saved\n", d->rank, d->mpi->last_error());
+    d->mpi->abort(1);
+    _exit(1);
+}
+
+void dist_barrier(struct dist *d) { must(d, d->mpi->quiet_barrier()); }
+
+int dist_check_versions(struct dist *d, const char *version, char *err, size_t errsz)
+{
+    char mine[32] = {0};
+    snprintf(mine, sizeof mine, "%s", version);
+    char *all = calloc((size_t)d->size, sizeof mine);
+    if (!all) {
+        snprintf(err, errsz, "out of memory");
+        return -1;
+    }
+    must(d, d->mpi->allgather(mine, all, (int)sizeof mine));
+    int bad = -1;
+    for (int r = 0; r < d->size && bad < 0; r++)
+        if (strncmp(all + (size_t)r * sizeof mine, mine, sizeof mine) != 0) bad = r;
+    if (bad >= 0) {
+        char theirs[32];
+        memcpy(theirs, all + (size_t)bad * sizeof mine, sizeof theirs);
+        theirs[31] = 0;
+        snprintf(err, errsz, "rank %d runs fwadvisor %s but rank %d runs %s: start the same version on every rank",
+                 bad, theirs, d->rank, mine);
+    }
+    free(all);
+    return bad >= 0 ? -1 : 0;
+}
+
+/* --- results (rank 0) -------------------------------------------------------------------- */
+
+static struct probe_result *add(struct probe_run *run, const char *workload, const char *metric, const char *unit)
+{
+    if (!run || run->nresults == PROBE_MAX_RESULTS) return NULL;
+    struct probe_result *r = &run->results[run->nresults++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->workload, sizeof r->workload, "%s", workload);
+    snprintf(r->device, sizeof r->device, "cpu");
+    snprintf(r->metric, sizeof r->metric, "%s", metric);
+    snprintf(r->unit, sizeof r->unit, "%s", unit);
+    snprintf(r->params, sizeof r->params, "{}");
+    r->peak_fraction = -1;
+    return r;
+}
+
+static void set_stats(struct probe_result *r, double *samples, int n)
+{
+    probe_stats(samples, n, &r->stats);
+    r->noisy = r->stats.cv > 0.05;
+}
+
+static void fail(struct probe_result *r, const char *why)
+{
+    if (!r) return;
+    r->skipped = 1;
+    snprintf(r->reason, sizeof r->reason, "%s", why);
+}
+
+/* --- allreduce ---------------------------------------------------------------------------- */
+
+/* Rank r contributes (r + 1) (i mod 7 + 1) at element i: small integers, so every sum is exact
+ * in float and the result is known: (i mod 7 + 1) n (n + 1) / 2. */
+static float contribution(int rank, size_t i) { return (float)((rank + 1) * (int)(i % 7 + 1)); }
+
+double dist_busbw_factor(int ranks) { return ranks > 0 ? 2.0 * (ranks - 1) / ranks : 0; }
+
+static void run_allreduce(struct dist *d, struct probe_run *run, const struct probe_options *opt)
+{
+    size_t sizes[32];
+    int nsizes = 0;
+    if (opt->smoke) {
+        static const size_t s[] = {8, 4096, (size_t)1 << 20};
+        for (int i = 0; i < 3; i++) sizes[nsizes++] = s[i];
+    } else if (opt->full) {
+        for (size_t b = 8; b <= ((size_t)256 << 20); b *= 2) sizes[nsizes++] = b;
+    } else {
+        static const size_t s[] = {8, 1024, (size_t)64 << 10, (size_t)1 << 20, (size_t)16 << 20, (size_t)64 << 20};
+        for (int i = 0; i < 6; i++) sizes[nsizes++] = s[i];
+    }
+    size_t max = sizes[nsizes - 1] / sizeof(float);
+    float *send = malloc(max * sizeof *send), *recv = malloc(max * sizeof *recv);
+    long long ok = send && recv ? 1 : 0;
+    must(d, d->mpi->allreduce_sum_i64(&ok, 1));
+    if (ok != d->size) {
+        fail(add(run, "allreduce", "busbw_gbs", "GB/s"), "out of memory for the buffers on some rank");
+        free(send);
+        free(recv);
+        return;
+    }
+    for (size_t i = 0; i < max; i++) send[i] = contribution(d->rank, i);
+    double expected_scale = (double)d->size * (d->size + 1) / 2;
+    for (int s = 0; s < nsizes; s++) {
+        size_t count = sizes[s] / sizeof(float), bytes = count * sizeof(float);
+        /* nccl-tests' defaults: 5 warm-up runs, then timed ones (fewer for the largest sizes) */
+        int warm = opt->smoke ? 1 : 5, iters = opt->smoke ? 3 : bytes >= ((size_t)16 << 20) ? 10 : 20;
+        if (opt->full) iters *= 2;
+        for (int i = 0; i < warm; i++) must(d, d->mpi->allreduce_sum_f32(send, recv, count));
+        memset(recv, 0, bytes);
+        double t[64];
+        must(d, d->mpi->quiet_barrier());
+        for (int i = 0; i < iters; i++) {
+            double t0 = d->mpi->wtime();
+            must(d, d->mpi->allreduce_sum_f32(send, recv, count));
+            t[i] = d->mpi->wtime() - t0;
+        }
+        /* an iteration lasts as long as its slowest rank */
+        must(d, d->mpi->allreduce_max_f64(t, iters));
+        long long wrong = 0;
+        for (size_t i = 0; i < count; i++)
+            if ((double)recv[i] != (double)(i % 7 + 1) * expected_scale) wrong++;
+        must(d, d->mpi->allreduce_sum_i64(&wrong, 1));
+        struct probe_result *r = add(run, "allreduce", "busbw_gbs", "GB/s");
+        if (!r) continue;
+        double med_t;
+        {
+            double copy[64];
+            memcpy(copy, t, sizeof(double) * (size_t)iters);
+            struct probe_stats ts;
+            probe_stats(copy, iters, &ts);
+            med_t = ts.median;
+        }
+        double algbw = med_t > 0 ? bytes / med_t / 1e9 : 0;
+        snprintf(r->params, sizeof r->params,
+                 "{\"bytes\": %zu, \"ranks\": %d, \"dtype\": \"fp32\", \"op\": \"sum\", \"time_us\": %.2f, "
+                 "\"algbw_gbs\": %.4g, \"wrong\": %lld}",
+                 bytes, d->size, med_t * 1e6, algbw, wrong);
+        if (wrong) {
+            char why[96];
+            snprintf(why, sizeof why, "result check failed: %lld wrong elements", wrong);
+            fail(r, why);
+            continue;
+        }
+        for (int i = 0; i < iters; i++) t[i] = t[i] > 0 ? bytes / t[i] / 1e9 * dist_busbw_factor(d->size) : 0;
+        set_stats(r, t, iters);
+    }
+    free(send);
+    free(recv);
+}
+
+/* --- train-dp ----------------------------------------------------------------------------- */
+
+struct dp_setup {
+    const char *layers;
+    int batch;   /* per rank */
+    int threads; /* per rank */
+    int check_steps, warm, steps;
+};
+
+static int make_model(const struct dp_setup *s, int batch, struct eng_model **m, char *err, size_t errsz)
+{
+    struct eng_config c;
+    eng_config_defaults(&c);
+    if (eng_parse_layers(&c, s->layers, err, errsz)) return -1;
+    c.batch = batch;
+    c.threads = s->threads;
+    if (eng_model_create(&c, eng_cpu_backend(), m, err, errsz) != ENG_OK) return -1;
+    eng_model_init(*m, 1);
+    return 0;
+}
+
+/* One data-parallel step on this rank's rows of global step k; the compute and communication
+ * times go to *compute and *comm. */
+static float dp_step(struct dist *d, struct eng_model *m, const struct eng_data *data, int k, int batch, float *x,
+                     int32_t *t, double *compute, double *comm)
+{
+    eng_data_batch(data, k * d->size + d->rank, batch, x, t);
+    double t0 = d->mpi->wtime();
+    float loss = eng_model_forward_backward(m, x, t);
+    double t1 = d->mpi->wtime();
+    size_t n;
+    float *g = eng_model_grad_buffer(m, &n);
+    must(d, d->mpi->allreduce_sum_f32(NULL, g, n));
+    double t2 = d->mpi->wtime();
+    /* the mean over the global batch: each rank's gradient is already a mean over its rows */
+    float inv = 1.0f / (float)d->size;
+    for (size_t i = 0; i < n; i++) g[i] *= inv;
+    eng_model_update(m);
+    double t3 = d->mpi->wtime();
+    *compute = (t1 - t0) + (t3 - t2);
+    *comm = t2 - t1;
+    return loss;
+}
+
+static void run_train_dp(struct dist *d, struct probe_run *run, const struct probe_options *opt)
+{
+    struct dp_setup s = {"784,1024,1024,10", 256, 1, 3, 3, opt->full ? 40 : 15};
+    if (opt->smoke) s = (struct dp_setup){"32,64,10", 16, 1, 3, 1, 5};
+    /* the cores of this host shared between its ranks */
+    int cores = opt->threads > 0 ? opt->threads : (run ? run->hw.cpu.cores : 0);
+    long long c = cores;
+    must(d, d->mpi->bcast(&c, sizeof c, 0));
+    cores = c > 0 ? (int)c : 1;
+    s.threads = cores / (d->local_size > 0 ? d->local_size : 1);
+    if (s.threads < 1) s.threads = 1;
+
+    char err[256];
+    struct eng_model *m = NULL;
+    struct eng_data data;
+    int rows = d->size * s.batch * 4, in = atoi(s.layers);
+    int have_data = eng_data_synthetic(&data, rows, in, 10, ENG_LOSS_CE, 1, err, sizeof err) == ENG_OK;
+    long long ok = have_data && make_model(&s, s.batch, &m, err, sizeof err) == 0;
+    float *x = malloc((size_t)s.batch * d->size * in * sizeof *x);
+    int32_t *t = malloc((size_t)s.batch * d->size * sizeof *t);
+    ok = ok && x && t;
+    long long all_ok = ok;
+    must(d, d->mpi->allreduce_sum_i64(&all_ok, 1));
+    struct probe_result *r_eff = add(run, "train-dp", "scaling_efficiency", "ratio");
+    struct probe_result *r_n = add(run, "train-dp", "samples_per_s", "samples/s");
+    struct probe_result *r_1 = add(run, "train-dp", "samples_per_s_single", "samples/s");
+    struct probe_result *r_cp = add(run, "train-dp", "compute_ms", "ms");
+    struct probe_result *r_cm = add(run, "train-dp", "comm_ms", "ms");
+    char params[160];
+    snprintf(params, sizeof params,
+             "{\"layers\": \"%s\", \"batch_per_rank\": %d, \"ranks\": %d, \"threads_per_rank\": %d, \"optimizer\": \"adam\"}",
+             s.layers, s.batch, d->size, s.threads);
+    struct probe_result *rows_out[] = {r_eff, r_n, r_1, r_cp, r_cm};
+    for (int i = 0; i < 5; i++)
+        if (rows_out[i]) snprintf(rows_out[i]->params, sizeof rows_out[i]->params, "%s", params);
+    if (all_ok != d->size) {
+        for (int i = 0; i < 5; i++) fail(rows_out[i], "the engine could not start on every rank (memory?)");
+        goto out;
+    }
+
+    /* 1. Correctness: K steps on every rank, then the weights everywhere must be the same bits
+     *    and match one process stepping over the same global batch. */
+    {
+        double cp, cm;
+        for (int k = 0; k < s.check_steps; k++) dp_step(d, m, &data, k, s.batch, x, t, &cp, &cm);
+        size_t np = eng_model_param_count(m);
+        float *mine = malloc(np * sizeof *mine);
+        float *every = d->rank == 0 ? malloc(np * sizeof *every * (size_t)d->size) : NULL;
+        long long have = mine && (d->rank != 0 || every);
+        must(d, d->mpi->allreduce_sum_i64(&have, 1));
+        long long verdict = 0; /* 0 ok, 1 ranks differ, 2 differs from one process */
+        double worst = 0;
+        if (have == d->size) {
+            eng_model_get_params(m, mine);
+            must(d, d->mpi->gather(mine, every, (int)(np * sizeof *mine), 0));
+            if (d->rank == 0) {
+                for (int r = 1; r < d->size && !verdict; r++)
+                    if (memcmp(every, every + (size_t)r * np, np * sizeof *mine) != 0) verdict = 1;
+                struct eng_model *one = NULL;
+                if (!verdict && make_model(&s, s.batch * d->size, &one, err, sizeof err) == 0) {
+                    for (int k = 0; k < s.check_steps; k++) {
+                        eng_data_batch(&data, k, s.batch * d->size, x, t);
+                        eng_model_step(one, x, t);
+                    }
+                    eng_model_get_params(one, mine);
+                    /* the same sums in another order: relative 1e-4 (Adam's first steps move each
+                     * weight by about lr whatever the gradient's size, so the floor is lr / 100) */
+                    for (size_t i = 0; i < np; i++) {
+                        double diff = fabs((double)every[i] - mine[i]), tol = 1e-4 * fabs((double)mine[i]) + 1e-5;
+                        if (diff / tol > worst) worst = diff / tol;
+                    }
+                    if (worst > 1) verdict = 2;
+                    eng_model_free(one);
+                } else if (!verdict) {
+                    verdict = 3;
+                }
+            }
+        }
+        free(mine);
+        free(every);
+        dist_barrier(d);
+        must(d, d->mpi->bcast(&verdict, sizeof verdict, 0));
+        if (verdict || have != d->size) {
+            const char *why = have != d->size ? "out of memory for the weight check"
+                              : verdict == 1 ? "result check failed: the ranks' weights differ"
+                              : verdict == 2 ? "result check failed: weights differ from a single-process run"
+                                             : "the single-process reference could not run";
+            for (int i = 0; i < 5; i++) fail(rows_out[i], why);
+            goto out;
+        }
+    }
+
+    /* 2. The single-process baseline, measured now on rank 0 with the same rows per step and
+     *    threads, while the other ranks wait without spinning. */
+    double base_rate = 0;
+    {
+        double *secs = malloc(sizeof(double) * (size_t)s.steps);
+        if (d->rank == 0 && secs) {
+            struct eng_model *one = NULL;
+            if (make_model(&s, s.batch, &one, err, sizeof err) == 0) {
+                for (int k = 0; k < s.warm + s.steps; k++) {
+                    eng_data_batch(&data, k, s.batch, x, t);
+                    double t0 = mono();
+                    eng_model_step(one, x, t);
+                    if (k >= s.warm) secs[k - s.warm] = mono() - t0;
+                }
+                struct probe_stats st;
+                probe_stats(secs, s.steps, &st);
+                base_rate = st.median > 0 ? s.batch / st.median : 0;
+                for (int i = 0; i < s.steps; i++) secs[i] = s.batch / secs[i];
+                if (r_1) set_stats(r_1, secs, s.steps);
+                eng_model_free(one);
+            }
+        }
+        free(secs);
+        dist_barrier(d);
+    }
+
+    /* 3. Data-parallel steps on every rank; a step lasts as long as its slowest rank. */
+    {
+        int n = s.steps;
+        double *step = calloc((size_t)n, sizeof *step), *cp = calloc((size_t)n, sizeof *cp),
+               *cm = calloc((size_t)n, sizeof *cm);
+        long long have = step && cp && cm;
+        must(d, d->mpi->allreduce_sum_i64(&have, 1));
+        if (have != d->size) {
+            for (int i = 0; i < 5; i++) fail(rows_out[i], "out of memory for the timings");
+            free(step), free(cp), free(cm);
+            goto out;
+        }
+        for (int k = 0; k < s.warm + n; k++) {
+            double a, b, t0 = d->mpi->wtime();
+            dp_step(d, m, &data, s.check_steps + k, s.batch, x, t, &a, &b);
+            if (k >= s.warm) step[k - s.warm] = d->mpi->wtime() - t0, cp[k - s.warm] = a, cm[k - s.warm] = b;
+        }
+        /* this rank's own medians, for the per-rank figures */
+        struct probe_stats st;
+        double *tmp = malloc(sizeof(double) * (size_t)n);
+        struct { double compute_ms, comm_ms, rate; char host[64]; } me = {0, 0, 0, {0}}, *all = NULL;
+        if (tmp) {
+            memcpy(tmp, cp, sizeof(double) * (size_t)n), probe_stats(tmp, n, &st), me.compute_ms = st.median * 1e3;
+            memcpy(tmp, cm, sizeof(double) * (size_t)n), probe_stats(tmp, n, &st), me.comm_ms = st.median * 1e3;
+            memcpy(tmp, step, sizeof(double) * (size_t)n), probe_stats(tmp, n, &st), me.rate = st.median > 0 ? s.batch / st.median : 0;
+        }
+        snprintf(me.host, sizeof me.host, "%s", d->host);
+        if (d->rank == 0) all = calloc((size_t)d->size, sizeof *all);
+        long long have_all = d->rank != 0 || all;
+        must(d, d->mpi->allreduce_sum_i64(&have_all, 1));
+        if (have_all == d->size) must(d, d->mpi->gather(&me, all, (int)sizeof me, 0));
+        must(d, d->mpi->allreduce_max_f64(step, n));
+        must(d, d->mpi->allreduce_max_f64(cp, n));
+        must(d, d->mpi->allreduce_max_f64(cm, n));
+        if (d->rank == 0 && run) {
+            double *rate = malloc(sizeof(double) * (size_t)n);
+            for (int i = 0; rate && i < n; i++) rate[i] = (double)s.batch * d->size / step[i];
+            if (rate && r_n) set_stats(r_n, rate, n);
+            if (rate && r_eff && base_rate > 0) {
+                for (int i = 0; i < n; i++) rate[i] /= d->size * base_rate;
+                set_stats(r_eff, rate, n);
+            } else {
+                fail(r_eff, "no single-process baseline");
+            }
+            for (int i = 0; i < n; i++) cp[i] *= 1e3, cm[i] *= 1e3;
+            if (r_cp) set_stats(r_cp, cp, n);
+            if (r_cm) set_stats(r_cm, cm, n);
+            free(rate);
+            if (all) {
+                run->ranks.listed = d->size < PROBE_MAX_RANKS ? d->size : PROBE_MAX_RANKS;
+                for (int i = 0; i < run->ranks.listed; i++) {
+                    struct probe_rank *pr = &run->ranks.rank[i];
+                    pr->rank = i;
+                    snprintf(pr->host, sizeof pr->host, "%s", all[i].host);
+                    pr->compute_ms = all[i].compute_ms;
+                    pr->comm_ms = all[i].comm_ms;
+                    pr->samples_per_s = all[i].rate;
+                }
+            }
+        }
+        free(all);
+        free(tmp);
+        free(step), free(cp), free(cm);
+    }
+out:
+    free(x);
+    free(t);
+    if (m) eng_model_free(m);
+    if (have_data) eng_data_free(&data);
+}
+
+void dist_run(struct dist *d, struct probe_run *run, const struct probe_options *opt)
+{
+    if (run) {
+        run->ranks.count = d->size;
+        snprintf(run->ranks.mpi, sizeof run->ranks.mpi, "%s", d->mpi->library);
+        run->ranks.listed = d->size < PROBE_MAX_RANKS ? d->size : PROBE_MAX_RANKS;
+        for (int i = 0; i < run->ranks.listed; i++) {
+            run->ranks.rank[i].rank = i;
+            run->ranks.rank[i].compute_ms = run->ranks.rank[i].comm_ms = run->ranks.rank[i].samples_per_s = -1;
+        }
+    }
+    /* hosts for the record, whatever runs */
+    char(*hosts)[64] = calloc((size_t)d->size, 64);
+    if (hosts) {
+        char mine[64] = {0};
+        snprintf(mine, sizeof mine, "%s", d->host);
+        must(d, d->mpi->allgather(mine, hosts, 64));
+        for (int i = 0; run && i < run->ranks.listed; i++) snprintf(run->ranks.rank[i].host, 64, "%s", hosts[i]);
+        free(hosts);
+    }
+    if (opt->workloads & PROBE_W_ALLREDUCE) run_allreduce(d, run, opt);
+    if (opt->workloads & PROBE_W_TRAIN_DP) run_train_dp(d, run, opt);
+}

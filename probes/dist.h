@@ -1,0 +1,30 @@
+/* Probe workloads across MPI ranks (allreduce, train-dp), written against the MPI plug-in's
+ * struct (probes/mpi/plugin.h). Every rank calls the same functions in the same order; only rank
+ * 0 passes a probe run to fill. */
+#ifndef FWADVISOR_PROBES_DIST_H
+#define FWADVISOR_PROBES_DIST_H
+
+#include "probes/mpi/plugin.h"
+#include "probes/probe.h"
+
+struct dist {
+    const struct fw_mpi *mpi;
+    int rank, size, local_size;
+    char host[64];
+};
+
+/* MPI_Init and the watchdog ($FWADVISOR_MPI_TIMEOUT seconds without an answer from the other
+ * ranks, default 120, ends this rank with one line). 0, or -1 with err. */
+int dist_start(struct dist *d, const struct fw_mpi *mpi, char *err, size_t errsz);
+void dist_stop(struct dist *d);
+/* Every rank's program version against this one's; -1 with the first mismatch in err (on every
+ * rank alike). */
+int dist_check_versions(struct dist *d, const char *version, char *err, size_t errsz);
+/* A barrier that does not spin. */
+void dist_barrier(struct dist *d);
+/* The workloads in opt->workloads & PROBE_W_DIST; run is rank 0's (NULL elsewhere). */
+void dist_run(struct dist *d, struct probe_run *run, const struct probe_options *opt);
+/* nccl-tests' allreduce bus bandwidth factor, 2 (n - 1) / n. */
+double dist_busbw_factor(int ranks);
+
+#endif
