@@ -155,9 +155,11 @@ static void print_text(const struct adv_kb *akb, const struct adv_result *r, int
     if (r->has_hours) {
         char h[64];
         human_hours(r->hours, h, sizeof h);
-        snprintf(line, sizeof line, "Time: 6 x %.3g params x %.3g tokens = %.3g FLOP at %g devices x %.4g TFLOP/s x MFU %.2f = %s.",
+        char scaling[48] = "";
+        if (r->scaling < 1) snprintf(scaling, sizeof scaling, " x scaling %.2f", r->scaling);
+        snprintf(line, sizeof line, "Time: 6 x %.3g params x %.3g tokens = %.3g FLOP at %g devices x %.4g TFLOP/s x MFU %.2f%s = %s.",
                  answers_num(a, ANS_MODEL_PARAMS), answers_num(a, ANS_TOKENS), r->total_flops, answers_num(a, ANS_DEVICES),
-                 r->peak_tflops, r->mfu, h);
+                 r->peak_tflops, r->mfu, scaling, h);
         printf("  ");
         text_wrap(stdout, line, 2, 2);
         if (r->has_cost) printf("  Cost: %.0f (price_per_device_hour %g x %g devices x hours)\n", r->cost,
@@ -168,6 +170,10 @@ static void print_text(const struct adv_kb *akb, const struct adv_result *r, int
         printf("  Time: no peak throughput known for this hardware.\n");
     }
     snprintf(line, sizeof line, "Peak: %s. MFU %.2f [%s].", r->peak_source, r->mfu, r->mfu_source ? r->mfu_source : "default");
+    printf("  ");
+    text_wrap(stdout, line, 2, 2);
+    snprintf(line, sizeof line, "Scaling: %s%s%s%s", r->scaling_source, r->scaling_seed_short[0] ? "; " : "",
+             r->scaling_seed_short, r->scaling_seed_short[0] ? "." : "");
     printf("  ");
     text_wrap(stdout, line, 2, 2);
 

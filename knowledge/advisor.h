@@ -37,6 +37,10 @@ struct adv_hw {
     int cpu_threads;
     double host_memory_gb;
     char evidence[200];
+    /* Data-parallel scaling measured by `mpirun -np N fwadvisor probe` (train-dp), 0 when none. */
+    double dp_efficiency;
+    int dp_ranks;
+    char dp_source[96];
 };
 
 /* One explained contribution. `label` is formatted here; `detail` points into the loaded
@@ -97,6 +101,13 @@ struct adv_result {
     char peak_source[192];
     const char *mfu_source;
     const char *mfu_text;
+    /* Scaling efficiency across devices applied to the time plan: measured (a probe run over MPI
+     * ranks) when one exists and the plan has more than one device, else 1 (none applied). */
+    double scaling;
+    char scaling_source[160];
+    const char *scaling_seed;        /* the seed articles' anecdote, shown beside it */
+    const char *scaling_seed_source;
+    char scaling_seed_short[160];    /* its figures in one line, for the interface */
 
     int npitfalls;
     struct { const char *id, *text, *source; } pitfalls[ADV_MAX_PITFALLS];

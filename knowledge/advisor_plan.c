@@ -384,10 +384,37 @@ static void plan_time(const struct adv_kb *akb, struct adv_result *r, int acc)
         r->mfu_source = akb->rules[rule].source;
         r->mfu_text = akb->rules[rule].text;
     }
+    /* Scaling across devices: a measured efficiency when a probe over MPI ranks exists, beside
+     * the seed article's anecdote (DDP, MirroredStrategy, pmap on eight A100s). */
+    r->scaling = 1;
+    double seed_ddp = 0;
+    int seed_rule = -1;
+    if (adv_fact(akb, a, "scaling_efficiency_pytorch_ddp", &seed_ddp, &seed_rule)) {
+        r->scaling_seed = akb->rules[seed_rule].text;
+        r->scaling_seed_source = akb->rules[seed_rule].source;
+        double tf = 0, jax = 0, n = 0;
+        adv_fact(akb, a, "scaling_efficiency_tf_mirrored", &tf, NULL);
+        adv_fact(akb, a, "scaling_efficiency_jax_pmap", &jax, NULL);
+        adv_fact(akb, a, "scaling_devices", &n, NULL);
+        snprintf(r->scaling_seed_short, sizeof r->scaling_seed_short,
+                 "%s: DDP %.0f%%, MirroredStrategy %.0f%%, pmap %.0f%% on %.0f GPUs", r->scaling_seed_source,
+                 seed_ddp * 100, tf * 100, jax * 100, n);
+    }
+    if (r->hw.dp_efficiency > 0 && D > 1) {
+        r->scaling = r->hw.dp_efficiency;
+        snprintf(r->scaling_source, sizeof r->scaling_source, "measured: %.0f%% (%s)", r->hw.dp_efficiency * 100,
+                 r->hw.dp_source);
+    } else if (r->hw.dp_efficiency > 0) {
+        snprintf(r->scaling_source, sizeof r->scaling_source, "measured %.0f%% (%s), not applied to one device",
+                 r->hw.dp_efficiency * 100, r->hw.dp_source);
+    } else {
+        snprintf(r->scaling_source, sizeof r->scaling_source,
+                 "not measured: run `mpirun -np N fwadvisor probe` to measure data-parallel scaling");
+    }
     if (!answers_has(a, ANS_TOKENS)) return;
     r->total_flops = plan_training_flops(P, answers_num(a, ANS_TOKENS));
     if (r->peak_tflops <= 0 || r->mfu <= 0) return;
-    r->hours = plan_hours(r->total_flops, D, r->peak_tflops, r->mfu);
+    r->hours = plan_hours(r->total_flops, D, r->peak_tflops, r->mfu * r->scaling);
     r->has_hours = 1;
     if (answers_has(a, ANS_PRICE_PER_DEVICE_HOUR)) {
         r->cost = r->hours * D * answers_num(a, ANS_PRICE_PER_DEVICE_HOUR);

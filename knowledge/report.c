@@ -101,6 +101,12 @@ cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, con
     cJSON_AddNumberToObject(time, "mfu", r->mfu);
     if (r->mfu_source) cJSON_AddStringToObject(time, "mfu_source", r->mfu_source);
     else cJSON_AddNullToObject(time, "mfu_source");
+    cJSON_AddNumberToObject(time, "scaling_efficiency", round3(r->scaling));
+    cJSON_AddStringToObject(time, "scaling_source", r->scaling_source);
+    if (r->scaling_seed) cJSON_AddStringToObject(time, "scaling_seed", r->scaling_seed);
+    else cJSON_AddNullToObject(time, "scaling_seed");
+    if (r->scaling_seed_source) cJSON_AddStringToObject(time, "scaling_seed_source", r->scaling_seed_source);
+    else cJSON_AddNullToObject(time, "scaling_seed_source");
     add_number_or_null(time, "hours", r->has_hours, round3(r->hours));
     add_number_or_null(time, "cost", r->has_cost, round(r->cost * 100) / 100);
 

@@ -7,6 +7,25 @@
 
 /* Hardware facts from a stored probe run: the first accelerator it found, else the CPU, with
  * the measured sgemm peak as the CPU's peak. */
+/* The data-parallel efficiency of a run made under MPI, if it has one. */
+static void dp_from_run(const cJSON *doc, struct adv_hw *hw)
+{
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(doc, "id"), *r;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "results")) {
+        const cJSON *w = cJSON_GetObjectItemCaseSensitive(r, "workload"), *m = cJSON_GetObjectItemCaseSensitive(r, "metric");
+        const cJSON *med = cJSON_GetObjectItemCaseSensitive(r, "median"), *st = cJSON_GetObjectItemCaseSensitive(r, "status");
+        if (!cJSON_IsString(w) || strcmp(w->valuestring, "train-dp") || !cJSON_IsString(m) ||
+            strcmp(m->valuestring, "scaling_efficiency") || !cJSON_IsNumber(med) || !cJSON_IsString(st) ||
+            strcmp(st->valuestring, "ok"))
+            continue;
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r, "params"), "ranks");
+        hw->dp_efficiency = med->valuedouble;
+        hw->dp_ranks = cJSON_IsNumber(n) ? (int)n->valuedouble : 0;
+        snprintf(hw->dp_source, sizeof hw->dp_source, "probe run %s: train-dp over %d ranks",
+                 cJSON_IsString(id) ? id->valuestring : "?", hw->dp_ranks);
+    }
+}
+
 void probe_hw_from_run(const cJSON *doc, struct adv_hw *hw)
 {
     const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(doc, "cpu");
@@ -55,7 +74,21 @@ int probe_advisor_hardware(kb *k, const char *probe, int cpu_model, struct adv_h
     }
     if (doc) {
         probe_hw_from_run(doc, hw);
+        dp_from_run(doc, hw);
         cJSON_Delete(doc);
+        /* "latest": the newest run made under MPI supplies the scaling, if the newest run was not */
+        cJSON *rows = NULL, *row;
+        if (!hw->dp_ranks && strcmp(probe, "latest") == 0 && kb_probe_list(k, &rows, err, errsz) == KB_OK) {
+            cJSON_ArrayForEach(row, rows) {
+                const cJSON *rid = cJSON_GetObjectItemCaseSensitive(row, "id");
+                cJSON *older = NULL;
+                if (!cJSON_IsString(rid) || kb_probe_get(k, rid->valuestring, &older, err, errsz) != KB_OK) continue;
+                dp_from_run(older, hw);
+                cJSON_Delete(older);
+                if (hw->dp_ranks) break;
+            }
+        }
+        cJSON_Delete(rows);
         return KB_OK;
     }
     struct quick_hw q;

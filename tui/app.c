@@ -367,12 +367,15 @@ int tui_run(const struct tui_options *opt)
     draw(a);
     st.first_frame = now_ms() - st.start;
     while (!a->quit) {
-        /* While a probe runs, wake up to redraw its progress. */
-        timeout(probe_view_running(a) ? 100 : -1);
+        /* While a probe runs, and until its finished run has been collected, wake up to redraw:
+         * a worker that finishes between two wake-ups must not leave the screen waiting for a
+         * key. */
+        int pending = a->probe.started && !a->probe.saved;
+        timeout(pending ? 100 : -1);
         int ch = getch();
         double t0 = now_ms();
-        if (ch == ERR && !probe_view_running(a) && !a->probe.started) continue;
-        if (ch == ERR && probe_view_running(a)) {
+        if (ch == ERR && !pending) continue;
+        if (ch == ERR) {
             probe_view_poll(a);
             draw(a);
             continue;

@@ -169,8 +169,13 @@ static void draw_plan(struct app *a, int top, int rows)
     }
     y++;
     if (r->has_hours) {
-        snprintf(line, sizeof line, "Time: %.3g FLOP at %.4g TFLOP/s per device x MFU %.2f = %.1f hours (%.1f days)%s", r->total_flops,
-                 r->peak_tflops, r->mfu, r->hours, r->hours / 24, "");
+        if (r->scaling < 1)
+            snprintf(line, sizeof line,
+                     "Time: %.3g FLOP at %.4g TFLOP/s per device x MFU %.2f x scaling %.2f = %.1f hours (%.1f days)",
+                     r->total_flops, r->peak_tflops, r->mfu, r->scaling, r->hours, r->hours / 24);
+        else
+            snprintf(line, sizeof line, "Time: %.3g FLOP at %.4g TFLOP/s per device x MFU %.2f = %.1f hours (%.1f days)",
+                     r->total_flops, r->peak_tflops, r->mfu, r->hours, r->hours / 24);
         y += ui_wrap(y, 1, COLS - 2, 2, line, A_NORMAL);
         if (r->has_cost) {
             snprintf(line, sizeof line, "Cost: %.0f at %g per device-hour", r->cost, answers_num(&r->answers, ANS_PRICE_PER_DEVICE_HOUR));
@@ -180,6 +185,9 @@ static void draw_plan(struct app *a, int top, int rows)
         ui_text(y++, 1, COLS - 2, "Time: give tokens (samples x steps) in an answers file to plan training time.", A_NORMAL);
     }
     snprintf(line, sizeof line, "Peak: %s", r->peak_source);
+    y += ui_wrap(y, 1, COLS - 2, 2, line, crt_attr(PAIR_DIM));
+    snprintf(line, sizeof line, "Scaling: %s%s%s", r->scaling_source, r->scaling_seed_short[0] ? "; " : "",
+             r->scaling_seed_short);
     y += ui_wrap(y, 1, COLS - 2, 2, line, crt_attr(PAIR_DIM));
     y++;
     draw_reasons(a, r->strategy_reasons, r->nstrategy_reasons, y, top + rows - y, 0);
