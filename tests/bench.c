@@ -301,6 +301,65 @@ static int bench_probe(char *bin)
 
 /* The interface in a tmux pane: walk the wizard, visit every results tab and the knowledge
  * base, quit; fwadvisor writes its own timings to FWADVISOR_TUI_STATS. */
+/* Two ranks on this machine through mpirun: the allreduce bus bandwidth at 64 MiB and the
+ * train-dp scaling efficiency against the single-process baseline of the same run. Reported,
+ * with the checks the workloads make themselves as the pass condition. */
+static int bench_mpi(char *bin)
+{
+    printf("\nMPI, 2 ranks on this machine (mpirun --oversubscribe):\n");
+    char mpirun[] = "/usr/bin/mpirun";
+    if (access(mpirun, X_OK) != 0) {
+        printf("  mpirun is not installed: skipped\n");
+        return 1;
+    }
+    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+    char np[] = "-np", two[] = "2", over[] = "--oversubscribe", probe[] = "probe", nosave[] = "--no-save",
+         json[] = "--json";
+    char *args[] = {mpirun, np, two, over, bin, probe, nosave, json, NULL};
+    double t0 = now_ms();
+    char *out = capture(args);
+    double secs = (now_ms() - t0) / 1e3;
+    cJSON *doc = out ? cJSON_Parse(out) : NULL;
+    free(out);
+    if (!doc) {
+        printf("  mpirun -np 2 fwadvisor probe failed (is the MPI plug-in built?): FAIL\n");
+        return 0;
+    }
+    int ok = 1;
+    double busbw = -1, time_us = 0, eff = -1, rate_n = 0, rate_1 = 0, comp = 0, comm = 0;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(doc, "results")) {
+        const char *w = cJSON_GetObjectItem(r, "workload")->valuestring, *m = cJSON_GetObjectItem(r, "metric")->valuestring;
+        int good = strcmp(cJSON_GetObjectItem(r, "status")->valuestring, "ok") == 0;
+        const cJSON *med = cJSON_GetObjectItem(r, "median"), *params = cJSON_GetObjectItem(r, "params");
+        if (!good) {
+            printf("  %s %s: %s: FAIL\n", w, m, cJSON_GetObjectItem(r, "reason")->valuestring);
+            ok = 0;
+            continue;
+        }
+        if (!strcmp(w, "allreduce")) {
+            double bytes = cJSON_GetObjectItem(params, "bytes")->valuedouble;
+            printf("  allreduce %10.0f B: %10.2f us, algbw %7.3f GB/s, busbw %7.3f GB/s\n", bytes,
+                   cJSON_GetObjectItem(params, "time_us")->valuedouble, cJSON_GetObjectItem(params, "algbw_gbs")->valuedouble,
+                   med->valuedouble);
+            if (bytes == 67108864) busbw = med->valuedouble, time_us = cJSON_GetObjectItem(params, "time_us")->valuedouble;
+        } else if (!strcmp(m, "scaling_efficiency")) eff = med->valuedouble;
+        else if (!strcmp(m, "samples_per_s")) rate_n = med->valuedouble;
+        else if (!strcmp(m, "samples_per_s_single")) rate_1 = med->valuedouble;
+        else if (!strcmp(m, "compute_ms")) comp = med->valuedouble;
+        else if (!strcmp(m, "comm_ms")) comm = med->valuedouble;
+    }
+    printf("  allreduce at 64 MiB: busbw %.3f GB/s (%.0f us)\n", busbw, time_us);
+    printf("  train-dp 784-1024-1024-10, 256 rows per rank: %.0f samples/s on 2 ranks, %.0f on one process;\n",
+           rate_n, rate_1);
+    printf("  scaling efficiency %.3f; per step %.2f ms compute, %.2f ms communication; %.1f s in all\n", eff, comp,
+           comm, secs);
+    ok &= check("allreduce busbw at 64 MiB [GB/s]", busbw, 0.000001, 1);
+    cJSON_Delete(doc);
+    return ok;
+}
+
 static int bench_tui(const char *bin, const char *dir)
 {
     printf("\ninterface:\n");
@@ -468,5 +527,6 @@ int main(int argc, char **argv)
     free(dir);
     all_ok &= bench_engine(bin, argc > 2 ? argv[2] : NULL);
     all_ok &= bench_probe(bin);
+    all_ok &= bench_mpi(bin);
     return all_ok ? 0 : 1;
 }
