@@ -146,7 +146,7 @@ $(BUILD)/bench: $(BENCH_OBJ) $(LIB_OBJ)
 $(CUDA_PLUGIN): $(CUDA_SRC) engine/cuda/plugin.h engine/backend.h
 	@mkdir -p $(dir $@)
 	$(NVCC) -O3 -std=c++17 $(CUDA_ARCHS) -Xcompiler -fPIC,-Wall,-Wextra -Xcompiler -fvisibility=hidden \
-	    -DFWADVISOR_VERSION='"$(VERSION)"' -I. -shared -o $@ $(CUDA_SRC) -lcublas -Xlinker -rpath=$(CUDA_HOME)/lib64
+	    -DFWADVISOR_VERSION='"$(VERSION)"' -I. -shared -o $@ $(CUDA_SRC) -lcublas -lnccl -Xlinker -rpath=$(CUDA_HOME)/lib64
 
 $(MPI_PLUGIN): probes/mpi/mpi_plugin.c probes/mpi/plugin.h
 	@mkdir -p $(dir $@)

@@ -370,17 +370,12 @@ int cmd_probe(struct globals *g, int argc, char **argv)
      * detects, measures, gathers and stores, the others take part in the collectives only. The
      * default workloads there are the distributed ones. */
     struct dist dist;
-    int mpi = 0;
+    int mpi = 0, mpi_gpu = 0;
     if (fw_mpi_launched()) {
         const struct fw_mpi *mp = fw_mpi_load(err, sizeof err);
         if (!mp) {
             cli_error("started by an MPI launcher, but %s", err);
             return EXIT_RUNTIME;
-        }
-        if (strncmp(device, "cuda", 4) == 0) {
-            cli_error("--device %s: GPU collectives (NCCL) are not in this build; run the GPU probe without mpirun",
-                      device);
-            return EXIT_INPUT;
         }
         if (dist_start(&dist, mp, err, sizeof err)) {
             cli_error("%s", err);
@@ -395,10 +390,13 @@ int cmd_probe(struct globals *g, int argc, char **argv)
         }
         po.distributed = 1;
         if (!workloads_given) po.workloads = PROBE_W_DIST;
+        /* --device cuda under MPI: each rank's GPU is its local rank's, allreduce goes through
+         * NCCL; the single-process workloads stay on rank 0's CPU. */
+        mpi_gpu = strncmp(device, "cuda", 4) == 0;
         device = "cpu";
         if (dist.rank != 0) {
             dist_barrier(&dist); /* rank 0's detection and single-process workloads */
-            dist_run(&dist, NULL, &po);
+            dist_run(&dist, NULL, &po, mpi_gpu);
             dist_barrier(&dist); /* rank 0 has stored the run */
             dist_stop(&dist);
             return EXIT_OK;
@@ -493,7 +491,7 @@ int cmd_probe(struct globals *g, int argc, char **argv)
     eng_device_close();
     if (mpi) {
         dist_barrier(&dist);
-        dist_run(&dist, run, &po);
+        dist_run(&dist, run, &po, mpi_gpu);
     }
     probe_apply_catalog(run);
     run->duration_s = now_s() - start;

@@ -6,6 +6,7 @@
  * others. */
 #include "probes/dist.h"
 
+#include "engine/cuda/plugin.h"
 #include "engine/engine.h"
 
 #include <math.h>
@@ -64,7 +65,7 @@ int dist_start(struct dist *d, const struct fw_mpi *mpi, char *err, size_t errsz
 {
     memset(d, 0, sizeof *d);
     d->mpi = mpi;
-    if (mpi->init(&d->rank, &d->size, &d->local_size, err, errsz)) return -1;
+    if (mpi->init(&d->rank, &d->size, &d->local_rank, &d->local_size, err, errsz)) return -1;
     mpi->host(d->host, sizeof d->host);
     const char *t = getenv("FWADVISOR_MPI_TIMEOUT");
     dog_timeout = t && atoi(t) > 0 ? atoi(t) : 120;
@@ -231,6 +232,85 @@ static void run_allreduce(struct dist *d, struct probe_run *run, const struct pr
     }
     free(send);
     free(recv);
+}
+
+/* The same sizes and check through NCCL on each rank's GPU: each run timed with CUDA events on
+ * its rank, an iteration lasting as long as its slowest rank. */
+static void run_allreduce_gpu(struct dist *d, struct probe_run *run, const struct probe_options *opt)
+{
+    char err[512] = "";
+    const struct eng_cuda_plugin *g = NULL;
+    struct eng_cuda_device info;
+    long long ok = 0;
+    if (eng_device_open(d->local_rank, ENG_PREC_FP32, &info, err, sizeof err)) {
+        g = eng_cuda_load(NULL, 0);
+        ok = 1;
+    }
+    must(d, d->mpi->allreduce_sum_i64(&ok, 1));
+    char id[ENG_NCCL_ID_BYTES] = {0};
+    long long made = 0;
+    if (ok == d->size && d->rank == 0) made = g->nccl_unique_id(id, err, sizeof err) == 0;
+    must(d, d->mpi->bcast(&made, sizeof made, 0));
+    if (made) must(d, d->mpi->bcast(id, (int)sizeof id, 0));
+    long long joined = made && g->nccl_join(id, d->rank, d->size, err, sizeof err) == 0;
+    must(d, d->mpi->allreduce_sum_i64(&joined, 1));
+    char device[16];
+    snprintf(device, sizeof device, "cuda:%d", d->local_rank);
+    if (joined != d->size) {
+        struct probe_result *r = add(run, "allreduce", "busbw_gbs", "GB/s");
+        if (r) snprintf(r->device, sizeof r->device, "%s", device);
+        char why[256];
+        snprintf(why, sizeof why, "%s", ok != d->size ? "a rank has no usable GPU (no CUDA back-end)" : err[0] ? err : "NCCL did not start on every rank");
+        fail(r, why);
+        eng_device_close();
+        return;
+    }
+    size_t sizes[32];
+    int nsizes = 0;
+    for (size_t b = 8; b <= ((size_t)256 << 20); b *= opt->full ? 2 : 8) sizes[nsizes++] = b;
+    if (opt->smoke) nsizes = 3;
+    for (int s = 0; s < nsizes; s++) {
+        size_t bytes = sizes[s] / 4 * 4;
+        long long ready = g->bench_prepare(ENG_BENCH_ALLREDUCE, bytes, d->rank, err, sizeof err) == 0;
+        must(d, d->mpi->allreduce_sum_i64(&ready, 1));
+        struct probe_result *r = add(run, "allreduce", "busbw_gbs", "GB/s");
+        if (r) snprintf(r->device, sizeof r->device, "%s", device);
+        if (ready != d->size) {
+            fail(r, "the buffers could not be allocated on every GPU");
+            g->bench_release();
+            continue;
+        }
+        int warm = 5, iters = opt->full ? 40 : 20;
+        double t[64];
+        long long bad = 0;
+        for (int i = 0; i < warm; i++) bad |= g->bench_run() < 0;
+        for (int i = 0; i < iters; i++) {
+            t[i] = g->bench_run();
+            bad |= t[i] <= 0;
+        }
+        long long wrong = bad || !g->bench_check();
+        g->bench_release();
+        must(d, d->mpi->allreduce_max_f64(t, iters));
+        must(d, d->mpi->allreduce_sum_i64(&wrong, 1));
+        double copy[64];
+        memcpy(copy, t, sizeof(double) * (size_t)iters);
+        struct probe_stats ts;
+        probe_stats(copy, iters, &ts);
+        double algbw = ts.median > 0 ? bytes / ts.median / 1e9 : 0;
+        if (r)
+            snprintf(r->params, sizeof r->params,
+                     "{\"bytes\": %zu, \"ranks\": %d, \"dtype\": \"fp32\", \"op\": \"sum\", \"time_us\": %.2f, "
+                     "\"algbw_gbs\": %.4g, \"wrong\": %lld, \"via\": \"nccl\"}",
+                     bytes, d->size, ts.median * 1e6, algbw, wrong);
+        if (wrong) {
+            fail(r, "result check failed: wrong sums (or a NCCL call failed) on some rank");
+            continue;
+        }
+        for (int i = 0; i < iters; i++) t[i] = bytes / t[i] / 1e9 * dist_busbw_factor(d->size);
+        if (r) set_stats(r, t, iters);
+    }
+    g->nccl_leave();
+    eng_device_close();
 }
 
 /* --- train-dp ----------------------------------------------------------------------------- */
@@ -466,7 +546,7 @@ out:
     if (have_data) eng_data_free(&data);
 }
 
-void dist_run(struct dist *d, struct probe_run *run, const struct probe_options *opt)
+void dist_run(struct dist *d, struct probe_run *run, const struct probe_options *opt, int gpu)
 {
     if (run) {
         run->ranks.count = d->size;
@@ -486,6 +566,13 @@ void dist_run(struct dist *d, struct probe_run *run, const struct probe_options 
         for (int i = 0; run && i < run->ranks.listed; i++) snprintf(run->ranks.rank[i].host, 64, "%s", hosts[i]);
         free(hosts);
     }
-    if (opt->workloads & PROBE_W_ALLREDUCE) run_allreduce(d, run, opt);
-    if (opt->workloads & PROBE_W_TRAIN_DP) run_train_dp(d, run, opt);
+    if (opt->workloads & PROBE_W_ALLREDUCE) {
+        if (gpu) run_allreduce_gpu(d, run, opt);
+        else run_allreduce(d, run, opt);
+    }
+    if (opt->workloads & PROBE_W_TRAIN_DP) {
+        if (gpu) fail(add(run, "train-dp", "scaling_efficiency", "ratio"),
+                      "skipped: data-parallel training runs on the CPU ranks only in this build (run without --device cuda)");
+        else run_train_dp(d, run, opt);
+    }
 }

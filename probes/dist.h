@@ -9,7 +9,7 @@
 
 struct dist {
     const struct fw_mpi *mpi;
-    int rank, size, local_size;
+    int rank, size, local_rank, local_size;
     char host[64];
 };
 
@@ -22,8 +22,10 @@ void dist_stop(struct dist *d);
 int dist_check_versions(struct dist *d, const char *version, char *err, size_t errsz);
 /* A barrier that does not spin. */
 void dist_barrier(struct dist *d);
-/* The workloads in opt->workloads & PROBE_W_DIST; run is rank 0's (NULL elsewhere). */
-void dist_run(struct dist *d, struct probe_run *run, const struct probe_options *opt);
+/* The workloads in opt->workloads & PROBE_W_DIST; run is rank 0's (NULL elsewhere). With
+ * gpu set (--device cuda under MPI) allreduce runs through NCCL on each rank's GPU (the local
+ * rank's), MPI carrying only NCCL's start-up id. */
+void dist_run(struct dist *d, struct probe_run *run, const struct probe_options *opt, int gpu);
 /* nccl-tests' allreduce bus bandwidth factor, 2 (n - 1) / n. */
 double dist_busbw_factor(int ranks);
 

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "engine/cuda/plugin.h"
 #include "probes/dist.h"
 #include "tests/support.h"
 
@@ -279,4 +280,21 @@ Test(mpi, a_killed_rank_ends_the_run_without_saving)
         cJSON_Delete(list);
         ts_run_free(&r);
     }
+}
+
+/* --device cuda under MPI: allreduce goes through NCCL on each rank's GPU; without GPUs the row
+ * says why, and the run still ends cleanly. */
+Test(mpi, gpu_allreduce_without_gpus_says_why)
+{
+    need_mpi();
+    char err[256];
+    const struct eng_cuda_plugin *p = eng_cuda_load(err, sizeof err);
+    if (p && p->device_count(err, sizeof err) > 0) cr_skip_test("this machine has a GPU");
+    const char *bin = getenv("FWADVISOR_BIN");
+    struct ts_run r;
+    cr_assert_eq(run_mpi(&r, (const char *const[]){"-np", "2", bin, "probe", "--device", "cuda", "--no-save", "--json", NULL}), 0);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "a rank has no usable GPU") != NULL, "%s", r.out);
+    cr_expect(strstr(r.out, "\"device\":\t\"cuda:0\"") != NULL, "%s", r.out);
+    ts_run_free(&r);
 }

@@ -517,11 +517,13 @@ static int cu_open(int index, enum eng_precision precision, struct eng_cuda_devi
 }
 
 extern "C" void eng_cuda_bench_release(void);
+extern "C" void eng_cuda_nccl_leave(void);
 
 static void cu_close(void)
 {
     if (!S.open) return;
     eng_cuda_bench_release();
+    eng_cuda_nccl_leave();
     cudaStreamSynchronize(S.stream);
     if (S.scratch) cudaFree(S.scratch);
     if (loss_buf) cudaFree(loss_buf);
@@ -549,6 +551,8 @@ extern "C" cublasHandle_t eng_cuda_blas(void) { return S.blas; }
 extern "C" int eng_cuda_bench_prepare(enum eng_cuda_bench kind, size_t size, int arg, char *err, size_t errsz);
 extern "C" double eng_cuda_bench_run(void);
 extern "C" int eng_cuda_bench_check(void);
+extern "C" int eng_cuda_nccl_unique_id(void *id, char *err, size_t errsz);
+extern "C" int eng_cuda_nccl_join(const void *id, int rank, int ranks, char *err, size_t errsz);
 
 static const struct eng_cuda_plugin plugin = {
     ENG_CUDA_ABI,
@@ -562,6 +566,9 @@ static const struct eng_cuda_plugin plugin = {
     eng_cuda_bench_check,
     eng_cuda_bench_release,
     cu_last_error,
+    eng_cuda_nccl_unique_id,
+    eng_cuda_nccl_join,
+    eng_cuda_nccl_leave,
 };
 
 extern "C" __attribute__((visibility("default"))) const struct eng_cuda_plugin *fwadvisor_cuda_plugin(void)

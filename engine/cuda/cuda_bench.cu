@@ -12,6 +12,7 @@ extern "C" {
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
+#include <nccl.h>
 
 #include <math.h>
 #include <stdint.h>
@@ -52,6 +53,56 @@ __global__ void count_wrong(unsigned long long *wrong, const float *v, uint64_t 
     unsigned long long bad = 0;
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
         bad += v[i] != bench_value(seed, i);
+    if (bad) atomicAdd(wrong, bad);
+}
+
+static ncclComm_t nccl_comm;
+static int nccl_ranks;
+
+extern "C" int eng_cuda_nccl_unique_id(void *id, char *err, size_t errsz)
+{
+    ncclUniqueId u;
+    ncclResult_t r = ncclGetUniqueId(&u);
+    if (r != ncclSuccess) {
+        snprintf(err, errsz, "ncclGetUniqueId: %s", ncclGetErrorString(r));
+        return -1;
+    }
+    memcpy(id, &u, sizeof u);
+    return 0;
+}
+
+extern "C" int eng_cuda_nccl_join(const void *id, int rank, int ranks, char *err, size_t errsz)
+{
+    ncclUniqueId u;
+    memcpy(&u, id, sizeof u);
+    ncclResult_t r = ncclCommInitRank(&nccl_comm, ranks, u, rank);
+    if (r != ncclSuccess) {
+        snprintf(err, errsz, "ncclCommInitRank: %s", ncclGetErrorString(r));
+        nccl_comm = NULL;
+        return -1;
+    }
+    nccl_ranks = ranks;
+    return 0;
+}
+
+extern "C" void eng_cuda_nccl_leave(void)
+{
+    if (nccl_comm) ncclCommDestroy(nccl_comm);
+    nccl_comm = NULL;
+}
+
+/* Rank r contributes (r + 1)(i mod 7 + 1): every sum is exact, (i mod 7 + 1) n (n + 1) / 2. */
+__global__ void fill_contribution(float *v, int rank, size_t n)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        v[i] = (float)((rank + 1) * (int)(i % 7 + 1));
+}
+
+__global__ void count_wrong_sum(unsigned long long *wrong, const float *v, float scale, size_t n)
+{
+    unsigned long long bad = 0;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        bad += v[i] != (float)(i % 7 + 1) * scale;
     if (bad) atomicAdd(wrong, bad);
 }
 
@@ -135,6 +186,21 @@ extern "C" int eng_cuda_bench_prepare(enum eng_cuda_bench kind, size_t size, int
         cudaMemsetAsync(B.b, 0, size, st);
         break;
     }
+    case ENG_BENCH_ALLREDUCE: {
+        if (!nccl_comm) {
+            snprintf(err, errsz, "no NCCL communicator (join first)");
+            eng_cuda_bench_release();
+            return -1;
+        }
+        size = size < 8 ? 8 : size / 4 * 4;
+        B.size = size;
+        e = cudaMalloc(&B.a, size);
+        if (e == cudaSuccess) e = cudaMalloc(&B.b, size);
+        if (e != cudaSuccess) return fail(err, errsz, "allreduce buffers", e);
+        fill_contribution<<<grid_for(size / 4), 256, 0, st>>>((float *)B.a, arg, size / 4);
+        cudaMemsetAsync(B.b, 0, size, st);
+        break;
+    }
     case ENG_BENCH_H2D:
     case ENG_BENCH_D2H: {
         size = size / 4 * 4;
@@ -185,6 +251,9 @@ extern "C" double eng_cuda_bench_run(void)
     }
     case ENG_BENCH_COPY:
         copy_kernel<<<grid_for(B.size / 16), 256, 0, st>>>((float4 *)B.b, (const float4 *)B.a, B.size / 16);
+        break;
+    case ENG_BENCH_ALLREDUCE:
+        if (ncclAllReduce(B.a, B.b, B.size / 4, ncclFloat, ncclSum, nccl_comm, st) != ncclSuccess) return -1;
         break;
     case ENG_BENCH_H2D: cudaMemcpyAsync(B.a, B.host, B.size, cudaMemcpyHostToDevice, st); break;
     case ENG_BENCH_D2H: cudaMemcpyAsync(B.host, B.a, B.size, cudaMemcpyDeviceToHost, st); break;
@@ -252,6 +321,17 @@ extern "C" int eng_cuda_bench_check(void)
         return 1;
     }
     case ENG_BENCH_COPY: return device_all_right((const float *)B.b, 3, B.size / 4);
+    case ENG_BENCH_ALLREDUCE: {
+        cudaStream_t st = eng_cuda_stream();
+        unsigned long long wrong = 1;
+        cudaMemsetAsync(B.wrong, 0, sizeof *B.wrong, st);
+        count_wrong_sum<<<grid_for(B.size / 4), 256, 0, st>>>(B.wrong, (const float *)B.b,
+                                                             (float)nccl_ranks * (nccl_ranks + 1) / 2, B.size / 4);
+        if (cudaMemcpyAsync(&wrong, B.wrong, sizeof wrong, cudaMemcpyDeviceToHost, st) != cudaSuccess ||
+            cudaStreamSynchronize(st) != cudaSuccess)
+            return 0;
+        return wrong == 0;
+    }
     case ENG_BENCH_H2D: return device_all_right((const float *)B.a, 4, B.size / 4);
     case ENG_BENCH_D2H: {
         const float *h = (const float *)B.host;

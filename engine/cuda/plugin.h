@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#define ENG_CUDA_ABI 1
+#define ENG_CUDA_ABI 2
 
 /* Matrix precision. FP32: plain fp32 (TF32 off, as PyTorch's default); TF32: fp32 data, TF32
  * tensor cores; BF16 / FP16: the matrix inputs rounded to 16 bits, fp32 accumulation and output,
@@ -27,7 +27,9 @@ struct eng_cuda_device {
 
 /* Timed probe kernels: prepare once, run many times (each run timed with CUDA events after the
  * caller's warm-up), check the last result, release. */
-enum eng_cuda_bench { ENG_BENCH_GEMM, ENG_BENCH_COPY, ENG_BENCH_H2D, ENG_BENCH_D2H };
+enum eng_cuda_bench { ENG_BENCH_GEMM, ENG_BENCH_COPY, ENG_BENCH_H2D, ENG_BENCH_D2H, ENG_BENCH_ALLREDUCE };
+
+#define ENG_NCCL_ID_BYTES 128
 
 struct eng_cuda_plugin {
     int abi;                   /* ENG_CUDA_ABI */
@@ -39,12 +41,19 @@ struct eng_cuda_plugin {
     void (*close)(void);
     const struct eng_backend *backend; /* usable between open and close */
     /* GEMM: size = n (n x n x n), arg = an eng_precision. COPY: size = bytes of the source.
-     * H2D/D2H: size = bytes, arg = 1 for pinned host memory. 0, or -1 with err. */
+     * H2D/D2H: size = bytes, arg = 1 for pinned host memory. ALLREDUCE (after nccl_join): size =
+     * bytes of float32, arg = this rank; the result is checked against every rank's known
+     * contribution. 0, or -1 with err. */
     int (*bench_prepare)(enum eng_cuda_bench kind, size_t size, int arg, char *err, size_t errsz);
     double (*bench_run)(void);  /* seconds for one run, < 0 on a CUDA error */
     int (*bench_check)(void);   /* 1 when the last run's result is right */
     void (*bench_release)(void);
     const char *(*last_error)(void); /* the first CUDA error a kernel met, or NULL */
+    /* NCCL across processes, MPI only for start-up: rank 0 makes the unique id, the MPI layer
+     * broadcasts its ENG_NCCL_ID_BYTES, every rank joins with it on its opened GPU. */
+    int (*nccl_unique_id)(void *id, char *err, size_t errsz);
+    int (*nccl_join)(const void *id, int rank, int ranks, char *err, size_t errsz);
+    void (*nccl_leave)(void);
 };
 
 typedef const struct eng_cuda_plugin *(*eng_cuda_plugin_fn)(void);

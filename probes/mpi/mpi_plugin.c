@@ -24,7 +24,7 @@ static int check(int rc, const char *what)
     return -1;
 }
 
-static int p_init(int *rank, int *size, int *local_size, char *err, size_t errsz)
+static int p_init(int *rank, int *size, int *local_rank, int *local_size, char *err, size_t errsz)
 {
     int provided;
     if (MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
@@ -37,8 +37,10 @@ static int p_init(int *rank, int *size, int *local_size, char *err, size_t errsz
     /* ranks on this host: a communicator split by shared memory */
     MPI_Comm local;
     *local_size = 1;
+    *local_rank = 0;
     if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local) == MPI_SUCCESS) {
         MPI_Comm_size(local, local_size);
+        MPI_Comm_rank(local, local_rank);
         MPI_Comm_free(&local);
     }
     int len = 0;

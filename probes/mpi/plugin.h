@@ -7,14 +7,14 @@
 
 #include <stddef.h>
 
-#define FW_MPI_ABI 1
+#define FW_MPI_ABI 2
 
 struct fw_mpi {
     int abi;               /* FW_MPI_ABI */
     const char *version;   /* the program version the plug-in was built with */
     const char *library;   /* the MPI library's own version line */
     /* MPI_Init; errors return instead of aborting. 0, or -1 with err. */
-    int (*init)(int *rank, int *size, int *local_size, char *err, size_t errsz);
+    int (*init)(int *rank, int *size, int *local_rank, int *local_size, char *err, size_t errsz);
     void (*finalize)(void);
     void (*abort)(int code);
     double (*wtime)(void);
