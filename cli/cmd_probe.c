@@ -84,18 +84,57 @@ static double num(const cJSON *o, const char *key)
 }
 
 /* A short text of a result's params ("n=2048", "784,1024,1024,10 b256"). */
+static void human_bytes(double b, char *out, size_t n)
+{
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB"};
+    int u = 0;
+    while (b >= 1024 && u < 3) b /= 1024, u++;
+    snprintf(out, n, "%.0f %s", b, units[u]);
+}
+
 static void short_params(const cJSON *r, char *out, size_t n)
 {
     const cJSON *p = cJSON_GetObjectItemCaseSensitive(r, "params");
     const cJSON *size = cJSON_GetObjectItemCaseSensitive(p, "n");
-    const cJSON *bytes = cJSON_GetObjectItemCaseSensitive(p, "array_bytes");
+    const cJSON *array = cJSON_GetObjectItemCaseSensitive(p, "array_bytes");
+    const cJSON *bytes = cJSON_GetObjectItemCaseSensitive(p, "bytes");
+    const cJSON *dtype = cJSON_GetObjectItemCaseSensitive(p, "dtype");
+    const cJSON *pinned = cJSON_GetObjectItemCaseSensitive(p, "pinned");
+    const cJSON *ranks = cJSON_GetObjectItemCaseSensitive(p, "ranks");
     const cJSON *layers = cJSON_GetObjectItemCaseSensitive(p, "layers");
-    if (cJSON_IsNumber(size)) snprintf(out, n, "n=%.0f", size->valuedouble);
-    else if (cJSON_IsNumber(bytes)) snprintf(out, n, "%.0f MB", bytes->valuedouble / 1e6);
-    else if (cJSON_IsString(layers)) snprintf(out, n, "%s", strcmp(layers->valuestring, "784,1024,1024,10") == 0 ? "784..10 b256"
-                                                          : strcmp(layers->valuestring, "100,10") == 0 ? "100,10 b32"
-                                                                                                          : layers->valuestring);
-    else out[0] = '\0';
+    const cJSON *batch = cJSON_GetObjectItemCaseSensitive(p, "batch");
+    char h[32];
+    if (cJSON_IsNumber(size))
+        snprintf(out, n, "n=%.0f%s%s", size->valuedouble, cJSON_IsString(dtype) && strcmp(dtype->valuestring, "fp32") ? " " : "",
+                 cJSON_IsString(dtype) && strcmp(dtype->valuestring, "fp32") ? dtype->valuestring : "");
+    else if (cJSON_IsNumber(array)) snprintf(out, n, "%.0f MB", array->valuedouble / 1e6);
+    else if (cJSON_IsNumber(bytes)) {
+        human_bytes(bytes->valuedouble, h, sizeof h);
+        snprintf(out, n, "%s%s", h, cJSON_IsBool(pinned) ? (cJSON_IsTrue(pinned) ? " pin" : " page") : "");
+    } else if (cJSON_IsNumber(ranks)) snprintf(out, n, "%.0f ranks", ranks->valuedouble);
+    else if (cJSON_IsString(layers)) {
+        const char *l = layers->valuestring;
+        if (strcmp(l, "784,1024,1024,10") == 0) snprintf(out, n, "784..10 b256");
+        else if (strcmp(l, "100,10") == 0) snprintf(out, n, "100,10 b32");
+        else {
+            /* equal widths: "4096x4 b4096" */
+            int count = 1, width = atoi(l), same = 1;
+            for (const char *c = l; *c; c++)
+                if (*c == ',') count++, same &= atoi(c + 1) == width;
+            if (same && count > 2) snprintf(out, n, "%dx%d b%.0f", width, count - 1, cJSON_IsNumber(batch) ? batch->valuedouble : 0);
+            else snprintf(out, n, "%s", l);
+        }
+    } else out[0] = '\0';
+}
+
+/* Metric names as the table shows them (the JSON keeps the full names). */
+static const char *short_metric(const cJSON *r)
+{
+    const char *m = str(r, "metric");
+    if (!strcmp(m, "scaling_efficiency")) return "efficiency";
+    if (!strcmp(m, "samples_per_s_single")) return "samples/s x1";
+    if (!strcmp(m, "samples_per_s")) return "samples/s";
+    return m;
 }
 
 /* The matching result of a baseline run: same workload, metric and params. */
@@ -146,6 +185,20 @@ static void print_run(const cJSON *doc, const cJSON *base, int bold)
         text_wrap(stdout, line, 0, 2);
     }
     if (!cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, "accelerators"))) printf("accelerators: none found\n");
+    const cJSON *ranks = cJSON_GetObjectItemCaseSensitive(doc, "ranks");
+    if (ranks) {
+        char hosts[256] = "";
+        const cJSON *h;
+        size_t at = 0;
+        cJSON_ArrayForEach(h, cJSON_GetObjectItemCaseSensitive(ranks, "hosts")) {
+            if (cJSON_IsString(h) && at < sizeof hosts)
+                at += (size_t)snprintf(hosts + at, sizeof hosts - at, "%s%s", at ? ", " : "", h->valuestring);
+        }
+        const cJSON *count = cJSON_GetObjectItemCaseSensitive(ranks, "count");
+        snprintf(line, sizeof line, "ranks: %.0f on %s (%s)", cJSON_IsNumber(count) ? count->valuedouble : 0, hosts,
+                 str(ranks, "mpi"));
+        text_wrap(stdout, line, 0, 2);
+    }
     printf("\n");
     if (base) printf("%-10s %-13s %-16s %10s %10s %8s\n", "WORKLOAD", "METRIC", "PARAMS", "MEDIAN", "BASELINE", "CHANGE");
     else printf("%-10s %-13s %-12s %9s %-17s %5s %5s\n", "WORKLOAD", "METRIC", "PARAMS", "MEDIAN", " MIN..MAX", "CV%", "PEAK%");
@@ -156,7 +209,7 @@ static void print_run(const cJSON *doc, const cJSON *base, int bold)
         short_params(r, params, sizeof params);
         if (strcmp(str(r, "status"), "ok") != 0) {
             char why[256];
-            snprintf(why, sizeof why, "%-10s %-13.13s %s", str(r, "workload"), str(r, "metric"), str(r, "reason"));
+            snprintf(why, sizeof why, "%-10s %-13.13s %s", str(r, "workload"), short_metric(r), str(r, "reason"));
             text_wrap(stdout, why, 0, 25);
             continue;
         }
@@ -164,7 +217,7 @@ static void print_run(const cJSON *doc, const cJSON *base, int bold)
         if (base) {
             const cJSON *b = find_result(base, r);
             if (!b || strcmp(str(b, "status"), "ok") != 0) {
-                printf("%-10s %-13.13s %-16.16s %10.4g %10s %8s\n", str(r, "workload"), str(r, "metric"), params, med,
+                printf("%-10s %-13.13s %-16.16s %10.4g %10s %8s\n", str(r, "workload"), short_metric(r), params, med,
                        "-", "new");
                 continue;
             }
@@ -174,7 +227,7 @@ static void print_run(const cJSON *doc, const cJSON *base, int bold)
             if (noise < 3) noise = 3;
             int lower_better = strcmp(str(r, "unit"), "us") == 0;
             const char *flag = fabs(change) <= noise ? "" : (change > 0) != lower_better ? " better" : " WORSE";
-            printf("%-10s %-13.13s %-16.16s %10.4g %10.4g %+7.1f%%%s\n", str(r, "workload"), str(r, "metric"), params, med,
+            printf("%-10s %-13.13s %-16.16s %10.4g %10.4g %+7.1f%%%s\n", str(r, "workload"), short_metric(r), params, med,
                    bm, change, flag);
         } else {
             char range[40], peak[8] = "-";
@@ -182,7 +235,7 @@ static void print_run(const cJSON *doc, const cJSON *base, int bold)
             if (!isnan(num(r, "peak_fraction"))) snprintf(peak, sizeof peak, "%.0f", num(r, "peak_fraction") * 100);
             int is_noisy = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "noisy"));
             noisy |= is_noisy;
-            printf("%-10s %-13.13s %-12.12s %9.4g %-17.17s %4.1f%s %5s\n", str(r, "workload"), str(r, "metric"), params, med,
+            printf("%-10s %-13.13s %-12.12s %9.4g %-17.17s %4.1f%s %5s\n", str(r, "workload"), short_metric(r), params, med,
                    range, num(r, "cv") * 100, is_noisy ? "!" : " ", peak);
         }
     }

@@ -1,0 +1,2 @@
+build-noplug/knowledge/planner.o: knowledge/planner.c knowledge/planner.h
+knowledge/planner.h:

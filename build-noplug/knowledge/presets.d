@@ -1,0 +1,2 @@
+build-noplug/knowledge/presets.o: knowledge/presets.c knowledge/presets.h
+knowledge/presets.h:

@@ -1,0 +1,3 @@
+build-noplug/probes/accel.o: probes/accel.c probes/probe.h probes/sysfs.h
+probes/probe.h:
+probes/sysfs.h:

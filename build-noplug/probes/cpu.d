@@ -1,0 +1,3 @@
+build-noplug/probes/cpu.o: probes/cpu.c probes/probe.h probes/sysfs.h
+probes/probe.h:
+probes/sysfs.h:

@@ -1,0 +1,3 @@
+build-noplug/tests/test_cli_recommend.o: tests/test_cli_recommend.c \
+ tests/support.h
+tests/support.h:

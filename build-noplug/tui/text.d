@@ -1,0 +1,2 @@
+build-noplug/tui/text.o: tui/text.c tui/text.h
+tui/text.h:
