@@ -51,6 +51,18 @@ struct eng_backend {
     /* One optimizer step over the flat parameter buffer. */
     void (*adam_step)(float *params, const float *grads, float *m, float *v, size_t n, const struct eng_adam_args *a);
     void (*sgd_step)(float *params, const float *grads, float *momentum_buf, size_t n, const struct eng_sgd_args *a);
+
+    /* Optional (NULL on the CPU): replaying a small model's whole step as one CUDA graph, where
+     * launching each kernel would cost more than running it. Between graph_begin and graph_end
+     * the engine issues the step's calls as always (inputs already uploaded); the back-end either
+     * runs them, captures them (capture_ok: after one ordinary step), or, when it holds the
+     * graph for `key`, only takes the optimizer's new scalars from them. graph_end launches
+     * what was captured; after synchronize, graph_loss gives the step's loss. graph_forget drops
+     * the graph of a model about to be freed. */
+    void (*graph_begin)(const void *key, int capture_ok);
+    void (*graph_end)(void);
+    float (*graph_loss)(void);
+    void (*graph_forget)(const void *key);
 };
 
 /* The CPU back-end: OpenBLAS for GEMM, the engine's own fused kernels on the calling thread. */

@@ -184,6 +184,7 @@ void eng_model_free(struct eng_model *m)
 {
     if (!m) return;
     const struct eng_backend *be = m->be;
+    if (be->graph_forget) be->graph_forget(m);
     be->release(m->params);
     be->release(m->grads);
     be->release(m->opt_m);
@@ -308,20 +309,23 @@ void eng_model_set_params(struct eng_model *m, const float *in) { flat_copy(m, (
 
 /* --- forward, backward, update ------------------------------------------------------------ */
 
-static float forward_backward(struct eng_model *m, const float *x, const void *targets)
+/* A host back-end reads the caller's batch where it lies; a device one gets it uploaded into the
+ * model's own buffers. */
+static void stage_inputs(struct eng_model *m, const float **x, const void **targets)
+{
+    const struct eng_backend *be = m->be;
+    if (be->host_memory) return;
+    be->upload(m->input, *x, (size_t)m->cfg.batch * m->cfg.sizes[0] * sizeof(float));
+    be->upload(m->targets, *targets, m->target_bytes);
+    *x = m->input;
+    *targets = m->targets;
+}
+
+static float forward_backward_staged(struct eng_model *m, const float *input, const void *target)
 {
     const struct eng_backend *be = m->be;
     const int B = m->cfg.batch, L = m->nlayers;
     const int *w = m->cfg.sizes;
-    /* A host back-end reads the caller's batch where it lies. */
-    const float *input = x;
-    const void *target = targets;
-    if (!be->host_memory) {
-        be->upload(m->input, x, (size_t)B * w[0] * sizeof(float));
-        be->upload(m->targets, targets, m->target_bytes);
-        input = m->input;
-        target = m->targets;
-    }
 
     /* Forward: pre_i = in_i W_i^T + b_i, out_i = act(pre_i); the last layer stays linear. */
     const float *in = input;
@@ -349,6 +353,12 @@ static float forward_backward(struct eng_model *m, const float *x, const void *t
     return loss;
 }
 
+static float forward_backward(struct eng_model *m, const float *x, const void *targets)
+{
+    stage_inputs(m, &x, &targets);
+    return forward_backward_staged(m, x, targets);
+}
+
 float eng_model_forward_backward(struct eng_model *m, const float *x, const void *targets)
 {
     float loss = forward_backward(m, x, targets);
@@ -372,7 +382,7 @@ float *eng_model_grad_buffer(struct eng_model *m, size_t *n)
     return m->grads;
 }
 
-void eng_model_update(struct eng_model *m)
+static void issue_update(struct eng_model *m)
 {
     /* The padding between tensors holds zeros in every buffer, so one flat loop over the whole
      * buffer updates all parameters and leaves the padding at zero. */
@@ -387,11 +397,29 @@ void eng_model_update(struct eng_model *m)
         struct eng_sgd_args a = {c->lr, c->opt == ENG_OPT_MOMENTUM ? c->momentum : 0.0f, c->weight_decay, m->step == 1};
         m->be->sgd_step(m->params, m->grads, m->opt_m, n, &a);
     }
+}
+
+void eng_model_update(struct eng_model *m)
+{
+    issue_update(m);
     m->be->synchronize();
 }
 
+/* Steps below this many FLOP are launch-bound on a GPU: one graph per step pays off there. */
+#define GRAPH_STEP_FLOPS 2e9
+
 float eng_model_step(struct eng_model *m, const float *x, const void *targets)
 {
+    const struct eng_backend *be = m->be;
+    if (be->graph_begin && eng_model_step_flops(m) < GRAPH_STEP_FLOPS) {
+        stage_inputs(m, &x, &targets);
+        be->graph_begin(m, m->step >= 1);
+        forward_backward_staged(m, x, targets);
+        issue_update(m);
+        be->graph_end();
+        be->synchronize();
+        return be->graph_loss();
+    }
     float loss = forward_backward(m, x, targets);
     eng_model_update(m);
     return loss;

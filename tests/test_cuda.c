@@ -231,6 +231,29 @@ Test(cuda, fp32_training_matches_the_cpu_backend) { compare_backends(ENG_PREC_FP
 /* bf16 matrix inputs: llm.c's tolerance, a threshold plus 0.079 x |reference|. */
 Test(cuda, bf16_training_stays_within_bf16_tolerance) { compare_backends(ENG_PREC_BF16, 0.079, 2e-2); }
 
+/* Small steps replay as one CUDA graph from the second step on; the numbers must be the bits
+ * of the same steps launched one kernel at a time. */
+Test(cuda, graph_replay_gives_the_same_bits)
+{
+    const struct eng_cuda_plugin *p = gpu_or_skip();
+    char err[512];
+    struct trained eager, graph;
+    setenv("FWADVISOR_CUDA_GRAPHS", "0", 1);
+    cr_assert_eq(p->open(0, ENG_PREC_FP32, NULL, err, sizeof err), 0, "%s", err);
+    train(p->backend, "100,10", ENG_ACT_RELU, ENG_LOSS_CE, ENG_OPT_ADAM, 32, 20, &eager);
+    p->close();
+    unsetenv("FWADVISOR_CUDA_GRAPHS");
+    cr_assert_eq(p->open(0, ENG_PREC_FP32, NULL, err, sizeof err), 0, "%s", err);
+    train(p->backend, "100,10", ENG_ACT_RELU, ENG_LOSS_CE, ENG_OPT_ADAM, 32, 20, &graph);
+    const char *e = p->last_error();
+    cr_expect_null(e, "%s", e ? e : "");
+    p->close();
+    cr_expect_arr_eq(graph.losses, eager.losses, 20 * sizeof(float));
+    cr_expect_arr_eq(graph.params, eager.params, eager.nparams * sizeof(float));
+    free_trained(&eager);
+    free_trained(&graph);
+}
+
 Test(cuda, probe_kernels_check_their_results)
 {
     const struct eng_cuda_plugin *p = gpu_or_skip();

@@ -33,11 +33,31 @@ struct cuda_state {
     cublasHandle_t blas;
     void *scratch;        /* 16-bit copies of GEMM operands (bf16 / fp16 precision) */
     size_t scratch_bytes;
-    float *loss_sum;      /* one device float: the loss reduction */
+    void *blas_workspace; /* cuBLAS's workspace, fixed so that captured GEMMs need no allocation */
     char error[256];      /* first error met inside a kernel call (kernels cannot fail) */
 };
 
 static struct cuda_state S;
+
+/* CUDA graphs (backend.h's graph_* calls): mode 0 runs calls as issued, 1 captures them, 2 only
+ * takes the optimizer's scalars while the held graph replays the step. The optimizer reads its
+ * per-step scalars from device memory that a captured copy fills from pinned host memory at each
+ * launch, so one graph serves every step. */
+struct adam_scalars { float b1, b2, step_size, inv_bc2_sqrt, eps, l2, decay; };
+struct sgd_scalars { float lr, mu, wd; int first; };
+struct graph_state {
+    const void *key;
+    cudaGraphExec_t exec;
+    int mode;
+    int disabled;               /* FWADVISOR_CUDA_GRAPHS=0 */
+    float last_loss;            /* mode 0 */
+    double loss_div;            /* the captured loss's divisor */
+    struct adam_scalars *adam_host, *adam_dev;
+    struct sgd_scalars *sgd_host, *sgd_dev;
+};
+static struct graph_state G;
+
+static int replaying(void) { return G.mode == 2; }
 
 static void note_error(const char *what, const char *detail)
 {
@@ -137,6 +157,7 @@ static void cu_gemm(int trans_a, int trans_b, int m, int n, int k, float alpha, 
                     const float *b, int ldb, float beta, float *c, int ldc)
 {
     /* Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T: B first, then A. */
+    if (replaying()) return;
     cublasOperation_t ob = trans_b ? CUBLAS_OP_T : CUBLAS_OP_N, oa = trans_a ? CUBLAS_OP_T : CUBLAS_OP_N;
     enum eng_precision p = S.precision;
     if (p == ENG_PREC_BF16 || p == ENG_PREC_FP16) {
@@ -197,6 +218,7 @@ __global__ void bias_act_kernel(float *out, float *pre, const float *bias, int r
 
 static void cu_bias_act_forward(float *out, float *pre, const float *bias, int rows, int cols, enum eng_act act)
 {
+    if (replaying()) return;
     size_t n = (size_t)rows * cols;
     bias_act_kernel<<<blocks_for(n, 256), 256, 0, S.stream>>>(out, pre, bias, rows, cols, (int)act);
 }
@@ -221,6 +243,7 @@ __global__ void act_backward_kernel(float *dpre, const float *dout, const float 
 
 static void cu_act_backward(float *dpre, const float *dout, const float *pre, size_t n, enum eng_act act)
 {
+    if (replaying()) return;
     act_backward_kernel<<<blocks_for(n, 256), 256, 0, S.stream>>>(dpre, dout, pre, n, (int)act);
 }
 
@@ -244,6 +267,7 @@ __global__ void bias_backward_kernel(float *dbias, const float *d, int rows, int
 
 static void cu_bias_backward(float *dbias, const float *d, int rows, int cols)
 {
+    if (replaying()) return;
     dim3 block(32, 8);
     bias_backward_kernel<<<(cols + 31) / 32, block, 0, S.stream>>>(dbias, d, rows, cols);
 }
@@ -341,6 +365,7 @@ static double *loss_host;  /* pinned */
 
 static float cu_loss(float *dlogits, const float *logits, const void *targets, int rows, int cols, enum eng_loss loss)
 {
+    if (replaying()) return NAN;
     size_t need = loss == ENG_LOSS_CE ? (size_t)rows : (size_t)rows * cols;
     if (need > loss_buf_n) {
         if (loss_buf) cudaFree(loss_buf);
@@ -363,9 +388,12 @@ static float cu_loss(float *dlogits, const float *logits, const void *targets, i
     }
     sum_kernel<<<1, 256, 0, S.stream>>>(loss_total, loss_buf, need);
     check_cuda("loss", cudaMemcpyAsync(loss_host, loss_total, sizeof(double), cudaMemcpyDeviceToHost, S.stream));
+    G.loss_div = (double)(loss == ENG_LOSS_CE ? rows : need);
+    if (G.mode == 1) return NAN; /* captured: read after the launch (graph_loss) */
     check_cuda("loss", cudaStreamSynchronize(S.stream));
     check_cuda("loss", cudaGetLastError());
-    return (float)(*loss_host / (double)(loss == ENG_LOSS_CE ? rows : need));
+    G.last_loss = (float)(*loss_host / G.loss_div);
+    return G.last_loss;
 }
 
 /* --- optimizers -------------------------------------------------------------------------- */
@@ -385,10 +413,34 @@ __global__ void adam_kernel(float *p, const float *g, float *m, float *v, size_t
     }
 }
 
+__global__ void adam_kernel_dev(float *p, const float *g, float *m, float *v, size_t n, const struct adam_scalars *s)
+{
+    const float b1 = s->b1, b2 = s->b2, one_b1 = 1.0f - s->b1, one_b2 = 1.0f - s->b2;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        float w = p[i] * s->decay;
+        float grad = g[i] + s->l2 * w;
+        float mi = b1 * m[i] + one_b1 * grad;
+        float vi = b2 * v[i] + one_b2 * grad * grad;
+        m[i] = mi;
+        v[i] = vi;
+        p[i] = w - s->step_size * (mi / (sqrtf(vi) * s->inv_bc2_sqrt + s->eps));
+    }
+}
+
 static void cu_adam_step(float *p, const float *g, float *m, float *v, size_t n, const struct eng_adam_args *a)
 {
     float decay = a->decoupled ? 1.0f - a->lr * a->weight_decay : 1.0f;
     float l2 = a->decoupled ? 0.0f : a->weight_decay;
+    if (G.mode) {
+        struct adam_scalars s = {a->beta1, a->beta2, (float)(a->lr / a->bias_correction1),
+                                 (float)(1.0 / sqrt(a->bias_correction2)), a->eps, l2, decay};
+        *G.adam_host = s;
+        if (G.mode == 1) {
+            check_cuda("adam", cudaMemcpyAsync(G.adam_dev, G.adam_host, sizeof s, cudaMemcpyHostToDevice, S.stream));
+            adam_kernel_dev<<<blocks_for(n, 256), 256, 0, S.stream>>>(p, g, m, v, n, G.adam_dev);
+        }
+        return;
+    }
     adam_kernel<<<blocks_for(n, 256), 256, 0, S.stream>>>(p, g, m, v, n, a->beta1, a->beta2,
                                                          (float)(a->lr / a->bias_correction1),
                                                          (float)(1.0 / sqrt(a->bias_correction2)), a->eps, l2, decay);
@@ -407,11 +459,86 @@ __global__ void sgd_kernel(float *p, const float *g, float *buf, size_t n, float
     }
 }
 
+__global__ void sgd_kernel_dev(float *p, const float *g, float *buf, size_t n, const struct sgd_scalars *s)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        float grad = g[i] + s->wd * p[i];
+        if (buf) {
+            float b = s->first ? grad : s->mu * buf[i] + grad;
+            buf[i] = b;
+            grad = b;
+        }
+        p[i] -= s->lr * grad;
+    }
+}
+
 static void cu_sgd_step(float *p, const float *g, float *buf, size_t n, const struct eng_sgd_args *a)
 {
     float *b = a->momentum == 0.0f ? NULL : buf;
+    if (G.mode) {
+        struct sgd_scalars s = {a->lr, a->momentum, a->weight_decay, a->first_step};
+        *G.sgd_host = s;
+        if (G.mode == 1) {
+            check_cuda("sgd", cudaMemcpyAsync(G.sgd_dev, G.sgd_host, sizeof s, cudaMemcpyHostToDevice, S.stream));
+            sgd_kernel_dev<<<blocks_for(n, 256), 256, 0, S.stream>>>(p, g, b, n, G.sgd_dev);
+        }
+        return;
+    }
     sgd_kernel<<<blocks_for(n, 256), 256, 0, S.stream>>>(p, g, b, n, a->lr, a->momentum, a->weight_decay,
                                                         a->first_step);
+}
+
+static void graph_drop(void)
+{
+    if (G.exec) cudaGraphExecDestroy(G.exec);
+    G.exec = NULL;
+    G.key = NULL;
+    G.mode = 0;
+}
+
+static void cu_graph_begin(const void *key, int capture_ok)
+{
+    G.mode = 0;
+    if (G.disabled || !G.adam_host || !G.sgd_host) return;
+    if (G.exec && G.key == key) {
+        G.mode = 2;
+        return;
+    }
+    if (!capture_ok) return;
+    graph_drop();
+    if (cudaStreamBeginCapture(S.stream, cudaStreamCaptureModeThreadLocal) != cudaSuccess) {
+        cudaGetLastError();
+        return; /* run the step as issued */
+    }
+    G.key = key;
+    G.mode = 1;
+}
+
+static void cu_graph_end(void)
+{
+    if (G.mode == 1) {
+        cudaGraph_t graph = NULL;
+        cudaError_t e = cudaStreamEndCapture(S.stream, &graph);
+        if (e == cudaSuccess) e = cudaGraphInstantiate(&G.exec, graph, 0);
+        if (graph) cudaGraphDestroy(graph);
+        if (e != cudaSuccess) {
+            /* the step was captured, not run: report it rather than train on stale values */
+            note_error("CUDA graph capture", cudaGetErrorString(e));
+            cudaGetLastError();
+            G.exec = NULL;
+            G.key = NULL;
+            G.mode = 0;
+            return;
+        }
+    }
+    if (G.mode) check_cuda("CUDA graph launch", cudaGraphLaunch(G.exec, S.stream));
+}
+
+static float cu_graph_loss(void) { return G.mode ? (float)(*loss_host / G.loss_div) : G.last_loss; }
+
+static void cu_graph_forget(const void *key)
+{
+    if (G.key == key) graph_drop();
 }
 
 static const struct eng_backend cuda_backend = {
@@ -430,6 +557,10 @@ static const struct eng_backend cuda_backend = {
     cu_loss,
     cu_adam_step,
     cu_sgd_step,
+    cu_graph_begin,
+    cu_graph_end,
+    cu_graph_loss,
+    cu_graph_forget,
 };
 
 /* --- opening and closing ----------------------------------------------------------------- */
@@ -497,6 +628,24 @@ static int cu_open(int index, enum eng_precision precision, struct eng_cuda_devi
         cudaStreamDestroy(S.stream);
         return -1;
     }
+    /* CUDA graphs for small steps, unless FWADVISOR_CUDA_GRAPHS=0; without their scalar
+     * buffers every step simply runs as issued. */
+    memset(&G, 0, sizeof G);
+    const char *graphs = getenv("FWADVISOR_CUDA_GRAPHS");
+    G.disabled = graphs && strcmp(graphs, "0") == 0;
+    if (cudaMallocHost((void **)&G.adam_host, sizeof *G.adam_host) != cudaSuccess ||
+        cudaMallocHost((void **)&G.sgd_host, sizeof *G.sgd_host) != cudaSuccess ||
+        cudaMalloc((void **)&G.adam_dev, sizeof *G.adam_dev) != cudaSuccess ||
+        cudaMalloc((void **)&G.sgd_dev, sizeof *G.sgd_dev) != cudaSuccess) {
+        cudaGetLastError();
+        G.disabled = 1;
+    }
+    /* cuBLAS inside a captured graph must not allocate: give it its workspace up front */
+    if (!G.disabled && (cudaMalloc(&S.blas_workspace, 32u << 20) != cudaSuccess ||
+                        cublasSetWorkspace(S.blas, S.blas_workspace, 32u << 20) != CUBLAS_STATUS_SUCCESS)) {
+        cudaGetLastError();
+        G.disabled = 1;
+    }
     S.open = 1;
     S.device = index;
     S.precision = precision;
@@ -530,7 +679,14 @@ static void cu_close(void)
     if (loss_total) cudaFree(loss_total);
     if (loss_host) cudaFreeHost(loss_host);
     loss_buf = NULL, loss_buf_n = 0, loss_total = NULL, loss_host = NULL;
+    graph_drop();
+    if (G.adam_host) cudaFreeHost(G.adam_host);
+    if (G.sgd_host) cudaFreeHost(G.sgd_host);
+    if (G.adam_dev) cudaFree(G.adam_dev);
+    if (G.sgd_dev) cudaFree(G.sgd_dev);
+    memset(&G, 0, sizeof G);
     cublasDestroy(S.blas);
+    if (S.blas_workspace) cudaFree(S.blas_workspace);
     cudaStreamDestroy(S.stream);
     memset(&S, 0, sizeof S);
 }
