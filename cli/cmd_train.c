@@ -167,7 +167,7 @@ int cmd_train(struct globals *g, int argc, char **argv)
         case OPT_SAVE: save = optarg; break;
         case OPT_DEVICE: device = optarg; break;
         case OPT_PRECISION:
-            if (eng_precision_parse(optarg, &precision) || precision == ENG_PREC_FP16) {
+            if (eng_precision_parse(optarg, &precision) || precision == ENG_PREC_FP16) { /* fp16: no loss scaling */
                 cli_error("--precision %s: expected fp32, tf32 or bf16", optarg);
                 return EXIT_INPUT;
             }

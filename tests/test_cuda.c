@@ -218,7 +218,9 @@ static void compare_backends(enum eng_precision prec, double rel, double abs_tol
         snprintf(what, sizeof what, "%s losses", cases[i].layers);
         expect_close(gpu.losses, cpu.losses, 5, rel, abs_tol, what);
         snprintf(what, sizeof what, "%s weights", cases[i].layers);
-        expect_close(gpu.params, cpu.params, cpu.nparams, rel, abs_tol, what);
+        /* weights: an absolute floor of lr / 10^4, where Adam's step (about lr whatever the
+         * gradient's size) meets gradients that summation order alone can move */
+        expect_close(gpu.params, cpu.params, cpu.nparams, rel, abs_tol > 1e-6 ? abs_tol : 1e-6, what);
         free_trained(&cpu);
         free_trained(&gpu);
     }

@@ -51,13 +51,17 @@ struct graph_state {
     int mode;
     int disabled;               /* FWADVISOR_CUDA_GRAPHS=0 */
     float last_loss;            /* mode 0 */
-    double loss_div;            /* the captured loss's divisor */
+    double loss_div;            /* the last eager loss's divisor */
+    double graph_loss_div;      /* the captured loss's divisor */
+    int loss_pending;           /* the launched graph's loss is in loss_host */
+    int failed;                 /* the last step's capture failed: its loss is NaN */
     struct adam_scalars *adam_host, *adam_dev;
     struct sgd_scalars *sgd_host, *sgd_dev;
 };
 static struct graph_state G;
 
 static int replaying(void) { return G.mode == 2; }
+static void graph_drop(void);
 
 static void note_error(const char *what, const char *detail)
 {
@@ -141,6 +145,8 @@ static size_t span(int rows, int cols, int ld) { return rows > 0 ? (size_t)(rows
 static int ensure_scratch(size_t bytes)
 {
     if (S.scratch_bytes >= bytes) return 0;
+    if (G.mode == 1) return -1; /* no allocation while capturing: cuBLAS rounds the inputs itself */
+    graph_drop();               /* a held graph reads the old buffer */
     if (S.scratch) cudaFree(S.scratch);
     S.scratch = NULL;
     S.scratch_bytes = 0;
@@ -163,9 +169,9 @@ static void cu_gemm(int trans_a, int trans_b, int m, int n, int k, float alpha, 
     if (p == ENG_PREC_BF16 || p == ENG_PREC_FP16) {
         size_t na = trans_a ? span(k, m, lda) : span(m, k, lda), nb = trans_b ? span(n, k, ldb) : span(k, n, ldb);
         size_t half = 2;
-        if (ensure_scratch((na + nb) * half) == 0) {
+        if (ensure_scratch((((na + 7) & ~(size_t)7) + nb) * half) == 0) {
             char *base = (char *)S.scratch;
-            void *a16 = base, *b16 = base + na * half;
+            void *a16 = base, *b16 = base + ((na + 7) & ~(size_t)7) * half; /* 16-byte aligned */
             cudaDataType_t t16 = p == ENG_PREC_BF16 ? CUDA_R_16BF : CUDA_R_16F;
             if (p == ENG_PREC_BF16) {
                 to_bf16<<<blocks_for(na, 256), 256, 0, S.stream>>>((__nv_bfloat16 *)a16, a, na);
@@ -368,6 +374,11 @@ static float cu_loss(float *dlogits, const float *logits, const void *targets, i
     if (replaying()) return NAN;
     size_t need = loss == ENG_LOSS_CE ? (size_t)rows : (size_t)rows * cols;
     if (need > loss_buf_n) {
+        if (G.mode == 1) {
+            note_error("loss", "a larger loss buffer was needed while capturing a CUDA graph");
+            return NAN;
+        }
+        graph_drop(); /* a held graph writes into the old buffer */
         if (loss_buf) cudaFree(loss_buf);
         loss_buf = NULL;
         loss_buf_n = 0;
@@ -388,8 +399,11 @@ static float cu_loss(float *dlogits, const float *logits, const void *targets, i
     }
     sum_kernel<<<1, 256, 0, S.stream>>>(loss_total, loss_buf, need);
     check_cuda("loss", cudaMemcpyAsync(loss_host, loss_total, sizeof(double), cudaMemcpyDeviceToHost, S.stream));
+    if (G.mode == 1) {
+        G.graph_loss_div = (double)(loss == ENG_LOSS_CE ? rows : need);
+        return NAN; /* captured: read after the launch (graph_loss) */
+    }
     G.loss_div = (double)(loss == ENG_LOSS_CE ? rows : need);
-    if (G.mode == 1) return NAN; /* captured: read after the launch (graph_loss) */
     check_cuda("loss", cudaStreamSynchronize(S.stream));
     check_cuda("loss", cudaGetLastError());
     G.last_loss = (float)(*loss_host / G.loss_div);
@@ -499,6 +513,8 @@ static void graph_drop(void)
 static void cu_graph_begin(const void *key, int capture_ok)
 {
     G.mode = 0;
+    G.loss_pending = 0;
+    G.failed = 0;
     if (G.disabled || !G.adam_host || !G.sgd_host) return;
     if (G.exec && G.key == key) {
         G.mode = 2;
@@ -519,22 +535,34 @@ static void cu_graph_end(void)
     if (G.mode == 1) {
         cudaGraph_t graph = NULL;
         cudaError_t e = cudaStreamEndCapture(S.stream, &graph);
-        if (e == cudaSuccess) e = cudaGraphInstantiate(&G.exec, graph, 0);
+        if (e == cudaSuccess) e = cudaGraphInstantiateWithFlags(&G.exec, graph, 0);
         if (graph) cudaGraphDestroy(graph);
         if (e != cudaSuccess) {
-            /* the step was captured, not run: report it rather than train on stale values */
+            /* the step was captured, not run: report it, give the step no loss, and run every
+             * later step as issued */
             note_error("CUDA graph capture", cudaGetErrorString(e));
             cudaGetLastError();
             G.exec = NULL;
             G.key = NULL;
             G.mode = 0;
+            G.failed = 1;
+            G.disabled = 1;
             return;
         }
     }
-    if (G.mode) check_cuda("CUDA graph launch", cudaGraphLaunch(G.exec, S.stream));
+    if (G.mode) {
+        check_cuda("CUDA graph launch", cudaGraphLaunch(G.exec, S.stream));
+        G.loss_pending = 1;
+    }
+    /* every call after this one runs as issued until the next graph_begin */
+    G.mode = 0;
 }
 
-static float cu_graph_loss(void) { return G.mode ? (float)(*loss_host / G.loss_div) : G.last_loss; }
+static float cu_graph_loss(void)
+{
+    if (G.failed) return NAN;
+    return G.loss_pending ? (float)(*loss_host / G.graph_loss_div) : G.last_loss;
+}
 
 static void cu_graph_forget(const void *key)
 {
@@ -596,6 +624,7 @@ static void cu_close(void);
 static int cu_open(int index, enum eng_precision precision, struct eng_cuda_device *info, char *err, size_t errsz)
 {
     if (S.open) cu_close();
+    cudaGetLastError(); /* an error left from before is not this session's */
     int n = cu_device_count(err, errsz);
     if (n < 0) return -1;
     if (index < 0 || index >= n) {
@@ -624,6 +653,8 @@ static int cu_open(int index, enum eng_precision precision, struct eng_cuda_devi
         cudaMallocHost((void **)&loss_host, sizeof(double)) != cudaSuccess) {
         cudaGetLastError();
         snprintf(err, errsz, "device %d: out of memory", index);
+        if (loss_total) cudaFree(loss_total);
+        loss_total = NULL;
         cublasDestroy(S.blas);
         cudaStreamDestroy(S.stream);
         return -1;
@@ -641,8 +672,8 @@ static int cu_open(int index, enum eng_precision precision, struct eng_cuda_devi
         G.disabled = 1;
     }
     /* cuBLAS inside a captured graph must not allocate: give it its workspace up front */
-    if (!G.disabled && (cudaMalloc(&S.blas_workspace, 32u << 20) != cudaSuccess ||
-                        cublasSetWorkspace(S.blas, S.blas_workspace, 32u << 20) != CUBLAS_STATUS_SUCCESS)) {
+    if (cudaMalloc(&S.blas_workspace, 32u << 20) != cudaSuccess ||
+        cublasSetWorkspace(S.blas, S.blas_workspace, 32u << 20) != CUBLAS_STATUS_SUCCESS) {
         cudaGetLastError();
         G.disabled = 1;
     }

@@ -71,8 +71,11 @@ extern "C" int eng_cuda_nccl_unique_id(void *id, char *err, size_t errsz)
     return 0;
 }
 
+extern "C" void eng_cuda_nccl_leave(void);
+
 extern "C" int eng_cuda_nccl_join(const void *id, int rank, int ranks, char *err, size_t errsz)
 {
+    eng_cuda_nccl_leave();
     ncclUniqueId u;
     memcpy(&u, id, sizeof u);
     ncclResult_t r = ncclCommInitRank(&nccl_comm, ranks, u, rank);
