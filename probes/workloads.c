@@ -90,6 +90,7 @@ struct runner {
     int threads;
     double done, total; /* progress units */
     double gemm_best;   /* GFLOP/s, for the training steps' fraction */
+    char gpu_lost[256]; /* why the GPU could not be opened again, once that happened */
 };
 
 static int stopped(const struct runner *r) { return r->opt->stop && *r->opt->stop; }
@@ -494,6 +495,11 @@ static void gpu_bench(struct runner *r, enum eng_cuda_bench kind, size_t size, i
     snprintf(res->params, sizeof res->params, "%s", params);
     char err[256];
     double samples[512];
+    if (r->gpu_lost[0]) {
+        res->skipped = 1;
+        snprintf(res->reason, sizeof res->reason, "%s", r->gpu_lost);
+        return;
+    }
     if (g->bench_prepare(kind, size, arg, err, sizeof err) != 0) {
         res->skipped = 1;
         snprintf(res->reason, sizeof res->reason, "%s", err);
@@ -565,14 +571,17 @@ static void run_gpu_train(struct runner *r, int tiny)
     int index = atoi(r->opt->gpu_device + 5);
     double *secs = malloc((size_t)steps * sizeof *secs), flops = 0;
     int n = 0;
-    if (secs && g->open(index, prec, &info, err, sizeof err) == 0)
+    if (r->gpu_lost[0]) snprintf(err, sizeof err, "%s", r->gpu_lost);
+    else if (secs && g->open(index, prec, &info, err, sizeof err) == 0)
         n = train_steps(r, g->backend, layers, batch, warmup, steps, secs, &flops);
+    else if (secs)
+        snprintf(r->gpu_lost, sizeof r->gpu_lost, "the GPU could not be opened again: %.200s", err);
     const char *e = g->last_error();
     if (e) n = 0;
     char params[160];
     snprintf(params, sizeof params, "{\"layers\": \"%s\", \"batch\": %d, \"optimizer\": \"adam\", \"precision\": \"%s\"}",
              layers, batch, eng_precision_name(prec));
-    const char *why = stopped(r) ? "interrupted" : e ? e : "the engine could not run (out of device memory?)";
+    const char *why = stopped(r) ? "interrupted" : e ? e : r->gpu_lost[0] ? r->gpu_lost : "the engine could not run (out of device memory?)";
     if (tiny) {
         struct probe_result *res = add_gpu_result(r, "train-tiny", "us_per_step", "us");
         if (res) {
@@ -608,7 +617,7 @@ static void run_gpu_train(struct runner *r, int tiny)
 
 int probe_run_workloads(struct probe_run *run, const struct probe_options *opt)
 {
-    struct runner r = {run, opt, opt->threads > 0 ? opt->threads : (run->hw.cpu.cores > 0 ? run->hw.cpu.cores : 1), 0, 0, 0};
+    struct runner r = {run, opt, opt->threads > 0 ? opt->threads : (run->hw.cpu.cores > 0 ? run->hw.cpu.cores : 1), 0, 0, 0, {0}};
     unsigned w = opt->workloads;
     int cpu = opt->cpu || !opt->gpu;
     if (cpu)
