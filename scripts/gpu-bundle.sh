@@ -52,17 +52,17 @@ for p in $ROOTS; do
 done
 
 # Breadth-first closure over the dependencies.
-todo=$ROOTS
+queue=$ROOTS
 seen=""
-while [ -n "$(echo "$todo" | tr -d ' \n')" ]; do
+while [ -n "$(echo "$queue" | tr -d ' \n')" ]; do
     next=""
-    for p in $todo; do
+    for p in $queue; do
         contains "$seen" "$p" && continue
         contains "$SKIP" "$p" && continue
         seen="$seen $p"
         next="$next $(deps_of "$p" | tr '\n' ' ')"
     done
-    todo=$next
+    queue=$next
 done
 
 mkdir -p "$dir"
