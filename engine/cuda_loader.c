@@ -2,14 +2,12 @@
  * library: the plug-in is opened with dlopen on first use, so a machine without the toolkit or
  * driver runs everything else and is told why the GPU back-end is missing. */
 #include "engine/cuda/plugin.h"
+#include "engine/plugin.h"
 
-#include <dlfcn.h>
-#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #ifndef FWADVISOR_VERSION
 #define FWADVISOR_VERSION "unknown"
@@ -20,59 +18,27 @@ static const struct eng_cuda_plugin *loaded;
 static char load_error[512];
 static int tried;
 
-static const struct eng_cuda_plugin *try_open(const char *path, char *why, size_t whysz)
+static int check_plugin(const void *api, const char *path, char *why, size_t whysz)
 {
-    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
-        const char *e = dlerror();
-        snprintf(why, whysz, "%s", e ? e : path);
-        return NULL;
-    }
-    eng_cuda_plugin_fn fn;
-    void *sym = dlsym(h, "fwadvisor_cuda_plugin");
-    memcpy(&fn, &sym, sizeof fn); /* object pointer to function pointer, as POSIX allows */
-    const struct eng_cuda_plugin *p = sym ? fn() : NULL;
-    if (!p) {
-        snprintf(why, whysz, "%s has no fwadvisor_cuda_plugin", path);
-    } else if (p->abi != ENG_CUDA_ABI) {
+    const struct eng_cuda_plugin *p = api;
+    if (p->abi != ENG_CUDA_ABI) {
         snprintf(why, whysz, "%s speaks interface %d, this program %d: rebuild it", path, p->abi, ENG_CUDA_ABI);
-        p = NULL;
-    } else if (!p->version || strcmp(p->version, FWADVISOR_VERSION) != 0) {
+        return -1;
+    }
+    if (!p->version || strcmp(p->version, FWADVISOR_VERSION) != 0) {
         snprintf(why, whysz, "%s is from version %s, this program is %s: rebuild it", path,
                  p->version ? p->version : "?", FWADVISOR_VERSION);
-        p = NULL;
+        return -1;
     }
-    if (!p) dlclose(h);
-    return p; /* stays open for the life of the process */
+    return 0;
 }
 
 static void load(void)
 {
-    const char *env = getenv("FWADVISOR_CUDA_PLUGIN");
-    if (env && *env) {
-        if (!(loaded = try_open(env, load_error, sizeof load_error))) return;
-        return;
-    }
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0) {
-        snprintf(load_error, sizeof load_error, "cannot find the program's own folder");
-        return;
-    }
-    exe[n] = 0;
-    char *slash = strrchr(exe, '/');
-    if (slash) *slash = 0;
-    static const char *const rel[] = {"fwadvisor-cuda.so", "build/fwadvisor-cuda.so", "../lib/fwadvisor/fwadvisor-cuda.so"};
-    char first_error[512] = "";
-    for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
-        char path[PATH_MAX + 64];
-        snprintf(path, sizeof path, "%s/%s", exe, rel[i]);
-        if (access(path, F_OK) != 0) continue;
-        if ((loaded = try_open(path, load_error, sizeof load_error))) return;
-        if (!first_error[0]) snprintf(first_error, sizeof first_error, "%s", load_error);
-    }
-    if (first_error[0]) snprintf(load_error, sizeof load_error, "%s", first_error);
-    else snprintf(load_error, sizeof load_error, "this build has no CUDA plug-in (fwadvisor-cuda.so; build with nvcc)");
+    loaded = eng_plugin_open("FWADVISOR_CUDA_PLUGIN", "fwadvisor-cuda.so", "fwadvisor_cuda_plugin", 0, check_plugin,
+                             load_error, sizeof load_error);
+    if (!loaded && strncmp(load_error, "this build has no", 17) == 0)
+        snprintf(load_error, sizeof load_error, "this build has no CUDA plug-in (fwadvisor-cuda.so; build with nvcc)");
 }
 
 const struct eng_cuda_plugin *eng_cuda_load(char *err, size_t errsz)

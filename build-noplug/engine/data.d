@@ -1,4 +1,0 @@
-build-noplug/engine/data.o: engine/data.c engine/engine.h \
- engine/backend.h
-engine/engine.h:
-engine/backend.h:

@@ -1,3 +1,0 @@
-build-noplug/knowledge/answer_keys.o: knowledge/answer_keys.c \
- knowledge/answer_keys.h
-knowledge/answer_keys.h:

@@ -1,2 +1,0 @@
-build-noplug/knowledge/planner.o: knowledge/planner.c knowledge/planner.h
-knowledge/planner.h:

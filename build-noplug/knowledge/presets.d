@@ -1,2 +1,0 @@
-build-noplug/knowledge/presets.o: knowledge/presets.c knowledge/presets.h
-knowledge/presets.h:

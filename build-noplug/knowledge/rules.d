@@ -1,4 +1,0 @@
-build-noplug/knowledge/rules.o: knowledge/rules.c knowledge/rules.h \
- knowledge/answer_keys.h
-knowledge/rules.h:
-knowledge/answer_keys.h:

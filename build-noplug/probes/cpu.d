@@ -1,3 +1,0 @@
-build-noplug/probes/cpu.o: probes/cpu.c probes/probe.h probes/sysfs.h
-probes/probe.h:
-probes/sysfs.h:

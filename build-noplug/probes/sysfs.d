@@ -1,2 +1,0 @@
-build-noplug/probes/sysfs.o: probes/sysfs.c probes/sysfs.h
-probes/sysfs.h:

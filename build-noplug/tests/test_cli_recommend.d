@@ -1,3 +1,0 @@
-build-noplug/tests/test_cli_recommend.o: tests/test_cli_recommend.c \
- tests/support.h
-tests/support.h:

@@ -1,2 +1,0 @@
-build-noplug/tui/layout.o: tui/layout.c tui/layout.h
-tui/layout.h:
