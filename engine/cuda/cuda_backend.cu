@@ -412,94 +412,69 @@ static float cu_loss(float *dlogits, const float *logits, const void *targets, i
 
 /* --- optimizers -------------------------------------------------------------------------- */
 
-__global__ void adam_kernel(float *p, const float *g, float *m, float *v, size_t n, float b1, float b2,
-                            float step_size, float inv_bc2_sqrt, float eps, float l2, float decay)
+/* torch.optim.Adam / AdamW as the CPU back-end computes it. The scalars come by value, or, in a
+ * captured graph, from device memory filled at each launch (from_device not NULL). */
+__global__ void adam_kernel(float *p, const float *g, float *m, float *v, size_t n, struct adam_scalars by_value,
+                            const struct adam_scalars *from_device)
 {
-    const float one_b1 = 1.0f - b1, one_b2 = 1.0f - b2;
+    const struct adam_scalars s = from_device ? *from_device : by_value;
+    const float one_b1 = 1.0f - s.b1, one_b2 = 1.0f - s.b2;
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        float w = p[i] * decay;
-        float grad = g[i] + l2 * w;
-        float mi = b1 * m[i] + one_b1 * grad;
-        float vi = b2 * v[i] + one_b2 * grad * grad;
+        float w = p[i] * s.decay;
+        float grad = g[i] + s.l2 * w;
+        float mi = s.b1 * m[i] + one_b1 * grad;
+        float vi = s.b2 * v[i] + one_b2 * grad * grad;
         m[i] = mi;
         v[i] = vi;
-        p[i] = w - step_size * (mi / (sqrtf(vi) * inv_bc2_sqrt + eps));
+        p[i] = w - s.step_size * (mi / (sqrtf(vi) * s.inv_bc2_sqrt + s.eps));
     }
 }
 
-__global__ void adam_kernel_dev(float *p, const float *g, float *m, float *v, size_t n, const struct adam_scalars *s)
+/* Before a kernel that reads its scalars: in capture mode, a copy of them from pinned memory
+ * into device memory becomes part of the graph (the host side is rewritten every step, mode 2
+ * included). Returns the device copy to read, or NULL to pass the scalars by value. */
+static const void *graph_scalars(void *host, void *dev, const void *value, size_t bytes, const char *what)
 {
-    const float b1 = s->b1, b2 = s->b2, one_b1 = 1.0f - s->b1, one_b2 = 1.0f - s->b2;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        float w = p[i] * s->decay;
-        float grad = g[i] + s->l2 * w;
-        float mi = b1 * m[i] + one_b1 * grad;
-        float vi = b2 * v[i] + one_b2 * grad * grad;
-        m[i] = mi;
-        v[i] = vi;
-        p[i] = w - s->step_size * (mi / (sqrtf(vi) * s->inv_bc2_sqrt + s->eps));
-    }
+    if (!G.mode) return NULL;
+    memcpy(host, value, bytes);
+    if (G.mode == 1) check_cuda(what, cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, S.stream));
+    return dev;
 }
 
 static void cu_adam_step(float *p, const float *g, float *m, float *v, size_t n, const struct eng_adam_args *a)
 {
     float decay = a->decoupled ? 1.0f - a->lr * a->weight_decay : 1.0f;
     float l2 = a->decoupled ? 0.0f : a->weight_decay;
-    if (G.mode) {
-        struct adam_scalars s = {a->beta1, a->beta2, (float)(a->lr / a->bias_correction1),
-                                 (float)(1.0 / sqrt(a->bias_correction2)), a->eps, l2, decay};
-        *G.adam_host = s;
-        if (G.mode == 1) {
-            check_cuda("adam", cudaMemcpyAsync(G.adam_dev, G.adam_host, sizeof s, cudaMemcpyHostToDevice, S.stream));
-            adam_kernel_dev<<<blocks_for(n, 256), 256, 0, S.stream>>>(p, g, m, v, n, G.adam_dev);
-        }
-        return;
-    }
-    adam_kernel<<<blocks_for(n, 256), 256, 0, S.stream>>>(p, g, m, v, n, a->beta1, a->beta2,
-                                                         (float)(a->lr / a->bias_correction1),
-                                                         (float)(1.0 / sqrt(a->bias_correction2)), a->eps, l2, decay);
+    struct adam_scalars s = {a->beta1, a->beta2, (float)(a->lr / a->bias_correction1),
+                             (float)(1.0 / sqrt(a->bias_correction2)), a->eps, l2, decay};
+    const void *dev = graph_scalars(G.adam_host, G.adam_dev, &s, sizeof s, "adam");
+    if (G.mode == 2) return; /* the graph runs it */
+    adam_kernel<<<blocks_for(n, 256), 256, 0, S.stream>>>(p, g, m, v, n, s, (const struct adam_scalars *)dev);
 }
 
-__global__ void sgd_kernel(float *p, const float *g, float *buf, size_t n, float lr, float mu, float wd, int first)
+/* torch.optim.SGD (dampening 0, no Nesterov); buf NULL without momentum. Scalars as for Adam. */
+__global__ void sgd_kernel(float *p, const float *g, float *buf, size_t n, struct sgd_scalars by_value,
+                           const struct sgd_scalars *from_device)
 {
+    const struct sgd_scalars s = from_device ? *from_device : by_value;
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        float grad = g[i] + wd * p[i];
+        float grad = g[i] + s.wd * p[i];
         if (buf) {
-            float b = first ? grad : mu * buf[i] + grad;
+            float b = s.first ? grad : s.mu * buf[i] + grad;
             buf[i] = b;
             grad = b;
         }
-        p[i] -= lr * grad;
-    }
-}
-
-__global__ void sgd_kernel_dev(float *p, const float *g, float *buf, size_t n, const struct sgd_scalars *s)
-{
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        float grad = g[i] + s->wd * p[i];
-        if (buf) {
-            float b = s->first ? grad : s->mu * buf[i] + grad;
-            buf[i] = b;
-            grad = b;
-        }
-        p[i] -= s->lr * grad;
+        p[i] -= s.lr * grad;
     }
 }
 
 static void cu_sgd_step(float *p, const float *g, float *buf, size_t n, const struct eng_sgd_args *a)
 {
     float *b = a->momentum == 0.0f ? NULL : buf;
-    if (G.mode) {
-        struct sgd_scalars s = {a->lr, a->momentum, a->weight_decay, a->first_step};
-        *G.sgd_host = s;
-        if (G.mode == 1) {
-            check_cuda("sgd", cudaMemcpyAsync(G.sgd_dev, G.sgd_host, sizeof s, cudaMemcpyHostToDevice, S.stream));
-            sgd_kernel_dev<<<blocks_for(n, 256), 256, 0, S.stream>>>(p, g, b, n, G.sgd_dev);
-        }
-        return;
-    }
-    sgd_kernel<<<blocks_for(n, 256), 256, 0, S.stream>>>(p, g, b, n, a->lr, a->momentum, a->weight_decay,
-                                                        a->first_step);
+    struct sgd_scalars s = {a->lr, a->momentum, a->weight_decay, a->first_step};
+    const void *dev = graph_scalars(G.sgd_host, G.sgd_dev, &s, sizeof s, "sgd");
+    if (G.mode == 2) return;
+    sgd_kernel<<<blocks_for(n, 256), 256, 0, S.stream>>>(p, g, b, n, s, (const struct sgd_scalars *)dev);
 }
 
 static void graph_drop(void)
