@@ -161,6 +161,32 @@ static float contribution(int rank, size_t i) { return (float)((rank + 1) * (int
 
 double dist_busbw_factor(int ranks) { return ranks > 0 ? 2.0 * (ranks - 1) / ranks : 0; }
 
+/* One allreduce row from the slowest rank's time per iteration (seconds, overwritten) and the
+ * wrong-element count summed over the ranks: algbw = S / t, busbw = algbw x 2 (n - 1) / n. */
+static void record_allreduce(struct dist *d, struct probe_result *r, size_t bytes, double *t, int iters,
+                             long long wrong, const char *via)
+{
+    if (!r) return;
+    double copy[64];
+    memcpy(copy, t, sizeof(double) * (size_t)iters);
+    struct probe_stats ts;
+    probe_stats(copy, iters, &ts);
+    double algbw = ts.median > 0 ? bytes / ts.median / 1e9 : 0;
+    snprintf(r->params, sizeof r->params,
+             "{\"bytes\": %zu, \"ranks\": %d, \"dtype\": \"fp32\", \"op\": \"sum\", \"time_us\": %.2f, "
+             "\"algbw_gbs\": %.4g, \"wrong\": %lld, \"via\": \"%s\"}",
+             bytes, d->size, ts.median * 1e6, algbw, wrong, via);
+    if (wrong) {
+        char why[96];
+        snprintf(why, sizeof why, "result check failed: %lld wrong %s", wrong,
+                 strcmp(via, "nccl") ? "elements" : "results (or a failed NCCL call) over the ranks");
+        fail(r, why);
+        return;
+    }
+    for (int i = 0; i < iters; i++) t[i] = t[i] > 0 ? bytes / t[i] / 1e9 * dist_busbw_factor(d->size) : 0;
+    set_stats(r, t, iters);
+}
+
 static void run_allreduce(struct dist *d, struct probe_run *run, const struct probe_options *opt)
 {
     size_t sizes[32];
@@ -206,29 +232,7 @@ static void run_allreduce(struct dist *d, struct probe_run *run, const struct pr
         for (size_t i = 0; i < count; i++)
             if ((double)recv[i] != (double)(i % 7 + 1) * expected_scale) wrong++;
         must(d, d->mpi->allreduce_sum_i64(&wrong, 1));
-        struct probe_result *r = add(run, "allreduce", "busbw_gbs", "GB/s");
-        if (!r) continue;
-        double med_t;
-        {
-            double copy[64];
-            memcpy(copy, t, sizeof(double) * (size_t)iters);
-            struct probe_stats ts;
-            probe_stats(copy, iters, &ts);
-            med_t = ts.median;
-        }
-        double algbw = med_t > 0 ? bytes / med_t / 1e9 : 0;
-        snprintf(r->params, sizeof r->params,
-                 "{\"bytes\": %zu, \"ranks\": %d, \"dtype\": \"fp32\", \"op\": \"sum\", \"time_us\": %.2f, "
-                 "\"algbw_gbs\": %.4g, \"wrong\": %lld}",
-                 bytes, d->size, med_t * 1e6, algbw, wrong);
-        if (wrong) {
-            char why[96];
-            snprintf(why, sizeof why, "result check failed: %lld wrong elements", wrong);
-            fail(r, why);
-            continue;
-        }
-        for (int i = 0; i < iters; i++) t[i] = t[i] > 0 ? bytes / t[i] / 1e9 * dist_busbw_factor(d->size) : 0;
-        set_stats(r, t, iters);
+        record_allreduce(d, add(run, "allreduce", "busbw_gbs", "GB/s"), bytes, t, iters, wrong, "mpi");
     }
     free(send);
     free(recv);
@@ -292,22 +296,7 @@ static void run_allreduce_gpu(struct dist *d, struct probe_run *run, const struc
         g->bench_release();
         must(d, d->mpi->allreduce_max_f64(t, iters));
         must(d, d->mpi->allreduce_sum_i64(&wrong, 1));
-        double copy[64];
-        memcpy(copy, t, sizeof(double) * (size_t)iters);
-        struct probe_stats ts;
-        probe_stats(copy, iters, &ts);
-        double algbw = ts.median > 0 ? bytes / ts.median / 1e9 : 0;
-        if (r)
-            snprintf(r->params, sizeof r->params,
-                     "{\"bytes\": %zu, \"ranks\": %d, \"dtype\": \"fp32\", \"op\": \"sum\", \"time_us\": %.2f, "
-                     "\"algbw_gbs\": %.4g, \"wrong\": %lld, \"via\": \"nccl\"}",
-                     bytes, d->size, ts.median * 1e6, algbw, wrong);
-        if (wrong) {
-            fail(r, "result check failed: wrong sums (or a NCCL call failed) on some rank");
-            continue;
-        }
-        for (int i = 0; i < iters; i++) t[i] = bytes / t[i] / 1e9 * dist_busbw_factor(d->size);
-        if (r) set_stats(r, t, iters);
+        record_allreduce(d, r, bytes, t, iters, wrong, "nccl");
     }
     g->nccl_leave();
     eng_device_close();
