@@ -413,49 +413,52 @@ static int train_steps(struct runner *r, const struct eng_backend *be, const cha
     return count;
 }
 
+/* The rows of a training workload from n timed steps (seconds): train-tiny's us per step, or
+ * train-mlp's samples/s and GFLOP/s (rows[0] and rows[1], for a peak fraction); with n == 0 the
+ * rows say why. `device` NULL: the CPU's name. */
+static void train_rows(struct runner *r, const char *device, int tiny, const char *params, const double *secs, int n,
+                       int batch, double flops, const char *why, struct probe_result *rows[2])
+{
+    rows[0] = rows[1] = NULL;
+    if (tiny) rows[0] = add_result(r, "train-tiny", "us_per_step", "us");
+    else if ((rows[0] = add_result(r, "train-mlp", "samples_per_s", "samples/s")))
+        rows[1] = add_result(r, "train-mlp", "gflops", "GFLOP/s");
+    for (int k = 0; k < 2; k++) {
+        struct probe_result *x = rows[k];
+        if (!x) continue;
+        if (device) snprintf(x->device, sizeof x->device, "%s", device);
+        snprintf(x->params, sizeof x->params, "%s", params);
+        if (n == 0) {
+            x->skipped = 1;
+            snprintf(x->reason, sizeof x->reason, "%s", why);
+            continue;
+        }
+        double *v = malloc((size_t)n * sizeof *v);
+        if (!v) continue;
+        for (int i = 0; i < n; i++) v[i] = tiny ? secs[i] * 1e6 : k ? flops / secs[i] / 1e9 : batch / secs[i];
+        finish(x, v, n);
+        free(v);
+    }
+}
+
 static void run_train(struct runner *r, int tiny)
 {
     int steps = tiny ? (r->opt->full ? 10000 : 3000) : (r->opt->full ? 60 : 20);
     int warmup = tiny ? 200 : 3;
     if (r->opt->smoke) steps = tiny ? 50 : 2, warmup = 1;
+    const char *layers = tiny ? "100,10" : "784,1024,1024,10";
+    int batch = tiny ? 32 : 256;
     double *secs = malloc((size_t)steps * sizeof *secs), flops = 0;
-    int n = secs ? train_steps(r, eng_cpu_backend(), tiny ? "100,10" : "784,1024,1024,10", tiny ? 32 : 256, warmup, steps, secs, &flops) : 0;
-    if (tiny) {
-        struct probe_result *res = add_result(r, "train-tiny", "us_per_step", "us");
-        if (res) {
-            snprintf(res->params, sizeof res->params,
-                     "{\"layers\": \"100,10\", \"batch\": 32, \"optimizer\": \"adam\", \"threads\": %d}", r->threads);
-            if (n == 0) {
-                res->skipped = 1;
-                snprintf(res->reason, sizeof res->reason, stopped(r) ? "interrupted" : "the engine could not run");
-            } else {
-                for (int i = 0; i < n; i++) secs[i] *= 1e6;
-                finish(res, secs, n);
-            }
-        }
-    } else {
-        struct probe_result *res = add_result(r, "train-mlp", "samples_per_s", "samples/s");
-        struct probe_result *gf = res ? add_result(r, "train-mlp", "gflops", "GFLOP/s") : NULL;
-        const char *params = "{\"layers\": \"784,1024,1024,10\", \"batch\": 256, \"optimizer\": \"adam\", \"threads\": %d}";
-        if (res) snprintf(res->params, sizeof res->params, params, r->threads);
-        if (gf) snprintf(gf->params, sizeof gf->params, params, r->threads);
-        if (n == 0) {
-            if (res) res->skipped = 1, snprintf(res->reason, sizeof res->reason, "%s", stopped(r) ? "interrupted" : "the engine could not run");
-            if (gf) gf->skipped = 1, snprintf(gf->reason, sizeof gf->reason, "%s", stopped(r) ? "interrupted" : "the engine could not run");
-        } else {
-            double *rates = malloc((size_t)n * sizeof *rates);
-            for (int i = 0; rates && i < n; i++) rates[i] = 256.0 / secs[i];
-            if (res && rates) finish(res, rates, n);
-            for (int i = 0; rates && i < n; i++) rates[i] = flops / secs[i] / 1e9;
-            if (gf && rates) {
-                finish(gf, rates, n);
-                /* A fraction of the gemm the machine just showed, else of the theoretical peak. */
-                double peak = r->gemm_best > 0 ? r->gemm_best : r->run->hw.cpu.peak_gflops;
-                if (peak > 0) gf->peak_fraction = gf->stats.median / peak;
-                if (res) res->peak_fraction = gf->peak_fraction;
-            }
-            free(rates);
-        }
+    int n = secs ? train_steps(r, eng_cpu_backend(), layers, batch, warmup, steps, secs, &flops) : 0;
+    char params[160];
+    snprintf(params, sizeof params, "{\"layers\": \"%s\", \"batch\": %d, \"optimizer\": \"adam\", \"threads\": %d}",
+             layers, batch, r->threads);
+    struct probe_result *rows[2];
+    train_rows(r, NULL, tiny, params, secs, n, batch, flops, stopped(r) ? "interrupted" : "the engine could not run", rows);
+    if (rows[1] && !rows[1]->skipped) {
+        /* A fraction of the gemm the machine just showed, else of the theoretical peak. */
+        double peak = r->gemm_best > 0 ? r->gemm_best : r->run->hw.cpu.peak_gflops;
+        if (peak > 0) rows[0]->peak_fraction = rows[1]->peak_fraction = rows[1]->stats.median / peak;
     }
     free(secs);
     progress(r, 1, tiny ? "train-tiny" : "train-mlp");
@@ -582,35 +585,8 @@ static void run_gpu_train(struct runner *r, int tiny)
     snprintf(params, sizeof params, "{\"layers\": \"%s\", \"batch\": %d, \"optimizer\": \"adam\", \"precision\": \"%s\"}",
              layers, batch, eng_precision_name(prec));
     const char *why = stopped(r) ? "interrupted" : e ? e : r->gpu_lost[0] ? r->gpu_lost : "the engine could not run (out of device memory?)";
-    if (tiny) {
-        struct probe_result *res = add_gpu_result(r, "train-tiny", "us_per_step", "us");
-        if (res) {
-            snprintf(res->params, sizeof res->params, "%s", params);
-            if (n == 0) res->skipped = 1, snprintf(res->reason, sizeof res->reason, "%s", why);
-            else {
-                for (int i = 0; i < n; i++) secs[i] *= 1e6;
-                finish(res, secs, n);
-            }
-        }
-    } else {
-        struct probe_result *res = add_gpu_result(r, "train-mlp", "samples_per_s", "samples/s");
-        struct probe_result *gf = res ? add_gpu_result(r, "train-mlp", "gflops", "GFLOP/s") : NULL;
-        for (int k = 0; k < 2; k++) {
-            struct probe_result *x = k ? gf : res;
-            if (!x) continue;
-            snprintf(x->params, sizeof x->params, "%s", params);
-            if (n == 0) {
-                x->skipped = 1;
-                snprintf(x->reason, sizeof x->reason, "%s", why);
-                continue;
-            }
-            double *v = malloc((size_t)n * sizeof *v);
-            if (!v) continue;
-            for (int i = 0; i < n; i++) v[i] = k ? flops / secs[i] / 1e9 : batch / secs[i];
-            finish(x, v, n);
-            free(v);
-        }
-    }
+    struct probe_result *rows[2];
+    train_rows(r, r->opt->gpu_device, tiny, params, secs, n, batch, flops, why, rows);
     free(secs);
     progress(r, 1, tiny ? "train-tiny (GPU)" : "train-mlp (GPU)");
 }
