@@ -464,17 +464,9 @@ int cmd_probe(struct globals *g, int argc, char **argv)
         return EXIT_INPUT;
     }
     if (strcmp(device, "auto") == 0 || gpu_index >= 0) {
-        int index = gpu_index >= 0 ? gpu_index : 0;
-        if (!eng_device_open(index, ENG_PREC_FP32, NULL, err, sizeof err)) {
-            if (gpu_index >= 0) {
-                cli_error("%s", err);
-                return EXIT_RUNTIME;
-            }
-            snprintf(po.gpu_missing, sizeof po.gpu_missing, "%.255s", err);
-        } else {
-            po.gpu = eng_cuda_load(NULL, 0);
-            snprintf(po.gpu_device, sizeof po.gpu_device, "cuda:%d", index);
-            po.cpu = gpu_index < 0;
+        if (probe_use_gpu(&po, gpu_index >= 0 ? gpu_index : 0, gpu_index < 0, err, sizeof err) && gpu_index >= 0) {
+            cli_error("%s", err);
+            return EXIT_RUNTIME;
         }
     } else {
         snprintf(po.gpu_missing, sizeof po.gpu_missing, "not asked for (--device cpu)");

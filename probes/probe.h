@@ -127,6 +127,11 @@ enum { PROBE_W_GEMM = 1, PROBE_W_STREAM = 2, PROBE_W_TRANSFER = 4, PROBE_W_TRAIN
 int probe_gemm_check(const float *a, const float *b, const float *c, int n, uint64_t seed);
 int probe_stream_check(const double *a, const double *b, const double *c, size_t n, int ntimes);
 
+/* Opens GPU `index` through the CUDA plug-in for the GPU workloads (o->gpu, o->gpu_device; the CPU
+ * workloads as well when also_cpu). 0; or -1 with the reason in err and in o->gpu_missing, which
+ * the transfer row reports. Close with eng_device_close after the run. */
+int probe_use_gpu(struct probe_options *o, int index, int also_cpu, char *err, size_t errsz);
+
 /* Parses "gemm,stream,..." into PROBE_W_* bits. Returns 0, or -1 with the offending name in err. */
 int probe_parse_workloads(const char *list, unsigned *out, char *err, size_t errsz);
 

@@ -591,6 +591,18 @@ static void run_gpu_train(struct runner *r, int tiny)
     progress(r, 1, tiny ? "train-tiny (GPU)" : "train-mlp (GPU)");
 }
 
+int probe_use_gpu(struct probe_options *o, int index, int also_cpu, char *err, size_t errsz)
+{
+    if (!eng_device_open(index, ENG_PREC_FP32, NULL, err, errsz)) {
+        snprintf(o->gpu_missing, sizeof o->gpu_missing, "%.255s", err);
+        return -1;
+    }
+    o->gpu = eng_cuda_load(NULL, 0);
+    o->cpu = also_cpu;
+    snprintf(o->gpu_device, sizeof o->gpu_device, "cuda:%d", index);
+    return 0;
+}
+
 int probe_run_workloads(struct probe_run *run, const struct probe_options *opt)
 {
     struct runner r = {run, opt, opt->threads > 0 ? opt->threads : (run->hw.cpu.cores > 0 ? run->hw.cpu.cores : 1), 0, 0, 0, {0}};

@@ -44,13 +44,7 @@ static void *worker(void *arg)
     snprintf(o.device, sizeof o.device, "cpu");
     /* As `probe --device auto`: GPU 0 as well when the CUDA plug-in opens one. */
     char err[256];
-    if (eng_device_open(0, ENG_PREC_FP32, NULL, err, sizeof err)) {
-        o.gpu = eng_cuda_load(NULL, 0);
-        o.cpu = 1;
-        snprintf(o.gpu_device, sizeof o.gpu_device, "cuda:0");
-    } else {
-        snprintf(o.gpu_missing, sizeof o.gpu_missing, "%.255s", err);
-    }
+    probe_use_gpu(&o, 0, 1, err, sizeof err);
     probe_run_workloads(p->run, &o);
     eng_device_close();
     clock_gettime(CLOCK_MONOTONIC, &t1);
