@@ -484,13 +484,12 @@ static void run_train_dp(struct dist *d, struct probe_run *run, const struct pro
         /* this rank's own medians, for the per-rank figures */
         struct probe_stats st;
         double *tmp = malloc(sizeof(double) * (size_t)n);
-        struct { double compute_ms, comm_ms, rate; char host[64]; } me = {0, 0, 0, {0}}, *all = NULL;
+        struct { double compute_ms, comm_ms, rate; } me = {0, 0, 0}, *all = NULL;
         if (tmp) {
             memcpy(tmp, cp, sizeof(double) * (size_t)n), probe_stats(tmp, n, &st), me.compute_ms = st.median * 1e3;
             memcpy(tmp, cm, sizeof(double) * (size_t)n), probe_stats(tmp, n, &st), me.comm_ms = st.median * 1e3;
             memcpy(tmp, step, sizeof(double) * (size_t)n), probe_stats(tmp, n, &st), me.rate = st.median > 0 ? s.batch / st.median : 0;
         }
-        snprintf(me.host, sizeof me.host, "%s", d->host);
         if (d->rank == 0) all = calloc((size_t)d->size, sizeof *all);
         long long have_all = d->rank != 0 || all;
         must(d, d->mpi->allreduce_sum_i64(&have_all, 1));
@@ -513,11 +512,9 @@ static void run_train_dp(struct dist *d, struct probe_run *run, const struct pro
             if (r_cm) set_stats(r_cm, cm, n);
             free(rate);
             if (all) {
-                run->ranks.listed = d->size < PROBE_MAX_RANKS ? d->size : PROBE_MAX_RANKS;
+                /* dist_run has listed the ranks and their hosts */
                 for (int i = 0; i < run->ranks.listed; i++) {
                     struct probe_rank *pr = &run->ranks.rank[i];
-                    pr->rank = i;
-                    snprintf(pr->host, sizeof pr->host, "%s", all[i].host);
                     pr->compute_ms = all[i].compute_ms;
                     pr->comm_ms = all[i].comm_ms;
                     pr->samples_per_s = all[i].rate;
