@@ -1,4 +1,4 @@
-/* The advisor's in-memory copy of the knowledge base; shared by advisor.c and report.c only. */
+/* The advisor's in-memory copy of the knowledge base, shared by the advisor's files and report.c. */
 #ifndef FWADVISOR_ADVISOR_KB_H
 #define FWADVISOR_ADVISOR_KB_H
 
@@ -61,5 +61,14 @@ int adv_fact(const struct adv_kb *akb, const struct answers *a, const char *name
 /* applies[i] = 1 when rule i takes effect for these answers: its condition holds and, for a
  * branch of a decision tree (effect "tree"), no earlier branch of that tree matched. */
 void adv_applicable(const struct adv_kb *akb, const struct answers *a, unsigned char applies[ADV_MAX_RULES]);
+
+/* Appends a reason to list (n of max used); NULL when full. The caller fills its label. */
+struct adv_reason *adv_push_reason(struct adv_reason *list, int *n, int max, int delta_tenths, const char *detail,
+                                   const char *source);
+/* Memory per device for strategy s under the resolved answers and shape in r. */
+void adv_strategy_memory(const struct adv_kb *akb, const struct adv_result *r, int s, struct adv_memory *m);
+/* The distributed strategy and runtime for framework fw (-1: none eligible), into r. */
+void adv_choose_strategy(const struct adv_kb *akb, struct adv_result *r, int fw, const unsigned char *applies);
+void adv_choose_runtime(const struct adv_kb *akb, struct adv_result *r, int fw, const unsigned char *applies);
 
 #endif
