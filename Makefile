@@ -38,6 +38,8 @@ BENCH_OBJ := $(BUILD)/tests/bench.o $(BUILD)/tests/support.o
 
 # The CUDA plug-in (engine/cuda): built when nvcc is found, `make CUDA=0` skips it. The main
 # binary never links CUDA; it loads build/fwadvisor-cuda.so with dlopen when asked for a GPU.
+# NCCL is no build or load dependency: the plug-in opens libnccl.so.2 at run time. CUDA_ARCHS
+# narrows the build to one GPU (scripts/gpu-check.sh passes the machine's own).
 NVCC        ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc))
 CUDA        ?= $(if $(NVCC),1,0)
 CUDA_HOME   ?= $(patsubst %/bin/nvcc,%,$(NVCC))
@@ -45,6 +47,12 @@ CUDA_ARCHS  ?= -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code
                -gencode arch=compute_90,code=compute_90
 CUDA_PLUGIN := $(BUILD)/fwadvisor-cuda.so
 CUDA_SRC    := engine/cuda/cuda_backend.cu engine/cuda/cuda_bench.cu
+CUDA_OBJ    := $(CUDA_SRC:%.cu=$(BUILD)/%.o)
+CUDA_HDRS   := engine/cuda/plugin.h engine/cuda/numerics.h engine/backend.h
+# Host code warning-free as the C code is; numerics.h's optimizer arithmetic relies on the
+# default --fmad=true never touching its explicitly rounded intrinsics, and on no fast math.
+NVCC_FLAGS  := -O3 -std=c++17 $(CUDA_ARCHS) -Xcompiler -fPIC,-Wall,-Wextra,-Wshadow -Xcompiler -fvisibility=hidden \
+               -DFWADVISOR_VERSION='"$(VERSION)"' -I.
 ifeq ($(CUDA),1)
 CUDA_TARGET := $(CUDA_PLUGIN)
 endif
@@ -77,10 +85,13 @@ test: deps
 	@$(MAKE) --no-print-directory test-run
 
 TEST_ENV = FWADVISOR_CUDA_PLUGIN="$(abspath $(CUDA_PLUGIN))" FWADVISOR_MPI_PLUGIN="$(abspath $(MPI_PLUGIN))" FWADVISOR_BIN="$(abspath $(BIN))" FWADVISOR_FIXTURES="$(abspath tests/fixtures)" \
-	FWADVISOR_SCHEMA_DIR="$(abspath docs)" FWADVISOR_FAKE_NVML="$(abspath $(BUILD)/libfake_nvml.so)"
+	FWADVISOR_SCHEMA_DIR="$(abspath docs)" FWADVISOR_FAKE_NVML="$(abspath $(BUILD)/libfake_nvml.so)" \
+	FWADVISOR_FAKE_CUDA_PLUGIN="$(abspath $(BUILD)/libfake_cuda_plugin.so)"
+TEST_FIXTURES = $(BUILD)/libfake_nvml.so $(BUILD)/libfake_cuda_plugin.so
 
-test-run: $(BIN) $(CUDA_TARGET) $(MPI_TARGET) $(BUILD)/unit-tests $(BUILD)/libfake_nvml.so
-	$(TEST_ENV) $(BUILD)/unit-tests
+# TEST_ARGS passes arguments to the test binary: make test-run TEST_ARGS="--filter 'cuda/*'"
+test-run: $(BIN) $(CUDA_TARGET) $(MPI_TARGET) $(BUILD)/unit-tests $(TEST_FIXTURES)
+	$(TEST_ENV) $(BUILD)/unit-tests $(TEST_ARGS)
 
 bench: deps
 	@$(MAKE) --no-print-directory bench-run
@@ -95,7 +106,7 @@ asan: deps
 	@$(MAKE) --no-print-directory BUILD=build-asan BIN=build-asan/fwadvisor \
 	    CFLAGS="$(SAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" CUDA=0 sanitize-run
 
-sanitize-run: $(BIN) $(MPI_TARGET) $(BUILD)/unit-tests $(BUILD)/libfake_nvml.so
+sanitize-run: $(BIN) $(MPI_TARGET) $(BUILD)/unit-tests $(TEST_FIXTURES)
 	@status=0; $(TEST_ENV) $(BUILD)/unit-tests > $(BUILD)/sanitize.log 2>&1 || status=$$?; \
 	cat $(BUILD)/sanitize.log; \
 	scripts/sanitizer-check.sh $(BUILD)/sanitize.log $$status || { echo "sanitizer reports or failures above"; exit 1; }
@@ -143,10 +154,14 @@ $(BUILD)/unit-tests: $(TEST_OBJ) $(LIB_OBJ)
 $(BUILD)/bench: $(BENCH_OBJ) $(LIB_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(MAIN_LIBS)
 
-$(CUDA_PLUGIN): $(CUDA_SRC) engine/cuda/plugin.h engine/backend.h
+# One object per .cu file, so that make -j compiles them side by side.
+$(BUILD)/engine/cuda/%.o: engine/cuda/%.cu $(CUDA_HDRS)
 	@mkdir -p $(dir $@)
-	$(NVCC) -O3 -std=c++17 $(CUDA_ARCHS) -Xcompiler -fPIC,-Wall,-Wextra -Xcompiler -fvisibility=hidden \
-	    -DFWADVISOR_VERSION='"$(VERSION)"' -I. -shared -o $@ $(CUDA_SRC) -lcublas -lnccl -Xlinker -rpath=$(CUDA_HOME)/lib64
+	$(NVCC) $(NVCC_FLAGS) -c -o $@ $<
+
+$(CUDA_PLUGIN): $(CUDA_OBJ)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(CUDA_ARCHS) -shared -o $@ $(CUDA_OBJ) -lcublas -ldl -Xlinker -rpath=$(CUDA_HOME)/lib64
 
 $(MPI_PLUGIN): probes/mpi/mpi_plugin.c probes/mpi/plugin.h
 	@mkdir -p $(dir $@)
@@ -158,12 +173,20 @@ $(BUILD)/libfake_nvml.so: tests/fixtures/fake_nvml.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARNFLAGS) -O1 -shared -fPIC -o $@ $<
 
+# A CUDA plug-in from other headers, which the loader must refuse (no CUDA needed to build it).
+$(BUILD)/libfake_cuda_plugin.so: tests/fixtures/fake_cuda_plugin.c engine/cuda/plugin.h engine/backend.h
+	@mkdir -p $(dir $@)
+	$(CC) $(WARNFLAGS) -O1 -shared -fPIC -fvisibility=hidden -DFWADVISOR_VERSION='"$(VERSION)"' -I. -o $@ $<
+
 $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARNFLAGS) $(CPPFLAGS) $(CFLAGS) $(MAIN_CFLAGS) $(TEST_CFLAGS) -MMD -MP -c -o $@ $<
 
-# The engine's elementwise kernels: vectorised loops and sqrtf without errno.
-$(BUILD)/engine/cpu_backend.o: CFLAGS += -O3 -fno-math-errno
+# The engine's elementwise kernels: vectorised loops and sqrtf without errno. No multiply-add
+# contraction (ISO C's default, said here): the optimizers' rounding is what the GPU's
+# reproduces bit for bit (engine/cuda/numerics.h), and the tests that check it likewise.
+$(BUILD)/engine/cpu_backend.o: CFLAGS += -O3 -fno-math-errno -ffp-contract=off
+$(BUILD)/tests/test_cuda.o: CFLAGS += -ffp-contract=off
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -30,6 +30,12 @@ static int check_plugin(const void *api, const char *path, char *why, size_t why
                  p->version ? p->version : "?", FWADVISOR_VERSION);
         return -1;
     }
+    const struct eng_cuda_sizes mine = ENG_CUDA_SIZES;
+    if (memcmp(&p->sizes, &mine, sizeof mine) != 0) {
+        snprintf(why, whysz, "%s was built from other headers (interface struct %zu bytes, this program's %zu): rebuild it",
+                 path, p->sizes.plugin, mine.plugin);
+        return -1;
+    }
     return 0;
 }
 

@@ -238,18 +238,22 @@ static void run_allreduce(struct dist *d, struct probe_run *run, const struct pr
     free(recv);
 }
 
+int dist_gpu_for_rank(int local_rank, int device_count)
+{
+    return device_count > 0 && local_rank >= 0 ? local_rank % device_count : -1;
+}
+
 /* The same sizes and check through NCCL on each rank's GPU: each run timed with CUDA events on
  * its rank, an iteration lasting as long as its slowest rank. */
 static void run_allreduce_gpu(struct dist *d, struct probe_run *run, const struct probe_options *opt)
 {
     char err[512] = "";
-    const struct eng_cuda_plugin *g = NULL;
+    const struct eng_cuda_plugin *g = eng_cuda_load(err, sizeof err);
     struct eng_cuda_device info;
     long long ok = 0;
-    if (eng_device_open(d->local_rank, ENG_PREC_FP32, &info, err, sizeof err)) {
-        g = eng_cuda_load(NULL, 0);
-        ok = 1;
-    }
+    int index = g ? dist_gpu_for_rank(d->local_rank, g->device_count(err, sizeof err)) : -1;
+    if (index >= 0 && eng_device_open(index, ENG_PREC_FP32, &info, err, sizeof err)) ok = 1;
+    int usable = (int)ok;
     must(d, d->mpi->allreduce_sum_i64(&ok, 1));
     char id[ENG_NCCL_ID_BYTES] = {0};
     long long made = 0;
@@ -259,12 +263,15 @@ static void run_allreduce_gpu(struct dist *d, struct probe_run *run, const struc
     long long joined = made && g->nccl_join(id, d->rank, d->size, err, sizeof err) == 0;
     must(d, d->mpi->allreduce_sum_i64(&joined, 1));
     char device[16];
-    snprintf(device, sizeof device, "cuda:%d", d->local_rank);
+    if (index >= 0) snprintf(device, sizeof device, "cuda:%d", index);
+    else snprintf(device, sizeof device, "cuda");
     if (joined != d->size) {
         struct probe_result *r = add(run, "allreduce", "busbw_gbs", "GB/s");
         if (r) snprintf(r->device, sizeof r->device, "%s", device);
         char why[256];
-        snprintf(why, sizeof why, "%s", ok != d->size ? "a rank has no usable GPU (no CUDA back-end)" : err[0] ? err : "NCCL did not start on every rank");
+        if (!usable) snprintf(why, sizeof why, "no usable GPU on rank %d: %.200s", d->rank, err);
+        else if (ok != d->size) snprintf(why, sizeof why, "a rank has no usable GPU (no CUDA back-end there)");
+        else snprintf(why, sizeof why, "%.250s", err[0] ? err : "NCCL did not start on every rank");
         fail(r, why);
         eng_device_close();
         return;

@@ -23,9 +23,13 @@ int dist_check_versions(struct dist *d, const char *version, char *err, size_t e
 /* A barrier that does not spin. */
 void dist_barrier(struct dist *d);
 /* The workloads in opt->workloads & PROBE_W_DIST; run is rank 0's (NULL elsewhere). With
- * gpu set (--device cuda under MPI) allreduce runs through NCCL on each rank's GPU (the local
- * rank's), MPI carrying only NCCL's start-up id. */
+ * gpu set (--device cuda under MPI) allreduce runs through NCCL on each rank's GPU
+ * (dist_gpu_for_rank), MPI carrying only NCCL's start-up id. */
 void dist_run(struct dist *d, struct probe_run *run, const struct probe_options *opt, int gpu);
+/* The GPU a rank uses: its local rank modulo the GPUs it sees, so that one GPU per rank
+ * (CUDA_VISIBLE_DEVICES set per rank, as Slurm's --gpus-per-task does) and all GPUs per rank
+ * both work. -1 when it sees none. */
+int dist_gpu_for_rank(int local_rank, int device_count);
 /* nccl-tests' allreduce bus bandwidth factor, 2 (n - 1) / n. */
 double dist_busbw_factor(int ranks);
 

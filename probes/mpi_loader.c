@@ -30,8 +30,14 @@ int fw_mpi_launched(void)
 static int check_plugin(const void *api, const char *path, char *why, size_t whysz)
 {
     const struct fw_mpi *p = api;
-    if (p->abi == FW_MPI_ABI && p->version && strcmp(p->version, FWADVISOR_VERSION) == 0) return 0;
-    snprintf(why, whysz, "%s is from another build (version %s): rebuild it", path, p->version ? p->version : "?");
+    if (p->abi == FW_MPI_ABI && p->version && strcmp(p->version, FWADVISOR_VERSION) == 0 &&
+        p->size == sizeof(struct fw_mpi))
+        return 0;
+    if (p->abi == FW_MPI_ABI && p->version && strcmp(p->version, FWADVISOR_VERSION) == 0)
+        snprintf(why, whysz, "%s was built from other headers (interface struct %zu bytes, this program's %zu): rebuild it",
+                 path, p->size, sizeof(struct fw_mpi));
+    else
+        snprintf(why, whysz, "%s is from another build (version %s): rebuild it", path, p->version ? p->version : "?");
     return -1;
 }
 

@@ -1,13 +1,16 @@
 /* The CUDA back-end: the engine's back-end struct on an NVIDIA GPU. GEMMs through cuBLAS (the
  * row-major engine calls column-major cuBLAS with the operands swapped), the engine's fused
  * kernels written here (bias + activation, softmax cross-entropy, one Adam/SGD pass over the flat
- * parameter buffer), all on one stream. Matches the CPU back-end's arithmetic where it can: the
- * same formulas, fp32 throughout (TF32 off unless asked for).
+ * parameter buffer), all on one stream. The same formulas as the CPU back-end, fp32 throughout
+ * (TF32 off unless asked for): the optimizers reproduce the CPU's bits exactly (numerics.h);
+ * GEMMs, reductions and the transcendental functions of the activations agree to rounding, the
+ * sums taken in another order.
  *
  * Built into fwadvisor-cuda.so (see plugin.h); nothing here is linked into the main binary. */
 extern "C" {
 #include "engine/cuda/plugin.h"
 }
+#include "engine/cuda/numerics.h"
 
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
@@ -42,9 +45,10 @@ static struct cuda_state S;
 /* CUDA graphs (backend.h's graph_* calls): mode 0 runs calls as issued, 1 captures them, 2 only
  * takes the optimizer's scalars while the held graph replays the step. The optimizer reads its
  * per-step scalars from device memory that a captured copy fills from pinned host memory at each
- * launch, so one graph serves every step. */
-struct adam_scalars { float b1, b2, step_size, inv_bc2_sqrt, eps, l2, decay; };
-struct sgd_scalars { float lr, mu, wd; int first; };
+ * launch, so one graph serves every step. The host copy is rewritten for the next step only
+ * after the event recorded behind the last launch has passed (graph_scalars), so a launch still
+ * queued can never read the next step's scalars, whether or not the caller synchronises between
+ * steps; graph_loss waits on the same event before it reads the pinned loss. */
 struct graph_state {
     const void *key;
     cudaGraphExec_t exec;
@@ -55,8 +59,10 @@ struct graph_state {
     double graph_loss_div;      /* the captured loss's divisor */
     int loss_pending;           /* the launched graph's loss is in loss_host */
     int failed;                 /* the last step's capture failed: its loss is NaN */
-    struct adam_scalars *adam_host, *adam_dev;
-    struct sgd_scalars *sgd_host, *sgd_dev;
+    cudaEvent_t launched;       /* recorded behind each graph launch */
+    int launch_pending;         /* `launched` may not have passed yet */
+    struct eng_adam_scalars *adam_host, *adam_dev;
+    struct eng_sgd_scalars *sgd_host, *sgd_dev;
 };
 static struct graph_state G;
 
@@ -168,10 +174,10 @@ static void cu_gemm(int trans_a, int trans_b, int m, int n, int k, float alpha, 
     enum eng_precision p = S.precision;
     if (p == ENG_PREC_BF16 || p == ENG_PREC_FP16) {
         size_t na = trans_a ? span(k, m, lda) : span(m, k, lda), nb = trans_b ? span(n, k, ldb) : span(k, n, ldb);
-        size_t half = 2;
-        if (ensure_scratch((((na + 7) & ~(size_t)7) + nb) * half) == 0) {
+        size_t elem_bytes = 2;
+        if (ensure_scratch((((na + 7) & ~(size_t)7) + nb) * elem_bytes) == 0) {
             char *base = (char *)S.scratch;
-            void *a16 = base, *b16 = base + ((na + 7) & ~(size_t)7) * half; /* 16-byte aligned */
+            void *a16 = base, *b16 = base + ((na + 7) & ~(size_t)7) * elem_bytes; /* 16-byte aligned */
             cudaDataType_t t16 = p == ENG_PREC_BF16 ? CUDA_R_16BF : CUDA_R_16F;
             if (p == ENG_PREC_BF16) {
                 to_bf16<<<blocks_for(na, 256), 256, 0, S.stream>>>((__nv_bfloat16 *)a16, a, na);
@@ -412,30 +418,39 @@ static float cu_loss(float *dlogits, const float *logits, const void *targets, i
 
 /* --- optimizers -------------------------------------------------------------------------- */
 
-/* torch.optim.Adam / AdamW as the CPU back-end computes it. The scalars come by value, or, in a
- * captured graph, from device memory filled at each launch (from_device not NULL). */
-__global__ void adam_kernel(float *p, const float *g, float *m, float *v, size_t n, struct adam_scalars by_value,
-                            const struct adam_scalars *from_device)
+/* torch.optim.Adam / AdamW, element by element as numerics.h defines it (the CPU's bits). The
+ * scalars come by value, or, in a captured graph, from device memory filled at each launch
+ * (from_device not NULL). */
+__global__ void adam_kernel(float *__restrict__ p, const float *__restrict__ g, float *__restrict__ m,
+                            float *__restrict__ v, size_t n, struct eng_adam_scalars by_value,
+                            const struct eng_adam_scalars *from_device)
 {
-    const struct adam_scalars s = from_device ? *from_device : by_value;
-    const float one_b1 = 1.0f - s.b1, one_b2 = 1.0f - s.b2;
+    const struct eng_adam_scalars s = from_device ? *from_device : by_value;
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        float w = p[i] * s.decay;
-        float grad = g[i] + s.l2 * w;
-        float mi = s.b1 * m[i] + one_b1 * grad;
-        float vi = s.b2 * v[i] + one_b2 * grad * grad;
+        float pi = p[i], mi = m[i], vi = v[i];
+        eng_adam_element(&pi, &mi, &vi, g[i], &s);
+        p[i] = pi;
         m[i] = mi;
         v[i] = vi;
-        p[i] = w - s.step_size * (mi / (sqrtf(vi) * s.inv_bc2_sqrt + s.eps));
     }
+}
+
+/* The host side of launch_pending: wait until the last graph launch has run. */
+static void graph_wait_launch(void)
+{
+    if (!G.launch_pending) return;
+    check_cuda("CUDA graph", cudaEventSynchronize(G.launched));
+    G.launch_pending = 0;
 }
 
 /* Before a kernel that reads its scalars: in capture mode, a copy of them from pinned memory
  * into device memory becomes part of the graph (the host side is rewritten every step, mode 2
- * included). Returns the device copy to read, or NULL to pass the scalars by value. */
+ * included, once the previous launch has run). Returns the device copy to read, or NULL to pass
+ * the scalars by value. */
 static const void *graph_scalars(void *host, void *dev, const void *value, size_t bytes, const char *what)
 {
     if (!G.mode) return NULL;
+    graph_wait_launch();
     memcpy(host, value, bytes);
     if (G.mode == 1) check_cuda(what, cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, S.stream));
     return dev;
@@ -443,42 +458,43 @@ static const void *graph_scalars(void *host, void *dev, const void *value, size_
 
 static void cu_adam_step(float *p, const float *g, float *m, float *v, size_t n, const struct eng_adam_args *a)
 {
-    float decay = a->decoupled ? 1.0f - a->lr * a->weight_decay : 1.0f;
-    float l2 = a->decoupled ? 0.0f : a->weight_decay;
-    struct adam_scalars s = {a->beta1, a->beta2, (float)(a->lr / a->bias_correction1),
-                             (float)(1.0 / sqrt(a->bias_correction2)), a->eps, l2, decay};
+    struct eng_adam_scalars s = eng_adam_scalars_of(a);
     const void *dev = graph_scalars(G.adam_host, G.adam_dev, &s, sizeof s, "adam");
     if (G.mode == 2) return; /* the graph runs it */
-    adam_kernel<<<blocks_for(n, 256), 256, 0, S.stream>>>(p, g, m, v, n, s, (const struct adam_scalars *)dev);
+    adam_kernel<<<blocks_for(n, 256), 256, 0, S.stream>>>(p, g, m, v, n, s, (const struct eng_adam_scalars *)dev);
 }
 
-/* torch.optim.SGD (dampening 0, no Nesterov); buf NULL without momentum. Scalars as for Adam. */
-__global__ void sgd_kernel(float *p, const float *g, float *buf, size_t n, struct sgd_scalars by_value,
-                           const struct sgd_scalars *from_device)
+/* torch.optim.SGD (dampening 0, no Nesterov) as numerics.h defines it; buf NULL without
+ * momentum. Scalars as for Adam. */
+__global__ void sgd_kernel(float *__restrict__ p, const float *__restrict__ g, float *__restrict__ buf, size_t n,
+                           struct eng_sgd_scalars by_value, const struct eng_sgd_scalars *from_device)
 {
-    const struct sgd_scalars s = from_device ? *from_device : by_value;
+    const struct eng_sgd_scalars s = from_device ? *from_device : by_value;
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        float grad = g[i] + s.wd * p[i];
+        float pi = p[i];
         if (buf) {
-            float b = s.first ? grad : s.mu * buf[i] + grad;
-            buf[i] = b;
-            grad = b;
+            float bi = buf[i];
+            eng_sgd_element(&pi, &bi, g[i], &s);
+            buf[i] = bi;
+        } else {
+            eng_sgd_element(&pi, NULL, g[i], &s);
         }
-        p[i] -= s.lr * grad;
+        p[i] = pi;
     }
 }
 
 static void cu_sgd_step(float *p, const float *g, float *buf, size_t n, const struct eng_sgd_args *a)
 {
     float *b = a->momentum == 0.0f ? NULL : buf;
-    struct sgd_scalars s = {a->lr, a->momentum, a->weight_decay, a->first_step};
+    struct eng_sgd_scalars s = eng_sgd_scalars_of(a);
     const void *dev = graph_scalars(G.sgd_host, G.sgd_dev, &s, sizeof s, "sgd");
     if (G.mode == 2) return;
-    sgd_kernel<<<blocks_for(n, 256), 256, 0, S.stream>>>(p, g, b, n, s, (const struct sgd_scalars *)dev);
+    sgd_kernel<<<blocks_for(n, 256), 256, 0, S.stream>>>(p, g, b, n, s, (const struct eng_sgd_scalars *)dev);
 }
 
 static void graph_drop(void)
 {
+    graph_wait_launch();
     if (G.exec) cudaGraphExecDestroy(G.exec);
     G.exec = NULL;
     G.key = NULL;
@@ -527,6 +543,8 @@ static void cu_graph_end(void)
     }
     if (G.mode) {
         check_cuda("CUDA graph launch", cudaGraphLaunch(G.exec, S.stream));
+        check_cuda("CUDA graph launch", cudaEventRecord(G.launched, S.stream));
+        G.launch_pending = 1;
         G.loss_pending = 1;
     }
     /* every call after this one runs as issued until the next graph_begin */
@@ -536,7 +554,9 @@ static void cu_graph_end(void)
 static float cu_graph_loss(void)
 {
     if (G.failed) return NAN;
-    return G.loss_pending ? (float)(*loss_host / G.graph_loss_div) : G.last_loss;
+    if (!G.loss_pending) return G.last_loss;
+    graph_wait_launch();
+    return (float)(*loss_host / G.graph_loss_div);
 }
 
 static void cu_graph_forget(const void *key)
@@ -620,10 +640,15 @@ static int cu_open(int index, enum eng_precision precision, struct eng_cuda_devi
         cudaStreamDestroy(S.stream);
         return -1;
     }
-    cublasSetStream(S.blas, S.stream);
     /* fp32 stays fp32 unless TF32 is asked for (PyTorch's default for matmul): the GEMMs name
      * their compute type, CUBLAS_COMPUTE_32F or CUBLAS_COMPUTE_32F_FAST_TF32. */
-    cublasSetMathMode(S.blas, CUBLAS_DEFAULT_MATH);
+    if ((bs = cublasSetStream(S.blas, S.stream)) != CUBLAS_STATUS_SUCCESS ||
+        (bs = cublasSetMathMode(S.blas, CUBLAS_DEFAULT_MATH)) != CUBLAS_STATUS_SUCCESS) {
+        snprintf(err, errsz, "cuBLAS could not be set up on device %d (status %d)", index, (int)bs);
+        cublasDestroy(S.blas);
+        cudaStreamDestroy(S.stream);
+        return -1;
+    }
     if (cudaMalloc((void **)&loss_total, sizeof(double)) != cudaSuccess ||
         cudaMallocHost((void **)&loss_host, sizeof(double)) != cudaSuccess) {
         cudaGetLastError();
@@ -642,8 +667,10 @@ static int cu_open(int index, enum eng_precision precision, struct eng_cuda_devi
     if (cudaMallocHost((void **)&G.adam_host, sizeof *G.adam_host) != cudaSuccess ||
         cudaMallocHost((void **)&G.sgd_host, sizeof *G.sgd_host) != cudaSuccess ||
         cudaMalloc((void **)&G.adam_dev, sizeof *G.adam_dev) != cudaSuccess ||
-        cudaMalloc((void **)&G.sgd_dev, sizeof *G.sgd_dev) != cudaSuccess) {
+        cudaMalloc((void **)&G.sgd_dev, sizeof *G.sgd_dev) != cudaSuccess ||
+        cudaEventCreateWithFlags(&G.launched, cudaEventDisableTiming) != cudaSuccess) {
         cudaGetLastError();
+        G.launched = NULL;
         G.disabled = 1;
     }
     /* cuBLAS inside a captured graph must not allocate: give it its workspace up front */
@@ -690,8 +717,10 @@ static void cu_close(void)
     if (G.sgd_host) cudaFreeHost(G.sgd_host);
     if (G.adam_dev) cudaFree(G.adam_dev);
     if (G.sgd_dev) cudaFree(G.sgd_dev);
+    if (G.launched) cudaEventDestroy(G.launched);
     memset(&G, 0, sizeof G);
-    cublasDestroy(S.blas);
+    /* teardown: a failure here has no one left to tell, and the handle is gone either way */
+    if (cublasDestroy(S.blas) != CUBLAS_STATUS_SUCCESS) cudaGetLastError();
     if (S.blas_workspace) cudaFree(S.blas_workspace);
     cudaStreamDestroy(S.stream);
     memset(&S, 0, sizeof S);
@@ -706,19 +735,23 @@ static const char *cu_last_error(void)
     return S.error[0] ? S.error : NULL;
 }
 
-/* The probe kernels live in cuda_bench.cu and run on this back-end's stream. */
+/* The probe kernels live in cuda_bench.cu and run on this back-end's stream; their errors (NCCL's
+ * included) are reported through last_error as the back-end's are. */
 extern "C" cudaStream_t eng_cuda_stream(void) { return S.stream; }
+extern "C" void eng_cuda_note_error(const char *what, const char *detail) { note_error(what, detail); }
 extern "C" cublasHandle_t eng_cuda_blas(void) { return S.blas; }
 
 extern "C" int eng_cuda_bench_prepare(enum eng_cuda_bench kind, size_t size, int arg, char *err, size_t errsz);
 extern "C" double eng_cuda_bench_run(void);
 extern "C" int eng_cuda_bench_check(void);
+extern "C" int eng_cuda_nccl_version(char *err, size_t errsz);
 extern "C" int eng_cuda_nccl_unique_id(void *id, char *err, size_t errsz);
 extern "C" int eng_cuda_nccl_join(const void *id, int rank, int ranks, char *err, size_t errsz);
 
 static const struct eng_cuda_plugin plugin = {
     ENG_CUDA_ABI,
     FWADVISOR_VERSION,
+    ENG_CUDA_SIZES,
     cu_device_count,
     cu_open,
     cu_close,
@@ -728,6 +761,7 @@ static const struct eng_cuda_plugin plugin = {
     eng_cuda_bench_check,
     eng_cuda_bench_release,
     cu_last_error,
+    eng_cuda_nccl_version,
     eng_cuda_nccl_unique_id,
     eng_cuda_nccl_join,
     eng_cuda_nccl_leave,

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#define ENG_CUDA_ABI 2
+#define ENG_CUDA_ABI 3
 
 /* Matrix precision. FP32: plain fp32 (TF32 off, as PyTorch's default); TF32: fp32 data, TF32
  * tensor cores; BF16 / FP16: the matrix inputs rounded to 16 bits, fp32 accumulation and output,
@@ -26,14 +26,26 @@ struct eng_cuda_device {
 };
 
 /* Timed probe kernels: prepare once, run many times (each run timed with CUDA events after the
- * caller's warm-up), check the last result, release. */
+ * caller's warm-up), check the last result, release. A GEMM run is as many back-to-back products
+ * as make about 4e11 FLOP (1 at n = 8192, 186 at n = 1024, at most 1024) between one pair of
+ * events, so that launch latency does not count against small sizes; its time is per product. */
 enum eng_cuda_bench { ENG_BENCH_GEMM, ENG_BENCH_COPY, ENG_BENCH_H2D, ENG_BENCH_D2H, ENG_BENCH_ALLREDUCE };
 
 #define ENG_NCCL_ID_BYTES 128
 
+/* The sizes of the structs that cross between the program and the plug-in, as each side was
+ * compiled: a plug-in built from other headers is refused instead of misread. */
+struct eng_cuda_sizes {
+    size_t plugin, backend, device, adam_args, sgd_args;
+};
+#define ENG_CUDA_SIZES                                                                                       \
+    {sizeof(struct eng_cuda_plugin), sizeof(struct eng_backend), sizeof(struct eng_cuda_device),              \
+     sizeof(struct eng_adam_args), sizeof(struct eng_sgd_args)}
+
 struct eng_cuda_plugin {
-    int abi;                   /* ENG_CUDA_ABI */
+    int abi;                   /* ENG_CUDA_ABI: first, where every version of the interface has it */
     const char *version;       /* the program version the plug-in was built with */
+    struct eng_cuda_sizes sizes; /* ENG_CUDA_SIZES */
     /* Number of devices, or -1 with the reason in err (no driver, no device). */
     int (*device_count)(char *err, size_t errsz);
     /* Selects device `index` for everything after; fills *info. 0, or -1 with err. */
@@ -50,7 +62,12 @@ struct eng_cuda_plugin {
     void (*bench_release)(void);
     const char *(*last_error)(void); /* the first CUDA error a kernel met, or NULL */
     /* NCCL across processes, MPI only for start-up: rank 0 makes the unique id, the MPI layer
-     * broadcasts its ENG_NCCL_ID_BYTES, every rank joins with it on its opened GPU. */
+     * broadcasts its ENG_NCCL_ID_BYTES, every rank joins with it on its opened GPU. NCCL itself
+     * is loaded on first use (libnccl.so.2, or $FWADVISOR_NCCL_LIB), so the plug-in builds and
+     * runs without it: each of these then fails with the reason. A failed or timed-out
+     * collective, or an asynchronous error NCCL reports while a run is polled, aborts the
+     * communicator (ncclCommAbort) rather than waiting on it; leave destroys a healthy one. */
+    int (*nccl_version)(char *err, size_t errsz); /* NCCL_VERSION_CODE (22809 for 2.28.9), or -1 */
     int (*nccl_unique_id)(void *id, char *err, size_t errsz);
     int (*nccl_join)(const void *id, int rank, int ranks, char *err, size_t errsz);
     void (*nccl_leave)(void);
@@ -60,7 +77,7 @@ typedef const struct eng_cuda_plugin *(*eng_cuda_plugin_fn)(void);
 
 /* The main program's side (engine/cuda_loader.c): loads the plug-in once (FWADVISOR_CUDA_PLUGIN,
  * else fwadvisor-cuda.so beside the executable or in build/) and returns it, or NULL with the
- * reason in err ("not built", the loader's message, an ABI or version mismatch). */
+ * reason in err ("not built", the loader's message, an ABI, version or struct size mismatch). */
 const struct eng_cuda_plugin *eng_cuda_load(char *err, size_t errsz);
 
 /* "cpu", "cuda" or "cuda:N" into *index (-1 for the CPU). 0, or -1 with err. */

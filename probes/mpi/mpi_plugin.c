@@ -123,6 +123,7 @@ static const char *p_last_error(void) { return error_text; }
 static const struct fw_mpi plugin = {
     .abi = FW_MPI_ABI,
     .version = FWADVISOR_VERSION,
+    .size = sizeof(struct fw_mpi),
     .library = library_text,
     .init = p_init,
     .finalize = p_finalize,

@@ -7,11 +7,12 @@
 
 #include <stddef.h>
 
-#define FW_MPI_ABI 2
+#define FW_MPI_ABI 3
 
 struct fw_mpi {
-    int abi;               /* FW_MPI_ABI */
+    int abi;               /* FW_MPI_ABI: first, where every version of the interface has it */
     const char *version;   /* the program version the plug-in was built with */
+    size_t size;           /* sizeof(struct fw_mpi) as the plug-in was compiled */
     const char *library;   /* the MPI library's own version line */
     /* MPI_Init; errors return instead of aborting. 0, or -1 with err. */
     int (*init)(int *rank, int *size, int *local_rank, int *local_size, char *err, size_t errsz);
