@@ -3,6 +3,8 @@
 # already finds every library; on a system without apt it prints the package names instead.
 #   scripts/deps.sh          install what is missing
 #   scripts/deps.sh --check  exit 0 when everything is present, 1 otherwise (installs nothing)
+#   scripts/deps.sh --check-build  the same for what the build and unit tests cannot do without
+#                            (the libraries, cc, make, pkg-config; not tmux, MPI or jsonschema)
 #   scripts/deps.sh --peer   also PyTorch (Debian's python3-torch) for the peer check and bench
 #   scripts/deps.sh --fuzz   also clang and its libFuzzer runtime for make fuzz
 set -eu
@@ -12,7 +14,9 @@ mode=${1:-}
 # pkg-config module -> Debian package
 MODULES="sqlite3:libsqlite3-dev libcjson:libcjson-dev ncursesw:libncurses-dev criterion:libcriterion-dev openblas:libopenblas-dev hwloc:libhwloc-dev"
 # OpenMPI builds the MPI plug-in and runs the multi-rank probe tests (the binary itself never needs it).
-TOOLS="pkg-config:pkg-config cc:gcc make:make tmux:tmux mpicc:libopenmpi-dev mpirun:openmpi-bin"
+BUILD_TOOLS="pkg-config:pkg-config cc:gcc make:make"
+TOOLS="$BUILD_TOOLS tmux:tmux mpicc:libopenmpi-dev mpirun:openmpi-bin"
+[ "$mode" = "--check-build" ] && TOOLS=$BUILD_TOOLS
 
 missing=""
 for pair in $TOOLS; do
@@ -34,15 +38,16 @@ if [ "$mode" = "--fuzz" ] && ! command -v clang >/dev/null 2>&1; then
     missing="$missing clang libclang-rt-14-dev"
 fi
 
-# The tests validate JSON reports against docs/*.schema.json with Debian's python3-jsonschema.
-if ! /usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1; then
+# The tests validate JSON reports against docs/*.schema.json with Debian's python3-jsonschema
+# (they skip without it).
+if [ "$mode" != "--check-build" ] && ! /usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1; then
     missing="$missing python3-jsonschema"
 fi
 
 if [ -z "$missing" ]; then
     exit 0
 fi
-if [ "$mode" = "--check" ]; then
+if [ "$mode" = "--check" ] || [ "$mode" = "--check-build" ]; then
     echo "fwadvisor: missing build dependencies:$missing" >&2
     exit 1
 fi

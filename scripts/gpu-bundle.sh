@@ -5,15 +5,17 @@
 # and architecture as the packages should be (apt-get download needs no root, only current
 # package lists: `apt-get update` first if they are missing).
 #   scripts/gpu-bundle.sh [DIR]
-# The set is the -dev packages of scripts/deps.sh, pkgconf, and everything they depend on, less
-# what any Linux machine with a C compiler already has (libc, the compiler's runtime, zlib and
-# the like). The build, the compiler and CUDA come from the target machine.
+# The set is what the build needs beyond a compiler: the -dev packages of scripts/deps.sh, make,
+# pkgconf, and everything they depend on, less what any Linux machine with a C compiler already
+# has (libc, the compiler's runtime, zlib and the like). The C and C++ compilers (nvcc's host
+# compiler), CUDA and the NVIDIA driver come from the target machine, which scripts/gpu-check.sh
+# checks before it builds; NCCL is optional (opened at run time).
 set -eu
 
 dir=${1:-gpu-bundle}
 
 ROOTS="libsqlite3-dev libcjson-dev libopenblas-dev libopenblas-pthread-dev libhwloc-dev
-libncurses-dev libcriterion-dev pkgconf"
+libncurses-dev libcriterion-dev pkgconf make"
 
 # Never bundled: the C library and toolchain (a bundled copy would clash with the target's
 # compiler), the base libraries every system and compiler already loads, and build tools.
