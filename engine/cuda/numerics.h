@@ -37,7 +37,13 @@
 #include <math.h>
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
 #include "engine/backend.h"
+#ifdef __cplusplus
+}
+#endif
 
 #ifdef __CUDACC__
 #define ENG_HD __host__ __device__ static inline
