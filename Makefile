@@ -105,7 +105,7 @@ sanitize-run: $(BIN) $(MPI_TARGET) $(BUILD)/unit-tests $(BUILD)/libfake_nvml.so
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-FUZZ_SRC     := engine/tensor_io.c engine/model.c engine/data.c engine/cpu_backend.c
+FUZZ_SRC     := engine/tensor_io.c engine/file.c engine/model.c engine/data.c engine/cpu_backend.c
 FUZZ_TARGETS := npy safetensors
 
 fuzz:

@@ -53,18 +53,6 @@ static void join_ids(const cJSON *arr, char *out, size_t n)
     }
 }
 
-static int print_json(const cJSON *doc)
-{
-    char *text = cJSON_Print(doc);
-    if (!text) {
-        cli_error("out of memory");
-        return EXIT_RUNTIME;
-    }
-    puts(text);
-    free(text);
-    return EXIT_OK;
-}
-
 /* A table whose cells are computed per row into a scratch block, ncols strings of 256 bytes. */
 struct cells {
     char (*buf)[256];
@@ -235,8 +223,9 @@ static void print_item(const char *label, int label_width, const char *text)
 
 static void heading(const char *title, int bold)
 {
-    if (bold) printf("\n\033[1m%s\033[0m\n", title);
-    else printf("\n%s\n", title);
+    fputs(bold ? "\n\033[1m" : "\n", stdout);
+    text_put(stdout, title);
+    fputs(bold ? "\033[0m\n" : "\n", stdout);
 }
 
 static void print_sources(const cJSON *obj, int bold)
@@ -256,8 +245,11 @@ static void show_framework(const cJSON *obj, int bold)
 {
     const cJSON *fw = cJSON_GetObjectItemCaseSensitive(obj, "framework");
     char line[2048], c[160];
-    if (bold) printf("\033[1m%s\033[0m (%s) %s, released %s\n", str(fw, "name"), str(fw, "id"), str(fw, "version"), str(fw, "released"));
-    else printf("%s (%s) %s, released %s\n", str(fw, "name"), str(fw, "id"), str(fw, "version"), str(fw, "released"));
+    if (bold) fputs("\033[1m", stdout);
+    text_put(stdout, str(fw, "name"));
+    if (bold) fputs("\033[0m", stdout);
+    text_printf(stdout, " (%s) %s, released %s", str(fw, "id"), str(fw, "version"), str(fw, "released"));
+    putchar('\n');
     cite(fw, c, sizeof c);
     snprintf(line, sizeof line, "%s %s", str(fw, "summary"), c);
     text_wrap(stdout, line, 0, 0);
@@ -305,8 +297,11 @@ static void show_generic(const cJSON *obj, int bold)
     const char *kind = str(obj, "kind");
     const cJSON *fact = cJSON_GetObjectItemCaseSensitive(obj, kind);
     const char *name = *str(fact, "name") ? str(fact, "name") : *str(fact, "title") ? str(fact, "title") : str(fact, "id");
-    if (bold) printf("\033[1m%s\033[0m (%s %s)\n", name, kind, str(fact, "id"));
-    else printf("%s (%s %s)\n", name, kind, str(fact, "id"));
+    if (bold) fputs("\033[1m", stdout);
+    text_put(stdout, name);
+    if (bold) fputs("\033[0m", stdout);
+    text_printf(stdout, " (%s %s)", kind, str(fact, "id"));
+    putchar('\n');
     const cJSON *field;
     cJSON_ArrayForEach(field, fact) {
         char value[2048];
@@ -400,7 +395,8 @@ int cmd_kb(struct globals *g, int argc, char **argv)
             cli_error("%s", err);
             return EXIT_DB;
         }
-        puts(path);
+        text_put(stdout, path);
+        putchar('\n');
         return EXIT_OK;
     }
     if (strcmp(sub, "reset") == 0) {
@@ -416,8 +412,9 @@ int cmd_kb(struct globals *g, int argc, char **argv)
             cli_error("%s", err);
             return cli_exit_from_kb(status);
         }
-        if (backup[0]) printf("knowledge base reset: %s (previous file kept as %s)\n", path, backup);
-        else printf("knowledge base created: %s\n", path);
+        if (backup[0]) text_printf(stdout, "knowledge base reset: %s (previous file kept as %s)", path, backup);
+        else text_printf(stdout, "knowledge base created: %s", path);
+        putchar('\n');
         return EXIT_OK;
     }
     if (strcmp(sub, "list") == 0) {
@@ -436,7 +433,7 @@ int cmd_kb(struct globals *g, int argc, char **argv)
             kb_close(k);
             return cli_exit_from_kb(status);
         }
-        rc = json ? print_json(rows) : list_text(kind, rows, bold);
+        rc = json ? cli_write_json(rows, NULL) : list_text(kind, rows, bold);
         cJSON_Delete(rows);
         kb_close(k);
         return rc;
@@ -451,7 +448,7 @@ int cmd_kb(struct globals *g, int argc, char **argv)
             cli_error("%s", err);
             return cli_exit_from_kb(status);
         }
-        if (json) rc = print_json(obj);
+        if (json) rc = cli_write_json(obj, NULL);
         else if (strcmp(str(obj, "kind"), "framework") == 0) show_framework(obj, bold), rc = EXIT_OK;
         else show_generic(obj, bold), rc = EXIT_OK;
         cJSON_Delete(obj);
@@ -467,17 +464,12 @@ int cmd_kb(struct globals *g, int argc, char **argv)
             cli_error("%s", err);
             return cli_exit_from_kb(status);
         }
-        char *text = cJSON_Print(doc);
+        rc = cli_write_json(doc, output);
         cJSON_Delete(doc);
-        if (!text) {
-            cli_error("out of memory");
-            return EXIT_RUNTIME;
+        if (rc == EXIT_OK && output && strcmp(output, "-") != 0) {
+            text_printf(stderr, "exported to %s", output);
+            fputc('\n', stderr);
         }
-        size_t len = strlen(text);
-        text[len] = '\n'; /* cJSON_Print's buffer has room for the newline only at the NUL */
-        rc = cli_write_output(output, text, len + 1, err, sizeof err) ? (cli_error("%s", err), EXIT_RUNTIME) : EXIT_OK;
-        free(text);
-        if (rc == EXIT_OK && output && strcmp(output, "-") != 0) fprintf(stderr, "exported to %s\n", output);
         return rc;
     }
     if (strcmp(sub, "import") == 0) {

@@ -156,8 +156,9 @@ static void print_run(const cJSON *doc, const cJSON *base, int bold)
     char line[512];
     snprintf(line, sizeof line, "probe run %s, %s, %.1f s%s", str(doc, "id"), str(doc, "started_at"),
              num(doc, "duration_s"), cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "interrupted")) ? ", INTERRUPTED" : "");
-    if (bold) printf("\033[1m%s\033[0m\n", line);
-    else printf("%s\n", line);
+    if (bold) fputs("\033[1m", stdout);
+    text_put(stdout, line);
+    fputs(bold ? "\033[0m\n" : "\n", stdout);
     const cJSON *caches = cJSON_GetObjectItemCaseSensitive(cpu, "caches");
     char peak_text[32] = "unknown";
     if (!isnan(num(cpu, "peak_gflops_fp32"))) snprintf(peak_text, sizeof peak_text, "%.0f GFLOP/s", num(cpu, "peak_gflops_fp32"));
@@ -243,24 +244,6 @@ static void print_run(const cJSON *doc, const cJSON *base, int bold)
     if (base) printf("\nChanges beyond the noise (twice the larger CV, at least 3%%) say better or WORSE.\n");
 }
 
-static int print_doc_json(const cJSON *doc, const char *output)
-{
-    char err[512];
-    char *text = cJSON_Print(doc);
-    if (!text) {
-        cli_error("out of memory");
-        return EXIT_RUNTIME;
-    }
-    size_t len = strlen(text);
-    text[len] = '\n';
-    int rc = cli_write_output(output, text, len + 1, err, sizeof err);
-    free(text);
-    if (rc) {
-        cli_error("%s", err);
-        return EXIT_RUNTIME;
-    }
-    return EXIT_OK;
-}
 
 static int sub_list(struct globals *g, int json)
 {
@@ -275,7 +258,7 @@ static int sub_list(struct globals *g, int json)
         cli_error("%s", err);
         return cli_exit_from_kb(status);
     }
-    if (json) rc = print_doc_json(rows, NULL);
+    if (json) rc = cli_write_json(rows, NULL);
     else {
         printf("%-22s %-20s %7s  %s\n", "ID", "STARTED", "SECONDS", "SUMMARY");
         const cJSON *r;
@@ -320,7 +303,7 @@ static int sub_show_delete(struct globals *g, const char *sub, const char *id, i
         cli_error("%s", err);
         return cli_exit_from_kb(status);
     }
-    if (json) rc = print_doc_json(doc, NULL);
+    if (json) rc = cli_write_json(doc, NULL);
     else print_run(doc, NULL, g->color);
     cJSON_Delete(doc);
     return rc;
@@ -563,8 +546,8 @@ int cmd_probe(struct globals *g, int argc, char **argv)
         }
         saved = 1;
     }
-    if (output && (rc = print_doc_json(doc, output)) != EXIT_OK) goto done;
-    if (json && !output) rc = print_doc_json(doc, NULL);
+    if (output && (rc = cli_write_json(doc, output)) != EXIT_OK) goto done;
+    if (json && !output) rc = cli_write_json(doc, NULL);
     else if (!json) {
         print_run(doc, base, g->color);
         if (saved) printf("\nsaved as probe run %s (fwadvisor probe show %s)\n", run->id, run->id);

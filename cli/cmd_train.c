@@ -327,7 +327,10 @@ int cmd_train(struct globals *g, int argc, char **argv)
         printf("throughput: %.0f samples/s, %.2f GFLOP/s (%.4g FLOP per step)\n", median > 0 ? cfg.batch / median : 0,
                median > 0 ? flops / median / 1e9 : 0, flops);
         printf("memory: peak resident %.1f MB; model buffers %.1f MB\n", rss / 1e6, eng_model_buffer_bytes(m) / 1e6);
-        if (save) printf("weights saved to %s\n", save);
+        if (save) {
+            text_printf(stdout, "weights saved to %s", save);
+            putchar('\n');
+        }
     }
     free(sorted);
     free(losses);

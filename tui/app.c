@@ -347,7 +347,9 @@ int tui_run(const struct tui_options *opt)
     if (status == KB_OK) status = kb_open(path, is_default, &a->k, err, sizeof err);
     if (status == KB_OK) status = adv_kb_load(a->k, &a->akb, err, sizeof err);
     if (status != KB_OK) {
-        fprintf(stderr, "fwadvisor: %s\n", err);
+        fputs("fwadvisor: ", stderr);
+        text_put(stderr, err);
+        fputc('\n', stderr);
         kb_close(a->k);
         free(a);
         return status;
@@ -356,7 +358,8 @@ int tui_run(const struct tui_options *opt)
     pthread_mutex_init(&a->probe.lock, NULL);
     app_refresh_hardware(a);
     if (crt_init(opt->color) != 0) {
-        fprintf(stderr, "fwadvisor: cannot start the terminal interface (TERM=%s)\n", getenv("TERM") ? getenv("TERM") : "");
+        text_printf(stderr, "fwadvisor: cannot start the terminal interface (TERM=%s)", getenv("TERM") ? getenv("TERM") : "");
+        fputc('\n', stderr);
         adv_kb_free(a->akb);
         kb_close(a->k);
         free(a->preview);
