@@ -5,6 +5,7 @@ VERSION   := 0.1.0
 CC        ?= cc
 PREFIX    ?= /usr/local
 MANDIR    ?= $(PREFIX)/share/man
+LIBDIR    ?= $(PREFIX)/lib
 BUILD     ?= build
 BIN       ?= fwadvisor
 CFLAGS    ?= -O2 -g
@@ -60,7 +61,7 @@ endif
 
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all run test test-run bench bench-run asan sanitize-run fuzz fuzz-run test-peer test-peer-run deps install uninstall clean
+.PHONY: FORCE all run test test-run bench bench-run asan sanitize-run fuzz fuzz-run test-peer test-peer-run deps install uninstall clean
 .DEFAULT_GOAL := all
 
 all: $(BIN) $(CUDA_TARGET) $(MPI_TARGET)
@@ -169,6 +170,15 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARNFLAGS) $(CPPFLAGS) $(CFLAGS) $(MAIN_CFLAGS) -MMD -MP -c -o $@ $<
 
+# Where plug-ins are taken from (engine/plugin.c): the installed folder, and this build tree for
+# this build's own binary. Rewritten only when a path changes, so the object rebuilds then.
+PLUGIN_PATHS = \#define FWADVISOR_PLUGIN_DIR "$(LIBDIR)/fwadvisor"\n\#define FWADVISOR_BUILD_BIN "$(abspath $(BIN))"\n\#define FWADVISOR_BUILD_DIR "$(abspath $(BUILD))"\n
+$(BUILD)/plugin_paths.h: FORCE
+	@mkdir -p $(dir $@)
+	@printf '$(PLUGIN_PATHS)' > $@.tmp; cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(BUILD)/engine/plugin.o: $(BUILD)/plugin_paths.h
+FORCE:
+
 $(BUILD)/kb_data.c: $(KB_DATA) $(BUILD)/embed
 	$(BUILD)/embed $@ kb_builtin $(KB_DATA)
 
@@ -183,16 +193,16 @@ $(BUILD)/embed: scripts/embed.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARNFLAGS) -O1 -o $@ $<
 
-install: $(BIN) $(CUDA_TARGET)
+install: $(BIN) $(CUDA_TARGET) $(MPI_TARGET)
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(MANDIR)/man1"
 	install -m 755 $(BIN) "$(DESTDIR)$(PREFIX)/bin/fwadvisor"
-	$(if $(MPI_TARGET),install -d "$(DESTDIR)$(PREFIX)/lib/fwadvisor" && install -m 755 $(MPI_PLUGIN) "$(DESTDIR)$(PREFIX)/lib/fwadvisor/fwadvisor-mpi.so")
-	$(if $(CUDA_TARGET),install -d "$(DESTDIR)$(PREFIX)/lib/fwadvisor" && install -m 755 $(CUDA_PLUGIN) "$(DESTDIR)$(PREFIX)/lib/fwadvisor/fwadvisor-cuda.so")
+	$(if $(MPI_TARGET),install -d "$(DESTDIR)$(LIBDIR)/fwadvisor" && install -m 755 $(MPI_PLUGIN) "$(DESTDIR)$(LIBDIR)/fwadvisor/fwadvisor-mpi.so")
+	$(if $(CUDA_TARGET),install -d "$(DESTDIR)$(LIBDIR)/fwadvisor" && install -m 755 $(CUDA_PLUGIN) "$(DESTDIR)$(LIBDIR)/fwadvisor/fwadvisor-cuda.so")
 	install -m 644 docs/fwadvisor.1 "$(DESTDIR)$(MANDIR)/man1/fwadvisor.1"
 
 uninstall:
 	rm -f "$(DESTDIR)$(PREFIX)/bin/fwadvisor" "$(DESTDIR)$(MANDIR)/man1/fwadvisor.1" \
-	    "$(DESTDIR)$(PREFIX)/lib/fwadvisor/fwadvisor-cuda.so" "$(DESTDIR)$(PREFIX)/lib/fwadvisor/fwadvisor-mpi.so"
+	    "$(DESTDIR)$(LIBDIR)/fwadvisor/fwadvisor-cuda.so" "$(DESTDIR)$(LIBDIR)/fwadvisor/fwadvisor-mpi.so"
 
 clean:
 	rm -rf build build-asan fwadvisor

@@ -454,6 +454,10 @@ int cmd_probe(struct globals *g, int argc, char **argv)
     } else {
         snprintf(po.gpu_missing, sizeof po.gpu_missing, "not asked for (--device cpu)");
     }
+    /* A plug-in file found in an unsafe place (or from another build) is not loaded; the run goes
+     * on without it, and says so once. */
+    const char *plugin_warning = eng_cuda_load_warning();
+    if (plugin_warning) cli_error("warning: %s", plugin_warning);
 
     kb *k = NULL;
     cJSON *base = NULL;
@@ -491,14 +495,7 @@ int cmd_probe(struct globals *g, int argc, char **argv)
     snprintf(run->version, sizeof run->version, "%s", FWADVISOR_VERSION);
     char base_id[32];
     strftime(base_id, sizeof base_id, "%Y%m%d-%H%M%S", &tm);
-    snprintf(run->id, sizeof run->id, "%s", base_id);
-    if (k && kb_probe_free_id(k, base_id, run->id, sizeof run->id, err, sizeof err) != KB_OK) {
-        cli_error("%s", err);
-        free(run);
-        kb_close(k);
-        cJSON_Delete(base);
-        return EXIT_DB;
-    }
+    snprintf(run->id, sizeof run->id, "%s", base_id); /* the stored id is settled when it is saved */
 
     /* Under MPI an interrupt ends every rank (the launcher forwards it); nothing is saved. */
     struct sigaction sa, old;
@@ -538,13 +535,14 @@ int cmd_probe(struct globals *g, int argc, char **argv)
     /* Saved whole or not at all; an interrupted run only when something was finished. */
     int saved = 0;
     if (!nosave && (!run->interrupted || finished > 0)) {
-        int status = kb_probe_save(k, doc, err, sizeof err);
-        if (status != KB_OK) {
-            cli_error("%s", err);
-            rc = cli_exit_from_kb(status);
-            goto done;
-        }
-        saved = 1;
+        char where[PATH_MAX];
+        int stored = probe_run_store(k, doc, where, sizeof where, err, sizeof err);
+        const cJSON *id = cJSON_GetObjectItemCaseSensitive(doc, "id");
+        if (cJSON_IsString(id)) snprintf(run->id, sizeof run->id, "%s", id->valuestring);
+        if (stored == 0) saved = 1;
+        else if (stored == 1) cli_error("%s; the run is kept in %s instead", err, where);
+        else cli_error("%s; the run could not be written to a file either", err);
+        if (stored != 0) rc = EXIT_DB;
     }
     if (output && (rc = cli_write_json(doc, output)) != EXIT_OK) goto done;
     if (json && !output) rc = cli_write_json(doc, NULL);

@@ -9,6 +9,7 @@
 #include "tui/layout.h"
 #include "tui/text.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,10 +77,7 @@ void probe_view_start(struct app *a)
     struct tm tm;
     gmtime_r(&t, &tm);
     strftime(p->run->started_at, sizeof p->run->started_at, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    char base[32];
-    strftime(base, sizeof base, "%Y%m%d-%H%M%S", &tm);
-    if (kb_probe_free_id(a->k, base, p->run->id, sizeof p->run->id, err, sizeof err) != KB_OK)
-        snprintf(p->run->id, sizeof p->run->id, "%s", base);
+    strftime(p->run->id, sizeof p->run->id, "%Y%m%d-%H%M%S", &tm); /* settled when it is saved */
     snprintf(p->run->version, sizeof p->run->version, "%s", FWADVISOR_VERSION);
     p->fraction = 0;
     p->seen = 0;
@@ -109,10 +107,16 @@ void probe_view_poll(struct app *a)
     p->doc = probe_run_to_json(p->run);
     char err[512];
     if (p->doc && (!p->run->interrupted || finished > 0)) {
-        if (kb_probe_save(a->k, p->doc, err, sizeof err) == KB_OK) {
+        char where[PATH_MAX];
+        int stored = probe_run_store(a->k, p->doc, where, sizeof where, err, sizeof err);
+        const cJSON *id = cJSON_GetObjectItemCaseSensitive(p->doc, "id");
+        if (cJSON_IsString(id)) snprintf(p->run->id, sizeof p->run->id, "%s", id->valuestring);
+        if (stored == 0) {
             snprintf(p->message, sizeof p->message, "saved as probe run %s%s", p->run->id,
                      p->run->interrupted ? " (cancelled: the finished results only)" : "");
             app_refresh_hardware(a);
+        } else if (stored == 1) {
+            snprintf(p->message, sizeof p->message, "not stored (%.100s); kept in %.120s", err, where);
         } else {
             snprintf(p->message, sizeof p->message, "%.250s", err);
         }
