@@ -26,6 +26,12 @@ sqlite3 *kb_db(kb *k) { return k->db; }
 const char *kb_path(const kb *k) { return k->path; }
 int kb_busy_ms(const kb *k) { return k->busy_ms; }
 
+void kb_set_progress(kb *k, void (*fn)(void *ctx, size_t done, size_t total), void *ctx)
+{
+    k->progress = fn;
+    k->progress_ctx = ctx;
+}
+
 int kb_resolve_path(const char *override, char *out, size_t outsz, int *is_default, char *err,
                     size_t errsz)
 {

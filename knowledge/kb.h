@@ -81,6 +81,9 @@ struct kb_import_stats {
  * error the database is unchanged. `name` is used in messages (a file name or "-"). */
 int kb_import(kb *k, const char *text, size_t len, const char *name, struct kb_import_stats *stats,
               char *err, size_t errsz);
+/* Long operations (kb_import) call fn every thousand rows with the rows done and in all; NULL
+ * turns it off. */
+void kb_set_progress(kb *k, void (*fn)(void *ctx, size_t done, size_t total), void *ctx);
 
 /* --- queries (kb_query.c) ------------------------------------------------------------------ */
 

@@ -17,6 +17,8 @@ extern const size_t kb_builtin_count;
 struct kb {
     sqlite3 *db;
     int busy_ms;
+    void (*progress)(void *ctx, size_t done, size_t total); /* kb_set_progress */
+    void *progress_ctx;
     char path[PATH_MAX];
 };
 
