@@ -434,7 +434,7 @@ int cmd_kb(struct globals *g, int argc, char **argv)
         if (!known)
             return cli_usage_error("kb", "unknown kind '%s' (frameworks, criteria, hardware, distributed, "
                                          "deployment, accelerators, rules, sources)", kind);
-        if ((rc = cli_open_kb(g, &k)) != EXIT_OK) return rc;
+        if ((rc = cli_open_kb_read(g, &k)) != EXIT_OK) return rc;
         cJSON *rows = NULL;
         int status = kb_list(k, kind, &rows, err, sizeof err);
         if (status != KB_OK) {
@@ -449,7 +449,7 @@ int cmd_kb(struct globals *g, int argc, char **argv)
     }
     if (strcmp(sub, "show") == 0) {
         if (nargs != 1) return cli_usage_error("kb", "kb show takes one ID");
-        if ((rc = cli_open_kb(g, &k)) != EXIT_OK) return rc;
+        if ((rc = cli_open_kb_read(g, &k)) != EXIT_OK) return rc;
         cJSON *obj = NULL;
         int status = kb_show(k, args[0], &obj, err, sizeof err);
         kb_close(k);
@@ -465,7 +465,7 @@ int cmd_kb(struct globals *g, int argc, char **argv)
     }
     if (strcmp(sub, "export") == 0) {
         if (nargs) return cli_usage_error("kb", "kb export takes no arguments (use -o FILE)");
-        if ((rc = cli_open_kb(g, &k)) != EXIT_OK) return rc;
+        if ((rc = cli_open_kb_read(g, &k)) != EXIT_OK) return rc;
         cJSON *doc = NULL;
         int status = kb_export(k, user_only, &doc, err, sizeof err);
         kb_close(k);

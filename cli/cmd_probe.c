@@ -248,7 +248,7 @@ static void print_run(const cJSON *doc, const cJSON *base, int bold)
 static int sub_list(struct globals *g, int json)
 {
     kb *k;
-    int rc = cli_open_kb(g, &k);
+    int rc = cli_open_kb_read(g, &k);
     if (rc) return rc;
     char err[1024];
     cJSON *rows;
@@ -278,7 +278,7 @@ static int sub_list(struct globals *g, int json)
 static int sub_show_delete(struct globals *g, const char *sub, const char *id, int json)
 {
     kb *k;
-    int rc = cli_open_kb(g, &k);
+    int rc = strcmp(sub, "delete") == 0 ? cli_open_kb(g, &k) : cli_open_kb_read(g, &k);
     if (rc) return rc;
     char err[1024];
     int status;
@@ -463,7 +463,9 @@ int cmd_probe(struct globals *g, int argc, char **argv)
     cJSON *base = NULL;
     int rc;
     if (!nosave || compare) {
-        if ((rc = cli_open_kb(g, &k)) != EXIT_OK) {
+        /* Read mode: on a read-only or full disk the probe still runs, and a run that cannot be
+         * stored is written to a file instead (probe_run_store). */
+        if ((rc = cli_open_kb_read(g, &k)) != EXIT_OK) {
             eng_device_close();
             return rc;
         }

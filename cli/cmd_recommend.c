@@ -278,7 +278,7 @@ int cmd_recommend(struct globals *g, int argc, char **argv)
         }
     }
     kb *k = NULL;
-    int rc0 = cli_open_kb(g, &k);
+    int rc0 = cli_open_kb_read(g, &k);
     if (rc0 != EXIT_OK) return rc0;
     struct adv_kb *akb = NULL;
     int status = adv_kb_load(k, &akb, err, sizeof err);

@@ -532,6 +532,7 @@ int kb_import(kb *k, const char *text, size_t len, const char *name, struct kb_i
               char *err, size_t errsz)
 {
     memset(stats, 0, sizeof *stats);
+    if (kb_check_writable(k, "importing", err, errsz) != KB_OK) return KB_ERR_DB;
     cJSON *doc = json_doc_parse(text, len, name, err, errsz);
     if (!doc) return KB_ERR_INPUT;
     struct import_ctx ctx = {.k = k, .doc = doc, .name = name};

@@ -29,6 +29,7 @@ static int free_id(kb *k, const char *base, char *out, size_t outsz)
 
 int kb_probe_save(kb *k, cJSON *doc, char *err, size_t errsz)
 {
+    if (kb_check_writable(k, "saving the probe run", err, errsz) != KB_OK) return KB_ERR_DB;
     char *text = cJSON_PrintUnformatted(doc);
     if (!text) {
         kb_errf(err, errsz, "out of memory");
@@ -143,6 +144,7 @@ int kb_probe_get(kb *k, const char *id, cJSON **doc, char *err, size_t errsz)
 
 int kb_probe_delete(kb *k, const char *id, char *err, size_t errsz)
 {
+    if (kb_check_writable(k, "deleting a probe run", err, errsz) != KB_OK) return KB_ERR_DB;
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(kb_db(k), "DELETE FROM probe_runs WHERE id = ?", -1, &st, NULL);
     if (rc != SQLITE_OK) return kb_db_error(k, rc, "deleting a probe run", err, errsz);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static void add_nullable(cJSON *o, const char *key, double v, int present)
 {
@@ -178,7 +179,7 @@ int probe_run_store(kb *k, cJSON *doc, char *where, size_t wheresz, char *err, s
         char *slash = strrchr(dirs[ndirs], '/');
         if (slash) *slash = '\0', ndirs++;
     }
-    snprintf(dirs[ndirs++], sizeof dirs[0], ".");
+    if (getcwd(dirs[ndirs], sizeof dirs[0])) ndirs++; /* printed in full, so it can be found */
     const char *tmp = getenv("TMPDIR");
     snprintf(dirs[ndirs++], sizeof dirs[0], "%s", tmp && *tmp ? tmp : "/tmp");
     int status = -1;
