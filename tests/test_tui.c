@@ -103,12 +103,23 @@ static char *screen(int escapes)
 }
 
 /* Polls the screen until it shows `text` (about `seconds`: the suite runs tests in parallel,
- * under the sanitizers too); returns the screen. */
+ * under the sanitizers too) and has settled: a frame can reach tmux in pieces, so the screen
+ * returned is one that two captures 50 ms apart agree on. */
 static char *wait_for_s(const char *text, int seconds)
 {
     for (int i = 0; i < seconds * 100; i++) {
         char *s = screen(0);
-        if (strstr(s, text)) return s;
+        if (strstr(s, text)) {
+            for (int settle = 0; settle < 40; settle++) {
+                usleep(50000);
+                char *again = screen(0);
+                int same = strcmp(again, s) == 0;
+                free(s);
+                s = again;
+                if (same) break;
+            }
+            if (strstr(s, text)) return s;
+        }
         free(s);
         usleep(10000);
     }
