@@ -101,13 +101,16 @@ sanitize-run: $(BIN) $(MPI_TARGET) $(BUILD)/unit-tests $(BUILD)/libfake_nvml.so
 	cat $(BUILD)/sanitize.log; \
 	scripts/sanitizer-check.sh $(BUILD)/sanitize.log $$status || { echo "sanitizer reports or failures above"; exit 1; }
 
-# libFuzzer targets for the file readers (clang): each runs FUZZ_SECONDS, new inputs go to
+# libFuzzer targets for the readers of outside input (.npy, safetensors, answers, kb import;
+# clang): each runs FUZZ_SECONDS, new inputs go to
 # build/fuzz/work-*, the seed corpus in tests/fuzz/corpus stays untouched.
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_SRC     := engine/tensor_io.c engine/file.c engine/model.c engine/data.c engine/cpu_backend.c
-FUZZ_TARGETS := npy safetensors
+# The answers and import readers need the knowledge layer (and, for import, the built-in facts).
+FUZZ_KB_SRC  := knowledge/answers.c knowledge/answer_keys.c knowledge/json_doc.c knowledge/rules.c
+FUZZ_TARGETS := npy safetensors answers import
 
 fuzz:
 	@scripts/deps.sh --fuzz
@@ -122,9 +125,18 @@ fuzz-run: $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 	    grep -E '^stat::number_of_executed_units|^Done' build/fuzz/$$t.log; \
 	done
 
-build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC)
+build/fuzz/fuzz_npy build/fuzz/fuzz_safetensors: build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC)
 	@mkdir -p build/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(WARNFLAGS) $(CPPFLAGS) $(MAIN_CFLAGS) -o $@ $^ $(call pc_libs,libcjson) $(BLAS_LIBS) -lm
+
+build/fuzz/fuzz_answers: tests/fuzz/fuzz_answers.c $(FUZZ_KB_SRC)
+	@mkdir -p build/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(WARNFLAGS) $(CPPFLAGS) $(MAIN_CFLAGS) -o $@ $^ $(call pc_libs,libcjson) -lm
+
+build/fuzz/fuzz_import: tests/fuzz/fuzz_import.c $(filter knowledge/%,$(LIB_SRC)) build/kb_data.c build/presets_data.c
+	@mkdir -p build/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(WARNFLAGS) $(CPPFLAGS) $(MAIN_CFLAGS) -Wno-unused-command-line-argument -o $@ $^ \
+	    $(call pc_libs,libcjson sqlite3) -lm
 
 # The peer check against PyTorch (tests/peer/peer_check.py) where `import torch` works.
 test-peer:
