@@ -78,9 +78,10 @@ test: deps
 	@$(MAKE) --no-print-directory test-run
 
 TEST_ENV = FWADVISOR_CUDA_PLUGIN="$(abspath $(CUDA_PLUGIN))" FWADVISOR_MPI_PLUGIN="$(abspath $(MPI_PLUGIN))" FWADVISOR_BIN="$(abspath $(BIN))" FWADVISOR_FIXTURES="$(abspath tests/fixtures)" \
-	FWADVISOR_SCHEMA_DIR="$(abspath docs)" FWADVISOR_FAKE_NVML="$(abspath $(BUILD)/libfake_nvml.so)"
+	FWADVISOR_SCHEMA_DIR="$(abspath docs)" FWADVISOR_FAKE_NVML="$(abspath $(BUILD)/libfake_nvml.so)" \
+	FWADVISOR_PLANTED_PLUGIN="$(abspath $(BUILD)/libplanted.so)"
 
-test-run: $(BIN) $(CUDA_TARGET) $(MPI_TARGET) $(BUILD)/unit-tests $(BUILD)/libfake_nvml.so
+test-run: $(BIN) $(CUDA_TARGET) $(MPI_TARGET) $(BUILD)/unit-tests $(BUILD)/libfake_nvml.so $(BUILD)/libplanted.so
 	$(TEST_ENV) $(BUILD)/unit-tests
 
 bench: deps
@@ -96,7 +97,7 @@ asan: deps
 	@$(MAKE) --no-print-directory BUILD=build-asan BIN=build-asan/fwadvisor \
 	    CFLAGS="$(SAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" CUDA=0 sanitize-run
 
-sanitize-run: $(BIN) $(MPI_TARGET) $(BUILD)/unit-tests $(BUILD)/libfake_nvml.so
+sanitize-run: $(BIN) $(MPI_TARGET) $(BUILD)/unit-tests $(BUILD)/libfake_nvml.so $(BUILD)/libplanted.so
 	@status=0; $(TEST_ENV) $(BUILD)/unit-tests > $(BUILD)/sanitize.log 2>&1 || status=$$?; \
 	cat $(BUILD)/sanitize.log; \
 	scripts/sanitizer-check.sh $(BUILD)/sanitize.log $$status || { echo "sanitizer reports or failures above"; exit 1; }
@@ -168,6 +169,10 @@ $(MPI_PLUGIN): probes/mpi/mpi_plugin.c probes/mpi/plugin.h
 # The NVIDIA driver libraries' stand-in for the detection tests (plain flags: it is loaded by
 # dlopen into sanitized and plain test binaries alike).
 $(BUILD)/libfake_nvml.so: tests/fixtures/fake_nvml.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARNFLAGS) -O1 -shared -fPIC -o $@ $<
+
+$(BUILD)/libplanted.so: tests/fixtures/planted_plugin.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARNFLAGS) -O1 -shared -fPIC -o $@ $<
 
