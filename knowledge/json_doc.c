@@ -1,5 +1,6 @@
 #include "knowledge/json_doc.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -79,4 +80,16 @@ cJSON *json_doc_parse(const char *text, size_t len, const char *name, char *err,
         }
     }
     return doc;
+}
+
+const char *json_str(const cJSON *obj, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+double json_num(const cJSON *obj, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }

@@ -12,4 +12,8 @@
  * offset of the error. */
 cJSON *json_doc_parse(const char *text, size_t len, const char *name, char *err, size_t errsz);
 
+/* A member of an object as a string ("" when absent or not a string) or a number (NaN). */
+const char *json_str(const cJSON *obj, const char *key);
+double json_num(const cJSON *obj, const char *key);
+
 #endif
