@@ -75,7 +75,8 @@ static void print_table(const struct probe_table *t)
     struct text_column tc[PT_NCOLS];
     int nc = 0;
     for (; cols[nc] != PT_NCOLS; nc++)
-        tc[nc] = (struct text_column){probe_table_headers[cols[nc]], 0, cols[nc] >= PT_MEDIAN && cols[nc] != PT_RANGE};
+        tc[nc] = (struct text_column){probe_table_headers[cols[nc]], cols[nc] == PT_PARAMS, /* gives way at 80 columns */
+                                      cols[nc] >= PT_MEDIAN && cols[nc] != PT_RANGE};
     const char **cells = calloc((size_t)t->nrows * (size_t)nc + 1, sizeof *cells);
     if (!cells) return;
     /* Finished results as a table; skipped ones after it, each with its reason. */

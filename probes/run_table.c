@@ -101,7 +101,7 @@ void probe_table_build(const cJSON *doc, const cJSON *base, struct probe_table *
         }
         double med = json_num(r, "median"), cv = json_num(r, "cv");
         snprintf(row->cell[PT_MEDIAN], sizeof row->cell[0], "%.4g", med);
-        snprintf(row->cell[PT_RANGE], sizeof row->cell[0], "%.4g..%.4g", json_num(r, "min"), json_num(r, "max"));
+        snprintf(row->cell[PT_RANGE], sizeof row->cell[0], "%.3g..%.3g", json_num(r, "min"), json_num(r, "max"));
         row->noisy = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "noisy"));
         t->any_noisy |= row->noisy;
         snprintf(row->cell[PT_CV], sizeof row->cell[0], "%.1f%s", isnan(cv) ? 0 : cv * 100, row->noisy ? "!" : "");
