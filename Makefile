@@ -60,7 +60,7 @@ endif
 
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all run test test-run bench bench-run asan sanitize-run fuzz fuzz-run test-peer test-peer-run deps install uninstall clean
+.PHONY: all run test test-run bench bench-run bench-peers asan sanitize-run fuzz fuzz-run test-peer test-peer-run deps install uninstall clean
 .DEFAULT_GOAL := all
 
 all: $(BIN) $(CUDA_TARGET) $(MPI_TARGET)
@@ -87,6 +87,15 @@ bench: deps
 
 bench-run: $(BIN) $(BUILD)/bench
 	$(BUILD)/bench "$(abspath $(BIN))" "$(abspath tests/peer/bench_torch.py)"
+
+# Optional: current CPU PyTorch, JAX and TensorFlow from PyPI in a virtual environment under
+# build/, which `make bench` then runs side by side with Debian's PyTorch. Nothing else needs it.
+PEERS_VENV := build/peers-venv
+bench-peers:
+	@scripts/deps.sh --venv
+	/usr/bin/python3 -m venv $(PEERS_VENV)
+	$(PEERS_VENV)/bin/pip install --quiet --upgrade pip
+	$(PEERS_VENV)/bin/pip install --quiet --upgrade torch jax tensorflow-cpu numpy
 
 # AddressSanitizer + UndefinedBehaviorSanitizer (LeakSanitizer included) build of the binary and
 # the tests, then the suite. Criterion does not fail a test whose process reports a leak at exit,
@@ -163,7 +172,7 @@ $(BUILD)/tests/%.o: tests/%.c
 	$(CC) $(WARNFLAGS) $(CPPFLAGS) $(CFLAGS) $(MAIN_CFLAGS) $(TEST_CFLAGS) -MMD -MP -c -o $@ $<
 
 # The engine's elementwise kernels: vectorised loops and sqrtf without errno.
-$(BUILD)/engine/cpu_backend.o: CFLAGS += -O3 -fno-math-errno
+$(BUILD)/engine/cpu_backend.o $(BUILD)/engine/gpt_cpu.o: CFLAGS += -O3 -fno-math-errno
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
