@@ -134,13 +134,14 @@ build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC)
 	@mkdir -p build/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(WARNFLAGS) $(CPPFLAGS) $(MAIN_CFLAGS) -o $@ $^ $(call pc_libs,libcjson) $(BLAS_LIBS) -lm
 
-# The peer check against PyTorch (tests/peer/peer_check.py) where `import torch` works.
+# The peer checks against PyTorch (tests/peer/: the MLP, the GPT) where `import torch` works.
 test-peer:
 	@scripts/deps.sh --peer
 	@$(MAKE) --no-print-directory test-peer-run
 
 test-peer-run: $(BIN)
 	/usr/bin/python3 tests/peer/peer_check.py $(BIN)
+	/usr/bin/python3 tests/peer/peer_gpt.py $(BIN)
 
 $(BIN): $(MAIN_OBJ) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
