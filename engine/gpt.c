@@ -53,6 +53,7 @@ struct eng_gpt {
     /* One allocation each (llm.c). */
     float *params, *grads, *opt_m, *opt_v, *acts, *work;
     int32_t *tokens;     /* inputs then targets, N each */
+    int gemms_only;      /* eng_gpt_time_gemms: linear layers as plain GEMMs, other kernels skipped */
     size_t acts_floats, work_floats;
     /* Views into params and grads. */
     float *wte, *wpe, *lnfw, *lnfb, *dwte, *dwpe, *dlnfw, *dlnfb;
@@ -369,16 +370,22 @@ void eng_gpt_write_tensor(struct eng_gpt *m, int i, const float *host)
 #define P(l, k) m->p[(l) * NKINDS + (k)]
 #define G(l, k) m->g[(l) * NKINDS + (k)]
 
-/* out [N x OC] = in [N x IC] W^T (W [OC x IC], nn.Linear's layout). */
-static void matmul_forward(const struct eng_gpt *m, float *out, const float *in, const float *w, int N, int IC, int OC)
+/* The linear layers go through the back-end's fused kernels; when timing the matrix products
+ * alone (eng_gpt_time_gemms) the same products run as plain GEMM calls instead. */
+static void matmul_forward(const struct eng_gpt *m, float *out, const float *in, const float *w, const float *bias,
+                           int N, int IC, int OC)
 {
-    m->be->gemm(0, 1, N, OC, IC, 1.0f, in, IC, w, IC, 0.0f, out, OC);
+    if (m->gemms_only) m->be->gemm(0, 1, N, OC, IC, 1.0f, in, IC, w, IC, 0.0f, out, OC);
+    else m->ops->matmul_forward(out, in, w, bias, N, IC, OC);
 }
 
-/* dW = dout^T in; din = dout W (skipped when din is NULL). */
-static void matmul_backward(const struct eng_gpt *m, float *din, float *dw, const float *dout, const float *in,
-                            const float *w, int N, int IC, int OC)
+static void matmul_backward(const struct eng_gpt *m, float *din, float *dw, float *dbias, const float *dout,
+                            const float *in, const float *w, int N, int IC, int OC)
 {
+    if (!m->gemms_only) {
+        m->ops->matmul_backward(din, dw, dbias, dout, in, w, N, IC, OC);
+        return;
+    }
     m->be->gemm(1, 0, OC, IC, N, 1.0f, dout, OC, in, IC, 0.0f, dw, IC);
     if (din) m->be->gemm(0, 0, N, IC, OC, 1.0f, dout, OC, w, IC, 0.0f, din, IC);
 }
@@ -394,22 +401,22 @@ static void forward(struct eng_gpt *m, const int32_t *inputs, const int32_t *tar
     for (int l = 0; l < L; l++) {
         struct block_acts *a = &m->blocks[l];
         const float *res_in = l ? m->blocks[l - 1].res3 : m->encoded;
-        matmul_forward(m, a->qkv, a->ln1, P(l, QKVW), N, C, 3 * C);
-        ops->bias_forward(a->qkv, P(l, QKVB), N, 3 * C);
+        matmul_forward(m, a->qkv, a->ln1, P(l, QKVW), P(l, QKVB), N, C, 3 * C);
         ops->attention_forward(a->atty, a->att, a->qkv, m->scratch, B, T, C, NH);
-        matmul_forward(m, a->res2, a->atty, P(l, PROJW), N, C, C);
+        /* The projections' biases are added by the fused residual kernel. */
+        matmul_forward(m, a->res2, a->atty, P(l, PROJW), NULL, N, C, C);
         ops->residual_layernorm_forward(a->res2, a->ln2, a->ln2_mean, a->ln2_rstd, res_in, P(l, PROJB), P(l, LN2W),
                                         P(l, LN2B), N, C);
-        matmul_forward(m, a->fch, a->ln2, P(l, FCW), N, C, 4 * C);
+        matmul_forward(m, a->fch, a->ln2, P(l, FCW), NULL, N, C, 4 * C);
         ops->bias_gelu_forward(a->fch_gelu, a->fch, P(l, FCB), N, 4 * C);
-        matmul_forward(m, a->res3, a->fch_gelu, P(l, FCPROJW), N, 4 * C, C);
+        matmul_forward(m, a->res3, a->fch_gelu, P(l, FCPROJW), NULL, N, 4 * C, C);
         /* The block's end fused with the next LayerNorm: the next block's ln_1, or ln_f. */
         struct block_acts *next = l + 1 < L ? &m->blocks[l + 1] : NULL;
         ops->residual_layernorm_forward(a->res3, next ? next->ln1 : m->lnf, next ? next->ln1_mean : m->lnf_mean,
                                         next ? next->ln1_rstd : m->lnf_rstd, a->res2, P(l, FCPROJB),
                                         next ? P(l + 1, LN1W) : m->lnfw, next ? P(l + 1, LN1B) : m->lnfb, N, C);
     }
-    matmul_forward(m, m->logits, m->lnf, m->wte, N, C, V); /* the LM head: wte, tied */
+    matmul_forward(m, m->logits, m->lnf, m->wte, NULL, N, C, V); /* the LM head: wte, tied */
     ops->crossentropy(m->loss, m->logits, m->logits, targets, N, V, m->scratch);
 }
 
@@ -420,27 +427,23 @@ static void backward(struct eng_gpt *m, const int32_t *inputs)
     const struct eng_gpt_ops *ops = m->ops;
     const int B = m->cfg.batch, T = m->cfg.ctx, C = m->cfg.n_embd, NH = m->cfg.n_head, V = m->cfg.vocab;
     const int L = m->cfg.n_layer, N = B * T;
-    matmul_backward(m, m->dnarrow, m->dwte, m->logits, m->lnf, m->wte, N, C, V);
+    matmul_backward(m, m->dnarrow, m->dwte, NULL, m->logits, m->lnf, m->wte, N, C, V);
     ops->layernorm_backward(m->dres, m->dlnfw, m->dlnfb, m->dnarrow, m->blocks[L - 1].res3, m->lnfw, m->lnf_mean,
                             m->lnf_rstd, N, C, 0);
     for (int l = L - 1; l >= 0; l--) {
         struct block_acts *a = &m->blocks[l];
         const float *res_in = l ? m->blocks[l - 1].res3 : m->encoded;
         /* MLP: res3 = res2 + gelu(ln2 Wfc^T + bfc) Wproj^T + bproj; dres holds dres3. */
-        matmul_backward(m, m->dwide, G(l, FCPROJW), m->dres, a->fch_gelu, P(l, FCPROJW), N, 4 * C, C);
-        ops->bias_backward(G(l, FCPROJB), m->dres, N, C);
+        matmul_backward(m, m->dwide, G(l, FCPROJW), G(l, FCPROJB), m->dres, a->fch_gelu, P(l, FCPROJW), N, 4 * C, C);
         ops->gelu_backward(m->dwide, a->fch, (size_t)N * 4 * C);
-        ops->bias_backward(G(l, FCB), m->dwide, N, 4 * C);
-        matmul_backward(m, m->dnarrow, G(l, FCW), m->dwide, a->ln2, P(l, FCW), N, C, 4 * C);
+        matmul_backward(m, m->dnarrow, G(l, FCW), G(l, FCB), m->dwide, a->ln2, P(l, FCW), N, C, 4 * C);
         ops->layernorm_backward(m->dres, G(l, LN2W), G(l, LN2B), m->dnarrow, a->res2, P(l, LN2W), a->ln2_mean,
                                 a->ln2_rstd, N, C, 1); /* dres: dres2 */
         /* Attention: res2 = res_in + attn(ln1) Wproj^T + bproj. */
-        matmul_backward(m, m->dnarrow, G(l, PROJW), m->dres, a->atty, P(l, PROJW), N, C, C);
-        ops->bias_backward(G(l, PROJB), m->dres, N, C);
+        matmul_backward(m, m->dnarrow, G(l, PROJW), G(l, PROJB), m->dres, a->atty, P(l, PROJW), N, C, C);
         float *dqkv = m->dwide; /* N x 3C fits the N x 4C buffer, free again */
         ops->attention_backward(dqkv, m->dnarrow, a->qkv, a->atty, a->att, m->scratch, B, T, C, NH);
-        ops->bias_backward(G(l, QKVB), dqkv, N, 3 * C);
-        matmul_backward(m, m->dnarrow, G(l, QKVW), dqkv, a->ln1, P(l, QKVW), N, C, 3 * C);
+        matmul_backward(m, m->dnarrow, G(l, QKVW), G(l, QKVB), dqkv, a->ln1, P(l, QKVW), N, C, 3 * C);
         ops->layernorm_backward(m->dres, G(l, LN1W), G(l, LN1B), m->dnarrow, res_in, P(l, LN1W), a->ln1_mean,
                                 a->ln1_rstd, N, C, 1); /* dres: the gradient of res_in */
     }
@@ -535,7 +538,6 @@ static void none_ln_back(float *di, float *dw, float *db, const float *d, const 
 {
     (void)di, (void)dw, (void)db, (void)d, (void)in, (void)w, (void)mu, (void)rs, (void)N, (void)C, (void)acc;
 }
-static void none_bias(float *x, const float *b, int N, int C) { (void)x, (void)b, (void)N, (void)C; }
 static void none_bias_gelu(float *o, float *p, const float *b, int N, int C) { (void)o, (void)p, (void)b, (void)N, (void)C; }
 static void none_gelu_back(float *d, const float *p, size_t n) { (void)d, (void)p, (void)n; }
 static void none_attn(float *o, float *s, const float *q, float *x, int B, int T, int C, int NH)
@@ -556,7 +558,7 @@ static void none_enc_back(float *a, float *b, const float *d, const int32_t *t, 
     (void)a, (void)b, (void)d, (void)t, (void)B, (void)T, (void)C;
 }
 
-/* Every kernel but the GEMMs does nothing. */
+/* Every kernel but the linear layers' GEMMs does nothing. */
 static const struct eng_gpt_ops gemm_only_ops = {
     .attention_state_floats = none_floats,
     .scratch_floats = none_scratch,
@@ -565,8 +567,6 @@ static const struct eng_gpt_ops gemm_only_ops = {
     .layernorm_forward = none_ln,
     .residual_layernorm_forward = none_res_ln,
     .layernorm_backward = none_ln_back,
-    .bias_forward = none_bias,
-    .bias_backward = none_bias,
     .bias_gelu_forward = none_bias_gelu,
     .gelu_backward = none_gelu_back,
     .attention_forward = none_attn,
@@ -585,6 +585,7 @@ double eng_gpt_time_gemms(struct eng_gpt *m)
 {
     const struct eng_gpt_ops *keep = m->ops;
     m->ops = &gemm_only_ops;
+    m->gemms_only = 1;
     m->be->synchronize();
     double t0 = now_s();
     forward(m, m->tokens, m->tokens);
@@ -592,6 +593,7 @@ double eng_gpt_time_gemms(struct eng_gpt *m)
     m->be->synchronize();
     double t = now_s() - t0;
     m->ops = keep;
+    m->gemms_only = 0;
     return t;
 }
 

@@ -1,9 +1,15 @@
 /* The transformer's kernels on the CPU (gpt_ops.h): fused row and column loops on the worker
  * pool (pool.h), attention as small single-threaded OpenBLAS products per (sequence, head).
  *
+ * OpenBLAS runs single-threaded inside the pool's tasks, so one pool of threads does all the work
+ * and OpenBLAS's own never runs beside it (pool.h says why that matters).
+ *
  * Rows are split into tasks of about TASK_FLOATS values; reductions over rows (bias and
  * LayerNorm weight gradients, the embedding's) are split by columns instead, so every sum is
- * taken in one fixed order by one thread: results do not depend on the thread count. */
+ * taken in one fixed order by one thread: results do not depend on the thread count. The
+ * products are split by their output rows, so each output is one thread's call whatever the
+ * split; OpenBLAS's single-threaded kernels sum in an order that does not depend on the number of
+ * rows they are given. */
 #include "engine/cpu_math.h"
 #include "engine/gpt_ops.h"
 #include "engine/pool.h"
@@ -245,48 +251,105 @@ static void cpu_layernorm_backward(float *din, float *dw, float *db, const float
     for_cols(C, ln_back_cols, &a);
 }
 
-/* --- bias and GELU ------------------------------------------------------------------------- */
+/* --- linear layers ------------------------------------------------------------------------ */
 
-struct ew_args {
-    float *out, *x;
-    const float *bias, *in;
-    int N, C;
+/* Each product is split between the pool's threads and run by single-threaded OpenBLAS calls:
+ * the forward and dX by rows (tokens), dW by its output rows; dW and dX of a layer are one batch
+ * of tasks, so they run side by side. At these sizes one thread per product runs near the
+ * core's peak, and splitting the work ourselves scales better than OpenBLAS's own threading. */
+struct mm_args {
+    float *out, *din, *dw, *dbias;
+    const float *in, *w, *bias, *dout;
+    int N, IC, OC;
+    int row_tasks, row_per, dw_tasks, dw_per;
 };
+
+static void with_blas_single(void (*fn)(void *, int, int), void *args, int tasks)
+{
+    int keep = openblas_get_num_threads();
+    if (keep != 1) openblas_set_num_threads(1);
+    eng_pool_run(tasks, 0, fn, args);
+    if (keep != 1) openblas_set_num_threads(keep);
+}
+
+/* Rows (and dW's output rows) per task. Fixed, not derived from the thread count: OpenBLAS's
+ * kernel for a row depends on where the row falls in its call, so the same split on any number of
+ * threads gives the same bits. 128 rows keep a single-threaded product within a few percent of
+ * its rate on the whole matrix. */
+#define MM_SPAN 256
 
 HOT static void add_bias(float *restrict x, const float *restrict bias, int C)
 {
     for (int c = 0; c < C; c++) x[c] += bias[c];
 }
 
-static void bias_rows(const void *p, int r0, int r1)
+static void mm_forward_task(void *p, int task, int worker)
 {
-    const struct ew_args *a = p;
-    for (int r = r0; r < r1; r++) add_bias(a->x + (size_t)r * a->C, a->bias, a->C);
+    (void)worker;
+    const struct mm_args *a = p;
+    int r0 = task * a->row_per, r1 = r0 + a->row_per < a->N ? r0 + a->row_per : a->N;
+    float *out = a->out + (size_t)r0 * a->OC;
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, r1 - r0, a->OC, a->IC, 1.0f, a->in + (size_t)r0 * a->IC, a->IC,
+                a->w, a->IC, 0.0f, out, a->OC);
+    if (a->bias)
+        for (int r = r0; r < r1; r++, out += a->OC) add_bias(out, a->bias, a->OC);
 }
 
-static void cpu_bias_forward(float *x, const float *bias, int N, int C)
+static void plan_rows(struct mm_args *a)
 {
-    struct ew_args a = {.x = x, .bias = bias, .N = N, .C = C};
-    for_rows(N, (size_t)C, bias_rows, &a);
+    a->row_per = MM_SPAN;
+    a->row_tasks = (a->N + MM_SPAN - 1) / MM_SPAN;
 }
 
-static void bias_back_cols(const void *p, int c0, int c1)
+static void cpu_matmul_forward(float *out, const float *in, const float *w, const float *bias, int N, int IC, int OC)
 {
-    const struct ew_args *a = p;
-    float s[COL_CHUNK] = {0};
-    int n = c1 - c0;
-    for (int r = 0; r < a->N; r++) {
-        const float *d = a->in + (size_t)r * a->C + c0;
-        for (int c = 0; c < n; c++) s[c] += d[c];
+    struct mm_args a = {.out = out, .in = in, .w = w, .bias = bias, .N = N, .IC = IC, .OC = OC};
+    plan_rows(&a);
+    with_blas_single(mm_forward_task, &a, a.row_tasks);
+}
+
+HOT static void col_sums(float *restrict sums, const float *restrict d, int rows, int ld, int n)
+{
+    for (int c = 0; c < n; c++) sums[c] = 0.0f;
+    for (int r = 0; r < rows; r++)
+        for (int c = 0; c < n; c++) sums[c] += d[(size_t)r * ld + c];
+}
+
+static void mm_backward_task(void *p, int task, int worker)
+{
+    (void)worker;
+    const struct mm_args *a = p;
+    if (task < a->dw_tasks) { /* dW rows o0..o1 = dout[:, o0..o1]^T in, and their bias sums */
+        int o0 = task * a->dw_per, o1 = o0 + a->dw_per < a->OC ? o0 + a->dw_per : a->OC;
+        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, o1 - o0, a->IC, a->N, 1.0f, a->dout + o0, a->OC, a->in,
+                    a->IC, 0.0f, a->dw + (size_t)o0 * a->IC, a->IC);
+        if (a->dbias) col_sums(a->dbias + o0, a->dout + o0, a->N, a->OC, o1 - o0);
+        return;
     }
-    memcpy(a->out + c0, s, (size_t)n * sizeof(float));
+    int r0 = (task - a->dw_tasks) * a->row_per, r1 = r0 + a->row_per < a->N ? r0 + a->row_per : a->N;
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, r1 - r0, a->IC, a->OC, 1.0f, a->dout + (size_t)r0 * a->OC,
+                a->OC, a->w, a->IC, 0.0f, a->din + (size_t)r0 * a->IC, a->IC);
 }
 
-static void cpu_bias_backward(float *dbias, const float *dout, int N, int C)
+static void cpu_matmul_backward(float *din, float *dw, float *dbias, const float *dout, const float *in, const float *w,
+                                int N, int IC, int OC)
 {
-    struct ew_args a = {.out = dbias, .in = dout, .N = N, .C = C};
-    for_cols(C, bias_back_cols, &a);
+    struct mm_args a = {.din = din, .dw = dw, .dbias = dbias, .dout = dout, .in = in, .w = w, .N = N, .IC = IC,
+                        .OC = OC};
+    plan_rows(&a);
+    if (!din) a.row_tasks = 0;
+    a.dw_per = MM_SPAN;
+    a.dw_tasks = (OC + MM_SPAN - 1) / MM_SPAN;
+    with_blas_single(mm_backward_task, &a, a.dw_tasks + a.row_tasks);
 }
+
+/* --- GELU ---------------------------------------------------------------------------------- */
+
+struct ew_args {
+    float *out, *x;
+    const float *bias, *in;
+    int N, C;
+};
 
 /* GELU, tanh form: 0.5 x (1 + tanh(u)), u = sqrt(2/pi) (x + 0.044715 x^3). Written as
  * x * sigmoid(2u), the same function, so that only e^-|2u| is needed: no cancellation, and the
@@ -433,15 +496,8 @@ static void attention_head_back(void *p, int task, int worker)
     }
 }
 
-/* The heads run in parallel on the pool, each product on its own thread: OpenBLAS is held to one
- * thread meanwhile, so the two pools never share the cores. */
-static void run_heads(void (*fn)(void *, int, int), struct att_args *a)
-{
-    int keep = openblas_get_num_threads();
-    openblas_set_num_threads(1);
-    eng_pool_run(a->B * a->NH, 0, fn, a);
-    openblas_set_num_threads(keep);
-}
+/* The heads run in parallel on the pool, each product single-threaded. */
+static void run_heads(void (*fn)(void *, int, int), struct att_args *a) { with_blas_single(fn, a, a->B * a->NH); }
 
 static void cpu_attention_forward(float *out, float *state, const float *qkv, float *scratch, int B, int T, int C, int NH)
 {
@@ -624,8 +680,8 @@ const struct eng_gpt_ops eng_cpu_gpt_ops = {
     .layernorm_forward = cpu_layernorm_forward,
     .residual_layernorm_forward = cpu_residual_layernorm_forward,
     .layernorm_backward = cpu_layernorm_backward,
-    .bias_forward = cpu_bias_forward,
-    .bias_backward = cpu_bias_backward,
+    .matmul_forward = cpu_matmul_forward,
+    .matmul_backward = cpu_matmul_backward,
     .bias_gelu_forward = cpu_bias_gelu_forward,
     .gelu_backward = cpu_gelu_backward,
     .attention_forward = cpu_attention_forward,

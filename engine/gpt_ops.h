@@ -41,10 +41,12 @@ struct eng_gpt_ops {
     void (*layernorm_backward)(float *din, float *dw, float *db, const float *dout, const float *in, const float *w,
                                const float *mean, const float *rstd, int N, int C, int accumulate);
 
-    /* x[r,:] += bias. */
-    void (*bias_forward)(float *x, const float *bias, int N, int C);
-    /* dbias = the column sums of dout [N x C]. */
-    void (*bias_backward)(float *dbias, const float *dout, int N, int C);
+    /* A linear layer: out [N x OC] = in [N x IC] W^T + bias (W [OC x IC], nn.Linear's layout;
+     * bias may be NULL). */
+    void (*matmul_forward)(float *out, const float *in, const float *w, const float *bias, int N, int IC, int OC);
+    /* dw = dout^T in; dbias = the column sums of dout and din = dout W, each unless NULL. */
+    void (*matmul_backward)(float *din, float *dw, float *dbias, const float *dout, const float *in, const float *w,
+                            int N, int IC, int OC);
     /* pre[r,:] += bias; out = GELU(pre), tanh form (GPT-2's, nn.GELU(approximate='tanh')). */
     void (*bias_gelu_forward)(float *out, float *pre, const float *bias, int N, int C);
     /* d *= GELU'(pre), elementwise over n values. */
@@ -73,7 +75,7 @@ struct eng_gpt_ops {
                      float clip);
 };
 
-/* The CPU's kernels (gpt_cpu.c): the worker pool (pool.h) and OpenBLAS. */
+/* The CPU's kernels (gpt_cpu.c): the worker pool (pool.h), OpenBLAS single-threaded inside it. */
 extern const struct eng_gpt_ops eng_cpu_gpt_ops;
 
 #endif

@@ -117,12 +117,11 @@ Test(gpt_kernels, gelu_tanh_values_and_gradient)
     fill(x, N * C, 3.0f, 11);
     fill(bias, C, 0.5f, 12);
     fill(r, N * C, 1.0f, 13);
-    float d[N * C], dbias[C];
+    float d[N * C];
     memcpy(p, x, sizeof x);
     ops()->bias_gelu_forward(o, p, bias, N, C); /* p: x + bias */
     memcpy(d, r, sizeof r);
     ops()->gelu_backward(d, p, N * C);
-    ops()->bias_backward(dbias, d, N, C);
     for (int i = 0; i < N * C; i++) {
         float keep = x[i];
         double lo, hi;
@@ -132,11 +131,52 @@ Test(gpt_kernels, gelu_tanh_values_and_gradient)
         double fd = (hi - lo) / (2 * FD_H);
         cr_expect(FD_OK(fd, d[i]), "x[%d]: analytic %.6g, numeric %.6g", i, d[i], fd);
     }
-    for (int c = 0; c < C; c++) {
-        double s = 0;
-        for (int n = 0; n < N; n++) s += d[n * C + c];
-        cr_expect(fabs(dbias[c] - s) < 1e-5, "dbias[%d] %.7g vs %.7g", c, dbias[c], s);
-    }
+}
+
+/* --- linear layers ------------------------------------------------------------------------ */
+
+enum { M_N = 70, M_IC = 5, M_OC = 40 }; /* more rows than one task, more outputs than one split */
+
+static double mm_loss(const float *in, const float *w, const float *b, const float *r)
+{
+    static float out[M_N * M_OC];
+    ops()->matmul_forward(out, in, w, b, M_N, M_IC, M_OC);
+    return dot(out, r, M_N * M_OC);
+}
+
+Test(gpt_kernels, matmul_forward_and_backward)
+{
+    static float in[M_N * M_IC], w[M_OC * M_IC], b[M_OC], r[M_N * M_OC], out[M_N * M_OC], din[M_N * M_IC],
+        dw[M_OC * M_IC], db[M_OC];
+    fill(in, M_N * M_IC, 1.0f, 51);
+    fill(w, M_OC * M_IC, 1.0f, 52);
+    fill(b, M_OC, 1.0f, 53);
+    fill(r, M_N * M_OC, 1.0f, 54);
+    eng_pool_set_threads(2);
+    ops()->matmul_forward(out, in, w, b, M_N, M_IC, M_OC);
+    /* out[69][33] = b[33] + sum_k in[69][k] w[33][k] (nn.Linear) */
+    double want = b[33];
+    for (int k = 0; k < M_IC; k++) want += (double)in[69 * M_IC + k] * w[33 * M_IC + k];
+    cr_expect(fabs(out[69 * M_OC + 33] - want) < 1e-5);
+    ops()->matmul_backward(din, dw, db, r, in, w, M_N, M_IC, M_OC);
+    /* The loss is linear in each tensor: differences are exact up to rounding (h 1e-2 is fine). */
+    float *params[3] = {in, w, b}, *grads[3] = {din, dw, db};
+    int sizes[3] = {M_N * M_IC, M_OC * M_IC, M_OC};
+    for (int p = 0; p < 3; p++)
+        for (int i = 0; i < sizes[p]; i += p == 0 ? 7 : 3) {
+            float keep = params[p][i];
+            params[p][i] = keep + FD_H;
+            double up = mm_loss(in, w, b, r);
+            params[p][i] = keep - FD_H;
+            double down = mm_loss(in, w, b, r);
+            params[p][i] = keep;
+            double fd = (up - down) / (2 * FD_H);
+            cr_expect(FD_OK(fd, grads[p][i]), "tensor %d [%d]: analytic %.6g, numeric %.6g", p, i, grads[p][i], fd);
+        }
+    /* Without din (the first layer's input needs none) the rest is the same. */
+    float dw2[M_OC * M_IC];
+    ops()->matmul_backward(NULL, dw2, NULL, r, in, w, M_N, M_IC, M_OC);
+    cr_expect_eq(memcmp(dw, dw2, sizeof dw2), 0);
 }
 
 /* --- attention ---------------------------------------------------------------------------- */
