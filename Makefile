@@ -85,12 +85,14 @@ test-run: $(BIN) $(CUDA_TARGET) $(MPI_TARGET) $(BUILD)/unit-tests $(BUILD)/libfa
 bench: deps
 	@$(MAKE) --no-print-directory bench-run
 
-bench-run: $(BIN) $(BUILD)/bench
-	$(BUILD)/bench "$(abspath $(BIN))" "$(abspath tests/peer/bench_torch.py)"
-
 # Optional: current CPU PyTorch, JAX and TensorFlow from PyPI in a virtual environment under
 # build/, which `make bench` then runs side by side with Debian's PyTorch. Nothing else needs it.
 PEERS_VENV := build/peers-venv
+
+bench-run: $(BIN) $(BUILD)/bench
+	$(BUILD)/bench "$(abspath $(BIN))" "$(abspath tests/peer/bench_torch.py)" "$(abspath tests/peer/bench_gpt.py)" \
+	    "$(abspath $(PEERS_VENV))/bin/python"
+
 bench-peers:
 	@scripts/deps.sh --venv
 	/usr/bin/python3 -m venv $(PEERS_VENV)
