@@ -76,8 +76,9 @@ static int by_magnitude(const void *pa, const void *pb)
 
 static void section(const char *title, int bold)
 {
-    if (bold) printf("\n\033[1m%s\033[0m\n", title);
-    else printf("\n%s\n", title);
+    fputs(bold ? "\n\033[1m" : "\n", stdout);
+    text_put(stdout, title);
+    fputs(bold ? "\033[0m\n" : "\n", stdout);
 }
 
 static void print_text(const struct adv_kb *akb, const struct adv_result *r, int bold)
@@ -278,7 +279,7 @@ int cmd_recommend(struct globals *g, int argc, char **argv)
         }
     }
     kb *k = NULL;
-    int rc0 = cli_open_kb(g, &k);
+    int rc0 = cli_open_kb_read(g, &k);
     if (rc0 != EXIT_OK) return rc0;
     struct adv_kb *akb = NULL;
     int status = adv_kb_load(k, &akb, err, sizeof err);

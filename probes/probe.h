@@ -98,6 +98,15 @@ struct probe_result {
 
 struct eng_cuda_plugin;
 
+/* How far a run is. The time left comes from a plan of each step's cost (its size and a prior
+ * rate), scaled by how the finished steps compared with their plan; it never rises silently. */
+struct probe_progress {
+    double fraction; /* 0..1 of the planned time */
+    double eta_s;    /* seconds left; < 0 before the first step has finished */
+    int eta_revised; /* the estimate rose: the last steps ran slower than planned */
+    char what[32];   /* the step running */
+};
+
 struct probe_options {
     int full;                  /* --full: more sizes and repeats */
     int smoke;                 /* tiny sizes and few repeats: for tests, not for measuring */
@@ -112,8 +121,8 @@ struct probe_options {
     int distributed;           /* running under MPI: allreduce and train-dp are run by probes/dist.c */
     unsigned workloads;        /* bit per PROBE_W_* */
     volatile sig_atomic_t *stop; /* set by a signal handler: finish the current repeat and return */
-    /* Progress: called between repeats with the fraction done and the current step's name. */
-    void (*progress)(void *ctx, double fraction, const char *what);
+    /* Progress: called between repeats (from the measuring thread). */
+    void (*progress)(void *ctx, const struct probe_progress *p);
     void *progress_ctx;
 };
 
@@ -159,11 +168,22 @@ struct probe_run {
     struct probe_result results[PROBE_MAX_RESULTS];
 };
 
+/* Planned seconds of the selected workloads (probe_progress's plan), for run->hw. */
+double probe_plan_seconds(const struct probe_run *run, const struct probe_options *opt);
+
 /* Runs the selected workloads on hw's CPU and appends results to run. Returns 0, or 1 when
  * stopped early (run->interrupted is set). */
 int probe_run_workloads(struct probe_run *run, const struct probe_options *opt);
 
 /* The fwadvisor.probe/1 document. Caller frees. */
 cJSON *probe_run_to_json(const struct probe_run *run);
+
+/* Stores a run document in the knowledge base (kb_probe_save settles its id and updates doc).
+ * When that fails for any reason (k may be NULL), the run is written as JSON to
+ * probe-run-ID.json beside the database, else in the current directory, else in $TMPDIR, so no
+ * measurement is lost. Returns 0 when stored; 1 when written to the file named in `where` (err
+ * holds why the store failed); -1 when nothing could be written. */
+struct kb;
+int probe_run_store(struct kb *k, cJSON *doc, char *where, size_t wheresz, char *err, size_t errsz);
 
 #endif

@@ -86,3 +86,16 @@ void quick_detect(struct quick_hw *out, int cpu_model)
     }
     snprintf(out->evidence, sizeof out->evidence, "no accelerator device nodes found");
 }
+
+double quick_memory_available_bytes(void)
+{
+    char value[64];
+    /* "MemAvailable:   12345678 kB": what can be allocated without swapping (Linux 3.14+) */
+    if (sysfs_field("/proc/meminfo", "MemAvailable", value, sizeof value)) {
+        char *end;
+        double kb = strtod(value, &end);
+        if (end != value && kb > 0) return kb * 1024;
+    }
+    long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? (double)pages * (double)page : 0;
+}
