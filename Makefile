@@ -45,7 +45,7 @@ CUDA_HOME   ?= $(patsubst %/bin/nvcc,%,$(NVCC))
 CUDA_ARCHS  ?= -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
                -gencode arch=compute_90,code=compute_90
 CUDA_PLUGIN := $(BUILD)/fwadvisor-cuda.so
-CUDA_SRC    := engine/cuda/cuda_backend.cu engine/cuda/cuda_bench.cu
+CUDA_SRC    := engine/cuda/cuda_backend.cu engine/cuda/cuda_bench.cu engine/cuda/gpt_kernels.cu
 ifeq ($(CUDA),1)
 CUDA_TARGET := $(CUDA_PLUGIN)
 endif
@@ -169,7 +169,7 @@ $(BUILD)/unit-tests: $(TEST_OBJ) $(LIB_OBJ)
 $(BUILD)/bench: $(BENCH_OBJ) $(LIB_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(MAIN_LIBS)
 
-$(CUDA_PLUGIN): $(CUDA_SRC) engine/cuda/plugin.h engine/backend.h
+$(CUDA_PLUGIN): $(CUDA_SRC) engine/cuda/plugin.h engine/backend.h engine/gpt_ops.h
 	@mkdir -p $(dir $@)
 	$(NVCC) -O3 -std=c++17 $(CUDA_ARCHS) -Xcompiler -fPIC,-Wall,-Wextra -Xcompiler -fvisibility=hidden \
 	    -DFWADVISOR_VERSION='"$(VERSION)"' -I. -shared -o $@ $(CUDA_SRC) -lcublas -lnccl -Xlinker -rpath=$(CUDA_HOME)/lib64

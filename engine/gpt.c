@@ -278,7 +278,7 @@ void eng_gpt_free(struct eng_gpt *m)
     if (!m) return;
     const struct eng_backend *be = m->be;
     if (be) {
-        if (be->graph_forget) be->graph_forget(m);
+        if (m->ops->graph_forget) m->ops->graph_forget(m);
         be->release(m->params);
         be->release(m->grads);
         be->release(m->opt_m);
@@ -383,7 +383,7 @@ static void matmul_backward(const struct eng_gpt *m, float *din, float *dw, floa
                             const float *in, const float *w, int N, int IC, int OC)
 {
     if (!m->gemms_only) {
-        m->ops->matmul_backward(din, dw, dbias, dout, in, w, N, IC, OC);
+        m->ops->matmul_backward(din, dw, dbias, dout, in, w, N, IC, OC, m->scratch);
         return;
     }
     m->be->gemm(1, 0, OC, IC, N, 1.0f, dout, OC, in, IC, 0.0f, dw, IC);
@@ -429,7 +429,7 @@ static void backward(struct eng_gpt *m, const int32_t *inputs)
     const int L = m->cfg.n_layer, N = B * T;
     matmul_backward(m, m->dnarrow, m->dwte, NULL, m->logits, m->lnf, m->wte, N, C, V);
     ops->layernorm_backward(m->dres, m->dlnfw, m->dlnfb, m->dnarrow, m->blocks[L - 1].res3, m->lnfw, m->lnf_mean,
-                            m->lnf_rstd, N, C, 0);
+                            m->lnf_rstd, N, C, 0, m->scratch);
     for (int l = L - 1; l >= 0; l--) {
         struct block_acts *a = &m->blocks[l];
         const float *res_in = l ? m->blocks[l - 1].res3 : m->encoded;
@@ -438,16 +438,16 @@ static void backward(struct eng_gpt *m, const int32_t *inputs)
         ops->gelu_backward(m->dwide, a->fch, (size_t)N * 4 * C);
         matmul_backward(m, m->dnarrow, G(l, FCW), G(l, FCB), m->dwide, a->ln2, P(l, FCW), N, C, 4 * C);
         ops->layernorm_backward(m->dres, G(l, LN2W), G(l, LN2B), m->dnarrow, a->res2, P(l, LN2W), a->ln2_mean,
-                                a->ln2_rstd, N, C, 1); /* dres: dres2 */
+                                a->ln2_rstd, N, C, 1, m->scratch); /* dres: dres2 */
         /* Attention: res2 = res_in + attn(ln1) Wproj^T + bproj. */
         matmul_backward(m, m->dnarrow, G(l, PROJW), G(l, PROJB), m->dres, a->atty, P(l, PROJW), N, C, C);
         float *dqkv = m->dwide; /* N x 3C fits the N x 4C buffer, free again */
         ops->attention_backward(dqkv, m->dnarrow, a->qkv, a->atty, a->att, m->scratch, B, T, C, NH);
         matmul_backward(m, m->dnarrow, G(l, QKVW), G(l, QKVB), dqkv, a->ln1, P(l, QKVW), N, C, 3 * C);
         ops->layernorm_backward(m->dres, G(l, LN1W), G(l, LN1B), m->dnarrow, res_in, P(l, LN1W), a->ln1_mean,
-                                a->ln1_rstd, N, C, 1); /* dres: the gradient of res_in */
+                                a->ln1_rstd, N, C, 1, m->scratch); /* dres: the gradient of res_in */
     }
-    ops->encoder_backward(m->dwte, m->dwpe, m->dres, inputs, B, T, C);
+    ops->encoder_backward(m->dwte, m->dwpe, m->dres, inputs, B, T, C, m->scratch);
 }
 
 /* A host back-end reads the caller's tokens where they lie; a device one gets them uploaded. */
@@ -506,13 +506,13 @@ float eng_gpt_forward_backward(struct eng_gpt *m, const int32_t *inputs, const i
 
 float eng_gpt_step(struct eng_gpt *m, const int32_t *inputs, const int32_t *targets)
 {
-    const struct eng_backend *be = m->be;
     stage(m, &inputs, &targets);
-    if (be->graph_begin) be->graph_begin(m, m->step >= 1);
+    const struct eng_gpt_ops *ops = m->ops;
+    if (ops->graph_begin) ops->graph_begin(m, m->step >= 1);
     forward(m, inputs, targets);
     backward(m, inputs);
     update(m);
-    if (be->graph_end) be->graph_end();
+    if (ops->graph_end) ops->graph_end();
     return read_loss(m);
 }
 
@@ -534,9 +534,9 @@ static void none_res_ln(float *r, float *o, float *mu, float *rs, const float *s
     (void)r, (void)o, (void)mu, (void)rs, (void)s, (void)bias, (void)w, (void)b, (void)N, (void)C;
 }
 static void none_ln_back(float *di, float *dw, float *db, const float *d, const float *in, const float *w,
-                         const float *mu, const float *rs, int N, int C, int acc)
+                         const float *mu, const float *rs, int N, int C, int acc, float *x)
 {
-    (void)di, (void)dw, (void)db, (void)d, (void)in, (void)w, (void)mu, (void)rs, (void)N, (void)C, (void)acc;
+    (void)di, (void)dw, (void)db, (void)d, (void)in, (void)w, (void)mu, (void)rs, (void)N, (void)C, (void)acc, (void)x;
 }
 static void none_bias_gelu(float *o, float *p, const float *b, int N, int C) { (void)o, (void)p, (void)b, (void)N, (void)C; }
 static void none_gelu_back(float *d, const float *p, size_t n) { (void)d, (void)p, (void)n; }
@@ -553,9 +553,9 @@ static void none_ce(float *l, float *d, const float *z, const int32_t *t, int N,
 {
     (void)l, (void)d, (void)z, (void)t, (void)N, (void)V, (void)x;
 }
-static void none_enc_back(float *a, float *b, const float *d, const int32_t *t, int B, int T, int C)
+static void none_enc_back(float *a, float *b, const float *d, const int32_t *t, int B, int T, int C, float *x)
 {
-    (void)a, (void)b, (void)d, (void)t, (void)B, (void)T, (void)C;
+    (void)a, (void)b, (void)d, (void)t, (void)B, (void)T, (void)C, (void)x;
 }
 
 /* Every kernel but the linear layers' GEMMs does nothing. */

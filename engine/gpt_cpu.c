@@ -123,8 +123,10 @@ static void encoder_back_cols(const void *p, int c0, int c1)
     }
 }
 
-static void cpu_encoder_backward(float *dwte, float *dwpe, const float *dout, const int32_t *tokens, int B, int T, int C)
+static void cpu_encoder_backward(float *dwte, float *dwpe, const float *dout, const int32_t *tokens, int B, int T, int C,
+                                 float *scratch)
 {
+    (void)scratch;
     struct enc_args a = {.dwte = dwte, .dwpe = dwpe, .dout = dout, .tokens = tokens, .B = B, .T = T, .C = C};
     for_cols(C, encoder_back_cols, &a);
 }
@@ -243,8 +245,9 @@ static void ln_back_cols(const void *p, int c0, int c1)
 }
 
 static void cpu_layernorm_backward(float *din, float *dw, float *db, const float *dout, const float *in, const float *w,
-                                   const float *mean, const float *rstd, int N, int C, int accumulate)
+                                   const float *mean, const float *rstd, int N, int C, int accumulate, float *scratch)
 {
+    (void)scratch;
     struct ln_args a = {.din = din, .dw = dw, .db = db, .dout = dout, .in = in, .w = w, .mean = (float *)mean,
                         .rstd = (float *)rstd, .N = N, .C = C, .accumulate = accumulate};
     for_rows(N, (size_t)C, ln_back_rows, &a);
@@ -332,8 +335,9 @@ static void mm_backward_task(void *p, int task, int worker)
 }
 
 static void cpu_matmul_backward(float *din, float *dw, float *dbias, const float *dout, const float *in, const float *w,
-                                int N, int IC, int OC)
+                                int N, int IC, int OC, float *scratch)
 {
+    (void)scratch;
     struct mm_args a = {.din = din, .dw = dw, .dbias = dbias, .dout = dout, .in = in, .w = w, .N = N, .IC = IC,
                         .OC = OC};
     plan_rows(&a);

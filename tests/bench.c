@@ -344,11 +344,11 @@ static int bench_gpt(char *bin, const char *script, const char *venv_python)
         }
     }
     for (int round = 0; round < GPT_ROUNDS; round++) {
-        printf("  round %d: engine %.1f ms (%d threads; its GEMMs alone %.1f ms)", round + 1, engine[round] * 1e3,
-               engine_threads[round], share[round] * engine[round] * 1e3);
+        printf("  round %d: engine %.1f ms (%d thread%s; its GEMMs alone %.1f ms)", round + 1, engine[round] * 1e3,
+               engine_threads[round], engine_threads[round] == 1 ? "" : "s", share[round] * engine[round] * 1e3);
         for (int p = 0; p < NPEERS; p++)
             if (peers[p].best[0] > 0)
-                printf(", %s %.1f ms (%d)", peers[p].label, peers[p].best[round] * 1e3, peers[p].threads[round]);
+                printf(",\n    %s %.1f ms (%d)", peers[p].label, peers[p].best[round] * 1e3, peers[p].threads[round]);
         printf("\n");
     }
     double median;

@@ -61,7 +61,7 @@ Test(gpt_kernels, layernorm_backward_matches_finite_differences)
     cr_expect(fabs(out[2] - ((in[2] - m) / sqrt(v + 1e-5) * w[2] + b[2])) < 1e-5);
     float din[LN_N * LN_C], dw[LN_C], db[LN_C];
     for (int i = 0; i < LN_N * LN_C; i++) din[i] = 1.0f; /* accumulate: din = 1 + gradient */
-    ops()->layernorm_backward(din, dw, db, r, in, w, mean, rstd, LN_N, LN_C, 1);
+    ops()->layernorm_backward(din, dw, db, r, in, w, mean, rstd, LN_N, LN_C, 1, NULL);
     float *params[3] = {in, w, b}, *grads[3] = {din, dw, db};
     int sizes[3] = {LN_N * LN_C, LN_C, LN_C};
     for (int p = 0; p < 3; p++)
@@ -78,7 +78,7 @@ Test(gpt_kernels, layernorm_backward_matches_finite_differences)
     /* Without accumulate the gradient overwrites. */
     float din2[LN_N * LN_C];
     for (int i = 0; i < LN_N * LN_C; i++) din2[i] = 123.0f;
-    ops()->layernorm_backward(din2, dw, db, r, in, w, mean, rstd, LN_N, LN_C, 0);
+    ops()->layernorm_backward(din2, dw, db, r, in, w, mean, rstd, LN_N, LN_C, 0, NULL);
     for (int i = 0; i < LN_N * LN_C; i++) cr_expect_float_eq(din2[i], din[i] - 1.0f, 1e-6);
 }
 
@@ -158,7 +158,7 @@ Test(gpt_kernels, matmul_forward_and_backward)
     double want = b[33];
     for (int k = 0; k < M_IC; k++) want += (double)in[69 * M_IC + k] * w[33 * M_IC + k];
     cr_expect(fabs(out[69 * M_OC + 33] - want) < 1e-5);
-    ops()->matmul_backward(din, dw, db, r, in, w, M_N, M_IC, M_OC);
+    ops()->matmul_backward(din, dw, db, r, in, w, M_N, M_IC, M_OC, NULL);
     /* The loss is linear in each tensor: differences are exact up to rounding (h 1e-2 is fine). */
     float *params[3] = {in, w, b}, *grads[3] = {din, dw, db};
     int sizes[3] = {M_N * M_IC, M_OC * M_IC, M_OC};
@@ -175,7 +175,7 @@ Test(gpt_kernels, matmul_forward_and_backward)
         }
     /* Without din (the first layer's input needs none) the rest is the same. */
     float dw2[M_OC * M_IC];
-    ops()->matmul_backward(NULL, dw2, NULL, r, in, w, M_N, M_IC, M_OC);
+    ops()->matmul_backward(NULL, dw2, NULL, r, in, w, M_N, M_IC, M_OC, NULL);
     cr_expect_eq(memcmp(dw, dw2, sizeof dw2), 0);
 }
 
@@ -279,7 +279,7 @@ Test(gpt_kernels, encoder_forward_and_backward)
     fill(d, B * T * C, 1.0f, 43);
     ops()->encoder_forward(out, tok, wte, wpe, B, T, C);
     cr_expect_eq(out[(1 * T + 2) * C + 33], wte[2 * C + 33] + wpe[2 * C + 33]);
-    ops()->encoder_backward(dwte, dwpe, d, tok, B, T, C);
+    ops()->encoder_backward(dwte, dwpe, d, tok, B, T, C, NULL);
     for (int c = 0; c < C; c++) {
         /* token 4 at (0,0), (0,2), (1,1); position 1 at (0,1) and (1,1); token 3 nowhere */
         cr_expect_float_eq(dwte[4 * C + c], d[0 * C + c] + d[2 * C + c] + d[4 * C + c], 1e-6);

@@ -7,7 +7,8 @@ matrices and embeddings). Tokens are made before timing; the step warms up (JAX 
 single steps are timed and the median reported.
 
 Usage: bench_gpt.py torch|jax THREADS L,H,C,T,V,B [STEPS]   -> one JSON object on stdout
-THREADS is set before the framework loads (OpenMP, OpenBLAS, MKL, XLA's CPU thread pool).
+THREADS is set before the framework loads (OpenMP, OpenBLAS, MKL, XLA's CPU thread pool), and the
+process is held to that many cores.
 """
 import json
 import os
@@ -17,10 +18,15 @@ import time
 
 
 def set_threads(n):
+    """Thread pools sized before the framework loads, and the process held to n cores, so that a
+    runtime which sizes its pool otherwise (XLA's) still runs on n."""
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[var] = str(n)
     if n == 1:
         os.environ["XLA_FLAGS"] = "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"
+    cores = sorted(os.sched_getaffinity(0))
+    if n < len(cores):
+        os.sched_setaffinity(0, set(cores[:n]))
 
 
 def time_loop(step, steps, warmup):
