@@ -13,7 +13,9 @@
 # Otherwise the system's packages are used.
 #
 # OUTDIR receives: gpu-check.log (everything), nvidia-smi.txt, build.log, test.log,
-# probe-cuda.json, train-bf16-wide.json, train-tiny.json, torch.json and summary.json.
+# probe-cuda.json, train-bf16-wide.json, train-tiny.json, torch.json, the GPT step's probe-gpt.json
+# and gpt-torch.json (GPT-2 124M's shape, T 1024, bf16), and summary.json. The GPT's GPU unit tests
+# (fp32 against the CPU engine, bf16's tolerance, graph replay against eager) run with the tests.
 # Exit status: 0 when the check ran to the end (missed targets are reported in summary.json, not
 # an error), 1 when the build or the unit tests failed, 2 on a usage error, 3 with no GPU.
 set -u -o pipefail
@@ -174,10 +176,15 @@ if [ "$no_gpu" -eq 0 ]; then
             --precision bf16 --layers 8192,8192,8192,8192,8192 --batch 8192 --steps 30 --optimizer adam --json
         run_step train-tiny 60 json "$out/train-tiny.json" ./fwadvisor train --device cuda \
             --layers 100,10 --batch 32 --steps 2000 --optimizer adam --json
+        # The GPT step: GPT-2 124M's shape at T 1024, bf16; tokens/s and MFU.
+        run_step train-gpt 120 json "$out/probe-gpt.json" ./fwadvisor probe --device cuda \
+            --workload train-gpt --no-save --json
     else
         say "probe and train: not run, the build failed"
     fi
     run_step torch 180 json "$out/torch.json" "${py[@]}" tests/peer/bench_torch_gpu.py
+    run_step torch-gpt 120 json "$out/gpt-torch.json" "${py[@]}" tests/peer/bench_gpt.py torch-cuda 0 \
+        12,12,768,1024,50304,8 10
 fi
 
 # --- summary --------------------------------------------------------------------------------
@@ -286,6 +293,22 @@ if not no_gpu:
     }
     t["mlp_bf16_wide_mfu"]["peak_tflops"] = peak
     t["mlp_bf16_wide_mfu"]["peak_source"] = peak_source
+    # The GPT step (GPT-2 124M's shape, T 1024, bf16): at least PyTorch eager's tokens/s and 40% MFU.
+    gpt, gpt_torch = load("probe-gpt.json"), load("gpt-torch.json")
+    gpt_tokens = probe_result(gpt, "train-gpt", "tokens_per_s")
+    gpt_tflops = probe_result(gpt, "train-gpt", "tflops")
+    gpt_flops_per_token = None
+    if gpt_tokens and gpt_tflops and num(gpt_tokens["median"]):
+        gpt_flops_per_token = num(gpt_tflops["median"]) * 1e12 / num(gpt_tokens["median"])
+    torch_gpt_tokens = num((gpt_torch or {}).get("tokens_per_s"))
+    t["gpt_124m_bf16_tokens_per_s"] = target(num(gpt_tokens["median"]) if gpt_tokens else None, torch_gpt_tokens,
+                                             1.0, "tokens/s")
+    t["gpt_124m_bf16_mfu"] = target(num(gpt_tflops["median"]) / peak if gpt_tflops else None,
+                                    torch_gpt_tokens * gpt_flops_per_token / 1e12 / peak
+                                    if torch_gpt_tokens and gpt_flops_per_token else None,
+                                    0.40, "fraction of the dense bf16 peak", judge="ours")
+    t["gpt_124m_bf16_mfu"]["peak_tflops"] = peak
+    t["gpt_124m_bf16_mfu"]["peak_source"] = peak_source
     summary["targets"] = t
     summary["targets_met"] = sum(1 for v in t.values() if v["met"])
     summary["targets_total"] = len(t)

@@ -9,6 +9,10 @@ single steps are timed and the median reported.
 Usage: bench_gpt.py torch|jax THREADS L,H,C,T,V,B [STEPS]   -> one JSON object on stdout
 THREADS is set before the framework loads (OpenMP, OpenBLAS, MKL, XLA's CPU thread pool), and the
 process is held to that many cores.
+
+       bench_gpt.py torch-cuda 0 L,H,C,T,V,B [STEPS]
+PyTorch eager on GPU 0 with bf16 autocast (fp32 master weights, as the engine's bf16), for the
+GPU check: adds tokens_per_s and the device's name.
 """
 import json
 import os
@@ -50,6 +54,26 @@ def bench_torch(threads, cfg, steps):
     opt = optimizer(model, "adamw", 1e-3, 0.01)
     x, y = torch.randint(0, V, (B, T)), torch.randint(0, V, (B, T))
     return torch.__version__, time_loop(lambda: train_step(model, opt, x, y, 1.0), steps, 3)
+
+
+def bench_torch_cuda(threads, cfg, steps):
+    import torch
+    from gpt_torch import GPT, optimizer
+    L, H, C, T, V, B = cfg
+    torch.manual_seed(0)
+    model = GPT(L, H, C, V, T).cuda()
+    opt = optimizer(model, "adamw", 1e-3, 0.01)
+    x, y = torch.randint(0, V, (B, T), device="cuda"), torch.randint(0, V, (B, T), device="cuda")
+
+    def step():
+        opt.zero_grad(set_to_none=True)
+        with torch.autocast("cuda", dtype=torch.bfloat16):
+            loss = model(x, y)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        torch.cuda.synchronize()
+    return torch.__version__ + " on " + torch.cuda.get_device_name(0), time_loop(step, steps, 3)
 
 
 def bench_jax(threads, cfg, steps):
@@ -122,18 +146,21 @@ def bench_jax(threads, cfg, steps):
 
 
 def main():
-    if len(sys.argv) < 4 or sys.argv[1] not in ("torch", "jax"):
+    benches = {"torch": bench_torch, "jax": bench_jax, "torch-cuda": bench_torch_cuda}
+    if len(sys.argv) < 4 or sys.argv[1] not in benches:
         print(__doc__, file=sys.stderr)
         return 2
     threads = int(sys.argv[2])
     cfg = tuple(int(v) for v in sys.argv[3].split(","))
     steps = int(sys.argv[4]) if len(sys.argv) > 4 else 10
-    set_threads(threads)
+    if threads > 0:
+        set_threads(threads)
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    version, times = (bench_torch if sys.argv[1] == "torch" else bench_jax)(threads, cfg, steps)
-    print(json.dumps({"framework": sys.argv[1], "version": version, "threads": threads,
-                      "step_s": statistics.median(times), "min_s": min(times), "max_s": max(times),
-                      "steps": len(times)}))
+    version, times = benches[sys.argv[1]](threads, cfg, steps)
+    step = statistics.median(times)
+    print(json.dumps({"framework": sys.argv[1], "version": version, "threads": threads, "step_s": step,
+                      "min_s": min(times), "max_s": max(times), "steps": len(times),
+                      "tokens_per_s": cfg[5] * cfg[3] / step}))
     return 0
 
 
