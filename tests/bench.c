@@ -20,7 +20,8 @@
  *     peak within 10% of the best cblas_sgemm this program gets in the same run
  * Prints median/min/max per measurement and exits 1 when a target is missed.
  *
- *   bench PATH-TO-fwadvisor [PATH-TO-bench_torch.py [PATH-TO-bench_gpt.py [PEERS-VENV-PYTHON]]] */
+ *   bench PATH-TO-fwadvisor [PATH-TO-bench_torch.py [PATH-TO-bench_gpt.py [PEERS-VENV-PYTHON]]]
+ * FWADVISOR_BENCH_ONLY=gpt runs the GPT comparison alone. */
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -567,6 +568,9 @@ int main(int argc, char **argv)
         return 2;
     }
     char *bin = argv[1];
+    const char *only = getenv("FWADVISOR_BENCH_ONLY");
+    if (only && strcmp(only, "gpt") == 0)
+        return bench_gpt(bin, argc > 3 ? argv[3] : NULL, argc > 4 ? argv[4] : NULL) ? 0 : 1;
     char *dir = ts_tmpdir();
     if (!dir) {
         perror("bench: temporary directory");
