@@ -60,6 +60,12 @@ int cli_open_kb_read(struct globals *g, struct kb **k);
 int cmd_kb(struct globals *g, int argc, char **argv);
 int cmd_recommend(struct globals *g, int argc, char **argv);
 int cmd_train(struct globals *g, int argc, char **argv);
+/* Training progress on stdout (cmd_train.c): the first step, every `every`th and the last; nothing
+ * with json. An on_step callback of the engine's training loops. */
+struct cli_train_progress {
+    int every, steps, json;
+};
+void cli_train_on_step(void *ctx, int step, float loss, double seconds);
 /* `fwadvisor train --model gpt ...` (cmd_train_gpt.c), called by cmd_train. */
 int cmd_train_gpt(struct globals *g, int argc, char **argv);
 int cmd_probe(struct globals *g, int argc, char **argv);

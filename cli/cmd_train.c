@@ -70,13 +70,9 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-struct progress {
-    int every, steps, json;
-};
-
-static void on_step(void *ctx, int step, float loss, double seconds)
+void cli_train_on_step(void *ctx, int step, float loss, double seconds)
 {
-    struct progress *p = ctx;
+    struct cli_train_progress *p = ctx;
     if (p->json) return;
     if (step == 0 || (step + 1) % p->every == 0 || step + 1 == p->steps)
         printf("step %6d/%d  loss %.6f  %8.3f ms\n", step + 1, p->steps, loss, seconds * 1e3);
@@ -280,7 +276,7 @@ int cmd_train(struct globals *g, int argc, char **argv)
         snprintf(err, sizeof err, "out of memory for %d steps of results", nsteps);
         status = ENG_ERR_RUNTIME;
     }
-    struct progress prog = {nsteps / 10 > 0 ? nsteps / 10 : 1, nsteps, json};
+    struct cli_train_progress prog = {nsteps / 10 > 0 ? nsteps / 10 : 1, nsteps, json};
     if (status == ENG_OK && !json) {
         char line[512];
         char where[192];
@@ -292,7 +288,7 @@ int cmd_train(struct globals *g, int argc, char **argv)
         text_wrap(stdout, line, 0, 2);
     }
     struct eng_run run = {nsteps, losses, secs};
-    if (status == ENG_OK) status = eng_train(m, &d, &run, on_step, &prog, err, sizeof err);
+    if (status == ENG_OK) status = eng_train(m, &d, &run, cli_train_on_step, &prog, err, sizeof err);
     const char *gpu_error = status == ENG_OK ? eng_device_error() : NULL;
     if (gpu_error) {
         snprintf(err, sizeof err, "%s", gpu_error);

@@ -183,18 +183,6 @@ static int check(struct gpt_args *a)
     return -1;
 }
 
-struct progress {
-    int every, steps, json;
-};
-
-static void on_step(void *ctx, int step, float loss, double seconds)
-{
-    struct progress *p = ctx;
-    if (p->json) return;
-    if (step == 0 || (step + 1) % p->every == 0 || step + 1 == p->steps)
-        printf("step %6d/%d  loss %.6f  %9.3f ms\n", step + 1, p->steps, loss, seconds * 1e3);
-}
-
 /* The planner's estimate of what training this model holds: parameters, gradients and Adam's
  * two moments at 4 bytes each (16 per parameter), and each block's activations by Korthikanti et
  * al.'s formula, written for 16-bit values, doubled for fp32. */
@@ -338,10 +326,10 @@ int cmd_train_gpt(struct globals *g, int argc, char **argv)
         else eng_gpt_init(m, (uint64_t)a.seed);
     }
     const char *gpu_name = a.device_index >= 0 ? gpu.name : NULL;
-    struct progress prog = {nsteps / 10 > 0 ? nsteps / 10 : 1, nsteps, a.json};
+    struct cli_train_progress prog = {nsteps / 10 > 0 ? nsteps / 10 : 1, nsteps, a.json};
     if (status == ENG_OK && !a.json) print_header(&a, m, gpu_name);
     struct eng_run run = {nsteps, losses, secs};
-    if (status == ENG_OK) status = eng_gpt_train(m, &tokens, &run, on_step, &prog, err, sizeof err);
+    if (status == ENG_OK) status = eng_gpt_train(m, &tokens, &run, cli_train_on_step, &prog, err, sizeof err);
     const char *gpu_error = status == ENG_OK ? eng_device_error() : NULL;
     if (gpu_error) {
         snprintf(err, sizeof err, "%s", gpu_error);

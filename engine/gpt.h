@@ -64,8 +64,9 @@ void eng_gpt_init(struct eng_gpt *m, uint64_t seed);
 float eng_gpt_step(struct eng_gpt *m, const int32_t *inputs, const int32_t *targets);
 /* Forward and backward only (gradients then readable, no update); the loss. */
 float eng_gpt_forward_backward(struct eng_gpt *m, const int32_t *inputs, const int32_t *targets);
-/* Times the matrix products of one step alone: the same GEMM calls on the same buffers with every
- * other kernel skipped. Seconds. */
+/* Times the matrix products of one step's linear layers alone, on the same shapes and buffers, as
+ * plain GEMM calls of the back-end (on the CPU: cblas_sgemm, threaded by OpenBLAS itself), every
+ * other kernel skipped: the reference the step's own products are measured against. Seconds. */
 double eng_gpt_time_gemms(struct eng_gpt *m);
 
 /* --- tensors by name --------------------------------------------------------------------- */

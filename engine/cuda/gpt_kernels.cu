@@ -694,19 +694,26 @@ __global__ void ce_kernel(float *rows, float *dlogits, const float *logits, cons
     if (threadIdx.x == 0) rows[blockIdx.x] = logf(s) - (zy - mx);
 }
 
-/* One block sums the rows in a fixed order: its threads' strided partial sums, then a tree. */
-__global__ void mean_kernel(float *out, const float *rows, int n)
+/* A block of 256 threads' values summed as a tree, in a fixed order; the total in thread 0. */
+__device__ double block_sum_256(double v)
 {
     __shared__ double part[256];
-    double s = 0;
-    for (int i = threadIdx.x; i < n; i += blockDim.x) s += rows[i];
-    part[threadIdx.x] = s;
+    part[threadIdx.x] = v;
     __syncthreads();
     for (int w = blockDim.x / 2; w > 0; w >>= 1) {
         if ((int)threadIdx.x < w) part[threadIdx.x] += part[threadIdx.x + w];
         __syncthreads();
     }
-    if (threadIdx.x == 0) *out = (float)(part[0] / n);
+    return part[0];
+}
+
+/* One block sums the rows in a fixed order: its threads' strided partial sums, then a tree. */
+__global__ void mean_kernel(float *out, const float *rows, int n)
+{
+    double s = 0;
+    for (int i = threadIdx.x; i < n; i += blockDim.x) s += rows[i];
+    s = block_sum_256(s);
+    if (threadIdx.x == 0) *out = (float)(s / n);
 }
 
 void gpu_crossentropy(float *loss, float *dlogits, const float *logits, const int32_t *targets, int N, int V,
@@ -721,17 +728,11 @@ void gpu_crossentropy(float *loss, float *dlogits, const float *logits, const in
 
 __global__ void sumsq_kernel(double *partial, const float *g, size_t n)
 {
-    __shared__ double part[256];
     double s = 0;
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
         s += (double)g[i] * g[i];
-    part[threadIdx.x] = s;
-    __syncthreads();
-    for (int w = blockDim.x / 2; w > 0; w >>= 1) {
-        if ((int)threadIdx.x < w) part[threadIdx.x] += part[threadIdx.x + w];
-        __syncthreads();
-    }
-    if (threadIdx.x == 0) partial[blockIdx.x] = part[0];
+    s = block_sum_256(s);
+    if (threadIdx.x == 0) partial[blockIdx.x] = s;
 }
 
 __global__ void norm_final_kernel(float *norm, const double *partial)
