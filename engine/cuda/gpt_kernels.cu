@@ -430,6 +430,22 @@ void gpu_matmul_backward(float *din, float *dw, float *dbias, const float *dout,
 
 enum { ATT_ROWS = 64, ATT_TILE = 32 }; /* query rows per block (a thread each), key rows per tile */
 
+/* Keys and values of rows j0 .. j0 + ATT_TILE into shared memory (zeros past T and hs), between
+ * barriers, so the tile before is done with and this one is complete. */
+template <int HS>
+__device__ void load_kv_tile(float (*ks)[HS], float (*vs)[HS], const float *qkv, size_t base, size_t ld, int C, int j0,
+                             int T, int hs)
+{
+    __syncthreads();
+    for (int e = threadIdx.x; e < ATT_TILE * HS; e += blockDim.x) {
+        int jj = e / HS, d = e % HS, j = j0 + jj;
+        bool ok = j < T && d < hs;
+        ks[jj][d] = ok ? qkv[base + (size_t)j * ld + C + d] : 0.0f;
+        vs[jj][d] = ok ? qkv[base + (size_t)j * ld + 2 * C + d] : 0.0f;
+    }
+    __syncthreads();
+}
+
 /* Forward: thread t of block (tile, b*NH + h) owns query row i; keys come through shared
  * memory in tiles; the softmax runs online (running max and sum), so only lse[i] is kept. */
 template <int HS>
@@ -447,14 +463,7 @@ __global__ void attn_fwd_kernel(float *out, float *lse, const float *qkv, int T,
     float m = -INFINITY, l = 0.0f;
     int last = min(T - 1, (int)(blockIdx.x * ATT_ROWS + ATT_ROWS - 1)); /* causal: keys up to the block's last row */
     for (int j0 = 0; j0 <= last; j0 += ATT_TILE) {
-        __syncthreads();
-        for (int e = threadIdx.x; e < ATT_TILE * HS; e += blockDim.x) {
-            int jj = e / HS, d = e % HS, j = j0 + jj;
-            bool ok = j < T && d < hs;
-            ks[jj][d] = ok ? qkv[base + (size_t)j * ld + C + d] : 0.0f;
-            vs[jj][d] = ok ? qkv[base + (size_t)j * ld + 2 * C + d] : 0.0f;
-        }
-        __syncthreads();
+        load_kv_tile<HS>(ks, vs, qkv, base, ld, C, j0, T, hs);
         if (i >= T) continue;
         for (int jj = 0; jj < ATT_TILE && j0 + jj <= i; jj++) {
             float s = 0.0f;
@@ -507,14 +516,7 @@ __global__ void attn_dq_kernel(float *dqkv, const float *dout, const float *qkv,
     float L = i < T ? lse[(size_t)bh * T + i] : 0.0f, D = i < T ? dd[(size_t)bh * T + i] : 0.0f;
     int last = min(T - 1, (int)(blockIdx.x * ATT_ROWS + ATT_ROWS - 1));
     for (int j0 = 0; j0 <= last; j0 += ATT_TILE) {
-        __syncthreads();
-        for (int e = threadIdx.x; e < ATT_TILE * HS; e += blockDim.x) {
-            int jj = e / HS, d = e % HS, j = j0 + jj;
-            bool ok = j < T && d < hs;
-            ks[jj][d] = ok ? qkv[base + (size_t)j * ld + C + d] : 0.0f;
-            vs[jj][d] = ok ? qkv[base + (size_t)j * ld + 2 * C + d] : 0.0f;
-        }
-        __syncthreads();
+        load_kv_tile<HS>(ks, vs, qkv, base, ld, C, j0, T, hs);
         if (i >= T) continue;
         for (int jj = 0; jj < ATT_TILE && j0 + jj <= i; jj++) {
             float s = 0.0f, dp = 0.0f;
