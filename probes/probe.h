@@ -25,9 +25,11 @@ struct probe_cpu {
     char mhz_source[64];       /* "cpufreq", "measured", ... */
     char simd[16][16];         /* feature names */
     int nsimd;
-    int flops_per_cycle;       /* FP32 per core per cycle from the table, 0 when unknown */
+    int flops_per_cycle;       /* FP32 per core per cycle from the table, else estimated; 0 when unknown */
+    int peak_estimated;        /* flops_per_cycle is an estimate from the SIMD features */
     double peak_gflops;        /* cores x max_mhz x flops_per_cycle, 0 when unknown */
-    char peak_note[160];
+    double peak_gflops_bf16;   /* with AMX: cores x max_mhz x 1024, else 0 */
+    char peak_note[192];
 };
 
 struct probe_accel {
@@ -73,6 +75,17 @@ void probe_x86_features(struct probe_cpu *cpu, uint32_t l1_ecx, uint32_t l7_ebx,
  * name; 0 when not in the table. has_avx512 and has_avx2/fma refine unknown models. */
 int probe_flops_per_cycle(const char *vendor, int family, int model, int has_avx512, int has_fma, char *uarch,
                           size_t uarchsz);
+/* Not in the table: FP32 FLOP per cycle per core from the widest vector unit among the
+ * features (avx512f 64, fma 32, avx 16, sve 16, neon 16, sse4.2 8; 0 when none), with how it was
+ * estimated in `how`. */
+int probe_estimate_flops_per_cycle(const char *const *features, int nfeatures, char *how, size_t howsz);
+/* The CPU's peaks from its cores, clock and flops_per_cycle (estimated when 0), with the note. */
+void probe_cpu_peaks(struct probe_cpu *cpu);
+/* The machine's memory, one figure for every view: the larger of the operating system's total
+ * (MemTotal) and numa_sum (hwloc's NUMA nodes; 0 when unknown): memory hot-plugged or held back
+ * from one of them does not make the figure move between runs. */
+uint64_t probe_memory_bytes(uint64_t numa_sum);
+
 /* Apple: parses `sysctl -a` style text ("key: value" lines) into an accelerator entry. */
 int probe_parse_apple_sysctl(const char *text, struct probe_accel *out, struct probe_cpu *cpu);
 

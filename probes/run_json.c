@@ -81,6 +81,8 @@ cJSON *probe_run_to_json(const struct probe_run *run)
     cJSON_AddNumberToObject(cpu, "memory_bytes", (double)c->memory_bytes);
     add_nullable(cpu, "flops_per_cycle", c->flops_per_cycle, c->flops_per_cycle > 0);
     add_nullable(cpu, "peak_gflops_fp32", round_sig(c->peak_gflops), c->peak_gflops > 0);
+    add_nullable(cpu, "peak_gflops_bf16", round_sig(c->peak_gflops_bf16), c->peak_gflops_bf16 > 0);
+    cJSON_AddBoolToObject(cpu, "peak_estimated", c->peak_estimated);
     cJSON_AddStringToObject(cpu, "peak_note", c->peak_note);
     cJSON *acc = cJSON_AddArrayToObject(doc, "accelerators");
     for (int i = 0; i < hw->naccel; i++) {
