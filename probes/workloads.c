@@ -736,11 +736,16 @@ static double measured_peak_gflops(struct runner *r, int gpu, enum eng_precision
     return best;
 }
 
-/* The catalog's dense peak for the step's precision (GFLOP/s): the CPU's from its table, a GPU's
- * from the knowledge base's accelerator catalog; 0 when the device is not in it. */
-static double catalog_peak_gflops(const struct runner *r, int gpu, enum eng_precision prec)
+/* The catalog's dense peak for the step's precision (GFLOP/s): the CPU's from its table (or its
+ * vector units), a GPU's from the knowledge base's accelerator catalog; 0 when there is none.
+ * *source says which. */
+static double catalog_peak_gflops(const struct runner *r, int gpu, enum eng_precision prec, const char **source)
 {
-    if (!gpu) return r->run->hw.cpu.peak_gflops;
+    *source = "catalog";
+    if (!gpu) {
+        *source = r->run->hw.cpu.peak_estimated ? "cpu peak estimated from its vector units" : "cpu peak table";
+        return r->run->hw.cpu.peak_gflops;
+    }
     const struct probe_accel *a = NULL;
     for (int i = 0; i < r->run->hw.naccel; i++)
         if (!strcmp(r->run->hw.accel[i].kind, "nvidia") && r->run->hw.accel[i].catalog_id[0]) a = &r->run->hw.accel[i];
@@ -796,7 +801,9 @@ static void run_train_gpt(struct runner *r, int gpu)
     double *secs = malloc((size_t)steps * sizeof *secs), fpt = 0;
     int n = be && secs ? gpt_steps(r, be, s, warmup, steps, secs, &fpt, why, sizeof why) : 0;
     if (gpu && r->opt->gpu->last_error()) n = 0, snprintf(why, sizeof why, "%s", r->opt->gpu->last_error());
-    double measured = n ? measured_peak_gflops(r, gpu, prec) : 0, catalog = catalog_peak_gflops(r, gpu, prec);
+    const char *catalog_source;
+    double measured = n ? measured_peak_gflops(r, gpu, prec) : 0,
+           catalog = catalog_peak_gflops(r, gpu, prec, &catalog_source);
     char params[160];
     snprintf(params, sizeof params,
              "{\"n_layer\": %d, \"n_head\": %d, \"n_embd\": %d, \"ctx\": %d, \"vocab\": %d, \"batch\": %d, "
@@ -811,7 +818,7 @@ static void run_train_gpt(struct runner *r, int gpu)
         if (!res) break;
         if (gpu) snprintf(res->device, sizeof res->device, "%s", r->opt->gpu_device);
         if (k >= 2) {
-            const char *source = k == 2 ? "measured gemm" : catalog > 0 ? "catalog" : "measured gemm (not in the catalog)";
+            const char *source = k == 2 ? "measured gemm" : catalog > 0 ? catalog_source : "measured gemm (not in the catalog)";
             snprintf(res->params, sizeof res->params, "{\"peak_tflops\": %.4g, \"peak_source\": \"%s\"}",
                      peaks[k - 2] / 1e3, source);
         } else {
