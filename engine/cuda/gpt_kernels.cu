@@ -118,11 +118,11 @@ void gpu_encoder_forward(float *out, const int32_t *tokens, const float *wte, co
 /* dwpe[t][c] = sum over b, in order. */
 __global__ void wpe_back_kernel(float *dwpe, const float *dout, int B, int T, int C)
 {
-    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    if (i >= (size_t)T * C) return;
-    float s = 0.0f;
-    for (int b = 0; b < B; b++) s += dout[(size_t)b * T * C + i];
-    dwpe[i] = s;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < (size_t)T * C; i += (size_t)gridDim.x * blockDim.x) {
+        float s = 0.0f;
+        for (int b = 0; b < B; b++) s += dout[(size_t)b * T * C + i];
+        dwpe[i] = s;
+    }
 }
 
 /* Each position's place when sorted by (token, position): the count of positions before it. */
