@@ -119,7 +119,8 @@ sanitize-run: $(BIN) $(MPI_TARGET) $(BUILD)/unit-tests $(BUILD)/libfake_nvml.so 
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-FUZZ_SRC     := engine/tensor_io.c engine/file.c engine/model.c engine/data.c engine/cpu_backend.c
+FUZZ_SRC     := engine/tensor_io.c engine/file.c engine/model.c engine/data.c engine/cpu_backend.c engine/gpt_cpu.c \
+                engine/pool.c
 # The answers and import readers need the knowledge layer (and, for import, the built-in facts).
 FUZZ_KB_SRC  := knowledge/answers.c knowledge/answer_keys.c knowledge/json_doc.c knowledge/rules.c
 FUZZ_TARGETS := npy safetensors answers import
