@@ -6,6 +6,7 @@
 #include "knowledge/planner.h"
 #include "probes/cpu_cores.h"
 #include "probes/probe.h"
+#include "probes/quick.h"
 
 #include <cjson/cJSON.h>
 #include <getopt.h>
@@ -20,7 +21,7 @@ static const char gpt_usage[] =
     "                       [--optimizer sgd|momentum|adam|adamw] [--lr X] [--weight-decay X]\n"
     "                       [--momentum X] [--clip X] [--seed N] [--init FILE.safetensors]\n"
     "                       [--save FILE.safetensors] [--device cpu|cuda[:N]]\n"
-    "                       [--precision fp32|tf32|bf16] [--threads N] [--json]\n"
+    "                       [--precision fp32|tf32|bf16] [--threads N] [--max-memory GB] [--json]\n"
     "\n"
     "Trains a GPT-2-style decoder (nanoGPT's model: pre-LayerNorm blocks of causal attention and a\n"
     "GELU MLP, the LM head tied to the token embedding) with the built-in engine and times every\n"
@@ -44,11 +45,12 @@ static const char gpt_usage[] =
     "  --device D           cpu (default), cuda or cuda:N (the CUDA plug-in, fwadvisor-cuda.so)\n"
     "  --precision P        GPU matrix precision: fp32 (default), tf32 or bf16 (fp32 master weights)\n"
     "  --threads N          CPU threads for GEMMs and kernels (default: the physical cores)\n"
+    "  --max-memory GB      refuse a model larger than this (default: the memory available)\n"
     "  --json               print losses, timings and memory as JSON (fwadvisor.train/1)\n";
 
 /* The numeric options, one table: name, range, whole numbers only, default. */
 enum { N_LAYER, N_HEAD, N_EMBD, N_CTX, N_VOCAB, N_BATCH, N_STEPS, N_LR, N_WD, N_MOMENTUM, N_CLIP, N_SEED, N_THREADS,
-       N_COUNT };
+       N_MAX_MEMORY, N_COUNT };
 static const struct {
     const char *name;
     double lo, hi;
@@ -60,7 +62,7 @@ static const struct {
     [N_STEPS] = {"steps", 1, 1e7, 1},         [N_LR] = {"lr", 0, 1e6, 0},
     [N_WD] = {"weight-decay", 0, 1e6, 0},     [N_MOMENTUM] = {"momentum", 0, 0.999999, 0},
     [N_CLIP] = {"clip", 0, 1e6, 0},           [N_SEED] = {"seed", 0, 9007199254740991.0, 1},
-    [N_THREADS] = {"threads", 1, 1024, 1},
+    [N_THREADS] = {"threads", 1, 1024, 1},     [N_MAX_MEMORY] = {"max-memory", 1e-3, 1e6, 0},
 };
 
 enum { OPT_NUMBER = OPT_FIRST_FREE, OPT_MODEL = OPT_NUMBER + N_COUNT, OPT_OPTIMIZER, OPT_TEXT, OPT_INIT, OPT_SAVE,
@@ -68,7 +70,7 @@ enum { OPT_NUMBER = OPT_FIRST_FREE, OPT_MODEL = OPT_NUMBER + N_COUNT, OPT_OPTIMI
 
 struct gpt_args {
     struct eng_gpt_config cfg;
-    double steps, seed;
+    double steps, seed, max_memory_gb;
     const char *text, *init, *save, *device;
     int device_index, json, threads_given;
     enum eng_precision precision;
@@ -94,7 +96,7 @@ static int parse(struct globals *g, int argc, char **argv, struct gpt_args *a)
     double v[N_COUNT] = {[N_LAYER] = c->n_layer, [N_HEAD] = c->n_head, [N_EMBD] = c->n_embd, [N_CTX] = c->ctx,
                          [N_VOCAB] = c->vocab, [N_BATCH] = c->batch, [N_STEPS] = 100, [N_LR] = c->lr,
                          [N_WD] = -1, [N_MOMENTUM] = c->momentum, [N_CLIP] = c->clip, [N_SEED] = 1,
-                         [N_THREADS] = 0};
+                         [N_THREADS] = 0, [N_MAX_MEMORY] = 0};
     a->device = "cpu";
     a->device_index = -1;
     a->precision = ENG_PREC_FP32;
@@ -142,6 +144,7 @@ static int parse(struct globals *g, int argc, char **argv, struct gpt_args *a)
     c->threads = v[N_THREADS] > 0 ? (int)v[N_THREADS] : probe_physical_cores();
     a->steps = v[N_STEPS];
     a->seed = v[N_SEED];
+    a->max_memory_gb = v[N_MAX_MEMORY];
     return -1;
 }
 
@@ -179,6 +182,21 @@ static int check(struct gpt_args *a)
             return EXIT_INPUT;
         }
         c->block_size = rows; /* the file's table is kept whole, so a saved file loads where it came from */
+    }
+    /* What the model will hold, before anything is allocated: a size the machine cannot hold is
+     * refused at once, not after minutes of paging. */
+    if (a->device_index < 0) {
+        double need = eng_gpt_config_buffer_bytes(c, eng_cpu_backend()), limit = a->max_memory_gb * 1e9;
+        const char *what = "--max-memory";
+        if (limit <= 0) {
+            limit = quick_memory_available_bytes();
+            what = "available on this machine";
+        }
+        if (limit > 0 && need > limit) {
+            cli_error("this model needs %.3g GB (parameters, gradients, optimizer state, activations), more than the "
+                      "%.3g GB %s", need / 1e9, limit / 1e9, what);
+            return EXIT_INPUT;
+        }
     }
     return -1;
 }

@@ -48,6 +48,7 @@ struct eng_gpt {
     struct slot *slots;
     size_t nparams;      /* unique parameters */
     size_t param_floats; /* the buffer, padding included */
+    size_t opt_floats;   /* optimizer state: 0, 1 or 2 buffers of param_floats */
     size_t decay_floats; /* the decayed group: a prefix of the buffer */
     long step;
     /* One allocation each (llm.c). */
@@ -86,6 +87,8 @@ void eng_gpt_config_defaults(struct eng_gpt_config *c)
 
 int eng_gpt_config_check(const struct eng_gpt_config *c, char *err, size_t errsz)
 {
+    char ignored[8];
+    if (!err) err = ignored, errsz = sizeof ignored;
     static const struct {
         const char *option;
         size_t at;
@@ -224,6 +227,41 @@ static size_t plan_work(struct eng_gpt *m, float *base)
     return at;
 }
 
+/* The model's bookkeeping and sizes, no buffers yet: NULL when out of memory. */
+static struct eng_gpt *plan_model(const struct eng_gpt_config *c, const struct eng_backend *be)
+{
+    struct eng_gpt *m = calloc(1, sizeof *m);
+    if (!m) return NULL;
+    m->cfg = *c;
+    if (!m->cfg.block_size) m->cfg.block_size = c->ctx;
+    m->be = be;
+    m->ops = be->gpt;
+    int L = c->n_layer;
+    m->p = calloc((size_t)L * NKINDS, sizeof *m->p);
+    m->g = calloc((size_t)L * NKINDS, sizeof *m->g);
+    m->blocks = calloc((size_t)L, sizeof *m->blocks);
+    if (!m->p || !m->g || !m->blocks || build_slots(m)) {
+        eng_gpt_free(m);
+        return NULL;
+    }
+    m->acts_floats = plan_acts(m, NULL);
+    m->work_floats = plan_work(m, NULL);
+    int states = c->opt == ENG_OPT_SGD ? 0 : c->opt == ENG_OPT_MOMENTUM ? 1 : 2;
+    m->opt_floats = m->param_floats * (size_t)states;
+    return m;
+}
+
+double eng_gpt_config_buffer_bytes(const struct eng_gpt_config *c, const struct eng_backend *be)
+{
+    if (eng_gpt_config_check(c, NULL, 0) || !be->gpt) return 0;
+    struct eng_gpt *m = plan_model(c, be);
+    if (!m) return 0;
+    double bytes = (double)eng_gpt_buffer_bytes(m);
+    m->be = NULL; /* nothing of the back-end's to release */
+    eng_gpt_free(m);
+    return bytes;
+}
+
 int eng_gpt_create(const struct eng_gpt_config *c, const struct eng_backend *be, struct eng_gpt **out, char *err,
                    size_t errsz)
 {
@@ -233,30 +271,19 @@ int eng_gpt_create(const struct eng_gpt_config *c, const struct eng_backend *be,
         snprintf(err, errsz, "the %s back-end has no transformer kernels", be->name);
         return ENG_ERR_RUNTIME;
     }
-    struct eng_gpt *m = calloc(1, sizeof *m);
+    struct eng_gpt *m = plan_model(c, be);
     if (!m) goto oom;
-    m->cfg = *c;
-    if (!m->cfg.block_size) m->cfg.block_size = c->ctx;
-    m->be = be;
-    m->ops = be->gpt;
-    int L = c->n_layer;
-    m->p = calloc((size_t)L * NKINDS, sizeof *m->p);
-    m->g = calloc((size_t)L * NKINDS, sizeof *m->g);
-    m->blocks = calloc((size_t)L, sizeof *m->blocks);
-    if (!m->p || !m->g || !m->blocks || build_slots(m)) goto oom;
     if (c->threads > 0) {
         be->set_threads(c->threads);
         if (m->ops->set_threads) m->ops->set_threads(c->threads);
     }
-    m->acts_floats = plan_acts(m, NULL);
-    m->work_floats = plan_work(m, NULL);
     size_t N = (size_t)c->batch * c->ctx;
     m->params = be->alloc(m->param_floats * sizeof(float));
     m->grads = be->alloc(m->param_floats * sizeof(float));
     m->acts = be->alloc(m->acts_floats * sizeof(float));
     m->work = be->alloc(m->work_floats * sizeof(float));
     m->tokens = be->alloc(2 * N * sizeof(int32_t));
-    int states = c->opt == ENG_OPT_SGD ? 0 : c->opt == ENG_OPT_MOMENTUM ? 1 : 2;
+    int states = (int)(m->opt_floats / m->param_floats);
     if (states >= 1) m->opt_m = be->alloc(m->param_floats * sizeof(float));
     if (states == 2) m->opt_v = be->alloc(m->param_floats * sizeof(float));
     if (!m->params || !m->grads || !m->acts || !m->work || !m->tokens || (states >= 1 && !m->opt_m) ||
@@ -299,8 +326,7 @@ size_t eng_gpt_param_count(const struct eng_gpt *m) { return m->nparams; }
 
 size_t eng_gpt_buffer_bytes(const struct eng_gpt *m)
 {
-    size_t states = m->opt_v ? 2 : m->opt_m ? 1 : 0;
-    return (m->param_floats * (2 + states) + m->acts_floats + m->work_floats) * sizeof(float) +
+    return (m->param_floats * 2 + m->opt_floats + m->acts_floats + m->work_floats) * sizeof(float) +
            2 * (size_t)m->cfg.batch * m->cfg.ctx * sizeof(int32_t);
 }
 

@@ -35,7 +35,7 @@ struct eng_gpt_config {
  * lr 1e-3, betas (0.9, 0.999), eps 1e-8, weight decay 0.01; clipping at 1.0 (nanoGPT). */
 void eng_gpt_config_defaults(struct eng_gpt_config *c);
 /* Checks sizes (each at least 1, n_embd a multiple of n_head, ctx <= block_size, ...). 0, or -1
- * with a message naming the option (--n-embd, --ctx, ...). */
+ * with a message naming the option (--n-embd, --ctx, ...) in err (may be NULL). */
 int eng_gpt_config_check(const struct eng_gpt_config *c, char *err, size_t errsz);
 
 struct eng_gpt;
@@ -51,6 +51,9 @@ const struct eng_gpt_config *eng_gpt_config_of(const struct eng_gpt *m);
 size_t eng_gpt_param_count(const struct eng_gpt *m);
 /* Bytes of parameters + gradients + optimizer state + activations + scratch the model holds. */
 size_t eng_gpt_buffer_bytes(const struct eng_gpt *m);
+/* The same for a configuration on back-end `be`, before anything is allocated; 0 when the
+ * configuration is invalid or the back-end has no transformer kernels. */
+double eng_gpt_config_buffer_bytes(const struct eng_gpt_config *c, const struct eng_backend *be);
 /* Model FLOPs per token as in the PaLM paper's appendix B: 6 N + 12 L H Q T, N the parameters
  * but the position table (which takes part in no matrix product; nanoGPT's estimate_mfu counts the
  * same), Q = n_embd / n_head, T = ctx. */

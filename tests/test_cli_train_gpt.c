@@ -159,6 +159,8 @@ Test(train_gpt_cli, bad_input_gets_one_line_and_an_exit_code)
         {{"train", "--model", "gpt", "--optimizer", "lion"}, 3, "expected sgd, momentum, adam or adamw"},
         {{"train", "--model", "gpt", "--layers", "4,2"}, 2, "unknown option '--layers' for --model gpt"},
         {{"train", "--model", "rnn"}, 2, "--model rnn: expected mlp or gpt"},
+        /* 2 layers x 64 wide at T 32, batch 4 hold about 3.4 MB: refused under a 1 MB limit */
+        {{"train", "--model", "gpt", "--max-memory", "0.001"}, 3, "more than the 0.001 GB --max-memory"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct ts_run r;
