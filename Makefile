@@ -47,9 +47,9 @@ CUDA_HOME   ?= $(patsubst %/bin/nvcc,%,$(NVCC))
 CUDA_ARCHS  ?= -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
                -gencode arch=compute_90,code=compute_90
 CUDA_PLUGIN := $(BUILD)/fwadvisor-cuda.so
-CUDA_SRC    := engine/cuda/cuda_backend.cu engine/cuda/cuda_bench.cu
+CUDA_SRC    := engine/cuda/cuda_backend.cu engine/cuda/cuda_bench.cu engine/cuda/gpt_kernels.cu
 CUDA_OBJ    := $(CUDA_SRC:%.cu=$(BUILD)/%.o)
-CUDA_HDRS   := engine/cuda/plugin.h engine/cuda/numerics.h engine/backend.h
+CUDA_HDRS   := engine/cuda/plugin.h engine/cuda/numerics.h engine/backend.h engine/gpt_ops.h
 # Host code warning-free as the C code is; numerics.h's optimizer arithmetic relies on the
 # default --fmad=true never touching its explicitly rounded intrinsics, and on no fast math.
 NVCC_FLAGS  := -O3 -std=c++17 $(CUDA_ARCHS) -Xcompiler -fPIC,-Wall,-Wextra,-Wshadow -Xcompiler -fvisibility=hidden \
@@ -69,7 +69,7 @@ endif
 
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: FORCE all run test test-run bench bench-run asan sanitize-run fuzz fuzz-run test-peer test-peer-run deps install uninstall clean
+.PHONY: FORCE all run test test-run bench bench-run bench-peers asan sanitize-run fuzz fuzz-run test-peer test-peer-run deps install uninstall clean
 .DEFAULT_GOAL := all
 
 all: $(BIN) $(CUDA_TARGET) $(MPI_TARGET)
@@ -97,8 +97,19 @@ test-run: $(BIN) $(CUDA_TARGET) $(MPI_TARGET) $(BUILD)/unit-tests $(TEST_FIXTURE
 bench: deps
 	@$(MAKE) --no-print-directory bench-run
 
+# Optional: current CPU PyTorch, JAX and TensorFlow from PyPI in a virtual environment under
+# build/, which `make bench` then runs side by side with Debian's PyTorch. Nothing else needs it.
+PEERS_VENV := build/peers-venv
+
 bench-run: $(BIN) $(BUILD)/bench
-	$(BUILD)/bench "$(abspath $(BIN))" "$(abspath tests/peer/bench_torch.py)"
+	$(BUILD)/bench "$(abspath $(BIN))" "$(abspath tests/peer/bench_torch.py)" "$(abspath tests/peer/bench_gpt.py)" \
+	    "$(abspath $(PEERS_VENV))/bin/python"
+
+bench-peers:
+	@scripts/deps.sh --venv
+	/usr/bin/python3 -m venv $(PEERS_VENV)
+	$(PEERS_VENV)/bin/pip install --quiet --upgrade pip
+	$(PEERS_VENV)/bin/pip install --quiet --upgrade torch jax tensorflow-cpu numpy
 
 # AddressSanitizer + UndefinedBehaviorSanitizer (LeakSanitizer included) build of the binary and
 # the tests, then the suite. Criterion does not fail a test whose process reports a leak at exit,
@@ -118,7 +129,8 @@ sanitize-run: $(BIN) $(MPI_TARGET) $(BUILD)/unit-tests $(TEST_FIXTURES)
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-FUZZ_SRC     := engine/tensor_io.c engine/file.c engine/model.c engine/data.c engine/cpu_backend.c
+FUZZ_SRC     := engine/tensor_io.c engine/file.c engine/model.c engine/data.c engine/cpu_backend.c engine/gpt_cpu.c \
+                engine/pool.c
 # The answers and import readers need the knowledge layer (and, for import, the built-in facts).
 FUZZ_KB_SRC  := knowledge/answers.c knowledge/answer_keys.c knowledge/json_doc.c knowledge/rules.c
 FUZZ_TARGETS := npy safetensors answers import
@@ -149,13 +161,14 @@ build/fuzz/fuzz_import: tests/fuzz/fuzz_import.c $(filter knowledge/%,$(LIB_SRC)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(WARNFLAGS) $(CPPFLAGS) $(MAIN_CFLAGS) -Wno-unused-command-line-argument -o $@ $^ \
 	    $(call pc_libs,libcjson sqlite3) -lm
 
-# The peer check against PyTorch (tests/peer/peer_check.py) where `import torch` works.
+# The peer checks against PyTorch (tests/peer/: the MLP, the GPT) where `import torch` works.
 test-peer:
 	@scripts/deps.sh --peer
 	@$(MAKE) --no-print-directory test-peer-run
 
 test-peer-run: $(BIN)
 	/usr/bin/python3 tests/peer/peer_check.py $(BIN)
+	/usr/bin/python3 tests/peer/peer_gpt.py $(BIN)
 
 $(BIN): $(MAIN_OBJ) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -203,6 +216,7 @@ $(BUILD)/tests/%.o: tests/%.c
 # contraction (ISO C's default, said here): the optimizers' rounding is what the GPU's
 # reproduces bit for bit (engine/cuda/numerics.h), and the tests that check it likewise.
 $(BUILD)/engine/cpu_backend.o: CFLAGS += -O3 -fno-math-errno -ffp-contract=off
+$(BUILD)/engine/gpt_cpu.o: CFLAGS += -O3 -fno-math-errno
 $(BUILD)/tests/test_cuda.o: CFLAGS += -ffp-contract=off
 
 $(BUILD)/%.o: %.c

@@ -41,6 +41,10 @@ int cli_write_output(const char *path, const char *data, size_t len);
 /* The same for a JSON document, indented, with a final newline. */
 int cli_write_json(const cJSON *doc, const char *path);
 
+/* Parses the value s of option --opt as a number in [lo, hi] (a whole one when integer); on
+ * failure prints the error and returns -1. */
+int cli_parse_number(const char *opt, const char *s, double lo, double hi, int integer, double *out);
+
 /* Maps a knowledge-base status to an exit code. */
 int cli_exit_from_kb(int status);
 
@@ -56,6 +60,14 @@ int cli_open_kb_read(struct globals *g, struct kb **k);
 int cmd_kb(struct globals *g, int argc, char **argv);
 int cmd_recommend(struct globals *g, int argc, char **argv);
 int cmd_train(struct globals *g, int argc, char **argv);
+/* Training progress on stdout (cmd_train.c): the first step, every `every`th and the last; nothing
+ * with json. An on_step callback of the engine's training loops. */
+struct cli_train_progress {
+    int every, steps, json;
+};
+void cli_train_on_step(void *ctx, int step, float loss, double seconds);
+/* `fwadvisor train --model gpt ...` (cmd_train_gpt.c), called by cmd_train. */
+int cmd_train_gpt(struct globals *g, int argc, char **argv);
 int cmd_probe(struct globals *g, int argc, char **argv);
 
 #include "tui/text.h"

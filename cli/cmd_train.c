@@ -15,14 +15,15 @@
 #include <sys/resource.h>
 
 static const char train_usage[] =
-    "Usage: fwadvisor train --layers 784,1024,1024,10 [--activation relu|gelu|tanh] [--loss ce|mse]\n"
+    "Usage: fwadvisor train [--model mlp] --layers 784,1024,1024,10 [--activation relu|gelu|tanh] [--loss ce|mse]\n"
     "                       [--batch N] [--steps N] [--optimizer sgd|momentum|adam|adamw] [--lr X]\n"
     "                       [--weight-decay X] [--momentum X] [--seed N] [--data X.npy --targets Y.npy]\n"
     "                       [--init FILE.safetensors] [--save FILE.safetensors] [--device cpu|cuda[:N]]\n"
     "                       [--precision fp32|tf32|bf16] [--threads N] [--max-memory GB] [--json]\n"
     "\n"
     "Trains a multilayer perceptron with the built-in engine exactly as PyTorch would (nn.Linear\n"
-    "layout and initialisation, torch.optim semantics) and times every step.\n"
+    "layout and initialisation, torch.optim semantics) and times every step. For a GPT decoder see\n"
+    "'fwadvisor train --model gpt --help'.\n"
     "\n"
     "  --layers W0,W1,...   widths: inputs, hidden layers, outputs (required)\n"
     "  --activation A       between layers: relu (default), gelu (exact, erf), tanh\n"
@@ -45,12 +46,12 @@ static const char train_usage[] =
     "  --json               print losses and timings as JSON (fwadvisor.train/1)\n";
 
 enum {
-    OPT_LAYERS = OPT_FIRST_FREE, OPT_ACTIVATION, OPT_LOSS, OPT_BATCH, OPT_STEPS, OPT_OPTIMIZER, OPT_LR, OPT_WD,
+    OPT_MODEL = OPT_FIRST_FREE, OPT_LAYERS, OPT_ACTIVATION, OPT_LOSS, OPT_BATCH, OPT_STEPS, OPT_OPTIMIZER, OPT_LR, OPT_WD,
     OPT_MOMENTUM, OPT_SEED, OPT_DATA, OPT_TARGETS, OPT_INIT, OPT_SAVE, OPT_DEVICE, OPT_PRECISION, OPT_THREADS,
     OPT_MAX_MEMORY
 };
 
-static int parse_number(const char *opt, const char *s, double lo, double hi, int integer, double *out)
+int cli_parse_number(const char *opt, const char *s, double lo, double hi, int integer, double *out)
 {
     char *end;
     errno = 0;
@@ -69,13 +70,9 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-struct progress {
-    int every, steps, json;
-};
-
-static void on_step(void *ctx, int step, float loss, double seconds)
+void cli_train_on_step(void *ctx, int step, float loss, double seconds)
 {
-    struct progress *p = ctx;
+    struct cli_train_progress *p = ctx;
     if (p->json) return;
     if (step == 0 || (step + 1) % p->every == 0 || step + 1 == p->steps)
         printf("step %6d/%d  loss %.6f  %8.3f ms\n", step + 1, p->steps, loss, seconds * 1e3);
@@ -86,7 +83,16 @@ static int synthetic_rows(int batch) { return batch * 4 > 1024 ? batch * 4 : 102
 
 int cmd_train(struct globals *g, int argc, char **argv)
 {
+    /* --model picks the parser: the GPT's options are its own (cmd_train_gpt.c). */
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        const char *model = strncmp(argv[i], "--model=", 8) == 0 ? argv[i] + 8
+                            : strcmp(argv[i], "--model") == 0 && i + 1 < argc ? argv[i + 1] : NULL;
+        if (!model) continue;
+        if (strcmp(model, "gpt") == 0) return cmd_train_gpt(g, argc, argv);
+        if (strcmp(model, "mlp") != 0) return cli_usage_error("train", "--model %s: expected mlp or gpt", model);
+    }
     static const struct option opts[] = {
+        {"model", required_argument, NULL, OPT_MODEL},
         {"layers", required_argument, NULL, OPT_LAYERS},
         {"activation", required_argument, NULL, OPT_ACTIVATION},
         {"loss", required_argument, NULL, OPT_LOSS},
@@ -122,6 +128,7 @@ int cmd_train(struct globals *g, int argc, char **argv)
     while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (opt) {
         case 'h': fputs(train_usage, stdout); return EXIT_OK;
+        case OPT_MODEL: break; /* mlp: checked above */
         case OPT_LAYERS: layers = optarg; break;
         case OPT_ACTIVATION:
             if (eng_act_parse(optarg, &cfg.act)) {
@@ -142,34 +149,34 @@ int cmd_train(struct globals *g, int argc, char **argv)
             }
             break;
         case OPT_BATCH:
-            if (parse_number("batch", optarg, 1, 1 << 20, 1, &v)) return EXIT_INPUT;
+            if (cli_parse_number("batch", optarg, 1, 1 << 20, 1, &v)) return EXIT_INPUT;
             cfg.batch = (int)v;
             break;
         case OPT_STEPS:
-            if (parse_number("steps", optarg, 1, 1e7, 1, &steps)) return EXIT_INPUT;
+            if (cli_parse_number("steps", optarg, 1, 1e7, 1, &steps)) return EXIT_INPUT;
             break;
         case OPT_LR:
-            if (parse_number("lr", optarg, 0, 1e6, 0, &v)) return EXIT_INPUT;
+            if (cli_parse_number("lr", optarg, 0, 1e6, 0, &v)) return EXIT_INPUT;
             cfg.lr = (float)v;
             break;
         case OPT_WD:
-            if (parse_number("weight-decay", optarg, 0, 1e6, 0, &v)) return EXIT_INPUT;
+            if (cli_parse_number("weight-decay", optarg, 0, 1e6, 0, &v)) return EXIT_INPUT;
             cfg.weight_decay = (float)v;
             wd_given = 1;
             break;
         case OPT_MOMENTUM:
-            if (parse_number("momentum", optarg, 0, 0.999999, 0, &v)) return EXIT_INPUT;
+            if (cli_parse_number("momentum", optarg, 0, 0.999999, 0, &v)) return EXIT_INPUT;
             cfg.momentum = (float)v;
             break;
         case OPT_SEED:
-            if (parse_number("seed", optarg, 0, 9007199254740991.0, 1, &seed)) return EXIT_INPUT;
+            if (cli_parse_number("seed", optarg, 0, 9007199254740991.0, 1, &seed)) return EXIT_INPUT;
             break;
         case OPT_THREADS:
-            if (parse_number("threads", optarg, 1, 1024, 1, &v)) return EXIT_INPUT;
+            if (cli_parse_number("threads", optarg, 1, 1024, 1, &v)) return EXIT_INPUT;
             cfg.threads = (int)v;
             break;
         case OPT_MAX_MEMORY:
-            if (parse_number("max-memory", optarg, 1e-3, 1e6, 0, &max_memory_gb)) return EXIT_INPUT;
+            if (cli_parse_number("max-memory", optarg, 1e-3, 1e6, 0, &max_memory_gb)) return EXIT_INPUT;
             break;
         case OPT_DATA: data = optarg; break;
         case OPT_TARGETS: targets = optarg; break;
@@ -269,7 +276,7 @@ int cmd_train(struct globals *g, int argc, char **argv)
         snprintf(err, sizeof err, "out of memory for %d steps of results", nsteps);
         status = ENG_ERR_RUNTIME;
     }
-    struct progress prog = {nsteps / 10 > 0 ? nsteps / 10 : 1, nsteps, json};
+    struct cli_train_progress prog = {nsteps / 10 > 0 ? nsteps / 10 : 1, nsteps, json};
     if (status == ENG_OK && !json) {
         char line[512];
         char where[192];
@@ -281,7 +288,7 @@ int cmd_train(struct globals *g, int argc, char **argv)
         text_wrap(stdout, line, 0, 2);
     }
     struct eng_run run = {nsteps, losses, secs};
-    if (status == ENG_OK) status = eng_train(m, &d, &run, on_step, &prog, err, sizeof err);
+    if (status == ENG_OK) status = eng_train(m, &d, &run, cli_train_on_step, &prog, err, sizeof err);
     const char *gpu_error = status == ENG_OK ? eng_device_error() : NULL;
     if (gpu_error) {
         snprintf(err, sizeof err, "%s", gpu_error);

@@ -23,6 +23,8 @@ struct eng_sgd_args {
     int first_step; /* momentum buffer starts as the gradient, as in torch.optim.SGD */
 };
 
+struct eng_gpt_ops;
+
 struct eng_backend {
     const char *name;
     int host_memory; /* device pointers are host pointers: inputs are read in place, not copied */
@@ -63,6 +65,9 @@ struct eng_backend {
     void (*graph_end)(void);
     float (*graph_loss)(void);
     void (*graph_forget)(const void *key);
+
+    /* The transformer's kernels (gpt_ops.h), NULL where the back-end has none. */
+    const struct eng_gpt_ops *gpt;
 };
 
 /* The CPU back-end: OpenBLAS for GEMM, the engine's own fused kernels on the calling thread. */

@@ -45,9 +45,11 @@ struct eng_st_tensor {
     uint64_t begin, end; /* byte offsets into the data section */
 };
 
+#define ENG_ST_MAX_TENSORS 1024 /* a 84-layer GPT has 1014 */
+
 struct eng_st_file {
     int count;
-    struct eng_st_tensor tensors[256];
+    struct eng_st_tensor tensors[ENG_ST_MAX_TENSORS];
     const unsigned char *data; /* points into the parsed buffer */
     size_t data_len;
 };

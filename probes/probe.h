@@ -140,7 +140,7 @@ struct probe_options {
 };
 
 enum { PROBE_W_GEMM = 1, PROBE_W_STREAM = 2, PROBE_W_TRANSFER = 4, PROBE_W_TRAIN_MLP = 8, PROBE_W_TRAIN_TINY = 16,
-       PROBE_W_ALLREDUCE = 32, PROBE_W_TRAIN_DP = 64, PROBE_W_ALL = 127,
+       PROBE_W_ALLREDUCE = 32, PROBE_W_TRAIN_DP = 64, PROBE_W_TRAIN_GPT = 128, PROBE_W_ALL = 255,
        PROBE_W_DIST = PROBE_W_ALLREDUCE | PROBE_W_TRAIN_DP };
 
 /* The numerical checks the workloads apply to their own results: 16 sampled entries of C = A B

@@ -24,7 +24,8 @@ static void human_bytes(double b, char *out, size_t n)
     snprintf(out, n, "%.0f %s", b, units[u]);
 }
 
-/* A short text of a result's sizes ("n=2048 bf16", "134 MB", "64 MiB pin", "784..10 b256"). */
+/* A short text of a result's sizes ("n=2048 bf16", "134 MB", "64 MiB pin", "784..10 b256",
+ * "4x256 T128", "vs gemm"). */
 static void short_params(const cJSON *r, char *out, size_t n)
 {
     const cJSON *p = cJSON_GetObjectItemCaseSensitive(r, "params");
@@ -42,6 +43,12 @@ static void short_params(const cJSON *r, char *out, size_t n)
         snprintf(out, n, "%s%s", h, cJSON_IsBool(pinned) ? (cJSON_IsTrue(pinned) ? " pin" : " page") : "");
     } else if (!isnan(ranks)) {
         snprintf(out, n, "%.0f ranks", ranks);
+    } else if (!isnan(json_num(p, "n_layer"))) { /* train-gpt: "4x256 T128" */
+        snprintf(out, n, "%.0fx%.0f T%.0f", json_num(p, "n_layer"), json_num(p, "n_embd"), json_num(p, "ctx"));
+    } else if (*json_str(p, "peak_source")) { /* train-gpt's MFU: against which peak */
+        const char *src = json_str(p, "peak_source");
+        snprintf(out, n, "vs %s", strstr(src, "gemm") ? "gemm" : strstr(src, "estimated") ? "estimate"
+                                  : strstr(src, "table") ? "table" : "catalog");
     } else if (*layers) {
         double batch = json_num(p, "batch");
         if (strcmp(layers, "784,1024,1024,10") == 0) snprintf(out, n, "784..10 b256");

@@ -3,6 +3,7 @@
  * median with min, max and the coefficient of variation; every result is checked. */
 #include "engine/cuda/plugin.h"
 #include "engine/engine.h"
+#include "engine/gpt.h"
 #include "probes/probe.h"
 
 #include <math.h>
@@ -59,7 +60,7 @@ int probe_parse_workloads(const char *list, unsigned *out, char *err, size_t err
     static const struct { const char *name; unsigned bit; } names[] = {
         {"gemm", PROBE_W_GEMM}, {"stream", PROBE_W_STREAM}, {"transfer", PROBE_W_TRANSFER},
         {"train-mlp", PROBE_W_TRAIN_MLP}, {"train-tiny", PROBE_W_TRAIN_TINY}, {"allreduce", PROBE_W_ALLREDUCE},
-        {"train-dp", PROBE_W_TRAIN_DP},
+        {"train-dp", PROBE_W_TRAIN_DP}, {"train-gpt", PROBE_W_TRAIN_GPT},
         {"all", PROBE_W_ALL},
     };
     *out = 0;
@@ -70,7 +71,8 @@ int probe_parse_workloads(const char *list, unsigned *out, char *err, size_t err
         for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
             if (strcmp(names[i].name, t) == 0) bit = names[i].bit;
         if (!bit) {
-            snprintf(err, errsz, "unknown workload '%s' (gemm, stream, transfer, train-mlp, train-tiny, allreduce, train-dp, all)", t);
+            snprintf(err, errsz, "unknown workload '%s' (gemm, stream, transfer, train-mlp, train-tiny, allreduce, train-dp, "
+                     "train-gpt, all)", t);
             return -1;
         }
         *out |= bit;
@@ -673,6 +675,175 @@ static void run_gpu_train(struct runner *r, int tiny)
     progress(r, PLAN_GPU_STEP, tiny ? "train-tiny (GPU)" : "train-mlp (GPU)");
 }
 
+/* --- train-gpt: tokens/s, TFLOP/s and MFU of the engine's GPT step ---------------------------- */
+
+/* The model: on the CPU the benchmark's 4 layers x 256 wide at T 128, on a GPU GPT-2 124M's shape
+ * at T 1024 (vocabulary padded to 50304, as nanoGPT and llm.c pad 50257). */
+struct gpt_shape {
+    int L, H, C, T, V, B;
+    int warmup, steps;
+};
+
+static struct gpt_shape gpt_shape_for(const struct runner *r, int gpu)
+{
+    int steps = r->opt->full ? 20 : 8;
+    if (r->opt->smoke) return (struct gpt_shape){1, 2, 32, 16, 64, 2, 1, 2};
+    if (!gpu) return (struct gpt_shape){4, 4, 256, 128, 256, 8, 2, steps};
+    return (struct gpt_shape){12, 12, 768, 1024, 50304, r->opt->full ? 16 : 8, 2, steps};
+}
+
+/* Planned seconds: the steps at the prior rate (6 x 12 L C^2 + V C FLOPs per token, the bulk of
+ * 6 N), and on the CPU the GEMM peak's four products when no sweep ran. */
+static double plan_train_gpt(const struct runner *r, int gpu)
+{
+    if (gpu) return PLAN_GPU_STEP;
+    struct gpt_shape s = gpt_shape_for(r, 0);
+    double per_token = 6.0 * (12.0 * s.L * s.C * s.C + (double)s.V * s.C);
+    double peak = r->opt->workloads & PROBE_W_GEMM ? 0 : 4 * plan_gemm(r, r->opt->smoke ? 256 : 2048);
+    return plan_train(r, per_token * s.B * s.T, s.warmup + s.steps) + peak;
+}
+
+/* The GEMM peak this machine showed (GFLOP/s): this run's gemm sweep, else a few square products
+ * measured now; on a GPU cuBLAS at n = 8192 in the step's precision. 0 when it cannot be had. */
+static double measured_peak_gflops(struct runner *r, int gpu, enum eng_precision prec)
+{
+    if (!gpu && r->gemm_best > 0) return r->gemm_best;
+    int n = r->opt->smoke ? 256 : gpu ? 8192 : 2048;
+    double flops = 2.0 * n * n * (double)n, best = 0;
+    if (gpu) {
+        const struct eng_cuda_plugin *g = r->opt->gpu;
+        char err[256];
+        if (g->bench_prepare(ENG_BENCH_GEMM, (size_t)n, prec, err, sizeof err) != 0) return 0;
+        for (int i = 0; i < 6; i++) {
+            double t = g->bench_run();
+            if (t > 0 && i > 0 && flops / t / 1e9 > best) best = flops / t / 1e9;
+        }
+        if (!g->bench_check()) best = 0;
+        g->bench_release();
+        return best;
+    }
+    const struct eng_backend *be = eng_cpu_backend();
+    be->set_threads(r->threads);
+    float *a = calloc((size_t)n * n, sizeof *a), *b = calloc((size_t)n * n, sizeof *b), *c = malloc((size_t)n * n * sizeof *c);
+    for (size_t i = 0; a && b && i < (size_t)n * n; i++) a[i] = b[i] = (float)(i % 13) * 0.01f;
+    for (int i = 0; a && b && c && i < 4; i++) {
+        double t0 = now_s();
+        be->gemm(0, 0, n, n, n, 1, a, n, b, n, 0, c, n);
+        double t = now_s() - t0;
+        if (i > 0 && flops / t / 1e9 > best) best = flops / t / 1e9;
+    }
+    free(a), free(b), free(c);
+    return best;
+}
+
+/* The catalog's dense peak for the step's precision (GFLOP/s): the CPU's from its table (or its
+ * vector units), a GPU's from the knowledge base's accelerator catalog; 0 when there is none.
+ * *source says which. */
+static double catalog_peak_gflops(const struct runner *r, int gpu, enum eng_precision prec, const char **source)
+{
+    *source = "catalog";
+    if (!gpu) {
+        *source = r->run->hw.cpu.peak_estimated ? "cpu peak estimated from its vector units" : "cpu peak table";
+        return r->run->hw.cpu.peak_gflops;
+    }
+    const struct probe_accel *a = NULL;
+    for (int i = 0; i < r->run->hw.naccel; i++)
+        if (!strcmp(r->run->hw.accel[i].kind, "nvidia") && r->run->hw.accel[i].catalog_id[0]) a = &r->run->hw.accel[i];
+    if (!a) return 0;
+    return 1e3 * (prec == ENG_PREC_BF16 ? a->peak_bf16_tflops : prec == ENG_PREC_FP16 ? a->peak_fp16_tflops
+                                                                                       : a->peak_fp32_tflops);
+}
+
+/* Runs the steps; fills secs (after warm-up) and returns their count, 0 with why on failure. */
+static int gpt_steps(struct runner *r, const struct eng_backend *be, struct gpt_shape s, int warmup, int steps,
+                     double *secs, double *flops_per_token, char *why, size_t whysz)
+{
+    struct eng_gpt_config c;
+    eng_gpt_config_defaults(&c);
+    c.n_layer = s.L, c.n_head = s.H, c.n_embd = s.C, c.ctx = s.T, c.vocab = s.V, c.batch = s.B, c.threads = r->threads;
+    struct eng_gpt *m = NULL;
+    struct eng_tokens t;
+    int n = 0;
+    if (eng_tokens_synthetic(&t, (size_t)s.B * s.T * 4 + 1, s.V, 1, why, whysz) != ENG_OK) return 0;
+    double *all = malloc((size_t)(warmup + steps) * sizeof *all);
+    if (all && eng_gpt_create(&c, be, &m, why, whysz) == ENG_OK) {
+        eng_gpt_init(m, 1);
+        struct eng_run run = {warmup + steps, NULL, all};
+        if (eng_gpt_train(m, &t, &run, NULL, NULL, why, whysz) == ENG_OK) {
+            n = steps;
+            memcpy(secs, all + warmup, (size_t)steps * sizeof *secs);
+        }
+        *flops_per_token = eng_gpt_flops_per_token(m);
+    } else if (!all) {
+        snprintf(why, whysz, "out of memory");
+    }
+    eng_gpt_free(m);
+    eng_tokens_free(&t);
+    free(all);
+    return n;
+}
+
+static void run_train_gpt(struct runner *r, int gpu)
+{
+    struct gpt_shape s = gpt_shape_for(r, gpu);
+    int steps = s.steps, warmup = s.warmup;
+    enum eng_precision prec = gpu ? ENG_PREC_BF16 : ENG_PREC_FP32;
+    const struct eng_backend *be = eng_cpu_backend();
+    char why[256] = "";
+    if (gpu) {
+        struct eng_cuda_device info;
+        int index = atoi(r->opt->gpu_device + 5);
+        if (r->gpu_lost[0]) snprintf(why, sizeof why, "%s", r->gpu_lost);
+        else if (r->opt->gpu->open(index, prec, &info, why, sizeof why) != 0) be = NULL;
+        else be = r->opt->gpu->backend;
+        if (r->gpu_lost[0]) be = NULL;
+    }
+    double *secs = malloc((size_t)steps * sizeof *secs), fpt = 0;
+    int n = be && secs ? gpt_steps(r, be, s, warmup, steps, secs, &fpt, why, sizeof why) : 0;
+    if (gpu && r->opt->gpu->last_error()) n = 0, snprintf(why, sizeof why, "%s", r->opt->gpu->last_error());
+    const char *catalog_source;
+    double measured = n ? measured_peak_gflops(r, gpu, prec) : 0,
+           catalog = catalog_peak_gflops(r, gpu, prec, &catalog_source);
+    char params[160];
+    snprintf(params, sizeof params,
+             "{\"n_layer\": %d, \"n_head\": %d, \"n_embd\": %d, \"ctx\": %d, \"vocab\": %d, \"batch\": %d, "
+             "\"precision\": \"%s\"}", s.L, s.H, s.C, s.T, s.V, s.B, eng_precision_name(prec));
+    /* tokens/s, model TFLOP/s (FLOPs per token: 6 N + 12 L H Q T), and MFU against the measured GEMM
+     * peak and against the catalog's; a device the catalog lacks is measured against its GEMM. */
+    double peaks[2] = {measured, catalog > 0 ? catalog : measured};
+    static const char *const metrics[4] = {"tokens_per_s", "tflops", "mfu", "mfu_catalog"},
+                             *const units[4] = {"tokens/s", "TFLOP/s", "ratio", "ratio"};
+    for (int k = 0; k < 4; k++) {
+        struct probe_result *res = add_result(r, "train-gpt", metrics[k], units[k]);
+        if (!res) break;
+        if (gpu) snprintf(res->device, sizeof res->device, "%s", r->opt->gpu_device);
+        if (k >= 2) {
+            const char *source = k == 2 ? "measured gemm" : catalog > 0 ? catalog_source : "measured gemm (not in the catalog)";
+            snprintf(res->params, sizeof res->params, "{\"peak_tflops\": %.4g, \"peak_source\": \"%s\"}",
+                     peaks[k - 2] / 1e3, source);
+        } else {
+            snprintf(res->params, sizeof res->params, "%s", params);
+        }
+        if (n == 0 || (k >= 2 && peaks[k - 2] <= 0)) {
+            res->skipped = 1;
+            snprintf(res->reason, sizeof res->reason, "%s",
+                     stopped(r) ? "interrupted" : n == 0 ? (why[0] ? why : "the engine could not run")
+                                                         : "no GEMM peak could be measured");
+            continue;
+        }
+        double v[64];
+        for (int i = 0; i < n; i++) {
+            double tokens = (double)s.B * s.T / secs[i], gflops = tokens * fpt / 1e9;
+            v[i] = k == 0 ? tokens : k == 1 ? gflops / 1e3 : gflops / peaks[k - 2];
+        }
+        finish(res, v, n);
+        if (k == 1) res->peak_fraction = res->stats.median * 1e3 / peaks[1];
+        if (k >= 2) res->peak_fraction = res->stats.median;
+    }
+    free(secs);
+    progress(r, plan_train_gpt(r, gpu), gpu ? "train-gpt (GPU)" : "train-gpt");
+}
+
 int probe_use_gpu(struct probe_options *o, int index, int also_cpu, char *err, size_t errsz)
 {
     if (!eng_device_open(index, ENG_PREC_FP32, NULL, err, errsz)) {
@@ -698,10 +869,11 @@ double probe_plan_seconds(const struct probe_run *run, const struct probe_option
         if (w & PROBE_W_STREAM) total += stream_rounds(&r) * plan_stream_round(stream_elements(&r));
         if (w & PROBE_W_TRAIN_TINY) total += plan_cpu_train(&r, 1);
         if (w & PROBE_W_TRAIN_MLP) total += plan_cpu_train(&r, 0);
+        if (w & PROBE_W_TRAIN_GPT) total += plan_train_gpt(&r, 0);
     }
     if (opt->gpu) {
         static const unsigned gpu_steps[] = {PROBE_W_GEMM, PROBE_W_STREAM, PROBE_W_TRANSFER, PROBE_W_TRAIN_MLP,
-                                             PROBE_W_TRAIN_TINY};
+                                             PROBE_W_TRAIN_TINY, PROBE_W_TRAIN_GPT};
         for (size_t i = 0; i < sizeof gpu_steps / sizeof gpu_steps[0]; i++)
             if (w & gpu_steps[i]) total += PLAN_GPU_STEP;
     }
@@ -714,6 +886,7 @@ int probe_run_workloads(struct probe_run *run, const struct probe_options *opt)
                        .started = now_s(), .last_eta = -1};
     unsigned w = opt->workloads;
     int cpu = opt->cpu || !opt->gpu;
+    int gpt = (w & PROBE_W_TRAIN_GPT) ? 1 : 0;
     r.total = probe_plan_seconds(run, opt);
     if (r.total <= 0) r.total = 1;
     if (opt->gpu) {
@@ -721,14 +894,16 @@ int probe_run_workloads(struct probe_run *run, const struct probe_options *opt)
         if ((w & (PROBE_W_STREAM | PROBE_W_TRANSFER)) && !stopped(&r)) run_gpu_memory(&r, w);
         if ((w & PROBE_W_GEMM) && !stopped(&r)) run_gpu_gemm(&r);
         if ((w & PROBE_W_TRAIN_MLP) && !stopped(&r)) run_gpu_train(&r, 0);
+        if (gpt && !stopped(&r)) run_train_gpt(&r, 1);
     }
-    if (!cpu) w &= ~(unsigned)(PROBE_W_GEMM | PROBE_W_STREAM | PROBE_W_TRAIN_MLP | PROBE_W_TRAIN_TINY);
+    if (!cpu) w &= ~(unsigned)(PROBE_W_GEMM | PROBE_W_STREAM | PROBE_W_TRAIN_MLP | PROBE_W_TRAIN_TINY | PROBE_W_TRAIN_GPT);
     /* The steps first, then STREAM (its own threads run while OpenBLAS's pool is idle), then
      * the sgemm sweep, whose best figure the training steps are compared with afterwards. */
     if ((w & PROBE_W_TRAIN_TINY) && !stopped(&r)) run_train(&r, 1);
     if ((w & PROBE_W_STREAM) && !stopped(&r)) run_stream(&r);
     if ((w & PROBE_W_GEMM) && !stopped(&r)) run_gemm(&r);
     if ((w & PROBE_W_TRAIN_MLP) && !stopped(&r)) run_train(&r, 0);
+    if ((w & PROBE_W_TRAIN_GPT) && !stopped(&r)) run_train_gpt(&r, 0);
     if ((w & PROBE_W_TRANSFER) && !opt->gpu) {
         char why[220];
         snprintf(why, sizeof why, "skipped: %.200s", opt->gpu_missing[0] ? opt->gpu_missing : "no GPU");

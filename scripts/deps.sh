@@ -7,6 +7,7 @@
 #                            (the libraries, cc, make, pkg-config; not tmux, MPI or jsonschema)
 #   scripts/deps.sh --peer   also PyTorch (Debian's python3-torch) for the peer check and bench
 #   scripts/deps.sh --fuzz   also clang and its libFuzzer runtime for make fuzz
+#   scripts/deps.sh --venv   also python3-venv, for make bench-peers's virtual environment
 set -eu
 
 mode=${1:-}
@@ -33,6 +34,9 @@ fi
 
 if [ "$mode" = "--peer" ] && ! /usr/bin/python3 -c 'import torch, numpy' >/dev/null 2>&1; then
     missing="$missing python3-torch python3-numpy"
+fi
+if [ "$mode" = "--venv" ] && ! /usr/bin/python3 -m venv --help >/dev/null 2>&1; then
+    missing="$missing python3-venv"
 fi
 if [ "$mode" = "--fuzz" ] && ! command -v clang >/dev/null 2>&1; then
     missing="$missing clang libclang-rt-14-dev"

@@ -299,19 +299,9 @@ if [ "$gpu" -eq 1 ] && [ "$build_ok" -eq 1 ]; then
     run_step train-tiny 45 json "$work/train-tiny.json" ./fwadvisor train --device cuda \
         --layers 100,10 --batch 32 --steps 2000 --optimizer adam --json
 
-    # --- HOOK: the GPT step -------------------------------------------------------------------
-    # The engine's GPT decoder (the design's `train-gpt` workload: tokens/s, TFLOP/s and MFU of a
-    # decoder step) is being added. Once `fwadvisor probe --help` names train-gpt, this measures
-    # it on the GPU in both modes into probe-gpt.json, and scripts/gpu-summary.py puts it beside
-    # PyTorch (its "train-gpt" figure; bench_torch_gpu.py gains the same model then). Until
-    # then the summary says the step is not in this build.
-    if ./fwadvisor probe --help 2>&1 | grep -q 'train-gpt'; then
-        run_step train-gpt 90 json "$work/probe-gpt.json" ./fwadvisor probe --device cuda \
-            --workload train-gpt --no-save --json
-    else
-        say "train-gpt: not in this build yet (the hook in scripts/gpu-check.sh runs it once it is)"
-    fi
-    # --- end of the GPT hook ------------------------------------------------------------------
+    # The GPT step: GPT-2 124M's shape at T 1024, bf16; tokens/s and MFU (gpt-torch.json beside it).
+    run_step train-gpt 90 json "$work/probe-gpt.json" ./fwadvisor probe --device cuda \
+        --workload train-gpt --no-save --json
 elif [ "$gpu" -eq 1 ]; then
     say "probe and train: not run, the build failed"
 fi
@@ -320,6 +310,10 @@ if [ "$gpu" -eq 1 ] && [ -n "$torch" ]; then
     torch_args=(--gemm-sizes "1024,2048,4096,8192")
     [ "$mode" = quick ] && torch_args=(--quick --gemm-sizes "1024,4096,8192")
     run_step torch 150 json "$work/torch.json" env -u LD_LIBRARY_PATH "$PYTHON" tests/peer/bench_torch_gpu.py "${torch_args[@]}"
+    # The same GPT step in PyTorch eager: GPT-2 124M's shape (12 layers, 12 heads, 768 wide), T 1024,
+    # vocabulary 50304, batch 8, bf16, 10 steps.
+    run_step torch-gpt 120 json "$work/gpt-torch.json" env -u LD_LIBRARY_PATH "$PYTHON" tests/peer/bench_gpt.py \
+        torch-cuda 0 12,12,768,1024,50304,8 10
 fi
 
 if [ "$build_ok" -eq 0 ] || [ "$tests_ok" -eq 0 ]; then

@@ -8,13 +8,20 @@
  *     (b) Linear(100,10), batch 32, Adam: >= 50x faster per step than PyTorch eager
  *     (c) cblas_sgemm alone on (a)'s matrix products: the machine's practical peak
  *     peak resident memory of (a) <= 1.3 x (parameters + gradients + optimizer + activations) + 30 MB
+ *   GPT step, 4 layers x 4 heads x 256 wide, T 128, batch 8, vocab 256, AdamW, clipping at 1, side
+ *     by side with PyTorch eager (Debian's, and PyPI's from `make bench-peers`) and JAX jit (same
+ *     environment), each at its best of 1 thread and the physical cores, three rounds:
+ *     >= 1.3x PyTorch's step rate, ahead of JAX; the step's GEMMs at >= 80% of cblas_sgemm's rate
+ *     on the same shapes (step time against the same products alone); peak resident memory of
+ *     the run <= 1.5 x the planner's parameters + gradients + Adam + activations
  *   interface: first frame < 100 ms after start, every key handled and redrawn < 16 ms
  *     (measured inside fwadvisor, FWADVISOR_TUI_STATS, driven through tmux)
  *   probe: `fwadvisor probe --quick` <= 15 s and `--full` <= 90 s as whole processes; its gemm
  *     peak within 10% of the best cblas_sgemm this program gets in the same run
  * Prints median/min/max per measurement and exits 1 when a target is missed.
  *
- *   bench PATH-TO-fwadvisor [PATH-TO-bench_torch.py] */
+ *   bench PATH-TO-fwadvisor [PATH-TO-bench_torch.py [PATH-TO-bench_gpt.py [PEERS-VENV-PYTHON]]]
+ * FWADVISOR_BENCH_ONLY=gpt runs the GPT comparison alone. */
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +34,7 @@
 #include <cjson/cJSON.h>
 
 #include "engine/engine.h"
+#include "engine/gpt.h"
 #include "knowledge/advisor.h"
 #include "knowledge/kb.h"
 #include "knowledge/presets.h"
@@ -245,6 +253,136 @@ static int bench_engine(char *bin, const char *torch_script)
     return ok;
 }
 
+/* --- the GPT step side by side ------------------------------------------------------------ */
+
+#define GPT_SHAPE "4,4,256,128,256,8"
+enum { GPT_ROUNDS = 3, GPT_STEPS = 10 };
+
+/* Median seconds of the engine's GPT step at `threads`, and of the same step's linear-layer GEMMs
+ * run alone as plain cblas_sgemm calls (OpenBLAS threaded). */
+static double gpt_engine_step(int threads, double *gemms)
+{
+    char err[256];
+    struct eng_gpt_config c;
+    eng_gpt_config_defaults(&c);
+    c.n_layer = 4, c.n_head = 4, c.n_embd = 256, c.ctx = 128, c.vocab = 256, c.batch = 8, c.threads = threads;
+    struct eng_gpt *m;
+    struct eng_tokens t;
+    if (eng_gpt_create(&c, eng_cpu_backend(), &m, err, sizeof err) != ENG_OK) return -1;
+    eng_gpt_init(m, 1);
+    eng_tokens_synthetic(&t, 65536, 256, 1, err, sizeof err);
+    double secs[GPT_STEPS + 1], g[GPT_STEPS];
+    struct eng_run run = {GPT_STEPS + 1, NULL, secs};
+    eng_gpt_train(m, &t, &run, NULL, NULL, err, sizeof err);
+    for (int i = 0; i < GPT_STEPS; i++) g[i] = eng_gpt_time_gemms(m);
+    *gemms = summarize(g, GPT_STEPS).median;
+    eng_tokens_free(&t);
+    eng_gpt_free(m);
+    return summarize(secs + 1, GPT_STEPS).median;
+}
+
+/* A framework's median step (seconds) from bench_gpt.py, or -1 when it cannot run there. */
+static double gpt_peer_step(const char *python, const char *script, const char *framework, int threads, char *version,
+                            size_t versionsz)
+{
+    char th[16], steps[16], shape[] = GPT_SHAPE;
+    snprintf(th, sizeof th, "%d", threads);
+    snprintf(steps, sizeof steps, "%d", GPT_STEPS);
+    char *args[] = {(char *)python, (char *)script, (char *)framework, th, shape, steps, NULL};
+    char *out = access(python, X_OK) == 0 ? capture(args) : NULL;
+    cJSON *doc = out ? cJSON_Parse(out) : NULL;
+    double step = json_number(doc, "step_s", NULL);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(doc, "version");
+    if (cJSON_IsString(v)) snprintf(version, versionsz, "%s", v->valuestring);
+    cJSON_Delete(doc);
+    free(out);
+    return doc ? step : -1;
+}
+
+struct gpt_peer {
+    const char *label, *python, *framework;
+    double best[GPT_ROUNDS]; /* per round, the best thread setting's median step */
+    int threads[GPT_ROUNDS];
+    char version[64];
+};
+
+static void ratio_line(const char *what, const double *engine, const double *peer, double *median)
+{
+    double r[GPT_ROUNDS];
+    for (int i = 0; i < GPT_ROUNDS; i++) r[i] = peer[i] / engine[i];
+    struct stats s = summarize(r, GPT_ROUNDS);
+    printf("  %-58s median %.2f, min %.2f, max %.2f over %d rounds\n", what, s.median, s.min, s.max, GPT_ROUNDS);
+    *median = s.median;
+}
+
+static int bench_gpt(char *bin, const char *script, const char *venv_python)
+{
+    int cores = probe_physical_cores(), settings[2] = {1, cores}, nsettings = cores > 1 ? 2 : 1, ok = 1;
+    printf("\nGPT step (4 layers, 4 heads, 256 wide, T 128, batch 8, vocab 256, AdamW, clip 1), %d rounds of %d "
+           "steps,\neach side at its best of 1 and %d threads:\n", GPT_ROUNDS, GPT_STEPS, cores);
+    struct gpt_peer peers[] = {
+        {"PyTorch eager (Debian)", "/usr/bin/python3", "torch", {0}, {0}, ""},
+        {"PyTorch eager (PyPI)", venv_python, "torch", {0}, {0}, ""},
+        {"JAX jit (PyPI)", venv_python, "jax", {0}, {0}, ""},
+    };
+    enum { NPEERS = sizeof peers / sizeof peers[0] };
+    double engine[GPT_ROUNDS], share[GPT_ROUNDS];
+    int engine_threads[GPT_ROUNDS];
+    for (int round = 0; round < GPT_ROUNDS; round++) {
+        engine[round] = 1e30;
+        for (int k = 0; k < nsettings; k++) {
+            double gemms, t = gpt_engine_step(settings[k], &gemms);
+            if (t > 0 && t < engine[round]) engine[round] = t, engine_threads[round] = settings[k], share[round] = gemms / t;
+        }
+        for (int p = 0; p < NPEERS; p++) {
+            peers[p].best[round] = -1;
+            for (int k = 0; k < nsettings && script && peers[p].python; k++) {
+                double t = gpt_peer_step(peers[p].python, script, peers[p].framework, settings[k], peers[p].version,
+                                         sizeof peers[p].version);
+                if (t > 0 && (peers[p].best[round] < 0 || t < peers[p].best[round]))
+                    peers[p].best[round] = t, peers[p].threads[round] = settings[k];
+            }
+        }
+    }
+    for (int round = 0; round < GPT_ROUNDS; round++) {
+        printf("  round %d: engine %.1f ms (%d thread%s; its GEMMs alone %.1f ms)", round + 1, engine[round] * 1e3,
+               engine_threads[round], engine_threads[round] == 1 ? "" : "s", share[round] * engine[round] * 1e3);
+        for (int p = 0; p < NPEERS; p++)
+            if (peers[p].best[0] > 0)
+                printf(",\n    %s %.1f ms (%d)", peers[p].label, peers[p].best[round] * 1e3, peers[p].threads[round]);
+        printf("\n");
+    }
+    double median;
+    for (int p = 0; p < NPEERS; p++) {
+        if (peers[p].best[0] < 0) {
+            printf("  %s: not available here (%s)\n", peers[p].label,
+                   p == 0 ? "scripts/deps.sh --peer installs it" : "make bench-peers sets it up");
+            continue;
+        }
+        char what[128];
+        snprintf(what, sizeof what, "step rate, engine / %s %s", peers[p].label, peers[p].version);
+        ratio_line(what, engine, peers[p].best, &median);
+        ok &= check(what, median, strcmp(peers[p].framework, "jax") ? 1.3 : 1.0, 1);
+    }
+    struct stats sh = summarize(share, GPT_ROUNDS);
+    printf("  GEMMs alone / whole step: median %.2f, min %.2f, max %.2f\n", sh.median, sh.min, sh.max);
+    ok &= check("step's GEMM rate vs cblas_sgemm alone on its shapes [%]", 100 * sh.median, 80, 1);
+
+    char model[] = "--model=gpt", nl[] = "--n-layer=4", nh[] = "--n-head=4", ne[] = "--n-embd=256", ctx[] = "--ctx=128",
+         batch[] = "--batch=8", steps[] = "--steps=5", json[] = "--json", train[] = "train";
+    char *args[] = {bin, train, model, nl, nh, ne, ctx, batch, steps, json, NULL};
+    char *out = capture(args);
+    cJSON *doc = out ? cJSON_Parse(out) : NULL;
+    double rss = json_number(doc, "peak_rss_bytes", NULL), planned = json_number(doc, "planner_bytes", NULL),
+           buffers = json_number(doc, "buffer_bytes", NULL);
+    printf("  as a process: peak resident %.1f MB; the engine's buffers %.1f MB; the planner's parameters, gradients,\n"
+           "  Adam state and activations %.1f MB (ratio %.2f)\n", rss / 1e6, buffers / 1e6, planned / 1e6, rss / planned);
+    ok &= check("peak resident memory / planner's estimate", rss / planned, 1.5, 0);
+    cJSON_Delete(doc);
+    free(out);
+    return ok;
+}
+
 /* Best GFLOP/s of cblas_sgemm (through the engine's back-end) at n = 2048 and 4096. */
 static double best_sgemm(int threads)
 {
@@ -430,6 +568,9 @@ int main(int argc, char **argv)
         return 2;
     }
     char *bin = argv[1];
+    const char *only = getenv("FWADVISOR_BENCH_ONLY");
+    if (only && strcmp(only, "gpt") == 0)
+        return bench_gpt(bin, argc > 3 ? argv[3] : NULL, argc > 4 ? argv[4] : NULL) ? 0 : 1;
     char *dir = ts_tmpdir();
     if (!dir) {
         perror("bench: temporary directory");
@@ -526,6 +667,7 @@ int main(int argc, char **argv)
     ts_rmtree(dir);
     free(dir);
     all_ok &= bench_engine(bin, argc > 2 ? argv[2] : NULL);
+    all_ok &= bench_gpt(bin, argc > 3 ? argv[3] : NULL, argc > 4 ? argv[4] : NULL);
     all_ok &= bench_probe(bin);
     all_ok &= bench_mpi(bin);
     return all_ok ? 0 : 1;

@@ -324,11 +324,11 @@ Test(probe, a_short_run_has_every_workload_and_a_valid_document, .timeout = 120)
     o.workloads = PROBE_W_ALL;
     strcpy(o.device, "cpu");
     cr_expect_eq(probe_run_workloads(run, &o), 0);
-    int seen[7] = {0};
-    const char *names[] = {"gemm", "stream", "transfer", "train-mlp", "train-tiny", "allreduce", "train-dp"};
+    int seen[8] = {0};
+    const char *names[] = {"gemm", "stream", "transfer", "train-mlp", "train-tiny", "allreduce", "train-dp", "train-gpt"};
     for (int i = 0; i < run->nresults; i++) {
         struct probe_result *r = &run->results[i];
-        for (int k = 0; k < 7; k++) seen[k] |= strcmp(r->workload, names[k]) == 0;
+        for (int k = 0; k < 8; k++) seen[k] |= strcmp(r->workload, names[k]) == 0;
         if (strcmp(r->workload, "transfer") == 0 || strcmp(r->workload, "allreduce") == 0 ||
             strcmp(r->workload, "train-dp") == 0) {
             cr_expect(r->skipped && strstr(r->reason, "skipped:"), "%s: %s", r->workload, r->reason);
@@ -339,7 +339,7 @@ Test(probe, a_short_run_has_every_workload_and_a_valid_document, .timeout = 120)
         cr_expect_gt(r->stats.median, 0, "%s %s", r->workload, r->metric);
         cr_expect(r->stats.min <= r->stats.median && r->stats.median <= r->stats.max);
     }
-    for (int k = 0; k < 7; k++) cr_expect(seen[k], "no %s result", names[k]);
+    for (int k = 0; k < 8; k++) cr_expect(seen[k], "no %s result", names[k]);
     cJSON *doc = probe_run_to_json(run);
     char *text = cJSON_Print(doc);
     char *dir = ts_tmpdir(), *path = ts_path(dir, "run.json");
@@ -355,6 +355,51 @@ Test(probe, a_short_run_has_every_workload_and_a_valid_document, .timeout = 120)
     free(text);
     cJSON_Delete(doc);
     free(run);
+}
+
+static const struct probe_result *find_result(const struct probe_run *run, const char *workload, const char *metric)
+{
+    for (int i = 0; i < run->nresults; i++)
+        if (!strcmp(run->results[i].workload, workload) && !strcmp(run->results[i].metric, metric)) return &run->results[i];
+    return NULL;
+}
+
+/* train-gpt's MFU rows: achieved TFLOP/s over the measured GEMM peak and over the catalog's; a
+ * CPU whose peak the table lacks is measured against its GEMM, so MFU is never missing. */
+Test(probe, train_gpt_reports_mfu_against_both_peaks, .timeout = 120)
+{
+    unsetenv("FWADVISOR_SYSROOT");
+    unsetenv("HWLOC_XMLFILE");
+    for (int known = 1; known >= 0; known--) {
+        struct probe_run *run = calloc(1, sizeof *run);
+        probe_detect(&run->hw);
+        run->hw.cpu.peak_gflops = known ? 1000.0 : 0.0; /* 1 TFLOP/s: a round catalog figure */
+        run->hw.cpu.peak_estimated = 0;
+        struct probe_options o;
+        memset(&o, 0, sizeof o);
+        o.smoke = 1;
+        o.threads = 1;
+        o.workloads = PROBE_W_TRAIN_GPT;
+        strcpy(o.device, "cpu");
+        cr_assert_eq(probe_run_workloads(run, &o), 0);
+        const struct probe_result *tok = find_result(run, "train-gpt", "tokens_per_s"),
+                                  *tf = find_result(run, "train-gpt", "tflops"), *mfu = find_result(run, "train-gpt", "mfu"),
+                                  *cat = find_result(run, "train-gpt", "mfu_catalog");
+        cr_assert(tok && tf && mfu && cat);
+        cr_assert(!tok->skipped && !tf->skipped && !mfu->skipped && !cat->skipped, "%s", mfu->reason);
+        cr_expect_gt(mfu->stats.median, 0);
+        cr_expect_eq(mfu->peak_fraction, mfu->stats.median);
+        if (known) {
+            /* against 1 TFLOP/s the catalog MFU is the TFLOP/s figure itself (per step, then the median) */
+            cr_expect_float_eq(cat->stats.median, tf->stats.median, 1e-9);
+            cr_expect(strstr(cat->params, "\"peak_tflops\": 1,") && strstr(cat->params, "\"cpu peak table\""), "%s",
+                      cat->params);
+        } else {
+            cr_expect_float_eq(cat->stats.median, mfu->stats.median, 1e-12);
+            cr_expect(strstr(cat->params, "not in the catalog"), "%s", cat->params);
+        }
+        free(run);
+    }
 }
 
 Test(probe, stop_flag_ends_the_run_early)

@@ -9,6 +9,7 @@
  * Built into fwadvisor-cuda.so (see plugin.h); nothing here is linked into the main binary. */
 extern "C" {
 #include "engine/cuda/plugin.h"
+#include "engine/gpt_ops.h"
 }
 #include "engine/cuda/numerics.h"
 
@@ -564,6 +565,8 @@ static void cu_graph_forget(const void *key)
     if (G.key == key) graph_drop();
 }
 
+extern "C" const struct eng_gpt_ops eng_cuda_gpt_ops;
+
 static const struct eng_backend cuda_backend = {
     "cuda",
     0,
@@ -584,6 +587,7 @@ static const struct eng_backend cuda_backend = {
     cu_graph_end,
     cu_graph_loss,
     cu_graph_forget,
+    &eng_cuda_gpt_ops, /* gpt_kernels.cu */
 };
 
 /* --- opening and closing ----------------------------------------------------------------- */
@@ -700,12 +704,14 @@ static int cu_open(int index, enum eng_precision precision, struct eng_cuda_devi
 
 extern "C" void eng_cuda_bench_release(void);
 extern "C" void eng_cuda_nccl_leave(void);
+extern "C" void eng_cuda_gpt_release(void);
 
 static void cu_close(void)
 {
     if (!S.open) return;
     eng_cuda_bench_release();
     eng_cuda_nccl_leave();
+    eng_cuda_gpt_release();
     cudaStreamSynchronize(S.stream);
     if (S.scratch) cudaFree(S.scratch);
     if (loss_buf) cudaFree(loss_buf);
@@ -740,6 +746,8 @@ static const char *cu_last_error(void)
 extern "C" cudaStream_t eng_cuda_stream(void) { return S.stream; }
 extern "C" void eng_cuda_note_error(const char *what, const char *detail) { note_error(what, detail); }
 extern "C" cublasHandle_t eng_cuda_blas(void) { return S.blas; }
+/* And the GPT's kernels (gpt_kernels.cu) its precision. */
+extern "C" enum eng_precision eng_cuda_precision(void) { return S.precision; }
 
 extern "C" int eng_cuda_bench_prepare(enum eng_cuda_bench kind, size_t size, int arg, char *err, size_t errsz);
 extern "C" double eng_cuda_bench_run(void);

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#define ENG_CUDA_ABI 3
+#define ENG_CUDA_ABI 4 /* 3: struct sizes in the handshake; 4: eng_backend.gpt, the transformer kernels */
 
 /* Matrix precision. FP32: plain fp32 (TF32 off, as PyTorch's default); TF32: fp32 data, TF32
  * tensor cores; BF16 / FP16: the matrix inputs rounded to 16 bits, fp32 accumulation and output,

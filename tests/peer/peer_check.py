@@ -11,7 +11,6 @@ Usage: peer_check.py PATH-TO-fwadvisor
 """
 import json
 import os
-import struct
 import subprocess
 import sys
 import tempfile
@@ -19,36 +18,10 @@ import tempfile
 import numpy as np
 import torch
 
+from st_io import read_safetensors, write_safetensors
+
 STEPS = 20
 TOLERANCE = 1e-4
-
-
-def write_safetensors(path, tensors):
-    header, blobs, offset = {}, [], 0
-    for name, array in tensors.items():
-        data = np.ascontiguousarray(array, dtype="<f4").tobytes()
-        header[name] = {"dtype": "F32", "shape": list(array.shape), "data_offsets": [offset, offset + len(data)]}
-        blobs.append(data)
-        offset += len(data)
-    text = json.dumps(header).encode()
-    text += b" " * ((8 - len(text) % 8) % 8)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(text)) + text + b"".join(blobs))
-
-
-def read_safetensors(path):
-    with open(path, "rb") as f:
-        raw = f.read()
-    (n,) = struct.unpack("<Q", raw[:8])
-    header = json.loads(raw[8:8 + n])
-    data = raw[8 + n:]
-    out = {}
-    for name, info in header.items():
-        if name == "__metadata__":
-            continue
-        begin, end = info["data_offsets"]
-        out[name] = np.frombuffer(data[begin:end], dtype="<f4").reshape(info["shape"])
-    return out
 
 
 def torch_run(layers, act, loss, opt, lr, wd, mom, batch, x, y, init):
