@@ -347,6 +347,15 @@ int answers_check_combination(const struct answers *a, char *err, size_t errsz)
     return 0;
 }
 
+int answers_drop_contradiction(struct answers *a)
+{
+    const struct impossible *p = contradiction(a, -1);
+    if (!p) return 0;
+    enum ans_index drop = p->key == ANS_OS ? ANS_OS : p->other;
+    a->v[drop].given = a->v[drop].present = 0;
+    return 1;
+}
+
 int answers_settle_os(struct answers *a)
 {
     const char *hw = answers_str(a, ANS_HARDWARE);

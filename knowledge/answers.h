@@ -48,6 +48,11 @@ void answers_fill_defaults(struct answers *a);
  * values allowed with the first. Answers left out or auto are not compared. */
 int answers_check_combination(const struct answers *a, char *err, size_t errsz);
 
+/* Clears the weaker answer of the first impossible pair (os against the hardware,
+ * deploy_hardware against the deployment target) and returns 1, or returns 0 when there is
+ * none. For front ends that build answers one choice at a time. */
+int answers_drop_contradiction(struct answers *a);
+
 /* When `os` was not given and the (resolved) hardware cannot run on the default, the running
  * system, sets it to the system that hardware runs on (linux, or macos for apple). Returns 1
  * when it changed os. */
