@@ -594,16 +594,38 @@ static void criteria_reasons(const struct rank_ctx *c, const int *eligible, int 
         mean[k] = counted[k] ? sum / counted[k] : 0;
         base += criteria_points * c->weights[k] * mean[k] / (10.0 * c->total_weight);
     }
-    struct adv_reason *r = add_reason(fr, tenths(base), NULL, c->method_source);
-    if (r) snprintf(r->label, sizeof r->label, "Baseline: the weighted criteria of an average framework (of those that can run here)");
+    /* Each reason is rounded to a tenth so that together they round like the exact total: the
+     * score then does not depend on which frameworks form the average. */
+    double exact[ADV_MAX_CRITERIA + 1];
+    int rounded[ADV_MAX_CRITERIA + 1], n = 0;
+    exact[n++] = base;
     for (int k = 0; k < akb->ncrit; k++) {
         int v = criterion_score(c, f, k);
+        if (v >= 0 && counted[k]) exact[n++] = criteria_points * c->weights[k] * (v - mean[k]) / (10.0 * c->total_weight);
+    }
+    double total = 0;
+    int sum = 0;
+    for (int i = 0; i < n; i++) {
+        total += exact[i];
+        sum += rounded[i] = tenths(exact[i]);
+    }
+    for (int left = tenths(total) - sum; left != 0; left += left > 0 ? -1 : 1) {
+        int pick = 0; /* the reason rounded furthest from the direction the sum must move */
+        for (int i = 1; i < n; i++)
+            if ((rounded[i] - exact[i] * 10) * (left > 0 ? -1 : 1) > (rounded[pick] - exact[pick] * 10) * (left > 0 ? -1 : 1))
+                pick = i;
+        rounded[pick] += left > 0 ? 1 : -1;
+    }
+    struct adv_reason *r = add_reason(fr, rounded[0], NULL, c->method_source);
+    if (r) snprintf(r->label, sizeof r->label, "Baseline: the weighted criteria of an average framework (of those that can run here)");
+    for (int k = 0, i = 1; k < akb->ncrit; k++) {
+        int v = criterion_score(c, f, k);
         if (v < 0 || !counted[k]) continue;
-        double pts = criteria_points * c->weights[k] * (v - mean[k]) / (10.0 * c->total_weight);
+        int pts = rounded[i++];
         int is_fit = strcmp(akb->crit[k].id, HARDWARE_FIT) == 0;
         const struct adv_support *sup = is_fit ? &akb->support[f][c->h] : NULL;
         const struct adv_score *sc = &akb->scores[f][k];
-        r = add_reason(fr, tenths(pts), is_fit ? sup->note : sc->note, is_fit ? sup->source : sc->source);
+        r = add_reason(fr, pts, is_fit ? sup->note : sc->note, is_fit ? sup->source : sc->source);
         if (!r) continue;
         r->also = is_fit ? sup->also : sc->also;
         if (is_fit)

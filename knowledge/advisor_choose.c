@@ -138,13 +138,15 @@ void adv_choose_strategy(const struct adv_kb *akb, struct adv_result *r, int fw,
                                                akb->strat[s].source)))
         snprintf(rs->label, sizeof rs->label, "Offload keeps %.1f GB of optimizer state in each node's CPU memory",
                  c->mem.cpu_gb);
-    /* Alternatives: the other candidates, best first. */
+    /* Alternatives: the other candidates, best first; when the choice fits, only those that fit
+     * too (a strategy that cannot hold the model is no alternative). */
     int used[ADV_MAX_STRATEGIES] = {0};
     used[best] = 1;
     for (int k = 1; k < n && r->nalternatives < 6; k++) {
         int pick = -1;
         for (int i = 0; i < n; i++)
-            if (!used[i] && (pick < 0 || better(akb, &cands[i], &cands[pick]))) pick = i;
+            if (!used[i] && (!c->mem.fits || cands[i].mem.fits) && (pick < 0 || better(akb, &cands[i], &cands[pick])))
+                pick = i;
         if (pick < 0) break;
         used[pick] = 1;
         r->alternatives[r->nalternatives++] = akb->strat[cands[pick].s].id;

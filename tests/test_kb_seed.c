@@ -6,6 +6,7 @@
 
 #include "knowledge/kb.h"
 #include "knowledge/kb_tables.h"
+#include "tui/text.h"
 #include "tests/support.h"
 
 static struct ts_kb fx;
@@ -167,7 +168,7 @@ Test(kb_seed, dated_judgements_cite_newer_facts)
                        "AND level = 'community' AND source = 'jax-mps' AND also LIKE '%jax-metal-dead%'", NULL), 1,
                  "jax-metal is dead, a community PJRT plug-in (jax-mps) drives the Apple GPU");
     cr_expect_eq(count("SELECT count(*) FROM hw_support WHERE framework = 'tensorflow' AND hardware = 'nvidia' "
-                       "AND json_extract(os_support, '$.windows.level') = 'experimental' "
+                       "AND json_extract(os_support, '$.windows.level') = 'supported' "
                        "AND json_extract(os_support, '$.windows.since') = '2.11' "
                        "AND json_extract(os_support, '$.windows.source') = 'tf-2.11.1' AND also LIKE '%directml-sustained%'",
                        NULL), 1, "TF GPU on native Windows ended with 2.10: WSL2, DirectML in sustained engineering");
@@ -226,4 +227,85 @@ Test(kb_seed, table_descriptions_match_the_schema)
         snprintf(sql, sizeof sql, "SELECT count(*) FROM pragma_table_info('%s')", kb_tables[t].name);
         cr_expect_eq(count(sql, NULL), kb_tables[t].ncols + 1, "%s: schema and description differ", kb_tables[t].name);
     }
+}
+
+/* One seed rating, one number (10_frameworks.sql's table): the first glossed rating in a
+ * score's note, moved only by the steps the note states ("raised one step", "lowered two
+ * steps"), gives the score. Maintenance cost rates a cost, so "high" is bad there. */
+Test(kb_seed, seed_ratings_map_to_one_number)
+{
+    static const struct { const char *word; int score, cost; } ratings[] = {
+        {"优秀", 9, -1}, {"极佳", 9, -1}, {"丰富", 9, -1}, {"好", 8, -1}, {"快", 8, -1}, {"高", 8, 4},
+        {"中等", 6, -1}, {"中", 6, 6}, {"一般", 5, -1}, {"较差", 4, -1}, {"稀缺", 3, -1}, {"低", -1, 8},
+    };
+    static const struct { const char *phrase; int steps; } moves[] = {
+        {"raised one step", 1}, {"raised two steps", 2}, {"lowered one step", -1}, {"lowered two steps", -2},
+    };
+    sqlite3_stmt *st;
+    cr_assert_eq(sqlite3_prepare_v2(kb_db(k), "SELECT framework, criterion, score, note FROM scores", -1, &st, NULL), SQLITE_OK);
+    int checked = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const char *fw = (const char *)sqlite3_column_text(st, 0), *crit = (const char *)sqlite3_column_text(st, 1);
+        const char *note = (const char *)sqlite3_column_text(st, 3);
+        int score = sqlite3_column_int(st, 2), is_cost = strcmp(crit, "maintenance_cost") == 0;
+        /* The first "(word)" that is a rating. */
+        int want = -1;
+        for (const char *p = strchr(note, '('); p && want < 0; p = strchr(p + 1, '(')) {
+            const char *end = strchr(p, ')');
+            if (!end) break;
+            for (size_t r = 0; r < sizeof ratings / sizeof ratings[0]; r++)
+                if ((size_t)(end - p - 1) == strlen(ratings[r].word) && strncmp(p + 1, ratings[r].word, strlen(ratings[r].word)) == 0)
+                    want = is_cost ? ratings[r].cost : ratings[r].score;
+        }
+        if (want < 0) continue;
+        for (size_t m = 0; m < sizeof moves / sizeof moves[0]; m++)
+            if (strstr(note, moves[m].phrase)) want += moves[m].steps;
+        cr_expect_eq(score, want, "%s %s: the note's seed rating and steps give %d, the score is %d: %s", fw, crit, want,
+                     score, note);
+        checked++;
+    }
+    sqlite3_finalize(st);
+    cr_expect_geq(checked, 24, "the seed tables rate 3 frameworks on 8 criteria and more");
+}
+
+/* Counts '?' in s. */
+static int questions(const char *s)
+{
+    int n = 0;
+    for (; *s; s++) n += *s == '?';
+    return n;
+}
+
+/* Everything the program can print from the knowledge base reads in English: Chinese appears
+ * only in parentheses beside an English gloss, so an ASCII terminal shows the gloss and never
+ * '??' (text_ascii drops the parenthesised original). */
+static void check_strings(const cJSON *v, const char *where)
+{
+    if (cJSON_IsString(v)) {
+        size_t n = strlen(v->valuestring) * 3 + 1;
+        char *ascii = malloc(n);
+        text_ascii(v->valuestring, ascii, n);
+        cr_expect_eq(questions(ascii), questions(v->valuestring), "%s: unglossed non-ASCII text: %s", where, v->valuestring);
+        int letters = 0;
+        for (const char *p = ascii; *p; p++) letters += (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z');
+        cr_expect(!*v->valuestring || letters > 0 || strspn(v->valuestring, "0123456789.-,:/ ") == strlen(v->valuestring),
+                  "%s: no English left: %s", where, v->valuestring);
+        free(ascii);
+        return;
+    }
+    for (const cJSON *e = v ? v->child : NULL; e; e = e->next) check_strings(e, where);
+}
+
+Test(kb_seed, every_text_reads_in_english_on_an_ascii_terminal)
+{
+    cJSON *doc;
+    cr_assert_eq(kb_export(k, 0, &doc, err, sizeof err), KB_OK, "%s", err);
+    for (const cJSON *table = doc->child; table; table = table->next) check_strings(table, table->string);
+    cJSON_Delete(doc);
+    /* The filter itself, on a gloss, an unglossed word and punctuation it can spell in ASCII. */
+    char out[128];
+    text_ascii("Seed 001 rates it medium (中等) \xe2\x80\x94 not poor (较差).", out, sizeof out);
+    cr_expect_str_eq(out, "Seed 001 rates it medium - not poor.");
+    text_ascii("JAX 是亲儿子", out, sizeof out);
+    cr_expect_str_eq(out, "JAX ????", "unglossed text is visible as such");
 }

@@ -68,7 +68,7 @@ INSERT INTO hw_support (framework, hardware, level, since, fit, os_support, note
 -- TensorFlow (seed 003: balanced between TPU and GPU (TPU/GPU 均衡))
 INSERT INTO hw_support (framework, hardware, level, since, fit, os_support, note, source, also, as_of) VALUES
  ('tensorflow', 'nvidia', 'first-class', '', 8,
-  '{"windows": {"level": "experimental", "since": "2.11", "note": "no native Windows GPU after 2.10: train in WSL2 (the DirectML plug-in is in sustained engineering)", "source": "tf-2.11.1"}}',
+  '{"windows": {"level": "supported", "since": "2.11", "note": "no native Windows GPU after 2.10: only inside WSL2, TensorFlow''s documented route (the DirectML plug-in is in sustained engineering)", "source": "tf-2.11.1"}}',
   'Well supported on Linux (seed 001), e.g. the tensorflow[and-cuda] wheels. TF 2.10 was the last release with GPU support on native Windows; WSL2 is the maintained route, since Microsoft keeps DirectML in sustained engineering only.',
   'tf-2.11.1', 'seed-001,directml-sustained', '2026-11-30'),
  ('tensorflow', 'amd', 'supported', '', 5,
