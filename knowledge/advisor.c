@@ -629,13 +629,13 @@ static void criteria_reasons(const struct rank_ctx *c, const int *eligible, int 
         if (!r) continue;
         r->also = is_fit ? sup->also : sc->also;
         if (is_fit)
-            snprintf(r->label, sizeof r->label, "%s on %s %d/10 (average %.1f, weight %.2g)", akb->crit[k].name,
+            snprintf(r->label, sizeof r->label, "%s on %s %d/10 (average %.1f, weight %.3g)", akb->crit[k].name,
                      akb->hw[c->h].name, v, mean[k], c->weights[k]);
         else if (sc->present && v != sc->score)
-            snprintf(r->label, sizeof r->label, "%s %d/10 for a team that knows it (%d/10 otherwise; average %.1f, weight %.2g)",
+            snprintf(r->label, sizeof r->label, "%s %d/10 for a team that knows it (%d/10 otherwise; average %.1f, weight %.3g)",
                      akb->crit[k].name, v, sc->score, mean[k], c->weights[k]);
         else
-            snprintf(r->label, sizeof r->label, "%s %d/10 (average %.1f, weight %.2g)", akb->crit[k].name, v, mean[k],
+            snprintf(r->label, sizeof r->label, "%s %d/10 (average %.1f, weight %.3g)", akb->crit[k].name, v, mean[k],
                      c->weights[k]);
     }
 }
@@ -699,7 +699,7 @@ static void team_reasons(const struct rank_ctx *c, int f, struct adv_framework *
             add_reason(fr, tenths(fact_or(akb, c->a, "familiar_points", 0) * c->familiar[f]), akb->rules[i].text, akb->rules[i].source);
         if (r) {
             r->also = akb->rules[i].also;
-            snprintf(r->label, sizeof r->label, c->familiar[f] >= 1 ? "Your team knows %s" : "Your team knows a framework %s builds on",
+            snprintf(r->label, sizeof r->label, c->familiar[f] >= 1 ? "Your team knows %s" : "Your team knows a framework close to %s",
                      fr->name);
         }
     } else if (c->team_knows_any) {

@@ -361,3 +361,38 @@ Test(advisor, default_os_follows_the_hardware)
     cr_expect_eq(adv_recommend(akb, &a, NULL, res, err, sizeof err), KB_ERR_INPUT);
     cr_expect(strstr(err, "keys 'os' and 'hardware'") != NULL, "%s", err);
 }
+
+static int reason_delta(const struct adv_framework *f, const char *prefix)
+{
+    for (int i = 0; i < f->nreasons; i++)
+        if (strncmp(f->reasons[i].label, prefix, strlen(prefix)) == 0) return f->reasons[i].delta_tenths;
+    cr_assert_fail("%s has no reason '%s'", f->id, prefix);
+    return 0;
+}
+
+/* docs/advisor.md's worked example, number by number: W = 3.75 + 3 + 0.5 + 10 = 17.25; JAX's
+ * weighted scores sum to 100 (learning curve 10 for a team that knows it), 100 x 60 / 172.5 =
+ * 34.8 points, plus 20 + 12 + 6 + 2 from the rules = 74.8; PyTorch's sum to 146.25, 50.9
+ * points, -10 + 4 + 3 = 47.9. Debugging for JAX: 60 x 3.75 x (4 - 6.0) / 172.5 = -2.6. */
+Test(advisor, worked_example_in_the_docs)
+{
+    recommend("{\"stage\": \"research\", \"hardware\": \"nvidia\", \"os\": \"linux\", \"team\": [\"jax\"],"
+              " \"functional\": true, \"higher_order_grad\": true}",
+              NULL);
+    double total = 0;
+    for (int i = 0; i < res->ranking.nweights; i++) total += res->ranking.weights[i].weight;
+    cr_expect_float_eq(total, 17.25, 1e-12);
+    const struct adv_framework *jax = find("jax"), *torch = find("pytorch");
+    cr_expect_str_eq(res->ranking.items[0].id, "jax");
+    cr_expect_eq(jax->score_tenths, 748);
+    cr_expect_eq(torch->score_tenths, 479);
+    cr_expect_eq(reason_delta(jax, "Baseline"), 358);
+    cr_expect_eq(reason_delta(jax, "Debugging experience 4/10 (average 6.0, weight 3.75)"), -26);
+    cr_expect_eq(reason_delta(jax, "Learning curve 10/10 for a team that knows it"), 5);
+    cr_expect_eq(reason_delta(jax, "Your team knows JAX"), 200);
+    cr_expect_eq(reason_delta(jax, "Is the team at home in functional programming?"), 120);
+    cr_expect_eq(reason_delta(jax, "Gradients of gradients"), 60);
+    cr_expect_eq(reason_delta(torch, "Your team would have to learn PyTorch"), -100);
+    cr_expect_eq(reason_delta(torch, "Is the work academic research?"), 40);
+    cr_expect_eq(reason_delta(torch, "Gradients of gradients"), 30);
+}
