@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <cjson/cJSON.h>
 
 enum exit_code {
     EXIT_OK = 0,
@@ -33,9 +34,12 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 /* Reads a whole file ("-" for stdin, at most 64 MiB) into a NUL-terminated buffer the caller
  * frees. Returns 0, or -1 with a message in err. */
 int cli_read_file(const char *path, char **data, size_t *len, char *err, size_t errsz);
-/* Writes data to path atomically (temporary file in the same directory, fsync, rename), or to
- * stdout when path is NULL or "-". Returns 0, or -1 with a message in err. */
-int cli_write_output(const char *path, const char *data, size_t len, char *err, size_t errsz);
+/* Writes data to path (engine/file.h: atomic for a regular file, in place for a FIFO or a
+ * terminal, never over a directory), or to stdout when path is NULL or "-". Prints the error
+ * and returns the exit status: 0, 2 for a target that cannot be a file, 1 for other failures. */
+int cli_write_output(const char *path, const char *data, size_t len);
+/* The same for a JSON document, indented, with a final newline. */
+int cli_write_json(const cJSON *doc, const char *path);
 
 /* Maps a knowledge-base status to an exit code. */
 int cli_exit_from_kb(int status);
@@ -44,6 +48,9 @@ int cli_exit_from_kb(int status);
  * prints the error and returns the exit code. */
 struct kb;
 int cli_open_kb(struct globals *g, struct kb **k);
+/* The same for commands that only read: on a read-only or full disk they work on an in-memory
+ * copy (kb_open_read). */
+int cli_open_kb_read(struct globals *g, struct kb **k);
 
 /* Subcommands. argv[0] is the subcommand name. */
 int cmd_kb(struct globals *g, int argc, char **argv);

@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char kb_usage[] =
     "Usage: fwadvisor kb list [KIND] [--json]\n"
@@ -52,18 +53,6 @@ static void join_ids(const cJSON *arr, char *out, size_t n)
         if (w < 0 || (size_t)w >= n - used) break;
         used += (size_t)w;
     }
-}
-
-static int print_json(const cJSON *doc)
-{
-    char *text = cJSON_Print(doc);
-    if (!text) {
-        cli_error("out of memory");
-        return EXIT_RUNTIME;
-    }
-    puts(text);
-    free(text);
-    return EXIT_OK;
 }
 
 /* A table whose cells are computed per row into a scratch block, ncols strings of 256 bytes. */
@@ -239,8 +228,9 @@ static void print_item(const char *label, int label_width, const char *text)
 
 static void heading(const char *title, int bold)
 {
-    if (bold) printf("\n\033[1m%s\033[0m\n", title);
-    else printf("\n%s\n", title);
+    fputs(bold ? "\n\033[1m" : "\n", stdout);
+    text_put(stdout, title);
+    fputs(bold ? "\033[0m\n" : "\n", stdout);
 }
 
 static void print_sources(const cJSON *obj, int bold)
@@ -260,8 +250,11 @@ static void show_framework(const cJSON *obj, int bold)
 {
     const cJSON *fw = cJSON_GetObjectItemCaseSensitive(obj, "framework");
     char line[2048], c[400];
-    if (bold) printf("\033[1m%s\033[0m (%s) %s, released %s\n", str(fw, "name"), str(fw, "id"), str(fw, "version"), str(fw, "released"));
-    else printf("%s (%s) %s, released %s\n", str(fw, "name"), str(fw, "id"), str(fw, "version"), str(fw, "released"));
+    if (bold) fputs("\033[1m", stdout);
+    text_put(stdout, str(fw, "name"));
+    if (bold) fputs("\033[0m", stdout);
+    text_printf(stdout, " (%s) %s, released %s", str(fw, "id"), str(fw, "version"), str(fw, "released"));
+    putchar('\n');
     cite(fw, c, sizeof c);
     snprintf(line, sizeof line, "%s %s", str(fw, "summary"), c);
     text_wrap(stdout, line, 0, 0);
@@ -314,6 +307,7 @@ static void show_generic(const cJSON *obj, int bold)
     const char *kind = str(obj, "kind");
     const cJSON *fact = cJSON_GetObjectItemCaseSensitive(obj, kind);
     const char *name = *str(fact, "name") ? str(fact, "name") : *str(fact, "title") ? str(fact, "title") : str(fact, "id");
+    /* The title of a seed article is long: wrapped (and filtered) like any other text. */
     char head[1024];
     snprintf(head, sizeof head, "%s (%s %s)", name, kind, str(fact, "id"));
     if (bold) printf("\033[1m");
@@ -358,6 +352,14 @@ static void show_generic(const cJSON *obj, int bold)
         }
     }
     print_sources(obj, bold);
+}
+
+/* A progress line on a terminal for large imports. */
+static void import_progress(void *ctx, size_t done, size_t total)
+{
+    (void)ctx;
+    fprintf(stderr, "\rimporting: %zu of %zu rows", done, total);
+    fflush(stderr);
 }
 
 int cmd_kb(struct globals *g, int argc, char **argv)
@@ -412,7 +414,8 @@ int cmd_kb(struct globals *g, int argc, char **argv)
             cli_error("%s", err);
             return EXIT_DB;
         }
-        puts(path);
+        text_put(stdout, path);
+        putchar('\n');
         return EXIT_OK;
     }
     if (strcmp(sub, "reset") == 0) {
@@ -428,8 +431,9 @@ int cmd_kb(struct globals *g, int argc, char **argv)
             cli_error("%s", err);
             return cli_exit_from_kb(status);
         }
-        if (backup[0]) printf("knowledge base reset: %s (previous file kept as %s)\n", path, backup);
-        else printf("knowledge base created: %s\n", path);
+        if (backup[0]) text_printf(stdout, "knowledge base reset: %s (previous file kept as %s)", path, backup);
+        else text_printf(stdout, "knowledge base created: %s", path);
+        putchar('\n');
         return EXIT_OK;
     }
     if (strcmp(sub, "list") == 0) {
@@ -440,7 +444,7 @@ int cmd_kb(struct globals *g, int argc, char **argv)
         if (!known)
             return cli_usage_error("kb", "unknown kind '%s' (frameworks, criteria, hardware, distributed, "
                                          "deployment, accelerators, rules, sources)", kind);
-        if ((rc = cli_open_kb(g, &k)) != EXIT_OK) return rc;
+        if ((rc = cli_open_kb_read(g, &k)) != EXIT_OK) return rc;
         cJSON *rows = NULL;
         int status = kb_list(k, kind, &rows, err, sizeof err);
         if (status != KB_OK) {
@@ -448,14 +452,14 @@ int cmd_kb(struct globals *g, int argc, char **argv)
             kb_close(k);
             return cli_exit_from_kb(status);
         }
-        rc = json ? print_json(rows) : list_text(kind, rows, bold);
+        rc = json ? cli_write_json(rows, NULL) : list_text(kind, rows, bold);
         cJSON_Delete(rows);
         kb_close(k);
         return rc;
     }
     if (strcmp(sub, "show") == 0) {
         if (nargs != 1) return cli_usage_error("kb", "kb show takes one ID");
-        if ((rc = cli_open_kb(g, &k)) != EXIT_OK) return rc;
+        if ((rc = cli_open_kb_read(g, &k)) != EXIT_OK) return rc;
         cJSON *obj = NULL;
         int status = kb_show(k, args[0], &obj, err, sizeof err);
         kb_close(k);
@@ -463,7 +467,7 @@ int cmd_kb(struct globals *g, int argc, char **argv)
             cli_error("%s", err);
             return cli_exit_from_kb(status);
         }
-        if (json) rc = print_json(obj);
+        if (json) rc = cli_write_json(obj, NULL);
         else if (strcmp(str(obj, "kind"), "framework") == 0) show_framework(obj, bold), rc = EXIT_OK;
         else show_generic(obj, bold), rc = EXIT_OK;
         cJSON_Delete(obj);
@@ -471,7 +475,7 @@ int cmd_kb(struct globals *g, int argc, char **argv)
     }
     if (strcmp(sub, "export") == 0) {
         if (nargs) return cli_usage_error("kb", "kb export takes no arguments (use -o FILE)");
-        if ((rc = cli_open_kb(g, &k)) != EXIT_OK) return rc;
+        if ((rc = cli_open_kb_read(g, &k)) != EXIT_OK) return rc;
         cJSON *doc = NULL;
         int status = kb_export(k, user_only, &doc, err, sizeof err);
         kb_close(k);
@@ -479,17 +483,12 @@ int cmd_kb(struct globals *g, int argc, char **argv)
             cli_error("%s", err);
             return cli_exit_from_kb(status);
         }
-        char *text = cJSON_Print(doc);
+        rc = cli_write_json(doc, output);
         cJSON_Delete(doc);
-        if (!text) {
-            cli_error("out of memory");
-            return EXIT_RUNTIME;
+        if (rc == EXIT_OK && output && strcmp(output, "-") != 0) {
+            text_printf(stderr, "exported to %s", output);
+            fputc('\n', stderr);
         }
-        size_t len = strlen(text);
-        text[len] = '\n'; /* cJSON_Print's buffer has room for the newline only at the NUL */
-        rc = cli_write_output(output, text, len + 1, err, sizeof err) ? (cli_error("%s", err), EXIT_RUNTIME) : EXIT_OK;
-        free(text);
-        if (rc == EXIT_OK && output && strcmp(output, "-") != 0) fprintf(stderr, "exported to %s\n", output);
         return rc;
     }
     if (strcmp(sub, "import") == 0) {
@@ -505,8 +504,11 @@ int cmd_kb(struct globals *g, int argc, char **argv)
             return rc;
         }
         struct kb_import_stats stats;
+        int progress = isatty(STDERR_FILENO);
+        if (progress) kb_set_progress(k, import_progress, NULL);
         int status = kb_import(k, data, len, strcmp(args[0], "-") == 0 ? "standard input" : args[0], &stats, err,
                                sizeof err);
+        if (progress) fputs("\r\033[K", stderr); /* the progress line, cleared */
         free(data);
         kb_close(k);
         if (status != KB_OK) {

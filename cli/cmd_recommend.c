@@ -77,8 +77,9 @@ static int by_magnitude(const void *pa, const void *pb)
 
 static void section(const char *title, int bold)
 {
-    if (bold) printf("\n\033[1m%s\033[0m\n", title);
-    else printf("\n%s\n", title);
+    fputs(bold ? "\n\033[1m" : "\n", stdout);
+    text_put(stdout, title);
+    fputs(bold ? "\033[0m\n" : "\n", stdout);
 }
 
 static void print_text(const struct adv_kb *akb, const struct adv_result *r, int bold)
@@ -101,13 +102,14 @@ static void print_text(const struct adv_kb *akb, const struct adv_result *r, int
             char text[1024];
             adv_reason_text(&f->reasons[0], text, sizeof text);
             snprintf(line, sizeof line, "%s", text);
-            printf("   -  %-13s excluded  ", f->name);
+            text_printf(stdout, "   -  %-13s excluded  ", f->name);
             text_wrap(stdout, line, 30, 30);
             continue;
         }
         char b[48];
         bar(b, sizeof b, f->score_tenths / 1000.0, 40);
-        printf("  %2d  %-13s %5.1f  %s\n", ++rank, f->name, f->score_tenths / 10.0, b);
+        text_printf(stdout, "  %2d  %-13s %5.1f  %s", ++rank, f->name, f->score_tenths / 10.0, b);
+        putchar('\n');
     }
 
     const struct adv_framework *top = &r->ranking.items[0];
@@ -288,7 +290,7 @@ int cmd_recommend(struct globals *g, int argc, char **argv)
         return EXIT_INPUT;
     }
     kb *k = NULL;
-    int rc0 = cli_open_kb(g, &k);
+    int rc0 = cli_open_kb_read(g, &k);
     if (rc0 != EXIT_OK) return rc0;
     struct adv_kb *akb = NULL;
     int status = adv_kb_load(k, &akb, err, sizeof err);
@@ -318,24 +320,17 @@ int cmd_recommend(struct globals *g, int argc, char **argv)
         char now[32];
         iso_now(now, sizeof now);
         cJSON *doc = adv_report_json(akb, r, now);
-        char *text = doc ? cJSON_Print(doc) : NULL;
-        cJSON_Delete(doc);
-        if (!text) {
+        if (!doc) {
             cli_error("out of memory");
             rc = EXIT_RUNTIME;
             goto done;
         }
-        size_t len = strlen(text);
-        text[len] = '\n';
-        if (output && cli_write_output(output, text, len + 1, err, sizeof err)) {
-            cli_error("%s", err);
-            rc = EXIT_RUNTIME;
-        } else if (json && !output && cli_write_output(NULL, text, len + 1, err, sizeof err)) {
-            cli_error("%s", err);
-            rc = EXIT_RUNTIME;
+        rc = cli_write_json(doc, output);
+        cJSON_Delete(doc);
+        if (rc == EXIT_OK && output && strcmp(output, "-") != 0) {
+            text_printf(stderr, "report written to %s", output);
+            fputc('\n', stderr);
         }
-        free(text);
-        if (rc == EXIT_OK && output && strcmp(output, "-") != 0) fprintf(stderr, "report written to %s\n", output);
     }
     if (rc == EXIT_OK && !json) print_text(akb, r, g->color);
 done:

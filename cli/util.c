@@ -1,6 +1,6 @@
 /* Errors, file input and atomic output for the command line. */
 #include "cli/cli.h"
-#include "knowledge/atomic_file.h"
+#include "engine/file.h"
 #include "knowledge/kb.h"
 
 #include <errno.h>
@@ -11,13 +11,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* One line on stderr, through the output filter: messages carry names and values from files and
+ * the knowledge base, and nothing in them may act on the terminal or start a second line. */
+static void error_line(const char *fmt, va_list ap)
+{
+    char msg[4096];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    fputs("fwadvisor: ", stderr);
+    text_put(stderr, msg);
+    fputc('\n', stderr);
+}
+
 void cli_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("fwadvisor: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    error_line(fmt, ap);
     va_end(ap);
 }
 
@@ -25,9 +34,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("fwadvisor: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    error_line(fmt, ap);
     va_end(ap);
     fprintf(stderr, "Try 'fwadvisor %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
     return EXIT_USAGE;
@@ -42,18 +49,23 @@ int cli_global_option(struct globals *g, int opt, const char *arg)
     }
 }
 
-int cli_open_kb(struct globals *g, kb **k)
+static int open_kb(struct globals *g, kb **k, int read_only)
 {
     char path[PATH_MAX], err[1024];
     int is_default;
     int status = kb_resolve_path(g->db, path, sizeof path, &is_default, err, sizeof err);
-    if (status == KB_OK) status = kb_open(path, is_default, k, err, sizeof err);
+    if (status == KB_OK && read_only) status = kb_open_read(path, is_default, k, err, sizeof err);
+    else if (status == KB_OK) status = kb_open(path, is_default, k, err, sizeof err);
     if (status != KB_OK) {
         cli_error("%s", err);
         return cli_exit_from_kb(status);
     }
     return EXIT_OK;
 }
+
+int cli_open_kb(struct globals *g, kb **k) { return open_kb(g, k, 0); }
+
+int cli_open_kb_read(struct globals *g, kb **k) { return open_kb(g, k, 1); }
 
 int cli_exit_from_kb(int status)
 {
@@ -65,63 +77,42 @@ int cli_exit_from_kb(int status)
     }
 }
 
-#define INPUT_LIMIT (64u << 20)
+#define INPUT_LIMIT ((size_t)64 << 20)
 
 int cli_read_file(const char *path, char **data, size_t *len, char *err, size_t errsz)
 {
-    int from_stdin = strcmp(path, "-") == 0;
-    FILE *f = from_stdin ? stdin : fopen(path, "rb");
-    const char *name = from_stdin ? "standard input" : path;
-    *data = NULL;
-    *len = 0;
-    if (!f) {
-        snprintf(err, errsz, "cannot read '%s': %s", path, strerror(errno));
-        return -1;
-    }
-    size_t cap = 1 << 16, used = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        if (used + 1 >= cap) {
-            if (cap >= INPUT_LIMIT) {
-                snprintf(err, errsz, "%s: larger than %u MiB", name, INPUT_LIMIT >> 20);
-                goto fail;
-            }
-            char *grown = realloc(buf, cap * 2);
-            if (!grown) break;
-            buf = grown;
-            cap *= 2;
-        }
-        size_t n = fread(buf + used, 1, cap - used - 1, f);
-        used += n;
-        if (n == 0) break;
-    }
-    if (!buf) {
-        snprintf(err, errsz, "out of memory reading %s", name);
-        goto fail;
-    }
-    if (ferror(f)) {
-        snprintf(err, errsz, "cannot read %s: %s", name, strerror(errno));
-        goto fail;
-    }
-    buf[used] = '\0';
-    if (!from_stdin) fclose(f);
-    *data = buf;
-    *len = used;
+    unsigned char *bytes;
+    if (eng_file_read(path, INPUT_LIMIT, &bytes, len, err, errsz) != ENG_FILE_OK) return -1;
+    *data = (char *)bytes;
     return 0;
-fail:
-    free(buf);
-    if (!from_stdin) fclose(f);
-    return -1;
 }
 
-int cli_write_output(const char *path, const char *data, size_t len, char *err, size_t errsz)
+int cli_write_output(const char *path, const char *data, size_t len)
 {
+    char err[PATH_MAX + 256];
     if (!path || strcmp(path, "-") == 0) {
         if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0) {
-            snprintf(err, errsz, "cannot write to standard output: %s", strerror(errno));
-            return -1;
+            cli_error("cannot write to standard output: %s", strerror(errno));
+            return EXIT_RUNTIME;
         }
-        return 0;
+        return EXIT_OK;
     }
-    return atomic_write_file(path, data, len, err, errsz);
+    int status = eng_file_write(path, &(struct eng_chunk){data, len}, 1, err, sizeof err);
+    if (status == ENG_FILE_OK) return EXIT_OK;
+    cli_error("%s", err);
+    return status == ENG_FILE_REFUSED ? EXIT_USAGE : EXIT_RUNTIME;
+}
+
+int cli_write_json(const cJSON *doc, const char *path)
+{
+    char *text = cJSON_Print(doc);
+    if (!text) {
+        cli_error("out of memory");
+        return EXIT_RUNTIME;
+    }
+    size_t len = strlen(text);
+    text[len] = '\n'; /* cJSON_Print's buffer has room for the newline only at the NUL */
+    int rc = cli_write_output(path, text, len + 1);
+    free(text);
+    return rc;
 }

@@ -1,6 +1,7 @@
 /* .npy and safetensors readers and writers. Nothing read from a file is trusted: every length is
  * checked against what remains, every product against overflow. */
 #include "engine/tensor_io.h"
+#include "engine/file.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
@@ -15,49 +16,14 @@
 
 #define MAX_FILE_BYTES ((size_t)16 << 30)
 
-int eng_read_file(const char *path, size_t max_bytes, unsigned char **data, size_t *len, char *err, size_t errsz)
+/* Maps a file for a parser: the header is checked against the file's size before any data is
+ * read, so a huge file with a bad header costs no memory. */
+static int map_input(const char *path, struct eng_mapped *m, char *err, size_t errsz)
 {
-    *data = NULL;
-    *len = 0;
-    int fd = open(path, O_RDONLY);
-    if (fd < 0) {
-        snprintf(err, errsz, "cannot read '%s': %s", path, strerror(errno));
-        return errno == ENOENT || errno == EACCES ? ENG_ERR_INPUT : ENG_ERR_RUNTIME;
-    }
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        snprintf(err, errsz, "cannot read '%s': not a regular file", path);
-        close(fd);
-        return ENG_ERR_INPUT;
-    }
-    if ((uint64_t)st.st_size > max_bytes) {
-        snprintf(err, errsz, "'%s' is larger than %zu bytes", path, max_bytes);
-        close(fd);
-        return ENG_ERR_INPUT;
-    }
-    size_t size = (size_t)st.st_size;
-    unsigned char *buf = malloc(size ? size : 1);
-    if (!buf) {
-        snprintf(err, errsz, "out of memory reading '%s' (%zu bytes)", path, size);
-        close(fd);
-        return ENG_ERR_RUNTIME;
-    }
-    size_t done = 0;
-    while (done < size) {
-        ssize_t n = read(fd, buf + done, size - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-            snprintf(err, errsz, "cannot read '%s': %s", path, n < 0 ? strerror(errno) : "file shrank while reading");
-            free(buf);
-            close(fd);
-            return ENG_ERR_RUNTIME;
-        }
-        done += (size_t)n;
-    }
-    close(fd);
-    *data = buf;
-    *len = size;
-    return ENG_OK;
+    int status = eng_file_map(path, MAX_FILE_BYTES, m, err, errsz);
+    if (status == ENG_FILE_OK) return ENG_OK;
+    if (status == ENG_FILE_TOO_BIG || status == ENG_FILE_MISSING) return ENG_ERR_INPUT;
+    return ENG_ERR_RUNTIME;
 }
 
 void eng_array_free(struct eng_array *a)
@@ -223,57 +189,18 @@ int eng_npy_parse(const unsigned char *buf, size_t len, const char *name, struct
 
 int eng_npy_load(const char *path, struct eng_array *out, char *err, size_t errsz)
 {
-    unsigned char *buf;
-    size_t len;
-    int status = eng_read_file(path, MAX_FILE_BYTES, &buf, &len, err, errsz);
+    struct eng_mapped m;
+    int status = map_input(path, &m, err, errsz);
     if (status) return status;
-    status = eng_npy_parse(buf, len, path, out, err, errsz);
-    free(buf);
+    status = eng_npy_parse(m.data, m.len, path, out, err, errsz);
+    eng_file_unmap(&m);
     return status;
 }
 
-/* Writes bytes to path through a temporary file and rename. */
-static int write_atomic(const char *path, const void *a, size_t alen, const void *b, size_t blen, const void *c,
-                        size_t clen, char *err, size_t errsz)
+static int write_file(const char *path, const struct eng_chunk *chunks, int n, char *err, size_t errsz)
 {
-    char tmp[PATH_MAX];
-    if (snprintf(tmp, sizeof tmp, "%s.XXXXXX", path) >= (int)sizeof tmp) {
-        snprintf(err, errsz, "path too long: %s", path);
-        return ENG_ERR_RUNTIME;
-    }
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        snprintf(err, errsz, "cannot write '%s': %s", path, strerror(errno));
-        return ENG_ERR_RUNTIME;
-    }
-    const void *parts[3] = {a, b, c};
-    size_t lens[3] = {alen, blen, clen};
-    for (int i = 0; i < 3; i++) {
-        size_t done = 0;
-        while (done < lens[i]) {
-            ssize_t n = write(fd, (const char *)parts[i] + done, lens[i] - done);
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) goto fail;
-            done += (size_t)n;
-        }
-    }
-    mode_t mask = umask(022);
-    umask(mask);
-    if (fchmod(fd, 0666 & ~mask) != 0 || fsync(fd) != 0) goto fail;
-    if (close(fd) != 0) {
-        fd = -1;
-        goto fail;
-    }
-    if (rename(tmp, path) != 0) {
-        fd = -1;
-        goto fail;
-    }
-    return ENG_OK;
-fail:
-    snprintf(err, errsz, "cannot write '%s': %s", path, strerror(errno));
-    if (fd >= 0) close(fd);
-    unlink(tmp);
-    return ENG_ERR_RUNTIME;
+    int status = eng_file_write(path, chunks, n, err, errsz);
+    return status == ENG_FILE_OK ? ENG_OK : status == ENG_FILE_REFUSED ? ENG_ERR_INPUT : ENG_ERR_RUNTIME;
 }
 
 int eng_npy_save(const char *path, const struct eng_array *a, char *err, size_t errsz)
@@ -295,7 +222,8 @@ int eng_npy_save(const char *path, const struct eng_array *a, char *err, size_t 
     header[n + (int)(padded - total)] = '\n';
     size_t hlen = padded - 10;
     unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(hlen & 0xff), (unsigned char)(hlen >> 8)};
-    return write_atomic(path, pre, 10, header, hlen, a->data, a->count * item, err, errsz);
+    const struct eng_chunk chunks[] = {{pre, 10}, {header, hlen}, {a->data, a->count * item}};
+    return write_file(path, chunks, 3, err, errsz);
 }
 
 int eng_data_from_arrays(struct eng_data *d, const struct eng_array *x, const struct eng_array *y, int in, int out,
@@ -542,20 +470,19 @@ int eng_st_apply(const struct eng_st_file *f, const char *name, struct eng_model
 
 int eng_st_load_model(const char *path, struct eng_model *m, char *err, size_t errsz)
 {
-    unsigned char *buf;
-    size_t len;
-    int status = eng_read_file(path, MAX_FILE_BYTES, &buf, &len, err, errsz);
+    struct eng_mapped map;
+    int status = map_input(path, &map, err, errsz);
     if (status) return status;
     struct eng_st_file *f = malloc(sizeof *f);
     if (!f) {
-        free(buf);
+        eng_file_unmap(&map);
         snprintf(err, errsz, "out of memory");
         return ENG_ERR_RUNTIME;
     }
-    status = eng_st_parse(buf, len, path, f, err, errsz);
+    status = eng_st_parse(map.data, map.len, path, f, err, errsz);
     if (status == ENG_OK) status = eng_st_apply(f, path, m, err, errsz);
     free(f);
-    free(buf);
+    eng_file_unmap(&map);
     return status;
 }
 
@@ -589,7 +516,8 @@ int eng_st_save_model(const char *path, const struct eng_model *m, char *err, si
     while ((8 + used) % 8) header[used++] = ' '; /* data section 8-byte aligned */
     unsigned char len8[8];
     for (int i = 0; i < 8; i++) len8[i] = (unsigned char)((uint64_t)used >> (8 * i));
-    int status = write_atomic(path, len8, 8, header, used, data, total, err, errsz);
+    const struct eng_chunk chunks[] = {{len8, 8}, {header, used}, {data, total}};
+    int status = write_file(path, chunks, 3, err, errsz);
     free(header);
     free(data);
     return status;

@@ -1,6 +1,7 @@
 /* tensor_io: NumPy .npy arrays and safetensors weight files, read from hostile bytes without
  * trusting any length, shape or offset in them. Parsers work on memory (the fuzz targets call
- * them directly); the file functions read whole files. Every failure is one line in err naming
+ * them directly); the file functions map the file, so a header is checked against the file's size before any data
+ * is read. Every failure is one line in err naming
  * the file, and status ENG_ERR_INPUT (ENG_ERR_RUNTIME for I/O and memory). */
 #ifndef FWADVISOR_ENGINE_TENSOR_IO_H
 #define FWADVISOR_ENGINE_TENSOR_IO_H
@@ -60,8 +61,5 @@ int eng_st_load_model(const char *path, struct eng_model *m, char *err, size_t e
 int eng_st_apply(const struct eng_st_file *f, const char *name, struct eng_model *m, char *err, size_t errsz);
 /* Writes m's weights atomically, loadable by safetensors.torch.load_file / PyTorch. */
 int eng_st_save_model(const char *path, const struct eng_model *m, char *err, size_t errsz);
-
-/* Reads a whole file (at most max_bytes). Caller frees *data. */
-int eng_read_file(const char *path, size_t max_bytes, unsigned char **data, size_t *len, char *err, size_t errsz);
 
 #endif

@@ -474,12 +474,12 @@ static struct adv_reason *add_reason(struct adv_framework *f, int delta_tenths, 
     return r;
 }
 
-/* Points as tenths, bounded so that no imported number can overflow the sums. */
+/* Points x 10 as an int. The knowledge base bounds every rule's points (rules.c), so real values
+ * are small; the clamp keeps any other input (NaN included) from overflowing the conversion. */
 static int tenths(double points)
 {
-    if (!isfinite(points)) return 0;
-    if (points > 1e4) points = 1e4;
-    if (points < -1e4) points = -1e4;
+    if (!(points >= -1e6)) return points > 0 ? 10000000 : -10000000 * !isnan(points);
+    if (points > 1e6) return 10000000;
     return (int)lround(points * 10);
 }
 
@@ -785,6 +785,8 @@ void adv_rank(const struct adv_kb *akb, const struct answers *a, struct adv_rank
             if (k >= 0 && cJSON_IsNumber(e)) c.weights[k] *= e->valuedouble;
         }
     }
+    for (int k = 0; k < akb->ncrit; k++) /* many compounding weight rules stay finite */
+        c.weights[k] = c.weights[k] < 1e-6 ? 1e-6 : c.weights[k] > 1e6 ? 1e6 : c.weights[k];
     for (int k = 0; k < akb->ncrit; k++) {
         c.total_weight += c.weights[k];
         if (out->nweights < 32) {

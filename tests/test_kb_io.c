@@ -139,7 +139,7 @@ static struct bad_doc bad_docs[] = {
                                " \"source\": \"seed-001\", \"as_of\": \"2026-01-01\"}]}", "unknown id 'caffe'"},
     {"rule_bad_weight", HEAD "\"rules\": [{\"id\": \"r\", \"kind\": \"weight\", \"title\": \"t\", \"text\": \"x\","
                         " \"condition\": {}, \"effect\": {\"weight\": {\"debugging\": -2}},"
-                        " \"source\": \"seed-001\", \"as_of\": \"2026-01-01\"}]}", "expected a positive number"},
+                        " \"source\": \"seed-001\", \"as_of\": \"2026-01-01\"}]}", "expected a weight factor from 0.01 to 100"},
     /* Documents from before the hardware columns are refused, naming the first row that lacks one. */
     {"hw_support_without_fit", HEAD "\"hw_support\": [{\"framework\": \"jax\", \"hardware\": \"amd\", \"level\": \"supported\","
                                " \"os_support\": {}, \"note\": \"n\", \"source\": \"seed-001\", \"as_of\": \"2026-01-01\"}]}",

@@ -1,5 +1,5 @@
 /* Results in tabs: Ranking, Why, Compare, Plan, Deploy, Pitfalls; and the report's export. */
-#include "knowledge/atomic_file.h"
+#include "engine/file.h"
 #include "tui/app.h"
 #include "tui/crt.h"
 #include "tui/layout.h"
@@ -42,7 +42,8 @@ static void export_done(struct app *a, const char *path)
     }
     size_t len = strlen(text);
     text[len] = '\n';
-    if (atomic_write_file(path, text, len + 1, err, sizeof err)) ui_message(a, 1, "%s", err);
+    if (eng_file_write(path, &(struct eng_chunk){text, len + 1}, 1, err, sizeof err) != ENG_FILE_OK)
+        ui_message(a, 1, "%s", err);
     else ui_message(a, 0, "report written to %s", path);
     free(text);
 }

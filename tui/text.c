@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <langinfo.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,124 @@ static int cp_width(uint32_t cp)
     return 1;
 }
 
+/* --- the output filter --------------------------------------------------------------------- */
+
+/* Characters that change what a terminal does or how text reads instead of showing: C0 and C1
+ * controls, DEL, and the bidirectional overrides and isolates ("Trojan Source"). */
+static int cp_hostile(uint32_t cp)
+{
+    return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0) || (cp >= 0x202a && cp <= 0x202e) ||
+           (cp >= 0x2066 && cp <= 0x2069);
+}
+
+/* Length of a well-formed UTF-8 sequence at s (shortest form, no surrogates, at most U+10FFFF),
+ * or 0. */
+static int utf8_valid_len(const unsigned char *s)
+{
+    if (s[0] < 0x80) return 1;
+    int len = (s[0] & 0xe0) == 0xc0 ? 2 : (s[0] & 0xf0) == 0xe0 ? 3 : (s[0] & 0xf8) == 0xf0 ? 4 : 0;
+    if (!len) return 0;
+    uint32_t v = s[0] & (0x7f >> len);
+    for (int i = 1; i < len; i++) {
+        if ((s[i] & 0xc0) != 0x80) return 0;
+        v = (v << 6) | (s[i] & 0x3f);
+    }
+    static const uint32_t least[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (v < least[len] || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff)) return 0;
+    return len;
+}
+
+/* keep_newlines: the program's own multi-line text (the interface wraps it by lines). */
+static int is_clean(const char *s, int keep_newlines)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    while (*u) {
+        if ((*u >= 0x20 && *u < 0x7f) || (keep_newlines && *u == '\n')) {
+            u++;
+            continue;
+        }
+        int len = utf8_valid_len(u);
+        if (!len) return 0;
+        uint32_t cp;
+        utf8_next((const char *)u, &cp);
+        if (cp_hostile(cp)) return 0;
+        u += len;
+    }
+    return 1;
+}
+
+int text_is_clean(const char *s) { return is_clean(s, 0); }
+
+static size_t escape(const char *s, char *out, size_t outsz, int keep_newlines)
+{
+    if (outsz == 0) return 0;
+    const unsigned char *u = (const unsigned char *)s;
+    size_t used = 0;
+    while (*u) {
+        char piece[16];
+        size_t n;
+        int len = utf8_valid_len(u);
+        uint32_t cp = 0;
+        if (len) utf8_next((const char *)u, &cp);
+        if (!len) { /* a byte that is not UTF-8 */
+            n = (size_t)snprintf(piece, sizeof piece, "\\x%02x", *u);
+            len = 1;
+        } else if (cp_hostile(cp) && !(keep_newlines && cp == '\n')) {
+            static const char short_forms[] = {['\n'] = 'n', ['\r'] = 'r', ['\t'] = 't'};
+            if (cp < sizeof short_forms && short_forms[cp]) n = (size_t)snprintf(piece, sizeof piece, "\\%c", short_forms[cp]);
+            else if (cp < 0x100) n = (size_t)snprintf(piece, sizeof piece, "\\x%02x", (unsigned)cp);
+            else n = (size_t)snprintf(piece, sizeof piece, "\\u%04x", (unsigned)cp);
+        } else {
+            memcpy(piece, u, (size_t)len);
+            n = (size_t)len;
+        }
+        if (used + n + 1 > outsz) break; /* whole characters only */
+        memcpy(out + used, piece, n);
+        used += n;
+        u += len;
+    }
+    out[used] = '\0';
+    return used;
+}
+
+size_t text_escape(const char *s, char *out, size_t outsz) { return escape(s, out, outsz, 0); }
+
+static char *escape_dup(const char *s, int keep_newlines)
+{
+    size_t cap = strlen(s) * 4 + 1; /* at most 4 bytes out per byte in: \x1b, \xff */
+    char *out = malloc(cap);
+    if (out) escape(s, out, cap, keep_newlines);
+    return out;
+}
+
+char *text_escape_dup(const char *s) { return escape_dup(s, 0); }
+
+void text_put(FILE *f, const char *s)
+{
+    char *e = text_is_clean(s) ? NULL : text_escape_dup(s);
+    const char *clean = text_is_clean(s) ? s : e ? e : "?";
+    if (ascii_output) {
+        size_t n = strlen(clean) * 3 + 1;
+        char *ascii = malloc(n);
+        if (ascii) text_ascii(clean, ascii, n);
+        fputs(ascii ? ascii : clean, f);
+        free(ascii);
+    } else {
+        fputs(clean, f);
+    }
+    free(e);
+}
+
+void text_printf(FILE *f, const char *fmt, ...)
+{
+    char line[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    text_put(f, line);
+}
+
 int text_width(const char *s)
 {
     int w = 0;
@@ -52,6 +171,12 @@ int text_width(const char *s)
 void text_fit(const char *s, int width, char *out, size_t outsz)
 {
     if (outsz == 0) return;
+    if (!text_is_clean(s)) {
+        char *e = text_escape_dup(s);
+        text_fit(e ? e : "?", width, out, outsz);
+        free(e);
+        return;
+    }
     if (text_width(s) <= width) {
         snprintf(out, outsz, "%s", s);
         return;
@@ -76,6 +201,12 @@ static void wrap(FILE *f, const char *s, int col, int indent);
 
 void text_wrap(FILE *f, const char *s, int col, int indent)
 {
+    if (!text_is_clean(s)) {
+        char *e = text_escape_dup(s);
+        text_wrap(f, e ? e : "?", col, indent);
+        free(e);
+        return;
+    }
     if (!ascii_output) {
         wrap(f, s, col, indent);
         return;
@@ -180,6 +311,13 @@ void text_table(FILE *f, const struct text_column *cols, int ncols, const char *
 
 int text_wrap_lines(const char *s, int width, void (*line)(void *ctx, const char *start, size_t bytes), void *ctx)
 {
+    /* Newlines break lines; any other control character is escaped. */
+    if (!is_clean(s, 1)) {
+        char *e = escape_dup(s, 1);
+        int n = text_wrap_lines(e ? e : "?", width, line, ctx);
+        free(e);
+        return n;
+    }
     int lines = 0;
     if (width < 1) width = 1;
     while (*s == ' ') s++;

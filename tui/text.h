@@ -8,6 +8,24 @@
 
 #define TEXT_WIDTH 80
 
+/* The output filter. Text that did not come from the program itself (the knowledge base, file
+ * names, keys and values from input files, names from drivers) is shown through it: control
+ * characters, escape sequences, bidirectional overrides and bytes that are not UTF-8 appear
+ * escaped (\x1b, \n, \u202e, \xff) instead of acting on the terminal. JSON output stays exact
+ * and does not use it. text_fit, text_wrap, text_table and text_wrap_lines filter what they
+ * print; other output of outside text goes through text_put or text_escape. */
+int text_is_clean(const char *s);
+/* Writes the escaped form of s into out (whole characters only; always terminated); returns
+ * its length. */
+size_t text_escape(const char *s, char *out, size_t outsz);
+/* The escaped form of s in a new string (NULL when out of memory). Caller frees. */
+char *text_escape_dup(const char *s);
+/* Writes s to f through the filter. */
+void text_put(FILE *f, const char *s);
+/* printf through the filter, for a line of the program's own words with outside values in it
+ * (at most 4 KiB; the format itself must not hold control characters, so no newline). */
+void text_printf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Columns a UTF-8 string takes on a terminal (East Asian wide characters take two). */
 int text_width(const char *s);
 /* Copies s into out, cut to at most `width` columns with "..." marking a cut. */
@@ -38,7 +56,7 @@ void text_ascii(const char *s, char *out, size_t outsz);
 /* 1 when the locale's character set is UTF-8 (after setlocale). */
 int text_locale_utf8(void);
 
-/* Makes text_wrap and text_table print ASCII (text_ascii) from now on: the command line turns it
+/* Makes text_wrap, text_table and text_put print ASCII (text_ascii) from now on: the command line turns it
  * on when the locale is not UTF-8. */
 void text_set_ascii(int on);
 
