@@ -256,10 +256,13 @@ static void plan_time(const struct adv_kb *akb, struct adv_result *r, int acc)
 }
 
 /* 1 when the pitfall's "concerns" (frameworks, strategies, runtimes) include the choices made,
- * or it names none. */
+ * or it names none; "switching": true limits it to a framework the team would have to learn. */
 static int concerns_choice(const cJSON *effect, const struct adv_result *r, const char *framework)
 {
     const cJSON *concerns = cJSON_GetObjectItemCaseSensitive(effect, "concerns");
+    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(concerns, "switching")) && framework &&
+        answers_team_has(&r->answers, framework))
+        return 0;
     static const char *const members[] = {"frameworks", "strategies", "runtimes"};
     const char *chosen[] = {framework, r->strategy, r->runtime};
     for (int m = 0; concerns && m < 3; m++) {

@@ -172,7 +172,8 @@ static int check_id_numbers(const cJSON *obj, const char *path, const char *tabl
     return 0;
 }
 
-/* {"frameworks": [ids], "strategies": [ids], "runtimes": [ids]}, each list optional, non-empty. */
+/* {"frameworks": [ids], "strategies": [ids], "runtimes": [ids], "switching": bool}, each member
+ * optional, the lists non-empty. */
 static int check_concerns(const cJSON *obj, const char *path, rule_id_exists_fn exists, void *ctx, char *err,
                           size_t errsz)
 {
@@ -182,11 +183,18 @@ static int check_concerns(const cJSON *obj, const char *path, rule_id_exists_fn 
         return -1;
     }
     for (const cJSON *e = obj->child; e; e = e->next) {
+        if (strcmp(e->string, "switching") == 0) {
+            if (!cJSON_IsBool(e)) {
+                snprintf(err, errsz, "%s.switching: expected true or false", path);
+                return -1;
+            }
+            continue;
+        }
         int t = -1;
         for (int i = 0; i < 3; i++)
             if (strcmp(e->string, tables[i]) == 0) t = i;
         if (t < 0 || !cJSON_IsArray(e) || !e->child) {
-            snprintf(err, errsz, "%s.%s: expected frameworks, strategies or runtimes as a non-empty array of ids", path,
+            snprintf(err, errsz, "%s.%s: expected frameworks, strategies or runtimes as a non-empty array of ids, or switching", path,
                      e->string);
             return -1;
         }

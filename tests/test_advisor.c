@@ -396,3 +396,32 @@ Test(advisor, worked_example_in_the_docs)
     cr_expect_eq(reason_delta(torch, "Is the work academic research?"), 40);
     cr_expect_eq(reason_delta(torch, "Gradients of gradients"), 30);
 }
+
+static int has_pitfall(const char *id)
+{
+    for (int i = 0; i < res->npitfalls; i++)
+        if (strcmp(res->pitfalls[i].id, id) == 0) return 1;
+    return 0;
+}
+
+/* Pitfalls concern the choice: the migration warning only when the team must switch, CUDA only
+ * on NVIDIA, JAX's asynchronous dispatch only for JAX, export only where a runtime needs one. */
+Test(advisor, pitfalls_concern_the_choice)
+{
+    recommend("{\"stage\": \"research\", \"hardware\": \"nvidia\", \"team\": [\"tensorflow\"], \"devices\": 8,"
+              " \"model_kind\": \"llm\", \"model_params\": 7e9}",
+              NULL);
+    cr_assert_str_eq(res->ranking.items[0].id, "pytorch", "TensorFlow cannot fit 112 GB of replicated states");
+    cr_expect(has_pitfall("pit-migration-rollback"));
+    cr_expect(has_pitfall("pit-cuda-cudnn"));
+    cr_expect_not(has_pitfall("pit-jax-async"));
+    recommend("{\"stage\": \"research\", \"hardware\": \"tpu\", \"team\": [\"jax\"], \"devices\": 8, \"nodes\": 2,"
+              " \"model_kind\": \"llm\", \"model_params\": 7e9, \"deploy\": \"server\"}",
+              NULL);
+    cr_assert_str_eq(res->ranking.items[0].id, "jax");
+    cr_expect_not(has_pitfall("pit-migration-rollback"), "the team keeps its framework");
+    cr_expect_not(has_pitfall("pit-cuda-cudnn"));
+    cr_expect_not(has_pitfall("pit-horovod"));
+    cr_expect(has_pitfall("pit-jax-async"));
+    cr_expect_not(has_pitfall("pit-export-early"), "%s loads the checkpoint: nothing to export", res->runtime);
+}
