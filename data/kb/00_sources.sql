@@ -38,7 +38,7 @@ INSERT INTO sources (id, title, url, published, note) VALUES
  ('jax-pmap-migrate', 'JAX docs: migrating from pmap to jit and shard_map', 'https://docs.jax.dev/en/latest/migrate_pmap.html', '2025-10',
   'pjit merged into jit (2023); pmap reimplemented on shard_map, maintenance mode since JAX 0.8.0.'),
  ('tf-2.11.1', 'TensorFlow 2.11.1 release notes (native Windows GPU)', 'https://github.com/tensorflow/tensorflow/releases/tag/v2.11.1', '2023',
-  'TF 2.10 was the last release with GPU support on native Windows; use WSL2 or the DirectML plug-in.'),
+  'TF 2.10 was the last release with GPU support on native Windows; use WSL2 (the DirectML plug-in of that time is no longer developed: DirectML is in sustained engineering).'),
  ('tf-metal-broken', 'tensorflow issues 81987 and 84167: tensorflow-metal broken since TF 2.18', 'https://github.com/tensorflow/tensorflow/issues/81987', '2024-12',
   'tensorflow-metal last released 1.2.0 on 2025-01-31 (TF PR #126380, 2026).'),
  ('tf-serving-4132', 'tensorflow/serving issue 4132: maintenance status', 'https://github.com/tensorflow/serving/issues/4132', '2026-03',

@@ -39,7 +39,7 @@ INSERT INTO sources (id, title, url, published, note) VALUES
  ('fw-mlx-0.32', 'MLX v0.32.1 release', 'https://github.com/ml-explore/mlx/releases/tag/v0.32.1', '2026-08-18',
   'Linked from mflux issue 647 and mlx-lm PR 1753 (2026-08-18); patch releases 0.32.2 and 0.32.3 followed; users reported result differences between 0.31.2 and 0.32 (mflux PR 481, 2026-07-24).'),
  ('fw-mlx-cuda', 'ml-explore/mlx PR 2462: install the CUDA back-end by default on Linux', 'https://github.com/ml-explore/mlx/pull/2462', '2025-08-04',
-  'pip install mlx on Linux gives the CUDA back-end; mlx[cpu] gives the CPU-only build.'),
+  'Made the CUDA back-end installable from PyPI on Linux; the install guide now names the extras: pip install mlx[cuda12] or mlx[cuda13], and mlx[cpu] for the CPU-only build.'),
  ('fw-paddle-3.3', 'PaddlePaddle 3.3 release notes (PaddlePaddle/docs PR 7716)', 'https://github.com/PaddlePaddle/docs/pull/7716', '2026-02-03',
   'FlashMask V3, use of external operators (FlashInfer, DeepGEMM, DeepEP), dynamic-graph visualisation and memory-observation tools, Kunlunxin XPU and Hygon DCU work.'),
  ('fw-paddle-3.4', 'PaddlePaddle 3.4.0 (PaddleFleet PR 830 moves to Paddle 3.4)', 'https://github.com/PaddlePaddle/PaddleFleet/pull/830', '2026-04-22',
