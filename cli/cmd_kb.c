@@ -1,5 +1,6 @@
 /* fwadvisor kb: list, show, export, import, path, reset. */
 #include "cli/cli.h"
+#include "knowledge/advisor.h"
 #include "knowledge/kb.h"
 
 #include <getopt.h>
@@ -114,7 +115,7 @@ static int list_hardware_text(const cJSON *rows, int bold)
             for (int p = 0; p < NP; p++)
                 if (strcmp(platforms[p], str(row, "hardware")) == 0)
                     snprintf(cell(&c, i, p + 1), 256, "%s%s", level_short(str(row, "level")),
-                             *str(row, "os_limits") ? "*" : "");
+                             cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(row, "os_support")) ? "*" : "");
         }
     }
     struct text_column cols[NP + 1] = {{"FRAMEWORK", 0, 0}};
@@ -210,10 +211,13 @@ static int list_text(const char *kind, const cJSON *rows, int bold)
     return EXIT_OK;
 }
 
-/* "[source, as of DATE]" appended to a note. */
+/* "[source, further sources, DATE]" appended to a note. */
 static void cite(const cJSON *row, char *out, size_t n)
 {
-    snprintf(out, n, "[%s, %s]", str(row, "source"), str(row, "as_of"));
+    char also[256], sources[320];
+    join_ids(cJSON_GetObjectItemCaseSensitive(row, "also"), also, sizeof also);
+    adv_cite(str(row, "source"), also, sources, sizeof sources);
+    snprintf(out, n, "[%s, %s]", sources, str(row, "as_of"));
 }
 
 static void print_item(const char *label, int label_width, const char *text)
@@ -245,7 +249,7 @@ static void print_sources(const cJSON *obj, int bold)
 static void show_framework(const cJSON *obj, int bold)
 {
     const cJSON *fw = cJSON_GetObjectItemCaseSensitive(obj, "framework");
-    char line[2048], c[160];
+    char line[2048], c[400];
     if (bold) fputs("\033[1m", stdout);
     text_put(stdout, str(fw, "name"));
     if (bold) fputs("\033[0m", stdout);
@@ -272,8 +276,13 @@ static void show_framework(const cJSON *obj, int bold)
         size_t used = (size_t)snprintf(line, sizeof line, "%s", "");
         if (*str(row, "since"))
             used += (size_t)snprintf(line + used, sizeof line - used, "since %s. ", str(row, "since"));
-        if (*str(row, "os_limits") && used < sizeof line)
-            used += (size_t)snprintf(line + used, sizeof line - used, "OS: %s. ", str(row, "os_limits"));
+        used += (size_t)snprintf(line + used, sizeof line - used, "fit %.0f/10. ", num(row, "fit"));
+        const cJSON *os;
+        cJSON_ArrayForEach(os, cJSON_GetObjectItemCaseSensitive(row, "os_support")) {
+            if (used >= sizeof line) break;
+            used += (size_t)snprintf(line + used, sizeof line - used, "On %s: %s%s%s (%s) [%s]. ", os->string, str(os, "level"),
+                                     *str(os, "since") ? " since " : "", str(os, "since"), str(os, "note"), str(os, "source"));
+        }
         if (used < sizeof line) snprintf(line + used, sizeof line - used, "%s %s", str(row, "note"), c);
         print_item(label, 20, line);
     }
@@ -298,11 +307,12 @@ static void show_generic(const cJSON *obj, int bold)
     const char *kind = str(obj, "kind");
     const cJSON *fact = cJSON_GetObjectItemCaseSensitive(obj, kind);
     const char *name = *str(fact, "name") ? str(fact, "name") : *str(fact, "title") ? str(fact, "title") : str(fact, "id");
-    if (bold) fputs("\033[1m", stdout);
-    text_put(stdout, name);
-    if (bold) fputs("\033[0m", stdout);
-    text_printf(stdout, " (%s %s)", kind, str(fact, "id"));
-    putchar('\n');
+    /* The title of a seed article is long: wrapped (and filtered) like any other text. */
+    char head[1024];
+    snprintf(head, sizeof head, "%s (%s %s)", name, kind, str(fact, "id"));
+    if (bold) printf("\033[1m");
+    text_wrap(stdout, head, 0, 0);
+    if (bold) printf("\033[0m");
     const cJSON *field;
     cJSON_ArrayForEach(field, fact) {
         char value[2048];
@@ -327,7 +337,7 @@ static void show_generic(const cJSON *obj, int bold)
         heading(field->string, bold);
         const cJSON *row;
         cJSON_ArrayForEach(row, field) {
-            char line[2048], c[160];
+            char line[2048], c[400];
             /* The row's other key names it: the framework of a link row, the criterion of a score. */
             const char *label = *str(row, "framework") && strcmp(kind, "framework") != 0 ? str(row, "framework")
                                                                                            : str(row, "criterion");

@@ -30,7 +30,7 @@ static const char recommend_usage[] =
     "\n"
     "Keys: stage, hardware, os, devices, nodes, device_memory_gb, model_kind, model_params, tokens,\n"
     "      seq_len, hidden, layers, heads, team, functional, higher_order_grad, deploy, priority,\n"
-    "      price_per_device_hour. See docs/report.md.\n";
+    "      price_per_device_hour, deploy_hardware. See docs/report.md and docs/advisor.md.\n";
 
 enum { OPT_SET = OPT_FIRST_FREE, OPT_PRESET, OPT_PROBE, OPT_LIST_PRESETS };
 
@@ -54,9 +54,10 @@ static void human_hours(double hours, char *out, size_t n)
 
 static void print_reason(const struct adv_reason *r, int with_delta)
 {
-    char text[1200], line[1400];
+    char text[1200], line[1600], cite[256];
     adv_reason_text(r, text, sizeof text);
-    if (r->source) snprintf(line, sizeof line, "%s [%s]", text, r->source);
+    adv_cite(r->source, r->also, cite, sizeof cite);
+    if (cite[0]) snprintf(line, sizeof line, "%s [%s]", text, cite);
     else snprintf(line, sizeof line, "%s", text);
     if (with_delta) {
         printf("  %+6.1f  ", r->delta_tenths / 10.0);
@@ -134,6 +135,10 @@ static void print_text(const struct adv_kb *akb, const struct adv_result *r, int
 
     snprintf(line, sizeof line, "Deployment: %s (%s)", r->runtime_name ? r->runtime_name : "-", r->runtime ? r->runtime : "-");
     section(line, bold);
+    if (strcmp(answers_str(a, ANS_DEPLOY), "none") != 0) {
+        printf("  ");
+        text_wrap(stdout, r->deploy_hardware_note, 2, 4);
+    }
     for (int i = 0; i < r->nruntime_reasons; i++) print_reason(&r->runtime_reasons[i], 0);
 
     section("Plan", bold);
@@ -181,7 +186,9 @@ static void print_text(const struct adv_kb *akb, const struct adv_result *r, int
 
     section("Pitfalls", bold);
     for (int i = 0; i < r->npitfalls; i++) {
-        snprintf(line, sizeof line, "%s [%s]", r->pitfalls[i].text, r->pitfalls[i].source);
+        char cite[256];
+        adv_cite(r->pitfalls[i].source, r->pitfalls[i].also, cite, sizeof cite);
+        snprintf(line, sizeof line, "%s [%s]", r->pitfalls[i].text, cite);
         printf("  [ ] ");
         text_wrap(stdout, line, 6, 6);
     }
@@ -277,6 +284,10 @@ int cmd_recommend(struct globals *g, int argc, char **argv)
             cli_error("%s", err);
             return EXIT_INPUT;
         }
+    }
+    if (answers_check_combination(&answers, err, sizeof err)) {
+        cli_error("%s", err);
+        return EXIT_INPUT;
     }
     kb *k = NULL;
     int rc0 = cli_open_kb_read(g, &k);

@@ -2,6 +2,7 @@
  * is the only place that exits. */
 #include "cli/cli.h"
 #include "knowledge/kb.h"
+#include "tui/text.h"
 #include "tui/tui.h"
 
 #include <errno.h>
@@ -45,6 +46,7 @@ static int cmd_version(struct globals *g)
 static int run(int argc, char **argv)
 {
     setlocale(LC_ALL, "");
+    text_set_ascii(!text_locale_utf8()); /* no '??' on terminals without UTF-8 */
     struct globals g = {NULL, 0};
     const char *no_color = getenv("NO_COLOR");
     const char *term = getenv("TERM");

@@ -1,5 +1,8 @@
--- fwadvisor knowledge base, schema version 2 (PRAGMA user_version = 2, set by the program).
--- Version 2 added probe_runs; knowledge/kb.c upgrades version 1 files in place.
+-- fwadvisor knowledge base, schema version 3 (PRAGMA user_version = 3, set by the program).
+-- Version 2 added probe_runs; version 3 added the hardware columns (hw_support.fit and os_support,
+-- strategy_frameworks.hardware, runtimes.hardware and kinds, runtime_frameworks.path,
+-- strategies.kinds and tensor_parallel) and `also` (further sources of a fact). knowledge/kb.c
+-- upgrades older files in place.
 --
 -- Every fact row carries `source` (a row of `sources`) and `as_of` (YYYY-MM-DD: the day the fact
 -- was last checked), plus `origin`: 'builtin' rows come from data/kb/*.sql compiled into the binary
@@ -7,6 +10,9 @@
 -- never touched by a refresh. Foreign keys are deferred so a whole import or refresh is checked at
 -- commit. Allowed values are repeated in knowledge/kb_tables.c, which validates imports before any
 -- write; the CHECKs here are the last line of defence.
+--
+-- `also` (where a table has it) lists further sources of the same fact, comma-separated source ids:
+-- a seed rating refreshed by newer evidence keeps the seed in `source` and the evidence in `also`.
 
 CREATE TABLE meta (
   key   TEXT PRIMARY KEY,
@@ -50,6 +56,7 @@ CREATE TABLE scores (
   score     INTEGER NOT NULL CHECK (score BETWEEN 0 AND 10),
   note      TEXT NOT NULL CHECK (note <> ''),
   source    TEXT NOT NULL REFERENCES sources (id) DEFERRABLE INITIALLY DEFERRED,
+  also      TEXT NOT NULL DEFAULT '',
   as_of     TEXT NOT NULL,
   origin    TEXT NOT NULL DEFAULT 'builtin' CHECK (origin IN ('builtin', 'user')),
   PRIMARY KEY (framework, criterion)
@@ -65,15 +72,21 @@ CREATE TABLE hardware (
   origin  TEXT NOT NULL DEFAULT 'builtin' CHECK (origin IN ('builtin', 'user'))
 );
 
+-- `fit` is the framework's quality on this platform, 0-10 (the criterion hardware_fit takes its
+-- score from here for the hardware in the answers). `os_support` is a JSON object of operating
+-- system -> {"level", "since", "note", "source"} for the systems where the level differs from
+-- `level` (e.g. TensorFlow on a Windows NVIDIA GPU: experimental since 2.11, WSL2 only).
 CREATE TABLE hw_support (
-  framework TEXT NOT NULL REFERENCES frameworks (id) DEFERRABLE INITIALLY DEFERRED,
-  hardware  TEXT NOT NULL REFERENCES hardware (id) DEFERRABLE INITIALLY DEFERRED,
-  level     TEXT NOT NULL CHECK (level IN ('first-class', 'supported', 'experimental', 'community', 'none')),
-  since     TEXT NOT NULL DEFAULT '',             -- framework version since when, '' if unknown or none
-  os_limits TEXT NOT NULL DEFAULT '',             -- e.g. 'windows: no native GPU after 2.10'
-  note      TEXT NOT NULL CHECK (note <> ''),
-  source    TEXT NOT NULL REFERENCES sources (id) DEFERRABLE INITIALLY DEFERRED,
-  as_of     TEXT NOT NULL,
+  framework  TEXT NOT NULL REFERENCES frameworks (id) DEFERRABLE INITIALLY DEFERRED,
+  hardware   TEXT NOT NULL REFERENCES hardware (id) DEFERRABLE INITIALLY DEFERRED,
+  level      TEXT NOT NULL CHECK (level IN ('first-class', 'supported', 'experimental', 'community', 'none')),
+  since      TEXT NOT NULL DEFAULT '',            -- framework version since when, '' if unknown or none
+  fit        INTEGER NOT NULL CHECK (fit BETWEEN 0 AND 10),
+  os_support TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(os_support)),
+  note       TEXT NOT NULL CHECK (note <> ''),
+  source     TEXT NOT NULL REFERENCES sources (id) DEFERRABLE INITIALLY DEFERRED,
+  also       TEXT NOT NULL DEFAULT '',
+  as_of      TEXT NOT NULL,
   origin    TEXT NOT NULL DEFAULT 'builtin' CHECK (origin IN ('builtin', 'user')),
   PRIMARY KEY (framework, hardware)
 );
@@ -93,15 +106,19 @@ CREATE TABLE strategies (
   replicated_bytes_per_param REAL NOT NULL CHECK (replicated_bytes_per_param >= 0),
   sharded_bytes_per_param    REAL NOT NULL CHECK (sharded_bytes_per_param >= 0),
   cpu_bytes_per_param        REAL NOT NULL CHECK (cpu_bytes_per_param >= 0),
+  tensor_parallel            INTEGER NOT NULL DEFAULT 0 CHECK (tensor_parallel IN (0, 1)), -- splits layers
+  kinds                      TEXT NOT NULL DEFAULT '', -- model kinds it is meant for, comma-separated; '' any
   summary                    TEXT NOT NULL,
   source                     TEXT NOT NULL REFERENCES sources (id) DEFERRABLE INITIALLY DEFERRED,
   as_of                      TEXT NOT NULL,
   origin                     TEXT NOT NULL DEFAULT 'builtin' CHECK (origin IN ('builtin', 'user'))
 );
 
+-- `hardware`: the platforms (hardware ids, comma-separated) this framework's implementation runs on.
 CREATE TABLE strategy_frameworks (
   strategy  TEXT NOT NULL REFERENCES strategies (id) DEFERRABLE INITIALLY DEFERRED,
   framework TEXT NOT NULL REFERENCES frameworks (id) DEFERRABLE INITIALLY DEFERRED,
+  hardware  TEXT NOT NULL DEFAULT '',
   note      TEXT NOT NULL CHECK (note <> ''),     -- how the framework offers it (API, library)
   source    TEXT NOT NULL REFERENCES sources (id) DEFERRABLE INITIALLY DEFERRED,
   as_of     TEXT NOT NULL,
@@ -110,11 +127,14 @@ CREATE TABLE strategy_frameworks (
 );
 
 -- Deployment runtimes; `targets` is a comma-separated subset of server,mobile,edge,browser
--- (empty for `none`).
+-- (empty for `none`), `hardware` the serving hardware it runs on (deploy_hardware values) and
+-- `kinds` the model kinds it serves ('' any).
 CREATE TABLE runtimes (
-  id      TEXT PRIMARY KEY,
-  name    TEXT NOT NULL,
-  targets TEXT NOT NULL,
+  id       TEXT PRIMARY KEY,
+  name     TEXT NOT NULL,
+  targets  TEXT NOT NULL,
+  hardware TEXT NOT NULL DEFAULT '',
+  kinds    TEXT NOT NULL DEFAULT '',
   status  TEXT NOT NULL CHECK (status IN ('current', 'maintenance', 'deprecated', 'archived')),
   summary TEXT NOT NULL,
   source  TEXT NOT NULL REFERENCES sources (id) DEFERRABLE INITIALLY DEFERRED,
@@ -122,9 +142,12 @@ CREATE TABLE runtimes (
   origin  TEXT NOT NULL DEFAULT 'builtin' CHECK (origin IN ('builtin', 'user'))
 );
 
+-- `path`: native (the framework's own format), converter (an official converter) or indirect
+-- (through another framework or format).
 CREATE TABLE runtime_frameworks (
   runtime   TEXT NOT NULL REFERENCES runtimes (id) DEFERRABLE INITIALLY DEFERRED,
   framework TEXT NOT NULL REFERENCES frameworks (id) DEFERRABLE INITIALLY DEFERRED,
+  path      TEXT NOT NULL DEFAULT 'converter' CHECK (path IN ('native', 'converter', 'indirect')),
   note      TEXT NOT NULL CHECK (note <> ''),     -- the export path (converter, API)
   source    TEXT NOT NULL REFERENCES sources (id) DEFERRABLE INITIALLY DEFERRED,
   as_of     TEXT NOT NULL,
@@ -162,6 +185,7 @@ CREATE TABLE rules (
   effect    TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(effect)),
   priority  INTEGER NOT NULL DEFAULT 0,           -- order among rules of one kind (decision tree order)
   source    TEXT NOT NULL REFERENCES sources (id) DEFERRABLE INITIALLY DEFERRED,
+  also      TEXT NOT NULL DEFAULT '',
   as_of     TEXT NOT NULL,
   origin    TEXT NOT NULL DEFAULT 'builtin' CHECK (origin IN ('builtin', 'user'))
 );

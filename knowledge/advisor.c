@@ -8,6 +8,12 @@
 #include <string.h>
 
 const char *const adv_level_names[LEVEL_COUNT] = {"first-class", "supported", "experimental", "community", "none"};
+const char *const adv_path_names[] = {"none", "indirect", "converter", "native", NULL};
+
+/* The criteria whose score the advisor sets from elsewhere: hardware_fit from hw_support.fit for
+ * the answered hardware, learning_curve for a framework the team knows (it has been climbed). */
+#define HARDWARE_FIT "hardware_fit"
+#define LEARNING_CURVE "learning_curve"
 
 /* --- a string arena: everything loaded lives until adv_kb_free ------------------------------ */
 
@@ -65,7 +71,7 @@ static int crit_index(const struct adv_kb *akb, const char *id)
     return -1;
 }
 
-static int hw_index(const struct adv_kb *akb, const char *id)
+int adv_hw_index(const struct adv_kb *akb, const char *id)
 {
     for (int i = 0; i < akb->nhw; i++)
         if (strcmp(akb->hw[i].id, id) == 0) return i;
@@ -101,12 +107,27 @@ const char *adv_source_title(const struct adv_kb *akb, const char *id)
     return NULL;
 }
 
-static unsigned deploy_bit(const char *target)
+unsigned adv_value_bit(enum ans_index key, const char *value)
 {
-    const struct ans_key *key = &ans_keys[ANS_DEPLOY];
-    for (int i = 0; key->allowed[i]; i++)
-        if (strcmp(key->allowed[i], target) == 0) return 1u << i;
+    const struct ans_key *k = &ans_keys[key];
+    for (int i = 0; value && k->allowed && k->allowed[i]; i++)
+        if (strcmp(k->allowed[i], value) == 0) return 1u << i;
     return 0;
+}
+
+static unsigned deploy_bit(const char *target) { return adv_value_bit(ANS_DEPLOY, target); }
+
+/* A comma-separated set as bits: of an answer key's values (key >= 0), or of hardware rows. */
+static unsigned set_bits(const struct adv_kb *akb, const char *text, int key)
+{
+    unsigned bits = 0;
+    char copy[256];
+    snprintf(copy, sizeof copy, "%s", text ? text : "");
+    for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (key >= 0) bits |= adv_value_bit((enum ans_index)key, t);
+        else if (adv_hw_index(akb, t) >= 0) bits |= 1u << adv_hw_index(akb, t);
+    }
+    return bits;
 }
 
 /* --- loading ---------------------------------------------------------------------------- */
@@ -146,6 +167,38 @@ static int too_many(struct loader *L, const char *what)
 
 #define S(x) arena_strdup(akb, (x))
 
+static int level_index(const char *name)
+{
+    for (int l = 0; name && l < LEVEL_COUNT; l++)
+        if (strcmp(adv_level_names[l], name) == 0) return l;
+    return LEVEL_NONE;
+}
+
+/* hw_support.os_support: {"windows": {"level", "since", "note", "source"}, ...}; -1 when malformed. */
+static int load_os_levels(struct adv_kb *akb, struct adv_support *s, const char *text)
+{
+    cJSON *doc = cJSON_Parse(text && *text ? text : "{}");
+    if (!cJSON_IsObject(doc)) {
+        cJSON_Delete(doc);
+        return -1;
+    }
+    for (const cJSON *e = doc->child; e; e = e->next) {
+        unsigned bit = adv_value_bit(ANS_OS, e->string);
+        if (!bit) continue;
+        int i = 0;
+        while (!(bit & (1u << i))) i++;
+        if (i >= (int)(sizeof s->os / sizeof s->os[0])) continue;
+        const cJSON *level = cJSON_GetObjectItemCaseSensitive(e, "level");
+        s->os[i].present = 1;
+        s->os[i].level = level_index(cJSON_IsString(level) ? level->valuestring : NULL);
+        s->os[i].since = S(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "since")));
+        s->os[i].note = S(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "note")));
+        s->os[i].source = S(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "source")));
+    }
+    cJSON_Delete(doc);
+    return 0;
+}
+
 static int load_basic(struct loader *L)
 {
     struct adv_kb *akb = L->akb;
@@ -174,7 +227,7 @@ static int load_basic(struct loader *L)
         akb->hw[akb->nhw++].name = S(COL(st, 1));
     }
     if (finish(L, st, rc)) return L->status;
-    if (!(st = query(L, "SELECT framework, criterion, score, note, source FROM scores"))) return L->status;
+    if (!(st = query(L, "SELECT framework, criterion, score, note, source, also FROM scores"))) return L->status;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         int f = adv_fw_index(akb, COL(st, 0)), c = crit_index(akb, COL(st, 1));
         if (f < 0 || c < 0) continue;
@@ -183,21 +236,27 @@ static int load_basic(struct loader *L)
         s->score = sqlite3_column_int(st, 2);
         s->note = S(COL(st, 3));
         s->source = S(COL(st, 4));
+        s->also = S(COL(st, 5));
     }
     if (finish(L, st, rc)) return L->status;
-    if (!(st = query(L, "SELECT framework, hardware, level, os_limits, note, source, since FROM hw_support"))) return L->status;
+    if (!(st = query(L, "SELECT framework, hardware, level, fit, os_support, note, source, also, since FROM hw_support")))
+        return L->status;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        int f = adv_fw_index(akb, COL(st, 0)), h = hw_index(akb, COL(st, 1));
+        int f = adv_fw_index(akb, COL(st, 0)), h = adv_hw_index(akb, COL(st, 1));
         if (f < 0 || h < 0) continue;
         struct adv_support *s = &akb->support[f][h];
         s->present = 1;
-        s->level = LEVEL_NONE;
-        for (int l = 0; l < LEVEL_COUNT; l++)
-            if (strcmp(adv_level_names[l], COL(st, 2)) == 0) s->level = l;
-        s->os_limits = S(COL(st, 3));
-        s->note = S(COL(st, 4));
-        s->source = S(COL(st, 5));
-        s->since = S(COL(st, 6));
+        s->level = level_index(COL(st, 2));
+        s->fit = sqlite3_column_int(st, 3);
+        s->note = S(COL(st, 5));
+        s->source = S(COL(st, 6));
+        s->also = S(COL(st, 7));
+        s->since = S(COL(st, 8));
+        if (load_os_levels(akb, s, COL(st, 4))) {
+            sqlite3_finalize(st);
+            kb_errf(L->err, L->errsz, "hw_support %s/%s: os_support is not a valid object", akb->fw[f].id, akb->hw[h].id);
+            return L->status = KB_ERR_DB;
+        }
     }
     return finish(L, st, rc);
 }
@@ -208,7 +267,8 @@ static int load_options(struct loader *L)
     sqlite3_stmt *st;
     int rc;
     if (!(st = query(L, "SELECT id, name, status, summary, memory_formula, source, replicated_bytes_per_param, "
-                        "sharded_bytes_per_param, cpu_bytes_per_param, min_devices FROM strategies ORDER BY id")))
+                        "sharded_bytes_per_param, cpu_bytes_per_param, min_devices, tensor_parallel, kinds "
+                        "FROM strategies ORDER BY id")))
         return L->status;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         if (akb->nstrat == ADV_MAX_STRATEGIES) return sqlite3_finalize(st), too_many(L, "strategies");
@@ -223,15 +283,22 @@ static int load_options(struct loader *L)
         akb->strat[i].sharded = sqlite3_column_double(st, 7);
         akb->strat[i].cpu = sqlite3_column_double(st, 8);
         akb->strat[i].min_devices = sqlite3_column_int(st, 9);
+        akb->strat[i].tensor_parallel = sqlite3_column_int(st, 10);
+        akb->strat[i].kinds = set_bits(akb, COL(st, 11), ANS_MODEL_KIND);
     }
     if (finish(L, st, rc)) return L->status;
-    if (!(st = query(L, "SELECT strategy, framework FROM strategy_frameworks"))) return L->status;
+    if (!(st = query(L, "SELECT strategy, framework, hardware FROM strategy_frameworks"))) return L->status;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         int s = adv_strategy_index(akb, COL(st, 0)), f = adv_fw_index(akb, COL(st, 1));
-        if (s >= 0 && f >= 0) akb->strat[s].frameworks |= 1u << f;
+        if (s < 0 || f < 0) continue;
+        akb->strat[s].frameworks |= 1u << f;
+        /* Rows upgraded from schema 2 name no hardware: taken as every platform. */
+        unsigned hw = set_bits(akb, COL(st, 2), -1);
+        akb->strat[s].hardware[f] = hw ? hw : ~0u;
     }
     if (finish(L, st, rc)) return L->status;
-    if (!(st = query(L, "SELECT id, name, status, summary, source, targets FROM runtimes ORDER BY id"))) return L->status;
+    if (!(st = query(L, "SELECT id, name, status, summary, source, targets, hardware, kinds FROM runtimes ORDER BY id")))
+        return L->status;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         if (akb->nrt == ADV_MAX_RUNTIMES) return sqlite3_finalize(st), too_many(L, "runtimes");
         int i = akb->nrt++;
@@ -244,12 +311,18 @@ static int load_options(struct loader *L)
         snprintf(targets, sizeof targets, "%s", COL(st, 5) ? COL(st, 5) : "");
         for (char *save = NULL, *t = strtok_r(targets, ",", &save); t; t = strtok_r(NULL, ",", &save))
             akb->rt[i].targets |= deploy_bit(t);
+        akb->rt[i].hardware = set_bits(akb, COL(st, 6), ANS_DEPLOY_HARDWARE);
+        akb->rt[i].kinds = set_bits(akb, COL(st, 7), ANS_MODEL_KIND);
     }
     if (finish(L, st, rc)) return L->status;
-    if (!(st = query(L, "SELECT runtime, framework FROM runtime_frameworks"))) return L->status;
+    if (!(st = query(L, "SELECT runtime, framework, path FROM runtime_frameworks"))) return L->status;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         int r = adv_runtime_index(akb, COL(st, 0)), f = adv_fw_index(akb, COL(st, 1));
-        if (r >= 0 && f >= 0) akb->rt[r].frameworks |= 1u << f;
+        if (r < 0 || f < 0) continue;
+        akb->rt[r].frameworks |= 1u << f;
+        akb->rt[r].path[f] = PATH_CONVERTER;
+        for (int p = PATH_INDIRECT; p <= PATH_NATIVE; p++)
+            if (COL(st, 2) && strcmp(COL(st, 2), adv_path_names[p]) == 0) akb->rt[r].path[f] = (unsigned char)p;
     }
     if (finish(L, st, rc)) return L->status;
     if (!(st = query(L, "SELECT id, name, vendor, source, memory_gb, bf16_tflops, fp16_tflops, fp32_tflops, "
@@ -277,7 +350,7 @@ static int load_rules(struct loader *L)
     struct adv_kb *akb = L->akb;
     sqlite3_stmt *st;
     int rc;
-    if (!(st = query(L, "SELECT id, kind, title, text, source, condition, effect, priority FROM rules "
+    if (!(st = query(L, "SELECT id, kind, title, text, source, condition, effect, priority, also FROM rules "
                         "ORDER BY kind, priority, id")))
         return L->status;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -299,6 +372,7 @@ static int load_rules(struct loader *L)
         akb->rules[i].text = S(COL(st, 3));
         akb->rules[i].source = S(COL(st, 4));
         akb->rules[i].priority = sqlite3_column_int(st, 7);
+        akb->rules[i].also = S(COL(st, 8));
     }
     if (finish(L, st, rc)) return L->status;
     if (!(st = query(L, "SELECT id, title FROM sources ORDER BY id"))) return L->status;
@@ -349,26 +423,39 @@ int adv_fact(const struct adv_kb *akb, const struct answers *a, const char *name
 void adv_applicable(const struct adv_kb *akb, const struct answers *a, unsigned char applies[ADV_MAX_RULES])
 {
     for (int i = 0; i < akb->nrules; i++) applies[i] = (unsigned char)answers_match(a, akb->rules[i].cond);
-    for (int i = 0; i < akb->nrules; i++) {
-        const cJSON *tree = cJSON_GetObjectItemCaseSensitive(akb->rules[i].effect, "tree");
-        if (!applies[i] || !cJSON_IsString(tree)) continue;
-        for (int j = 0; j < akb->nrules; j++) {
-            const cJSON *other = cJSON_GetObjectItemCaseSensitive(akb->rules[j].effect, "tree");
-            if (j == i || !applies[j] || !cJSON_IsString(other) || strcmp(other->valuestring, tree->valuestring) != 0)
-                continue;
-            if (akb->rules[j].priority < akb->rules[i].priority ||
-                (akb->rules[j].priority == akb->rules[i].priority && j < i)) {
-                applies[i] = 0; /* an earlier branch of the same tree already answered */
-                break;
-            }
-        }
-    }
 }
 
 static double fact_or(const struct adv_kb *akb, const struct answers *a, const char *name, double fallback)
 {
     double v;
     return adv_fact(akb, a, name, &v, NULL) ? v : fallback;
+}
+
+const struct adv_support *adv_support_for(const struct adv_kb *akb, int f, int h, const char *os, int *level,
+                                          const struct adv_os_level **os_entry)
+{
+    if (os_entry) *os_entry = NULL;
+    if (f < 0 || h < 0 || !akb->support[f][h].present) {
+        *level = LEVEL_NONE;
+        return NULL;
+    }
+    const struct adv_support *sup = &akb->support[f][h];
+    *level = sup->level;
+    unsigned bit = adv_value_bit(ANS_OS, os);
+    for (int i = 0; bit && i < (int)(sizeof sup->os / sizeof sup->os[0]); i++) {
+        if (!(bit & (1u << i)) || !sup->os[i].present) continue;
+        *level = sup->os[i].level;
+        if (os_entry) *os_entry = &sup->os[i];
+    }
+    return sup;
+}
+
+int adv_strategy_runs_on(const struct adv_kb *akb, int s, int fw, int h)
+{
+    if (fw >= 0) return (akb->strat[s].frameworks & (1u << fw)) && h >= 0 && (akb->strat[s].hardware[fw] & (1u << h));
+    for (int f = 0; f < akb->nfw; f++)
+        if (adv_strategy_runs_on(akb, s, f, h)) return 1;
+    return 0;
 }
 
 /* --- ranking ---------------------------------------------------------------------------- */
@@ -382,21 +469,9 @@ static struct adv_reason *add_reason(struct adv_framework *f, int delta_tenths, 
     r->detail = detail;
     r->delta_tenths = delta_tenths;
     r->source = source;
+    r->also = NULL;
     f->score_tenths += delta_tenths;
     return r;
-}
-
-/* An OS limit applies when the support row names the user's OS ("windows: ...") or says the
- * platform works on one other OS only ("linux only", "macos only"). */
-static int os_limited(const char *limits, const char *os)
-{
-    if (!limits || !*limits || !os) return 0;
-    char key[32];
-    snprintf(key, sizeof key, "%s:", os);
-    if (strstr(limits, key)) return 1;
-    if (strcmp(os, "linux") != 0 && strstr(limits, "linux only")) return 1;
-    if (strcmp(os, "macos") != 0 && strstr(limits, "macos only")) return 1;
-    return 0;
 }
 
 /* Points x 10 as an int. The knowledge base bounds every rule's points (rules.c), so real values
@@ -416,113 +491,341 @@ static int compare_frameworks(const void *pa, const void *pb)
     return strcmp(a->id, b->id);
 }
 
+/* Everything adv_rank works out once for all frameworks. */
+struct rank_ctx {
+    const struct adv_kb *akb;
+    const struct answers *a;
+    const unsigned char *applies;
+    int h;                                /* hardware index, -1 unknown */
+    const char *os, *deploy;
+    unsigned deploy_mask, kind_bit, hw_deploy_bit;
+    double weights[ADV_MAX_CRITERIA], total_weight;
+    double familiar[ADV_MAX_FRAMEWORKS];  /* 0..1: how well the team knows each framework */
+    int familiar_rule[ADV_MAX_FRAMEWORKS];
+    int team_knows_any;
+    const char *method_source;
+};
+
+/* The team's familiarity with each framework: the largest share any applicable rule's
+ * "familiar" effect gives it (the team rules of seed 000). */
+static void team_familiarity(struct rank_ctx *c)
+{
+    const struct adv_kb *akb = c->akb;
+    for (int f = 0; f < akb->nfw; f++) c->familiar_rule[f] = -1;
+    for (int i = 0; i < akb->nrules; i++) {
+        const cJSON *fam = cJSON_GetObjectItemCaseSensitive(akb->rules[i].effect, "familiar");
+        if (!fam || !c->applies[i]) continue;
+        for (const cJSON *e = fam->child; e; e = e->next) {
+            int f = adv_fw_index(akb, e->string);
+            if (f < 0 || !cJSON_IsNumber(e)) continue;
+            double v = e->valuedouble < 0 ? 0 : e->valuedouble > 1 ? 1 : e->valuedouble;
+            if (v > c->familiar[f]) {
+                c->familiar[f] = v;
+                c->familiar_rule[f] = i;
+            }
+            if (v >= 1) c->team_knows_any = 1;
+        }
+    }
+}
+
+/* The score framework f has on criterion k for these answers, or -1: hardware_fit from the
+ * support matrix, learning_curve raised to 10 x familiarity for a framework the team knows. */
+static int criterion_score(const struct rank_ctx *c, int f, int k)
+{
+    const struct adv_kb *akb = c->akb;
+    if (strcmp(akb->crit[k].id, HARDWARE_FIT) == 0)
+        return c->h >= 0 && akb->support[f][c->h].present ? akb->support[f][c->h].fit : -1;
+    if (!akb->scores[f][k].present) return -1;
+    int score = akb->scores[f][k].score;
+    if (strcmp(akb->crit[k].id, LEARNING_CURVE) == 0 && c->familiar[f] > 0) {
+        int known = (int)lround(10 * c->familiar[f]);
+        if (known > score) score = known;
+    }
+    return score;
+}
+
+/* Why framework f cannot take part: no support for the hardware (on this OS), or a rule
+ * excludes it. Returns 1 and records the reason when excluded. */
+static int exclusion(const struct rank_ctx *c, int f, struct adv_framework *fr)
+{
+    const struct adv_kb *akb = c->akb;
+    int level;
+    const struct adv_os_level *os_entry;
+    const struct adv_support *sup = c->h >= 0 ? adv_support_for(akb, f, c->h, c->os, &level, &os_entry) : NULL;
+    if (c->h >= 0 && level == LEVEL_NONE) {
+        struct adv_reason *r = add_reason(fr, 0, os_entry ? os_entry->note : sup ? sup->note : NULL,
+                                          os_entry ? os_entry->source : sup ? sup->source : NULL);
+        if (r && os_entry) snprintf(r->label, sizeof r->label, "Excluded: no %s support on %s under %s", fr->name, akb->hw[c->h].name, c->os);
+        else if (r) snprintf(r->label, sizeof r->label, "Excluded: no %s support on %s", fr->name, akb->hw[c->h].name);
+        if (r && !os_entry && sup) r->also = sup->also;
+        return 1;
+    }
+    for (int i = 0; i < akb->nrules; i++) {
+        const cJSON *id;
+        cJSON_ArrayForEach(id, cJSON_GetObjectItemCaseSensitive(akb->rules[i].effect, "exclude")) {
+            if (!c->applies[i] || !cJSON_IsString(id) || strcmp(id->valuestring, fr->id) != 0) continue;
+            struct adv_reason *r = add_reason(fr, 0, akb->rules[i].text, akb->rules[i].source);
+            if (r) {
+                snprintf(r->label, sizeof r->label, "Excluded");
+                r->also = akb->rules[i].also;
+            }
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The weighted criteria, signed against the mean of the eligible frameworks: a baseline reason
+ * (the mean framework's points) and one reason per criterion. */
+static void criteria_reasons(const struct rank_ctx *c, const int *eligible, int f, struct adv_framework *fr,
+                             double criteria_points)
+{
+    const struct adv_kb *akb = c->akb;
+    if (c->total_weight <= 0) return;
+    double mean[ADV_MAX_CRITERIA], base = 0;
+    int counted[ADV_MAX_CRITERIA];
+    for (int k = 0; k < akb->ncrit; k++) {
+        double sum = 0;
+        counted[k] = 0;
+        for (int g = 0; g < akb->nfw; g++) {
+            int v = eligible[g] ? criterion_score(c, g, k) : -1;
+            if (v >= 0) sum += v, counted[k]++;
+        }
+        mean[k] = counted[k] ? sum / counted[k] : 0;
+        base += criteria_points * c->weights[k] * mean[k] / (10.0 * c->total_weight);
+    }
+    /* Each reason is rounded to a tenth so that together they round like the exact total: the
+     * score then does not depend on which frameworks form the average. */
+    double exact[ADV_MAX_CRITERIA + 1];
+    int rounded[ADV_MAX_CRITERIA + 1], n = 0;
+    exact[n++] = base;
+    for (int k = 0; k < akb->ncrit; k++) {
+        int v = criterion_score(c, f, k);
+        if (v >= 0 && counted[k]) exact[n++] = criteria_points * c->weights[k] * (v - mean[k]) / (10.0 * c->total_weight);
+    }
+    double total = 0;
+    int sum = 0;
+    for (int i = 0; i < n; i++) {
+        total += exact[i];
+        sum += rounded[i] = tenths(exact[i]);
+    }
+    for (int left = tenths(total) - sum; left != 0; left += left > 0 ? -1 : 1) {
+        int pick = 0; /* the reason rounded furthest from the direction the sum must move */
+        for (int i = 1; i < n; i++)
+            if ((rounded[i] - exact[i] * 10) * (left > 0 ? -1 : 1) > (rounded[pick] - exact[pick] * 10) * (left > 0 ? -1 : 1))
+                pick = i;
+        rounded[pick] += left > 0 ? 1 : -1;
+    }
+    struct adv_reason *r = add_reason(fr, rounded[0], NULL, c->method_source);
+    if (r) snprintf(r->label, sizeof r->label, "Baseline: the weighted criteria of an average framework (of those that can run here)");
+    for (int k = 0, i = 1; k < akb->ncrit; k++) {
+        int v = criterion_score(c, f, k);
+        if (v < 0 || !counted[k]) continue;
+        int pts = rounded[i++];
+        int is_fit = strcmp(akb->crit[k].id, HARDWARE_FIT) == 0;
+        const struct adv_support *sup = is_fit ? &akb->support[f][c->h] : NULL;
+        const struct adv_score *sc = &akb->scores[f][k];
+        r = add_reason(fr, pts, is_fit ? sup->note : sc->note, is_fit ? sup->source : sc->source);
+        if (!r) continue;
+        r->also = is_fit ? sup->also : sc->also;
+        if (is_fit)
+            snprintf(r->label, sizeof r->label, "%s on %s %d/10 (average %.1f, weight %.3g)", akb->crit[k].name,
+                     akb->hw[c->h].name, v, mean[k], c->weights[k]);
+        else if (sc->present && v != sc->score)
+            snprintf(r->label, sizeof r->label, "%s %d/10 for a team that knows it (%d/10 otherwise; average %.1f, weight %.3g)",
+                     akb->crit[k].name, v, sc->score, mean[k], c->weights[k]);
+        else
+            snprintf(r->label, sizeof r->label, "%s %d/10 (average %.1f, weight %.3g)", akb->crit[k].name, v, mean[k],
+                     c->weights[k]);
+    }
+}
+
+/* A need framework f cannot meet: no runtime takes it to the deployment target on the serving
+ * hardware for this kind of model, or none of its strategies fits the model states into device
+ * memory on this hardware. */
+static void unmet_needs(const struct rank_ctx *c, int f, struct adv_framework *fr)
+{
+    const struct adv_kb *akb = c->akb;
+    const struct answers *a = c->a;
+    if (c->deploy_mask) {
+        int any = 0;
+        for (int r = 0; r < akb->nrt && !any; r++)
+            any = (akb->rt[r].targets & c->deploy_mask) && akb->rt[r].path[f] != PATH_NONE &&
+                  (!akb->rt[r].hardware || !c->hw_deploy_bit || (akb->rt[r].hardware & c->hw_deploy_bit)) &&
+                  (!akb->rt[r].kinds || (akb->rt[r].kinds & c->kind_bit));
+        double points = fact_or(akb, a, "no_runtime", 0);
+        if (!any && points != 0) {
+            struct adv_reason *r = add_reason(fr, tenths(points), NULL, c->method_source);
+            if (r)
+                snprintf(r->label, sizeof r->label, "Cannot deploy: no runtime in the knowledge base takes %s %s models to %s on %s",
+                         fr->name, answers_str(a, ANS_MODEL_KIND), c->deploy, answers_str(a, ANS_DEPLOY_HARDWARE));
+        }
+    }
+    double device_gb = answers_has(a, ANS_DEVICE_MEMORY_GB) ? answers_num(a, ANS_DEVICE_MEMORY_GB) : 0;
+    double P = answers_num(a, ANS_MODEL_PARAMS), D = answers_num(a, ANS_DEVICES);
+    double points = fact_or(akb, a, "no_fit", 0);
+    if (device_gb <= 0 || D < 1 || c->h < 0 || points == 0) return;
+    double best = -1;
+    const char *best_id = NULL;
+    for (int s = 0; s < akb->nstrat; s++) {
+        if (!adv_strategy_runs_on(akb, s, f, c->h) || akb->strat[s].min_devices > D) continue;
+        if (strcmp(akb->strat[s].status, "current") != 0 && strcmp(akb->strat[s].status, "maintenance") != 0) continue;
+        if (akb->strat[s].kinds && !(akb->strat[s].kinds & c->kind_bit)) continue;
+        double gb = (akb->strat[s].replicated * P + akb->strat[s].sharded * P / D) / 1e9;
+        if (best < 0 || gb < best) best = gb, best_id = akb->strat[s].id;
+    }
+    if (best_id && best <= device_gb) return;
+    struct adv_reason *r = add_reason(fr, tenths(points), NULL, c->method_source);
+    if (!r) return;
+    if (best_id)
+        snprintf(r->label, sizeof r->label,
+                 "Cannot fit: with %s's strategies on %s the model states alone need %.1f GB per device (%s), more than %.0f GB",
+                 fr->name, akb->hw[c->h].name, best, best_id, device_gb);
+    else
+        snprintf(r->label, sizeof r->label, "Cannot scale: %s offers no distributed strategy for %g %s devices", fr->name, D,
+                 akb->hw[c->h].name);
+}
+
+/* Seed 000's first rule: choose what the team knows. A framework the team knows earns
+ * familiar_points (a share for a related one, fastai for PyTorch users); when the team names
+ * what it knows, a framework it would have to learn costs switching_points (seed 003's migration
+ * cost). An empty team means unknown: neither applies. */
+static void team_reasons(const struct rank_ctx *c, int f, struct adv_framework *fr)
+{
+    const struct adv_kb *akb = c->akb;
+    if (c->familiar[f] > 0) {
+        int i = c->familiar_rule[f];
+        struct adv_reason *r =
+            add_reason(fr, tenths(fact_or(akb, c->a, "familiar_points", 0) * c->familiar[f]), akb->rules[i].text, akb->rules[i].source);
+        if (r) {
+            r->also = akb->rules[i].also;
+            snprintf(r->label, sizeof r->label, c->familiar[f] >= 1 ? "Your team knows %s" : "Your team knows a framework close to %s",
+                     fr->name);
+        }
+    } else if (c->team_knows_any) {
+        double points = fact_or(akb, c->a, "switching_points", 0);
+        int rule = -1;
+        double unused;
+        adv_fact(akb, c->a, "switching_points", &unused, &rule);
+        struct adv_reason *r = points != 0 ? add_reason(fr, tenths(points), rule >= 0 ? akb->rules[rule].text : NULL,
+                                                        rule >= 0 ? akb->rules[rule].source : c->method_source)
+                                           : NULL;
+        if (r) snprintf(r->label, sizeof r->label, "Your team would have to learn %s", fr->name);
+    }
+}
+
+/* The rules' points for framework f: every applicable rule counts, except that rules sharing a
+ * claim count once (the first, in kind and priority order). */
+static void rule_reasons(const struct rank_ctx *c, struct adv_framework *fr)
+{
+    const struct adv_kb *akb = c->akb;
+    const char *claimed[ADV_MAX_RULES];
+    int nclaimed = 0;
+    for (int i = 0; i < akb->nrules; i++) {
+        const cJSON *d = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(akb->rules[i].effect, "score"), fr->id);
+        if (!cJSON_IsNumber(d) || !c->applies[i]) continue;
+        const char *claim = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(akb->rules[i].effect, "claim"));
+        int seen = 0;
+        for (int k = 0; claim && k < nclaimed; k++) seen |= strcmp(claimed[k], claim) == 0;
+        if (seen) continue;
+        if (claim) claimed[nclaimed++] = claim;
+        struct adv_reason *r = add_reason(fr, tenths(d->valuedouble), akb->rules[i].text, akb->rules[i].source);
+        if (!r) continue;
+        r->also = akb->rules[i].also;
+        snprintf(r->label, sizeof r->label, "%s", *akb->rules[i].title ? akb->rules[i].title : akb->rules[i].id);
+    }
+}
+
+/* The support level's points on this hardware and OS (first-class costs nothing). */
+static void support_reasons(const struct rank_ctx *c, int f, struct adv_framework *fr, const double *level_points)
+{
+    const struct adv_kb *akb = c->akb;
+    int level;
+    const struct adv_os_level *os_entry;
+    const struct adv_support *sup = c->h >= 0 ? adv_support_for(akb, f, c->h, c->os, &level, &os_entry) : NULL;
+    if (!sup || level_points[level] == 0) return;
+    struct adv_reason *r = add_reason(fr, tenths(level_points[level]), os_entry ? os_entry->note : sup->note,
+                                      os_entry ? os_entry->source : sup->source);
+    if (!r) return;
+    if (os_entry)
+        snprintf(r->label, sizeof r->label, "%s support under %s: %s%s%s", akb->hw[c->h].name, c->os, adv_level_names[level],
+                 *os_entry->since ? " since " : "", os_entry->since);
+    else {
+        r->also = sup->also;
+        snprintf(r->label, sizeof r->label, "%s support: %s", akb->hw[c->h].name, adv_level_names[level]);
+    }
+}
+
 void adv_rank(const struct adv_kb *akb, const struct answers *a, struct adv_ranking *out)
 {
     memset(out, 0, sizeof *out);
     unsigned char applies[ADV_MAX_RULES];
     adv_applicable(akb, a, applies);
+    struct rank_ctx c;
+    memset(&c, 0, sizeof c);
+    c.akb = akb;
+    c.a = a;
+    c.applies = applies;
     const char *hardware = answers_str(a, ANS_HARDWARE);
-    const char *os = answers_str(a, ANS_OS);
-    const char *deploy = answers_str(a, ANS_DEPLOY);
-    int h = hardware ? hw_index(akb, hardware) : -1;
-    unsigned deploy_mask = deploy && strcmp(deploy, "none") != 0 ? deploy_bit(deploy) : 0;
+    c.h = hardware ? adv_hw_index(akb, hardware) : -1;
+    c.os = answers_str(a, ANS_OS);
+    c.deploy = answers_str(a, ANS_DEPLOY);
+    c.deploy_mask = c.deploy && strcmp(c.deploy, "none") != 0 ? deploy_bit(c.deploy) : 0;
+    c.kind_bit = adv_value_bit(ANS_MODEL_KIND, answers_str(a, ANS_MODEL_KIND));
+    const char *dh = answers_str(a, ANS_DEPLOY_HARDWARE);
+    c.hw_deploy_bit = dh && strcmp(dh, "auto") != 0 ? adv_value_bit(ANS_DEPLOY_HARDWARE, dh) : 0;
 
     /* Criterion weights: base x the factors of every matching weight rule. */
-    double weights[ADV_MAX_CRITERIA], total_weight = 0;
-    for (int c = 0; c < akb->ncrit; c++) weights[c] = akb->crit[c].weight;
+    for (int k = 0; k < akb->ncrit; k++) c.weights[k] = akb->crit[k].weight;
     for (int i = 0; i < akb->nrules; i++) {
         const cJSON *w = cJSON_GetObjectItemCaseSensitive(akb->rules[i].effect, "weight");
         if (!w || !applies[i]) continue;
         for (const cJSON *e = w->child; e; e = e->next) {
-            int c = crit_index(akb, e->string);
-            if (c >= 0) weights[c] *= e->valuedouble;
+            int k = crit_index(akb, e->string);
+            if (k >= 0 && cJSON_IsNumber(e)) c.weights[k] *= e->valuedouble;
         }
     }
-    for (int c = 0; c < akb->ncrit; c++) /* many compounding weight rules stay finite */
-        weights[c] = weights[c] < 1e-6 ? 1e-6 : weights[c] > 1e6 ? 1e6 : weights[c];
-    for (int c = 0; c < akb->ncrit; c++) {
-        total_weight += weights[c];
+    for (int k = 0; k < akb->ncrit; k++) /* many compounding weight rules stay finite */
+        c.weights[k] = c.weights[k] < 1e-6 ? 1e-6 : c.weights[k] > 1e6 ? 1e6 : c.weights[k];
+    for (int k = 0; k < akb->ncrit; k++) {
+        c.total_weight += c.weights[k];
         if (out->nweights < 32) {
-            out->weights[out->nweights].criterion = akb->crit[c].id;
-            out->weights[out->nweights].name = akb->crit[c].name;
-            out->weights[out->nweights++].weight = weights[c];
+            out->weights[out->nweights].criterion = akb->crit[k].id;
+            out->weights[out->nweights].name = akb->crit[k].name;
+            out->weights[out->nweights++].weight = c.weights[k];
         }
     }
-    double criteria_points = fact_or(akb, a, "criteria_points", 70);
+    double criteria_points = fact_or(akb, a, "criteria_points", 60);
     double level_points[LEVEL_COUNT] = {0, fact_or(akb, a, "level_supported", 0), fact_or(akb, a, "level_experimental", 0),
                                         fact_or(akb, a, "level_community", 0), 0};
-    double os_points = fact_or(akb, a, "os_limited", 0), no_runtime_points = fact_or(akb, a, "no_runtime", 0);
     int method_rule = -1;
     double unused;
     adv_fact(akb, a, "criteria_points", &unused, &method_rule);
-    const char *method_source = method_rule >= 0 ? akb->rules[method_rule].source : NULL;
+    c.method_source = method_rule >= 0 ? akb->rules[method_rule].source : NULL;
+    team_familiarity(&c);
 
+    int eligible[ADV_MAX_FRAMEWORKS] = {0};
     for (int f = 0; f < akb->nfw; f++) {
         struct adv_framework *fr = &out->items[out->count++];
         fr->id = akb->fw[f].id;
         fr->name = akb->fw[f].name;
-        const struct adv_support *sup = h >= 0 ? &akb->support[f][h] : NULL;
-        if (sup && (!sup->present || sup->level == LEVEL_NONE)) {
-            struct adv_reason *r = add_reason(fr, 0, sup->present ? sup->note : NULL, sup->present ? sup->source : NULL);
-            if (r) snprintf(r->label, sizeof r->label, "Excluded: no %s support on %s", fr->name, akb->hw[h].name);
-            fr->excluded = 1;
-            continue;
-        }
-        for (int i = 0; i < akb->nrules && !fr->excluded; i++) {
-            const cJSON *ex = cJSON_GetObjectItemCaseSensitive(akb->rules[i].effect, "exclude");
-            const cJSON *id;
-            cJSON_ArrayForEach(id, ex) {
-                if (cJSON_IsString(id) && strcmp(id->valuestring, fr->id) == 0 && applies[i]) {
-                    struct adv_reason *r = add_reason(fr, 0, akb->rules[i].text, akb->rules[i].source);
-                    if (r) snprintf(r->label, sizeof r->label, "Excluded");
-                    fr->excluded = 1;
-                }
-            }
-        }
+        fr->excluded = exclusion(&c, f, fr);
+        eligible[f] = !fr->excluded;
+    }
+    for (int f = 0; f < akb->nfw; f++) {
+        struct adv_framework *fr = &out->items[f];
         if (fr->excluded) continue;
-        /* The criteria, weighted. */
-        for (int c = 0; c < akb->ncrit && total_weight > 0; c++) {
-            const struct adv_score *s = &akb->scores[f][c];
-            if (!s->present) continue;
-            double pts = criteria_points * weights[c] * s->score / (10.0 * total_weight);
-            struct adv_reason *r = add_reason(fr, tenths(pts), s->note, s->source);
-            if (r) snprintf(r->label, sizeof r->label, "%s %d/10 (weight %.2g)", akb->crit[c].name, s->score, weights[c]);
-        }
-        /* Hardware support level and OS limits. */
-        if (sup && level_points[sup->level] != 0) {
-            struct adv_reason *r = add_reason(fr, tenths(level_points[sup->level]), sup->note, sup->source);
-            if (r) snprintf(r->label, sizeof r->label, "%s support: %s", akb->hw[h].name, adv_level_names[sup->level]);
-        }
-        if (sup && os_points != 0 && os_limited(sup->os_limits, os)) {
-            struct adv_reason *r = add_reason(fr, tenths(os_points), sup->os_limits, sup->source);
-            if (r) snprintf(r->label, sizeof r->label, "Limited on %s", os);
-        }
-        /* Deployment: a runtime that takes this framework to the target. */
-        if (deploy_mask) {
-            int any = 0;
-            for (int r = 0; r < akb->nrt; r++)
-                if ((akb->rt[r].targets & deploy_mask) && (akb->rt[r].frameworks & (1u << f))) any = 1;
-            if (!any && no_runtime_points != 0) {
-                struct adv_reason *r = add_reason(fr, tenths(no_runtime_points), NULL, method_source);
-                if (r) snprintf(r->label, sizeof r->label, "No runtime in the knowledge base deploys %s to %s", fr->name, deploy);
-            }
-        }
-        /* Rules: the decision tree, the Q&A and direct adjustments (team, functional, ...). */
-        for (int i = 0; i < akb->nrules; i++) {
-            const cJSON *score = cJSON_GetObjectItemCaseSensitive(akb->rules[i].effect, "score");
-            const cJSON *d = cJSON_GetObjectItemCaseSensitive(score, fr->id);
-            if (!cJSON_IsNumber(d) || !applies[i]) continue;
-            struct adv_reason *r = add_reason(fr, tenths(d->valuedouble), akb->rules[i].text, akb->rules[i].source);
-            if (r) snprintf(r->label, sizeof r->label, "%s", *akb->rules[i].title ? akb->rules[i].title : akb->rules[i].id);
-        }
+        criteria_reasons(&c, eligible, f, fr, criteria_points);
+        support_reasons(&c, f, fr, level_points);
+        unmet_needs(&c, f, fr);
+        team_reasons(&c, f, fr);
+        rule_reasons(&c, fr);
         /* Keep the score in 0..100 with a reason, so the reasons still add up. */
         if (fr->score_tenths > 1000 || fr->score_tenths < 0) {
             if (fr->nreasons == ADV_MAX_REASONS) /* make room: the cap must be listed */
                 fr->score_tenths -= fr->reasons[--fr->nreasons].delta_tenths;
-            int delta = fr->score_tenths > 1000 ? 1000 - fr->score_tenths
-                        : fr->score_tenths < 0  ? -fr->score_tenths
-                                                : 0;
-            struct adv_reason *r = add_reason(fr, delta, NULL, method_source);
+            int delta = fr->score_tenths > 1000 ? 1000 - fr->score_tenths : -fr->score_tenths;
+            struct adv_reason *r = add_reason(fr, delta, NULL, c.method_source);
             snprintf(r->label, sizeof r->label, delta < 0 ? "Capped at 100" : "Floored at 0");
         }
     }
@@ -547,4 +850,13 @@ void adv_reason_text(const struct adv_reason *r, char *out, size_t n)
     else if (r->label[0]) snprintf(out, n, "%s", r->label);
     else snprintf(out, n, "%s", r->detail ? r->detail : "");
     adv_utf8_trim(out);
+}
+
+void adv_cite(const char *source, const char *also, char *out, size_t n)
+{
+    size_t used = (size_t)snprintf(out, n, "%s", source ? source : "");
+    char copy[256];
+    snprintf(copy, sizeof copy, "%s", also ? also : "");
+    for (char *save = NULL, *t = strtok_r(copy, ",", &save); t && used < n; t = strtok_r(NULL, ",", &save))
+        if (!source || strcmp(t, source) != 0) used += (size_t)snprintf(out + used, n - used, "%s%s", used ? ", " : "", t);
 }

@@ -50,6 +50,7 @@ struct adv_reason {
     const char *detail;
     int delta_tenths; /* signed points x 10 */
     const char *source;
+    const char *also; /* further sources, comma-separated ids, or NULL */
 };
 
 struct adv_framework {
@@ -91,6 +92,7 @@ struct adv_result {
     const char *runtime, *runtime_name;
     int nruntime_reasons;
     struct adv_reason runtime_reasons[16];
+    char deploy_hardware_note[160]; /* how deploy_hardware was settled */
 
     struct adv_memory memory;
     char shape_note[256];   /* how seq_len/hidden/layers/heads were obtained, or why not */
@@ -110,11 +112,13 @@ struct adv_result {
     char scaling_seed_short[160];    /* its figures in one line, for the interface */
 
     int npitfalls;
-    struct { const char *id, *text, *source; } pitfalls[ADV_MAX_PITFALLS];
+    struct { const char *id, *text, *source, *also; } pitfalls[ADV_MAX_PITFALLS];
 };
 
 /* Resolves hardware and defaults, then ranks, picks strategy and runtime, plans and lists
- * pitfalls. `answers` must have been validated; hw may be NULL. Returns KB_OK or an error. */
+ * pitfalls. `answers` must have been validated; hw may be NULL. Returns KB_OK, or KB_ERR_INPUT
+ * with one line in err when the answers contradict each other once hardware is resolved (os
+ * macos with an NVIDIA GPU, ...; answers_check_combination). */
 int adv_recommend(const struct adv_kb *akb, const struct answers *answers, const struct adv_hw *hw,
                   struct adv_result *out, char *err, size_t errsz);
 
@@ -143,5 +147,8 @@ void adv_utf8_trim(char *s);
 
 /* Reason text as the report shows it: "label: detail" (or the label alone). */
 void adv_reason_text(const struct adv_reason *r, char *out, size_t n);
+
+/* "seed-001, executorch-1.0": a source and its further sources, as the text output cites them. */
+void adv_cite(const char *source, const char *also, char *out, size_t n);
 
 #endif

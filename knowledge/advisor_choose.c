@@ -1,10 +1,19 @@
-/* The advisor's choices: the distributed strategy (the simplest that fits, then the rules'
- * preferences) and the deployment runtime, each with its reasons. */
+/* The advisor's choices: the distributed strategy (among those the framework runs on the
+ * hardware: the simplest that fits, then the rules' preferences) and the deployment runtime
+ * (among those that serve the model kind on the serving hardware: the rules' preferences and
+ * how directly the framework's model gets there), each with its reasons. */
 #include "knowledge/advisor_kb.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+/* Points as tenths, bounded so that no imported number overflows the sums. */
+static int points_tenths(double points)
+{
+    if (!isfinite(points)) return 0;
+    return (int)lround((points > 1e4 ? 1e4 : points < -1e4 ? -1e4 : points) * 10);
+}
 
 /* Preference points (x10) for a strategy or runtime (`member` "strategy" or "runtime") from the
  * rules that apply. */
@@ -13,7 +22,7 @@ static int preference_points(const struct adv_kb *akb, const unsigned char *appl
     int pts = 0;
     for (int i = 0; i < akb->nrules; i++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(akb->rules[i].effect, member), id);
-        if (cJSON_IsNumber(v) && applies[i]) pts += (int)lround(v->valuedouble * 10);
+        if (cJSON_IsNumber(v) && applies[i]) pts += points_tenths(v->valuedouble);
     }
     return pts;
 }
@@ -35,30 +44,48 @@ static int better(const struct adv_kb *akb, const struct candidate *x, const str
     return strcmp(akb->strat[x->s].id, akb->strat[y->s].id) < 0;
 }
 
+/* Adds a reason naming the strategies fw offers that do not run on hardware h (DeepSpeed,
+ * Megatron or Horovod on a TPU, ...). */
+static void not_on_hardware_reason(const struct adv_kb *akb, struct adv_result *r, int fw, int h, const char *hardware)
+{
+    if (fw < 0 || h < 0) return;
+    char list[256];
+    size_t used = 0;
+    list[0] = '\0';
+    for (int s = 0; s < akb->nstrat && used < sizeof list; s++)
+        if ((akb->strat[s].frameworks & (1u << fw)) && !adv_strategy_runs_on(akb, s, fw, h) &&
+            strcmp(akb->strat[s].id, "single") != 0)
+            used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "", akb->strat[s].id);
+    struct adv_reason *rs;
+    if (used && (rs = adv_push_reason(r->strategy_reasons, &r->nstrategy_reasons, 16, 0, NULL, NULL)))
+        snprintf(rs->label, sizeof rs->label, "Not offered: %s (their %s implementations do not run on %s)", list,
+                 akb->fw[fw].name, hardware);
+}
+
 void adv_choose_strategy(const struct adv_kb *akb, struct adv_result *r, int fw, const unsigned char *applies)
 {
     const struct answers *a = &r->answers;
     double D = answers_num(a, ANS_DEVICES);
     const char *hardware = answers_str(a, ANS_HARDWARE);
+    int h = adv_hw_index(akb, hardware);
+    unsigned kind = adv_value_bit(ANS_MODEL_KIND, answers_str(a, ANS_MODEL_KIND));
     struct candidate cands[ADV_MAX_STRATEGIES];
     int n = 0;
     for (int s = 0; s < akb->nstrat; s++) {
         const char *id = akb->strat[s].id;
-        if (fw >= 0 && !(akb->strat[s].frameworks & (1u << fw))) continue;
+        if (!adv_strategy_runs_on(akb, s, fw, h)) continue;
         if (strcmp(akb->strat[s].status, "legacy") == 0 || strcmp(akb->strat[s].status, "deprecated") == 0) continue;
         if (akb->strat[s].min_devices > D) continue;
-        if (strcmp(id, "tf-tpu") == 0 && strcmp(hardware, "tpu") != 0) continue;
+        if (akb->strat[s].kinds && !(akb->strat[s].kinds & kind)) continue;
         if (D > 1 && strcmp(id, "single") == 0) continue;
-        if (D == 1 && strcmp(id, "single") != 0 && akb->strat[s].cpu == 0 && strcmp(id, "tf-tpu") != 0) continue;
+        if (D == 1 && akb->strat[s].min_devices > 1) continue;
         struct candidate *c = &cands[n++];
         c->s = s;
         c->points = preference_points(akb, applies, "strategy", id);
-        c->group = D == 1 ? (akb->strat[s].cpu > 0 ? 3 : 0)
-                   : akb->strat[s].cpu > 0 ? 3
-                   : akb->strat[s].sharded == 0 ? 1 : 2;
+        c->group = akb->strat[s].cpu > 0 ? 3 : D == 1 || akb->strat[s].sharded == 0 ? (D == 1 ? 0 : 1) : 2;
         adv_strategy_memory(akb, r, s, &c->mem);
     }
-    if (n == 0) { /* the framework offers nothing for this many devices */
+    if (n == 0) { /* the framework offers nothing for this hardware and device count */
         int s = adv_strategy_index(akb, "single");
         if (s < 0) return;
         cands[n].s = s;
@@ -100,51 +127,95 @@ void adv_choose_strategy(const struct adv_kb *akb, struct adv_result *r, int fw,
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(akb->rules[i].effect, "strategy"),
                                                           akb->strat[s].id);
         if (!cJSON_IsNumber(v) || !applies[i]) continue;
-        if ((rs = adv_push_reason(r->strategy_reasons, &r->nstrategy_reasons, 16, (int)lround(v->valuedouble * 10),
-                              akb->rules[i].text, akb->rules[i].source)))
+        if ((rs = adv_push_reason(r->strategy_reasons, &r->nstrategy_reasons, 16, points_tenths(v->valuedouble),
+                                  akb->rules[i].text, akb->rules[i].source))) {
+            rs->also = akb->rules[i].also;
             snprintf(rs->label, sizeof rs->label, "%s", akb->rules[i].title);
+        }
     }
+    not_on_hardware_reason(akb, r, fw, h, hardware);
     if (c->mem.cpu_gb > 0 && (rs = adv_push_reason(r->strategy_reasons, &r->nstrategy_reasons, 16, 0, akb->strat[s].formula,
                                                akb->strat[s].source)))
         snprintf(rs->label, sizeof rs->label, "Offload keeps %.1f GB of optimizer state in each node's CPU memory",
                  c->mem.cpu_gb);
-    /* Alternatives: the other candidates, best first. */
+    /* Alternatives: the other candidates, best first; when the choice fits, only those that fit
+     * too (a strategy that cannot hold the model is no alternative). */
     int used[ADV_MAX_STRATEGIES] = {0};
     used[best] = 1;
     for (int k = 1; k < n && r->nalternatives < 6; k++) {
         int pick = -1;
         for (int i = 0; i < n; i++)
-            if (!used[i] && (pick < 0 || better(akb, &cands[i], &cands[pick]))) pick = i;
+            if (!used[i] && (!c->mem.fits || cands[i].mem.fits) && (pick < 0 || better(akb, &cands[i], &cands[pick])))
+                pick = i;
         if (pick < 0) break;
         used[pick] = 1;
         r->alternatives[r->nalternatives++] = akb->strat[cands[pick].s].id;
     }
 }
 
+void adv_resolve_deploy_hardware(struct adv_result *r)
+{
+    struct answers *a = &r->answers;
+    const char *deploy = answers_str(a, ANS_DEPLOY), *dh = answers_str(a, ANS_DEPLOY_HARDWARE);
+    if (!deploy || !dh) return;
+    if (strcmp(deploy, "none") == 0) {
+        snprintf(r->deploy_hardware_note, sizeof r->deploy_hardware_note, "deploy_hardware: %s (no deployment target)", dh);
+        return;
+    }
+    if (strcmp(dh, "auto") != 0) {
+        snprintf(r->deploy_hardware_note, sizeof r->deploy_hardware_note, "deploy_hardware: %s, as answered", dh);
+        return;
+    }
+    const char *hw = answers_str(a, ANS_HARDWARE);
+    if (strcmp(deploy, "server") == 0 && hw && adv_value_bit(ANS_DEPLOY_HARDWARE, hw)) {
+        answers_set_str(a, ANS_DEPLOY_HARDWARE, hw);
+        snprintf(r->deploy_hardware_note, sizeof r->deploy_hardware_note,
+                 "deploy_hardware: auto -> %s (servers like the training hardware)", hw);
+    } else {
+        answers_set_str(a, ANS_DEPLOY_HARDWARE, "cpu");
+        snprintf(r->deploy_hardware_note, sizeof r->deploy_hardware_note, "deploy_hardware: auto -> cpu (%s)",
+                 strcmp(deploy, "mobile") == 0 ? "the phone's CPU, with NPU or GPU delegates where the runtime has them"
+                 : strcmp(deploy, "edge") == 0  ? "an Arm or x86 board; set nvidia for Jetson, intel, qualcomm or ascend for NPUs"
+                                                : "the user's device");
+    }
+}
+
 void adv_choose_runtime(const struct adv_kb *akb, struct adv_result *r, int fw, const unsigned char *applies)
 {
     const struct answers *a = &r->answers;
-    const char *deploy = answers_str(a, ANS_DEPLOY);
+    const char *deploy = answers_str(a, ANS_DEPLOY), *dh = answers_str(a, ANS_DEPLOY_HARDWARE);
+    const char *kind = answers_str(a, ANS_MODEL_KIND);
     int none = adv_runtime_index(akb, "none");
     struct adv_reason *rs;
+    r->runtime = none >= 0 ? akb->rt[none].id : "none";
+    r->runtime_name = none >= 0 ? akb->rt[none].name : "none";
     if (strcmp(deploy, "none") == 0) {
-        r->runtime = none >= 0 ? akb->rt[none].id : "none";
-        r->runtime_name = none >= 0 ? akb->rt[none].name : "none";
         if ((rs = adv_push_reason(r->runtime_reasons, &r->nruntime_reasons, 16, 0, NULL, none >= 0 ? akb->rt[none].source : NULL)))
             snprintf(rs->label, sizeof rs->label, "No deployment target in the answers (deploy: none)");
         return;
     }
-    const struct ans_key *key = &ans_keys[ANS_DEPLOY];
-    unsigned bit = 0;
-    for (int i = 0; key->allowed[i]; i++)
-        if (strcmp(key->allowed[i], deploy) == 0) bit = 1u << i;
+    unsigned bit = adv_value_bit(ANS_DEPLOY, deploy), hw_bit = adv_value_bit(ANS_DEPLOY_HARDWARE, dh),
+             kind_bit = adv_value_bit(ANS_MODEL_KIND, kind);
     double maintenance = 0;
     adv_fact(akb, a, "runtime_maintenance", &maintenance, NULL);
+    double path_points[PATH_NATIVE + 1] = {0, 0, 0, 0};
+    static const char *const path_facts[] = {NULL, "runtime_indirect", "runtime_converter", "runtime_native"};
+    for (int p = PATH_INDIRECT; p <= PATH_NATIVE; p++) adv_fact(akb, a, path_facts[p], &path_points[p], NULL);
     int best = -1, best_pts = 0;
+    char elsewhere[256];
+    size_t used = 0;
+    elsewhere[0] = '\0';
     for (int rt = 0; rt < akb->nrt; rt++) {
-        if (!(akb->rt[rt].targets & bit) || (fw >= 0 && !(akb->rt[rt].frameworks & (1u << fw)))) continue;
+        if (!(akb->rt[rt].targets & bit) || (fw >= 0 && akb->rt[rt].path[fw] == PATH_NONE)) continue;
+        if (akb->rt[rt].kinds && !(akb->rt[rt].kinds & kind_bit)) continue;
+        if (akb->rt[rt].hardware && !(akb->rt[rt].hardware & hw_bit)) {
+            if (used < sizeof elsewhere)
+                used += (size_t)snprintf(elsewhere + used, sizeof elsewhere - used, "%s%s", used ? ", " : "", akb->rt[rt].id);
+            continue;
+        }
         int pts = preference_points(akb, applies, "runtime", akb->rt[rt].id);
-        if (strcmp(akb->rt[rt].status, "current") != 0) pts += (int)lround(maintenance * 10);
+        if (fw >= 0) pts += points_tenths(path_points[akb->rt[rt].path[fw]]);
+        if (strcmp(akb->rt[rt].status, "current") != 0) pts += points_tenths(maintenance);
         if (best < 0 || pts > best_pts) {
             best = rt;
             best_pts = pts;
@@ -152,26 +223,36 @@ void adv_choose_runtime(const struct adv_kb *akb, struct adv_result *r, int fw, 
     }
     const char *fw_name = fw >= 0 ? akb->fw[fw].name : "the framework";
     if (best < 0) {
-        r->runtime = none >= 0 ? akb->rt[none].id : "none";
-        r->runtime_name = none >= 0 ? akb->rt[none].name : "none";
         if ((rs = adv_push_reason(r->runtime_reasons, &r->nruntime_reasons, 16, 0, NULL, NULL)))
-            snprintf(rs->label, sizeof rs->label, "No runtime in the knowledge base deploys %s to %s", fw_name, deploy);
+            snprintf(rs->label, sizeof rs->label, "No runtime in the knowledge base takes %s %s models to %s on %s", fw_name,
+                     kind, deploy, dh);
         return;
     }
     r->runtime = akb->rt[best].id;
     r->runtime_name = akb->rt[best].name;
     if ((rs = adv_push_reason(r->runtime_reasons, &r->nruntime_reasons, 16, 0, akb->rt[best].summary, akb->rt[best].source)))
-        snprintf(rs->label, sizeof rs->label, "%s takes %s models to %s targets", akb->rt[best].name, fw_name, deploy);
+        snprintf(rs->label, sizeof rs->label, "%s serves %s models on %s %s targets", akb->rt[best].name, kind, dh, deploy);
+    if (fw >= 0) {
+        int p = akb->rt[best].path[fw];
+        if ((rs = adv_push_reason(r->runtime_reasons, &r->nruntime_reasons, 16, points_tenths(path_points[p]), NULL,
+                                  akb->rt[best].source)))
+            snprintf(rs->label, sizeof rs->label, "%s's models get there %s", fw_name,
+                     p == PATH_NATIVE ? "natively (its own format)" : p == PATH_CONVERTER ? "through an official converter"
+                                                                                     : "indirectly, through another format");
+    }
     for (int i = 0; i < akb->nrules; i++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(akb->rules[i].effect, "runtime"),
                                                           akb->rt[best].id);
         if (!cJSON_IsNumber(v) || !applies[i]) continue;
-        if ((rs = adv_push_reason(r->runtime_reasons, &r->nruntime_reasons, 16, (int)lround(v->valuedouble * 10),
-                              akb->rules[i].text, akb->rules[i].source)))
+        if ((rs = adv_push_reason(r->runtime_reasons, &r->nruntime_reasons, 16, points_tenths(v->valuedouble),
+                                  akb->rules[i].text, akb->rules[i].source))) {
+            rs->also = akb->rules[i].also;
             snprintf(rs->label, sizeof rs->label, "%s", akb->rules[i].title);
+        }
     }
     if (strcmp(akb->rt[best].status, "current") != 0 &&
-        (rs = adv_push_reason(r->runtime_reasons, &r->nruntime_reasons, 16, (int)lround(maintenance * 10), NULL, akb->rt[best].source)))
+        (rs = adv_push_reason(r->runtime_reasons, &r->nruntime_reasons, 16, points_tenths(maintenance), NULL, akb->rt[best].source)))
         snprintf(rs->label, sizeof rs->label, "Status: %s", akb->rt[best].status);
+    if (used && (rs = adv_push_reason(r->runtime_reasons, &r->nruntime_reasons, 16, 0, NULL, NULL)))
+        snprintf(rs->label, sizeof rs->label, "Not on %s hardware: %s", dh, elsewhere);
 }
-

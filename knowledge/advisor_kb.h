@@ -9,13 +9,25 @@ extern const char *const adv_level_names[LEVEL_COUNT];
 
 #define ADV_MAX_CRITERIA 32
 #define ADV_MAX_HARDWARE 16
-#define ADV_MAX_RUNTIMES 16
+#define ADV_MAX_RUNTIMES 32
 #define ADV_MAX_ACCELERATORS 64
 #define ADV_MAX_RULES 256
 #define ADV_MAX_SOURCES 256
 
-struct adv_score { int present, score; const char *note, *source; };
-struct adv_support { int present, level; const char *os_limits, *note, *source, *since; };
+struct adv_score { int present, score; const char *note, *source, *also; };
+
+/* The level on one operating system where it differs from the row's (hw_support.os_support). */
+struct adv_os_level { int present, level; const char *since, *note, *source; };
+
+struct adv_support {
+    int present, level, fit;
+    const char *note, *source, *also, *since;
+    struct adv_os_level os[3]; /* indexed like the `os` answer's allowed values */
+};
+
+/* How a framework's model reaches a runtime (runtime_frameworks.path); 0: it does not. */
+enum { PATH_NONE, PATH_INDIRECT, PATH_CONVERTER, PATH_NATIVE };
+extern const char *const adv_path_names[];
 
 struct adv_kb {
     struct arena_block *arena;
@@ -29,13 +41,18 @@ struct adv_kb {
     struct {
         const char *id, *name, *status, *summary, *formula, *source;
         double replicated, sharded, cpu;
-        int min_devices;
+        int min_devices, tensor_parallel;
+        unsigned kinds;      /* bit per model_kind value; 0: any */
         unsigned frameworks; /* bit per fw index */
+        unsigned hardware[ADV_MAX_FRAMEWORKS]; /* per framework: bit per hw index it runs on */
     } strat[ADV_MAX_STRATEGIES];
     struct {
         const char *id, *name, *status, *summary, *source;
         unsigned targets;    /* bit per deploy value index in answer_keys */
+        unsigned hardware;   /* bit per deploy_hardware value index; 0: none listed (any) */
+        unsigned kinds;      /* bit per model_kind value; 0: any */
         unsigned frameworks;
+        unsigned char path[ADV_MAX_FRAMEWORKS]; /* PATH_* per framework */
     } rt[ADV_MAX_RUNTIMES];
     struct {
         const char *id, *name, *vendor, *match, *source;
@@ -43,7 +60,7 @@ struct adv_kb {
         int planner_default;
     } acc[ADV_MAX_ACCELERATORS];
     struct {
-        const char *id, *kind, *title, *text, *source;
+        const char *id, *kind, *title, *text, *source, *also;
         cJSON *cond, *effect;
         int priority;
     } rules[ADV_MAX_RULES];
@@ -51,6 +68,9 @@ struct adv_kb {
 };
 
 int adv_fw_index(const struct adv_kb *akb, const char *id);
+int adv_hw_index(const struct adv_kb *akb, const char *id);
+/* Bit of a value among an answer key's allowed values (0 when it is not one). */
+unsigned adv_value_bit(enum ans_index key, const char *value);
 int adv_strategy_index(const struct adv_kb *akb, const char *id);
 int adv_runtime_index(const struct adv_kb *akb, const char *id);
 
@@ -58,15 +78,28 @@ int adv_runtime_index(const struct adv_kb *akb, const char *id);
  * states it (ties: the first in id order). Returns 1 and fills *value (and *rule) when found. */
 int adv_fact(const struct adv_kb *akb, const struct answers *a, const char *name, double *value, int *rule);
 
-/* applies[i] = 1 when rule i takes effect for these answers: its condition holds and, for a
- * branch of a decision tree (effect "tree"), no earlier branch of that tree matched. */
+/* applies[i] = 1 when rule i's condition holds for these answers. Every branch of a decision tree
+ * that holds counts (evidence, not first-match); rules sharing a `claim` count once per framework,
+ * which adv_rank sees to. */
 void adv_applicable(const struct adv_kb *akb, const struct answers *a, unsigned char applies[ADV_MAX_RULES]);
+
+/* The effective support of framework f on hardware h under the answered os: the row's level,
+ * or the os_support entry's where one exists (then *os_entry points to it). NULL when no row. */
+const struct adv_support *adv_support_for(const struct adv_kb *akb, int f, int h, const char *os, int *level,
+                                          const struct adv_os_level **os_entry);
+
+/* Strategy s is one framework fw can use on hardware h (fw < 0: any framework). */
+int adv_strategy_runs_on(const struct adv_kb *akb, int s, int fw, int h);
 
 /* Appends a reason to list (n of max used); NULL when full. The caller fills its label. */
 struct adv_reason *adv_push_reason(struct adv_reason *list, int *n, int max, int delta_tenths, const char *detail,
                                    const char *source);
 /* Memory per device for strategy s under the resolved answers and shape in r. */
 void adv_strategy_memory(const struct adv_kb *akb, const struct adv_result *r, int s, struct adv_memory *m);
+/* Settles deploy_hardware: auto becomes the training hardware for server, cpu for edge, mobile
+ * and browser (the phone's or board's CPU, with NPU/GPU delegates where a runtime has them). */
+void adv_resolve_deploy_hardware(struct adv_result *r);
+
 /* The distributed strategy and runtime for framework fw (-1: none eligible), into r. */
 void adv_choose_strategy(const struct adv_kb *akb, struct adv_result *r, int fw, const unsigned char *applies);
 void adv_choose_runtime(const struct adv_kb *akb, struct adv_result *r, int fw, const unsigned char *applies);

@@ -19,6 +19,7 @@ struct adv_reason *adv_push_reason(struct adv_reason *list, int *n, int max, int
     r->detail = detail;
     r->delta_tenths = delta_tenths;
     r->source = source;
+    r->also = NULL;
     return r;
 }
 
@@ -158,9 +159,10 @@ void adv_strategy_memory(const struct adv_kb *akb, const struct adv_result *r, i
     double acts = 0;
     m->activation_mode = "not estimated";
     if (r->hidden > 0) {
-        /* Megatron splits each layer over tensor-parallel ranks within a node (at most 8). */
+        /* Tensor-parallel strategies (Megatron, FSDP2 + TP) split each layer over the ranks
+         * within a node (at most 8). */
         double tp = 1;
-        if (strcmp(akb->strat[s].id, "megatron") == 0) {
+        if (akb->strat[s].tensor_parallel) {
             double per_node = D / (nodes > 0 ? nodes : 1);
             tp = per_node >= 8 ? 8 : (per_node >= 1 ? per_node : 1);
             acts = r->layers * plan_activation_layer_tp_sp_selective_bytes(r->seq_len, r->micro_batch, r->hidden, tp);
@@ -253,15 +255,41 @@ static void plan_time(const struct adv_kb *akb, struct adv_result *r, int acc)
     }
 }
 
+/* 1 when the pitfall's "concerns" (frameworks, strategies, runtimes) include the choices made,
+ * or it names none; "switching": true limits it to a framework the team would have to learn. */
+static int concerns_choice(const cJSON *effect, const struct adv_result *r, const char *framework)
+{
+    const cJSON *concerns = cJSON_GetObjectItemCaseSensitive(effect, "concerns");
+    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(concerns, "switching")) && framework &&
+        answers_team_has(&r->answers, framework))
+        return 0;
+    static const char *const members[] = {"frameworks", "strategies", "runtimes"};
+    const char *chosen[] = {framework, r->strategy, r->runtime};
+    for (int m = 0; concerns && m < 3; m++) {
+        const cJSON *list = cJSON_GetObjectItemCaseSensitive(concerns, members[m]);
+        if (!list) continue;
+        int found = 0;
+        const cJSON *id;
+        cJSON_ArrayForEach(id, list) found |= chosen[m] && cJSON_IsString(id) && strcmp(id->valuestring, chosen[m]) == 0;
+        if (!found) return 0;
+    }
+    return 1;
+}
+
 int adv_recommend(const struct adv_kb *akb, const struct answers *answers, const struct adv_hw *hw,
                   struct adv_result *out, char *err, size_t errsz)
 {
-    (void)err;
-    (void)errsz;
     memset(out, 0, sizeof *out);
     out->answers = *answers;
     answers_fill_defaults(&out->answers);
     int acc = resolve_hardware(akb, hw, out);
+    if (answers_settle_os(&out->answers)) {
+        size_t used = strlen(out->hardware_note);
+        snprintf(out->hardware_note + used, sizeof out->hardware_note - used, "; os: %s, the system %s runs on",
+                 answers_str(&out->answers, ANS_OS), answers_str(&out->answers, ANS_HARDWARE));
+    }
+    if (answers_check_combination(&out->answers, err, errsz)) return KB_ERR_INPUT;
+    adv_resolve_deploy_hardware(out);
     resolve_shape(akb, out);
     adv_rank(akb, &out->answers, &out->ranking);
     int fw = out->ranking.count > 0 && !out->ranking.items[0].excluded ? adv_fw_index(akb, out->ranking.items[0].id) : -1;
@@ -270,10 +298,13 @@ int adv_recommend(const struct adv_kb *akb, const struct answers *answers, const
     adv_choose_strategy(akb, out, fw, applies);
     adv_choose_runtime(akb, out, fw, applies);
     plan_time(akb, out, acc);
+    const char *framework = fw >= 0 ? akb->fw[fw].id : NULL;
     for (int i = 0; i < akb->nrules && out->npitfalls < ADV_MAX_PITFALLS; i++) {
         if (strcmp(akb->rules[i].kind, "pitfall") != 0 || !applies[i]) continue;
+        if (!concerns_choice(akb->rules[i].effect, out, framework)) continue;
         out->pitfalls[out->npitfalls].id = akb->rules[i].id;
         out->pitfalls[out->npitfalls].text = akb->rules[i].text;
+        out->pitfalls[out->npitfalls].also = akb->rules[i].also;
         out->pitfalls[out->npitfalls++].source = akb->rules[i].source;
     }
     return KB_OK;

@@ -5,10 +5,11 @@
 static const char *const stages[] = {"learning", "research", "prototype", "production", NULL};
 static const char *const hardware[] = {"auto", "nvidia", "amd", "tpu", "apple", "intel", "ascend", "cpu", NULL};
 static const char *const oses[] = {"linux", "windows", "macos", NULL};
-static const char *const kinds[] = {"vision", "nlp", "llm", "recsys", "rl", "diffusion", "tabular", "other", NULL};
+const char *const ans_model_kinds[] = {"vision", "nlp", "llm", "recsys", "rl", "diffusion", "tabular", "other", NULL};
 static const char *const teams[] = {"pytorch", "tensorflow", "jax", "keras", "none", NULL};
 static const char *const deploys[] = {"none", "server", "mobile", "edge", "browser", NULL};
 static const char *const priorities[] = {"iteration", "cost", "stability", NULL};
+const char *const ans_deploy_hardware[] = {"auto", "cpu", "nvidia", "amd", "apple", "qualcomm", "intel", "tpu", "ascend", NULL};
 
 const struct ans_key ans_keys[] = {
     {"stage", ANS_ENUM, stages, 0, 0},
@@ -17,7 +18,7 @@ const struct ans_key ans_keys[] = {
     {"devices", ANS_INT, NULL, 1, 0},
     {"nodes", ANS_INT, NULL, 1, 0},
     {"device_memory_gb", ANS_NUMBER, NULL, 0, 1},
-    {"model_kind", ANS_ENUM, kinds, 0, 0},
+    {"model_kind", ANS_ENUM, ans_model_kinds, 0, 0},
     {"model_params", ANS_NUMBER, NULL, 1, 0},
     {"tokens", ANS_NUMBER, NULL, 0, 1},
     {"seq_len", ANS_INT, NULL, 1, 0},
@@ -30,6 +31,7 @@ const struct ans_key ans_keys[] = {
     {"deploy", ANS_ENUM, deploys, 0, 0},
     {"priority", ANS_ENUM, priorities, 0, 0},
     {"price_per_device_hour", ANS_NUMBER, NULL, 0, 0},
+    {"deploy_hardware", ANS_ENUM, ans_deploy_hardware, 0, 0},
 };
 const int ans_key_count = (int)(sizeof ans_keys / sizeof ans_keys[0]);
 _Static_assert(sizeof ans_keys / sizeof ans_keys[0] == ANS_KEY_COUNT, "ans_keys and enum ans_index differ");

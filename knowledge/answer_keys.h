@@ -26,11 +26,14 @@ struct ans_key {
 enum ans_index {
     ANS_STAGE, ANS_HARDWARE, ANS_OS, ANS_DEVICES, ANS_NODES, ANS_DEVICE_MEMORY_GB, ANS_MODEL_KIND,
     ANS_MODEL_PARAMS, ANS_TOKENS, ANS_SEQ_LEN, ANS_HIDDEN, ANS_LAYERS, ANS_HEADS, ANS_TEAM, ANS_FUNCTIONAL,
-    ANS_HIGHER_ORDER_GRAD, ANS_DEPLOY, ANS_PRIORITY, ANS_PRICE_PER_DEVICE_HOUR, ANS_KEY_COUNT
+    ANS_HIGHER_ORDER_GRAD, ANS_DEPLOY, ANS_PRIORITY, ANS_PRICE_PER_DEVICE_HOUR, ANS_DEPLOY_HARDWARE, ANS_KEY_COUNT
 };
 
 extern const struct ans_key ans_keys[];
 extern const int ans_key_count;
+/* Allowed values shared with the knowledge-base tables (runtimes.kinds, runtimes.hardware). */
+extern const char *const ans_model_kinds[];
+extern const char *const ans_deploy_hardware[]; /* "auto" first */
 
 const struct ans_key *ans_key_find(const char *name);
 /* Index of a key, or -1. */

@@ -80,6 +80,14 @@ static int number_ok(const struct ans_key *key, double v)
     return key->min_exclusive ? v > key->min : v >= key->min;
 }
 
+/* The bit of "none" in a team list: the team knows no framework yet. */
+static unsigned team_none_bit(void)
+{
+    int idx = 0;
+    allowed_entry(&ans_keys[ANS_TEAM], "none", &idx);
+    return 1u << idx;
+}
+
 /* Sets key i from a JSON value. */
 static int set_from_json(struct answers *a, int i, const cJSON *v, const char *where, char *err, size_t errsz)
 {
@@ -110,6 +118,13 @@ static int set_from_json(struct answers *a, int i, const cJSON *v, const char *w
                 return -1;
             }
             nv.list |= 1u << idx;
+        }
+        if (i == ANS_TEAM && (nv.list & team_none_bit()) && (nv.list & ~team_none_bit())) {
+            char allowed[200];
+            join_list(key->allowed, allowed, sizeof allowed);
+            snprintf(err, errsz, "%skey 'team': 'none' cannot be combined with a framework (a list of %s, or [\"none\"] alone)",
+                     where, allowed);
+            return -1;
         }
         break;
     }
@@ -257,7 +272,7 @@ void answers_fill_defaults(struct answers *a)
 {
     static const struct { enum ans_index key; const char *value; } strs[] = {
         {ANS_STAGE, "research"}, {ANS_HARDWARE, "auto"}, {ANS_MODEL_KIND, "other"},
-        {ANS_DEPLOY, "none"}, {ANS_PRIORITY, "iteration"},
+        {ANS_DEPLOY, "none"}, {ANS_PRIORITY, "iteration"}, {ANS_DEPLOY_HARDWARE, "auto"},
     };
     for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
         if (!a->v[strs[i].key].present) answers_set_str(a, strs[i].key, strs[i].value);
@@ -270,6 +285,87 @@ void answers_fill_defaults(struct answers *a)
     a->v[ANS_TEAM].present = 1;
     a->v[ANS_FUNCTIONAL].present = 1;
     a->v[ANS_HIGHER_ORDER_GRAD].present = 1;
+}
+
+/* --- combinations that cannot exist ------------------------------------------------------ */
+
+/* Pairs of answers no machine can have: (key, value) on one side, the values of the other key
+ * that cannot go with it. Only answers that are set (and not auto) are compared. */
+static const struct impossible {
+    enum ans_index key;
+    const char *value;
+    enum ans_index other;
+    const char *const *values;
+    const char *why;
+} impossible[] = {
+    {ANS_OS, "macos", ANS_HARDWARE, (const char *const[]){"nvidia", "amd", "tpu", "intel", "ascend", NULL},
+     "macOS has drivers for Apple GPUs only, and Cloud TPUs and Ascend NPUs run Linux"},
+    {ANS_OS, "windows", ANS_HARDWARE, (const char *const[]){"tpu", "apple", "ascend", NULL},
+     "Cloud TPU VMs and Ascend's CANN run Linux, Apple GPUs macOS"},
+    {ANS_OS, "linux", ANS_HARDWARE, (const char *const[]){"apple", NULL},
+     "no framework drives an Apple GPU under Linux"},
+    {ANS_DEPLOY, "mobile", ANS_DEPLOY_HARDWARE, (const char *const[]){"nvidia", "amd", "tpu", "intel", "ascend", NULL},
+     "phones carry Qualcomm, Apple or other Arm SoCs"},
+};
+
+static int in_list(const char *const *values, const char *v)
+{
+    for (; v && *values; values++)
+        if (strcmp(*values, v) == 0) return 1;
+    return 0;
+}
+
+/* The values of `other` allowed with key=value: every allowed one but auto and the impossible. */
+static void allowed_with(const struct impossible *p, char *out, size_t n)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (const char *const *v = ans_keys[p->other].allowed; *v && used < n; v++)
+        if (strcmp(*v, "auto") != 0 && !in_list(p->values, *v))
+            used += (size_t)snprintf(out + used, n - used, "%s%s", used ? ", " : "", *v);
+}
+
+/* The first impossible pair (of those about `key`, or all when key < 0) the answers hold. */
+static const struct impossible *contradiction(const struct answers *a, int key)
+{
+    for (size_t i = 0; i < sizeof impossible / sizeof impossible[0]; i++) {
+        const struct impossible *p = &impossible[i];
+        const char *v = answers_str(a, p->key), *o = answers_str(a, p->other);
+        if ((key < 0 || (int)p->key == key) && v && o && strcmp(v, p->value) == 0 && in_list(p->values, o)) return p;
+    }
+    return NULL;
+}
+
+int answers_check_combination(const struct answers *a, char *err, size_t errsz)
+{
+    const struct impossible *p = contradiction(a, -1);
+    if (p) {
+        const char *v = answers_str(a, p->key), *o = answers_str(a, p->other);
+        char allowed[160];
+        allowed_with(p, allowed, sizeof allowed);
+        snprintf(err, errsz, "keys '%s' and '%s': %s %s cannot go with %s %s (%s); with %s %s, %s is one of %s",
+                 ans_keys[p->key].name, ans_keys[p->other].name, ans_keys[p->key].name, v, ans_keys[p->other].name, o,
+                 p->why, ans_keys[p->key].name, v, ans_keys[p->other].name, allowed);
+        return -1;
+    }
+    return 0;
+}
+
+int answers_drop_contradiction(struct answers *a)
+{
+    const struct impossible *p = contradiction(a, -1);
+    if (!p) return 0;
+    enum ans_index drop = p->key == ANS_OS ? ANS_OS : p->other;
+    a->v[drop].given = a->v[drop].present = 0;
+    return 1;
+}
+
+int answers_settle_os(struct answers *a)
+{
+    const char *hw = answers_str(a, ANS_HARDWARE);
+    if (a->v[ANS_OS].given || !hw || !contradiction(a, ANS_OS)) return 0;
+    answers_set_str(a, ANS_OS, strcmp(hw, "apple") == 0 ? "macos" : "linux");
+    return 1;
 }
 
 const char *answers_str(const struct answers *a, enum ans_index i) { return a->v[i].present ? a->v[i].str : NULL; }

@@ -40,8 +40,23 @@ int answers_set(struct answers *a, const char *assignment, char *err, size_t err
 /* Fills defaults for keys the user left out (DESIGN.md): stage research, hardware auto, os the
  * running system, devices 1, nodes 1, model_kind other, model_params 1e7, tokens 20 x
  * model_params for llm, team [], functional and higher_order_grad false, deploy none, priority
- * iteration. device_memory_gb and the LLM shape stay absent for the planner to resolve. */
+ * iteration, deploy_hardware auto. device_memory_gb and the LLM shape stay absent for the planner to resolve. */
 void answers_fill_defaults(struct answers *a);
+
+/* 0 when no two answers contradict each other (os macos with hardware nvidia, windows with tpu,
+ * deploy mobile with deploy_hardware tpu, ...); else -1 and one line naming both keys and the
+ * values allowed with the first. Answers left out or auto are not compared. */
+int answers_check_combination(const struct answers *a, char *err, size_t errsz);
+
+/* Clears the weaker answer of the first impossible pair (os against the hardware,
+ * deploy_hardware against the deployment target) and returns 1, or returns 0 when there is
+ * none. For front ends that build answers one choice at a time. */
+int answers_drop_contradiction(struct answers *a);
+
+/* When `os` was not given and the (resolved) hardware cannot run on the default, the running
+ * system, sets it to the system that hardware runs on (linux, or macos for apple). Returns 1
+ * when it changed os. */
+int answers_settle_os(struct answers *a);
 
 /* The running system as an `os` value. */
 const char *answers_running_os(void);

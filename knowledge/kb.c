@@ -412,14 +412,69 @@ fail:
     return status;
 }
 
+/* 2 -> 3: the hardware columns and `also`. Each column is added only when missing, so a file
+ * whose version number was lowered by hand upgrades too; os_limits (free text) gives way to
+ * os_support. The built-in facts are then reloaded (the stored hash is dropped) so they carry
+ * their real values; the user's rows keep the defaults (fit 5, no OS limits, no hardware listed,
+ * which the advisor reads as every platform). */
+static const struct { const char *table, *column, *definition; } added_columns[] = {
+    {"hw_support", "fit", "INTEGER NOT NULL DEFAULT 5 CHECK (fit BETWEEN 0 AND 10)"},
+    {"hw_support", "os_support", "TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(os_support))"},
+    {"hw_support", "also", "TEXT NOT NULL DEFAULT ''"},
+    {"scores", "also", "TEXT NOT NULL DEFAULT ''"},
+    {"rules", "also", "TEXT NOT NULL DEFAULT ''"},
+    {"strategies", "tensor_parallel", "INTEGER NOT NULL DEFAULT 0 CHECK (tensor_parallel IN (0, 1))"},
+    {"strategies", "kinds", "TEXT NOT NULL DEFAULT ''"},
+    {"strategy_frameworks", "hardware", "TEXT NOT NULL DEFAULT ''"},
+    {"runtimes", "hardware", "TEXT NOT NULL DEFAULT ''"},
+    {"runtimes", "kinds", "TEXT NOT NULL DEFAULT ''"},
+    {"runtime_frameworks", "path", "TEXT NOT NULL DEFAULT 'converter' CHECK (path IN ('native', 'converter', 'indirect'))"},
+};
+
+static int has_column(kb *k, const char *table, const char *column, int *has)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(k->db, "SELECT count(*) FROM pragma_table_info(?1) WHERE name = ?2", -1, &st, NULL);
+    if (rc != SQLITE_OK) return rc;
+    sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, column, -1, SQLITE_STATIC);
+    rc = sqlite3_step(st);
+    *has = rc == SQLITE_ROW && sqlite3_column_int(st, 0) > 0;
+    rc = rc == SQLITE_ROW ? SQLITE_OK : rc;
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static int migrate_hardware_columns(kb *k)
+{
+    char sql[320];
+    int rc = SQLITE_OK, has = 0;
+    for (size_t i = 0; rc == SQLITE_OK && i < sizeof added_columns / sizeof added_columns[0]; i++) {
+        rc = has_column(k, added_columns[i].table, added_columns[i].column, &has);
+        if (rc != SQLITE_OK || has) continue;
+        snprintf(sql, sizeof sql, "ALTER TABLE %s ADD COLUMN %s %s", added_columns[i].table, added_columns[i].column,
+                 added_columns[i].definition);
+        rc = kb_exec(k->db, sql);
+    }
+    if (rc == SQLITE_OK) rc = has_column(k, "hw_support", "os_limits", &has);
+    if (rc == SQLITE_OK && has) rc = kb_exec(k->db, "ALTER TABLE hw_support DROP COLUMN os_limits");
+    if (rc == SQLITE_OK) rc = kb_exec(k->db, "DELETE FROM meta WHERE key = 'builtin_hash'");
+    return rc;
+}
+
 /* Schema upgrades: migrations[v] takes a database from version v to v + 1 (version 0 is an
  * empty file, which is created, not upgraded). Keep each in step with data/schema.sql. */
-static const char *const migrations[KB_SCHEMA_VERSION] = {
-    NULL,
+static const struct {
+    const char *sql;
+    int (*run)(kb *k);
+} migrations[KB_SCHEMA_VERSION] = {
+    {NULL, NULL},
     /* 1 -> 2: stored probe runs */
-    "CREATE TABLE probe_runs (id TEXT PRIMARY KEY, started_at TEXT NOT NULL, duration_s REAL NOT NULL,"
-    " interrupted INTEGER NOT NULL CHECK (interrupted IN (0, 1)), summary TEXT NOT NULL,"
-    " doc TEXT NOT NULL CHECK (json_valid(doc)));",
+    {"CREATE TABLE probe_runs (id TEXT PRIMARY KEY, started_at TEXT NOT NULL, duration_s REAL NOT NULL,"
+     " interrupted INTEGER NOT NULL CHECK (interrupted IN (0, 1)), summary TEXT NOT NULL,"
+     " doc TEXT NOT NULL CHECK (json_valid(doc)));",
+     NULL},
+    {NULL, migrate_hardware_columns},
 };
 
 static int migrate(kb *k, long long from, char *err, size_t errsz)
@@ -427,13 +482,14 @@ static int migrate(kb *k, long long from, char *err, size_t errsz)
     int rc = kb_exec(k->db, "BEGIN IMMEDIATE");
     if (rc != SQLITE_OK) return kb_db_error(k, rc, "upgrading the schema", err, errsz);
     for (long long v = from; v < KB_SCHEMA_VERSION; v++) {
-        if (!migrations[v]) {
+        if (!migrations[v].sql && !migrations[v].run) {
             kb_exec(k->db, "ROLLBACK");
             kb_errf(err, errsz, "database '%s' has schema %lld, which this build cannot upgrade; %s",
                     k->path, from, way_out(k));
             return KB_ERR_DB;
         }
-        if ((rc = kb_exec(k->db, migrations[v])) != SQLITE_OK) {
+        rc = migrations[v].run ? migrations[v].run(k) : kb_exec(k->db, migrations[v].sql);
+        if (rc != SQLITE_OK) {
             int status = kb_db_error(k, rc, "upgrading the schema", err, errsz);
             kb_exec(k->db, "ROLLBACK");
             return status;

@@ -3,6 +3,7 @@
 #include "knowledge/json_doc.h"
 #include "knowledge/strset.h"
 #include "knowledge/rules.h"
+#include "knowledge/answer_keys.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -38,7 +39,7 @@ static cJSON *set_to_json(const char *text)
     while (*p) {
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        char item[64];
+        char item[80];
         if (len > 0 && len < sizeof item) {
             memcpy(item, p, len);
             item[len] = '\0';
@@ -246,12 +247,23 @@ static int check_value(struct import_ctx *ctx, const struct kb_column *col, cons
             kb_errf(err, errsz, "%s: %s: expected an array of strings", ctx->name, where);
             return -1;
         }
+        if ((col->flags & KB_NONEMPTY_SET) && !v->child) {
+            kb_errf(err, errsz, "%s: %s: must name at least one value", ctx->name, where);
+            return -1;
+        }
         const cJSON *item;
         cJSON_ArrayForEach(item, v) {
-            if (!cJSON_IsString(item) || !allowed_value(col->allowed, item->valuestring)) {
+            if (!cJSON_IsString(item)) {
+                kb_errf(err, errsz, "%s: %s: expected an array of strings", ctx->name, where);
+                return -1;
+            }
+            if (col->allowed && !allowed_value(col->allowed, item->valuestring)) {
                 list_allowed(col->allowed, allowed, sizeof allowed);
-                kb_errf(err, errsz, "%s: %s: '%s' is not one of %s", ctx->name, where,
-                        cJSON_IsString(item) ? item->valuestring : "(not a string)", allowed);
+                kb_errf(err, errsz, "%s: %s: '%s' is not one of %s", ctx->name, where, item->valuestring, allowed);
+                return -1;
+            }
+            if (col->ref && (!kb_valid_ident(item->valuestring) || !id_exists(ctx, col->ref, item->valuestring))) {
+                kb_errf(err, errsz, "%s: %s: unknown id '%s' (not in %s)", ctx->name, where, item->valuestring, col->ref);
                 return -1;
             }
             for (const cJSON *prev = v->child; prev != item; prev = prev->next)
@@ -268,6 +280,58 @@ static int check_value(struct import_ctx *ctx, const struct kb_column *col, cons
             return -1;
         }
         return 0;
+    }
+    return 0;
+}
+
+/* "pytorch/nvidia": the values of a row's key columns, for messages. */
+static void row_key(const struct kb_table *t, const cJSON *row, char *out, size_t n)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int c = 0; c < t->ncols && used < n; c++) {
+        if (!(t->cols[c].flags & KB_PK)) continue;
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(row, t->cols[c].name);
+        used += (size_t)snprintf(out + used, n - used, "%s%.60s", used ? "/" : "", cJSON_IsString(v) ? v->valuestring : "?");
+    }
+}
+
+/* hw_support.os_support: {"windows": {"level": ..., "source": ..., "since"?, "note"?}, ...} with
+ * operating systems of the `os` answer and sources that exist. */
+static int check_os_support(struct import_ctx *ctx, const cJSON *os, int i, char *err, size_t errsz)
+{
+    static const char *const levels[] = {"first-class", "supported", "experimental", "community", "none", NULL};
+    static const char *const fields[] = {"level", "since", "note", "source", NULL};
+    const struct ans_key *os_key = ans_key_find("os");
+    for (const cJSON *e = os ? os->child : NULL; e; e = e->next) {
+        char where[160];
+        snprintf(where, sizeof where, "hw_support[%d].os_support.%.40s", i, e->string);
+        if (!ans_key_allows(os_key, e->string)) {
+            kb_errf(err, errsz, "%s: %s: not an operating system (linux, windows, macos)", ctx->name, where);
+            return -1;
+        }
+        if (!cJSON_IsObject(e)) {
+            kb_errf(err, errsz, "%s: %s: expected an object with level and source", ctx->name, where);
+            return -1;
+        }
+        for (const cJSON *f = e->child; f; f = f->next) {
+            if (!allowed_value(fields, f->string) || !cJSON_IsString(f)) {
+                kb_errf(err, errsz, "%s: %s.%.40s: expected one of the strings level, since, note, source", ctx->name,
+                        where, f->string);
+                return -1;
+            }
+        }
+        const cJSON *level = cJSON_GetObjectItemCaseSensitive(e, "level");
+        const cJSON *source = cJSON_GetObjectItemCaseSensitive(e, "source");
+        if (!level || !allowed_value(levels, level->valuestring)) {
+            kb_errf(err, errsz, "%s: %s.level: expected one of first-class, supported, experimental, community, none",
+                    ctx->name, where);
+            return -1;
+        }
+        if (!source || !kb_valid_ident(source->valuestring) || !id_exists(ctx, "sources", source->valuestring)) {
+            kb_errf(err, errsz, "%s: %s.source: expected the id of a source", ctx->name, where);
+            return -1;
+        }
     }
     return 0;
 }
@@ -351,6 +415,15 @@ static int check_document(struct import_ctx *ctx, char *err, size_t errsz)
                 snprintf(where, sizeof where, "%s[%d].%s", t->name, i, col->name);
                 if (!v) {
                     if (col->flags & KB_OPTIONAL) continue;
+                    if (col->flags & KB_ADDED) {
+                        char key[160];
+                        row_key(t, row, key, sizeof key);
+                        kb_errf(err, errsz,
+                                "%s: %s[%d] (%s) lacks '%s', a column of knowledge-base schema 3 "
+                                "(hardware-aware advice); export again from this fwadvisor or add it (docs/knowledge-base.md)",
+                                ctx->name, t->name, i, key, col->name);
+                        return -1;
+                    }
                     if (strcmp(col->name, "source") == 0)
                         kb_errf(err, errsz, "%s: %s[%d]: fact has no source", ctx->name, t->name, i);
                     else
@@ -359,6 +432,8 @@ static int check_document(struct import_ctx *ctx, char *err, size_t errsz)
                 }
                 if (check_value(ctx, col, v, where, err, errsz)) return -1;
             }
+            const cJSON *os = cJSON_GetObjectItemCaseSensitive(row, "os_support");
+            if (strcmp(t->name, "hw_support") == 0 && check_os_support(ctx, os, i, err, errsz)) return -1;
             int dup = duplicate_key(ctx, t, row);
             if (dup) {
                 if (dup < 0) kb_errf(err, errsz, "%s: out of memory", ctx->name);

@@ -1,6 +1,7 @@
 /* The fact tables of data/schema.sql, described for code that treats them alike. Keep in step
  * with the schema: tests/test_kb_seed.c checks every described column exists there. */
 #include "knowledge/kb_tables.h"
+#include "knowledge/answer_keys.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -11,6 +12,7 @@ static const char *const runtime_status[] = {"current", "maintenance", "deprecat
 static const char *const targets[] = {"server", "mobile", "edge", "browser", NULL};
 static const char *const vendors[] = {"nvidia", "amd", "tpu", "apple", "intel", "ascend", NULL};
 static const char *const rule_kinds[] = {"decision", "qa", "weight", "score", "rule_of_thumb", "pitfall", NULL};
+static const char *const export_paths[] = {"native", "converter", "indirect", NULL};
 
 #define ID {"id", KB_TEXT, KB_PK | KB_IDENT, NULL, NULL, 0, 0, NULL}
 #define TEXT(n) {n, KB_TEXT, KB_NONEMPTY, NULL, NULL, 0, 0, NULL}
@@ -22,6 +24,9 @@ static const char *const rule_kinds[] = {"decision", "qa", "weight", "score", "r
 #define REAL_POS(n) {n, KB_REAL, KB_MIN_EXCL, NULL, NULL, 0, 0, NULL}
 #define SOURCE REF("source", "sources")
 #define AS_OF {"as_of", KB_TEXT, KB_DATE, NULL, NULL, 0, 0, NULL}
+#define ALSO {"also", KB_SET, KB_OPTIONAL, NULL, "sources", 0, 0, ""}
+/* Model kinds and serving hardware are the answer keys' values (the serving hardware without auto). */
+#define KINDS {"kinds", KB_SET, KB_OPTIONAL, ans_model_kinds, NULL, 0, 0, ""}
 
 static const struct kb_column sources_cols[] = {
     ID, TEXT("title"), TEXT("url"),
@@ -39,31 +44,41 @@ static const struct kb_column criteria_cols[] = {
 static const struct kb_column scores_cols[] = {
     KEYREF("framework", "frameworks"), KEYREF("criterion", "criteria"),
     {"score", KB_INT, KB_MIN | KB_MAX, NULL, NULL, 0, 10, NULL},
-    TEXT("note"), SOURCE, AS_OF,
+    TEXT("note"), SOURCE, ALSO, AS_OF,
 };
 static const struct kb_column hardware_cols[] = {
     ID, TEXT("name"), TEXT("summary"), SOURCE, AS_OF,
 };
 static const struct kb_column hw_support_cols[] = {
     KEYREF("framework", "frameworks"), KEYREF("hardware", "hardware"), ENUM("level", levels),
-    TEXT_OPT("since"), TEXT_OPT("os_limits"), TEXT("note"), SOURCE, AS_OF,
+    TEXT_OPT("since"),
+    {"fit", KB_INT, KB_ADDED | KB_MIN | KB_MAX, NULL, NULL, 0, 10, NULL},
+    {"os_support", KB_JSON, KB_ADDED, NULL, NULL, 0, 0, NULL},
+    TEXT("note"), SOURCE, ALSO, AS_OF,
 };
 static const struct kb_column strategies_cols[] = {
     ID, TEXT("name"), TEXT("shards"), TEXT("scale"),
     {"min_devices", KB_INT, KB_MIN, NULL, NULL, 1, 0, NULL},
     ENUM("status", strategy_status), TEXT("memory_formula"),
     REAL_MIN("replicated_bytes_per_param", 0), REAL_MIN("sharded_bytes_per_param", 0),
-    REAL_MIN("cpu_bytes_per_param", 0), TEXT("summary"), SOURCE, AS_OF,
+    REAL_MIN("cpu_bytes_per_param", 0),
+    {"tensor_parallel", KB_INT, KB_OPTIONAL | KB_MIN | KB_MAX, NULL, NULL, 0, 1, NULL}, KINDS,
+    TEXT("summary"), SOURCE, AS_OF,
 };
 static const struct kb_column strategy_frameworks_cols[] = {
-    KEYREF("strategy", "strategies"), KEYREF("framework", "frameworks"), TEXT("note"), SOURCE, AS_OF,
+    KEYREF("strategy", "strategies"), KEYREF("framework", "frameworks"),
+    {"hardware", KB_SET, KB_ADDED | KB_NONEMPTY_SET, NULL, "hardware", 0, 0, NULL},
+    TEXT("note"), SOURCE, AS_OF,
 };
 static const struct kb_column runtimes_cols[] = {
     ID, TEXT("name"), {"targets", KB_SET, 0, targets, NULL, 0, 0, NULL},
+    {"hardware", KB_SET, KB_ADDED, ans_deploy_hardware + 1, NULL, 0, 0, NULL}, KINDS,
     ENUM("status", runtime_status), TEXT("summary"), SOURCE, AS_OF,
 };
 static const struct kb_column runtime_frameworks_cols[] = {
-    KEYREF("runtime", "runtimes"), KEYREF("framework", "frameworks"), TEXT("note"), SOURCE, AS_OF,
+    KEYREF("runtime", "runtimes"), KEYREF("framework", "frameworks"),
+    {"path", KB_TEXT, KB_OPTIONAL, export_paths, NULL, 0, 0, "converter"},
+    TEXT("note"), SOURCE, AS_OF,
 };
 static const struct kb_column accelerators_cols[] = {
     ID, TEXT("name"), ENUM("vendor", vendors), REAL_POS("memory_gb"), REAL_POS("bandwidth_gbs"),
@@ -76,7 +91,7 @@ static const struct kb_column rules_cols[] = {
     {"condition", KB_JSON, 0, NULL, NULL, 0, 0, NULL},
     {"effect", KB_JSON, 0, NULL, NULL, 0, 0, NULL},
     {"priority", KB_INT, KB_OPTIONAL, NULL, NULL, 0, 0, NULL},
-    SOURCE, AS_OF,
+    SOURCE, ALSO, AS_OF,
 };
 
 #define TABLE(n, label) {#n, n##_cols, (int)(sizeof n##_cols / sizeof n##_cols[0]), label}

@@ -24,6 +24,8 @@ enum kb_col_flags {
     KB_MIN = 1 << 6,      /* number >= min */
     KB_MIN_EXCL = 1 << 7, /* number > min */
     KB_MAX = 1 << 8,      /* number <= max */
+    KB_ADDED = 1 << 9,    /* required, added in schema 3: an import lacking it is refused by name */
+    KB_NONEMPTY_SET = 1 << 10, /* a set of at least one value */
 };
 
 struct kb_column {
@@ -31,7 +33,7 @@ struct kb_column {
     enum kb_col_type type;
     unsigned flags;
     const char *const *allowed; /* NULL-terminated allowed values (text and set), or NULL */
-    const char *ref;            /* table whose id this column names, or NULL */
+    const char *ref;            /* table whose id this column (or each value of a set) names, or NULL */
     double min, max;
     const char *empty_default;  /* for KB_OPTIONAL text: the value when left out */
 };

@@ -7,6 +7,16 @@
 
 static double round3(double x) { return round(x * 1000) / 1000; }
 
+/* "sources": the source and its further sources, as an array of ids. */
+static void add_sources(cJSON *o, const char *source, const char *also)
+{
+    char cite[512];
+    adv_cite(source, also, cite, sizeof cite);
+    cJSON *arr = cJSON_AddArrayToObject(o, "sources");
+    for (char *save = NULL, *t = strtok_r(cite, ", ", &save); arr && t; t = strtok_r(NULL, ", ", &save))
+        cJSON_AddItemToArray(arr, cJSON_CreateString(t));
+}
+
 static cJSON *reasons_json(const struct adv_reason *reasons, int n)
 {
     cJSON *arr = cJSON_CreateArray();
@@ -18,6 +28,7 @@ static cJSON *reasons_json(const struct adv_reason *reasons, int n)
         cJSON_AddNumberToObject(o, "delta", reasons[i].delta_tenths / 10.0);
         if (reasons[i].source) cJSON_AddStringToObject(o, "source", reasons[i].source);
         else cJSON_AddNullToObject(o, "source");
+        add_sources(o, reasons[i].source, reasons[i].also);
         cJSON_AddItemToArray(arr, o);
     }
     return arr;
@@ -80,6 +91,8 @@ cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, con
     cJSON *dep = cJSON_AddObjectToObject(doc, "deployment");
     cJSON_AddStringToObject(dep, "runtime", r->runtime ? r->runtime : "none");
     cJSON_AddStringToObject(dep, "name", r->runtime_name ? r->runtime_name : "");
+    cJSON_AddStringToObject(dep, "hardware", answers_str(&r->answers, ANS_DEPLOY_HARDWARE));
+    cJSON_AddStringToObject(dep, "hardware_note", r->deploy_hardware_note);
     cJSON_AddItemToObject(dep, "reasons", reasons_json(r->runtime_reasons, r->nruntime_reasons));
 
     cJSON *plan = cJSON_AddObjectToObject(doc, "plan");
@@ -116,6 +129,7 @@ cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, con
         cJSON_AddStringToObject(o, "id", r->pitfalls[i].id);
         cJSON_AddStringToObject(o, "text", r->pitfalls[i].text);
         cJSON_AddStringToObject(o, "source", r->pitfalls[i].source);
+        add_sources(o, r->pitfalls[i].source, r->pitfalls[i].also);
         cJSON_AddItemToArray(pit, o);
     }
     return doc;

@@ -172,6 +172,42 @@ static int check_id_numbers(const cJSON *obj, const char *path, const char *tabl
     return 0;
 }
 
+/* {"frameworks": [ids], "strategies": [ids], "runtimes": [ids], "switching": bool}, each member
+ * optional, the lists non-empty. */
+static int check_concerns(const cJSON *obj, const char *path, rule_id_exists_fn exists, void *ctx, char *err,
+                          size_t errsz)
+{
+    static const char *const tables[] = {"frameworks", "strategies", "runtimes"};
+    if (!cJSON_IsObject(obj) || !obj->child) {
+        snprintf(err, errsz, "%s: expected an object of frameworks, strategies or runtimes lists", path);
+        return -1;
+    }
+    for (const cJSON *e = obj->child; e; e = e->next) {
+        if (strcmp(e->string, "switching") == 0) {
+            if (!cJSON_IsBool(e)) {
+                snprintf(err, errsz, "%s.switching: expected true or false", path);
+                return -1;
+            }
+            continue;
+        }
+        int t = -1;
+        for (int i = 0; i < 3; i++)
+            if (strcmp(e->string, tables[i]) == 0) t = i;
+        if (t < 0 || !cJSON_IsArray(e) || !e->child) {
+            snprintf(err, errsz, "%s.%s: expected frameworks, strategies or runtimes as a non-empty array of ids, or switching", path,
+                     e->string);
+            return -1;
+        }
+        for (const cJSON *v = e->child; v; v = v->next)
+            if (!cJSON_IsString(v) || !exists(ctx, tables[t], v->valuestring)) {
+                snprintf(err, errsz, "%s.%s: unknown id '%s' (not in %s)", path, e->string,
+                         cJSON_IsString(v) ? v->valuestring : "(not a string)", tables[t]);
+                return -1;
+            }
+    }
+    return 0;
+}
+
 int rule_check_effect(const cJSON *effect, rule_id_exists_fn exists, void *ctx, char *err,
                       size_t errsz)
 {
@@ -202,11 +238,20 @@ int rule_check_effect(const cJSON *effect, rule_id_exists_fn exists, void *ctx, 
                     return -1;
                 }
             }
-        } else if (strcmp(e->string, "tree") == 0) {
+        } else if (strcmp(e->string, "tree") == 0 || strcmp(e->string, "claim") == 0) {
             if (!cJSON_IsString(e) || !*e->valuestring) {
-                snprintf(err, errsz, "%s: expected the name of a decision tree", path);
+                snprintf(err, errsz, "%s: expected a name", path);
                 return -1;
             }
+        } else if (strcmp(e->string, "familiar") == 0) {
+            if (check_id_numbers(e, path, "frameworks", 1, exists, ctx, err, errsz)) return -1;
+            for (const cJSON *v = e->child; v; v = v->next)
+                if (v->valuedouble > 1) {
+                    snprintf(err, errsz, "%s.%s: expected a share between 0 and 1", path, v->string);
+                    return -1;
+                }
+        } else if (strcmp(e->string, "concerns") == 0) {
+            if (check_concerns(e, path, exists, ctx, err, errsz)) return -1;
         } else if (strcmp(e->string, "facts") == 0) {
             if (!cJSON_IsObject(e) || !e->child) {
                 snprintf(err, errsz, "%s: expected a non-empty object of names to numbers", path);
@@ -220,7 +265,8 @@ int rule_check_effect(const cJSON *effect, rule_id_exists_fn exists, void *ctx, 
                 }
             }
         } else {
-            snprintf(err, errsz, "%s: unknown effect (use score, weight, exclude, strategy, runtime, facts, tree)",
+            snprintf(err, errsz,
+                     "%s: unknown effect (use score, weight, exclude, strategy, runtime, facts, tree, claim, familiar, concerns)",
                      path);
             return -1;
         }

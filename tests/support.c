@@ -1,4 +1,5 @@
 #include "tests/support.h"
+#include "knowledge/advisor.h"
 #include "knowledge/kb.h"
 
 #include <errno.h>
@@ -239,6 +240,23 @@ void ts_kb_close(struct ts_kb *t)
     ts_rmtree(t->dir);
     free(t->dir);
     free(t->path);
+    memset(t, 0, sizeof *t);
+}
+
+int ts_advisor_open(struct ts_advisor *t, char *err, size_t errsz)
+{
+    memset(t, 0, sizeof *t);
+    if (ts_kb_open(&t->kb, err, errsz) || adv_kb_load(t->kb.kb, &t->akb, err, errsz) != KB_OK) return -1;
+    t->res = calloc(1, sizeof *t->res);
+    if (!t->res) snprintf(err, errsz, "out of memory");
+    return t->res ? 0 : -1;
+}
+
+void ts_advisor_close(struct ts_advisor *t)
+{
+    free(t->res);
+    adv_kb_free(t->akb);
+    ts_kb_close(&t->kb);
     memset(t, 0, sizeof *t);
 }
 

@@ -106,9 +106,18 @@ Test(recommend_cli, answers_from_file_and_stdin)
 Test(recommend_cli, bad_answers_exit_3_with_one_line)
 {
     struct {
-        const char *args[6];
+        const char *args[8];
         const char *expect;
     } cases[] = {
+        /* Answers no machine has, named by both keys with the values allowed beside the first. */
+        {{"--set", "os=macos", "--set", "hardware=nvidia"}, "keys 'os' and 'hardware': os macos cannot go with hardware nvidia"},
+        {{"--set", "os=macos", "--set", "hardware=amd"}, "with os macos, hardware is one of apple, cpu"},
+        {{"--set", "hardware=tpu", "--set", "os=windows"}, "keys 'os' and 'hardware': os windows cannot go with hardware tpu"},
+        {{"--set", "deploy=mobile", "--set", "deploy_hardware=tpu"}, "keys 'deploy' and 'deploy_hardware'"},
+        /* The machine running the check has NVIDIA GPUs: auto resolves to them, macOS cannot. */
+        {{"--set", "os=macos", "--probe", "none"}, "keys 'os' and 'hardware': os macos cannot go with hardware nvidia"},
+        {{"--set", "team=none,pytorch"}, "key 'team': 'none' cannot be combined with a framework"},
+        {{"--set", "deploy_hardware=fpga"}, "auto, cpu, nvidia, amd, apple, qualcomm, intel, tpu, ascend"},
         {{"--set", "hardwre=tpu"}, "unknown key 'hardwre' (did you mean 'hardware'?)"},
         {{"--set", "stage=prod"}, "is not one of learning, research, prototype, production"},
         {{"--set", "devices=-2"}, "is not a whole number from 1 to 1e+15"},

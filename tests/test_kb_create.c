@@ -303,3 +303,31 @@ Test(kb_create, refresh_leaves_probe_runs_alone)
     cr_expect_eq(query_int(kb_db(k), "SELECT count(*) FROM probe_runs"), 1);
     kb_close(k);
 }
+
+/* A schema-2 file: no hardware columns, free-text os_limits, a user's own hardware fact. The
+ * upgrade adds the columns, keeps the user's row (fit 5, no OS entries), drops os_limits and
+ * reloads the built-in facts with their real values. */
+Test(kb_create, version_2_databases_gain_the_hardware_columns)
+{
+    kb *k;
+    cr_assert_eq(kb_open(db, 0, &k, err, sizeof err), KB_OK, "%s", err);
+    kb_close(k);
+    raw_exec(db, "ALTER TABLE hw_support DROP COLUMN fit; ALTER TABLE hw_support DROP COLUMN os_support;"
+                 "ALTER TABLE hw_support DROP COLUMN also; ALTER TABLE hw_support ADD COLUMN os_limits TEXT NOT NULL DEFAULT '';"
+                 "ALTER TABLE scores DROP COLUMN also; ALTER TABLE rules DROP COLUMN also;"
+                 "ALTER TABLE strategies DROP COLUMN tensor_parallel; ALTER TABLE strategies DROP COLUMN kinds;"
+                 "ALTER TABLE strategy_frameworks DROP COLUMN hardware; ALTER TABLE runtimes DROP COLUMN hardware;"
+                 "ALTER TABLE runtimes DROP COLUMN kinds; ALTER TABLE runtime_frameworks DROP COLUMN path;"
+                 "UPDATE hw_support SET origin = 'user', note = 'our own ROCm build', os_limits = 'linux only' "
+                 "WHERE framework = 'mlx' AND hardware = 'amd';"
+                 "PRAGMA user_version = 2;");
+    cr_assert_eq(kb_open(db, 0, &k, err, sizeof err), KB_OK, "%s", err);
+    cr_expect_eq(query_int(kb_db(k), "PRAGMA user_version"), KB_SCHEMA_VERSION);
+    cr_expect_eq(query_int(kb_db(k), "SELECT count(*) FROM pragma_table_info('hw_support') WHERE name = 'os_limits'"), 0);
+    cr_expect_eq(query_int(kb_db(k), "SELECT fit FROM hw_support WHERE framework = 'mlx' AND hardware = 'amd' "
+                                     "AND origin = 'user' AND note = 'our own ROCm build'"), 5, "the user's row, fit 5");
+    cr_expect_eq(query_int(kb_db(k), "SELECT fit FROM hw_support WHERE framework = 'jax' AND hardware = 'tpu'"), 10,
+                 "built-in rows reloaded with their values");
+    cr_expect_eq(query_int(kb_db(k), "SELECT count(*) FROM strategy_frameworks WHERE hardware = ''"), 0);
+    kb_close(k);
+}

@@ -6,6 +6,7 @@
 
 #include "knowledge/kb.h"
 #include "knowledge/kb_tables.h"
+#include "tui/text.h"
 #include "tests/support.h"
 
 static struct ts_kb fx;
@@ -50,9 +51,11 @@ Test(kb_seed, every_design_id_exists)
     static const char *const frameworks[] = {"pytorch", "tensorflow", "jax", "keras", "fastai", "mlx",
                                              "paddlepaddle", "mindspore", NULL};
     static const char *const strategies[] = {"single", "ddp", "fsdp", "zero1", "zero2", "zero3", "zero3-offload",
-                                             "megatron", "tf-mirrored", "tf-tpu", "jax-sharding", "horovod", NULL};
+                                             "megatron", "fsdp-tp", "torch-xla", "tf-mirrored", "tf-tpu", "tf-ps",
+                                             "torchrec", "jax-sharding", "horovod", NULL};
     static const char *const runtimes[] = {"none", "litert", "executorch", "onnxruntime", "coreml", "tf-serving",
-                                           "triton", "tfjs", NULL};
+                                           "triton", "tfjs", "vllm", "sglang", "tensorrt-llm", "tensorrt", "openvino",
+                                           "jetstream", "mindie", "paddle-lite", "mindspore-lite", NULL};
     static const char *const hardware[] = {"nvidia", "amd", "tpu", "apple", "intel", "ascend", "cpu", NULL};
     expect_ids("frameworks", frameworks);
     expect_ids("strategies", strategies);
@@ -74,9 +77,11 @@ Test(kb_seed, every_framework_has_every_criterion_and_platform)
     long long fw = count("SELECT count(*) FROM frameworks", NULL);
     long long cr = count("SELECT count(*) FROM criteria", NULL);
     long long hw = count("SELECT count(*) FROM hardware", NULL);
-    cr_expect_eq(count("SELECT count(*) FROM frameworks f, criteria c WHERE NOT EXISTS "
+    /* hardware_fit is scored per platform (hw_support.fit), every other criterion per framework. */
+    cr_expect_eq(count("SELECT count(*) FROM frameworks f, criteria c WHERE c.id <> 'hardware_fit' AND NOT EXISTS "
                        "(SELECT 1 FROM scores s WHERE s.framework = f.id AND s.criterion = c.id)", NULL), 0);
-    cr_expect_eq(count("SELECT count(*) FROM scores", NULL), fw * cr);
+    cr_expect_eq(count("SELECT count(*) FROM scores WHERE criterion = 'hardware_fit'", NULL), 0);
+    cr_expect_eq(count("SELECT count(*) FROM scores", NULL), fw * (cr - 1));
     cr_expect_eq(count("SELECT count(*) FROM frameworks f, hardware h WHERE NOT EXISTS "
                        "(SELECT 1 FROM hw_support s WHERE s.framework = f.id AND s.hardware = h.id)", NULL), 0);
     cr_expect_eq(count("SELECT count(*) FROM hw_support", NULL), fw * hw);
@@ -158,12 +163,56 @@ Test(kb_seed, strategies_follow_the_zero_paper)
 
 Test(kb_seed, dated_judgements_cite_newer_facts)
 {
-    /* Facts the research notes say changed since the seed articles. */
+    /* Facts the research notes and newer sources say changed since the seed articles. */
     cr_expect_eq(count("SELECT count(*) FROM hw_support WHERE framework = 'jax' AND hardware = 'apple' "
-                       "AND level IN ('none', 'experimental', 'community')", NULL), 1, "jax-metal is dead");
+                       "AND level = 'community' AND source = 'jax-mps' AND also LIKE '%jax-metal-dead%'", NULL), 1,
+                 "jax-metal is dead, a community PJRT plug-in (jax-mps) drives the Apple GPU");
     cr_expect_eq(count("SELECT count(*) FROM hw_support WHERE framework = 'tensorflow' AND hardware = 'nvidia' "
-                       "AND os_limits LIKE '%2.10%'", NULL), 1, "TF GPU on native Windows ended with 2.10");
+                       "AND json_extract(os_support, '$.windows.level') = 'supported' "
+                       "AND json_extract(os_support, '$.windows.since') = '2.11' "
+                       "AND json_extract(os_support, '$.windows.source') = 'tf-2.11.1' AND also LIKE '%directml-sustained%'",
+                       NULL), 1, "TF GPU on native Windows ended with 2.10: WSL2, DirectML in sustained engineering");
+    cr_expect_eq(count("SELECT count(*) FROM hw_support WHERE framework = 'tensorflow' AND hardware = 'tpu' "
+                       "AND note LIKE '%TPU7x%' AND source = 'tpu7x-docs'", NULL), 1, "TensorFlow is not supported on TPU7x");
+    cr_expect_eq(count("SELECT count(*) FROM hw_support WHERE framework = 'mlx' AND hardware = 'nvidia' "
+                       "AND note LIKE '%mlx[cuda12]%' AND note LIKE '%mlx[cuda13]%'", NULL), 1, "MLX's CUDA install");
+    cr_expect_eq(count("SELECT count(*) FROM hw_support WHERE framework = 'pytorch' AND hardware = 'amd' "
+                       "AND note LIKE '%ROCm 7%' AND source = 'pytorch-rocm7'", NULL), 1, "PyTorch ships ROCm 7.x wheels");
+    cr_expect_eq(count("SELECT count(*) FROM rules WHERE id = 'tree-amd' AND text LIKE '%ROCm 7%' AND text NOT LIKE '%ROCm 6.3%'",
+                       NULL), 1);
+    cr_expect_eq(count("SELECT count(*) FROM rules WHERE id = 's-higher-order-grad' AND also LIKE '%torch-func%' "
+                       "AND json_extract(effect, '$.score.pytorch') > 0 AND json_extract(effect, '$.score.jax') > "
+                       "json_extract(effect, '$.score.pytorch')", NULL), 1, "torch.func qualifies PyTorch; JAX keeps an edge");
+    cr_expect_eq(count("SELECT count(*) FROM runtimes WHERE summary LIKE '%TorchServe%archived%' OR summary LIKE '%archived by%'",
+                       NULL), 0, "TorchServe is in limited maintenance, not archived");
+    cr_expect_eq(count("SELECT count(*) FROM sources WHERE id = 'torchserve-limited' AND note LIKE '%Limited Maintenance%'", NULL), 1);
     cr_expect_eq(count("SELECT count(*) FROM runtimes WHERE id = 'litert' AND status = 'current'", NULL), 1);
+}
+
+/* Every fact a reader sees may carry several sources: the seed and the newer evidence. */
+Test(kb_seed, refreshed_seed_ratings_keep_the_seed_and_the_evidence)
+{
+    cr_expect_eq(count("SELECT count(*) FROM scores WHERE framework = 'pytorch' AND criterion = 'deployment' "
+                       "AND source = 'seed-001' AND also LIKE '%executorch-1.0%'", NULL), 1);
+    /* Every score that says a seed rating was raised or lowered cites the evidence beside it. */
+    cr_expect_eq(count("SELECT count(*) FROM scores WHERE (note LIKE '%raised%' OR note LIKE '%lowered%') "
+                       "AND also = '' AND source LIKE 'seed-%'", NULL), 0);
+}
+
+/* No strategy that cannot run on TPUs is offered there (DeepSpeed ZeRO, Megatron, Horovod,
+ * FSDP on CUDA), and the TPU has a route for PyTorch (torch-xla), JAX and TensorFlow. */
+Test(kb_seed, strategies_name_the_hardware_they_run_on)
+{
+    cr_expect_eq(count("SELECT count(*) FROM strategy_frameworks WHERE hardware = ''", NULL), 0);
+    cr_expect_eq(count("SELECT count(*) FROM strategy_frameworks WHERE ',' || hardware || ',' LIKE '%,tpu,%' "
+                       "AND strategy IN ('zero1', 'zero2', 'zero3', 'zero3-offload', 'megatron', 'horovod', 'fsdp', 'fsdp-tp', 'ddp', 'torchrec') "
+                       "AND framework IN ('pytorch', 'fastai', 'tensorflow', 'paddlepaddle', 'mindspore')", NULL), 0);
+    static const char *const tpu_routes[] = {"pytorch", "jax", "tensorflow", NULL};
+    for (const char *const *f = tpu_routes; *f; f++)
+        cr_expect_gt(count("SELECT count(*) FROM strategy_frameworks WHERE framework = ? AND ',' || hardware || ',' LIKE '%,tpu,%'",
+                           *f), 0, "%s has no TPU strategy", *f);
+    /* Triton runs on NVIDIA GPUs and CPUs only. */
+    cr_expect_eq(count("SELECT count(*) FROM runtimes WHERE id = 'triton' AND hardware = 'nvidia,cpu'", NULL), 1);
 }
 
 Test(kb_seed, table_descriptions_match_the_schema)
@@ -178,4 +227,85 @@ Test(kb_seed, table_descriptions_match_the_schema)
         snprintf(sql, sizeof sql, "SELECT count(*) FROM pragma_table_info('%s')", kb_tables[t].name);
         cr_expect_eq(count(sql, NULL), kb_tables[t].ncols + 1, "%s: schema and description differ", kb_tables[t].name);
     }
+}
+
+/* One seed rating, one number (10_frameworks.sql's table): the first glossed rating in a
+ * score's note, moved only by the steps the note states ("raised one step", "lowered two
+ * steps"), gives the score. Maintenance cost rates a cost, so "high" is bad there. */
+Test(kb_seed, seed_ratings_map_to_one_number)
+{
+    static const struct { const char *word; int score, cost; } ratings[] = {
+        {"优秀", 9, -1}, {"极佳", 9, -1}, {"丰富", 9, -1}, {"好", 8, -1}, {"快", 8, -1}, {"高", 8, 4},
+        {"中等", 6, -1}, {"中", 6, 6}, {"一般", 5, -1}, {"较差", 4, -1}, {"稀缺", 3, -1}, {"低", -1, 8},
+    };
+    static const struct { const char *phrase; int steps; } moves[] = {
+        {"raised one step", 1}, {"raised two steps", 2}, {"lowered one step", -1}, {"lowered two steps", -2},
+    };
+    sqlite3_stmt *st;
+    cr_assert_eq(sqlite3_prepare_v2(kb_db(k), "SELECT framework, criterion, score, note FROM scores", -1, &st, NULL), SQLITE_OK);
+    int checked = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const char *fw = (const char *)sqlite3_column_text(st, 0), *crit = (const char *)sqlite3_column_text(st, 1);
+        const char *note = (const char *)sqlite3_column_text(st, 3);
+        int score = sqlite3_column_int(st, 2), is_cost = strcmp(crit, "maintenance_cost") == 0;
+        /* The first "(word)" that is a rating. */
+        int want = -1;
+        for (const char *p = strchr(note, '('); p && want < 0; p = strchr(p + 1, '(')) {
+            const char *end = strchr(p, ')');
+            if (!end) break;
+            for (size_t r = 0; r < sizeof ratings / sizeof ratings[0]; r++)
+                if ((size_t)(end - p - 1) == strlen(ratings[r].word) && strncmp(p + 1, ratings[r].word, strlen(ratings[r].word)) == 0)
+                    want = is_cost ? ratings[r].cost : ratings[r].score;
+        }
+        if (want < 0) continue;
+        for (size_t m = 0; m < sizeof moves / sizeof moves[0]; m++)
+            if (strstr(note, moves[m].phrase)) want += moves[m].steps;
+        cr_expect_eq(score, want, "%s %s: the note's seed rating and steps give %d, the score is %d: %s", fw, crit, want,
+                     score, note);
+        checked++;
+    }
+    sqlite3_finalize(st);
+    cr_expect_geq(checked, 24, "the seed tables rate 3 frameworks on 8 criteria and more");
+}
+
+/* Counts '?' in s. */
+static int questions(const char *s)
+{
+    int n = 0;
+    for (; *s; s++) n += *s == '?';
+    return n;
+}
+
+/* Everything the program can print from the knowledge base reads in English: Chinese appears
+ * only in parentheses beside an English gloss, so an ASCII terminal shows the gloss and never
+ * '??' (text_ascii drops the parenthesised original). */
+static void check_strings(const cJSON *v, const char *where)
+{
+    if (cJSON_IsString(v)) {
+        size_t n = strlen(v->valuestring) * 3 + 1;
+        char *ascii = malloc(n);
+        text_ascii(v->valuestring, ascii, n);
+        cr_expect_eq(questions(ascii), questions(v->valuestring), "%s: unglossed non-ASCII text: %s", where, v->valuestring);
+        int letters = 0;
+        for (const char *p = ascii; *p; p++) letters += (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z');
+        cr_expect(!*v->valuestring || letters > 0 || strspn(v->valuestring, "0123456789.-,:/ ") == strlen(v->valuestring),
+                  "%s: no English left: %s", where, v->valuestring);
+        free(ascii);
+        return;
+    }
+    for (const cJSON *e = v ? v->child : NULL; e; e = e->next) check_strings(e, where);
+}
+
+Test(kb_seed, every_text_reads_in_english_on_an_ascii_terminal)
+{
+    cJSON *doc;
+    cr_assert_eq(kb_export(k, 0, &doc, err, sizeof err), KB_OK, "%s", err);
+    for (const cJSON *table = doc->child; table; table = table->next) check_strings(table, table->string);
+    cJSON_Delete(doc);
+    /* The filter itself, on a gloss, an unglossed word and punctuation it can spell in ASCII. */
+    char out[128];
+    text_ascii("Seed 001 rates it medium (中等) \xe2\x80\x94 not poor (较差).", out, sizeof out);
+    cr_expect_str_eq(out, "Seed 001 rates it medium - not poor.");
+    text_ascii("JAX 是亲儿子", out, sizeof out);
+    cr_expect_str_eq(out, "JAX ????", "unglossed text is visible as such");
 }

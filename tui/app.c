@@ -22,12 +22,13 @@ void ui_text(int y, int x, int width, const char *s, attr_t attr)
 {
     if (width <= 0 || y < 0 || y >= LINES) return;
     char fit[1024], ascii[1024];
-    text_fit(s ? s : "", width, fit, sizeof fit);
-    const char *out = fit;
-    if (!utf8_mode) {
-        text_ascii(fit, ascii, sizeof ascii);
-        out = ascii;
+    if (!s) s = "";
+    if (!utf8_mode) { /* ASCII first, so the cut is measured on what is shown */
+        text_ascii(s, ascii, sizeof ascii);
+        s = ascii;
     }
+    text_fit(s, width, fit, sizeof fit);
+    const char *out = fit;
     attron(attr);
     mvaddstr(y, x, out);
     attroff(attr);

@@ -1,6 +1,6 @@
 #include "tui/crt.h"
+#include "tui/text.h"
 
-#include <langinfo.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,8 +18,7 @@ static void restore_and_die(int sig)
 
 int crt_init(int want_color)
 {
-    const char *cs = nl_langinfo(CODESET);
-    utf8 = cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
+    utf8 = text_locale_utf8();
     if (!initscr()) return -1;
     active = 1;
     cbreak();

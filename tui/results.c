@@ -87,9 +87,10 @@ static int draw_reasons(struct app *a, const struct adv_reason *r, int n, int to
 {
     int y = top, skipped = 0;
     for (int i = 0; i < n && y < top + rows; i++) {
-        char text[1200], line[1300];
+        char text[1200], line[1600], cite[256];
         adv_reason_text(&r[i], text, sizeof text);
-        if (r[i].source) snprintf(line, sizeof line, "%s [%s]", text, r[i].source);
+        adv_cite(r[i].source, r[i].also, cite, sizeof cite);
+        if (cite[0]) snprintf(line, sizeof line, "%s [%s]", text, cite);
         else snprintf(line, sizeof line, "%s", text);
         if (skipped < a->scroll) {
             skipped++;
@@ -199,7 +200,8 @@ static void draw_deploy(struct app *a, int top, int rows)
     char line[256];
     snprintf(line, sizeof line, "Runtime: %s (%s)", a->res->runtime_name ? a->res->runtime_name : "-", a->res->runtime ? a->res->runtime : "-");
     ui_text(top, 1, COLS - 2, line, A_BOLD);
-    draw_reasons(a, a->res->runtime_reasons, a->res->nruntime_reasons, top + 2, rows - 2, 0);
+    ui_text(top + 1, 1, COLS - 2, a->res->deploy_hardware_note, A_NORMAL);
+    draw_reasons(a, a->res->runtime_reasons, a->res->nruntime_reasons, top + 3, rows - 3, 0);
 }
 
 static void draw_pitfalls(struct app *a, int top, int rows)
@@ -207,8 +209,9 @@ static void draw_pitfalls(struct app *a, int top, int rows)
     int y = top;
     ui_text(y++, 1, COLS - 2, "Checklist (Space ticks):", A_BOLD);
     for (int i = 0; i < a->res->npitfalls && y < top + rows; i++) {
-        char line[1200];
-        snprintf(line, sizeof line, "%s %s [%s]", a->ticked[i] ? "[x]" : "[ ]", a->res->pitfalls[i].text, a->res->pitfalls[i].source);
+        char line[1500], cite[256];
+        adv_cite(a->res->pitfalls[i].source, a->res->pitfalls[i].also, cite, sizeof cite);
+        snprintf(line, sizeof line, "%s %s [%s]", a->ticked[i] ? "[x]" : "[ ]", a->res->pitfalls[i].text, cite);
         y += ui_wrap(y, 1, COLS - 2, top + rows - y, line, i == a->pit_sel ? crt_attr(PAIR_SELECT) : A_NORMAL);
     }
 }

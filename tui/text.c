@@ -1,10 +1,15 @@
 /* Text layout for terminal output: display widths, cutting and wrapping, aligned tables. */
 #include "tui/text.h"
 
+#include <ctype.h>
+#include <langinfo.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+
+static int ascii_output; /* text_wrap and text_table print ASCII (text_set_ascii) */
 
 /* Decodes one UTF-8 sequence; returns its length (1 for an invalid byte, taken as is). */
 static int utf8_next(const char *s, uint32_t *cp)
@@ -128,12 +133,17 @@ char *text_escape_dup(const char *s) { return escape_dup(s, 0); }
 
 void text_put(FILE *f, const char *s)
 {
-    if (text_is_clean(s)) {
-        fputs(s, f);
-        return;
+    char *e = text_is_clean(s) ? NULL : text_escape_dup(s);
+    const char *clean = text_is_clean(s) ? s : e ? e : "?";
+    if (ascii_output) {
+        size_t n = strlen(clean) * 3 + 1;
+        char *ascii = malloc(n);
+        if (ascii) text_ascii(clean, ascii, n);
+        fputs(ascii ? ascii : clean, f);
+        free(ascii);
+    } else {
+        fputs(clean, f);
     }
-    char *e = text_escape_dup(s);
-    fputs(e ? e : "?", f);
     free(e);
 }
 
@@ -187,6 +197,8 @@ void text_fit(const char *s, int width, char *out, size_t outsz)
     snprintf(out + used, outsz - used, "%s", width > 3 ? "..." : "");
 }
 
+static void wrap(FILE *f, const char *s, int col, int indent);
+
 void text_wrap(FILE *f, const char *s, int col, int indent)
 {
     if (!text_is_clean(s)) {
@@ -195,6 +207,23 @@ void text_wrap(FILE *f, const char *s, int col, int indent)
         free(e);
         return;
     }
+    if (!ascii_output) {
+        wrap(f, s, col, indent);
+        return;
+    }
+    size_t n = strlen(s) + 1;
+    char *ascii = malloc(n * 3); /* a transliteration is at most three characters */
+    if (!ascii) {
+        wrap(f, s, col, indent);
+        return;
+    }
+    text_ascii(s, ascii, n * 3);
+    wrap(f, ascii, col, indent);
+    free(ascii);
+}
+
+static void wrap(FILE *f, const char *s, int col, int indent)
+{
     int avail = TEXT_WIDTH - col;
     while (*s == ' ') s++;
     if (avail < 20) { /* no room left on this line: start a fresh one */
@@ -259,7 +288,11 @@ void text_table(FILE *f, const struct text_column *cols, int ncols, const char *
         size_t used = 0;
         for (int c = 0; c < ncols; c++) {
             const char *v = r < 0 ? cols[c].header : cells[r * ncols + c];
-            char cut[512];
+            char cut[512], ascii[512];
+            if (ascii_output) {
+                text_ascii(v, ascii, sizeof ascii);
+                v = ascii;
+            }
             text_fit(v, widths[c], cut, sizeof cut);
             int pad = widths[c] - text_width(cut);
             int last = c == ncols - 1;
@@ -313,14 +346,64 @@ int text_wrap_lines(const char *s, int width, void (*line)(void *ctx, const char
     return lines;
 }
 
+/* Characters an ASCII terminal can show another way. */
+static const char *ascii_for(uint32_t cp)
+{
+    static const struct { uint32_t cp; const char *ascii; } table[] = {
+        {0x00a0, " "}, {0x00b7, "."}, {0x00d7, "x"}, {0x2010, "-"}, {0x2011, "-"}, {0x2012, "-"}, {0x2013, "-"},
+        {0x2014, "-"}, {0x2018, "'"}, {0x2019, "'"}, {0x201c, "\""}, {0x201d, "\""}, {0x2026, "..."},
+        {0x2192, "->"}, {0x2248, "~"}, {0x2264, "<="}, {0x2265, ">="}, {0x00e9, "e"}, {0x00e8, "e"},
+        {0x00fc, "u"}, {0x00f6, "o"}, {0x00e4, "a"}, {0xff0c, ","}, {0xff1a, ":"}, {0x3001, ","}, {0x3002, "."},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (table[i].cp == cp) return table[i].ascii;
+    return NULL;
+}
+
+/* The end of a parenthesised group starting at s ('(' or a fullwidth one) when it holds wide
+ * (CJK) text, else NULL: such a group is the original of an English gloss. */
+static const char *cjk_group_end(const char *s)
+{
+    int wide = 0;
+    uint32_t cp;
+    const char *p = s + utf8_next(s, &cp);
+    while (*p) {
+        int len = utf8_next(p, &cp);
+        if (cp == ')' || cp == 0xff09) return wide ? p + len : NULL;
+        if (cp == '(' || cp == 0xff08) return NULL;
+        if (cp_width(cp) == 2) wide = 1;
+        p += len;
+    }
+    return NULL;
+}
+
 void text_ascii(const char *s, char *out, size_t outsz)
 {
     size_t used = 0;
+    if (outsz == 0) return;
     while (*s && used + 1 < outsz) {
         uint32_t cp;
         int len = utf8_next(s, &cp);
-        out[used++] = cp < 0x80 ? (char)cp : '?';
+        const char *end;
+        if ((cp == '(' || cp == 0xff08) && (end = cjk_group_end(s))) {
+            if (used > 0 && out[used - 1] == ' ' && (*end == ' ' || *end == '\0' || ispunct((unsigned char)*end))) used--;
+            s = end;
+            continue;
+        }
+        const char *alt = cp < 0x80 ? NULL : ascii_for(cp);
+        if (cp < 0x80) out[used++] = (char)cp;
+        else if (alt)
+            for (; *alt && used + 1 < outsz; alt++) out[used++] = *alt;
+        else out[used++] = '?';
         s += len;
     }
     out[used] = '\0';
+}
+
+void text_set_ascii(int on) { ascii_output = on; }
+
+int text_locale_utf8(void)
+{
+    const char *cs = nl_langinfo(CODESET);
+    return cs && (strcasecmp(cs, "UTF-8") == 0 || strcasecmp(cs, "utf8") == 0);
 }

@@ -47,8 +47,17 @@ void text_table(FILE *f, const struct text_column *cols, int ncols, const char *
  * returns the number of lines. */
 int text_wrap_lines(const char *s, int width, void (*line)(void *ctx, const char *start, size_t bytes), void *ctx);
 
-/* Copies s into out with every non-ASCII character replaced by '?', for terminals whose locale
- * is not UTF-8. */
+/* Copies s into out as ASCII, for terminals whose locale is not UTF-8: a parenthesised group of
+ * CJK text (the original beside an English gloss, "medium (中等)") is left out, common
+ * punctuation is transliterated (dashes, quotes, x for the multiplication sign) and anything
+ * else becomes '?'. out needs up to three bytes per input character. */
 void text_ascii(const char *s, char *out, size_t outsz);
+
+/* 1 when the locale's character set is UTF-8 (after setlocale). */
+int text_locale_utf8(void);
+
+/* Makes text_wrap, text_table and text_put print ASCII (text_ascii) from now on: the command line turns it
+ * on when the locale is not UTF-8. */
+void text_set_ascii(int on);
 
 #endif

@@ -87,15 +87,26 @@ const struct wiz_question wiz_questions[] = {
     }},
     {"deploy", "Where the model runs", 0, 0, 5, {
         O("Nowhere yet", "none", "No deployment target."),
-        O("Servers", "server", "Triton, TF Serving or ONNX Runtime behind an API."),
+        O("Servers", "server", "LLMs: vLLM, SGLang, TensorRT-LLM; other models: Triton, ONNX Runtime, OpenVINO."),
         O("Mobile apps", "mobile", "Seed 002's tree: mobile -> TensorFlow Lite (now LiteRT); ExecuTorch for PyTorch."),
-        O("Edge devices", "edge", "Seed 002 Q4: a Raspberry Pi -> TF Lite, or ONNX Runtime for very light inference."),
+        O("Edge devices", "edge", "Seed 002 Q4: a Raspberry Pi -> TF Lite or ONNX Runtime; Jetson -> TensorRT."),
         O("Browsers", "browser", "TF.js (deprioritized) or ONNX Runtime Web."),
     }},
+    {"deploy_hardware", "Hardware the model is served on", 0, 0, 9, {
+        O("Same as training / device CPU (auto)", "auto", "Servers: the training hardware; edge and phones: their CPU."),
+        O("CPU", "cpu", "x86 or Arm CPUs: ONNX Runtime, LiteRT, ExecuTorch (XNNPACK)."),
+        O("NVIDIA GPU or Jetson", "nvidia", "Servers: vLLM, TensorRT-LLM, Triton; Jetson boards: TensorRT."),
+        O("AMD GPU", "amd", "vLLM and SGLang on ROCm; ONNX Runtime with MIGraphX (no Triton on AMD)."),
+        O("Apple device", "apple", "iPhone, iPad, Mac: Core ML, or ExecuTorch's Core ML back-end."),
+        O("Qualcomm NPU", "qualcomm", "Snapdragon phones and boards: ExecuTorch QNN, LiteRT and ONNX Runtime QNN."),
+        O("Intel CPU, GPU or NPU", "intel", "OpenVINO is Intel's tuned path."),
+        O("Google TPU", "tpu", "LLMs: JetStream or vLLM on TPU."),
+        O("Huawei Ascend", "ascend", "MindIE, vLLM (vllm-ascend) or MindSpore Lite."),
+    }},
     {"priority", "What matters most", 0, 0, 3, {
-        O("Iteration speed", "iteration", "Debugging and hiring weigh more (seed 003: PyTorch for fast iteration)."),
-        O("Compute cost", "cost", "Training efficiency weighs more (seed 003: JAX may save 20% compute, needs 30% more talent budget)."),
-        O("Stability", "stability", "Maturity and maintenance weigh more (seed 003: TensorFlow in established production)."),
+        O("Iteration speed", "iteration", "Debugging and ecosystem weigh more (seed 003: PyTorch for fast iteration)."),
+        O("Compute cost", "cost", "Training and memory efficiency weigh more (seed 003: JAX may save 20% compute, needs 30% more talent budget)."),
+        O("Stability", "stability", "Maturity and maintenance weigh more; native strategies (seed 003: TensorFlow in established production)."),
     }},
     {"price_per_device_hour", "Price per device-hour (optional)", 0, 0, 7, {
         O("No price", NULL, "The plan shows hours only."), O("0.50", "0.5", "Per device and hour, any currency."),
@@ -142,6 +153,10 @@ void wizard_build(const struct app *a, struct answers *out, int tentative_q, int
         if (!value) continue;
         snprintf(assign, sizeof assign, "%s=%s", wq->key, value);
         answers_set(out, assign, err, sizeof err);
+    }
+    /* The choices are made one at a time: the OS defaults to this machine's, which may not run
+     * the hardware picked later (macOS with NVIDIA GPUs); the hardware and target win. */
+    while (answers_drop_contradiction(out)) {
     }
 }
 

@@ -1,18 +1,19 @@
 -- Sources shared by the fact files. A fact names one of these (or one its own file adds) in
 -- `source`. `published` is the source's own date; 'undated' where the source carries none.
 
--- The seed articles the product grew from (Chinese; their text is in the project's shared notes).
+-- The seed articles the product grew from. They are in Chinese: each title is given in English
+-- with the original in parentheses (terminals without UTF-8 show the English only).
 INSERT INTO sources (id, title, url, published, note) VALUES
- ('seed-000', '大模型训练框架对比：PyTorch vs JAX vs TensorFlow',
+ ('seed-000', 'Comparing training frameworks for large models: PyTorch vs JAX vs TensorFlow (大模型训练框架对比：PyTorch vs JAX vs TensorFlow)',
   'seed article 000 (fwadvisor seed notes, 000_6faf8eb4e87fd4a1)', 'undated',
   'Pros/cons per framework and a decision summary; its benchmark times RNG and async dispatch, not the work.'),
- ('seed-001', '深度学习框架选择 (PyTorch vs TensorFlow vs JAX; Horovod, DeepSpeed, Megatron)',
+ ('seed-001', 'Choosing a deep-learning framework: PyTorch vs TensorFlow vs JAX; Horovod, DeepSpeed, Megatron (深度学习框架选择)',
   'seed article 001 (fwadvisor seed notes, 001_c7392980f5976221)', 'undated',
   'Performance-dimension table, 8x A100 ResNet-50 scaling anecdote, hardware compatibility list, distributed frameworks.'),
- ('seed-002', '开源项目AI模型训练框架用哪个？2025年最值得关注的五大选择与实战指南',
+ ('seed-002', 'Which training framework for an open-source AI project? The five choices most worth watching in 2025, with a practical guide (开源项目AI模型训练框架用哪个？2025年最值得关注的五大选择与实战指南)',
   'seed article 002 (fwadvisor seed notes, 002_c171fc4a59f26135)', '2025-03',
   'Five frameworks, Q&A for four situations, scale tiers, decision tree; states its facts are current to March 2025.'),
- ('seed-003', '大模型训练框架选型指南：TensorFlow、PyTorch 与 JAX 的产品视角',
+ ('seed-003', 'Choosing a training framework for large models: TensorFlow, PyTorch and JAX from a product view (大模型训练框架选型指南：TensorFlow、PyTorch 与 JAX 的产品视角)',
   'seed article 003, AI Engineering Daily (fwadvisor seed notes, 003_3cbdcbbe8dbd7fac)', '2026-04-17',
   'Product view: efficiency, talent, hardware fit, maintenance cost, stage; cost notes; pitfalls checklist.');
 
@@ -37,7 +38,7 @@ INSERT INTO sources (id, title, url, published, note) VALUES
  ('jax-pmap-migrate', 'JAX docs: migrating from pmap to jit and shard_map', 'https://docs.jax.dev/en/latest/migrate_pmap.html', '2025-10',
   'pjit merged into jit (2023); pmap reimplemented on shard_map, maintenance mode since JAX 0.8.0.'),
  ('tf-2.11.1', 'TensorFlow 2.11.1 release notes (native Windows GPU)', 'https://github.com/tensorflow/tensorflow/releases/tag/v2.11.1', '2023',
-  'TF 2.10 was the last release with GPU support on native Windows; use WSL2 or the DirectML plug-in.'),
+  'TF 2.10 was the last release with GPU support on native Windows; use WSL2 (the DirectML plug-in of that time is no longer developed: DirectML is in sustained engineering).'),
  ('tf-metal-broken', 'tensorflow issues 81987 and 84167: tensorflow-metal broken since TF 2.18', 'https://github.com/tensorflow/tensorflow/issues/81987', '2024-12',
   'tensorflow-metal last released 1.2.0 on 2025-01-31 (TF PR #126380, 2026).'),
  ('tf-serving-4132', 'tensorflow/serving issue 4132: maintenance status', 'https://github.com/tensorflow/serving/issues/4132', '2026-03',
@@ -98,5 +99,50 @@ INSERT INTO sources (id, title, url, published, note) VALUES
   'Serves PyTorch, TensorFlow, ONNX and TensorRT models.'),
  ('coreml-docs', 'Apple Core ML documentation and coremltools', 'https://apple.github.io/coremltools/docs-guides/', '2025',
   'On-device inference on Apple platforms; converts from PyTorch (torch.export / TorchScript) and TensorFlow.'),
- ('torchserve-archived', 'pytorch/serve repository (archived)', 'https://github.com/pytorch/serve', '2025',
-  'TorchServe archived by its maintainers; verify before recommending.');
+ ('torchserve-limited', 'pytorch/serve issue 3396: TorchServe marked Limited Maintenance', 'https://github.com/pytorch/serve/issues/3396', '2025-03-03',
+  'The repository and docs.pytorch.org/serve say Limited Maintenance: no planned updates, bug fixes or security patches; users move to Triton and others (kserve issue 5159, 2026-03).');
+
+-- Facts refreshed or added for hardware-aware advice (checked 2026-11-30).
+INSERT INTO sources (id, title, url, published, note) VALUES
+ ('directml-sustained', 'Microsoft Learn: DirectML is in sustained engineering', 'https://learn.microsoft.com/en-us/windows/ai/directml/dml', 'undated',
+  'DirectML continues to be supported, but new feature development has moved to Windows ML; for TensorFlow on a Windows GPU, WSL2 is the maintained route.'),
+ ('fw-mlx-install', 'MLX documentation: Build and Install', 'https://ml-explore.github.io/mlx/build/html/install.html', 'undated',
+  'macOS 14+ on Apple silicon: pip install mlx. CUDA: pip install mlx[cuda12] (SM 7.5+, driver 550.54.14+, glibc 2.35+) or mlx[cuda13] (driver 580+). CPU-only Linux: mlx[cpu]. No Windows package listed.'),
+ ('jax-mps', 'jax-ml/jax PR 34485: remove mentions of jax-metal (and the jax-mps community plug-in)', 'https://github.com/jax-ml/jax/pull/34485', '2026-06-25',
+  'jax-metal removed from the docs on 2026-01-20; on 2026-06-25 the author of jax-mps (github.com/tillahoffmann/jax-mps), an open-source PJRT plug-in for the Apple GPU, reported it passes about 95% of the applicable JAX tests.'),
+ ('torch-func', 'PyTorch documentation: torch.func whirlwind tour', 'https://docs.pytorch.org/docs/stable/func.whirlwind_tour.html', '2025-06-12',
+  'torch.func (formerly functorch): JAX-like composable grad, vmap, jvp, vjp; grad nests for higher-order gradients and batches the inner loop of MAML; beta status.'),
+ ('pytorch-rocm7', 'pytorch/pytorch issue 191688: ROCm wheels move to TheRock-based ROCm 7.14', 'https://github.com/pytorch/pytorch/issues/191688', '2026-08-24',
+  'PyTorch ROCm wheels are built against ROCm 7.x (7.14 with PyTorch 2.12 to 2.14); ROCm 6.x wheels belong to PyTorch 2.9 and earlier.'),
+ ('tpu7x-docs', 'Google Cloud documentation: TPU7x (Ironwood)', 'https://docs.cloud.google.com/tpu/docs/tpu7x', '2026',
+  'Seventh-generation TPU, 192 GiB HBM and 2307 dense BF16 TFLOP/s per chip, used through GKE or Compute Engine with JAX or PyTorch (TorchTPU); TensorFlow is not a supported framework on TPU7x.'),
+ ('torchtpu', 'Google Cloud TPU documentation: frameworks (PyTorch on TPU: TorchTPU)', 'https://docs.cloud.google.com/tpu/docs/reference', '2026',
+  'TorchTPU is a native PyTorch back-end for Cloud TPUs built with the PyTorch team, with vLLM-TorchTPU, SGLang-TorchTPU and TorchTitan-TorchTPU.'),
+ ('torch-xla-spmd', 'PyTorch/XLA documentation: Fully Sharded Data Parallel using SPMD (FSDPv2)', 'https://docs.pytorch.org/xla/release/r2.8/perf/fsdp_spmd.html', '2025',
+  'torch_xla SPMD shards parameters over a device mesh (an fsdp axis); the PyTorch/XLA route to data and model parallelism on TPUs.'),
+ ('deepspeed-accel', 'DeepSpeed Accelerator Setup Guides', 'https://deepspeed.ai/tutorials/accelerator-setup-guide', 'undated',
+  'DeepSpeed runs on CUDA and ROCm GPUs, Intel CPUs and XPUs, Huawei Ascend NPUs and Intel Gaudi through its accelerator abstraction; TPUs are not among them.'),
+ ('rocm-ai-training', 'AMD ROCm documentation: training with Primus/Megatron-Core, PyTorch and JAX MaxText', 'https://rocm.docs.amd.com/en/latest/how-to/rocm-for-ai/training/index.html', '2026',
+  'AMD documents Megatron-Core (Primus), PyTorch and JAX MaxText training on Instinct GPUs, and vLLM and SGLang for inference.'),
+ ('mindspeed', 'Huawei Ascend documentation: MindSpeed (Megatron-LM on Ascend NPUs)', 'https://www.hiascend.com/document/detail/en/MindSpeed/latest/index/index.html', '2026',
+  'MindSpeed adapts Megatron-LM (tensor, pipeline and sequence parallelism, distributed optimizer) to Ascend NPUs through torch_npu.'),
+ ('torchrec-docs', 'TorchRec documentation: high-level architecture', 'https://docs.pytorch.org/torchrec/high-level-arch.html', 'undated',
+  'PyTorch domain library for recommendation models: embedding tables sharded table-wise, row-wise or column-wise across GPUs (FBGEMM kernels, CUDA), dense layers data-parallel; powers production models at Meta.'),
+ ('tf-ps', 'TensorFlow API: tf.distribute.experimental.ParameterServerStrategy', 'https://www.tensorflow.org/api_docs/python/tf/distribute/experimental/ParameterServerStrategy', 'undated',
+  'Variables live on parameter servers (partitioned by a variable_partitioner), workers read and update them; the TensorFlow route for very large embedding tables.'),
+ ('vllm-install', 'vLLM documentation: installation (hardware platforms and plug-ins)', 'https://docs.vllm.ai/en/stable/getting_started/installation/', '2026',
+  'NVIDIA CUDA, AMD ROCm, Intel XPU, x86 and Arm CPUs; Google TPU through tpu-inference and Huawei Ascend through vllm-ascend plug-ins. Linux only (Windows through WSL).'),
+ ('sglang-hw', 'SGLang documentation: hardware platforms', 'https://docs.sglang.io/docs/hardware-platforms/overview', '2026',
+  'NVIDIA GPUs, AMD GPUs, Ascend NPUs, CPU servers, Jetson Orin, TPU and Intel XPU.'),
+ ('tensorrt-llm-jetson', 'NVIDIA/TensorRT-LLM discussion 10054 and TensorRT Edge-LLM documentation', 'https://github.com/NVIDIA/TensorRT-LLM/discussions/10054', '2026',
+  'TensorRT-LLM targets data-centre NVIDIA GPUs (Jetson is not supported on its main branch); on Jetson Orin and Thor NVIDIA ships TensorRT and TensorRT Edge-LLM.'),
+ ('openvino-docs', 'OpenVINO toolkit (openvinotoolkit/openvino README)', 'https://github.com/openvinotoolkit/openvino', '2026',
+  'Converts PyTorch, TensorFlow, ONNX, Keras, PaddlePaddle and JAX/Flax models; runs on x86 and Arm CPUs, Intel integrated and discrete GPUs and Intel NPUs.'),
+ ('jetstream', 'JetStream (AI-Hypercomputer/JetStream)', 'https://github.com/AI-Hypercomputer/JetStream', '2025',
+  'Throughput- and memory-optimized LLM inference engine for XLA devices, starting with TPUs; reference engines for JAX (MaxText) and PyTorch (jetstream-pytorch).'),
+ ('mindie', 'Huawei Ascend documentation: MindIE overview', 'https://www.hiascend.com/document/detail/en/mindie/230/quickstart/mindie_what_0001.html', '2026',
+  'Mind Inference Engine for Ascend: MindIE LLM (continuous batching, PagedAttention) and MindIE SD; Ascend also supports vLLM through vllm-ascend and MindIE Turbo.'),
+ ('paddle-lite', 'Paddle Lite (PaddlePaddle/Paddle-Lite)', 'https://github.com/PaddlePaddle/Paddle-Lite', 'undated',
+  'PaddlePaddle''s lightweight inference engine for mobile, embedded and IoT devices: Arm CPUs, Mali and Adreno GPUs, Huawei NPUs and others.'),
+ ('mindspore-lite', 'MindSpore tutorials: MindSpore Lite inference overview', 'https://www.mindspore.cn/tutorials/en/r2.9.0/model_infer/lite_infer/overview.html', '2026',
+  'Lightweight inference engine: device-side .ms models and cloud-side .mindir models on Ascend (Atlas 300I Duo, 800I A3) and x86/Arm CPUs; converts MindSpore, ONNX, TensorFlow and TFLite models.');

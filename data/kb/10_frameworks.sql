@@ -1,10 +1,16 @@
 -- Frameworks, the criteria the ranking weighs, and every framework's score on every criterion.
 -- Scores run 0 (worst) to 10 (best for the team choosing); learning_curve 10 = easiest to learn,
--- maintenance_cost 10 = cheapest to maintain. The three main frameworks start from the seed
--- tables (001: 单卡训练速度, 多卡扩展性, 内存效率, 调试体验, 部署便捷性; 003: 训练效率, 人才储备,
--- 硬件适配, 维护成本, 适用阶段), mapped 优秀/极佳/丰富 -> 9, 好/快/高 -> 7-8, 中等/中/一般 -> 5-6,
--- 较差 -> 4, 稀缺 -> 3; where newer facts change a judgement the note says so and the row cites
--- the newer source. New sources here use the prefix fw-.
+-- maintenance_cost 10 = cheapest to maintain. hardware_fit has no rows here: it is scored per
+-- platform in hw_support.fit (20_hardware.sql). The three main frameworks start from the seed
+-- tables (seed 001: single-device speed, multi-device scaling, memory efficiency, debugging,
+-- ease of deployment; seed 003: training efficiency, talent pool, hardware fit, maintenance cost,
+-- stage), and one seed rating always maps to one number:
+--   excellent (优秀, 极佳) and abundant (丰富) -> 9; good (好), fast (快), high (高) -> 8;
+--   medium (中等, 中) -> 6; average (一般) -> 5; poor (较差) -> 4; scarce (稀缺) -> 3;
+--   for maintenance cost: low (低) -> 8, medium (中) -> 6, high (高) -> 4.
+-- Where newer facts move a rating, the note says "raised" or "lowered" and by how many steps
+-- (one step = 1 point) and the row cites that evidence in `source` or `also`; every rating word is
+-- glossed in English with the original in parentheses. New sources here use the prefix fw-.
 
 INSERT INTO sources (id, title, url, published, note) VALUES
  ('fw-pytorch-2.14', 'PyTorch 2.14.0 release (compatibility matrix mirrored in PyTorchKR/pytorch.kr PR 119)',
@@ -33,7 +39,7 @@ INSERT INTO sources (id, title, url, published, note) VALUES
  ('fw-mlx-0.32', 'MLX v0.32.1 release', 'https://github.com/ml-explore/mlx/releases/tag/v0.32.1', '2026-08-18',
   'Linked from mflux issue 647 and mlx-lm PR 1753 (2026-08-18); patch releases 0.32.2 and 0.32.3 followed; users reported result differences between 0.31.2 and 0.32 (mflux PR 481, 2026-07-24).'),
  ('fw-mlx-cuda', 'ml-explore/mlx PR 2462: install the CUDA back-end by default on Linux', 'https://github.com/ml-explore/mlx/pull/2462', '2025-08-04',
-  'pip install mlx on Linux gives the CUDA back-end; mlx[cpu] gives the CPU-only build.'),
+  'Made the CUDA back-end installable from PyPI on Linux; the install guide now names the extras: pip install mlx[cuda12] or mlx[cuda13], and mlx[cpu] for the CPU-only build.'),
  ('fw-paddle-3.3', 'PaddlePaddle 3.3 release notes (PaddlePaddle/docs PR 7716)', 'https://github.com/PaddlePaddle/docs/pull/7716', '2026-02-03',
   'FlashMask V3, use of external operators (FlashInfer, DeepGEMM, DeepEP), dynamic-graph visualisation and memory-observation tools, Kunlunxin XPU and Hygon DCU work.'),
  ('fw-paddle-3.4', 'PaddlePaddle 3.4.0 (PaddleFleet PR 830 moves to Paddle 3.4)', 'https://github.com/PaddlePaddle/PaddleFleet/pull/830', '2026-04-22',
@@ -85,7 +91,7 @@ INSERT INTO criteria (id, name, description, weight, source, as_of) VALUES
  ('talent', 'Talent pool',
   'How easy it is to hire or train engineers who know the framework; 10 = abundant.', 1.0, 'seed-003', '2026-04-17'),
  ('hardware_fit', 'Hardware fit',
-  'Breadth and quality of support across accelerators and operating systems (per-platform detail in hw_support); 10 = runs well almost everywhere.', 1.0, 'seed-003', '2026-04-17'),
+  'How well the framework runs on the hardware in the answers: scored per platform in hw_support.fit (seed 003 rates PyTorch GPU-friendly (GPU 友好), TensorFlow balanced between TPU and GPU (TPU/GPU 均衡), JAX excellent on TPU (TPU 极佳)); 10 = a primary, well-tuned target.', 1.0, 'seed-003', '2026-04-17'),
  ('maintenance_cost', 'Maintenance cost',
   'Ongoing cost of upgrades, breaking changes, dependency pinning and long-term project risk; 10 = cheapest to maintain.', 1.0, 'seed-003', '2026-04-17'),
  ('stage_fit', 'Fit across project stages',
@@ -98,52 +104,49 @@ INSERT INTO criteria (id, name, description, weight, source, as_of) VALUES
   'Stability of APIs and releases and track record in long-running production use; 10 = most mature and stable.', 1.0, 'seed-003', '2026-04-17');
 
 -- PyTorch
-INSERT INTO scores (framework, criterion, score, note, source, as_of) VALUES
- ('pytorch', 'single_device_speed', 7, 'Seed 001 rates it 中等 (medium) against JAX''s fast XLA path; raised one step because torch.compile brings training speed close to JAX (seed 002).', 'seed-002', '2025-03-31'),
- ('pytorch', 'multi_device_scaling', 8, 'Seed 001 rates it 好 (DDP ~95% linear on 8x A100); FSDP2 per-parameter sharding plus DeepSpeed and Megatron Core, which integrate most tightly with PyTorch, add mature sharded and 3D parallelism.', 'fsdp2-docs', '2024-12-04'),
- ('pytorch', 'memory_efficiency', 6, 'Seed 001 rates it 中等; plain DDP replicates all model state, though FSDP2 or ZeRO-3 recover much of it (seed 002: ~60% less memory with ZeRO-3).', 'seed-001', '2026-11-30'),
- ('pytorch', 'debugging', 9, 'Seed 001 rates it 优秀: eager execution lets you print tensors and set breakpoints anywhere in the model.', 'seed-001', '2026-11-30'),
- ('pytorch', 'deployment', 7, 'Seed 001 rates it 一般 because of TorchScript export pain; raised since TorchScript is deprecated in favour of torch.export and ExecuTorch 1.0 is a stable on-device runtime with Core ML, QNN, XNNPACK and other back-ends.', 'executorch-1.0', '2025-10-17'),
- ('pytorch', 'training_efficiency', 6, 'Seed 003 rates it 中 (needs tuning): default eager runs leave speed on the table until torch.compile, mixed precision and kernel choices are tuned.', 'seed-003', '2026-04-17'),
- ('pytorch', 'talent', 9, 'Seed 003 rates the talent pool 丰富 (easy to hire); seed 002 cites 92% of NeurIPS 2024 papers using PyTorch.', 'seed-003', '2026-04-17'),
- ('pytorch', 'hardware_fit', 9, 'Seed 003 calls it GPU-friendly; 2.14 ships CUDA and ROCm wheels, stock PyTorch covers Intel XPU and Apple MPS, and torch_npu adds Ascend; only TPU is in flux.', 'fw-pytorch-2.14', '2026-09-02'),
- ('pytorch', 'maintenance_cost', 8, 'Seed 003 rates maintenance cost 低 (low); a steady two-month release cadence with deprecation periods keeps upgrades routine.', 'seed-003', '2026-04-17'),
- ('pytorch', 'stage_fit', 9, 'Seed 003 places it in research and iteration, and with torch.export and ExecuTorch it now also covers production, so it fits nearly every stage.', 'seed-003', '2026-04-17'),
- ('pytorch', 'learning_curve', 7, 'Pythonic API and the most tutorials (seed 002 recommends it for a first image classifier), though lower-level than Keras or fastai.', 'seed-002', '2025-03-31'),
- ('pytorch', 'ecosystem', 10, 'The richest ecosystem: Hugging Face transformers v5 is PyTorch-only, and DeepSpeed and Megatron build on it.', 'hf-transformers-38758', '2025-06-11'),
- ('pytorch', 'maturity', 9, 'Stable 2.x line used widely in production; some older pieces (TorchScript, TorchServe) were retired, with successors in place.', 'torchscript-deprecated', '2025-07-01');
+INSERT INTO scores (framework, criterion, score, note, source, also, as_of) VALUES
+ ('pytorch', 'single_device_speed', 7, 'Seed 001 rates it medium (中等) against JAX''s fast XLA path; raised one step because torch.compile brings training speed close to JAX (seed 002).', 'seed-001', 'seed-002', '2026-11-30'),
+ ('pytorch', 'multi_device_scaling', 8, 'Seed 001 rates it good (好): DDP is mature, about 95% of linear speed-up on 8x A100; FSDP2 per-parameter sharding plus DeepSpeed and Megatron Core, which integrate most tightly with PyTorch, add sharded and 3D parallelism.', 'seed-001', 'fsdp2-docs', '2026-11-30'),
+ ('pytorch', 'memory_efficiency', 6, 'Seed 001 rates it medium (中等): plain DDP replicates all model state, though FSDP2 or ZeRO-3 recover much of it (seed 002: about 60% less memory with ZeRO-3).', 'seed-001', '', '2026-11-30'),
+ ('pytorch', 'debugging', 9, 'Seed 001 rates it excellent (优秀): eager execution lets you print tensors and set breakpoints anywhere in the model.', 'seed-001', '', '2026-11-30'),
+ ('pytorch', 'deployment', 7, 'Seed 001 rates it average (一般) because of TorchScript export pain; raised two steps since TorchScript is deprecated in favour of torch.export and ExecuTorch 1.0 is a stable on-device runtime with Core ML, QNN, XNNPACK and other back-ends.', 'seed-001', 'executorch-1.0,torchscript-deprecated', '2025-10-17'),
+ ('pytorch', 'training_efficiency', 6, 'Seed 003 rates it medium (中), needing tuning (需调优): default eager runs leave speed on the table until torch.compile, mixed precision and kernel choices are tuned.', 'seed-003', '', '2026-04-17'),
+ ('pytorch', 'talent', 9, 'Seed 003 rates the talent pool abundant (丰富), easy to hire (易招聘); seed 002 cites 92% of NeurIPS 2024 papers using PyTorch.', 'seed-003', 'seed-002', '2026-04-17'),
+ ('pytorch', 'maintenance_cost', 8, 'Seed 003 rates maintenance cost low (低); a steady two-month release cadence with deprecation periods keeps upgrades routine.', 'seed-003', 'pytorch-2.11', '2026-04-17'),
+ ('pytorch', 'stage_fit', 9, 'Seed 003 places it in research and iteration (研发/迭代期), and with torch.export and ExecuTorch it now also covers production, so it fits nearly every stage.', 'seed-003', 'executorch-1.0', '2026-04-17'),
+ ('pytorch', 'learning_curve', 7, 'Pythonic API and the most tutorials (seed 002 recommends it for a first image classifier), though lower-level than Keras or fastai.', 'seed-002', '', '2025-03-31'),
+ ('pytorch', 'ecosystem', 10, 'The richest ecosystem: Hugging Face transformers v5 is PyTorch-only, and DeepSpeed and Megatron build on it.', 'hf-transformers-38758', 'seed-000', '2025-06-11'),
+ ('pytorch', 'maturity', 9, 'Stable 2.x line used widely in production; some older pieces were retired with successors in place (TorchScript for torch.export, TorchServe in limited maintenance).', 'torchscript-deprecated', 'torchserve-limited', '2025-07-01');
 
 -- TensorFlow
-INSERT INTO scores (framework, criterion, score, note, source, as_of) VALUES
- ('tensorflow', 'single_device_speed', 6, 'Seed 001 rates it 中等; XLA can be enabled but is not the default path.', 'seed-001', '2026-11-30'),
- ('tensorflow', 'multi_device_scaling', 6, 'Seed 001 rates it 好 (MirroredStrategy ~92% on 8x A100); lowered one step because the large-model tools (DeepSpeed, Megatron) target PyTorch and Horovod is legacy.', 'tf-distribute', '2026-11-30'),
- ('tensorflow', 'memory_efficiency', 5, 'Seed 001 rates it 中等; tf.distribute has no ZeRO/FSDP-style sharding of model state comparable to PyTorch or JAX.', 'seed-001', '2026-11-30'),
- ('tensorflow', 'debugging', 5, 'Seed 001 rates it 一般: tf.function graph tracing makes errors harder to trace than eager code.', 'seed-001', '2026-11-30'),
- ('tensorflow', 'deployment', 7, 'Seed 001 rates it 优秀 (TF Serving, TF Lite, TF.js); lowered because TF Serving''s maintenance is in question and TF.js is deprioritized, though LiteRT (ex TF Lite) remains strong for mobile.', 'tf-serving-4132', '2026-03-01'),
- ('tensorflow', 'training_efficiency', 6, 'Seed 003 rates it 中.', 'seed-003', '2026-04-17'),
- ('tensorflow', 'talent', 5, 'Seed 003 rates the talent pool 一般 (average).', 'seed-003', '2026-04-17'),
- ('tensorflow', 'hardware_fit', 6, 'Seed 003 calls it TPU/GPU balanced; lowered because native Windows GPU ended with 2.10, tensorflow-metal is broken since 2.18 and AMD''s ROCm wheels lag upstream.', 'tf-metal-broken', '2024-12-01'),
- ('tensorflow', 'maintenance_cost', 4, 'Seed 003 rates it 中; lowered because Google has deprioritized TF.js and questioned TF Serving, raising long-term risk for TF-centred stacks.', 'tfjs-8546', '2026-06-01'),
- ('tensorflow', 'stage_fit', 6, 'Seed 003 places it in 成熟生产 (mature production); weak for research, where new work appears in PyTorch or JAX first.', 'seed-003', '2026-04-17'),
- ('tensorflow', 'learning_curve', 5, 'Seed 002 says it is steep to start and complex to debug, softened by Keras as its high-level API.', 'seed-002', '2025-03-31'),
- ('tensorflow', 'ecosystem', 5, 'Seed 000 calls its ecosystem complete, but Hugging Face transformers v5 dropped TensorFlow and TF.js is deprioritized.', 'hf-transformers-38758', '2025-06-11'),
- ('tensorflow', 'maturity', 8, 'Seed 003 calls it the most stable choice for existing production; 2.x is mature but changes slowly.', 'seed-003', '2026-04-17');
+INSERT INTO scores (framework, criterion, score, note, source, also, as_of) VALUES
+ ('tensorflow', 'single_device_speed', 6, 'Seed 001 rates it medium (中等); XLA can be enabled but is not the default path.', 'seed-001', '', '2026-11-30'),
+ ('tensorflow', 'multi_device_scaling', 7, 'Seed 001 rates it good (好): MirroredStrategy, about 92% on 8x A100; lowered one step because the large-model tools (DeepSpeed, Megatron) target PyTorch and Horovod is legacy.', 'seed-001', 'tf-distribute,horovod-0.28.1', '2026-11-30'),
+ ('tensorflow', 'memory_efficiency', 5, 'Seed 001 rates it medium (中等); lowered one step because tf.distribute has no ZeRO/FSDP-style sharding of model state comparable to PyTorch or JAX.', 'seed-001', 'tf-distribute', '2026-11-30'),
+ ('tensorflow', 'debugging', 5, 'Seed 001 rates it average (一般): tf.function graph tracing makes errors harder to trace than eager code.', 'seed-001', '', '2026-11-30'),
+ ('tensorflow', 'deployment', 7, 'Seed 001 rates it excellent (优秀) for TF Serving, TF Lite and TF.js; lowered two steps because TF Serving lags TensorFlow and TF.js is deprioritized, though LiteRT (ex TF Lite) remains strong for mobile.', 'seed-001', 'tf-serving-4132,tfjs-8546,litert-migration', '2026-08-12'),
+ ('tensorflow', 'training_efficiency', 6, 'Seed 003 rates it medium (中).', 'seed-003', '', '2026-04-17'),
+ ('tensorflow', 'talent', 5, 'Seed 003 rates the talent pool average (一般).', 'seed-003', '', '2026-04-17'),
+ ('tensorflow', 'maintenance_cost', 4, 'Seed 003 rates maintenance cost medium (中); lowered two steps because Google has deprioritized TF.js and TF Serving lags releases, raising long-term risk for TF-centred stacks.', 'seed-003', 'tfjs-8546,tf-serving-4132', '2026-06-22'),
+ ('tensorflow', 'stage_fit', 6, 'Seed 003 places it in mature production (成熟生产期); weak for research, where new work appears in PyTorch or JAX first.', 'seed-003', '', '2026-04-17'),
+ ('tensorflow', 'learning_curve', 5, 'Seed 002 says it is steep to start and complex to debug, softened by Keras as its high-level API.', 'seed-002', '', '2025-03-31'),
+ ('tensorflow', 'ecosystem', 5, 'Seed 000 calls its ecosystem complete, but Hugging Face transformers v5 dropped TensorFlow and TF.js is deprioritized.', 'seed-000', 'hf-transformers-38758,tfjs-8546', '2026-06-22'),
+ ('tensorflow', 'maturity', 8, 'Seed 003 calls it the most stable choice for existing production; 2.x is mature but changes slowly.', 'seed-003', 'fw-tf-2.21', '2026-04-17');
 
 -- JAX
-INSERT INTO scores (framework, criterion, score, note, source, as_of) VALUES
- ('jax', 'single_device_speed', 8, 'Seed 001 rates it 快 (fast) thanks to whole-program XLA compilation; torch.compile has narrowed the gap (seed 002).', 'seed-001', '2026-11-30'),
- ('jax', 'multi_device_scaling', 9, 'Seed 001 rates it 优秀 (~98% on 8x A100); today''s path is jit with NamedSharding or shard_map, since pmap is in maintenance mode from 0.8.0.', 'jax-pmap-migrate', '2025-10-01'),
- ('jax', 'memory_efficiency', 8, 'Seed 001 rates it 高: pure functions let XLA fuse operators and reuse buffers.', 'seed-001', '2026-11-30'),
- ('jax', 'debugging', 4, 'Seed 001 rates it 较差: compiled code is hard to step through, though jax.debug.print and disabling jit help.', 'seed-001', '2026-11-30'),
- ('jax', 'deployment', 5, 'Seed 001 rates it 一般: serving goes through jax.export or conversion to TensorFlow/LiteRT rather than a runtime of its own.', 'seed-001', '2026-11-30'),
- ('jax', 'training_efficiency', 8, 'Seed 003 rates it 高 (optimized by default) and estimates ~20% compute savings at scale.', 'seed-003', '2026-04-17'),
- ('jax', 'talent', 3, 'Seed 003 rates the talent pool 稀缺 (scarce) and advises budgeting ~30% extra for experts or training.', 'seed-003', '2026-04-17'),
- ('jax', 'hardware_fit', 6, 'Seed 003 rates TPU fit 极佳; overall lower because GPU support is Linux-only and Apple GPUs are unsupported since jax-metal is dead.', 'jax-metal-dead', '2026-01-20'),
- ('jax', 'maintenance_cost', 3, 'Seed 003 rates it 高 (costly); in 2026-09 JAX 0.11.x and Flax releases were out of sync, breaking flax.nnx imports until pins were adjusted.', 'fw-flax-5596', '2026-09-22'),
- ('jax', 'stage_fit', 7, 'Seed 003 places it at 超大规模 (very large) training and seed 000 at research; weak for beginners and for deployment-heavy products.', 'seed-003', '2026-04-17'),
- ('jax', 'learning_curve', 3, 'Seed 001 advises 3+ months of PyTorch first; the functional style and explicit PRNG keys are a steep change.', 'seed-001', '2026-11-30'),
- ('jax', 'ecosystem', 5, 'Seed 002 puts community support at about 1/5 of PyTorch''s, and Hugging Face transformers v5 dropped JAX; Flax, Optax and Google''s own models remain.', 'hf-transformers-38758', '2025-06-11'),
- ('jax', 'maturity', 6, 'Used for Google''s largest models, but still 0.x with effort-based versioning and frequent breaking changes between meso versions.', 'fw-jax-0.11.2', '2026-09-21');
+INSERT INTO scores (framework, criterion, score, note, source, also, as_of) VALUES
+ ('jax', 'single_device_speed', 8, 'Seed 001 rates it fast (快) thanks to whole-program XLA compilation; torch.compile has narrowed the gap (seed 002).', 'seed-001', 'seed-002', '2026-11-30'),
+ ('jax', 'multi_device_scaling', 9, 'Seed 001 rates it excellent (优秀): pmap, about 98% on 8x A100; today''s path is jit with NamedSharding or shard_map, since pmap is in maintenance mode from 0.8.0.', 'seed-001', 'jax-pmap-migrate', '2025-10-01'),
+ ('jax', 'memory_efficiency', 8, 'Seed 001 rates it high (高): pure functions let XLA fuse operators and reuse buffers.', 'seed-001', '', '2026-11-30'),
+ ('jax', 'debugging', 4, 'Seed 001 rates it poor (较差): compiled code is hard to step through, though jax.debug.print and disabling jit help.', 'seed-001', '', '2026-11-30'),
+ ('jax', 'deployment', 5, 'Seed 001 rates it average (一般): serving goes through jax.export or conversion to TensorFlow/LiteRT rather than a runtime of its own.', 'seed-001', 'dist-jax2tf', '2026-11-30'),
+ ('jax', 'training_efficiency', 8, 'Seed 003 rates it high (高), optimized by default (默认优化), and estimates about 20% compute savings at scale.', 'seed-003', '', '2026-04-17'),
+ ('jax', 'talent', 3, 'Seed 003 rates the talent pool scarce (稀缺), costly (成本高), and advises budgeting about 30% extra for experts or training.', 'seed-003', '', '2026-04-17'),
+ ('jax', 'maintenance_cost', 3, 'Seed 003 rates maintenance cost high (高); lowered one step because in 2026-09 JAX 0.11.x and Flax releases were out of sync, breaking flax.nnx imports until pins were adjusted.', 'seed-003', 'fw-flax-5596', '2026-09-22'),
+ ('jax', 'stage_fit', 7, 'Seed 003 places it at very large-scale training (超大规模训练) and seed 000 at research; weak for beginners and for deployment-heavy products.', 'seed-003', 'seed-000', '2026-04-17'),
+ ('jax', 'learning_curve', 3, 'Seed 001 advises 3+ months of PyTorch first; the functional style and explicit PRNG keys are a steep change.', 'seed-001', '', '2026-11-30'),
+ ('jax', 'ecosystem', 5, 'Seed 002 puts community support at about 1/5 of PyTorch''s, and Hugging Face transformers v5 dropped JAX; Flax, Optax and Google''s own models remain.', 'seed-002', 'hf-transformers-38758', '2025-06-11'),
+ ('jax', 'maturity', 6, 'Used for Google''s largest models, but still 0.x with effort-based versioning and frequent breaking changes between meso versions.', 'fw-jax-0.11.2', '', '2026-09-21');
 
 -- Keras
 INSERT INTO scores (framework, criterion, score, note, source, as_of) VALUES
@@ -154,7 +157,6 @@ INSERT INTO scores (framework, criterion, score, note, source, as_of) VALUES
  ('keras', 'deployment', 6, 'Exports through the backend (SavedModel to LiteRT, ONNX, OpenVINO for inference); seed 002 pairs Keras with MobileNet for low-budget projects.', 'keras-pypi', '2026-11-30'),
  ('keras', 'training_efficiency', 6, 'Good defaults (compile/fit, mixed precision) give reasonable cost without tuning; on par with the backend.', 'seed-002', '2025-03-31'),
  ('keras', 'talent', 6, 'Widely taught, so many engineers know it, though deep Keras 3 multi-backend experience is rarer.', 'seed-002', '2025-03-31'),
- ('keras', 'hardware_fit', 8, 'Runs wherever one of its backends runs: NVIDIA, TPU via JAX or TensorFlow, AMD on Linux, Apple GPUs only through the PyTorch backend.', 'keras-pypi', '2026-11-30'),
  ('keras', 'maintenance_cost', 6, 'Frequent releases with security hardening (3.13.2, 3.15.1); behaviour changes between minors (e.g. callback state) need tests on upgrade.', 'fw-keras-3.15', '2026-07-31'),
  ('keras', 'stage_fit', 6, 'Seed 002 recommends it for rapid prototypes and teaching; less suited to custom research or frontier-scale training.', 'seed-002', '2025-03-31'),
  ('keras', 'learning_curve', 9, 'Seed 002: same code on several backends, no need to learn low-level details; the easiest start among general frameworks.', 'seed-002', '2025-03-31'),
@@ -170,7 +172,6 @@ INSERT INTO scores (framework, criterion, score, note, source, as_of) VALUES
  ('fastai', 'deployment', 5, 'Learner.export pickles the whole learner; serious deployment goes through the PyTorch model and its export paths.', 'executorch-1.0', '2025-10-17'),
  ('fastai', 'training_efficiency', 6, 'Seed 002: transfer-learning defaults reach good results in few epochs, which keeps small jobs cheap.', 'seed-002', '2025-03-31'),
  ('fastai', 'talent', 4, 'A small specialist community, though any PyTorch engineer can pick it up.', 'seed-002', '2025-03-31'),
- ('fastai', 'hardware_fit', 7, 'Follows PyTorch (NVIDIA, AMD on Linux, Apple MPS), but fewer platforms are tested and there is no maintained TPU path.', 'seed-002', '2025-03-31'),
  ('fastai', 'maintenance_cost', 5, 'Releases often cap the torch version (2.8.6 blocked torch 2.10 until 2.8.7) and fastcore 2.x broke fastai 2.8.7 training, so pins need care.', 'fw-fastcore2-break', '2026-09-16'),
  ('fastai', 'stage_fit', 5, 'Seed 002 recommends it for non-CS users, quick validation and Kaggle beginners; production and large-scale work move to plain PyTorch.', 'seed-002', '2025-03-31'),
  ('fastai', 'learning_curve', 9, 'Seed 002: layered API and automatic dataset wrapping suit people without a CS background.', 'seed-002', '2025-03-31'),
@@ -186,7 +187,6 @@ INSERT INTO scores (framework, criterion, score, note, source, as_of) VALUES
  ('mlx', 'deployment', 4, 'Targets Apple devices (Swift bindings, an ExecuTorch MLX back-end); no server or browser runtime story of its own.', 'executorch-1.0', '2025-10-17'),
  ('mlx', 'training_efficiency', 5, 'Cheap for local fine-tuning on a Mac, but not a cost-efficient path for large training jobs.', 'mlx-0.31.1', '2026-03-16'),
  ('mlx', 'talent', 3, 'A young framework with a small user base centred on Mac LLM tooling (mlx-lm).', 'fw-mlx-0.32', '2026-08-18'),
- ('mlx', 'hardware_fit', 3, 'Apple Silicon first; the Linux CUDA back-end and CPU build exist but are young; no AMD, Intel, TPU or Ascend.', 'fw-mlx-cuda', '2025-08-04'),
  ('mlx', 'maintenance_cost', 5, 'Still 0.x with frequent releases; users saw result differences moving from 0.31.2 to 0.32, so upgrades need regression tests.', 'fw-mlx-0.32', '2026-08-18'),
  ('mlx', 'stage_fit', 4, 'Fits learning and local experimentation or fine-tuning on Macs; not production training at scale.', 'mlx-0.31.1', '2026-03-16'),
  ('mlx', 'learning_curve', 6, 'Familiar NumPy/PyTorch-like API, but documentation and examples are thinner than the big frameworks''.', 'mlx-0.31.1', '2026-03-16'),
@@ -202,7 +202,6 @@ INSERT INTO scores (framework, criterion, score, note, source, as_of) VALUES
  ('paddlepaddle', 'deployment', 7, 'Training and inference share one stack (Paddle Inference, Paddle Lite, FastDeploy); widely deployed in Chinese industry.', 'paddle-3.0', '2025-04-01'),
  ('paddlepaddle', 'training_efficiency', 6, 'FlashMask V3 (3.3) and earlier FP8 training support target LLM training cost; the gains are vendor-reported.', 'fw-paddle-3.3', '2026-02-03'),
  ('paddlepaddle', 'talent', 4, 'Common in China, rare elsewhere; documentation is Chinese-first.', 'paddle-3.0', '2025-04-01'),
- ('paddlepaddle', 'hardware_fit', 7, 'NVIDIA plus plug-ins for Kunlunxin, Ascend, Hygon DCU, Cambricon and others (claims 60+ chip series); Apple and Intel GPUs only via custom-device plug-ins.', 'paddle-3.0', '2025-04-01'),
  ('paddlepaddle', 'maintenance_cost', 5, 'Frequent releases (3.1, 3.2, 3.3, 3.4 in about a year) and hardware plug-ins versioned separately from the core.', 'fw-paddle-3.4', '2026-04-22'),
  ('paddlepaddle', 'stage_fit', 6, 'Suits industrial production in the Chinese ecosystem (OCR, NLP suites) from training to deployment; less used for research outside China.', 'paddle-3.0', '2025-04-01'),
  ('paddlepaddle', 'learning_curve', 6, 'PyTorch-like dynamic-graph API, but English material is thinner.', 'paddle-3.0', '2025-04-01'),
@@ -218,7 +217,6 @@ INSERT INTO scores (framework, criterion, score, note, source, as_of) VALUES
  ('mindspore', 'deployment', 5, 'MindSpore Lite and Ascend inference cover Huawei devices; few targets outside that ecosystem.', 'fw-mindspore-2.9', '2026-04-27'),
  ('mindspore', 'training_efficiency', 6, 'Good cost on Ascend clusters where it is the native framework; elsewhere not competitive.', 'mindspore-2.5', '2026-11-30'),
  ('mindspore', 'talent', 3, 'A small pool, mostly in China and around Huawei Ascend deployments.', 'mindspore-2.5', '2026-11-30'),
- ('mindspore', 'hardware_fit', 4, 'First-class on Ascend and works on CPU; NVIDIA GPU builds are not part of recent releases.', 'mindspore-2.5', '2026-11-30'),
  ('mindspore', 'maintenance_cost', 4, 'Each release is tied to a specific CANN version (2.7.2 requires CANN 8.5.0), so framework and driver stack upgrade together.', 'fw-mindspore-2.7.2', '2026-11-30'),
  ('mindspore', 'stage_fit', 5, 'Fits production training and inference on Ascend; little used for research or prototyping outside it.', 'mindspore-2.5', '2026-11-30'),
  ('mindspore', 'learning_curve', 4, 'Two execution modes, Ascend/CANN setup and Chinese-first documentation make the start slower.', 'mindspore-2.5', '2026-11-30'),

@@ -20,9 +20,12 @@ INSERT INTO sources (id, title, url, published, note) VALUES
 
 INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, as_of) VALUES
  ('method-ranking', 'rule_of_thumb', 'How scores are built',
-  'The weighted criteria carry 60 of the 100 points; rules add or take points, and of a decision tree (effect "tree") only the first matching branch counts. Support below first-class costs points (supported 4, experimental 12, community 16), an OS limit for your OS 15, no deployment runtime for your target 10; a runtime in maintenance costs 3 when choosing the deployment path.',
-  '{}', '{"facts": {"criteria_points": 60, "level_supported": -4, "level_experimental": -12, "level_community": -16, "os_limited": -15, "no_runtime": -10, "runtime_maintenance": -3}}',
+  'The weighted criteria carry 60 of the 100 points: an average framework (of those that can run here) earns its share, and each framework gains or loses points criterion by criterion as it scores above or below that average. Support below first-class costs points (supported 4, experimental 12, community 16) on the answered hardware and operating system. A need a framework cannot meet costs 25: no runtime for the deployment target and serving hardware, or no strategy that fits the model states into device memory. A framework the team knows earns 20 (a related one a share); every rule that holds adds its points, and rules making the same seed claim count once. A runtime in maintenance costs 3, and a runtime the framework reaches natively earns 3 (through a converter 1).',
+  '{}', '{"facts": {"criteria_points": 60, "level_supported": -4, "level_experimental": -12, "level_community": -16, "no_runtime": -25, "no_fit": -25, "familiar_points": 20, "runtime_maintenance": -3, "runtime_native": 3, "runtime_converter": 1, "runtime_indirect": 0}}',
   0, 'fwadvisor-method', '2026-11-30'),
+ ('team-switching', 'rule_of_thumb', 'Switching to a framework the team does not know',
+  'Seed 003: before switching frameworks, count the engineer-hours of the migration and plan a rollback; a promised speed-up must pay for the rewrite and its risk. When the team names what it knows, each framework it would have to learn costs 10 points (applies only when the team knows a framework: an empty team answer means unknown, and none means a team that knows no framework yet).',
+  '{"team": ["pytorch", "tensorflow", "jax", "keras"]}', '{"facts": {"switching_points": -10}}', 0, 'seed-003', '2026-04-17'),
  ('plan-mfu-default', 'rule_of_thumb', 'Planning MFU',
   'Large training runs report 40-55% model FLOPs utilisation (PaLM 540B 46.2%, Megatron up to 56%); the time plan assumes the low end, 40%.',
   '{}', '{"facts": {"planning_mfu": 0.40}}', 0, 'palm-2022', '2022-04-05'),
