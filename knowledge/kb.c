@@ -402,6 +402,13 @@ static const char *const migrations[KB_SCHEMA_VERSION] = {
     "CREATE TABLE probe_runs (id TEXT PRIMARY KEY, started_at TEXT NOT NULL, duration_s REAL NOT NULL,"
     " interrupted INTEGER NOT NULL CHECK (interrupted IN (0, 1)), summary TEXT NOT NULL,"
     " doc TEXT NOT NULL CHECK (json_valid(doc)));",
+    /* 2 -> 3: the accelerators' TF32/FP8 peaks and the links plans communicate over */
+    "ALTER TABLE accelerators ADD COLUMN tf32_tflops REAL NOT NULL DEFAULT 0 CHECK (tf32_tflops >= 0);"
+    "ALTER TABLE accelerators ADD COLUMN fp8_tflops REAL NOT NULL DEFAULT 0 CHECK (fp8_tflops >= 0);"
+    "ALTER TABLE accelerators ADD COLUMN link_gbs REAL NOT NULL DEFAULT 0 CHECK (link_gbs >= 0);"
+    "ALTER TABLE accelerators ADD COLUMN network_gbs REAL NOT NULL DEFAULT 0 CHECK (network_gbs >= 0);"
+    "ALTER TABLE accelerators ADD COLUMN interconnect TEXT NOT NULL DEFAULT '';"
+    "DELETE FROM meta WHERE key = 'builtin_hash';", /* the built-in rows then refill the new columns */
 };
 
 static int migrate(kb *k, long long from, char *err, size_t errsz)
