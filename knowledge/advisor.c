@@ -253,7 +253,8 @@ static int load_options(struct loader *L)
     }
     if (finish(L, st, rc)) return L->status;
     if (!(st = query(L, "SELECT id, name, vendor, source, memory_gb, bf16_tflops, fp16_tflops, fp32_tflops, "
-                        "planner_default, match FROM accelerators ORDER BY id")))
+                        "planner_default, match, tf32_tflops, fp8_tflops, bandwidth_gbs, link_gbs, network_gbs, "
+                        "interconnect FROM accelerators ORDER BY id")))
         return L->status;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         if (akb->nacc == ADV_MAX_ACCELERATORS) return sqlite3_finalize(st), too_many(L, "accelerators");
@@ -268,6 +269,12 @@ static int load_options(struct loader *L)
         akb->acc[i].fp32 = sqlite3_column_double(st, 7);
         akb->acc[i].planner_default = sqlite3_column_int(st, 8);
         akb->acc[i].match = S(COL(st, 9));
+        akb->acc[i].tf32 = sqlite3_column_double(st, 10);
+        akb->acc[i].fp8 = sqlite3_column_double(st, 11);
+        akb->acc[i].bandwidth_gbs = sqlite3_column_double(st, 12);
+        akb->acc[i].link_gbs = sqlite3_column_double(st, 13);
+        akb->acc[i].network_gbs = sqlite3_column_double(st, 14);
+        akb->acc[i].interconnect = S(COL(st, 15));
     }
     return finish(L, st, rc);
 }

@@ -71,6 +71,12 @@ void adv_choose_strategy(const struct adv_kb *akb, struct adv_result *r, int fw,
         if (better(akb, &cands[i], &cands[best])) best = i;
     /* Without a device memory figure nothing "fits"; prefer the simplest then. */
     const struct candidate *c = &cands[best];
+    if (!c->mem.fits && c->mem.device_memory_gb > 0) { /* nothing fits: how many devices would, what else helps */
+        int idx[ADV_MAX_STRATEGIES];
+        for (int i = 0; i < n; i++) idx[i] = cands[i].s;
+        r->memory = c->mem;
+        adv_plan_nothing_fits(akb, r, idx, n);
+    }
     int s = c->s;
     r->strategy = akb->strat[s].id;
     r->strategy_name = akb->strat[s].name;

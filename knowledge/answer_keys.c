@@ -9,6 +9,9 @@ static const char *const kinds[] = {"vision", "nlp", "llm", "recsys", "rl", "dif
 static const char *const teams[] = {"pytorch", "tensorflow", "jax", "keras", "none", NULL};
 static const char *const deploys[] = {"none", "server", "mobile", "edge", "browser", NULL};
 static const char *const priorities[] = {"iteration", "cost", "stability", NULL};
+static const char *const precisions[] = {"bf16", "fp16", "fp8", "fp32", NULL};
+static const char *const finetunes[] = {"full", "lora", "qlora", NULL};
+static const char *const recomputes[] = {"auto", "none", "selective", "full", NULL};
 
 const struct ans_key ans_keys[] = {
     {"stage", ANS_ENUM, stages, 0, 0},
@@ -30,6 +33,14 @@ const struct ans_key ans_keys[] = {
     {"deploy", ANS_ENUM, deploys, 0, 0},
     {"priority", ANS_ENUM, priorities, 0, 0},
     {"price_per_device_hour", ANS_NUMBER, NULL, 0, 0},
+    {"accelerator", ANS_ID, NULL, 0, 0},
+    {"precision", ANS_ENUM, precisions, 0, 0},
+    {"finetune", ANS_ENUM, finetunes, 0, 0},
+    {"lora_rank", ANS_INT, NULL, 1, 0},
+    {"recompute", ANS_ENUM, recomputes, 0, 0},
+    {"host_memory_gb", ANS_NUMBER, NULL, 0, 1},
+    {"active_params", ANS_NUMBER, NULL, 1, 0},
+    {"experts", ANS_INT, NULL, 1, 0},
 };
 const int ans_key_count = (int)(sizeof ans_keys / sizeof ans_keys[0]);
 _Static_assert(sizeof ans_keys / sizeof ans_keys[0] == ANS_KEY_COUNT, "ans_keys and enum ans_index differ");

@@ -1,4 +1,5 @@
 #include "tests/support.h"
+#include "knowledge/advisor.h"
 #include "knowledge/kb.h"
 
 #include <errno.h>
@@ -264,4 +265,23 @@ int ts_validate_json(const char *json_path, const char *schema_path, char *err, 
     snprintf(err, errsz, "%s%s", r.out, r.err);
     ts_run_free(&r);
     return status == 0 ? 0 : status == 3 ? -1 : 1;
+}
+
+int ts_advisor_open(struct ts_advisor *t, char *err, size_t errsz)
+{
+    memset(t, 0, sizeof *t);
+    if (ts_kb_open(&t->kb, err, errsz)) return -1;
+    if (adv_kb_load(t->kb.kb, &t->akb, err, errsz) != KB_OK || !(t->res = calloc(1, sizeof *t->res))) {
+        ts_advisor_close(t);
+        return -1;
+    }
+    return 0;
+}
+
+void ts_advisor_close(struct ts_advisor *t)
+{
+    free(t->res);
+    adv_kb_free(t->akb);
+    ts_kb_close(&t->kb);
+    memset(t, 0, sizeof *t);
 }

@@ -47,6 +47,18 @@ struct ts_kb {
 int ts_kb_open(struct ts_kb *t, char *err, size_t errsz);
 void ts_kb_close(struct ts_kb *t);
 
+/* That knowledge base loaded for the advisor, and a zeroed result for it to fill: the fixture of
+ * the advisor's and the plan's suites. */
+struct adv_kb;
+struct adv_result;
+struct ts_advisor {
+    struct ts_kb kb;
+    struct adv_kb *akb;
+    struct adv_result *res;
+};
+int ts_advisor_open(struct ts_advisor *t, char *err, size_t errsz);
+void ts_advisor_close(struct ts_advisor *t);
+
 /* Widest line of s in terminal columns (CJK characters count two). */
 int ts_max_width(const char *s);
 

@@ -162,8 +162,8 @@ static void walk_preset(const char *preset)
     free(wait_for("Answers file"));
     type(path);
     keys("Enter");
-    free(wait_for("Step 1 of 13"));
-    keys_n("Enter", 13);
+    free(wait_for("Step 1 of 14"));
+    keys_n("Enter", 14);
     char *s = wait_for("[1 Ranking]");
     cJSON *doc = recommend_json(path);
     /* Every framework on screen in recommend's order, with recommend's score. */
@@ -199,16 +199,43 @@ Test(tui, back_navigation_keeps_choices)
     start(100, 30, "");
     free(wait_for("Start the advisor"));
     keys("Enter");
-    free(wait_for("Step 1 of 13"));
+    free(wait_for("Step 1 of 14"));
     keys_n("Down", 2); /* Research -> Production */
     keys("Enter");
-    free(wait_for("Step 2 of 13"));
+    free(wait_for("Step 2 of 14"));
     keys("BSpace");
-    char *s = wait_for("Step 1 of 13");
+    char *s = wait_for("Step 1 of 14");
     cr_expect(strstr(s, "(*) Production") != NULL, "the choice survives going back:\n%s", s);
     free(s);
     keys("Escape");
     free(wait_for("Start the advisor"));
+}
+
+/* The device question lists the catalog's devices of the hardware chosen, with their memory, and
+ * the Plan tab shows the layout and the memory breakdown for the device picked. */
+Test(tui, device_question_follows_the_hardware_and_the_plan_shows_it)
+{
+    start(100, 32, "");
+    free(wait_for("Start the advisor"));
+    keys("Enter");
+    free(wait_for("Step 1 of 14"));
+    keys("Enter");
+    free(wait_for("Step 2 of 14"));
+    keys("Down"); /* Detected -> NVIDIA GPUs */
+    keys("Enter");
+    char *s = wait_for("Device model (memory)");
+    cr_expect(strstr(s, "Detected, or the usual one (assumed)") != NULL, "%s", s);
+    cr_expect(strstr(s, "NVIDIA A100 SXM4 40GB, 40 GB") != NULL, "NVIDIA devices listed:\n%s", s);
+    cr_expect(strstr(s, "MI300X") == NULL, "no AMD devices for NVIDIA hardware:\n%s", s);
+    free(s);
+    keys("Down"); /* the first NVIDIA device in catalog order: a100-sxm4-40gb */
+    keys_n("Enter", 12);
+    free(wait_for("[1 Ranking]"));
+    keys("4");
+    s = wait_for("Memory per device");
+    cr_expect(strstr(s, "A100 SXM4 40GB") != NULL, "the device picked:\n%s", s);
+    cr_expect(strstr(s, "Layout:") != NULL && strstr(s, "Buffers:") != NULL, "%s", s);
+    free(s);
 }
 
 Test(tui, export_writes_a_valid_report)
@@ -216,8 +243,8 @@ Test(tui, export_writes_a_valid_report)
     start(100, 30, "");
     free(wait_for("Start the advisor"));
     keys("Enter");
-    free(wait_for("Step 1 of 13"));
-    keys_n("Enter", 13);
+    free(wait_for("Step 1 of 14"));
+    keys_n("Enter", 14);
     free(wait_for("[1 Ranking]"));
     keys("e");
     free(wait_for("Export the report"));
@@ -271,7 +298,7 @@ Test(tui, ascii_and_no_color)
     free(home);
     free(wait_for("Start the advisor"));
     keys("Enter");
-    char *s = wait_for("Step 1 of 13");
+    char *s = wait_for("Step 1 of 14");
     cr_expect(strstr(s, "+------") != NULL, "ASCII box under LANG=C:\n%s", s);
     cr_expect(strstr(s, "####") != NULL, "ASCII bars under LANG=C");
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) cr_assert_lt(*p, 0x80, "a non-ASCII byte on screen");

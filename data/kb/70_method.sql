@@ -1,5 +1,5 @@
 -- The advisor's own method, as data: the points a hardware-support level or an OS limit costs,
--- how much of the 0-100 score the criteria carry, the MFU the time plan assumes, and the shapes
+-- how much of the 0-100 score the criteria carry, the CPU peak without a probe, and the shapes
 -- it derives for an LLM when the answers give none. docs/advisor.md explains each. Changing
 -- advice means editing these rows, not C.
 
@@ -23,15 +23,6 @@ INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, a
   'The weighted criteria carry 60 of the 100 points; rules add or take points, and of a decision tree (effect "tree") only the first matching branch counts. Support below first-class costs points (supported 4, experimental 12, community 16), an OS limit for your OS 15, no deployment runtime for your target 10; a runtime in maintenance costs 3 when choosing the deployment path.',
   '{}', '{"facts": {"criteria_points": 60, "level_supported": -4, "level_experimental": -12, "level_community": -16, "os_limited": -15, "no_runtime": -10, "runtime_maintenance": -3}}',
   0, 'fwadvisor-method', '2026-11-30'),
- ('plan-mfu-default', 'rule_of_thumb', 'Planning MFU',
-  'Large training runs report 40-55% model FLOPs utilisation (PaLM 540B 46.2%, Megatron up to 56%); the time plan assumes the low end, 40%.',
-  '{}', '{"facts": {"planning_mfu": 0.40}}', 0, 'palm-2022', '2022-04-05'),
- ('plan-mfu-small', 'rule_of_thumb', 'Planning MFU for small models',
-  'Below a billion parameters framework overhead and small matrices keep utilisation low; the plan assumes 30%, an assumption, not a measurement.',
-  '{"model_params": {"<": 1000000000}}', '{"facts": {"planning_mfu": 0.30}}', 10, 'framework-tax-2023', '2023-02-13'),
- ('plan-mfu-cpu', 'rule_of_thumb', 'Planning MFU on CPUs',
-  'A framework''s full training step on CPU cores ran at about 35-40% of the speed of sgemm alone on the same cores; the plan assumes 35% of peak. Run fwadvisor probe to measure your machine.',
-  '{"hardware": "cpu"}', '{"facts": {"planning_mfu": 0.35}}', 20, 'cpu-mlp-measurement', '2026-11-30'),
  ('plan-cpu-peak', 'rule_of_thumb', 'CPU peak without a probe',
   'Without a probe the CPU peak is estimated as cores x 32 FP32 FLOP per cycle (two AVX2 FMA units) x 2.5 GHz; a probe measures it instead.',
   '{"hardware": "cpu"}', '{"facts": {"cpu_flop_per_cycle_per_core": 32, "cpu_assumed_ghz": 2.5}}', 0, 'intel-opt-manual', '2024-01-01'),
