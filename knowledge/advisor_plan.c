@@ -411,9 +411,11 @@ static int resolve_inputs(const struct adv_kb *akb, struct adv_result *r, char *
                     : strcmp(rc, "selective") == 0 ? ADV_RECOMPUTE_SELECTIVE
                     : strcmp(rc, "full") == 0      ? ADV_RECOMPUTE_FULL
                                                    : ADV_RECOMPUTE_AUTO;
-    in->flash = 1;
-    if (r->hidden > 0)
+    in->flash = adv_fact_or(akb, a, "fused_attention", 1) != 0;
+    if (r->hidden > 0 && in->flash)
         adv_assume(r, "Attention with FlashAttention-style kernels (PyTorch SDPA, Megatron, JAX): no s x s scores stored");
+    else if (r->hidden > 0)
+        adv_assume(r, "Attention without a fused backward on this hardware: the s x s scores are stored (Korthikanti et al.)");
     in->working_set = adv_fact_or(akb, a, "gpu_working_set", 1);
     in->headroom = adv_fact_or(akb, a, "memory_headroom", 0.10);
     in->overhead_gb = adv_fact_or(akb, a, "framework_overhead_gb", 1.0);
@@ -509,6 +511,10 @@ int adv_recommend(const struct adv_kb *akb, const struct answers *answers, const
     adv_choose_strategy(akb, out, fw, applies);
     adv_choose_runtime(akb, out, fw, applies);
     const struct adv_memory *m = &out->memory;
+    if (m->layout.batch_tokens > out->in.batch_tokens * 1.001)
+        adv_assume(out, "Global batch %.3g tokens (the usual %.3g raised so that each of the %d data-parallel ranks%s has "
+                        "a micro-batch)",
+                   m->layout.batch_tokens, out->in.batch_tokens, m->layout.dp, m->layout.pp > 1 ? " x pipeline stages" : "");
     if (m->cpu_gb > 0 && m->host_fits < 0)
         adv_warn(out, "Offload needs %.0f GB of host memory per node; host memory unknown: set host_memory_gb", m->cpu_gb);
     else if (m->cpu_gb > 0 && !m->host_fits)

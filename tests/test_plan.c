@@ -363,6 +363,14 @@ Test(plan, apple_gpu_memory_is_capped_by_the_working_set)
     int said = 0;
     for (int i = 0; i < res->nassumptions; i++) said |= strstr(res->assumptions[i], "iogpu.wired_limit_mb") != NULL;
     cr_expect(said, "the plan says how to raise the cap");
+    /* Without a fused attention backward on Apple GPUs the scores are stored: 1.3B at sequence
+     * 2048 (24 layers, hidden 2048, 16 heads) keeps sbh (34 + 5 a s / h) = 2048 x 2048 x 114
+     * = 478,150,656 bytes per layer where FlashAttention keeps 142,737,408. */
+    plan("{\"accelerator\": \"apple-m4-max\", \"model_kind\": \"llm\", \"model_params\": 1.3e9, \"layers\": 24,"
+         " \"hidden\": 2048, \"heads\": 16, \"seq_len\": 2048, \"recompute\": \"none\"}");
+    struct adv_memory m = memory_of("single");
+    cr_expect(strstr(m.activation_mode, "Korthikanti") != NULL, "%s", m.activation_mode);
+    GB_EQ(m.activations_gb, (24 * 478150656.0 + 6 * 2048 * 32000.0) / 1e9, "activations with the scores");
 }
 
 /* Time on 2 nodes x 8 A100-80GB with DDP, 1.3B parameters (24 layers, hidden 2048, sequence 2048),

@@ -40,6 +40,9 @@ INSERT INTO sources (id, title, url, published, note) VALUES
  ('mi300x-vs-h200', 'MI300X vs H200: single-GPU inference and training comparison (alpharomercoma/MI300X-vs-H200, REPORT.md)',
   'https://github.com/alpharomercoma/MI300X-vs-H200/blob/main/REPORT.md', '2026',
   'On paper the MI300X leads (BF16 1,307.4 vs 989.4 TFLOP/s dense); measured 8B BF16 training on one GPU, the H200 is 1.32-1.40x faster, so the MI300X reaches about 0.55 x 989.4 / 1.36 / 1,307.4 = 0.31 of its peak where the H200 reaches 0.55.'),
+ ('mlx-fused-vjp', 'ml-explore/mlx#3241: [Metal] Fused Flash Attention backward (VJP) kernels (open)',
+  'https://github.com/ml-explore/mlx/pull/3241', '2026',
+  'On Apple GPUs the backward pass of mx.fast.scaled_dot_product_attention is not fused: the unfused path keeps the s x s attention matrix (3.4 GB for the backward alone at L = 4096 in the pull request''s table); the fused Metal VJP is still under review.'),
  ('mixtral-2024', 'Jiang et al., Mixtral of Experts', 'arXiv:2401.04088', '2024-01-08',
   '8 experts per layer, 2 chosen per token (top-2 routing): 46.7B parameters in all, 12.9B active per token.');
 
@@ -92,6 +95,12 @@ INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, a
  ('plan-deepspeed-buckets', 'rule_of_thumb', 'DeepSpeed communication buckets',
   'DeepSpeed ZeRO reduces and gathers gradients and parameters through buckets of 5e8 elements by default (reduce_bucket_size, allgather_bucket_size, stage3_prefetch_bucket_size).',
   '{}', '{"facts": {"ds_bucket_elements": 500000000}}', 0, 'deepspeed-config', '2026-12-01'),
+ ('plan-attention-fused', 'rule_of_thumb', 'Attention without the s x s scores',
+  'PyTorch SDPA (flash and memory-efficient kernels from sm50 on), Megatron (Transformer Engine) and JAX (Pallas, cuDNN) train attention without storing the s x s scores; the plan counts activations that way.',
+  '{}', '{"facts": {"fused_attention": 1}}', 0, 'flash-attention-2022', '2026-12-01'),
+ ('plan-attention-apple', 'rule_of_thumb', 'Attention on Apple GPUs',
+  'On Apple GPUs the attention backward pass is not fused yet (MLX, PyTorch MPS), so the s x s scores are stored: the plan counts Korthikanti et al.''s full terms.',
+  '{"hardware": "apple"}', '{"facts": {"fused_attention": 0}}', 5, 'mlx-fused-vjp', '2026-12-01'),
  ('plan-moe-routing', 'rule_of_thumb', 'Experts per token',
   'The answers give experts and active parameters but not the routing: the plan assumes top-2 routing (Mixtral, GShard) for the all-to-all traffic and counts all active parameters as replicated across expert-parallel ranks.',
   '{}', '{"facts": {"moe_top_k": 2}}', 0, 'mixtral-2024', '2026-12-01');
