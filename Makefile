@@ -5,6 +5,7 @@ VERSION   := 0.1.0
 CC        ?= cc
 PREFIX    ?= /usr/local
 MANDIR    ?= $(PREFIX)/share/man
+LIBDIR    ?= $(PREFIX)/lib
 BUILD     ?= build
 BIN       ?= fwadvisor
 CFLAGS    ?= -O2 -g
@@ -60,7 +61,7 @@ endif
 
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all run test test-run bench bench-run asan sanitize-run fuzz fuzz-run test-peer test-peer-run deps install uninstall clean
+.PHONY: FORCE all run test test-run bench bench-run asan sanitize-run fuzz fuzz-run test-peer test-peer-run deps install uninstall clean
 .DEFAULT_GOAL := all
 
 all: $(BIN) $(CUDA_TARGET) $(MPI_TARGET)
@@ -77,9 +78,10 @@ test: deps
 	@$(MAKE) --no-print-directory test-run
 
 TEST_ENV = FWADVISOR_CUDA_PLUGIN="$(abspath $(CUDA_PLUGIN))" FWADVISOR_MPI_PLUGIN="$(abspath $(MPI_PLUGIN))" FWADVISOR_BIN="$(abspath $(BIN))" FWADVISOR_FIXTURES="$(abspath tests/fixtures)" \
-	FWADVISOR_SCHEMA_DIR="$(abspath docs)" FWADVISOR_FAKE_NVML="$(abspath $(BUILD)/libfake_nvml.so)"
+	FWADVISOR_SCHEMA_DIR="$(abspath docs)" FWADVISOR_FAKE_NVML="$(abspath $(BUILD)/libfake_nvml.so)" \
+	FWADVISOR_PLANTED_PLUGIN="$(abspath $(BUILD)/libplanted.so)"
 
-test-run: $(BIN) $(CUDA_TARGET) $(MPI_TARGET) $(BUILD)/unit-tests $(BUILD)/libfake_nvml.so
+test-run: $(BIN) $(CUDA_TARGET) $(MPI_TARGET) $(BUILD)/unit-tests $(BUILD)/libfake_nvml.so $(BUILD)/libplanted.so
 	$(TEST_ENV) $(BUILD)/unit-tests
 
 bench: deps
@@ -95,18 +97,21 @@ asan: deps
 	@$(MAKE) --no-print-directory BUILD=build-asan BIN=build-asan/fwadvisor \
 	    CFLAGS="$(SAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" CUDA=0 sanitize-run
 
-sanitize-run: $(BIN) $(MPI_TARGET) $(BUILD)/unit-tests $(BUILD)/libfake_nvml.so
+sanitize-run: $(BIN) $(MPI_TARGET) $(BUILD)/unit-tests $(BUILD)/libfake_nvml.so $(BUILD)/libplanted.so
 	@status=0; $(TEST_ENV) $(BUILD)/unit-tests > $(BUILD)/sanitize.log 2>&1 || status=$$?; \
 	cat $(BUILD)/sanitize.log; \
 	scripts/sanitizer-check.sh $(BUILD)/sanitize.log $$status || { echo "sanitizer reports or failures above"; exit 1; }
 
-# libFuzzer targets for the file readers (clang): each runs FUZZ_SECONDS, new inputs go to
+# libFuzzer targets for the readers of outside input (.npy, safetensors, answers, kb import;
+# clang): each runs FUZZ_SECONDS, new inputs go to
 # build/fuzz/work-*, the seed corpus in tests/fuzz/corpus stays untouched.
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_SRC     := engine/tensor_io.c engine/file.c engine/model.c engine/data.c engine/cpu_backend.c
-FUZZ_TARGETS := npy safetensors
+# The answers and import readers need the knowledge layer (and, for import, the built-in facts).
+FUZZ_KB_SRC  := knowledge/answers.c knowledge/answer_keys.c knowledge/json_doc.c knowledge/rules.c
+FUZZ_TARGETS := npy safetensors answers import
 
 fuzz:
 	@scripts/deps.sh --fuzz
@@ -121,9 +126,18 @@ fuzz-run: $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 	    grep -E '^stat::number_of_executed_units|^Done' build/fuzz/$$t.log; \
 	done
 
-build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC)
+build/fuzz/fuzz_npy build/fuzz/fuzz_safetensors: build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC)
 	@mkdir -p build/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(WARNFLAGS) $(CPPFLAGS) $(MAIN_CFLAGS) -o $@ $^ $(call pc_libs,libcjson) $(BLAS_LIBS) -lm
+
+build/fuzz/fuzz_answers: tests/fuzz/fuzz_answers.c $(FUZZ_KB_SRC)
+	@mkdir -p build/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(WARNFLAGS) $(CPPFLAGS) $(MAIN_CFLAGS) -o $@ $^ $(call pc_libs,libcjson) -lm
+
+build/fuzz/fuzz_import: tests/fuzz/fuzz_import.c $(filter knowledge/%,$(LIB_SRC)) build/kb_data.c build/presets_data.c
+	@mkdir -p build/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(WARNFLAGS) $(CPPFLAGS) $(MAIN_CFLAGS) -Wno-unused-command-line-argument -o $@ $^ \
+	    $(call pc_libs,libcjson sqlite3) -lm
 
 # The peer check against PyTorch (tests/peer/peer_check.py) where `import torch` works.
 test-peer:
@@ -158,6 +172,10 @@ $(BUILD)/libfake_nvml.so: tests/fixtures/fake_nvml.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARNFLAGS) -O1 -shared -fPIC -o $@ $<
 
+$(BUILD)/libplanted.so: tests/fixtures/planted_plugin.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARNFLAGS) -O1 -shared -fPIC -o $@ $<
+
 $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARNFLAGS) $(CPPFLAGS) $(CFLAGS) $(MAIN_CFLAGS) $(TEST_CFLAGS) -MMD -MP -c -o $@ $<
@@ -168,6 +186,15 @@ $(BUILD)/engine/cpu_backend.o: CFLAGS += -O3 -fno-math-errno
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARNFLAGS) $(CPPFLAGS) $(CFLAGS) $(MAIN_CFLAGS) -MMD -MP -c -o $@ $<
+
+# Where plug-ins are taken from (engine/plugin.c): the installed folder, and this build tree for
+# this build's own binary. Rewritten only when a path changes, so the object rebuilds then.
+PLUGIN_PATHS = \#define FWADVISOR_PLUGIN_DIR "$(LIBDIR)/fwadvisor"\n\#define FWADVISOR_BUILD_BIN "$(abspath $(BIN))"\n\#define FWADVISOR_BUILD_DIR "$(abspath $(BUILD))"\n
+$(BUILD)/plugin_paths.h: FORCE
+	@mkdir -p $(dir $@)
+	@printf '$(PLUGIN_PATHS)' > $@.tmp; cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(BUILD)/engine/plugin.o: $(BUILD)/plugin_paths.h
+FORCE:
 
 $(BUILD)/kb_data.c: $(KB_DATA) $(BUILD)/embed
 	$(BUILD)/embed $@ kb_builtin $(KB_DATA)
@@ -183,16 +210,16 @@ $(BUILD)/embed: scripts/embed.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARNFLAGS) -O1 -o $@ $<
 
-install: $(BIN) $(CUDA_TARGET)
+install: $(BIN) $(CUDA_TARGET) $(MPI_TARGET)
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(MANDIR)/man1"
 	install -m 755 $(BIN) "$(DESTDIR)$(PREFIX)/bin/fwadvisor"
-	$(if $(MPI_TARGET),install -d "$(DESTDIR)$(PREFIX)/lib/fwadvisor" && install -m 755 $(MPI_PLUGIN) "$(DESTDIR)$(PREFIX)/lib/fwadvisor/fwadvisor-mpi.so")
-	$(if $(CUDA_TARGET),install -d "$(DESTDIR)$(PREFIX)/lib/fwadvisor" && install -m 755 $(CUDA_PLUGIN) "$(DESTDIR)$(PREFIX)/lib/fwadvisor/fwadvisor-cuda.so")
+	$(if $(MPI_TARGET),install -d "$(DESTDIR)$(LIBDIR)/fwadvisor" && install -m 755 $(MPI_PLUGIN) "$(DESTDIR)$(LIBDIR)/fwadvisor/fwadvisor-mpi.so")
+	$(if $(CUDA_TARGET),install -d "$(DESTDIR)$(LIBDIR)/fwadvisor" && install -m 755 $(CUDA_PLUGIN) "$(DESTDIR)$(LIBDIR)/fwadvisor/fwadvisor-cuda.so")
 	install -m 644 docs/fwadvisor.1 "$(DESTDIR)$(MANDIR)/man1/fwadvisor.1"
 
 uninstall:
 	rm -f "$(DESTDIR)$(PREFIX)/bin/fwadvisor" "$(DESTDIR)$(MANDIR)/man1/fwadvisor.1" \
-	    "$(DESTDIR)$(PREFIX)/lib/fwadvisor/fwadvisor-cuda.so" "$(DESTDIR)$(PREFIX)/lib/fwadvisor/fwadvisor-mpi.so"
+	    "$(DESTDIR)$(LIBDIR)/fwadvisor/fwadvisor-cuda.so" "$(DESTDIR)$(LIBDIR)/fwadvisor/fwadvisor-mpi.so"
 
 clean:
 	rm -rf build build-asan fwadvisor

@@ -48,6 +48,9 @@ int cli_exit_from_kb(int status);
  * prints the error and returns the exit code. */
 struct kb;
 int cli_open_kb(struct globals *g, struct kb **k);
+/* The same for commands that only read: on a read-only or full disk they work on an in-memory
+ * copy (kb_open_read). */
+int cli_open_kb_read(struct globals *g, struct kb **k);
 
 /* Subcommands. argv[0] is the subcommand name. */
 int cmd_kb(struct globals *g, int argc, char **argv);

@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char kb_usage[] =
     "Usage: fwadvisor kb list [KIND] [--json]\n"
@@ -346,6 +347,14 @@ static void show_generic(const cJSON *obj, int bold)
     print_sources(obj, bold);
 }
 
+/* A progress line on a terminal for large imports. */
+static void import_progress(void *ctx, size_t done, size_t total)
+{
+    (void)ctx;
+    fprintf(stderr, "\rimporting: %zu of %zu rows", done, total);
+    fflush(stderr);
+}
+
 int cmd_kb(struct globals *g, int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -428,7 +437,7 @@ int cmd_kb(struct globals *g, int argc, char **argv)
         if (!known)
             return cli_usage_error("kb", "unknown kind '%s' (frameworks, criteria, hardware, distributed, "
                                          "deployment, accelerators, rules, sources)", kind);
-        if ((rc = cli_open_kb(g, &k)) != EXIT_OK) return rc;
+        if ((rc = cli_open_kb_read(g, &k)) != EXIT_OK) return rc;
         cJSON *rows = NULL;
         int status = kb_list(k, kind, &rows, err, sizeof err);
         if (status != KB_OK) {
@@ -443,7 +452,7 @@ int cmd_kb(struct globals *g, int argc, char **argv)
     }
     if (strcmp(sub, "show") == 0) {
         if (nargs != 1) return cli_usage_error("kb", "kb show takes one ID");
-        if ((rc = cli_open_kb(g, &k)) != EXIT_OK) return rc;
+        if ((rc = cli_open_kb_read(g, &k)) != EXIT_OK) return rc;
         cJSON *obj = NULL;
         int status = kb_show(k, args[0], &obj, err, sizeof err);
         kb_close(k);
@@ -459,7 +468,7 @@ int cmd_kb(struct globals *g, int argc, char **argv)
     }
     if (strcmp(sub, "export") == 0) {
         if (nargs) return cli_usage_error("kb", "kb export takes no arguments (use -o FILE)");
-        if ((rc = cli_open_kb(g, &k)) != EXIT_OK) return rc;
+        if ((rc = cli_open_kb_read(g, &k)) != EXIT_OK) return rc;
         cJSON *doc = NULL;
         int status = kb_export(k, user_only, &doc, err, sizeof err);
         kb_close(k);
@@ -488,8 +497,11 @@ int cmd_kb(struct globals *g, int argc, char **argv)
             return rc;
         }
         struct kb_import_stats stats;
+        int progress = isatty(STDERR_FILENO);
+        if (progress) kb_set_progress(k, import_progress, NULL);
         int status = kb_import(k, data, len, strcmp(args[0], "-") == 0 ? "standard input" : args[0], &stats, err,
                                sizeof err);
+        if (progress) fputs("\r\033[K", stderr); /* the progress line, cleared */
         free(data);
         kb_close(k);
         if (status != KB_OK) {

@@ -1,9 +1,11 @@
 /* fwadvisor probe: detect and measure this machine; list, show, delete and compare stored runs. */
 #include "cli/cli.h"
-#include "engine/cuda/plugin.h"
+#include "knowledge/json_doc.h"
 #include "knowledge/probe_store.h"
 #include "probes/dist.h"
 #include "probes/probe.h"
+#include "probes/run_table.h"
+#include "probes/session.h"
 
 #include <getopt.h>
 #include <limits.h>
@@ -38,217 +40,90 @@ static const char probe_usage[] =
 
 enum { OPT_QUICK = OPT_FIRST_FREE, OPT_FULL, OPT_DEVICE, OPT_WORKLOAD, OPT_THREADS, OPT_NOSAVE, OPT_COMPARE };
 
-static volatile sig_atomic_t stop_flag;
+static volatile sig_atomic_t *stop_flag; /* the session's, while it measures */
 static void on_sigint(int sig)
 {
     (void)sig;
-    stop_flag = 1;
+    if (stop_flag) *stop_flag = 1;
 }
 
 struct bar {
-    double start;
     int active;
 };
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static void draw_progress(void *ctx, double fraction, const char *what)
+static void draw_progress(void *ctx, const struct probe_progress *p)
 {
     struct bar *b = ctx;
     if (!b->active) return;
-    char line[40];
-    int filled = (int)(fraction * 30);
+    char line[40], eta[64] = "";
+    int filled = (int)(p->fraction * 30);
     for (int i = 0; i < 30; i++) line[i] = i < filled ? '#' : '.';
     line[30] = '\0';
-    double elapsed = now_s() - b->start;
-    double left = fraction > 0.02 ? elapsed / fraction - elapsed : 0;
-    fprintf(stderr, "\r[%s] %3.0f%%  %-11s about %3.0f s left ", line, fraction * 100, what, left);
+    if (p->eta_s >= 0) snprintf(eta, sizeof eta, "about %.0f s left%s", p->eta_s, p->eta_revised ? " (revised up)" : "");
+    fprintf(stderr, "\r\033[K[%s] %3.0f%%  %-16s %s", line, p->fraction * 100, p->what, eta);
     fflush(stderr);
 }
 
-static const char *str(const cJSON *o, const char *key)
+static void clear_progress(const struct bar *b)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsString(v) ? v->valuestring : "";
+    if (b->active) fputs("\r\033[K", stderr);
 }
 
-static double num(const cJSON *o, const char *key)
+static void print_table(const struct probe_table *t)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
-
-/* A short text of a result's params ("n=2048", "784,1024,1024,10 b256"). */
-static void human_bytes(double b, char *out, size_t n)
-{
-    static const char *const units[] = {"B", "KiB", "MiB", "GiB"};
-    int u = 0;
-    while (b >= 1024 && u < 3) b /= 1024, u++;
-    snprintf(out, n, "%.0f %s", b, units[u]);
-}
-
-static void short_params(const cJSON *r, char *out, size_t n)
-{
-    const cJSON *p = cJSON_GetObjectItemCaseSensitive(r, "params");
-    const cJSON *size = cJSON_GetObjectItemCaseSensitive(p, "n");
-    const cJSON *array = cJSON_GetObjectItemCaseSensitive(p, "array_bytes");
-    const cJSON *bytes = cJSON_GetObjectItemCaseSensitive(p, "bytes");
-    const cJSON *dtype = cJSON_GetObjectItemCaseSensitive(p, "dtype");
-    const cJSON *pinned = cJSON_GetObjectItemCaseSensitive(p, "pinned");
-    const cJSON *ranks = cJSON_GetObjectItemCaseSensitive(p, "ranks");
-    const cJSON *layers = cJSON_GetObjectItemCaseSensitive(p, "layers");
-    const cJSON *batch = cJSON_GetObjectItemCaseSensitive(p, "batch");
-    char h[32];
-    if (cJSON_IsNumber(size))
-        snprintf(out, n, "n=%.0f%s%s", size->valuedouble, cJSON_IsString(dtype) && strcmp(dtype->valuestring, "fp32") ? " " : "",
-                 cJSON_IsString(dtype) && strcmp(dtype->valuestring, "fp32") ? dtype->valuestring : "");
-    else if (cJSON_IsNumber(array)) snprintf(out, n, "%.0f MB", array->valuedouble / 1e6);
-    else if (cJSON_IsNumber(bytes)) {
-        human_bytes(bytes->valuedouble, h, sizeof h);
-        snprintf(out, n, "%s%s", h, cJSON_IsBool(pinned) ? (cJSON_IsTrue(pinned) ? " pin" : " page") : "");
-    } else if (cJSON_IsNumber(ranks)) snprintf(out, n, "%.0f ranks", ranks->valuedouble);
-    else if (cJSON_IsString(layers)) {
-        const char *l = layers->valuestring;
-        if (strcmp(l, "784,1024,1024,10") == 0) snprintf(out, n, "784..10 b256");
-        else if (strcmp(l, "100,10") == 0) snprintf(out, n, "100,10 b32");
-        else {
-            /* equal widths: "4096x4 b4096" */
-            int count = 1, width = atoi(l), same = 1;
-            for (const char *c = l; *c; c++)
-                if (*c == ',') count++, same &= atoi(c + 1) == width;
-            if (same && count > 2) snprintf(out, n, "%dx%d b%.0f", width, count - 1, cJSON_IsNumber(batch) ? batch->valuedouble : 0);
-            else snprintf(out, n, "%s", l);
-        }
-    } else out[0] = '\0';
-}
-
-/* Metric names as the table shows them (the JSON keeps the full names). */
-static const char *short_metric(const cJSON *r)
-{
-    const char *m = str(r, "metric");
-    if (!strcmp(m, "scaling_efficiency")) return "efficiency";
-    if (!strcmp(m, "samples_per_s_single")) return "samples/s x1";
-    if (!strcmp(m, "samples_per_s")) return "samples/s";
-    return m;
-}
-
-/* The matching result of a baseline run: same workload, metric and params. */
-static const cJSON *find_result(const cJSON *base, const cJSON *r)
-{
-    const cJSON *b;
-    cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(base, "results")) {
-        if (strcmp(str(b, "workload"), str(r, "workload")) || strcmp(str(b, "metric"), str(r, "metric"))) continue;
-        if (!cJSON_Compare(cJSON_GetObjectItemCaseSensitive(b, "params"), cJSON_GetObjectItemCaseSensitive(r, "params"), 1))
-            continue;
-        return b;
+    const enum probe_col *cols = t->compared ? probe_table_compared : probe_table_plain;
+    struct text_column tc[PT_NCOLS];
+    int nc = 0;
+    for (; cols[nc] != PT_NCOLS; nc++)
+        tc[nc] = (struct text_column){probe_table_headers[cols[nc]], 0, cols[nc] >= PT_MEDIAN && cols[nc] != PT_RANGE};
+    const char **cells = calloc((size_t)t->nrows * (size_t)nc + 1, sizeof *cells);
+    if (!cells) return;
+    /* Finished results as a table; skipped ones after it, each with its reason. */
+    int nrows = 0;
+    for (int r = 0; r < t->nrows; r++) {
+        if (t->rows[r].skipped) continue;
+        for (int c = 0; c < nc; c++) cells[nrows * nc + c] = t->rows[r].cell[cols[c]];
+        nrows++;
     }
-    return NULL;
+    if (nrows) text_table(stdout, tc, nc, cells, nrows, 0);
+    free(cells);
+    for (int r = 0; r < t->nrows; r++) {
+        if (!t->rows[r].skipped) continue;
+        char why[400];
+        snprintf(why, sizeof why, "%-10s %-13.13s %s", t->rows[r].cell[PT_WORKLOAD], t->rows[r].cell[PT_METRIC],
+                 t->rows[r].reason);
+        text_wrap(stdout, why, 0, 25);
+    }
+    const char *notes[] = {probe_table_noise_note(t), probe_table_compare_note(t)};
+    for (int i = 0; i < 2; i++)
+        if (*notes[i]) printf("\n%s\n", notes[i]);
 }
 
 static void print_run(const cJSON *doc, const cJSON *base, int bold)
 {
-    const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(doc, "cpu");
-    char line[512];
-    snprintf(line, sizeof line, "probe run %s, %s, %.1f s%s", str(doc, "id"), str(doc, "started_at"),
-             num(doc, "duration_s"), cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "interrupted")) ? ", INTERRUPTED" : "");
-    if (bold) fputs("\033[1m", stdout);
-    text_put(stdout, line);
-    fputs(bold ? "\033[0m\n" : "\n", stdout);
-    const cJSON *caches = cJSON_GetObjectItemCaseSensitive(cpu, "caches");
-    char peak_text[32] = "unknown";
-    if (!isnan(num(cpu, "peak_gflops_fp32"))) snprintf(peak_text, sizeof peak_text, "%.0f GFLOP/s", num(cpu, "peak_gflops_fp32"));
-    char simd[160] = "";
-    const cJSON *f;
-    cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(cpu, "simd")) {
-        size_t used = strlen(simd);
-        snprintf(simd + used, sizeof simd - used, "%s%s", used ? " " : "", f->valuestring);
-    }
-    snprintf(line, sizeof line,
-             "CPU: %s (%s), %.0f package(s), %.0f cores, %.0f threads, %.0f NUMA node(s), L3 %.0f MB, memory %.1f GB; "
-             "SIMD: %s; FP32 peak %s (%s)",
-             *str(cpu, "model") ? str(cpu, "model") : "model unknown", str(cpu, "microarchitecture"), num(cpu, "packages"), num(cpu, "cores"), num(cpu, "threads"),
-             num(cpu, "numa_nodes"), num(caches, "l3_bytes") / 1e6, num(cpu, "memory_bytes") / 1e9, simd[0] ? simd : "-",
-             peak_text, str(cpu, "peak_note"));
-    text_wrap(stdout, line, 0, 2);
-    const cJSON *a;
-    cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(doc, "accelerators")) {
-        snprintf(line, sizeof line, "%s: %.0f x %s%s%s%s%s. %s", str(a, "kind"), num(a, "count"), str(a, "name"),
-                 isnan(num(a, "memory_bytes")) ? "" : ", ", "", "", "", str(a, "note"));
-        if (!isnan(num(a, "memory_bytes")))
-            snprintf(line, sizeof line, "%s: %.0f x %s, %.1f GB each%s%s. %s", str(a, "kind"), num(a, "count"), str(a, "name"),
-                     num(a, "memory_bytes") / 1e9, *str(a, "compute_capability") ? ", compute capability " : "",
-                     str(a, "compute_capability"), str(a, "note"));
-        text_wrap(stdout, line, 0, 2);
-    }
-    if (!cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, "accelerators"))) printf("accelerators: none found\n");
-    const cJSON *ranks = cJSON_GetObjectItemCaseSensitive(doc, "ranks");
-    if (ranks) {
-        char hosts[256] = "";
-        const cJSON *h;
-        size_t at = 0;
-        cJSON_ArrayForEach(h, cJSON_GetObjectItemCaseSensitive(ranks, "hosts")) {
-            if (cJSON_IsString(h) && at < sizeof hosts)
-                at += (size_t)snprintf(hosts + at, sizeof hosts - at, "%s%s", at ? ", " : "", h->valuestring);
+    char lines[24][512];
+    int n = probe_summary_lines(doc, lines, 24);
+    for (int i = 0; i < n; i++) {
+        if (i == 0) {
+            if (bold) fputs("\033[1m", stdout);
+            text_put(stdout, lines[0]);
+            fputs(bold ? "\033[0m\n" : "\n", stdout);
+        } else {
+            text_wrap(stdout, lines[i], 0, 2);
         }
-        const cJSON *count = cJSON_GetObjectItemCaseSensitive(ranks, "count");
-        snprintf(line, sizeof line, "ranks: %.0f on %s (%s)", cJSON_IsNumber(count) ? count->valuedouble : 0, hosts,
-                 str(ranks, "mpi"));
-        text_wrap(stdout, line, 0, 2);
     }
     printf("\n");
-    if (base) printf("%-10s %-13s %-16s %10s %10s %8s\n", "WORKLOAD", "METRIC", "PARAMS", "MEDIAN", "BASELINE", "CHANGE");
-    else printf("%-10s %-13s %-12s %9s %-17s %5s %5s\n", "WORKLOAD", "METRIC", "PARAMS", "MEDIAN", " MIN..MAX", "CV%", "PEAK%");
-    const cJSON *r;
-    int noisy = 0;
-    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "results")) {
-        char params[64];
-        short_params(r, params, sizeof params);
-        if (strcmp(str(r, "status"), "ok") != 0) {
-            char why[256];
-            snprintf(why, sizeof why, "%-10s %-13.13s %s", str(r, "workload"), short_metric(r), str(r, "reason"));
-            text_wrap(stdout, why, 0, 25);
-            continue;
-        }
-        double med = num(r, "median");
-        if (base) {
-            const cJSON *b = find_result(base, r);
-            if (!b || strcmp(str(b, "status"), "ok") != 0) {
-                printf("%-10s %-13.13s %-16.16s %10.4g %10s %8s\n", str(r, "workload"), short_metric(r), params, med,
-                       "-", "new");
-                continue;
-            }
-            double bm = num(b, "median"), change = (med - bm) / bm * 100;
-            /* Larger than the noise: twice the larger coefficient of variation, at least 3%. */
-            double noise = 200 * fmax(num(r, "cv"), num(b, "cv"));
-            if (noise < 3) noise = 3;
-            int lower_better = strcmp(str(r, "unit"), "us") == 0;
-            const char *flag = fabs(change) <= noise ? "" : (change > 0) != lower_better ? " better" : " WORSE";
-            printf("%-10s %-13.13s %-16.16s %10.4g %10.4g %+7.1f%%%s\n", str(r, "workload"), short_metric(r), params, med,
-                   bm, change, flag);
-        } else {
-            char range[40], peak[8] = "-";
-            snprintf(range, sizeof range, "%8.4g..%-8.4g", num(r, "min"), num(r, "max"));
-            if (!isnan(num(r, "peak_fraction"))) snprintf(peak, sizeof peak, "%.0f", num(r, "peak_fraction") * 100);
-            int is_noisy = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "noisy"));
-            noisy |= is_noisy;
-            printf("%-10s %-13.13s %-12.12s %9.4g %-17.17s %4.1f%s %5s\n", str(r, "workload"), short_metric(r), params, med,
-                   range, num(r, "cv") * 100, is_noisy ? "!" : " ", peak);
-        }
-    }
-    if (noisy) printf("\n! coefficient of variation above 5%%: the machine was busy; run again for steadier figures\n");
-    if (base) printf("\nChanges beyond the noise (twice the larger CV, at least 3%%) say better or WORSE.\n");
+    struct probe_table *t = malloc(sizeof *t);
+    if (!t) return;
+    probe_table_build(doc, base, t);
+    print_table(t);
+    free(t);
 }
 
-
-static int sub_list(struct globals *g, int json)
+static int sub_list(struct globals *g, int json, const char *output)
 {
     kb *k;
-    int rc = cli_open_kb(g, &k);
+    int rc = cli_open_kb_read(g, &k);
     if (rc) return rc;
     char err[1024];
     cJSON *rows;
@@ -258,14 +133,14 @@ static int sub_list(struct globals *g, int json)
         cli_error("%s", err);
         return cli_exit_from_kb(status);
     }
-    if (json) rc = cli_write_json(rows, NULL);
-    else {
+    if (json || output) rc = cli_write_json(rows, output);
+    if (!json) {
         printf("%-22s %-20s %7s  %s\n", "ID", "STARTED", "SECONDS", "SUMMARY");
         const cJSON *r;
         cJSON_ArrayForEach(r, rows) {
             char summary[128];
-            text_fit(str(r, "summary"), 80 - 54, summary, sizeof summary);
-            printf("%-22s %-20s %7.1f%s %s\n", str(r, "id"), str(r, "started_at"), num(r, "duration_s"),
+            text_fit(json_str(r, "summary"), 80 - 54, summary, sizeof summary);
+            printf("%-22s %-20s %7.1f%s %s\n", json_str(r, "id"), json_str(r, "started_at"), json_num(r, "duration_s"),
                    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "interrupted")) ? "*" : " ", summary);
         }
         printf("\n%d run%s%s\n", cJSON_GetArraySize(rows), cJSON_GetArraySize(rows) == 1 ? "" : "s",
@@ -275,10 +150,10 @@ static int sub_list(struct globals *g, int json)
     return rc;
 }
 
-static int sub_show_delete(struct globals *g, const char *sub, const char *id, int json)
+static int sub_show_delete(struct globals *g, const char *sub, const char *id, int json, const char *output)
 {
     kb *k;
-    int rc = cli_open_kb(g, &k);
+    int rc = strcmp(sub, "delete") == 0 ? cli_open_kb(g, &k) : cli_open_kb_read(g, &k);
     if (rc) return rc;
     char err[1024];
     int status;
@@ -303,37 +178,10 @@ static int sub_show_delete(struct globals *g, const char *sub, const char *id, i
         cli_error("%s", err);
         return cli_exit_from_kb(status);
     }
-    if (json) rc = cli_write_json(doc, NULL);
-    else print_run(doc, NULL, g->color);
+    if (json || output) rc = cli_write_json(doc, output);
+    if (!json) print_run(doc, NULL, g->color);
     cJSON_Delete(doc);
     return rc;
-}
-
-/* The catalog's peaks for each detected NVIDIA GPU; with --no-save the knowledge base is opened
- * for this alone, and a missing one only means no peaks. */
-static void add_catalog_peaks(struct globals *g, kb *k, struct probe_hw *hw)
-{
-    kb *own = NULL;
-    for (int i = 0; i < hw->naccel; i++) {
-        struct probe_accel *a = &hw->accel[i];
-        if (strcmp(a->kind, "nvidia") != 0 || !a->name[0]) continue;
-        if (!k && !own) {
-            char path[PATH_MAX], err[512];
-            int is_default;
-            if (kb_resolve_path(g->db, path, sizeof path, &is_default, err, sizeof err) != KB_OK ||
-                kb_open(path, is_default, &own, err, sizeof err) != KB_OK)
-                return;
-        }
-        struct kb_accel_peaks peaks;
-        if (kb_accel_lookup(k ? k : own, a->name, a->compute_capability, &peaks) == 1) {
-            snprintf(a->catalog_id, sizeof a->catalog_id, "%s", peaks.id);
-            a->peak_fp32_tflops = peaks.fp32_tflops;
-            a->peak_bf16_tflops = peaks.bf16_tflops;
-            a->peak_fp16_tflops = peaks.fp16_tflops;
-            a->peak_bandwidth_gbs = peaks.bandwidth_gbs;
-        }
-    }
-    kb_close(own);
 }
 
 int cmd_probe(struct globals *g, int argc, char **argv)
@@ -347,22 +195,19 @@ int cmd_probe(struct globals *g, int argc, char **argv)
         {"no-color", no_argument, NULL, OPT_NO_COLOR}, {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    struct probe_options po;
-    memset(&po, 0, sizeof po);
-    po.workloads = PROBE_W_ALL;
-    snprintf(po.device, sizeof po.device, "cpu");
     const char *output = NULL, *compare = NULL, *device = "auto";
-    int json = 0, nosave = 0, opt, workloads_given = 0;
+    int json = 0, nosave = 0, opt, workloads_given = 0, full = 0, quick = 0, threads = 0;
+    unsigned workloads = 0;
     char err[1024];
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
         switch (opt) {
         case 'h': fputs(probe_usage, stdout); return EXIT_OK;
-        case OPT_QUICK: po.full = 0; break;
-        case OPT_FULL: po.full = 1; break;
+        case OPT_QUICK: quick = 1; break;
+        case OPT_FULL: full = 1; break;
         case OPT_DEVICE: device = optarg; break;
         case OPT_WORKLOAD:
-            if (probe_parse_workloads(optarg, &po.workloads, err, sizeof err)) {
+            if (probe_parse_workloads(optarg, &workloads, err, sizeof err)) {
                 cli_error("--workload: %s", err);
                 return EXIT_INPUT;
             }
@@ -375,7 +220,7 @@ int cmd_probe(struct globals *g, int argc, char **argv)
                 cli_error("--threads %s: expected a whole number from 1 to 1024", optarg);
                 return EXIT_INPUT;
             }
-            po.threads = (int)t;
+            threads = (int)t;
             break;
         }
         case OPT_JSON: json = 1; break;
@@ -389,16 +234,18 @@ int cmd_probe(struct globals *g, int argc, char **argv)
         default: cli_global_option(g, opt, optarg);
         }
     }
+    if (quick && full) return cli_usage_error("probe", "--quick and --full contradict each other: choose one");
     if (optind < argc) {
         const char *sub = argv[optind];
         int nargs = argc - optind - 1;
         if (strcmp(sub, "list") == 0) {
             if (nargs) return cli_usage_error("probe", "probe list takes no arguments");
-            return sub_list(g, json);
+            return sub_list(g, json, output);
         }
         if (strcmp(sub, "show") == 0 || strcmp(sub, "delete") == 0) {
             if (nargs != 1) return cli_usage_error("probe", "probe %s takes one ID", sub);
-            return sub_show_delete(g, sub, argv[optind + 1], json);
+            if (output && strcmp(sub, "delete") == 0) return cli_usage_error("probe", "probe delete writes no file (-o)");
+            return sub_show_delete(g, sub, argv[optind + 1], json, output);
         }
         return cli_usage_error("probe", "unknown probe subcommand '%s' (list, show, delete)", sub);
     }
@@ -424,13 +271,16 @@ int cmd_probe(struct globals *g, int argc, char **argv)
             dist_stop(&dist);
             return EXIT_RUNTIME;
         }
-        po.distributed = 1;
-        if (!workloads_given) po.workloads = PROBE_W_DIST;
         /* --device cuda under MPI: each rank's GPU is its local rank's, allreduce goes through
          * NCCL; the single-process workloads stay on rank 0's CPU. */
         mpi_gpu = strncmp(device, "cuda", 4) == 0;
-        device = "cpu";
         if (dist.rank != 0) {
+            struct probe_options po;
+            memset(&po, 0, sizeof po);
+            po.full = full;
+            po.threads = threads;
+            po.distributed = 1;
+            po.workloads = workloads_given ? workloads : PROBE_W_DIST;
             dist_barrier(&dist); /* rank 0's detection and single-process workloads */
             dist_run(&dist, NULL, &po, mpi_gpu);
             dist_barrier(&dist); /* rank 0 has stored the run */
@@ -439,134 +289,101 @@ int cmd_probe(struct globals *g, int argc, char **argv)
         }
     }
 
-    /* auto: the CPU, and GPU 0 as well when the plug-in opens one; cpu: the CPU only; cuda[:N]:
-     * that GPU only, and an error when it cannot be used. */
-    int gpu_index = -1;
-    if (strcmp(device, "auto") != 0 && eng_device_parse(device, &gpu_index, err, sizeof err)) {
-        cli_error("--device %s: expected auto, cpu, cuda or cuda:N", device);
-        return EXIT_INPUT;
-    }
-    if (strcmp(device, "auto") == 0 || gpu_index >= 0) {
-        if (probe_use_gpu(&po, gpu_index >= 0 ? gpu_index : 0, gpu_index < 0, err, sizeof err) && gpu_index >= 0) {
-            cli_error("%s", err);
-            return EXIT_RUNTIME;
-        }
-    } else {
-        snprintf(po.gpu_missing, sizeof po.gpu_missing, "not asked for (--device cpu)");
-    }
-
-    kb *k = NULL;
-    cJSON *base = NULL;
-    int rc;
-    if (!nosave || compare) {
-        if ((rc = cli_open_kb(g, &k)) != EXIT_OK) {
-            eng_device_close();
-            return rc;
-        }
-    }
-    if (compare) {
-        int status = kb_probe_get(k, compare, &base, err, sizeof err);
-        if (status == KB_OK && !base) {
-            snprintf(err, sizeof err, "--compare %s: no probe run stored yet", compare);
-            status = KB_ERR_INPUT;
-        }
-        if (status != KB_OK) {
-            cli_error("%s", err);
-            kb_close(k);
-            return cli_exit_from_kb(status);
-        }
-    }
-
-    struct probe_run *run = calloc(1, sizeof *run);
-    if (!run) {
+    struct bar bar = {isatty(STDERR_FILENO) && !json};
+    struct probe_session *s = calloc(1, sizeof *s);
+    if (!s) {
         cli_error("out of memory");
-        kb_close(k);
-        cJSON_Delete(base);
+        if (mpi) dist_stop(&dist);
         return EXIT_RUNTIME;
     }
-    time_t t0 = time(NULL);
-    struct tm tm;
-    gmtime_r(&t0, &tm);
-    strftime(run->started_at, sizeof run->started_at, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    snprintf(run->version, sizeof run->version, "%s", FWADVISOR_VERSION);
-    char base_id[32];
-    strftime(base_id, sizeof base_id, "%Y%m%d-%H%M%S", &tm);
-    snprintf(run->id, sizeof run->id, "%s", base_id);
-    if (k && kb_probe_free_id(k, base_id, run->id, sizeof run->id, err, sizeof err) != KB_OK) {
+    s->on_progress = draw_progress;
+    s->on_progress_ctx = &bar;
+    struct probe_session_config cfg = {device, workloads_given ? workloads : 0, full, 0, threads, mpi ? &dist : NULL,
+                                       mpi_gpu};
+    int rc = EXIT_OK;
+    kb *k = NULL;
+    cJSON *base = NULL;
+    int begun = probe_session_begin(s, &cfg, err, sizeof err);
+    if (begun != PROBE_BEGIN_OK) {
         cli_error("%s", err);
-        free(run);
-        kb_close(k);
-        cJSON_Delete(base);
-        return EXIT_DB;
+        rc = begun == PROBE_BEGIN_BAD_DEVICE ? EXIT_INPUT : EXIT_RUNTIME;
+        goto done;
+    }
+    if (s->warning[0]) cli_error("warning: %s", s->warning);
+    /* For reading: the catalog's peaks and the baseline. On a read-only or full disk the probe
+     * still runs and keeps a run it cannot store in a file. With --no-save a database that will
+     * not open only costs the peaks. */
+    if (nosave && !compare) {
+        char path[PATH_MAX];
+        int is_default;
+        if (kb_resolve_path(g->db, path, sizeof path, &is_default, err, sizeof err) != KB_OK ||
+            kb_open_read(path, is_default, &k, err, sizeof err) != KB_OK)
+            k = NULL;
+    } else if ((rc = cli_open_kb_read(g, &k)) != EXIT_OK) {
+        goto done;
+    }
+    if (compare && strcmp(compare, "latest") != 0) { /* a named baseline must exist before minutes of work */
+        int status = probe_session_baseline(k, compare, NULL, &base, err, sizeof err);
+        if (status != KB_OK) {
+            cli_error("--compare %s: %s", compare, err);
+            rc = cli_exit_from_kb(status);
+            goto done;
+        }
     }
 
-    /* Under MPI an interrupt ends every rank (the launcher forwards it); nothing is saved. */
+    /* Ctrl-C finishes the current repeat and keeps what finished; under MPI an interrupt ends
+     * every rank (the launcher forwards it) and nothing is saved. */
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = mpi ? SIG_DFL : on_sigint;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old);
-    stop_flag = 0;
-    struct bar bar = {now_s(), isatty(STDERR_FILENO) && !json};
-    po.stop = &stop_flag;
-    po.progress = draw_progress;
-    po.progress_ctx = &bar;
-    if (bar.active) draw_progress(&bar, 0, "detection");
-    double start = now_s();
-    probe_detect(&run->hw);
-    add_catalog_peaks(g, k, &run->hw);
-    probe_run_workloads(run, &po);
-    eng_device_close();
-    if (mpi) {
-        dist_barrier(&dist);
-        dist_run(&dist, run, &po, mpi_gpu);
-    }
-    probe_apply_catalog(run);
-    run->duration_s = now_s() - start;
+    stop_flag = &s->stop;
+    probe_session_measure(s);
     sigaction(SIGINT, &old, NULL);
-    if (bar.active) fprintf(stderr, "\r%60s\r", "");
+    stop_flag = NULL;
+    clear_progress(&bar);
 
-    int finished = 0;
-    for (int i = 0; i < run->nresults; i++) finished += !run->results[i].skipped;
-    cJSON *doc = probe_run_to_json(run);
-    rc = EXIT_OK;
-    if (!doc) {
+    if (probe_session_finish(s, k) != 0) {
         cli_error("out of memory");
         rc = EXIT_RUNTIME;
         goto done;
     }
-    /* Saved whole or not at all; an interrupted run only when something was finished. */
-    int saved = 0;
-    if (!nosave && (!run->interrupted || finished > 0)) {
-        int status = kb_probe_save(k, doc, err, sizeof err);
-        if (status != KB_OK) {
-            cli_error("%s", err);
-            rc = cli_exit_from_kb(status);
-            goto done;
-        }
-        saved = 1;
+    if (compare && !base) {
+        int status = probe_session_baseline(k, compare, s->doc, &base, err, sizeof err);
+        if (status == KB_OK && !base) cli_error("--compare latest: no earlier complete run of this machine is stored");
     }
-    if (output && (rc = cli_write_json(doc, output)) != EXIT_OK) goto done;
-    if (json && !output) rc = cli_write_json(doc, NULL);
+    int saved = 0, finished = probe_session_finished(s);
+    if (!nosave) {
+        char where[PATH_MAX];
+        enum probe_save_status st = probe_session_save(s, k, where, sizeof where, err, sizeof err);
+        saved = st == PROBE_SAVED;
+        if (st == PROBE_SPILLED) cli_error("%s; the run is kept in %s instead", err, where);
+        else if (st == PROBE_LOST) cli_error("%s; the run could not be written to a file either", err);
+        if (st == PROBE_SPILLED || st == PROBE_LOST) rc = EXIT_DB;
+    }
+    int wrc = EXIT_OK;
+    if (output) wrc = cli_write_json(s->doc, output);
+    if (json && !output) wrc = cli_write_json(s->doc, NULL);
     else if (!json) {
-        print_run(doc, base, g->color);
-        if (saved) printf("\nsaved as probe run %s (fwadvisor probe show %s)\n", run->id, run->id);
+        print_run(s->doc, base, g->color);
+        if (saved) printf("\nsaved as probe run %s (fwadvisor probe show %s)\n", s->run->id, s->run->id);
     }
-    if (run->interrupted) {
+    if (rc == EXIT_OK) rc = wrc;
+    if (s->run->interrupted) {
         if (saved) cli_error("interrupted: the %d finished result%s saved as probe run %s, marked interrupted", finished,
-                             finished == 1 ? " is" : "s are", run->id);
+                             finished == 1 ? " is" : "s are", s->run->id);
         else cli_error("interrupted: nothing was saved");
         if (rc == EXIT_OK) rc = EXIT_RUNTIME;
     }
 done:
-    eng_device_close();
+    probe_session_end(s);
+    free(s);
     if (mpi) {
         dist_barrier(&dist);
         dist_stop(&dist);
     }
-    cJSON_Delete(doc);
     cJSON_Delete(base);
-    free(run);
     kb_close(k);
     return rc;
 }

@@ -78,8 +78,9 @@ static void plan_line(void *ctx, const char *label, const char *text)
 
 static void section(const char *title, int bold)
 {
-    if (bold) printf("\n\033[1m%s\033[0m\n", title);
-    else printf("\n%s\n", title);
+    fputs(bold ? "\n\033[1m" : "\n", stdout);
+    text_put(stdout, title);
+    fputs(bold ? "\033[0m\n" : "\n", stdout);
 }
 
 static void print_text(const struct adv_kb *akb, const struct adv_result *r, int bold)
@@ -251,7 +252,7 @@ int cmd_recommend(struct globals *g, int argc, char **argv)
         }
     }
     kb *k = NULL;
-    int rc0 = cli_open_kb(g, &k);
+    int rc0 = cli_open_kb_read(g, &k);
     if (rc0 != EXIT_OK) return rc0;
     struct adv_kb *akb = NULL;
     int status = adv_kb_load(k, &akb, err, sizeof err);

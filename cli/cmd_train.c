@@ -4,6 +4,7 @@
 #include "engine/engine.h"
 #include "engine/tensor_io.h"
 #include "probes/cpu_cores.h"
+#include "probes/quick.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -18,7 +19,7 @@ static const char train_usage[] =
     "                       [--batch N] [--steps N] [--optimizer sgd|momentum|adam|adamw] [--lr X]\n"
     "                       [--weight-decay X] [--momentum X] [--seed N] [--data X.npy --targets Y.npy]\n"
     "                       [--init FILE.safetensors] [--save FILE.safetensors] [--device cpu|cuda[:N]]\n"
-    "                       [--precision fp32|tf32|bf16] [--threads N] [--json]\n"
+    "                       [--precision fp32|tf32|bf16] [--threads N] [--max-memory GB] [--json]\n"
     "\n"
     "Trains a multilayer perceptron with the built-in engine exactly as PyTorch would (nn.Linear\n"
     "layout and initialisation, torch.optim semantics) and times every step.\n"
@@ -40,11 +41,13 @@ static const char train_usage[] =
     "  --precision P        GPU matrix precision: fp32 (default; TF32 off, as PyTorch), tf32, or bf16\n"
     "                       (bf16 GEMM inputs, fp32 accumulation, fp32 master weights and optimizer)\n"
     "  --threads N          OpenBLAS threads (default: the physical cores)\n"
+    "  --max-memory GB      refuse a model and data larger than this (default: the memory available)\n"
     "  --json               print losses and timings as JSON (fwadvisor.train/1)\n";
 
 enum {
     OPT_LAYERS = OPT_FIRST_FREE, OPT_ACTIVATION, OPT_LOSS, OPT_BATCH, OPT_STEPS, OPT_OPTIMIZER, OPT_LR, OPT_WD,
-    OPT_MOMENTUM, OPT_SEED, OPT_DATA, OPT_TARGETS, OPT_INIT, OPT_SAVE, OPT_DEVICE, OPT_PRECISION, OPT_THREADS
+    OPT_MOMENTUM, OPT_SEED, OPT_DATA, OPT_TARGETS, OPT_INIT, OPT_SAVE, OPT_DEVICE, OPT_PRECISION, OPT_THREADS,
+    OPT_MAX_MEMORY
 };
 
 static int parse_number(const char *opt, const char *s, double lo, double hi, int integer, double *out)
@@ -78,6 +81,9 @@ static void on_step(void *ctx, int step, float loss, double seconds)
         printf("step %6d/%d  loss %.6f  %8.3f ms\n", step + 1, p->steps, loss, seconds * 1e3);
 }
 
+/* Rows of synthetic data: four batches, at least 1024. */
+static int synthetic_rows(int batch) { return batch * 4 > 1024 ? batch * 4 : 1024; }
+
 int cmd_train(struct globals *g, int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -98,6 +104,7 @@ int cmd_train(struct globals *g, int argc, char **argv)
         {"device", required_argument, NULL, OPT_DEVICE},
         {"precision", required_argument, NULL, OPT_PRECISION},
         {"threads", required_argument, NULL, OPT_THREADS},
+        {"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
         {"json", no_argument, NULL, OPT_JSON},
         {"db", required_argument, NULL, OPT_DB},
         {"no-color", no_argument, NULL, OPT_NO_COLOR},
@@ -107,7 +114,7 @@ int cmd_train(struct globals *g, int argc, char **argv)
     struct eng_config cfg;
     eng_config_defaults(&cfg);
     const char *layers = NULL, *data = NULL, *targets = NULL, *init = NULL, *save = NULL, *device = "cpu";
-    double steps = 100, seed = 1, v;
+    double steps = 100, seed = 1, v, max_memory_gb = 0;
     int json = 0, wd_given = 0, opt, device_index = -1;
     enum eng_precision precision = ENG_PREC_FP32;
     char err[1024];
@@ -161,6 +168,9 @@ int cmd_train(struct globals *g, int argc, char **argv)
             if (parse_number("threads", optarg, 1, 1024, 1, &v)) return EXIT_INPUT;
             cfg.threads = (int)v;
             break;
+        case OPT_MAX_MEMORY:
+            if (parse_number("max-memory", optarg, 1e-3, 1e6, 0, &max_memory_gb)) return EXIT_INPUT;
+            break;
         case OPT_DATA: data = optarg; break;
         case OPT_TARGETS: targets = optarg; break;
         case OPT_INIT: init = optarg; break;
@@ -200,6 +210,24 @@ int cmd_train(struct globals *g, int argc, char **argv)
     if (cfg.threads == 0) cfg.threads = probe_physical_cores();
     int in = cfg.sizes[0], out = cfg.sizes[cfg.nsizes - 1];
 
+    /* What the model and the synthetic data will take, before anything is allocated: a
+     * configuration the machine cannot hold is refused at once, not after minutes of paging. */
+    if (device_index < 0) {
+        double need = eng_config_buffer_bytes(&cfg), limit = max_memory_gb * 1e9;
+        if (!data) need += (double)synthetic_rows(cfg.batch) * ((double)in + (cfg.loss == ENG_LOSS_CE ? 1 : out)) * 4;
+        const char *what = "--max-memory";
+        if (limit <= 0) {
+            limit = quick_memory_available_bytes();
+            what = "available on this machine";
+        }
+        if (limit > 0 && need > limit) {
+            cli_error("--layers %s needs %.3g GB (parameters, gradients, optimizer state, activations and data), more "
+                      "than the %.3g GB %s",
+                      layers, need / 1e9, limit / 1e9, what);
+            return EXIT_INPUT;
+        }
+    }
+
     /* Data first: a bad file must fail before any work. */
     struct eng_data d;
     int status;
@@ -215,8 +243,7 @@ int cmd_train(struct globals *g, int argc, char **argv)
             eng_array_free(&x);
         }
     } else {
-        int rows = cfg.batch * 4 > 1024 ? cfg.batch * 4 : 1024;
-        status = eng_data_synthetic(&d, rows, in, out, cfg.loss, (uint64_t)seed, err, sizeof err);
+        status = eng_data_synthetic(&d, synthetic_rows(cfg.batch), in, out, cfg.loss, (uint64_t)seed, err, sizeof err);
     }
     if (status != ENG_OK) {
         cli_error("%s", err);

@@ -4,6 +4,7 @@
 #include "knowledge/kb.h"
 #include "tui/tui.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <locale.h>
 #include <stdlib.h>
@@ -41,7 +42,7 @@ static int cmd_version(struct globals *g)
     return EXIT_OK;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
     setlocale(LC_ALL, "");
     struct globals g = {NULL, 0};
@@ -97,4 +98,16 @@ int main(int argc, char **argv)
         return EXIT_OK;
     }
     return cli_usage_error(NULL, "unknown command '%s' (commands: recommend, probe, train, kb)", cmd);
+}
+
+int main(int argc, char **argv)
+{
+    int rc = run(argc, argv);
+    /* Output that could not be written (a full disk, a closed pipe) is a failure, whatever the
+     * command thought of its own work. */
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        if (rc == EXIT_OK) cli_error("cannot write to standard output: %s", strerror(errno ? errno : EIO));
+        if (rc == EXIT_OK) rc = EXIT_RUNTIME;
+    }
+    return rc;
 }

@@ -49,18 +49,23 @@ int cli_global_option(struct globals *g, int opt, const char *arg)
     }
 }
 
-int cli_open_kb(struct globals *g, kb **k)
+static int open_kb(struct globals *g, kb **k, int read_only)
 {
     char path[PATH_MAX], err[1024];
     int is_default;
     int status = kb_resolve_path(g->db, path, sizeof path, &is_default, err, sizeof err);
-    if (status == KB_OK) status = kb_open(path, is_default, k, err, sizeof err);
+    if (status == KB_OK && read_only) status = kb_open_read(path, is_default, k, err, sizeof err);
+    else if (status == KB_OK) status = kb_open(path, is_default, k, err, sizeof err);
     if (status != KB_OK) {
         cli_error("%s", err);
         return cli_exit_from_kb(status);
     }
     return EXIT_OK;
 }
+
+int cli_open_kb(struct globals *g, kb **k) { return open_kb(g, k, 0); }
+
+int cli_open_kb_read(struct globals *g, kb **k) { return open_kb(g, k, 1); }
 
 int cli_exit_from_kb(int status)
 {

@@ -125,7 +125,9 @@ HOT static void cpu_bias_backward(float *restrict dbias, const float *restrict d
 static inline float exp_nonpositive(float x)
 {
     const float log2e = 1.44269504088896341f, ln2_hi = 0.693359375f, ln2_lo = -2.12194440e-4f;
-    float clamped = x < -87.0f ? -87.0f : x;
+    /* NaN compares false: it takes the clamped path, so n is always a small whole number (a NaN
+     * converted to int is undefined behaviour), and it comes out again as NaN below. */
+    float clamped = x >= -87.0f ? x : -87.0f;
     /* round to nearest by adding and taking away 1.5 * 2^23: exact here (|n| <= 126) */
     float n = (clamped * log2e + 12582912.0f) - 12582912.0f;
     float r = (clamped - n * ln2_hi) - n * ln2_lo;
@@ -137,8 +139,8 @@ static inline float exp_nonpositive(float x)
     p = p * r + 0.5f;
     p = p * r + 1.0f;
     p = p * r + 1.0f;
-    union { float f; int32_t i; } scale = {.i = ((int32_t)n + 127) << 23};
-    return x < -87.0f ? 0.0f : p * scale.f;
+    union { float f; uint32_t i; } scale = {.i = (uint32_t)((int32_t)n + 127) << 23};
+    return x >= -87.0f ? p * scale.f : x < -87.0f ? 0.0f : x;
 }
 
 /* e^x over a whole block: no reduction in the loop, so it vectorises. */

@@ -16,7 +16,7 @@
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static const struct eng_cuda_plugin *loaded;
 static char load_error[512];
-static int tried;
+static int tried, refused;
 
 static int check_plugin(const void *api, const char *path, char *why, size_t whysz)
 {
@@ -35,10 +35,21 @@ static int check_plugin(const void *api, const char *path, char *why, size_t why
 
 static void load(void)
 {
-    loaded = eng_plugin_open("FWADVISOR_CUDA_PLUGIN", "fwadvisor-cuda.so", "fwadvisor_cuda_plugin", 0, check_plugin,
-                             load_error, sizeof load_error);
-    if (!loaded && strncmp(load_error, "this build has no", 17) == 0)
+    const void *api;
+    enum eng_plugin_status st = eng_plugin_open("FWADVISOR_CUDA_PLUGIN", "fwadvisor-cuda.so", "fwadvisor_cuda_plugin",
+                                                0, check_plugin, &api, load_error, sizeof load_error);
+    loaded = api;
+    refused = st == ENG_PLUGIN_REFUSED;
+    if (st == ENG_PLUGIN_ABSENT)
         snprintf(load_error, sizeof load_error, "this build has no CUDA plug-in (fwadvisor-cuda.so; build with nvcc)");
+}
+
+const char *eng_cuda_load_warning(void)
+{
+    pthread_mutex_lock(&lock);
+    const char *w = tried && refused ? load_error : NULL;
+    pthread_mutex_unlock(&lock);
+    return w;
 }
 
 const struct eng_cuda_plugin *eng_cuda_load(char *err, size_t errsz)

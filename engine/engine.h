@@ -43,6 +43,11 @@ int eng_opt_parse(const char *s, enum eng_opt *out);
 
 struct eng_model;
 
+/* Bytes a model of this configuration will allocate (parameters, gradients, optimizer state,
+ * activations, padding included), computed before anything is allocated so a configuration too
+ * large for the machine is refused up front; 0 for an invalid configuration. */
+double eng_config_buffer_bytes(const struct eng_config *c);
+
 /* Builds a model with all its buffers on backend `be` (weights zero until initialised). */
 int eng_model_create(const struct eng_config *c, const struct eng_backend *be, struct eng_model **out, char *err,
                      size_t errsz);

@@ -113,6 +113,42 @@ static float *take(float **cursor, size_t n)
     return p;
 }
 
+/* The floats of each buffer, every tensor padded to 16 floats (64 bytes) so it starts aligned. */
+struct buffer_sizes {
+    size_t params, nparams, acts, dbuf, target_bytes;
+};
+
+static void buffer_sizes(const struct eng_config *c, struct buffer_sizes *z)
+{
+    memset(z, 0, sizeof *z);
+    size_t B = (size_t)c->batch, widest = 0;
+    for (int i = 0; i < c->nsizes - 1; i++) {
+        size_t in = (size_t)c->sizes[i], o = (size_t)c->sizes[i + 1];
+        z->params += ((in * o + 15) & ~(size_t)15) + ((o + 15) & ~(size_t)15);
+        z->nparams += in * o + o;
+        z->acts += 2 * ((B * o + 15) & ~(size_t)15);
+        if (o > widest) widest = o;
+        if (in > widest) widest = in;
+    }
+    z->acts += (B * (size_t)c->sizes[0] + 15) & ~(size_t)15;
+    z->dbuf = 2 * ((B * widest + 15) & ~(size_t)15);
+    z->target_bytes = c->loss == ENG_LOSS_CE ? B * sizeof(int32_t) : B * (size_t)c->sizes[c->nsizes - 1] * sizeof(float);
+}
+
+static size_t optimizer_states(enum eng_opt opt)
+{
+    return opt == ENG_OPT_SGD ? 0 : opt == ENG_OPT_MOMENTUM ? 1 : 2;
+}
+
+double eng_config_buffer_bytes(const struct eng_config *c)
+{
+    if (c->nsizes < 2 || c->nsizes > ENG_MAX_LAYERS + 1 || c->batch < 1) return 0;
+    struct buffer_sizes z;
+    buffer_sizes(c, &z);
+    return ((double)z.params * (double)(2 + optimizer_states(c->opt)) + (double)z.acts + (double)z.dbuf) * sizeof(float) +
+           (double)z.target_bytes;
+}
+
 int eng_model_create(const struct eng_config *c, const struct eng_backend *be, struct eng_model **out, char *err,
                      size_t errsz)
 {
@@ -130,19 +166,13 @@ int eng_model_create(const struct eng_config *c, const struct eng_backend *be, s
     m->cfg = *c;
     m->be = be;
     m->nlayers = c->nsizes - 1;
-    size_t B = (size_t)c->batch, params = 0, acts = 0, widest = 0;
-    for (int i = 0; i < m->nlayers; i++) {
-        size_t in = (size_t)c->sizes[i], o = (size_t)c->sizes[i + 1];
-        params += ((in * o + 15) & ~(size_t)15) + ((o + 15) & ~(size_t)15);
-        m->nparams += in * o + o;
-        acts += 2 * ((B * o + 15) & ~(size_t)15);
-        if (o > widest) widest = o;
-        if (in > widest) widest = in;
-    }
-    acts += (B * (size_t)c->sizes[0] + 15) & ~(size_t)15;
-    m->acts_floats = acts;
-    m->dbuf_floats = 2 * ((B * widest + 15) & ~(size_t)15);
-    m->target_bytes = c->loss == ENG_LOSS_CE ? B * sizeof(int32_t) : B * (size_t)c->sizes[c->nsizes - 1] * sizeof(float);
+    struct buffer_sizes z;
+    buffer_sizes(c, &z);
+    size_t B = (size_t)c->batch, params = z.params, acts = z.acts;
+    m->nparams = z.nparams;
+    m->acts_floats = z.acts;
+    m->dbuf_floats = z.dbuf;
+    m->target_bytes = z.target_bytes;
     if (c->threads > 0) be->set_threads(c->threads);
 
     m->params = be->alloc(params * sizeof(float));
@@ -200,8 +230,8 @@ size_t eng_model_param_count(const struct eng_model *m) { return m->nparams; }
 
 size_t eng_model_buffer_bytes(const struct eng_model *m)
 {
-    size_t states = m->cfg.opt == ENG_OPT_SGD ? 0 : m->cfg.opt == ENG_OPT_MOMENTUM ? 1 : 2;
-    return (m->nparams * (2 + states) + m->acts_floats + m->dbuf_floats) * sizeof(float) + m->target_bytes;
+    return (m->nparams * (2 + optimizer_states(m->cfg.opt)) + m->acts_floats + m->dbuf_floats) * sizeof(float) +
+           m->target_bytes;
 }
 
 double eng_model_step_flops(const struct eng_model *m)

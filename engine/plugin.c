@@ -1,57 +1,133 @@
 #include "engine/plugin.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+/* Written by the Makefile: where `make install` puts plug-ins, and the build tree's binary and
+ * plug-in folder. */
+#include "plugin_paths.h"
+#ifndef FWADVISOR_PLUGIN_DIR
+#define FWADVISOR_PLUGIN_DIR "/usr/local/lib/fwadvisor"
+#endif
+#ifndef FWADVISOR_BUILD_BIN
+#define FWADVISOR_BUILD_BIN ""
+#endif
+#ifndef FWADVISOR_BUILD_DIR
+#define FWADVISOR_BUILD_DIR ""
+#endif
 
 typedef const void *(*entry_fn)(void);
 
-static const void *try_open(const char *path, const char *symbol, int global, eng_plugin_check check, char *why,
-                            size_t whysz)
+static int unsafe(const char *what, const struct stat *st, char *why, size_t whysz)
 {
-    void *h = dlopen(path, RTLD_NOW | (global ? RTLD_GLOBAL : RTLD_LOCAL));
+    uid_t me = geteuid();
+    if (st->st_uid != 0 && st->st_uid != me) {
+        snprintf(why, whysz, "%s belongs to user %ld, not to root or you", what, (long)st->st_uid);
+        return 1;
+    }
+    int sticky_root_dir = S_ISDIR(st->st_mode) && (st->st_mode & S_ISVTX) && st->st_uid == 0;
+    if ((st->st_mode & S_IWOTH) && !sticky_root_dir) {
+        snprintf(why, whysz, "%s is writable by every user", what);
+        return 1;
+    }
+    if ((st->st_mode & S_IWGRP) && st->st_gid != 0 && !sticky_root_dir) {
+        snprintf(why, whysz, "%s is writable by group %ld", what, (long)st->st_gid);
+        return 1;
+    }
+    return 0;
+}
+
+int eng_plugin_path_safe(const char *path, char *real, size_t realsz, char *why, size_t whysz)
+{
+    char resolved[PATH_MAX];
+    if (!realpath(path, resolved)) {
+        snprintf(why, whysz, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    snprintf(real, realsz, "%s", resolved);
+    struct stat st;
+    if (stat(resolved, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(why, whysz, "%s is not a regular file", resolved);
+        return -1;
+    }
+    char what[PATH_MAX + 16];
+    snprintf(what, sizeof what, "%s", resolved);
+    if (unsafe(what, &st, why, whysz)) return -1;
+    /* Every directory above it, up to the root. */
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", resolved);
+    for (char *slash = strrchr(dir, '/'); slash; slash = strrchr(dir, '/')) {
+        if (slash == dir) slash[1] = '\0';
+        else *slash = '\0';
+        if (stat(dir, &st) != 0) {
+            snprintf(why, whysz, "%s: %s", dir, strerror(errno));
+            return -1;
+        }
+        snprintf(what, sizeof what, "folder %s", dir);
+        if (unsafe(what, &st, why, whysz)) return -1;
+        if (strcmp(dir, "/") == 0) break;
+    }
+    return 0;
+}
+
+static enum eng_plugin_status try_open(const char *path, const char *symbol, int global, eng_plugin_check check,
+                                       const void **api, char *err, size_t errsz)
+{
+    char real[PATH_MAX], why[PATH_MAX + 128];
+    if (eng_plugin_path_safe(path, real, sizeof real, why, sizeof why) != 0) {
+        snprintf(err, errsz, "not loading the plug-in %s: %s", path, why);
+        return ENG_PLUGIN_REFUSED;
+    }
+    /* The checked path, free of links, is what gets opened. */
+    void *h = dlopen(real, RTLD_NOW | (global ? RTLD_GLOBAL : RTLD_LOCAL));
     if (!h) {
         const char *e = dlerror();
-        snprintf(why, whysz, "%s", e ? e : path);
-        return NULL;
+        snprintf(err, errsz, "%s", e ? e : real);
+        return ENG_PLUGIN_FAILED;
     }
     void *sym = dlsym(h, symbol);
     entry_fn fn;
     memcpy(&fn, &sym, sizeof fn); /* object pointer to function pointer, as POSIX allows */
-    const void *api = sym ? fn() : NULL;
-    if (!api) snprintf(why, whysz, "%s has no %s", path, symbol);
-    else if (check(api, path, why, whysz) != 0) api = NULL;
-    if (!api) dlclose(h);
-    return api;
+    *api = sym ? fn() : NULL;
+    if (!*api) {
+        snprintf(err, errsz, "%s has no %s", real, symbol);
+        dlclose(h);
+        return ENG_PLUGIN_FAILED;
+    }
+    if (check(*api, real, err, errsz) != 0) {
+        *api = NULL;
+        dlclose(h);
+        return ENG_PLUGIN_REFUSED;
+    }
+    return ENG_PLUGIN_OK;
 }
 
-const void *eng_plugin_open(const char *env_var, const char *file, const char *symbol, int global,
-                            eng_plugin_check check, char *err, size_t errsz)
+enum eng_plugin_status eng_plugin_open(const char *env_var, const char *file, const char *symbol, int global,
+                                       eng_plugin_check check, const void **api, char *err, size_t errsz)
 {
+    *api = NULL;
     const char *env = getenv(env_var);
-    if (env && *env) return try_open(env, symbol, global, check, err, errsz);
+    if (env && *env) return try_open(env, symbol, global, check, api, err, errsz);
+    /* The build tree only for the very binary that build made; any other copy uses the
+     * installed plug-ins. */
+    const char *dir = FWADVISOR_PLUGIN_DIR;
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0) {
-        snprintf(err, errsz, "cannot find the program's own folder");
-        return NULL;
+    if (n > 0 && *FWADVISOR_BUILD_BIN) {
+        exe[n] = '\0';
+        if (strcmp(exe, FWADVISOR_BUILD_BIN) == 0) dir = FWADVISOR_BUILD_DIR;
     }
-    exe[n] = 0;
-    char *slash = strrchr(exe, '/');
-    if (slash) *slash = 0;
-    static const char *const dirs[] = {"", "build/", "../lib/fwadvisor/"};
-    int found = 0;
-    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
-        char path[PATH_MAX + 96], why[512];
-        snprintf(path, sizeof path, "%s/%s%s", exe, dirs[i], file);
-        if (access(path, F_OK) != 0) continue;
-        const void *api = try_open(path, symbol, global, check, why, sizeof why);
-        if (api) return api;
-        if (!found++) snprintf(err, errsz, "%s", why); /* the first candidate's reason */
+    char path[PATH_MAX + 96];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    if (access(path, F_OK) != 0) {
+        snprintf(err, errsz, "this build has no %s (looked in %s)", file, dir);
+        return ENG_PLUGIN_ABSENT;
     }
-    if (!found) snprintf(err, errsz, "this build has no %s", file);
-    return NULL;
+    return try_open(path, symbol, global, check, api, err, errsz);
 }

@@ -1,6 +1,7 @@
 /* The timed training loop. */
 #include "engine/engine.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -40,6 +41,15 @@ int eng_train(struct eng_model *m, const struct eng_data *d, struct eng_run *run
         if (run->losses) run->losses[s] = loss;
         if (run->step_seconds) run->step_seconds[s] = dt;
         if (on_step) on_step(ctx, s, loss, dt);
+        if (!isfinite(loss)) {
+            snprintf(err, errsz,
+                     "the loss is %s at step %d: training diverged (learning rate too high?) or the data or weights "
+                     "hold non-finite values; stopped",
+                     isnan(loss) ? "NaN" : "infinite", s + 1);
+            free(x);
+            free(t);
+            return ENG_ERR_RUNTIME;
+        }
     }
     free(x);
     free(t);

@@ -406,7 +406,14 @@ static int os_limited(const char *limits, const char *os)
     return 0;
 }
 
-static int tenths(double points) { return (int)lround(points * 10); }
+/* Points x 10 as an int. The knowledge base bounds every rule's points (rules.c), so real values
+ * are small; the clamp keeps any other input (NaN included) from overflowing the conversion. */
+static int tenths(double points)
+{
+    if (!(points >= -1e6)) return points > 0 ? 10000000 : -10000000 * !isnan(points);
+    if (points > 1e6) return 10000000;
+    return (int)lround(points * 10);
+}
 
 static int compare_frameworks(const void *pa, const void *pb)
 {
@@ -438,6 +445,8 @@ void adv_rank(const struct adv_kb *akb, const struct answers *a, struct adv_rank
             if (c >= 0) weights[c] *= e->valuedouble;
         }
     }
+    for (int c = 0; c < akb->ncrit; c++) /* many compounding weight rules stay finite */
+        weights[c] = weights[c] < 1e-6 ? 1e-6 : weights[c] > 1e6 ? 1e6 : weights[c];
     for (int c = 0; c < akb->ncrit; c++) {
         total_weight += weights[c];
         if (out->nweights < 32) {

@@ -1,4 +1,4 @@
-/* answer_keys: the keys of fwadvisor.answers/1 (DESIGN.md), their types and allowed values.
+/* answer_keys: the keys of fwadvisor.answers/1 (docs/report.md), their types and allowed values.
  * Shared by the rule validator and the answers parser. */
 #ifndef FWADVISOR_ANSWER_KEYS_H
 #define FWADVISOR_ANSWER_KEYS_H
@@ -13,6 +13,9 @@ enum ans_type {
                       checked against the table by the advisor */
 };
 
+/* The largest number any key takes (see answers.c). */
+#define ANS_MAX_NUMBER 1e15
+
 struct ans_key {
     const char *name;
     enum ans_type type;
@@ -21,7 +24,7 @@ struct ans_key {
     int min_exclusive;
 };
 
-/* Indices into ans_keys, in DESIGN.md's order. */
+/* Indices into ans_keys, in the documented order. */
 enum ans_index {
     ANS_STAGE, ANS_HARDWARE, ANS_OS, ANS_DEVICES, ANS_NODES, ANS_DEVICE_MEMORY_GB, ANS_MODEL_KIND,
     ANS_MODEL_PARAMS, ANS_TOKENS, ANS_SEQ_LEN, ANS_HIDDEN, ANS_LAYERS, ANS_HEADS, ANS_TEAM, ANS_FUNCTIONAL,

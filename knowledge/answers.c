@@ -31,8 +31,10 @@ static void describe_key(const struct ans_key *key, char *out, size_t n)
         snprintf(out, n, "a list of %s", list);
         break;
     }
-    case ANS_INT: snprintf(out, n, "a whole number >= %g", key->min); break;
-    case ANS_NUMBER: snprintf(out, n, "a number %s %g", key->min_exclusive ? ">" : ">=", key->min); break;
+    case ANS_INT: snprintf(out, n, "a whole number from %g to %g", key->min, ANS_MAX_NUMBER); break;
+    case ANS_NUMBER:
+        snprintf(out, n, "a number %s %g and at most %g", key->min_exclusive ? ">" : ">=", key->min, ANS_MAX_NUMBER);
+        break;
     case ANS_BOOL: snprintf(out, n, "true or false"); break;
     case ANS_ID: snprintf(out, n, "an id (fwadvisor kb list %ss)", key->name); break;
     }
@@ -72,10 +74,12 @@ static const char *allowed_entry(const struct ans_key *key, const char *value, i
     return NULL;
 }
 
+/* Every number has the same ceiling: far above any real model, device count, token count or
+ * price, and low enough that every figure of the plan stays finite (6 x params x tokens <= 6e30). */
 static int number_ok(const struct ans_key *key, double v)
 {
-    if (!isfinite(v)) return 0;
-    if (key->type == ANS_INT && (v != floor(v) || v > 1e15)) return 0;
+    if (!isfinite(v) || v > ANS_MAX_NUMBER) return 0;
+    if (key->type == ANS_INT && v != floor(v)) return 0;
     return key->min_exclusive ? v > key->min : v >= key->min;
 }
 

@@ -26,6 +26,12 @@ sqlite3 *kb_db(kb *k) { return k->db; }
 const char *kb_path(const kb *k) { return k->path; }
 int kb_busy_ms(const kb *k) { return k->busy_ms; }
 
+void kb_set_progress(kb *k, void (*fn)(void *ctx, size_t done, size_t total), void *ctx)
+{
+    k->progress = fn;
+    k->progress_ctx = ctx;
+}
+
 int kb_resolve_path(const char *override, char *out, size_t outsz, int *is_default, char *err,
                     size_t errsz)
 {
@@ -110,20 +116,32 @@ static int check_parent_writable(const char *path, char *err, size_t errsz)
     return KB_OK;
 }
 
-static const char *way_out(void)
+/* The fix to print for a damaged or foreign file: the reset must name that very file. */
+static const char *way_out(const kb *k)
 {
-    return "run 'fwadvisor kb reset --yes' to start afresh (the old file is kept as .bak) "
-           "or choose another file with --db";
+    static _Thread_local char text[PATH_MAX + 160];
+    if (k->is_default)
+        return "run 'fwadvisor kb reset --yes' to start afresh (the old file is kept as .bak) or choose another file "
+               "with --db";
+    snprintf(text, sizeof text,
+             "run 'fwadvisor --db %s kb reset --yes' to start afresh (the old file is kept as .bak) or choose another "
+             "file with --db",
+             k->path);
+    return text;
 }
 
 int kb_db_error(kb *k, int rc, const char *what, char *err, size_t errsz)
 {
     const char *msg = sqlite3_errmsg(k->db);
+    int primary = rc & 0xff;
+    if (primary == SQLITE_READONLY || primary == SQLITE_CANTOPEN || primary == SQLITE_FULL || primary == SQLITE_IOERR ||
+        primary == SQLITE_PERM)
+        k->write_failed = 1;
     switch (rc & 0xff) {
     case SQLITE_NOTADB:
     case SQLITE_CORRUPT:
         kb_errf(err, errsz, "database '%s' is damaged or not a database (%s while %s); %s", k->path,
-                msg, what, way_out());
+                msg, what, way_out(k));
         return KB_ERR_DB;
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
@@ -419,7 +437,7 @@ static int migrate(kb *k, long long from, char *err, size_t errsz)
         if (!migrations[v]) {
             kb_exec(k->db, "ROLLBACK");
             kb_errf(err, errsz, "database '%s' has schema %lld, which this build cannot upgrade; %s",
-                    k->path, from, way_out());
+                    k->path, from, way_out(k));
             return KB_ERR_DB;
         }
         if ((rc = kb_exec(k->db, migrations[v])) != SQLITE_OK) {
@@ -460,59 +478,27 @@ static void remove_db_files(const char *path)
     unlink(side);
 }
 
-int kb_open(const char *path, int make_dirs, kb **out, char *err, size_t errsz)
+/* Checks what k->db holds (a fwadvisor database of a schema this build knows, undamaged), then
+ * creates, migrates and refreshes it as needed. Shared by a file and an in-memory snapshot. */
+static int prepare(kb *k, char *err, size_t errsz)
 {
-    *out = NULL;
-    if (strlen(path) >= PATH_MAX) {
-        kb_errf(err, errsz, "database path is too long");
-        return KB_ERR_DB;
-    }
-    int status;
-    if (make_dirs && (status = make_parent_dirs(path, err, errsz)) != KB_OK) return status;
-    struct stat st;
-    int existed = stat(path, &st) == 0;
-    if (existed && S_ISDIR(st.st_mode)) {
-        kb_errf(err, errsz, "database '%s' is a directory; choose a file with --db", path);
-        return KB_ERR_DB;
-    }
-    if (!existed && (status = check_parent_writable(path, err, errsz)) != KB_OK) return status;
-
-    kb *k = calloc(1, sizeof *k);
-    if (!k) {
-        kb_errf(err, errsz, "out of memory");
-        return KB_ERR_RUNTIME;
-    }
-    snprintf(k->path, sizeof k->path, "%s", path);
-    k->busy_ms = busy_timeout_ms();
-    int rc = sqlite3_open_v2(path, &k->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
-    if (rc != SQLITE_OK) {
-        kb_errf(err, errsz, "cannot open database '%s': %s", path,
-                k->db ? sqlite3_errmsg(k->db) : "out of memory");
-        status = KB_ERR_DB;
-        goto fail;
-    }
-    sqlite3_extended_result_codes(k->db, 1);
-    sqlite3_busy_timeout(k->db, k->busy_ms);
-
+    int rc, status;
     long long version = 0, app_id = 0, tables = 0;
     rc = read_int(k->db, "PRAGMA user_version", &version);
     if (rc == SQLITE_OK) rc = read_int(k->db, "PRAGMA application_id", &app_id);
     if (rc == SQLITE_OK) rc = read_int(k->db, "SELECT count(*) FROM sqlite_master", &tables);
     if (rc != SQLITE_OK) {
-        status = kb_db_error(k, rc, "opening", err, errsz);
-        goto fail;
+        return kb_db_error(k, rc, "opening", err, errsz);
     }
     int fresh = version == 0 && app_id == 0 && tables == 0;
     if (!fresh && app_id != KB_APPLICATION_ID) {
-        kb_errf(err, errsz, "'%s' is a SQLite database but not a fwadvisor knowledge base; %s", path, way_out());
-        status = KB_ERR_DB;
-        goto fail;
+        kb_errf(err, errsz, "'%s' is a SQLite database but not a fwadvisor knowledge base; %s", k->path, way_out(k));
+        return KB_ERR_DB;
     }
     if (version > KB_SCHEMA_VERSION) {
         kb_errf(err, errsz, "database '%s' has schema %lld from a newer fwadvisor (this build knows %d); "
-                "upgrade fwadvisor, or %s", path, version, KB_SCHEMA_VERSION, way_out());
-        status = KB_ERR_DB;
-        goto fail;
+                "upgrade fwadvisor, or %s", k->path, version, KB_SCHEMA_VERSION, way_out(k));
+        return KB_ERR_DB;
     }
     if (!fresh) {
         /* A truncated or damaged file can still answer the header pragmas. */
@@ -521,18 +507,16 @@ int kb_open(const char *path, int make_dirs, kb **out, char *err, size_t errsz)
         if (rc == SQLITE_OK) {
             rc = sqlite3_step(chk);
             if (rc == SQLITE_ROW && strcmp((const char *)sqlite3_column_text(chk, 0), "ok") != 0) {
-                kb_errf(err, errsz, "database '%s' is damaged (%s); %s", path,
-                        (const char *)sqlite3_column_text(chk, 0), way_out());
+                kb_errf(err, errsz, "database '%s' is damaged (%s); %s", k->path,
+                        (const char *)sqlite3_column_text(chk, 0), way_out(k));
                 sqlite3_finalize(chk);
-                status = KB_ERR_DB;
-                goto fail;
+                return KB_ERR_DB;
             }
             rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
             sqlite3_finalize(chk);
         }
         if (rc != SQLITE_OK) {
-            status = kb_db_error(k, rc, "checking the file", err, errsz);
-            goto fail;
+            return kb_db_error(k, rc, "checking the file", err, errsz);
         }
     }
     if (fresh) {
@@ -540,21 +524,170 @@ int kb_open(const char *path, int make_dirs, kb **out, char *err, size_t errsz)
         rc = sqlite3_exec(k->db, "PRAGMA journal_mode=WAL", NULL, NULL, &mode);
         sqlite3_free(mode);
         if (rc != SQLITE_OK) {
-            status = kb_db_error(k, rc, "creating the database", err, errsz);
-            goto fail;
+            return kb_db_error(k, rc, "creating the database", err, errsz);
         }
     }
     kb_exec(k->db, "PRAGMA foreign_keys=ON");
-    if (fresh && (status = create_schema(k, err, errsz)) != KB_OK) goto fail;
-    if (!fresh && version < KB_SCHEMA_VERSION && (status = migrate(k, version, err, errsz)) != KB_OK) goto fail;
-    if ((status = refresh_builtin(k, err, errsz)) != KB_OK) goto fail;
+    if (fresh && (status = create_schema(k, err, errsz)) != KB_OK) return status;
+    if (!fresh && version < KB_SCHEMA_VERSION && (status = migrate(k, version, err, errsz)) != KB_OK) return status;
+    if ((status = refresh_builtin(k, err, errsz)) != KB_OK) return status;
+    return KB_OK;
+}
+
+/* A folder or disk that cannot be written, as opposed to a path that is wrong. */
+static int errno_is_write_failure(int e)
+{
+    return e == EROFS || e == EACCES || e == EPERM || e == ENOSPC || e == EDQUOT;
+}
+
+/* Opens the file; *write_failed tells a failure to write (read-only or full disk) from others. */
+static int open_file(const char *path, int make_dirs, kb **out, int *write_failed, char *err, size_t errsz)
+{
+    *out = NULL;
+    *write_failed = 0;
+    if (strlen(path) >= PATH_MAX) {
+        kb_errf(err, errsz, "database path is too long");
+        return KB_ERR_DB;
+    }
+    int status;
+    if (make_dirs && (status = make_parent_dirs(path, err, errsz)) != KB_OK) {
+        *write_failed = errno_is_write_failure(errno);
+        return status;
+    }
+    struct stat st;
+    int existed = stat(path, &st) == 0;
+    if (existed && S_ISDIR(st.st_mode)) {
+        kb_errf(err, errsz, "database '%s' is a directory; choose a file with --db", path);
+        return KB_ERR_DB;
+    }
+    if (!existed && (status = check_parent_writable(path, err, errsz)) != KB_OK) {
+        *write_failed = errno_is_write_failure(errno);
+        return status;
+    }
+
+    kb *k = calloc(1, sizeof *k);
+    if (!k) {
+        kb_errf(err, errsz, "out of memory");
+        return KB_ERR_RUNTIME;
+    }
+    snprintf(k->path, sizeof k->path, "%s", path);
+    k->is_default = make_dirs;
+    k->busy_ms = busy_timeout_ms();
+    int rc = sqlite3_open_v2(path, &k->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    if (rc != SQLITE_OK) {
+        kb_errf(err, errsz, "cannot open database '%s': %s", path,
+                k->db ? sqlite3_errmsg(k->db) : "out of memory");
+        *write_failed = (rc & 0xff) == SQLITE_CANTOPEN || (rc & 0xff) == SQLITE_READONLY;
+        status = KB_ERR_DB;
+        goto fail;
+    }
+    sqlite3_extended_result_codes(k->db, 1);
+    sqlite3_busy_timeout(k->db, k->busy_ms);
+    if ((status = prepare(k, err, errsz)) != KB_OK) goto fail;
     *out = k;
     return KB_OK;
 fail:
+    *write_failed |= k->write_failed;
     sqlite3_close(k->db);
     if (!existed && status != KB_OK) remove_db_files(path); /* never leave a half-made file */
     free(k);
     return status;
+}
+
+int kb_open(const char *path, int make_dirs, kb **out, char *err, size_t errsz)
+{
+    int write_failed;
+    return open_file(path, make_dirs, out, &write_failed, err, errsz);
+}
+
+/* "file:" URI of a path for SQLite, with the characters a URI gives meaning to escaped. */
+static void file_uri(const char *path, const char *query, char *out, size_t n)
+{
+    size_t used = (size_t)snprintf(out, n, "file:");
+    for (const unsigned char *p = (const unsigned char *)path; *p && used + 4 < n; p++) {
+        if (*p == '%' || *p == '?' || *p == '#' || *p < 0x20 || *p >= 0x7f)
+            used += (size_t)snprintf(out + used, n - used, "%%%02X", *p);
+        else
+            out[used++] = (char)*p;
+    }
+    snprintf(out + used, n - used, "?%s", query);
+}
+
+/* An in-memory copy of the file (or of the built-in facts when there is none yet), prepared in
+ * memory: nothing is written to the disk. */
+static int open_snapshot(const char *path, int is_default, kb **out, char *err, size_t errsz)
+{
+    *out = NULL;
+    kb *k = calloc(1, sizeof *k);
+    if (!k) {
+        kb_errf(err, errsz, "out of memory");
+        return KB_ERR_RUNTIME;
+    }
+    snprintf(k->path, sizeof k->path, "%s", path);
+    k->is_default = is_default;
+    k->snapshot = 1;
+    k->busy_ms = busy_timeout_ms();
+    int status = KB_ERR_DB, rc = sqlite3_open_v2(":memory:", &k->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    if (rc != SQLITE_OK) {
+        kb_errf(err, errsz, "out of memory");
+        goto fail;
+    }
+    sqlite3_extended_result_codes(k->db, 1);
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        /* Read-only first; a write-ahead-logged file whose folder is read-only may need
+         * immutable=1 (its log cannot be shared, so it is read as it stands). */
+        static const char *const queries[] = {"mode=ro", "mode=ro&immutable=1"};
+        sqlite3 *src = NULL;
+        long long version = 0;
+        for (int q = 0; q < 2; q++) {
+            char uri[PATH_MAX * 3 + 64];
+            file_uri(path, queries[q], uri, sizeof uri);
+            sqlite3_close(src);
+            src = NULL;
+            rc = sqlite3_open_v2(uri, &src, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+            if (rc == SQLITE_OK) rc = read_int(src, "PRAGMA user_version", &version);
+            if (rc == SQLITE_OK) break;
+        }
+        sqlite3_backup *b = rc == SQLITE_OK ? sqlite3_backup_init(k->db, "main", src, "main") : NULL;
+        if (b) {
+            rc = sqlite3_backup_step(b, -1);
+            rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+            sqlite3_backup_finish(b);
+        } else if (rc == SQLITE_OK) {
+            rc = sqlite3_errcode(k->db);
+        }
+        if (rc != SQLITE_OK) {
+            kb_errf(err, errsz, "cannot read database '%s': %s", path, src ? sqlite3_errmsg(src) : "out of memory");
+            sqlite3_close(src);
+            goto fail;
+        }
+        sqlite3_close(src);
+    }
+    if ((status = prepare(k, err, errsz)) != KB_OK) goto fail;
+    *out = k;
+    return KB_OK;
+fail:
+    sqlite3_close(k->db);
+    free(k);
+    return status;
+}
+
+int kb_open_read(const char *path, int make_dirs, kb **out, char *err, size_t errsz)
+{
+    int write_failed;
+    int status = open_file(path, make_dirs, out, &write_failed, err, errsz);
+    if (status == KB_OK || !write_failed) return status;
+    return open_snapshot(path, make_dirs, out, err, errsz);
+}
+
+int kb_is_snapshot(const kb *k) { return k->snapshot; }
+
+int kb_check_writable(kb *k, const char *what, char *err, size_t errsz)
+{
+    if (!k->snapshot) return KB_OK;
+    kb_errf(err, errsz, "database '%s' cannot be written (read-only or full disk); not %s", k->path, what);
+    return KB_ERR_DB;
 }
 
 void kb_close(kb *k)

@@ -36,6 +36,15 @@ int kb_resolve_path(const char *override, char *out, size_t outsz, int *is_defau
  * that is not a fwadvisor database, is damaged or has a newer schema is never written to.
  * On success *out owns the connection; free it with kb_close. */
 int kb_open(const char *path, int make_dirs, kb **out, char *err, size_t errsz);
+/* The same for commands that only read: when the file or its folder cannot be written (a
+ * read-only or full disk), an in-memory copy of the file (or of the built-in facts when there is
+ * no file) brought up to date in memory, so lists, reports and recommendations still work.
+ * Nothing is written to the disk then, and storing (kb_check_writable) is refused. */
+int kb_open_read(const char *path, int make_dirs, kb **out, char *err, size_t errsz);
+/* 1 for such an in-memory copy. */
+int kb_is_snapshot(const kb *k);
+/* KB_OK, or KB_ERR_DB with a message when k is an in-memory copy that cannot store `what`. */
+int kb_check_writable(kb *k, const char *what, char *err, size_t errsz);
 void kb_close(kb *k);
 
 /* The accelerator catalog entry for a device name as a driver reports it: the longest `match`
@@ -81,6 +90,9 @@ struct kb_import_stats {
  * error the database is unchanged. `name` is used in messages (a file name or "-"). */
 int kb_import(kb *k, const char *text, size_t len, const char *name, struct kb_import_stats *stats,
               char *err, size_t errsz);
+/* Long operations (kb_import) call fn every thousand rows with the rows done and in all; NULL
+ * turns it off. */
+void kb_set_progress(kb *k, void (*fn)(void *ctx, size_t done, size_t total), void *ctx);
 
 /* --- queries (kb_query.c) ------------------------------------------------------------------ */
 

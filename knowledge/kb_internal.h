@@ -17,6 +17,11 @@ extern const size_t kb_builtin_count;
 struct kb {
     sqlite3 *db;
     int busy_ms;
+    int is_default;   /* the default path (not --db): what the way out of an error names */
+    int write_failed; /* a SQLite error said the file cannot be written (kb_db_error) */
+    int snapshot;     /* an in-memory copy for reading: nothing can be stored */
+    void (*progress)(void *ctx, size_t done, size_t total); /* kb_set_progress */
+    void *progress_ctx;
     char path[PATH_MAX];
 };
 

@@ -1,6 +1,7 @@
 /* Export and import of the knowledge base (fwadvisor.kb/1, docs/knowledge-base.md). */
 #include "knowledge/kb_internal.h"
 #include "knowledge/json_doc.h"
+#include "knowledge/strset.h"
 #include "knowledge/rules.h"
 
 #include <math.h>
@@ -129,35 +130,40 @@ struct import_ctx {
     kb *k;
     const cJSON *doc;
     const char *name;
+    struct strset doc_ids; /* "table\x1fid" of every row of the document */
+    struct strset keys;    /* "table\x1fkey..." of the rows checked so far */
+    sqlite3_stmt *lookup[KB_MAX_TABLES]; /* SELECT 1 FROM table WHERE id = ?, prepared once */
 };
 
-static int id_in_doc(const cJSON *doc, const char *table, const char *id)
+static int id_in_db(struct import_ctx *ctx, const char *table, const char *id)
 {
-    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(doc, table);
-    const cJSON *row;
-    cJSON_ArrayForEach(row, arr) {
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(row, "id");
-        if (cJSON_IsString(v) && strcmp(v->valuestring, id) == 0) return 1;
+    const struct kb_table *t = kb_table_find(table);
+    if (!t) return 0;
+    int i = (int)(t - kb_tables);
+    if (!ctx->lookup[i]) {
+        char sql[128];
+        snprintf(sql, sizeof sql, "SELECT 1 FROM %s WHERE id = ?", t->name);
+        if (sqlite3_prepare_v2(ctx->k->db, sql, -1, &ctx->lookup[i], NULL) != SQLITE_OK) return 0;
     }
-    return 0;
-}
-
-static int id_in_db(kb *k, const char *table, const char *id)
-{
-    char sql[128];
-    snprintf(sql, sizeof sql, "SELECT 1 FROM %s WHERE id = ?", table);
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(k->db, sql, -1, &st, NULL) != SQLITE_OK) return 0;
+    sqlite3_stmt *st = ctx->lookup[i];
     sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
     int found = sqlite3_step(st) == SQLITE_ROW;
-    sqlite3_finalize(st);
+    sqlite3_reset(st);
     return found;
+}
+
+/* "table\x1fid" in buf (ids are checked identifiers and table names are ours: no \x1f in them). */
+static const char *table_key(char *buf, size_t n, const char *table, const char *id)
+{
+    snprintf(buf, n, "%s\x1f%s", table, id);
+    return buf;
 }
 
 static int id_exists(void *vctx, const char *table, const char *id)
 {
     struct import_ctx *ctx = vctx;
-    return id_in_doc(ctx->doc, table, id) || id_in_db(ctx->k, table, id);
+    char key[512];
+    return strset_has(&ctx->doc_ids, table_key(key, sizeof key, table, id)) || id_in_db(ctx, table, id);
 }
 
 static int allowed_value(const char *const *allowed, const char *v)
@@ -266,18 +272,34 @@ static int check_value(struct import_ctx *ctx, const struct kb_column *col, cons
     return 0;
 }
 
-/* Same primary key as an earlier row of the same array? */
-static int duplicate_key(const struct kb_table *t, const cJSON *arr, const cJSON *row)
+/* Same primary key as an earlier row of the same table? 1 yes, 0 no, -1 out of memory. */
+static int duplicate_key(struct import_ctx *ctx, const struct kb_table *t, const cJSON *row)
 {
-    for (const cJSON *prev = arr->child; prev && prev != row; prev = prev->next) {
-        int same = 1;
-        for (int c = 0; c < t->ncols && same; c++) {
-            if (!(t->cols[c].flags & KB_PK)) continue;
-            const cJSON *a = cJSON_GetObjectItemCaseSensitive(prev, t->cols[c].name);
-            const cJSON *b = cJSON_GetObjectItemCaseSensitive(row, t->cols[c].name);
-            same = cJSON_IsString(a) && cJSON_IsString(b) && strcmp(a->valuestring, b->valuestring) == 0;
+    char key[1024];
+    size_t used = (size_t)snprintf(key, sizeof key, "%s", t->name);
+    for (int c = 0; c < t->ncols; c++) {
+        if (!(t->cols[c].flags & KB_PK)) continue;
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(row, t->cols[c].name);
+        if (used < sizeof key)
+            used += (size_t)snprintf(key + used, sizeof key - used, "\x1f%s", cJSON_IsString(v) ? v->valuestring : "");
+    }
+    int added = strset_add(&ctx->keys, key);
+    return added < 0 ? -1 : !added;
+}
+
+/* Every row id of the document, so references between its rows resolve in constant time. */
+static int collect_ids(struct import_ctx *ctx)
+{
+    for (const cJSON *e = ctx->doc->child; e; e = e->next) {
+        if (!kb_table_find(e->string) || !cJSON_IsArray(e)) continue;
+        const cJSON *row;
+        cJSON_ArrayForEach(row, e) {
+            const cJSON *id = cJSON_GetObjectItemCaseSensitive(row, "id");
+            char key[512];
+            if (cJSON_IsString(id) && strlen(id->valuestring) < 400 &&
+                strset_add(&ctx->doc_ids, table_key(key, sizeof key, e->string, id->valuestring)) < 0)
+                return -1;
         }
-        if (same) return 1;
     }
     return 0;
 }
@@ -292,6 +314,10 @@ static int check_document(struct import_ctx *ctx, char *err, size_t errsz)
     const cJSON *schema = cJSON_GetObjectItemCaseSensitive(doc, "schema");
     if (!cJSON_IsString(schema) || strcmp(schema->valuestring, KB_EXPORT_SCHEMA) != 0) {
         kb_errf(err, errsz, "%s: schema: expected \"%s\"", ctx->name, KB_EXPORT_SCHEMA);
+        return -1;
+    }
+    if (collect_ids(ctx)) {
+        kb_errf(err, errsz, "%s: out of memory", ctx->name);
         return -1;
     }
     for (const cJSON *e = doc->child; e; e = e->next) {
@@ -333,8 +359,10 @@ static int check_document(struct import_ctx *ctx, char *err, size_t errsz)
                 }
                 if (check_value(ctx, col, v, where, err, errsz)) return -1;
             }
-            if (duplicate_key(t, e, row)) {
-                kb_errf(err, errsz, "%s: %s[%d]: the same id appears earlier in the document", ctx->name, t->name, i);
+            int dup = duplicate_key(ctx, t, row);
+            if (dup) {
+                if (dup < 0) kb_errf(err, errsz, "%s: out of memory", ctx->name);
+                else kb_errf(err, errsz, "%s: %s[%d]: the same id appears earlier in the document", ctx->name, t->name, i);
                 return -1;
             }
             if (strcmp(t->name, "rules") == 0) {
@@ -381,8 +409,8 @@ static int json_text_equal(const char *stored, const cJSON *v)
     return same;
 }
 
-/* Compares an import row with the stored row of the same key: 1 same, 0 differs or absent. */
-static int same_as_stored(kb *k, const struct kb_table *t, const cJSON *row, int *exists, int *rc_out)
+/* The statement that reads the stored row with an import row's key. */
+static int prepare_lookup(kb *k, const struct kb_table *t, sqlite3_stmt **st)
 {
     char tail[256];
     size_t used = (size_t)snprintf(tail, sizeof tail, "WHERE ");
@@ -390,20 +418,23 @@ static int same_as_stored(kb *k, const struct kb_table *t, const cJSON *row, int
     for (int c = 0; c < t->ncols; c++)
         if (t->cols[c].flags & KB_PK)
             used += (size_t)snprintf(tail + used, sizeof tail - used, "%s%s = ?", n++ ? " AND " : "", t->cols[c].name);
-    sqlite3_stmt *st;
-    int rc = kb_prepare_select(k->db, t, tail, &st);
+    return kb_prepare_select(k->db, t, tail, st);
+}
+
+/* Compares an import row with the stored row of the same key (st from prepare_lookup): 1 same,
+ * 0 differs or absent. */
+static int same_as_stored(sqlite3_stmt *st, const struct kb_table *t, const cJSON *row, int *exists, int *rc_out)
+{
     *exists = 0;
-    *rc_out = rc;
-    if (rc != SQLITE_OK) return 0;
-    n = 0;
+    int n = 0;
     for (int c = 0; c < t->ncols; c++)
         if (t->cols[c].flags & KB_PK)
             sqlite3_bind_text(st, ++n, cJSON_GetObjectItemCaseSensitive(row, t->cols[c].name)->valuestring, -1,
                               SQLITE_STATIC);
-    rc = sqlite3_step(st);
+    int rc = sqlite3_step(st);
     if (rc != SQLITE_ROW) {
         *rc_out = rc == SQLITE_DONE ? SQLITE_OK : rc;
-        sqlite3_finalize(st);
+        sqlite3_reset(st);
         return 0;
     }
     *exists = 1;
@@ -431,32 +462,41 @@ static int same_as_stored(kb *k, const struct kb_table *t, const cJSON *row, int
         case KB_JSON: same = json_text_equal(text, v); break;
         }
     }
-    sqlite3_finalize(st);
+    sqlite3_reset(st);
     *rc_out = SQLITE_OK;
     return same;
 }
 
-static int upsert_row(kb *k, const struct kb_table *t, const cJSON *row, int *rc_out)
+/* INSERT OR REPLACE of the columns a row has; the statement is kept for the next row of the
+ * table with the same columns (*cached, *cached_mask). */
+static int upsert_row(kb *k, const struct kb_table *t, const cJSON *row, sqlite3_stmt **cached, unsigned *cached_mask,
+                      int *rc_out)
 {
-    char sql[1024];
-    size_t used = (size_t)snprintf(sql, sizeof sql, "INSERT OR REPLACE INTO %s (", t->name);
-    int n = 0;
+    unsigned mask = 0;
     for (int c = 0; c < t->ncols; c++)
-        if (cJSON_GetObjectItemCaseSensitive(row, t->cols[c].name))
-            used += (size_t)snprintf(sql + used, sizeof sql - used, "%s%s", n++ ? ", " : "", t->cols[c].name);
-    used += (size_t)snprintf(sql + used, sizeof sql - used, ", origin) VALUES (");
-    for (int i = 0; i < n; i++) used += (size_t)snprintf(sql + used, sizeof sql - used, "%s?", i ? ", " : "");
-    snprintf(sql + used, sizeof sql - used, ", 'user')");
-    sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(k->db, sql, -1, &st, NULL);
-    if (rc != SQLITE_OK) {
-        *rc_out = rc;
-        return -1;
+        if (cJSON_GetObjectItemCaseSensitive(row, t->cols[c].name)) mask |= 1u << c;
+    if (!*cached || mask != *cached_mask) {
+        sqlite3_finalize(*cached);
+        *cached = NULL;
+        char sql[1024];
+        size_t used = (size_t)snprintf(sql, sizeof sql, "INSERT OR REPLACE INTO %s (", t->name);
+        int n = 0;
+        for (int c = 0; c < t->ncols; c++)
+            if (mask & (1u << c)) used += (size_t)snprintf(sql + used, sizeof sql - used, "%s%s", n++ ? ", " : "", t->cols[c].name);
+        used += (size_t)snprintf(sql + used, sizeof sql - used, ", origin) VALUES (");
+        for (int i = 0; i < n; i++) used += (size_t)snprintf(sql + used, sizeof sql - used, "%s?", i ? ", " : "");
+        snprintf(sql + used, sizeof sql - used, ", 'user')");
+        int rc = sqlite3_prepare_v2(k->db, sql, -1, cached, NULL);
+        if (rc != SQLITE_OK) {
+            *rc_out = rc;
+            return -1;
+        }
+        *cached_mask = mask;
     }
-    char *owned[16] = {0};
-    int nowned = 0;
-    n = 0;
-    for (int c = 0; c < t->ncols; c++) {
+    sqlite3_stmt *st = *cached;
+    char *owned[32] = {0};
+    int nowned = 0, n = 0, rc = SQLITE_OK;
+    for (int c = 0; c < t->ncols && rc == SQLITE_OK; c++) {
         const struct kb_column *col = &t->cols[c];
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(row, col->name);
         if (!v) continue;
@@ -467,34 +507,41 @@ static int upsert_row(kb *k, const struct kb_table *t, const cJSON *row, int *rc
         case KB_REAL: sqlite3_bind_double(st, n, v->valuedouble); break;
         case KB_SET:
         case KB_JSON: {
-            char *s = column_text(col, v);
-            if (!s) {
-                sqlite3_finalize(st);
-                for (int i = 0; i < nowned; i++) free(owned[i]);
-                *rc_out = SQLITE_NOMEM;
-                return -1;
+            char *text = column_text(col, v);
+            if (!text) {
+                rc = SQLITE_NOMEM;
+                break;
             }
-            if (nowned < 16) owned[nowned++] = s;
-            sqlite3_bind_text(st, n, s, -1, SQLITE_STATIC);
+            owned[nowned++] = text;
+            sqlite3_bind_text(st, n, text, -1, SQLITE_STATIC);
             break;
         }
         }
     }
-    rc = sqlite3_step(st);
-    sqlite3_finalize(st);
+    if (rc == SQLITE_OK) {
+        rc = sqlite3_step(st);
+        rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+    }
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
     for (int i = 0; i < nowned; i++) free(owned[i]);
-    *rc_out = rc == SQLITE_DONE ? SQLITE_OK : rc;
-    return rc == SQLITE_DONE ? 0 : -1;
+    *rc_out = rc;
+    return rc == SQLITE_OK ? 0 : -1;
 }
 
 int kb_import(kb *k, const char *text, size_t len, const char *name, struct kb_import_stats *stats,
               char *err, size_t errsz)
 {
     memset(stats, 0, sizeof *stats);
+    if (kb_check_writable(k, "importing", err, errsz) != KB_OK) return KB_ERR_DB;
     cJSON *doc = json_doc_parse(text, len, name, err, errsz);
     if (!doc) return KB_ERR_INPUT;
-    struct import_ctx ctx = {k, doc, name};
-    if (check_document(&ctx, err, errsz)) {
+    struct import_ctx ctx = {.k = k, .doc = doc, .name = name};
+    int bad = check_document(&ctx, err, errsz);
+    for (int t = 0; t < KB_MAX_TABLES; t++) sqlite3_finalize(ctx.lookup[t]);
+    strset_free(&ctx.doc_ids);
+    strset_free(&ctx.keys);
+    if (bad) {
         cJSON_Delete(doc);
         return KB_ERR_INPUT;
     }
@@ -505,23 +552,33 @@ int kb_import(kb *k, const char *text, size_t len, const char *name, struct kb_i
         return kb_db_error(k, rc, "importing", err, errsz);
     }
     int status = KB_OK;
+    size_t total = 0, done = 0;
+    for (int t = 0; t < kb_table_count; t++)
+        total += (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, kb_tables[t].name));
     for (int t = 0; t < kb_table_count && status == KB_OK; t++) {
         const struct kb_table *tab = &kb_tables[t];
         const cJSON *arr = cJSON_GetObjectItemCaseSensitive(doc, tab->name);
+        if (!cJSON_GetArraySize(arr)) continue;
+        sqlite3_stmt *lookup = NULL, *upsert = NULL;
+        unsigned upsert_mask = 0;
+        rc = prepare_lookup(k, tab, &lookup);
         const cJSON *row;
         cJSON_ArrayForEach(row, arr) {
-            int exists;
-            if (same_as_stored(k, tab, row, &exists, &rc)) {
+            int exists = 0;
+            if (rc == SQLITE_OK && same_as_stored(lookup, tab, row, &exists, &rc)) {
                 stats->unchanged++;
-                continue;
-            }
-            if (rc != SQLITE_OK || upsert_row(k, tab, row, &rc)) {
+            } else if (rc != SQLITE_OK || upsert_row(k, tab, row, &upsert, &upsert_mask, &rc)) {
                 status = kb_db_error(k, rc, "importing", err, errsz);
                 break;
+            } else if (exists) {
+                stats->changed++;
+            } else {
+                stats->added++;
             }
-            if (exists) stats->changed++;
-            else stats->added++;
+            if (k->progress && ++done % 1000 == 0) k->progress(k->progress_ctx, done, total);
         }
+        sqlite3_finalize(lookup);
+        sqlite3_finalize(upsert);
     }
     if (status == KB_OK) {
         /* Deferred foreign keys are checked by COMMIT; a failure leaves nothing behind. */

@@ -98,6 +98,7 @@ const struct kb_table kb_tables[] = {
     TABLE(rules, "rule"),
 };
 const int kb_table_count = (int)(sizeof kb_tables / sizeof kb_tables[0]);
+_Static_assert(sizeof kb_tables / sizeof kb_tables[0] <= KB_MAX_TABLES, "raise KB_MAX_TABLES");
 
 const struct kb_table *kb_table_find(const char *name)
 {
@@ -136,9 +137,13 @@ int kb_valid_date(const char *s)
     if (strlen(s) != 10 || !digits(s, 4) || s[4] != '-' || !digits(s + 5, 2) || s[7] != '-' ||
         !digits(s + 8, 2))
         return 0;
+    int year = (s[0] - '0') * 1000 + (s[1] - '0') * 100 + (s[2] - '0') * 10 + (s[3] - '0');
     int month = (s[5] - '0') * 10 + (s[6] - '0');
     int day = (s[8] - '0') * 10 + (s[9] - '0');
-    return month >= 1 && month <= 12 && day >= 1 && day <= 31;
+    if (month < 1 || month > 12) return 0;
+    static const int days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    int leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0; /* Gregorian */
+    return day >= 1 && day <= days[month - 1] + (month == 2 && leap);
 }
 
 int kb_valid_pubdate(const char *s)

@@ -43,6 +43,8 @@ struct kb_table {
     const char *id_label; /* what `kb show` calls one row: "framework", ... (NULL: no show) */
 };
 
+/* More than the tables there are (a static check in kb_tables.c keeps it so). */
+#define KB_MAX_TABLES 32
 extern const struct kb_table kb_tables[];
 extern const int kb_table_count;
 

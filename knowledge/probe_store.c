@@ -9,29 +9,27 @@ static const char *str(const cJSON *doc, const char *key)
     return cJSON_IsString(v) ? v->valuestring : "";
 }
 
-int kb_probe_free_id(kb *k, const char *base, char *out, size_t outsz, char *err, size_t errsz)
+/* The first free id of "base", "base-2", ... inside the caller's write transaction. */
+static int free_id(kb *k, const char *base, char *out, size_t outsz)
 {
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(kb_db(k), "SELECT 1 FROM probe_runs WHERE id = ?", -1, &st, NULL);
-    if (rc != SQLITE_OK) return kb_db_error(k, rc, "naming the probe run", err, errsz);
-    for (int n = 1; n < 1000; n++) {
+    if (rc != SQLITE_OK) return rc;
+    for (int n = 1; n < 100000; n++) {
         if (n == 1) snprintf(out, outsz, "%s", base);
         else snprintf(out, outsz, "%s-%d", base, n);
         sqlite3_bind_text(st, 1, out, -1, SQLITE_STATIC);
         rc = sqlite3_step(st);
         sqlite3_reset(st);
-        if (rc == SQLITE_DONE) {
-            sqlite3_finalize(st);
-            return KB_OK;
-        }
         if (rc != SQLITE_ROW) break;
     }
     sqlite3_finalize(st);
-    return kb_db_error(k, rc, "naming the probe run", err, errsz);
+    return rc == SQLITE_DONE ? SQLITE_OK : rc == SQLITE_ROW ? SQLITE_CONSTRAINT : rc;
 }
 
-int kb_probe_save(kb *k, const cJSON *doc, char *err, size_t errsz)
+int kb_probe_save(kb *k, cJSON *doc, char *err, size_t errsz)
 {
+    if (kb_check_writable(k, "saving the probe run", err, errsz) != KB_OK) return KB_ERR_DB;
     char *text = cJSON_PrintUnformatted(doc);
     if (!text) {
         kb_errf(err, errsz, "out of memory");
@@ -51,14 +49,26 @@ int kb_probe_save(kb *k, const cJSON *doc, char *err, size_t errsz)
     else
         snprintf(summary, sizeof summary, "%s; no accelerator; %d results", str(cpu, "model"), ok);
     const cJSON *dur = cJSON_GetObjectItemCaseSensitive(doc, "duration_s");
+    /* The id is chosen inside the write transaction (which waits for other writers up to the
+     * busy timeout), so probes started in the same second never take the same one. */
+    char base[64], id[80];
+    snprintf(base, sizeof base, "%s", *str(doc, "id") ? str(doc, "id") : "run");
     int rc = kb_exec(kb_db(k), "BEGIN IMMEDIATE");
+    if (rc == SQLITE_OK) rc = free_id(k, base, id, sizeof id);
+    if (rc == SQLITE_OK && strcmp(id, str(doc, "id")) != 0) {
+        if (cJSON_GetObjectItemCaseSensitive(doc, "id")) cJSON_ReplaceItemInObjectCaseSensitive(doc, "id", cJSON_CreateString(id));
+        else cJSON_AddStringToObject(doc, "id", id);
+        cJSON_free(text);
+        text = cJSON_PrintUnformatted(doc);
+        if (!text) rc = SQLITE_NOMEM;
+    }
     sqlite3_stmt *st = NULL;
     if (rc == SQLITE_OK)
         rc = sqlite3_prepare_v2(kb_db(k),
                                 "INSERT INTO probe_runs (id, started_at, duration_s, interrupted, summary, doc) "
                                 "VALUES (?, ?, ?, ?, ?, ?)", -1, &st, NULL);
     if (rc == SQLITE_OK) {
-        sqlite3_bind_text(st, 1, str(doc, "id"), -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
         sqlite3_bind_text(st, 2, str(doc, "started_at"), -1, SQLITE_STATIC);
         sqlite3_bind_double(st, 3, cJSON_IsNumber(dur) ? dur->valuedouble : 0);
         sqlite3_bind_int(st, 4, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "interrupted")));
@@ -134,6 +144,7 @@ int kb_probe_get(kb *k, const char *id, cJSON **doc, char *err, size_t errsz)
 
 int kb_probe_delete(kb *k, const char *id, char *err, size_t errsz)
 {
+    if (kb_check_writable(k, "deleting a probe run", err, errsz) != KB_OK) return KB_ERR_DB;
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(kb_db(k), "DELETE FROM probe_runs WHERE id = ?", -1, &st, NULL);
     if (rc != SQLITE_OK) return kb_db_error(k, rc, "deleting a probe run", err, errsz);

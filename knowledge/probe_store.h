@@ -8,10 +8,11 @@
 
 #include "knowledge/kb.h"
 
-/* Stores a run document (its "id" must be new). */
-int kb_probe_save(kb *k, const cJSON *doc, char *err, size_t errsz);
-/* A free id based on `base` ("base", "base-2", ...). */
-int kb_probe_free_id(kb *k, const char *base, char *out, size_t outsz, char *err, size_t errsz);
+/* Stores a run document. Its "id" is the base of the stored id: the first free one of "base",
+ * "base-2", "base-3", ..., chosen inside the write transaction so that probes saving at the same
+ * moment never collide; doc's "id" is updated to what was stored. Waits for other writers up to
+ * the busy timeout. */
+int kb_probe_save(kb *k, cJSON *doc, char *err, size_t errsz);
 /* [{id, started_at, duration_s, interrupted, summary}], newest first. Caller frees. */
 int kb_probe_list(kb *k, cJSON **rows, char *err, size_t errsz);
 /* The document of run `id`, or of the newest run for "latest". *doc stays NULL with KB_OK when

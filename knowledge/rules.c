@@ -145,7 +145,14 @@ int rule_check_condition(const cJSON *cond, char *err, size_t errsz)
     return check_cond(cond, "condition", 0, err, errsz);
 }
 
-/* An object of id -> number, each id a row of table. */
+/* Bounds on what a rule may state, so that any number of imported rules keeps the advisor's
+ * arithmetic exact: points on a 0-100 scale, weight factors, and planning facts. */
+#define RULE_MAX_POINTS 100.0
+#define RULE_MIN_WEIGHT 0.01
+#define RULE_MAX_WEIGHT 100.0
+#define RULE_MAX_FACT 1e15
+
+/* An object of id -> number, each id a row of table; positive: a weight factor. */
 static int check_id_numbers(const cJSON *obj, const char *path, const char *table, int positive,
                             rule_id_exists_fn exists, void *ctx, char *err, size_t errsz)
 {
@@ -158,9 +165,14 @@ static int check_id_numbers(const cJSON *obj, const char *path, const char *tabl
             snprintf(err, errsz, "%s: unknown id '%s' (not in %s)", path, e->string, table);
             return -1;
         }
-        if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble) || (positive && e->valuedouble <= 0)) {
-            snprintf(err, errsz, "%s.%s: expected a %snumber", path, e->string,
-                     positive ? "positive " : "");
+        double v = cJSON_IsNumber(e) ? e->valuedouble : NAN;
+        if (positive ? !(v >= RULE_MIN_WEIGHT && v <= RULE_MAX_WEIGHT) : !(fabs(v) <= RULE_MAX_POINTS)) {
+            if (positive)
+                snprintf(err, errsz, "%s.%s: expected a weight factor from %g to %g", path, e->string, RULE_MIN_WEIGHT,
+                         RULE_MAX_WEIGHT);
+            else
+                snprintf(err, errsz, "%s.%s: expected points from %g to %g", path, e->string, -RULE_MAX_POINTS,
+                         RULE_MAX_POINTS);
             return -1;
         }
     }
@@ -208,8 +220,9 @@ int rule_check_effect(const cJSON *effect, rule_id_exists_fn exists, void *ctx, 
                 return -1;
             }
             for (const cJSON *v = e->child; v; v = v->next) {
-                if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble)) {
-                    snprintf(err, errsz, "%s.%s: expected a number", path, v->string);
+                if (!cJSON_IsNumber(v) || !(fabs(v->valuedouble) <= RULE_MAX_FACT)) {
+                    snprintf(err, errsz, "%s.%s: expected a number from %g to %g", path, v->string, -RULE_MAX_FACT,
+                             RULE_MAX_FACT);
                     return -1;
                 }
             }

@@ -98,6 +98,30 @@ int probe_flops_per_cycle(const char *vendor, int family, int model, int has_avx
     return 0;
 }
 
+int probe_estimate_flops_per_cycle(const char *const *features, int nfeatures, char *how, size_t howsz)
+{
+    /* FMA units x SIMD lanes x 2 from the widest vector unit the processor reports, taking two
+     * FMA units as server and desktop cores since Haswell have them (some client cores with
+     * AVX-512 have one: the estimate is then twice too high, and says it is an estimate). */
+    struct row { const char *feature; int flops; const char *text; };
+    static const struct row rows[] = {
+        {"avx512f", 64, "estimated from AVX-512: 2 FMA units x 16 FP32 lanes x 2"},
+        {"fma", 32, "estimated from AVX2 and FMA: 2 FMA units x 8 FP32 lanes x 2"},
+        {"avx", 16, "estimated from AVX without FMA: an 8-lane multiply and an 8-lane add per cycle"},
+        {"sve", 16, "estimated from SVE at 128 bits: 2 FMA units x 4 FP32 lanes x 2"},
+        {"neon", 16, "estimated from NEON: 2 FMA units x 4 FP32 lanes x 2"},
+        {"sse4.2", 8, "estimated from SSE: a 4-lane multiply and a 4-lane add per cycle"},
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++)
+        for (int i = 0; i < nfeatures; i++)
+            if (strcmp(features[i], rows[r].feature) == 0) {
+                snprintf(how, howsz, "%s", rows[r].text);
+                return rows[r].flops;
+            }
+    snprintf(how, howsz, "no SIMD features known");
+    return 0;
+}
+
 #ifdef PROBE_X86
 static uint64_t read_xcr0(void)
 {
@@ -205,7 +229,7 @@ static void detect_topology(struct probe_cpu *cpu)
     if ((c = hwloc_get_obj_by_type(topo, HWLOC_OBJ_L1CACHE, 0))) cpu->l1d_bytes = c->attr->cache.size;
     if ((c = hwloc_get_obj_by_type(topo, HWLOC_OBJ_L2CACHE, 0))) cpu->l2_bytes = c->attr->cache.size;
     if ((c = hwloc_get_obj_by_type(topo, HWLOC_OBJ_L3CACHE, 0))) cpu->l3_bytes = c->attr->cache.size;
-    cpu->memory_bytes = hwloc_get_root_obj(topo)->total_memory;
+    cpu->memory_bytes = probe_memory_bytes(hwloc_get_root_obj(topo)->total_memory);
     hwloc_obj_t pkg = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PACKAGE, 0);
     const char *model = pkg ? hwloc_obj_get_info_by_name(pkg, "CPUModel") : NULL;
     const char *vendor = pkg ? hwloc_obj_get_info_by_name(pkg, "CPUVendor") : NULL;
@@ -261,12 +285,32 @@ void probe_detect_cpu(struct probe_cpu *cpu)
                                                      sizeof cpu->microarch);
     if (!cpu->microarch[0]) snprintf(cpu->microarch, sizeof cpu->microarch, "unknown");
     detect_clock(cpu);
+    probe_cpu_peaks(cpu);
+}
+
+void probe_cpu_peaks(struct probe_cpu *cpu)
+{
+    char how[128] = "";
+    const char *features[16];
+    for (int i = 0; i < cpu->nsimd; i++) features[i] = cpu->simd[i];
+    cpu->peak_estimated = 0;
+    if (cpu->flops_per_cycle == 0) { /* not in the table: from the vector units it reports */
+        cpu->flops_per_cycle = probe_estimate_flops_per_cycle(features, cpu->nsimd, how, sizeof how);
+        cpu->peak_estimated = cpu->flops_per_cycle > 0;
+    }
     if (cpu->flops_per_cycle > 0 && cpu->max_mhz > 0 && cpu->cores > 0) {
         cpu->peak_gflops = (double)cpu->cores * cpu->max_mhz * cpu->flops_per_cycle / 1e3;
-        snprintf(cpu->peak_note, sizeof cpu->peak_note, "%d cores x %.0f MHz (%s) x %d FP32 FLOP/cycle (%s)", cpu->cores,
-                 cpu->max_mhz, cpu->mhz_source, cpu->flops_per_cycle, cpu->microarch);
+        snprintf(cpu->peak_note, sizeof cpu->peak_note, "%s%d cores x %.0f MHz (%s) x %d FP32 FLOP/cycle (%s)",
+                 cpu->peak_estimated ? "estimated: " : "", cpu->cores, cpu->max_mhz, cpu->mhz_source, cpu->flops_per_cycle,
+                 cpu->peak_estimated ? how : cpu->microarch);
     } else {
+        cpu->peak_gflops = 0;
         snprintf(cpu->peak_note, sizeof cpu->peak_note, "unknown: %s",
-                 cpu->flops_per_cycle == 0 ? "microarchitecture not in the table" : "clock unknown");
+                 cpu->flops_per_cycle == 0 ? "no SIMD features known" : "clock unknown");
     }
+    /* AMX's tile unit: 1024 BF16 FLOP per cycle per core (16 x 16 x 32 multiply-adds in 16
+     * cycles; Intel's optimization reference manual, chapter on AMX). */
+    cpu->peak_gflops_bf16 = has_feature(cpu, "amx_bf16") && cpu->max_mhz > 0 && cpu->cores > 0
+                                ? (double)cpu->cores * cpu->max_mhz * 1024 / 1e3
+                                : 0;
 }

@@ -346,6 +346,23 @@ static float dp_step(struct dist *d, struct eng_model *m, const struct eng_data 
     return loss;
 }
 
+/* The tests' way to stop one rank at a known point of train-dp (every rank has started the
+ * engine, none has begun a step): the rank FWADVISOR_TEST_HOLD_RANK writes its process id to
+ * FWADVISOR_TEST_HOLD_FILE and waits there (two minutes at most), so a test can kill it mid-run
+ * whatever the machine's speed. Unset, this does nothing. */
+static void hold_for_test(const struct dist *d)
+{
+    const char *rank = getenv("FWADVISOR_TEST_HOLD_RANK"), *file = getenv("FWADVISOR_TEST_HOLD_FILE");
+    if (!rank || !file || !*file || atoi(rank) != d->rank) return;
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", file);
+    FILE *f = fopen(tmp, "w");
+    if (!f) return;
+    fprintf(f, "%ld\n", (long)getpid());
+    if (fclose(f) != 0 || rename(tmp, file) != 0) return;
+    for (int i = 0; i < 1200; i++) usleep(100000);
+}
+
 static void run_train_dp(struct dist *d, struct probe_run *run, const struct probe_options *opt)
 {
     struct dp_setup s = {"784,1024,1024,10", 256, 1, 3, 3, opt->full ? 40 : 15};
@@ -385,6 +402,8 @@ static void run_train_dp(struct dist *d, struct probe_run *run, const struct pro
         for (int i = 0; i < 5; i++) fail(rows_out[i], "the engine could not start on every rank (memory?)");
         goto out;
     }
+
+    hold_for_test(d);
 
     /* 1. Correctness: K steps on every rank, then the weights everywhere must be the same bits
      *    and match one process stepping over the same global batch. */

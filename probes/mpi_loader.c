@@ -37,9 +37,9 @@ static int check_plugin(const void *api, const char *path, char *why, size_t why
 
 const struct fw_mpi *fw_mpi_load(char *err, size_t errsz)
 {
-    const struct fw_mpi *p = eng_plugin_open("FWADVISOR_MPI_PLUGIN", "fwadvisor-mpi.so", "fwadvisor_mpi_plugin", 1,
-                                             check_plugin, err, errsz);
-    if (!p && strncmp(err, "this build has no", 17) == 0)
+    const void *api;
+    if (eng_plugin_open("FWADVISOR_MPI_PLUGIN", "fwadvisor-mpi.so", "fwadvisor_mpi_plugin", 1, check_plugin, &api, err,
+                        errsz) == ENG_PLUGIN_ABSENT)
         snprintf(err, errsz, "this build has no MPI plug-in (fwadvisor-mpi.so; build where mpicc is found)");
-    return p;
+    return api;
 }

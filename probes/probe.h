@@ -25,9 +25,11 @@ struct probe_cpu {
     char mhz_source[64];       /* "cpufreq", "measured", ... */
     char simd[16][16];         /* feature names */
     int nsimd;
-    int flops_per_cycle;       /* FP32 per core per cycle from the table, 0 when unknown */
+    int flops_per_cycle;       /* FP32 per core per cycle from the table, else estimated; 0 when unknown */
+    int peak_estimated;        /* flops_per_cycle is an estimate from the SIMD features */
     double peak_gflops;        /* cores x max_mhz x flops_per_cycle, 0 when unknown */
-    char peak_note[160];
+    double peak_gflops_bf16;   /* with AMX: cores x max_mhz x 1024, else 0 */
+    char peak_note[192];
 };
 
 struct probe_accel {
@@ -73,6 +75,17 @@ void probe_x86_features(struct probe_cpu *cpu, uint32_t l1_ecx, uint32_t l7_ebx,
  * name; 0 when not in the table. has_avx512 and has_avx2/fma refine unknown models. */
 int probe_flops_per_cycle(const char *vendor, int family, int model, int has_avx512, int has_fma, char *uarch,
                           size_t uarchsz);
+/* Not in the table: FP32 FLOP per cycle per core from the widest vector unit among the
+ * features (avx512f 64, fma 32, avx 16, sve 16, neon 16, sse4.2 8; 0 when none), with how it was
+ * estimated in `how`. */
+int probe_estimate_flops_per_cycle(const char *const *features, int nfeatures, char *how, size_t howsz);
+/* The CPU's peaks from its cores, clock and flops_per_cycle (estimated when 0), with the note. */
+void probe_cpu_peaks(struct probe_cpu *cpu);
+/* The machine's memory, one figure for every view: the larger of the operating system's total
+ * (MemTotal) and numa_sum (hwloc's NUMA nodes; 0 when unknown): memory hot-plugged or held back
+ * from one of them does not make the figure move between runs. */
+uint64_t probe_memory_bytes(uint64_t numa_sum);
+
 /* Apple: parses `sysctl -a` style text ("key: value" lines) into an accelerator entry. */
 int probe_parse_apple_sysctl(const char *text, struct probe_accel *out, struct probe_cpu *cpu);
 
@@ -98,6 +111,15 @@ struct probe_result {
 
 struct eng_cuda_plugin;
 
+/* How far a run is. The time left comes from a plan of each step's cost (its size and a prior
+ * rate), scaled by how the finished steps compared with their plan; it never rises silently. */
+struct probe_progress {
+    double fraction; /* 0..1 of the planned time */
+    double eta_s;    /* seconds left; < 0 before the first step has finished */
+    int eta_revised; /* the estimate rose: the last steps ran slower than planned */
+    char what[32];   /* the step running */
+};
+
 struct probe_options {
     int full;                  /* --full: more sizes and repeats */
     int smoke;                 /* tiny sizes and few repeats: for tests, not for measuring */
@@ -112,8 +134,8 @@ struct probe_options {
     int distributed;           /* running under MPI: allreduce and train-dp are run by probes/dist.c */
     unsigned workloads;        /* bit per PROBE_W_* */
     volatile sig_atomic_t *stop; /* set by a signal handler: finish the current repeat and return */
-    /* Progress: called between repeats with the fraction done and the current step's name. */
-    void (*progress)(void *ctx, double fraction, const char *what);
+    /* Progress: called between repeats (from the measuring thread). */
+    void (*progress)(void *ctx, const struct probe_progress *p);
     void *progress_ctx;
 };
 
@@ -159,11 +181,22 @@ struct probe_run {
     struct probe_result results[PROBE_MAX_RESULTS];
 };
 
+/* Planned seconds of the selected workloads (probe_progress's plan), for run->hw. */
+double probe_plan_seconds(const struct probe_run *run, const struct probe_options *opt);
+
 /* Runs the selected workloads on hw's CPU and appends results to run. Returns 0, or 1 when
  * stopped early (run->interrupted is set). */
 int probe_run_workloads(struct probe_run *run, const struct probe_options *opt);
 
 /* The fwadvisor.probe/1 document. Caller frees. */
 cJSON *probe_run_to_json(const struct probe_run *run);
+
+/* Stores a run document in the knowledge base (kb_probe_save settles its id and updates doc).
+ * When that fails for any reason (k may be NULL), the run is written as JSON to
+ * probe-run-ID.json beside the database, else in the current directory, else in $TMPDIR, so no
+ * measurement is lost. Returns 0 when stored; 1 when written to the file named in `where` (err
+ * holds why the store failed); -1 when nothing could be written. */
+struct kb;
+int probe_run_store(struct kb *k, cJSON *doc, char *where, size_t wheresz, char *err, size_t errsz);
 
 #endif

@@ -17,4 +17,7 @@ struct quick_hw {
  * hwloc for the CPU's model too, which costs a topology load (milliseconds). */
 void quick_detect(struct quick_hw *out, int cpu_model);
 
+/* Bytes of memory that can be allocated now without swapping (MemAvailable), 0 when unknown. */
+double quick_memory_available_bytes(void);
+
 #endif

@@ -1,9 +1,14 @@
-/* The fwadvisor.probe/1 document of a run (DESIGN.md, docs/probe.schema.json). */
+/* The fwadvisor.probe/1 document of a run (docs/probe.md, docs/probe.schema.json), and storing it. */
 #include "probes/probe.h"
+#include "engine/file.h"
+#include "knowledge/probe_store.h"
 
+#include <limits.h>
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static void add_nullable(cJSON *o, const char *key, double v, int present)
 {
@@ -76,6 +81,8 @@ cJSON *probe_run_to_json(const struct probe_run *run)
     cJSON_AddNumberToObject(cpu, "memory_bytes", (double)c->memory_bytes);
     add_nullable(cpu, "flops_per_cycle", c->flops_per_cycle, c->flops_per_cycle > 0);
     add_nullable(cpu, "peak_gflops_fp32", round_sig(c->peak_gflops), c->peak_gflops > 0);
+    add_nullable(cpu, "peak_gflops_bf16", round_sig(c->peak_gflops_bf16), c->peak_gflops_bf16 > 0);
+    cJSON_AddBoolToObject(cpu, "peak_estimated", c->peak_estimated);
     cJSON_AddStringToObject(cpu, "peak_note", c->peak_note);
     cJSON *acc = cJSON_AddArrayToObject(doc, "accelerators");
     for (int i = 0; i < hw->naccel; i++) {
@@ -157,4 +164,34 @@ void probe_apply_catalog(struct probe_run *run)
                 !strcmp(run->results[j].device, r->device))
                 r->peak_fraction = run->results[j].peak_fraction;
     }
+}
+
+int probe_run_store(kb *k, cJSON *doc, char *where, size_t wheresz, char *err, size_t errsz)
+{
+    where[0] = '\0';
+    if (k && kb_probe_save(k, doc, err, errsz) == KB_OK) return 0;
+    if (!k) snprintf(err, errsz, "no knowledge base to store the run in");
+    char *text = cJSON_Print(doc);
+    if (!text) return -1;
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(doc, "id");
+    char dirs[3][PATH_MAX];
+    int ndirs = 0;
+    if (k) { /* beside the database first */
+        snprintf(dirs[ndirs], sizeof dirs[0], "%s", kb_path(k));
+        char *slash = strrchr(dirs[ndirs], '/');
+        if (slash) *slash = '\0', ndirs++;
+    }
+    if (getcwd(dirs[ndirs], sizeof dirs[0])) ndirs++; /* printed in full, so it can be found */
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dirs[ndirs++], sizeof dirs[0], "%s", tmp && *tmp ? tmp : "/tmp");
+    int status = -1;
+    for (int i = 0; i < ndirs && status != 0; i++) {
+        char why[PATH_MAX + 128];
+        snprintf(where, wheresz, "%s/probe-run-%s.json", dirs[i], cJSON_IsString(id) ? id->valuestring : "unnamed");
+        struct eng_chunk chunk = {text, strlen(text)};
+        status = eng_file_write(where, &chunk, 1, why, sizeof why) == ENG_FILE_OK ? 0 : -1;
+    }
+    if (status) where[0] = '\0';
+    free(text);
+    return status ? -1 : 1;
 }

@@ -88,18 +88,62 @@ struct runner {
     struct probe_run *run;
     const struct probe_options *opt;
     int threads;
-    double done, total; /* progress units */
+    /* Progress in planned seconds: each step's cost is planned from its size and a prior rate
+     * (plan_* below); the time left is what remains of the plan scaled by how long the finished
+     * steps really took against their plan. */
+    double done, total, started, last_eta;
     double gemm_best;   /* GFLOP/s, for the training steps' fraction */
     char gpu_lost[256]; /* why the GPU could not be opened again, once that happened */
 };
 
 static int stopped(const struct runner *r) { return r->opt->stop && *r->opt->stop; }
 
-static void progress(struct runner *r, double units, const char *what)
+static void progress(struct runner *r, double planned_seconds, const char *what)
 {
-    r->done += units;
-    if (r->opt->progress) r->opt->progress(r->opt->progress_ctx, r->total > 0 ? r->done / r->total : 1, what);
+    r->done += planned_seconds;
+    if (!r->opt->progress) return;
+    struct probe_progress p = {r->total > 0 ? r->done / r->total : 1, -1, 0, ""};
+    if (p.fraction > 1) p.fraction = 1;
+    snprintf(p.what, sizeof p.what, "%s", what);
+    double elapsed = now_s() - r->started;
+    if (r->done > 0 && elapsed > 0) {
+        p.eta_s = (r->total > r->done ? r->total - r->done : 0) * elapsed / r->done;
+        /* Rising against the last figure by more than a second and a tenth: said, not hidden. */
+        p.eta_revised = r->last_eta >= 0 && p.eta_s > r->last_eta * 1.1 + 1;
+        r->last_eta = p.eta_s;
+    }
+    r->opt->progress(r->opt->progress_ctx, &p);
 }
+
+/* --- the plan: seconds each step should take, from its size -------------------------------- */
+
+/* What the CPU's sgemm is taken to reach before it is measured: half the theoretical peak, or
+ * 50 GFLOP/s when that is unknown; memory bandwidth 10 GB/s. Only the time left uses these, and
+ * only until the first steps have run. */
+static double prior_gflops(const struct runner *r)
+{
+    return r->run->hw.cpu.peak_gflops > 0 ? 0.5 * r->run->hw.cpu.peak_gflops : 50;
+}
+
+static double gemm_min_time(const struct runner *r) { return r->opt->smoke ? 0.01 : r->opt->full ? 1.0 : 0.25; }
+static int gemm_min_count(const struct runner *r) { return r->opt->full ? 5 : 3; }
+
+static double plan_gemm(const struct runner *r, int n)
+{
+    double once = 2.0 * n * n * (double)n / (prior_gflops(r) * 1e9), timed = gemm_min_count(r) * once;
+    return once + (timed > gemm_min_time(r) ? timed : gemm_min_time(r)); /* warm-up, then the repeats */
+}
+
+static double plan_train(const struct runner *r, double step_flops, int steps)
+{
+    return steps * (step_flops / (0.5 * prior_gflops(r) * 1e9) + 2e-6);
+}
+
+/* One round of STREAM's four kernels over arrays of n doubles: 80 bytes per element. */
+static double plan_stream_round(size_t n) { return 80.0 * (double)n / 10e9; }
+
+/* A GPU step: its sizes are fixed and its rate unknown before it runs. */
+#define PLAN_GPU_STEP 2.0
 
 static struct probe_result *add_result(struct runner *r, const char *workload, const char *metric, const char *unit)
 {
@@ -149,12 +193,19 @@ int probe_gemm_check(const float *a, const float *b, const float *c, int n, uint
     return 1;
 }
 
-static void run_gemm(struct runner *r)
+/* The sgemm sweep's sizes. */
+static const int *gemm_sizes(const struct runner *r, int *count)
 {
     static const int quick[] = {256, 512, 1024, 2048}, full[] = {256, 512, 1024, 1536, 2048, 3072, 4096},
                      smoke[] = {64, 128};
-    const int *sizes = r->opt->smoke ? smoke : r->opt->full ? full : quick;
-    int nsizes = r->opt->smoke ? 2 : r->opt->full ? 7 : 4;
+    *count = r->opt->smoke ? 2 : r->opt->full ? 7 : 4;
+    return r->opt->smoke ? smoke : r->opt->full ? full : quick;
+}
+
+static void run_gemm(struct runner *r)
+{
+    int nsizes;
+    const int *sizes = gemm_sizes(r, &nsizes);
     const struct eng_backend *be = eng_cpu_backend();
     be->set_threads(r->threads);
     int maxn = sizes[nsizes - 1];
@@ -177,8 +228,8 @@ static void run_gemm(struct runner *r)
         }
         double flops = 2.0 * n * n * (double)n;
         be->gemm(0, 0, n, n, n, 1, a, n, b, n, 0, c, n); /* warm-up: packing buffers, threads */
-        int count = 0, min_n = r->opt->full ? 5 : 3;
-        double min_t = r->opt->smoke ? 0.01 : r->opt->full ? 1.0 : 0.25, start = now_s();
+        int count = 0, min_n = gemm_min_count(r);
+        double min_t = gemm_min_time(r), start = now_s();
         while (count < 256 && (count < min_n || now_s() - start < min_t) && !stopped(r)) {
             double t0 = now_s();
             be->gemm(0, 0, n, n, n, 1, a, n, b, n, 0, c, n);
@@ -195,7 +246,7 @@ static void run_gemm(struct runner *r)
             if (r->run->hw.cpu.peak_gflops > 0) res->peak_fraction = res->stats.median / r->run->hw.cpu.peak_gflops;
             if (res->stats.median > best) best = res->stats.median, best_n = n;
         }
-        progress(r, 1, "gemm");
+        progress(r, plan_gemm(r, n), "gemm");
     }
     if (best > 0) {
         /* The best size again, as the summary the advisor reads. */
@@ -299,18 +350,29 @@ static double stream_once(struct stream_ctx *s, int kernel)
     return now_s() - t0;
 }
 
-static void run_stream(struct runner *r)
+/* STREAM's array length: four times the last-level cache (at least 2^21 doubles), as STREAM's
+ * rules ask, from figures that do not change between runs on one machine; cut to a quarter of
+ * the memory for all three arrays only on a machine too small for that. */
+static size_t stream_elements(const struct runner *r)
 {
-    static const char *const names[K_COUNT] = {"copy_gbs", "scale_gbs", "add_gbs", "triad_gbs"};
-    static const double bytes_per[K_COUNT] = {16, 16, 24, 24}; /* as STREAM counts them */
+    if (r->opt->smoke) return (size_t)1 << 16;
     uint64_t llc = r->run->hw.cpu.l3_bytes ? r->run->hw.cpu.l3_bytes : r->run->hw.cpu.l2_bytes;
     if (!llc) llc = 32u << 20;
     size_t n = (size_t)(4 * llc / sizeof(double));
     if (n < (size_t)1 << 21) n = (size_t)1 << 21;
     uint64_t mem = r->run->hw.cpu.memory_bytes;
     if (mem && 3 * n * sizeof(double) > mem / 4) n = (size_t)(mem / 4 / 3 / sizeof(double));
-    if (r->opt->smoke) n = (size_t)1 << 16;
-    int ntimes = r->opt->smoke ? 3 : r->opt->full ? 20 : 10;
+    return n;
+}
+
+static int stream_rounds(const struct runner *r) { return r->opt->smoke ? 3 : r->opt->full ? 20 : 10; }
+
+static void run_stream(struct runner *r)
+{
+    static const char *const names[K_COUNT] = {"copy_gbs", "scale_gbs", "add_gbs", "triad_gbs"};
+    static const double bytes_per[K_COUNT] = {16, 16, 24, 24}; /* as STREAM counts them */
+    size_t n = stream_elements(r);
+    int ntimes = stream_rounds(r);
     struct stream_ctx s;
     memset(&s, 0, sizeof s);
     s.n = n;
@@ -342,7 +404,7 @@ static void run_stream(struct runner *r)
     int done = 0;
     for (int k = 0; k < ntimes && !stopped(r); k++, done++) {
         for (int kern = 0; kern < K_COUNT; kern++) times[kern][k] = stream_once(&s, kern);
-        progress(r, 1.0 / ntimes, "stream");
+        progress(r, plan_stream_round(n), "stream");
     }
     int valid = done > 0 && probe_stream_check(s.a, s.b, s.c, n, done);
     for (int kern = 0; kern < K_COUNT; kern++) {
@@ -441,13 +503,33 @@ static void train_rows(struct runner *r, const char *device, int tiny, const cha
     }
 }
 
+/* The CPU training steps: the seed article's Linear(100,10) at batch 32, and 784-1024-1024-10 at
+ * batch 256 (2.448 GFLOP a step). */
+struct cpu_train_setup {
+    int steps, warmup, batch;
+    const char *layers;
+    double step_flops;
+};
+
+static struct cpu_train_setup cpu_train_setup(const struct runner *r, int tiny)
+{
+    struct cpu_train_setup s = {tiny ? (r->opt->full ? 10000 : 3000) : (r->opt->full ? 60 : 20), tiny ? 200 : 3,
+                                tiny ? 32 : 256, tiny ? "100,10" : "784,1024,1024,10", tiny ? 2.0 * 32 * 1000 * 2 : 2.448e9};
+    if (r->opt->smoke) s.steps = tiny ? 50 : 2, s.warmup = 1;
+    return s;
+}
+
+static double plan_cpu_train(const struct runner *r, int tiny)
+{
+    struct cpu_train_setup s = cpu_train_setup(r, tiny);
+    return plan_train(r, s.step_flops, s.steps + s.warmup);
+}
+
 static void run_train(struct runner *r, int tiny)
 {
-    int steps = tiny ? (r->opt->full ? 10000 : 3000) : (r->opt->full ? 60 : 20);
-    int warmup = tiny ? 200 : 3;
-    if (r->opt->smoke) steps = tiny ? 50 : 2, warmup = 1;
-    const char *layers = tiny ? "100,10" : "784,1024,1024,10";
-    int batch = tiny ? 32 : 256;
+    struct cpu_train_setup setup = cpu_train_setup(r, tiny);
+    int steps = setup.steps, warmup = setup.warmup, batch = setup.batch;
+    const char *layers = setup.layers;
     double *secs = malloc((size_t)steps * sizeof *secs), flops = 0;
     int n = secs ? train_steps(r, eng_cpu_backend(), layers, batch, warmup, steps, secs, &flops) : 0;
     char params[160];
@@ -461,7 +543,7 @@ static void run_train(struct runner *r, int tiny)
         if (peak > 0) rows[0]->peak_fraction = rows[1]->peak_fraction = rows[1]->stats.median / peak;
     }
     free(secs);
-    progress(r, 1, tiny ? "train-tiny" : "train-mlp");
+    progress(r, plan_cpu_train(r, tiny), tiny ? "train-tiny" : "train-mlp");
 }
 
 /* --- GPU workloads (the CUDA plug-in) ---------------------------------------------------- */
@@ -537,7 +619,7 @@ static void run_gpu_gemm(struct runner *r)
             gpu_bench(r, ENG_BENCH_GEMM, (size_t)n, types[t], "gemm", "gflops", "GFLOP/s", 2.0 * n * n * (double)n, 1e9,
                       params);
         }
-    progress(r, 1, "gemm (GPU)");
+    progress(r, PLAN_GPU_STEP, "gemm (GPU)");
 }
 
 static void run_gpu_memory(struct runner *r, unsigned w)
@@ -547,7 +629,7 @@ static void run_gpu_memory(struct runner *r, unsigned w)
     if (w & PROBE_W_STREAM) {
         snprintf(params, sizeof params, "{\"bytes\": %zu, \"counted\": \"read + written\"}", big);
         gpu_bench(r, ENG_BENCH_COPY, big, 0, "stream", "copy_gbs", "GB/s", 2.0 * (double)big, 1e9, params);
-        progress(r, 1, "device copy");
+        progress(r, PLAN_GPU_STEP, "device copy");
     }
     if (w & PROBE_W_TRANSFER) {
         for (int pinned = 1; pinned >= 0 && !stopped(r); pinned--) {
@@ -555,7 +637,7 @@ static void run_gpu_memory(struct runner *r, unsigned w)
             gpu_bench(r, ENG_BENCH_H2D, xfer, pinned, "transfer", "h2d_gbs", "GB/s", (double)xfer, 1e9, params);
             gpu_bench(r, ENG_BENCH_D2H, xfer, pinned, "transfer", "d2h_gbs", "GB/s", (double)xfer, 1e9, params);
         }
-        progress(r, 1, "transfer");
+        progress(r, PLAN_GPU_STEP, "transfer");
     }
 }
 
@@ -588,7 +670,7 @@ static void run_gpu_train(struct runner *r, int tiny)
     struct probe_result *rows[2];
     train_rows(r, r->opt->gpu_device, tiny, params, secs, n, batch, flops, why, rows);
     free(secs);
-    progress(r, 1, tiny ? "train-tiny (GPU)" : "train-mlp (GPU)");
+    progress(r, PLAN_GPU_STEP, tiny ? "train-tiny (GPU)" : "train-mlp (GPU)");
 }
 
 int probe_use_gpu(struct probe_options *o, int index, int also_cpu, char *err, size_t errsz)
@@ -603,18 +685,37 @@ int probe_use_gpu(struct probe_options *o, int index, int also_cpu, char *err, s
     return 0;
 }
 
+double probe_plan_seconds(const struct probe_run *run, const struct probe_options *opt)
+{
+    struct runner r = {.run = (struct probe_run *)run, .opt = opt};
+    unsigned w = opt->workloads;
+    double total = 0;
+    if (opt->cpu || !opt->gpu) {
+        int nsizes;
+        const int *sizes = gemm_sizes(&r, &nsizes);
+        if (w & PROBE_W_GEMM)
+            for (int i = 0; i < nsizes; i++) total += plan_gemm(&r, sizes[i]);
+        if (w & PROBE_W_STREAM) total += stream_rounds(&r) * plan_stream_round(stream_elements(&r));
+        if (w & PROBE_W_TRAIN_TINY) total += plan_cpu_train(&r, 1);
+        if (w & PROBE_W_TRAIN_MLP) total += plan_cpu_train(&r, 0);
+    }
+    if (opt->gpu) {
+        static const unsigned gpu_steps[] = {PROBE_W_GEMM, PROBE_W_STREAM, PROBE_W_TRANSFER, PROBE_W_TRAIN_MLP,
+                                             PROBE_W_TRAIN_TINY};
+        for (size_t i = 0; i < sizeof gpu_steps / sizeof gpu_steps[0]; i++)
+            if (w & gpu_steps[i]) total += PLAN_GPU_STEP;
+    }
+    return total;
+}
+
 int probe_run_workloads(struct probe_run *run, const struct probe_options *opt)
 {
-    struct runner r = {run, opt, opt->threads > 0 ? opt->threads : (run->hw.cpu.cores > 0 ? run->hw.cpu.cores : 1), 0, 0, 0, {0}};
+    struct runner r = {.run = run, .opt = opt, .threads = opt->threads > 0 ? opt->threads : (run->hw.cpu.cores > 0 ? run->hw.cpu.cores : 1),
+                       .started = now_s(), .last_eta = -1};
     unsigned w = opt->workloads;
     int cpu = opt->cpu || !opt->gpu;
-    if (cpu)
-        r.total = ((w & PROBE_W_GEMM) ? (opt->smoke ? 2 : opt->full ? 7 : 4) : 0) + ((w & PROBE_W_STREAM) ? 1 : 0) +
-                  ((w & PROBE_W_TRAIN_MLP) ? 1 : 0) + ((w & PROBE_W_TRAIN_TINY) ? 1 : 0);
-    if (opt->gpu)
-        r.total += ((w & PROBE_W_GEMM) ? 1 : 0) + ((w & PROBE_W_STREAM) ? 1 : 0) + ((w & PROBE_W_TRANSFER) ? 1 : 0) +
-                   ((w & PROBE_W_TRAIN_MLP) ? 1 : 0) + ((w & PROBE_W_TRAIN_TINY) ? 1 : 0);
-    if (r.total == 0) r.total = 1;
+    r.total = probe_plan_seconds(run, opt);
+    if (r.total <= 0) r.total = 1;
     if (opt->gpu) {
         if ((w & PROBE_W_TRAIN_TINY) && !stopped(&r)) run_gpu_train(&r, 1);
         if ((w & (PROBE_W_STREAM | PROBE_W_TRANSFER)) && !stopped(&r)) run_gpu_memory(&r, w);

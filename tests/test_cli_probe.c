@@ -229,14 +229,19 @@ Test(probe_cli, store_round_trip_in_process)
                        " \"results\": [{\"status\": \"ok\"}]}";
     cJSON *doc = cJSON_Parse(text);
     cr_assert_eq(kb_probe_save(k, doc, err, sizeof err), KB_OK, "%s", err);
-    cr_expect_eq(kb_probe_save(k, doc, err, sizeof err), KB_ERR_DB, "the same id twice");
-    char id[64];
-    cr_expect_eq(kb_probe_free_id(k, "r1", id, sizeof id, err, sizeof err), KB_OK);
-    cr_expect_str_eq(id, "r1-2");
     cJSON *back;
     cr_assert_eq(kb_probe_get(k, "r1", &back, err, sizeof err), KB_OK);
     cr_expect(cJSON_Compare(doc, back, 1), "stored and read back unchanged");
     cJSON_Delete(back);
+    /* The same base id again: stored under the next free one, and the document says which. */
+    cJSON *again = cJSON_Parse(text);
+    cr_assert_eq(kb_probe_save(k, again, err, sizeof err), KB_OK, "%s", err);
+    cr_expect_str_eq(cJSON_GetObjectItem(again, "id")->valuestring, "r1-2");
+    cr_assert_eq(kb_probe_save(k, again, err, sizeof err), KB_OK, "%s", err);
+    cr_expect_str_eq(cJSON_GetObjectItem(again, "id")->valuestring, "r1-2-2", "the base is the document's id");
+    cJSON_Delete(again);
+    cr_assert_eq(kb_probe_delete(k, "r1-2", err, sizeof err), KB_OK);
+    cr_assert_eq(kb_probe_delete(k, "r1-2-2", err, sizeof err), KB_OK);
     cJSON *rows;
     cr_assert_eq(kb_probe_list(k, &rows, err, sizeof err), KB_OK);
     cr_expect_eq(cJSON_GetArraySize(rows), 1);

@@ -111,7 +111,7 @@ Test(recommend_cli, bad_answers_exit_3_with_one_line)
     } cases[] = {
         {{"--set", "hardwre=tpu"}, "unknown key 'hardwre' (did you mean 'hardware'?)"},
         {{"--set", "stage=prod"}, "is not one of learning, research, prototype, production"},
-        {{"--set", "devices=-2"}, "is not a whole number >= 1"},
+        {{"--set", "devices=-2"}, "is not a whole number from 1 to 1e+15"},
         {{"--preset", "no-such-preset"}, "unknown preset"},
         {{"-a", "/nonexistent/answers.json"}, "cannot read"},
         {{"--probe", "42"}, "no probe run '42'"},

@@ -139,7 +139,7 @@ static struct bad_doc bad_docs[] = {
                                " \"source\": \"seed-001\", \"as_of\": \"2026-01-01\"}]}", "unknown id 'caffe'"},
     {"rule_bad_weight", HEAD "\"rules\": [{\"id\": \"r\", \"kind\": \"weight\", \"title\": \"t\", \"text\": \"x\","
                         " \"condition\": {}, \"effect\": {\"weight\": {\"debugging\": -2}},"
-                        " \"source\": \"seed-001\", \"as_of\": \"2026-01-01\"}]}", "expected a positive number"},
+                        " \"source\": \"seed-001\", \"as_of\": \"2026-01-01\"}]}", "expected a weight factor from 0.01 to 100"},
     {"negative_memory", HEAD "\"accelerators\": [{\"id\": \"x\", \"name\": \"X\", \"vendor\": \"nvidia\", \"memory_gb\": 0,"
                         " \"bandwidth_gbs\": 1, \"fp32_tflops\": 1, \"bf16_tflops\": 1, \"fp16_tflops\": 1, \"match\": \"x\","
                         " \"source\": \"seed-001\", \"as_of\": \"2026-01-01\"}]}", "memory_gb: 0 must be > 0"},

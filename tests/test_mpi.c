@@ -219,34 +219,41 @@ Test(mpi, a_killed_rank_ends_the_run_without_saving)
 {
     need_mpi();
     const char *bin = getenv("FWADVISOR_BIN");
+    char *held = ts_path(dir, "held");
+    char hold_file[4300];
+    snprintf(hold_file, sizeof hold_file, "FWADVISOR_TEST_HOLD_FILE=%s", held);
     int errpipe[2];
     cr_assert_eq(pipe(errpipe), 0);
     pid_t pid = fork();
     cr_assert_neq(pid, -1);
     if (pid == 0) {
         for (const char *const *e = mpi_env(); *e; e++) putenv((char *)*e);
+        putenv("FWADVISOR_TEST_HOLD_RANK=1"); /* rank 1 stops mid-train-dp and says so */
+        putenv(hold_file);
         dup2(errpipe[1], 2);
         int devnull = open("/dev/null", O_WRONLY);
         if (devnull >= 0) dup2(devnull, 1);
         close(errpipe[0]);
-        execl(mpirun, mpirun, "-np", "2", bin, "probe", "--full", "--workload", "train-dp", (char *)NULL);
+        execl(mpirun, mpirun, "-np", "2", "-x", "FWADVISOR_TEST_HOLD_RANK", "-x", "FWADVISOR_TEST_HOLD_FILE", bin,
+              "probe", "--workload", "train-dp", (char *)NULL);
         _exit(127);
     }
     close(errpipe[1]);
-    /* wait until both ranks run, then a little more: train-dp is under way */
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "pgrep -P %d -f 'probe --full' | tail -1", (int)pid);
+    /* Rank 1 writes its process id when every rank has started train-dp and it holds: the kill
+     * lands mid-run however fast the machine is. */
     int victim = 0;
-    for (int i = 0; i < 100 && !victim; i++) {
+    for (int i = 0; i < 600 && !victim; i++) {
         usleep(100000);
-        FILE *p = popen(cmd, "r");
-        if (p) {
-            if (fscanf(p, "%d", &victim) != 1) victim = 0;
-            pclose(p);
-        }
+        char *text = ts_read(held, NULL);
+        if (text) victim = atoi(text);
+        free(text);
     }
-    cr_assert_gt(victim, 0, "no rank started");
-    sleep(3);
+    free(held);
+    if (!victim) {
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+    }
+    cr_assert_gt(victim, 0, "rank 1 never reached train-dp");
     cr_assert_eq(kill(victim, SIGKILL), 0);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);

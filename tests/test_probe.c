@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "probes/probe.h"
 #include "tests/support.h"
@@ -162,6 +163,75 @@ Test(probe, flops_table)
     cr_expect_eq(probe_flops_per_cycle("GenuineIntel", 6, 0x2a, 0, 0, u, sizeof u), 16);
     cr_expect_eq(probe_flops_per_cycle("HiSilicon", 0, 0, 0, 0, u, sizeof u), 0);
     cr_expect_str_eq(u, "unknown");
+}
+
+/* A CPU the table does not know gets a peak estimated from its vector units, and says so. */
+Test(probe, cpu_peak_estimated_from_simd_when_not_in_the_table)
+{
+    char how[128];
+    const char *avx512[] = {"sse4.2", "avx", "avx2", "fma", "avx512f", "amx_bf16"};
+    cr_expect_eq(probe_estimate_flops_per_cycle(avx512, 6, how, sizeof how), 64);
+    cr_expect(strstr(how, "AVX-512") != NULL, "%s", how);
+    const char *avx2[] = {"sse4.2", "avx", "avx2", "fma"};
+    cr_expect_eq(probe_estimate_flops_per_cycle(avx2, 4, how, sizeof how), 32);
+    const char *avx_only[] = {"sse4.2", "avx"};
+    cr_expect_eq(probe_estimate_flops_per_cycle(avx_only, 2, how, sizeof how), 16);
+    cr_expect_eq(probe_estimate_flops_per_cycle(NULL, 0, how, sizeof how), 0);
+
+    /* An Intel Xeon with AVX-512 and AMX whose model is not in the table: 56 cores at 3800 MHz:
+     * FP32 56 x 3800 x 64 / 1000 = 13619.2 GFLOP/s, estimated; BF16 on AMX 56 x 3800 x 1024 / 1000
+     * = 217907.2 GFLOP/s. */
+    struct probe_cpu cpu;
+    memset(&cpu, 0, sizeof cpu);
+    cpu.cores = 56;
+    cpu.max_mhz = 3800;
+    snprintf(cpu.mhz_source, sizeof cpu.mhz_source, "cpufreq");
+    for (int i = 0; i < 6; i++) snprintf(cpu.simd[cpu.nsimd++], sizeof cpu.simd[0], "%s", avx512[i]);
+    probe_cpu_peaks(&cpu);
+    cr_expect_eq(cpu.flops_per_cycle, 64);
+    cr_expect(cpu.peak_estimated);
+    cr_expect_float_eq(cpu.peak_gflops, 13619.2, 1e-6);
+    cr_expect_float_eq(cpu.peak_gflops_bf16, 217907.2, 1e-6);
+    cr_expect(strncmp(cpu.peak_note, "estimated: ", 11) == 0, "%s", cpu.peak_note);
+    /* AVX2 only, no AMX: 8 cores x 3000 MHz x 32 = 768 GFLOP/s; no BF16 peak */
+    memset(&cpu, 0, sizeof cpu);
+    cpu.cores = 8;
+    cpu.max_mhz = 3000;
+    for (int i = 0; i < 4; i++) snprintf(cpu.simd[cpu.nsimd++], sizeof cpu.simd[0], "%s", avx2[i]);
+    probe_cpu_peaks(&cpu);
+    cr_expect_float_eq(cpu.peak_gflops, 768, 1e-9);
+    cr_expect_float_eq(cpu.peak_gflops_bf16, 0, 0);
+    /* in the table: not estimated (Skylake-SP, 64 FLOP/cycle) */
+    memset(&cpu, 0, sizeof cpu);
+    cpu.cores = 4;
+    cpu.max_mhz = 2000;
+    cpu.flops_per_cycle = 64;
+    snprintf(cpu.microarch, sizeof cpu.microarch, "Skylake-SP");
+    probe_cpu_peaks(&cpu);
+    cr_expect(!cpu.peak_estimated);
+    cr_expect_float_eq(cpu.peak_gflops, 512, 1e-9);
+    /* nothing known: no peak, and the note says why */
+    memset(&cpu, 0, sizeof cpu);
+    cpu.cores = 4;
+    cpu.max_mhz = 2000;
+    probe_cpu_peaks(&cpu);
+    cr_expect_float_eq(cpu.peak_gflops, 0, 0);
+    cr_expect(strstr(cpu.peak_note, "unknown") != NULL);
+}
+
+/* The machine's memory: the larger of the OS total and the NUMA nodes' sum. */
+Test(probe, memory_is_the_larger_of_os_total_and_numa_sum)
+{
+    char *dir = ts_tmpdir(), *proc = ts_path(dir, "proc");
+    mkdir(proc, 0755);
+    char *meminfo = ts_path(proc, "meminfo");
+    ts_write_str(meminfo, "MemTotal:       24683652 kB\nMemFree:        1 kB\n");
+    setenv("FWADVISOR_SYSROOT", dir, 1);
+    cr_expect_eq(probe_memory_bytes(16869148ull * 1024), 24683652ull * 1024, "the OS sees hot-plugged memory");
+    cr_expect_eq(probe_memory_bytes(32000000ull * 1024), 32000000ull * 1024, "the NUMA nodes see more");
+    unsetenv("FWADVISOR_SYSROOT");
+    ts_rmtree(dir);
+    free(dir), free(proc), free(meminfo);
 }
 
 Test(probe, statistics)

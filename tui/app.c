@@ -4,6 +4,7 @@
 #include "tui/crt.h"
 #include "tui/layout.h"
 #include "tui/text.h"
+#include "engine/file.h"
 #include "probes/advisor_hw.h"
 
 #include <limits.h>
@@ -149,25 +150,25 @@ void app_refresh_hardware(struct app *a)
 /* --- home ---------------------------------------------------------------------------------- */
 
 static const char *const home_items[] = {
-    "Start the advisor", "Run a probe of this machine", "Browse the knowledge base", "Load answers from a file", "Quit",
+    "Start the advisor",        "Run a probe of this machine", "Open the latest probe run",
+    "Browse the knowledge base", "Load answers from a file",   "Quit",
 };
-enum { HOME_ITEMS = 5 };
+enum { HOME_ITEMS = 6 };
 
 static void loaded_answers(struct app *a, const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        ui_message(a, 1, "cannot read '%s'", path);
+    unsigned char *buf;
+    size_t n;
+    char err[PATH_MAX + 512];
+    if (eng_file_read(path, (size_t)64 << 20, &buf, &n, err, sizeof err) != ENG_FILE_OK) {
+        ui_message(a, 1, "%s", err);
         return;
     }
-    char buf[65536];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
     struct answers loaded;
     answers_init(&loaded);
-    char err[512];
-    if (answers_parse_json(&loaded, buf, n, path, err, sizeof err)) {
+    int bad = answers_parse_json(&loaded, (const char *)buf, n, path, err, sizeof err);
+    free(buf);
+    if (bad) {
         ui_message(a, 1, "%s", err);
         return;
     }
@@ -207,8 +208,9 @@ static void home_key(struct app *a, int ch)
         switch (a->home_sel) {
         case 0: wizard_start(a, NULL); break;
         case 1: probe_view_start(a); break;
-        case 2: kb_view_open(a); break;
-        case 3: ui_begin_input(a, "Answers file (fwadvisor.answers/1 JSON)", "", loaded_answers); break;
+        case 2: probe_view_open_stored(a, "latest"); break;
+        case 3: kb_view_open(a); break;
+        case 4: ui_begin_input(a, "Answers file (fwadvisor.answers/1 JSON)", "", loaded_answers); break;
         default: a->quit = 1;
         }
         break;
@@ -373,7 +375,7 @@ int tui_run(const struct tui_options *opt)
         /* While a probe runs, and until its finished run has been collected, wake up to redraw:
          * a worker that finishes between two wake-ups must not leave the screen waiting for a
          * key. */
-        int pending = a->probe.started && !a->probe.saved;
+        int pending = a->probe.started && !a->probe.collected;
         timeout(pending ? 100 : -1);
         int ch = getch();
         double t0 = now_ms();

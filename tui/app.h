@@ -9,6 +9,7 @@
 
 #include "knowledge/advisor.h"
 #include "probes/probe.h"
+#include "probes/session.h"
 
 enum tui_screen { SCR_HOME, SCR_WIZARD, SCR_RESULTS, SCR_PROBE, SCR_KB };
 enum { TAB_RANKING, TAB_WHY, TAB_COMPARE, TAB_PLAN, TAB_DEPLOY, TAB_PITFALLS, TAB_COUNT };
@@ -34,16 +35,18 @@ struct wiz_question {
 extern const struct wiz_question wiz_questions[];
 extern const int wiz_question_count;
 
+#define PROBE_VIEW_STEPS 16
+
 struct probe_state {
     pthread_t thread;
-    pthread_mutex_t lock;
-    int started, finished, saved, cancelled;
-    double fraction;
-    char what[32];
-    unsigned seen;              /* workloads reached, for the per-workload bars */
-    volatile sig_atomic_t stop; /* Esc */
-    struct probe_run *run;
-    cJSON *doc, *previous;      /* this run's document and the one before it */
+    pthread_mutex_t lock;       /* finished, steps */
+    int started, finished, collected;
+    struct probe_session session;
+    double t0;
+    int nsteps;
+    char steps[PROBE_VIEW_STEPS][32]; /* the steps reached, in order */
+    cJSON *shown, *baseline;    /* the run on screen and the run it is compared with */
+    int baseline_pick, scroll;
     char message[256];
 };
 
@@ -104,6 +107,7 @@ void results_key(struct app *a, int ch);
 
 /* probe_view.c */
 void probe_view_start(struct app *a);
+void probe_view_open_stored(struct app *a, const char *id);
 void probe_view_draw(struct app *a);
 void probe_view_key(struct app *a, int ch);
 void probe_view_poll(struct app *a);

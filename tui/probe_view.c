@@ -1,61 +1,74 @@
-/* The probe screen: the probe runs in a worker thread while the screen shows a bar per
- * workload; Esc cancels (what finished is kept); then the results as a table with bars against
- * the theoretical peak and the previous run. The knowledge base is only touched from the
+/* The probe screen: a probe session (probes/session.h, the same workflow as `fwadvisor probe`)
+ * measures in a worker thread while the screen shows the steps, an overall bar and the time
+ * left; Esc cancels (what finished is kept). Then the run as the command line shows it: the same
+ * summary and the same table, compared with a baseline run the user picks (b). A stored run
+ * opens here too, from the home screen. The knowledge base is only touched from the
  * interface's thread. */
-#include "engine/cuda/plugin.h"
 #include "knowledge/probe_store.h"
+#include "probes/run_table.h"
+#include "probes/session.h"
 #include "tui/app.h"
 #include "tui/crt.h"
 #include "tui/layout.h"
 #include "tui/text.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-static const char *const workloads[] = {"train-tiny", "stream", "gemm", "train-mlp"};
-enum { NW = 4 };
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
 
-static void on_progress(void *ctx, double fraction, const char *what)
+/* The steps seen, in order, for the list while measuring (measuring thread, under the lock). */
+static void on_progress(void *ctx, const struct probe_progress *pr)
 {
     struct probe_state *p = ctx;
     pthread_mutex_lock(&p->lock);
-    p->fraction = fraction;
-    snprintf(p->what, sizeof p->what, "%s", what);
-    for (int i = 0; i < NW; i++)
-        if (!strcmp(workloads[i], what)) p->seen |= 1u << i;
+    if (p->nsteps == 0 || strcmp(p->steps[p->nsteps - 1], pr->what) != 0) {
+        if (p->nsteps == PROBE_VIEW_STEPS) memmove(p->steps, p->steps + 1, sizeof p->steps[0] * (PROBE_VIEW_STEPS - 1)), p->nsteps--;
+        snprintf(p->steps[p->nsteps++], sizeof p->steps[0], "%s", pr->what);
+    }
     pthread_mutex_unlock(&p->lock);
 }
 
 static void *worker(void *arg)
 {
     struct probe_state *p = arg;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    probe_detect(&p->run->hw);
-    struct probe_options o;
-    memset(&o, 0, sizeof o);
-    o.workloads = PROBE_W_ALL;
-    o.stop = &p->stop;
-    o.progress = on_progress;
-    o.progress_ctx = p;
-    snprintf(o.device, sizeof o.device, "cpu");
-    /* As `probe --device auto`: GPU 0 as well when the CUDA plug-in opens one. */
-    char err[256];
-    probe_use_gpu(&o, 0, 1, err, sizeof err);
-    probe_run_workloads(p->run, &o);
-    eng_device_close();
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    p->run->duration_s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    probe_session_measure(&p->session);
     pthread_mutex_lock(&p->lock);
     p->finished = 1;
     pthread_mutex_unlock(&p->lock);
     return NULL;
 }
 
-int probe_view_running(const struct app *a) { return a->probe.started && !a->probe.finished; }
+int probe_view_running(const struct app *a)
+{
+    struct probe_state *p = (struct probe_state *)&a->probe;
+    if (!p->started) return 0;
+    pthread_mutex_lock(&p->lock);
+    int running = !p->finished;
+    pthread_mutex_unlock(&p->lock);
+    return running;
+}
+
+static void reset(struct probe_state *p)
+{
+    cJSON_Delete(p->shown);
+    cJSON_Delete(p->baseline);
+    p->shown = p->baseline = NULL;
+    p->started = p->finished = p->collected = 0;
+    p->nsteps = 0;
+    p->scroll = 0;
+    p->baseline_pick = 0;
+    p->message[0] = '\0';
+}
 
 void probe_view_start(struct app *a)
 {
@@ -65,169 +78,219 @@ void probe_view_start(struct app *a)
         return;
     }
     probe_view_cleanup(a);
-    char err[256];
-    kb_probe_get(a->k, "latest", &p->previous, err, sizeof err);
-    p->run = calloc(1, sizeof *p->run);
-    if (!p->run) {
-        ui_message(a, 1, "out of memory");
+    /* As `probe --device auto`: the CPU, and GPU 0 as well when the CUDA plug-in opens one. */
+    struct probe_session_config cfg = {"auto", 0, 0, 0, 0, NULL, 0};
+    char err[512];
+    p->session.on_progress = on_progress;
+    p->session.on_progress_ctx = p;
+    if (probe_session_begin(&p->session, &cfg, err, sizeof err) != PROBE_BEGIN_OK) {
+        probe_session_end(&p->session);
+        ui_message(a, 1, "%s", err);
         return;
     }
-    time_t t = time(NULL);
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(p->run->started_at, sizeof p->run->started_at, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    char base[32];
-    strftime(base, sizeof base, "%Y%m%d-%H%M%S", &tm);
-    if (kb_probe_free_id(a->k, base, p->run->id, sizeof p->run->id, err, sizeof err) != KB_OK)
-        snprintf(p->run->id, sizeof p->run->id, "%s", base);
-    snprintf(p->run->version, sizeof p->run->version, "%s", FWADVISOR_VERSION);
-    p->fraction = 0;
-    p->seen = 0;
-    p->stop = 0;
-    p->finished = p->saved = p->cancelled = 0;
-    p->message[0] = '\0';
-    snprintf(p->what, sizeof p->what, "detection");
-    if (pthread_create(&p->thread, NULL, worker, p) != 0) {
-        ui_message(a, 1, "cannot start the probe thread");
-        free(p->run);
-        p->run = NULL;
-        return;
-    }
+    if (p->session.warning[0]) ui_message(a, 1, "warning: %s", p->session.warning);
+    p->t0 = now_s();
     p->started = 1;
+    if (pthread_create(&p->thread, NULL, worker, p) != 0) {
+        probe_session_end(&p->session);
+        p->started = 0;
+        ui_message(a, 1, "cannot start the probe thread");
+        return;
+    }
     a->screen = SCR_PROBE;
 }
 
-/* Once the worker is done: join it, store the run and let the advisor use it. */
+/* Shows a stored run (an id or "latest") with its latest comparable baseline. */
+void probe_view_open_stored(struct app *a, const char *id)
+{
+    struct probe_state *p = &a->probe;
+    if (probe_view_running(a)) {
+        a->screen = SCR_PROBE;
+        return;
+    }
+    probe_view_cleanup(a);
+    char err[512];
+    if (kb_probe_get(a->k, id, &p->shown, err, sizeof err) != KB_OK || !p->shown) {
+        ui_message(a, 1, "%s", p->shown ? err : "no probe run stored yet: run one from the home screen");
+        return;
+    }
+    probe_session_baseline(a->k, "latest", p->shown, &p->baseline, err, sizeof err);
+    snprintf(p->message, sizeof p->message, "stored probe run");
+    a->screen = SCR_PROBE;
+}
+
+/* Once the worker is done: join it, finish the document, store the run and let the advisor
+ * use it; compare with the latest stored run of the same machine. */
 void probe_view_poll(struct app *a)
 {
     struct probe_state *p = &a->probe;
-    if (!p->started || !p->finished || p->saved || !p->run) return;
+    if (!p->started || p->collected || probe_view_running(a)) return;
     pthread_join(p->thread, NULL);
-    p->saved = 1;
-    int finished = 0;
-    for (int i = 0; i < p->run->nresults; i++) finished += !p->run->results[i].skipped;
-    p->doc = probe_run_to_json(p->run);
-    char err[512];
-    if (p->doc && (!p->run->interrupted || finished > 0)) {
-        if (kb_probe_save(a->k, p->doc, err, sizeof err) == KB_OK) {
-            snprintf(p->message, sizeof p->message, "saved as probe run %s%s", p->run->id,
-                     p->run->interrupted ? " (cancelled: the finished results only)" : "");
-            app_refresh_hardware(a);
-        } else {
-            snprintf(p->message, sizeof p->message, "%.250s", err);
-        }
-    } else {
-        snprintf(p->message, sizeof p->message, "cancelled before anything finished: nothing saved");
+    p->collected = 1;
+    char err[512], where[PATH_MAX];
+    if (probe_session_finish(&p->session, a->k) != 0) {
+        snprintf(p->message, sizeof p->message, "out of memory");
+        return;
     }
+    probe_session_baseline(a->k, "latest", p->session.doc, &p->baseline, err, sizeof err);
+    switch (probe_session_save(&p->session, a->k, where, sizeof where, err, sizeof err)) {
+    case PROBE_SAVED:
+        snprintf(p->message, sizeof p->message, "saved as probe run %s%s", p->session.run->id,
+                 p->session.run->interrupted ? " (cancelled: the finished results only)" : "");
+        app_refresh_hardware(a);
+        break;
+    case PROBE_SPILLED: snprintf(p->message, sizeof p->message, "not stored (%.100s); kept in %.120s", err, where); break;
+    case PROBE_LOST: snprintf(p->message, sizeof p->message, "%.250s", err); break;
+    case PROBE_NOTHING: snprintf(p->message, sizeof p->message, "cancelled before anything finished: nothing saved"); break;
+    }
+    p->shown = cJSON_Duplicate(p->session.doc, 1);
+    probe_session_end(&p->session);
 }
 
 void probe_view_cleanup(struct app *a)
 {
     struct probe_state *p = &a->probe;
-    if (p->started && !p->saved) {
-        p->stop = 1;
+    if (p->started && !p->collected) {
+        p->session.stop = 1;
         pthread_join(p->thread, NULL);
+        probe_session_end(&p->session);
     }
-    cJSON_Delete(p->doc);
-    cJSON_Delete(p->previous);
-    free(p->run);
-    p->doc = p->previous = NULL;
-    p->run = NULL;
-    p->started = p->finished = p->saved = 0;
+    reset(p);
 }
 
-static const cJSON *previous_result(const cJSON *prev, const struct probe_result *r)
+/* b: the next stored run as the baseline (newest first), then none, then around again. */
+static void next_baseline(struct app *a)
 {
-    const cJSON *b;
-    cJSON *params = cJSON_Parse(r->params);
-    const cJSON *found = NULL;
-    cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(prev, "results")) {
-        const cJSON *w = cJSON_GetObjectItemCaseSensitive(b, "workload"), *m = cJSON_GetObjectItemCaseSensitive(b, "metric");
-        if (!cJSON_IsString(w) || !cJSON_IsString(m) || strcmp(w->valuestring, r->workload) || strcmp(m->valuestring, r->metric))
-            continue;
-        if (params && cJSON_Compare(params, cJSON_GetObjectItemCaseSensitive(b, "params"), 1)) found = b;
+    struct probe_state *p = &a->probe;
+    if (!p->shown) return;
+    cJSON *rows = NULL;
+    char err[256];
+    if (kb_probe_list(a->k, &rows, err, sizeof err) != KB_OK) return;
+    const char *self = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p->shown, "id"));
+    int n = 0;
+    const cJSON *row, *pick = NULL;
+    p->baseline_pick++;
+    cJSON_ArrayForEach(row, rows) {
+        const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "id"));
+        if (!id || (self && strcmp(id, self) == 0)) continue;
+        if (++n == p->baseline_pick) pick = row;
     }
-    cJSON_Delete(params);
-    return found;
+    cJSON_Delete(p->baseline);
+    p->baseline = NULL;
+    if (pick) kb_probe_get(a->k, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(pick, "id")), &p->baseline, err,
+                           sizeof err);
+    else p->baseline_pick = 0;
+    cJSON_Delete(rows);
+}
+
+static void draw_running(struct app *a)
+{
+    struct probe_state *p = &a->probe;
+    struct probe_progress pr;
+    probe_session_progress(&p->session, &pr);
+    char steps[PROBE_VIEW_STEPS][32], line[512], bar[512];
+    pthread_mutex_lock(&p->lock);
+    int nsteps = p->nsteps;
+    memcpy(steps, p->steps, sizeof steps);
+    pthread_mutex_unlock(&p->lock);
+    ui_text(2, 2, COLS - 4, p->session.stop ? "Cancelling: finishing the current repeat..." : "Running (Esc cancels)", A_BOLD);
+    int y = 4;
+    for (int i = 0; i < nsteps && y < LINES - 6; i++, y++) {
+        int current = i == nsteps - 1;
+        snprintf(line, sizeof line, "%-18.31s %s", steps[i], current ? "running" : "done");
+        ui_text(y, 2, COLS - 4, line, current ? A_BOLD : crt_attr(PAIR_GOOD));
+    }
+    y++;
+    tui_bar(bar, sizeof bar, pr.fraction, COLS - 30, a->utf8);
+    snprintf(line, sizeof line, "overall %3.0f%%", pr.fraction * 100);
+    ui_text(y, 2, 24, line, A_NORMAL);
+    ui_text(y, 27, COLS - 30, bar, A_NORMAL);
+    double elapsed = now_s() - p->t0;
+    if (pr.eta_s >= 0)
+        snprintf(line, sizeof line, "%.0f s so far, about %.0f s left%s", elapsed, pr.eta_s,
+                 pr.eta_revised ? " (revised up: the last step ran slower than planned)" : "");
+    else
+        snprintf(line, sizeof line, "%.0f s so far; the time left follows the first step", elapsed);
+    ui_text(y + 2, 2, COLS - 4, line, A_NORMAL);
+    ui_footer(a, " Esc: cancel   q: quit (asks first)");
 }
 
 void probe_view_draw(struct app *a)
 {
     struct probe_state *p = &a->probe;
     ui_title(a, "probe: measuring this machine");
-    char line[512], bar[512];
     if (probe_view_running(a)) {
-        pthread_mutex_lock(&p->lock);
-        double fraction = p->fraction;
-        unsigned seen = p->seen;
-        char what[32];
-        snprintf(what, sizeof what, "%s", p->what);
-        pthread_mutex_unlock(&p->lock);
-        ui_text(2, 2, COLS - 4, p->stop ? "Cancelling: finishing the current repeat..." : "Running (Esc cancels)", A_BOLD);
-        for (int i = 0; i < NW; i++) {
-            /* A workload is done once a later one started; the current one shows the overall bar. */
-            int done = 0;
-            for (int j = i + 1; j < NW; j++) done |= (seen >> j) & 1u;
-            int current = !strcmp(what, workloads[i]) && !done;
-            tui_bar(bar, sizeof bar, done ? 1.0 : current ? fraction : 0.0, COLS - 30, a->utf8);
-            snprintf(line, sizeof line, "%-11s %s", workloads[i], done ? "done" : current ? "running" : "waiting");
-            ui_text(4 + 2 * i, 2, 24, line, current ? A_BOLD : A_NORMAL);
-            ui_text(4 + 2 * i, 27, COLS - 30, bar, done ? crt_attr(PAIR_GOOD) : A_NORMAL);
-        }
-        snprintf(line, sizeof line, "overall %3.0f%%", fraction * 100);
-        ui_text(4 + 2 * NW, 2, COLS - 4, line, A_NORMAL);
-        ui_footer(a, " Esc: cancel   q: quit (asks first)");
+        draw_running(a);
         return;
     }
-    if (!p->run) {
+    if (!p->shown) {
+        ui_text(2, 2, COLS - 4, p->message, crt_attr(PAIR_ACCENT));
         ui_footer(a, " Esc: home");
         return;
     }
-    const struct probe_cpu *c = &p->run->hw.cpu;
-    snprintf(line, sizeof line, "CPU %s, %d cores; FP32 peak %s", c->model[0] ? c->model : "(model unknown)", c->cores,
-             c->peak_gflops > 0 ? "" : "unknown");
-    if (c->peak_gflops > 0)
-        snprintf(line, sizeof line, "CPU %s, %d cores; FP32 peak %.0f GFLOP/s (%s)", c->model[0] ? c->model : "(model unknown)",
-                 c->cores, c->peak_gflops, c->microarch);
-    ui_text(2, 1, COLS - 2, line, A_BOLD);
-    ui_text(3, 1, COLS - 2, p->message, p->run->interrupted ? crt_attr(PAIR_ACCENT) : crt_attr(PAIR_GOOD));
-    ui_text(5, 1, COLS - 2, "WORKLOAD   METRIC         MEDIAN     PREVIOUS   CHANGE  vs PEAK", A_BOLD);
-    int y = 6;
-    for (int i = 0; i < p->run->nresults && y < LINES - 2; i++) {
-        const struct probe_result *r = &p->run->results[i];
-        if (r->skipped) {
-            snprintf(line, sizeof line, "%-10s %-13.13s %s", r->workload, r->metric, r->reason);
-            ui_text(y++, 1, COLS - 2, line, crt_attr(PAIR_DIM));
+    /* The same summary and table as `fwadvisor probe show`. */
+    char lines[24][512];
+    int n = probe_summary_lines(p->shown, lines, 24), y = 2;
+    for (int i = 0; i < n && y < LINES - 8; i++)
+        y += ui_wrap(y, 1, COLS - 2, 2, lines[i], i == 0 ? A_BOLD : A_NORMAL);
+    int bad = strstr(p->message, "saved as") == NULL && strstr(p->message, "stored probe run") == NULL;
+    ui_text(y++, 1, COLS - 2, p->message, bad ? crt_attr(PAIR_ACCENT) : crt_attr(PAIR_GOOD));
+    char line[512];
+    if (p->baseline)
+        snprintf(line, sizeof line, "compared with probe run %s (b: another)",
+                 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p->baseline, "id")));
+    else
+        snprintf(line, sizeof line, "no baseline (b: compare with a stored run)");
+    ui_text(y++, 1, COLS - 2, line, crt_attr(PAIR_DIM));
+    struct probe_table *t = malloc(sizeof *t);
+    if (!t) return;
+    probe_table_build(p->shown, p->baseline, t);
+    const enum probe_col *cols = t->compared ? probe_table_compared : probe_table_plain;
+    static const int widths[PT_NCOLS] = {10, 13, 12, 9, 19, 6, 5, 9, 14};
+    /* the header, then the rows from the scroll position */
+    int x = 1;
+    for (int c = 0; cols[c] != PT_NCOLS && x < COLS - 1; c++) {
+        ui_text(y, x, widths[cols[c]], probe_table_headers[cols[c]], A_BOLD);
+        x += widths[cols[c]] + 1;
+    }
+    y++;
+    int rows_room = LINES - 2 - y - 1;
+    if (p->scroll > t->nrows - rows_room) p->scroll = t->nrows - rows_room;
+    if (p->scroll < 0) p->scroll = 0;
+    for (int r = p->scroll; r < t->nrows && y < LINES - 3; r++, y++) {
+        const struct probe_table_row *row = &t->rows[r];
+        if (row->skipped) {
+            snprintf(line, sizeof line, "%-10s %-13.13s %s", row->cell[PT_WORKLOAD], row->cell[PT_METRIC], row->reason);
+            ui_text(y, 1, COLS - 2, line, crt_attr(PAIR_DIM));
             continue;
         }
-        const cJSON *prev = p->previous ? previous_result(p->previous, r) : NULL;
-        const cJSON *pm = prev ? cJSON_GetObjectItemCaseSensitive(prev, "median") : NULL;
-        char pcol[16] = "-", chg[16] = "";
-        if (cJSON_IsNumber(pm) && pm->valuedouble > 0) {
-            snprintf(pcol, sizeof pcol, "%.4g", pm->valuedouble);
-            snprintf(chg, sizeof chg, "%+.1f%%", (r->stats.median - pm->valuedouble) / pm->valuedouble * 100);
+        attr_t attr = row->verdict == PV_WORSE ? crt_attr(PAIR_BAD) | A_BOLD
+                      : row->verdict == PV_BETTER ? crt_attr(PAIR_GOOD)
+                      : row->noisy               ? crt_attr(PAIR_ACCENT)
+                                                 : A_NORMAL;
+        x = 1;
+        for (int c = 0; cols[c] != PT_NCOLS && x < COLS - 1; c++) {
+            ui_text(y, x, widths[cols[c]], row->cell[cols[c]], attr);
+            x += widths[cols[c]] + 1;
         }
-        snprintf(line, sizeof line, "%-10s %-13.13s %9.4g %10s %8s ", r->workload, r->metric, r->stats.median, pcol, chg);
-        ui_text(y, 1, 57, line, r->noisy ? crt_attr(PAIR_ACCENT) : A_NORMAL);
-        if (r->peak_fraction >= 0) {
-            tui_bar(bar, sizeof bar, r->peak_fraction, COLS - 66, a->utf8);
-            ui_text(y, 58, COLS - 66, bar, A_NORMAL);
-            snprintf(line, sizeof line, "%3.0f%%", r->peak_fraction * 100);
-            ui_text(y, COLS - 6, 5, line, A_NORMAL);
-        }
-        y++;
     }
-    ui_footer(a, " Esc/Backspace: home   a: start the advisor with this hardware   ?: help   q: quit");
+    const char *note = *probe_table_compare_note(t) ? probe_table_compare_note(t) : probe_table_noise_note(t);
+    ui_text(LINES - 2, 1, COLS - 2, note, crt_attr(PAIR_DIM));
+    free(t);
+    ui_footer(a, " Esc/Backspace: home  Up/Down: scroll  b: baseline  a: advisor  ?: help  q: quit");
 }
 
 void probe_view_key(struct app *a, int ch)
 {
     if (probe_view_running(a)) {
-        if (ch == 27) a->probe.stop = 1;
+        if (ch == 27) a->probe.session.stop = 1;
         return;
     }
     switch (ch) {
     case 27: case KEY_BACKSPACE: case 127: case 8: case KEY_LEFT: case 'h': a->screen = SCR_HOME; break;
+    case KEY_UP: case 'k': a->probe.scroll--; break;
+    case KEY_DOWN: case 'j': a->probe.scroll++; break;
+    case 'b': next_baseline(a); break;
     case 'a': wizard_start(a, NULL); break;
     }
 }

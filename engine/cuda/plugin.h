@@ -59,9 +59,12 @@ struct eng_cuda_plugin {
 typedef const struct eng_cuda_plugin *(*eng_cuda_plugin_fn)(void);
 
 /* The main program's side (engine/cuda_loader.c): loads the plug-in once (FWADVISOR_CUDA_PLUGIN,
- * else fwadvisor-cuda.so beside the executable or in build/) and returns it, or NULL with the
- * reason in err ("not built", the loader's message, an ABI or version mismatch). */
+ * else fwadvisor-cuda.so where engine/plugin.h takes plug-ins from) and returns it, or NULL with
+ * the reason in err ("not built", the loader's message, an ABI or version mismatch). */
 const struct eng_cuda_plugin *eng_cuda_load(char *err, size_t errsz);
+/* After a load: the one-line reason when a plug-in file was there but was not loaded (an unsafe
+ * place, another build), which the front end shows as a warning; else NULL. */
+const char *eng_cuda_load_warning(void);
 
 /* "cpu", "cuda" or "cuda:N" into *index (-1 for the CPU). 0, or -1 with err. */
 int eng_device_parse(const char *device, int *index, char *err, size_t errsz);

@@ -1,0 +1,192 @@
+#include "probes/run_table.h"
+
+#include "knowledge/json_doc.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const probe_table_headers[PT_NCOLS] = {"WORKLOAD", "METRIC", "PARAMS", "MEDIAN", "MIN..MAX",
+                                                   "CV%", "PEAK%", "BASELINE", "CHANGE"};
+const enum probe_col probe_table_plain[] = {PT_WORKLOAD, PT_METRIC, PT_PARAMS, PT_MEDIAN, PT_RANGE, PT_CV, PT_PEAK,
+                                            PT_NCOLS};
+const enum probe_col probe_table_compared[] = {PT_WORKLOAD, PT_METRIC, PT_PARAMS, PT_MEDIAN, PT_CV, PT_BASE, PT_CHANGE,
+                                               PT_NCOLS};
+
+
+
+static void human_bytes(double b, char *out, size_t n)
+{
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB"};
+    int u = 0;
+    while (b >= 1024 && u < 3) b /= 1024, u++;
+    snprintf(out, n, "%.0f %s", b, units[u]);
+}
+
+/* A short text of a result's sizes ("n=2048 bf16", "134 MB", "64 MiB pin", "784..10 b256"). */
+static void short_params(const cJSON *r, char *out, size_t n)
+{
+    const cJSON *p = cJSON_GetObjectItemCaseSensitive(r, "params");
+    double size = json_num(p, "n"), array = json_num(p, "array_bytes"), bytes = json_num(p, "bytes"), ranks = json_num(p, "ranks");
+    const char *dtype = json_str(p, "dtype"), *layers = json_str(p, "layers");
+    const cJSON *pinned = cJSON_GetObjectItemCaseSensitive(p, "pinned");
+    char h[32];
+    if (!isnan(size)) {
+        snprintf(out, n, "n=%.0f%s%s", size, *dtype && strcmp(dtype, "fp32") ? " " : "",
+                 *dtype && strcmp(dtype, "fp32") ? dtype : "");
+    } else if (!isnan(array)) {
+        snprintf(out, n, "%.0f MB", array / 1e6);
+    } else if (!isnan(bytes)) {
+        human_bytes(bytes, h, sizeof h);
+        snprintf(out, n, "%s%s", h, cJSON_IsBool(pinned) ? (cJSON_IsTrue(pinned) ? " pin" : " page") : "");
+    } else if (!isnan(ranks)) {
+        snprintf(out, n, "%.0f ranks", ranks);
+    } else if (*layers) {
+        double batch = json_num(p, "batch");
+        if (strcmp(layers, "784,1024,1024,10") == 0) snprintf(out, n, "784..10 b256");
+        else if (strcmp(layers, "100,10") == 0) snprintf(out, n, "100,10 b32");
+        else {
+            /* equal widths: "4096x4 b4096" */
+            int count = 1, width = atoi(layers), same = 1;
+            for (const char *c = layers; *c; c++)
+                if (*c == ',') count++, same &= atoi(c + 1) == width;
+            if (same && count > 2) snprintf(out, n, "%dx%d b%.0f", width, count - 1, isnan(batch) ? 0 : batch);
+            else snprintf(out, n, "%s", layers);
+        }
+    } else {
+        out[0] = '\0';
+    }
+}
+
+/* Metric names as the table shows them (the JSON keeps the full names). */
+static const char *short_metric(const cJSON *r)
+{
+    const char *m = json_str(r, "metric");
+    if (!strcmp(m, "scaling_efficiency")) return "efficiency";
+    if (!strcmp(m, "samples_per_s_single")) return "samples/s x1";
+    if (!strcmp(m, "samples_per_s")) return "samples/s";
+    return m;
+}
+
+/* The matching result of a baseline run: same workload, metric and params. */
+static const cJSON *find_result(const cJSON *base, const cJSON *r)
+{
+    const cJSON *b;
+    cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(base, "results")) {
+        if (strcmp(json_str(b, "workload"), json_str(r, "workload")) || strcmp(json_str(b, "metric"), json_str(r, "metric"))) continue;
+        if (!cJSON_Compare(cJSON_GetObjectItemCaseSensitive(b, "params"), cJSON_GetObjectItemCaseSensitive(r, "params"), 1))
+            continue;
+        return b;
+    }
+    return NULL;
+}
+
+void probe_table_build(const cJSON *doc, const cJSON *base, struct probe_table *t)
+{
+    memset(t, 0, sizeof *t);
+    t->compared = base != NULL;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "results")) {
+        if (t->nrows == PROBE_MAX_RESULTS) break;
+        struct probe_table_row *row = &t->rows[t->nrows++];
+        row->peak_fraction = -1;
+        snprintf(row->cell[PT_WORKLOAD], sizeof row->cell[0], "%s", json_str(r, "workload"));
+        snprintf(row->cell[PT_METRIC], sizeof row->cell[0], "%s", short_metric(r));
+        short_params(r, row->cell[PT_PARAMS], sizeof row->cell[0]);
+        if (strcmp(json_str(r, "status"), "ok") != 0) {
+            row->skipped = 1;
+            snprintf(row->reason, sizeof row->reason, "%s", json_str(r, "reason"));
+            continue;
+        }
+        double med = json_num(r, "median"), cv = json_num(r, "cv");
+        snprintf(row->cell[PT_MEDIAN], sizeof row->cell[0], "%.4g", med);
+        snprintf(row->cell[PT_RANGE], sizeof row->cell[0], "%.4g..%.4g", json_num(r, "min"), json_num(r, "max"));
+        row->noisy = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "noisy"));
+        t->any_noisy |= row->noisy;
+        snprintf(row->cell[PT_CV], sizeof row->cell[0], "%.1f%s", isnan(cv) ? 0 : cv * 100, row->noisy ? "!" : "");
+        double peak = json_num(r, "peak_fraction");
+        if (!isnan(peak)) {
+            row->peak_fraction = peak;
+            snprintf(row->cell[PT_PEAK], sizeof row->cell[0], "%.0f", peak * 100);
+        } else {
+            snprintf(row->cell[PT_PEAK], sizeof row->cell[0], "-");
+        }
+        if (!base) continue;
+        const cJSON *b = find_result(base, r);
+        if (!b || strcmp(json_str(b, "status"), "ok") != 0 || !(json_num(b, "median") > 0)) {
+            row->verdict = PV_NEW;
+            snprintf(row->cell[PT_BASE], sizeof row->cell[0], "-");
+            snprintf(row->cell[PT_CHANGE], sizeof row->cell[0], "new");
+            continue;
+        }
+        double bm = json_num(b, "median"), change = (med - bm) / bm * 100;
+        /* Beyond the noise: twice the larger coefficient of variation, at least 3%. */
+        double noise = 200 * fmax(isnan(cv) ? 0 : cv, isnan(json_num(b, "cv")) ? 0 : json_num(b, "cv"));
+        if (noise < 3) noise = 3;
+        int lower_better = strcmp(json_str(r, "unit"), "us") == 0;
+        row->verdict = fabs(change) <= noise ? PV_SAME : (change > 0) != lower_better ? PV_BETTER : PV_WORSE;
+        snprintf(row->cell[PT_BASE], sizeof row->cell[0], "%.4g", bm);
+        snprintf(row->cell[PT_CHANGE], sizeof row->cell[0], "%+.1f%%%s", change,
+                 row->verdict == PV_BETTER ? " better" : row->verdict == PV_WORSE ? " WORSE" : "");
+    }
+}
+
+const char *probe_table_noise_note(const struct probe_table *t)
+{
+    return t->any_noisy ? "! coefficient of variation above 5%: the machine was busy; run again for steadier figures"
+                        : "";
+}
+
+const char *probe_table_compare_note(const struct probe_table *t)
+{
+    return t->compared ? "Changes beyond the noise (twice the larger CV, at least 3%) say better or WORSE." : "";
+}
+
+int probe_summary_lines(const cJSON *doc, char (*lines)[512], int max)
+{
+    int n = 0;
+    const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(doc, "cpu");
+    if (n < max)
+        snprintf(lines[n++], 512, "probe run %s, %s, %.1f s%s", json_str(doc, "id"), json_str(doc, "started_at"),
+                 json_num(doc, "duration_s"), cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "interrupted")) ? ", INTERRUPTED" : "");
+    const cJSON *caches = cJSON_GetObjectItemCaseSensitive(cpu, "caches");
+    char peak_text[48] = "unknown", simd[160] = "";
+    if (!isnan(json_num(cpu, "peak_gflops_fp32"))) snprintf(peak_text, sizeof peak_text, "%.0f GFLOP/s", json_num(cpu, "peak_gflops_fp32"));
+    const cJSON *f;
+    cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(cpu, "simd")) {
+        size_t used = strlen(simd);
+        if (cJSON_IsString(f)) snprintf(simd + used, sizeof simd - used, "%s%s", used ? " " : "", f->valuestring);
+    }
+    if (n < max)
+        snprintf(lines[n++], 512,
+                 "CPU: %s (%s), %.0f package(s), %.0f cores, %.0f threads, %.0f NUMA node(s), L3 %.0f MB, memory %.1f GB; "
+                 "SIMD: %s; FP32 peak %s (%s)",
+                 *json_str(cpu, "model") ? json_str(cpu, "model") : "model unknown", json_str(cpu, "microarchitecture"),
+                 json_num(cpu, "packages"), json_num(cpu, "cores"), json_num(cpu, "threads"), json_num(cpu, "numa_nodes"),
+                 json_num(caches, "l3_bytes") / 1e6, json_num(cpu, "memory_bytes") / 1e9, simd[0] ? simd : "-", peak_text,
+                 json_str(cpu, "peak_note"));
+    const cJSON *a;
+    cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(doc, "accelerators")) {
+        if (n >= max) break;
+        if (!isnan(json_num(a, "memory_bytes")))
+            snprintf(lines[n++], 512, "%s: %.0f x %s, %.1f GB each%s%s. %s", json_str(a, "kind"), json_num(a, "count"), json_str(a, "name"),
+                     json_num(a, "memory_bytes") / 1e9, *json_str(a, "compute_capability") ? ", compute capability " : "",
+                     json_str(a, "compute_capability"), json_str(a, "note"));
+        else
+            snprintf(lines[n++], 512, "%s: %.0f x %s. %s", json_str(a, "kind"), json_num(a, "count"), json_str(a, "name"), json_str(a, "note"));
+    }
+    if (!cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, "accelerators")) && n < max)
+        snprintf(lines[n++], 512, "accelerators: none found");
+    const cJSON *ranks = cJSON_GetObjectItemCaseSensitive(doc, "ranks");
+    if (ranks && n < max) {
+        char hosts[256] = "";
+        const cJSON *h;
+        size_t at = 0;
+        cJSON_ArrayForEach(h, cJSON_GetObjectItemCaseSensitive(ranks, "hosts"))
+            if (cJSON_IsString(h) && at < sizeof hosts)
+                at += (size_t)snprintf(hosts + at, sizeof hosts - at, "%s%s", at ? ", " : "", h->valuestring);
+        snprintf(lines[n++], 512, "ranks: %.0f on %s (%s)", json_num(ranks, "count"), hosts, json_str(ranks, "mpi"));
+    }
+    return n;
+}

@@ -1,0 +1,43 @@
+/* run_table: how a probe run reads, the same on the command line and in the interface: a few
+ * summary lines (the run, the CPU, the accelerators, the ranks) and one table of results with
+ * sizes, median, range, noise, fraction of peak, and the change against a baseline run marked
+ * better or WORSE when it is beyond the noise. Cells are text from the stored document (outside
+ * text: shown through the output filter). */
+#ifndef FWADVISOR_PROBES_RUN_TABLE_H
+#define FWADVISOR_PROBES_RUN_TABLE_H
+
+#include <cjson/cJSON.h>
+
+#include "probes/probe.h"
+
+enum probe_col { PT_WORKLOAD, PT_METRIC, PT_PARAMS, PT_MEDIAN, PT_RANGE, PT_CV, PT_PEAK, PT_BASE, PT_CHANGE, PT_NCOLS };
+extern const char *const probe_table_headers[PT_NCOLS];
+/* The columns shown, in order (PT_NCOLS ends the list): without and with a baseline. */
+extern const enum probe_col probe_table_plain[], probe_table_compared[];
+
+enum probe_verdict { PV_NONE, PV_SAME, PV_BETTER, PV_WORSE, PV_NEW };
+
+struct probe_table_row {
+    char cell[PT_NCOLS][48];
+    int skipped;           /* the reason says why; no figures */
+    char reason[256];
+    int noisy;             /* coefficient of variation above 5% */
+    enum probe_verdict verdict;
+    double peak_fraction;  /* < 0 when there is no peak */
+};
+
+struct probe_table {
+    int nrows, compared, any_noisy;
+    struct probe_table_row rows[PROBE_MAX_RESULTS];
+};
+
+/* base may be NULL. */
+void probe_table_build(const cJSON *doc, const cJSON *base, struct probe_table *t);
+/* What the verdicts mean and what the marks are, as one line each ("" when not needed). */
+const char *probe_table_noise_note(const struct probe_table *t);
+const char *probe_table_compare_note(const struct probe_table *t);
+
+/* The summary lines of a run (at most max, each up to 512 bytes); returns how many. */
+int probe_summary_lines(const cJSON *doc, char (*lines)[512], int max);
+
+#endif

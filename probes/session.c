@@ -1,0 +1,214 @@
+#include "probes/session.h"
+#include "engine/cuda/plugin.h"
+#include "knowledge/kb.h"
+#include "knowledge/probe_store.h"
+#include "probes/dist.h"
+
+#include "knowledge/json_doc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifndef FWADVISOR_VERSION
+#define FWADVISOR_VERSION "unknown"
+#endif
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void on_runner_progress(void *ctx, const struct probe_progress *p)
+{
+    struct probe_session *s = ctx;
+    pthread_mutex_lock(&s->lock);
+    s->progress = *p;
+    pthread_mutex_unlock(&s->lock);
+    if (s->on_progress) s->on_progress(s->on_progress_ctx, p);
+}
+
+int probe_session_begin(struct probe_session *s, const struct probe_session_config *c, char *err, size_t errsz)
+{
+    void (*cb)(void *, const struct probe_progress *) = s->on_progress;
+    void *cb_ctx = s->on_progress_ctx;
+    memset(s, 0, sizeof *s);
+    s->on_progress = cb;
+    s->on_progress_ctx = cb_ctx;
+    pthread_mutex_init(&s->lock, NULL);
+    s->progress.eta_s = -1;
+    s->run = calloc(1, sizeof *s->run);
+    if (!s->run) {
+        snprintf(err, errsz, "out of memory");
+        return PROBE_BEGIN_NO_GPU;
+    }
+    struct probe_options *o = &s->opt;
+    o->full = c->full;
+    o->smoke = c->smoke;
+    o->threads = c->threads;
+    o->workloads = c->workloads ? c->workloads : c->dist ? PROBE_W_DIST : PROBE_W_ALL;
+    o->distributed = c->dist != NULL;
+    o->stop = &s->stop;
+    o->progress = on_runner_progress;
+    o->progress_ctx = s;
+    snprintf(o->device, sizeof o->device, "cpu");
+    s->dist = c->dist;
+    s->dist_gpu = c->dist_gpu;
+
+    /* auto: the CPU, and GPU 0 as well when the plug-in opens one; cpu: the CPU only; cuda[:N]:
+     * that GPU only, and an error when it cannot be used. Under MPI the single-process
+     * workloads stay on rank 0's CPU (the GPUs serve the distributed allreduce). */
+    const char *device = c->dist ? "cpu" : c->device ? c->device : "auto";
+    int index = -1;
+    if (strcmp(device, "auto") != 0 && eng_device_parse(device, &index, err, errsz) != 0) {
+        snprintf(err, errsz, "--device %s: expected auto, cpu, cuda or cuda:N", device);
+        return PROBE_BEGIN_BAD_DEVICE;
+    }
+    if (strcmp(device, "auto") == 0 || index >= 0) {
+        char why[512];
+        if (probe_use_gpu(o, index >= 0 ? index : 0, index < 0, why, sizeof why) == 0) {
+            s->gpu_open = 1;
+        } else if (index >= 0) {
+            snprintf(err, errsz, "%s", why);
+            return PROBE_BEGIN_NO_GPU;
+        }
+    } else {
+        snprintf(o->gpu_missing, sizeof o->gpu_missing, "not asked for (--device cpu)");
+    }
+    /* A plug-in file in an unsafe place (or from another build) is not loaded: said once. */
+    const char *w = eng_cuda_load_warning();
+    if (w) snprintf(s->warning, sizeof s->warning, "%s", w);
+
+    time_t t0 = time(NULL);
+    struct tm tm;
+    gmtime_r(&t0, &tm);
+    strftime(s->run->started_at, sizeof s->run->started_at, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    strftime(s->run->id, sizeof s->run->id, "%Y%m%d-%H%M%S", &tm); /* settled when it is saved */
+    snprintf(s->run->version, sizeof s->run->version, "%s", FWADVISOR_VERSION);
+    return PROBE_BEGIN_OK;
+}
+
+void probe_session_measure(struct probe_session *s)
+{
+    double start = now_s();
+    struct probe_progress p = {0, -1, 0, "detection"};
+    on_runner_progress(s, &p);
+    probe_detect(&s->run->hw);
+    probe_run_workloads(s->run, &s->opt);
+    if (s->gpu_open) eng_device_close();
+    s->gpu_open = 0;
+    if (s->dist) {
+        dist_barrier(s->dist); /* the other ranks waited through rank 0's single-process part */
+        dist_run(s->dist, s->run, &s->opt, s->dist_gpu);
+    }
+    if (s->stop) s->run->interrupted = 1;
+    s->run->duration_s = now_s() - start;
+    p = (struct probe_progress){1, 0, 0, "done"};
+    on_runner_progress(s, &p);
+}
+
+void probe_session_progress(struct probe_session *s, struct probe_progress *out)
+{
+    pthread_mutex_lock(&s->lock);
+    *out = s->progress;
+    pthread_mutex_unlock(&s->lock);
+}
+
+int probe_session_finished(const struct probe_session *s)
+{
+    int n = 0;
+    for (int i = 0; s->run && i < s->run->nresults; i++) n += !s->run->results[i].skipped;
+    return n;
+}
+
+int probe_session_finish(struct probe_session *s, struct kb *k)
+{
+    /* The catalog's dense peaks for each NVIDIA GPU found, for the fractions of peak. */
+    for (int i = 0; k && i < s->run->hw.naccel; i++) {
+        struct probe_accel *a = &s->run->hw.accel[i];
+        struct kb_accel_peaks peaks;
+        if (strcmp(a->kind, "nvidia") != 0 || !a->name[0] ||
+            kb_accel_lookup(k, a->name, a->compute_capability, &peaks) != 1)
+            continue;
+        snprintf(a->catalog_id, sizeof a->catalog_id, "%s", peaks.id);
+        a->peak_fp32_tflops = peaks.fp32_tflops;
+        a->peak_bf16_tflops = peaks.bf16_tflops;
+        a->peak_fp16_tflops = peaks.fp16_tflops;
+        a->peak_bandwidth_gbs = peaks.bandwidth_gbs;
+    }
+    probe_apply_catalog(s->run);
+    cJSON_Delete(s->doc);
+    s->doc = probe_run_to_json(s->run);
+    return s->doc ? 0 : -1;
+}
+
+enum probe_save_status probe_session_save(struct probe_session *s, struct kb *k, char *where, size_t wheresz,
+                                          char *err, size_t errsz)
+{
+    where[0] = '\0';
+    if (!s->doc) {
+        snprintf(err, errsz, "out of memory");
+        return PROBE_LOST;
+    }
+    if (s->run->interrupted && probe_session_finished(s) == 0) return PROBE_NOTHING;
+    int stored = probe_run_store(k, s->doc, where, wheresz, err, errsz);
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(s->doc, "id");
+    if (cJSON_IsString(id)) snprintf(s->run->id, sizeof s->run->id, "%s", id->valuestring);
+    return stored == 0 ? PROBE_SAVED : stored == 1 ? PROBE_SPILLED : PROBE_LOST;
+}
+
+void probe_session_end(struct probe_session *s)
+{
+    if (s->gpu_open) eng_device_close();
+    s->gpu_open = 0;
+    cJSON_Delete(s->doc);
+    free(s->run);
+    s->doc = NULL;
+    s->run = NULL;
+    pthread_mutex_destroy(&s->lock);
+}
+
+/* --- the baseline ---------------------------------------------------------------------------- */
+
+
+/* The machine a run measured: its CPU and its accelerators by name. */
+static void devices_of(const cJSON *doc, char *out, size_t n)
+{
+    size_t used = (size_t)snprintf(out, n, "%s", json_str(cJSON_GetObjectItemCaseSensitive(doc, "cpu"), "model"));
+    const cJSON *a;
+    cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(doc, "accelerators"))
+        if (used < n) used += (size_t)snprintf(out + used, n - used, "|%s", json_str(a, "name"));
+}
+
+int probe_session_baseline(struct kb *k, const char *which, const cJSON *doc, cJSON **out, char *err, size_t errsz)
+{
+    *out = NULL;
+    if (strcmp(which, "latest") != 0) {
+        int status = kb_probe_get(k, which, out, err, errsz);
+        return status;
+    }
+    cJSON *rows = NULL;
+    int status = kb_probe_list(k, &rows, err, errsz);
+    if (status != KB_OK) return status;
+    char mine[1024] = "";
+    if (doc) devices_of(doc, mine, sizeof mine);
+    const cJSON *row;
+    cJSON_ArrayForEach(row, rows) {
+        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "interrupted"))) continue;
+        cJSON *cand = NULL;
+        if (kb_probe_get(k, json_str(row, "id"), &cand, err, errsz) != KB_OK || !cand) continue;
+        char theirs[1024];
+        devices_of(cand, theirs, sizeof theirs);
+        /* the same machine, and not the very run shown (a stored run is compared with others) */
+        if (!doc || (strcmp(mine, theirs) == 0 && !cJSON_Compare(cand, doc, 1))) {
+            *out = cand;
+            break;
+        }
+        cJSON_Delete(cand);
+    }
+    cJSON_Delete(rows);
+    return KB_OK;
+}

@@ -1,0 +1,82 @@
+/* session: one probe run from start to stored, the single workflow behind `fwadvisor probe` and
+ * the interface's probe screen.
+ *
+ *   begin    which GPU the device asks for, which workloads, the run's start time and id
+ *   measure  detection and the workloads (any thread; progress through a callback, with the
+ *            time left; setting `stop` cancels within a second, keeping what finished)
+ *   finish   the accelerator catalog's peaks and the fwadvisor.probe/1 document (the thread
+ *            that owns the knowledge base)
+ *   save     stored in the knowledge base, else kept in a JSON file (probe_run_store)
+ *   end      the GPU closed, everything freed
+ *
+ * Nothing here prints; the front end shows what the session reports. */
+#ifndef FWADVISOR_PROBES_SESSION_H
+#define FWADVISOR_PROBES_SESSION_H
+
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stddef.h>
+#include <cjson/cJSON.h>
+
+#include "probes/probe.h"
+
+struct kb;
+struct dist;
+
+struct probe_session_config {
+    const char *device;  /* "auto" (the CPU, and GPU 0 when one opens), "cpu", "cuda", "cuda:N" */
+    unsigned workloads;  /* PROBE_W_*; 0: all that run in one process (under MPI: the distributed ones) */
+    int full, smoke, threads;
+    struct dist *dist;   /* rank 0 of a run under MPI (its distributed workloads follow), else NULL */
+    int dist_gpu;        /* under MPI: allreduce through NCCL on each rank's GPU */
+};
+
+enum probe_begin_status {
+    PROBE_BEGIN_OK = 0,
+    PROBE_BEGIN_BAD_DEVICE = -1, /* not auto, cpu, cuda or cuda:N (invalid input) */
+    PROBE_BEGIN_NO_GPU = -2,     /* cuda[:N] asked for and not usable (a run-time failure) */
+};
+
+enum probe_save_status {
+    PROBE_SAVED = 0,   /* stored in the knowledge base as s->run->id */
+    PROBE_SPILLED = 1, /* not stored (err says why); kept whole in the file `where` */
+    PROBE_LOST = -1,   /* neither could be written */
+    PROBE_NOTHING = 2, /* cancelled before any result finished: nothing to keep */
+};
+
+struct probe_session {
+    struct probe_options opt;
+    struct probe_run *run;          /* owned */
+    cJSON *doc;                     /* after probe_session_finish; owned */
+    struct dist *dist;
+    int dist_gpu;
+    char warning[512];              /* a plug-in found but not loaded, and why; "" when none */
+    volatile sig_atomic_t stop;     /* set (from any thread or a signal handler) to cancel */
+    /* Called from the measuring thread after each step. */
+    void (*on_progress)(void *ctx, const struct probe_progress *p);
+    void *on_progress_ctx;
+    pthread_mutex_t lock;
+    struct probe_progress progress; /* the latest, read with probe_session_progress */
+    int gpu_open;
+};
+
+int probe_session_begin(struct probe_session *s, const struct probe_session_config *c, char *err, size_t errsz);
+void probe_session_measure(struct probe_session *s);
+/* The latest progress, safe to call while another thread measures. */
+void probe_session_progress(struct probe_session *s, struct probe_progress *out);
+/* Results that finished (not skipped). */
+int probe_session_finished(const struct probe_session *s);
+/* k may be NULL (no catalog peaks then). 0, or -1 when out of memory. */
+int probe_session_finish(struct probe_session *s, struct kb *k);
+/* After finish. A cancelled run is kept when at least one result finished. */
+enum probe_save_status probe_session_save(struct probe_session *s, struct kb *k, char *where, size_t wheresz,
+                                          char *err, size_t errsz);
+void probe_session_end(struct probe_session *s);
+
+/* The stored run to compare with: `which` is a run id or "latest" (the newest complete run made
+ * on the same devices as doc, doc itself excluded). NULL with KB_OK when there is none; an
+ * unknown id is KB_ERR_INPUT. Caller frees *out. */
+int probe_session_baseline(struct kb *k, const char *which, const cJSON *doc, cJSON **out, char *err, size_t errsz);
+
+#endif
