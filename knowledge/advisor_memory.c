@@ -275,6 +275,8 @@ static void set_batch(const struct ctx *c, struct adv_layout *lay)
 
 static int divides(double a, double b) { return b > 0 && fmod(a, b) == 0; }
 
+enum { MAX_TP = 128, MAX_PP = 512, MAX_EP = 256 };
+
 /* Megatron and FSDP2 + TP: t divides the devices of a node (and the heads), p the rest with at
  * least one layer per stage, d what remains, e the experts and d. Of the layouts that fit with
  * headroom: stages that divide the layers first (uneven stages only when no even one fits, as
@@ -286,15 +288,17 @@ static void search_layout(const struct ctx *c, int s, const struct adv_kb *akb, 
     const struct adv_result *r = c->r;
     int have = 0, best_fits = 0;
     double best_key[4] = {0, 0, 0, 0};
-    double max_t = c->per_node;
+    /* Bounded work whatever the answers say: tensor parallelism within a scale-up domain (72 GPUs
+     * of an NVL72 rack at most), pipelines and expert groups of practical size. */
+    double max_t = c->per_node < MAX_TP ? c->per_node : MAX_TP;
     for (double t = 1; t <= max_t; t++) {
         if (!divides(c->per_node, t) || !divides(c->D, t) || (c->shaped && !divides(c->heads, t))) continue;
         double rest = c->D / t;
-        for (double p = 1; p <= rest && (!c->shaped || p <= c->L); p++) {
+        for (double p = 1; p <= rest && p <= MAX_PP && (!c->shaped || p <= c->L); p++) {
             if (!divides(rest, p) || (k->model == MM_FSDP_TP && p > 1 && !c->shaped)) continue;
             double d = rest / p;
             double E = c->in->experts > 1 ? c->in->experts : 1;
-            for (double e = 1; e <= E && e <= d; e++) {
+            for (double e = 1; e <= E && e <= d && e <= MAX_EP; e++) {
                 if (!divides(E, e) || !divides(d, e) || (k->model != MM_MEGATRON && e > 1)) continue;
                 struct adv_layout lay = {(int)t, (int)p, (int)d, (int)e, 1, 0, 0, 0, 0};
                 lay.uneven = c->shaped && !divides(c->L, p);

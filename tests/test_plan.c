@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "knowledge/advisor_kb.h"
 #include "knowledge/planner.h"
@@ -489,4 +490,27 @@ Test(plan, opt_steady_state_throughput)
     double seconds = (res->hours - res->time.lost_hours) * 3600;
     double tflops = res->time.model_flops / (992 * seconds) / 1e12;
     cr_expect(tflops >= 147 * 0.65 && tflops <= 147 * 1.35, "plan %.1f TFLOP/s per GPU vs 147", tflops);
+}
+
+/* Bounded work: the layout search tries tensor parallelism up to 128, pipelines up to 512 stages
+ * and expert groups up to 256 whatever the answers say, so a trillion devices in one node, a
+ * trillion layers or 720,720 experts (a number with many divisors) plan in milliseconds, not the
+ * seconds a search over every divisor would take. The bound of 5 s only catches that. */
+Test(plan, hostile_sizes_plan_in_bounded_time)
+{
+    static const char *const cases[] = {
+        "{\"hardware\": \"nvidia\", \"devices\": 1e12, \"team\": [\"pytorch\"], \"model_params\": 1e12}",
+        "{\"hardware\": \"nvidia\", \"devices\": 1e12, \"model_kind\": \"llm\", \"model_params\": 1e12, \"layers\": 1e12}",
+        "{\"hardware\": \"nvidia\", \"devices\": 720720, \"model_kind\": \"llm\", \"model_params\": 1e12,"
+        " \"active_params\": 1e9, \"experts\": 720720}",
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        plan(cases[i]);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+        cr_expect_lt(s, 5, "case %zu took %.2f s", i, s);
+        cr_expect(isfinite(res->memory.total_gb), "case %zu", i);
+    }
 }
