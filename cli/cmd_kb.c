@@ -144,7 +144,7 @@ static int list_text(const char *kind, const cJSON *rows, int bold)
         COL("ID", 0, 0); COL("STATUS", 0, 0); COL("TARGETS", 0, 0); COL("FRAMEWORKS", 1, 0);
     } else if (strcmp(kind, "accelerators") == 0) {
         COL("ID", 0, 0); COL("VENDOR", 0, 0); COL("MEM GB", 0, 1); COL("GB/s", 0, 1); COL("FP32 TF", 0, 1);
-        COL("BF16 TF", 0, 1); COL("NAME", 1, 0);
+        COL("BF16 TF", 0, 1); COL("FP8 TF", 0, 1); COL("NAME", 1, 0);
     } else if (strcmp(kind, "rules") == 0) {
         COL("ID", 0, 0); COL("KIND", 0, 0); COL("TITLE", 1, 0);
     } else { /* sources */
@@ -191,9 +191,12 @@ static int list_text(const char *kind, const cJSON *rows, int bold)
             snprintf(cell(&c, r, 2), 256, "%g", num(row, "memory_gb"));
             snprintf(cell(&c, r, 3), 256, "%g", num(row, "bandwidth_gbs"));
             snprintf(cell(&c, r, 4), 256, "%g", num(row, "fp32_tflops"));
-            if (num(row, "bf16_tflops") > 0) snprintf(cell(&c, r, 5), 256, "%g", num(row, "bf16_tflops"));
-            else snprintf(cell(&c, r, 5), 256, "-");
-            snprintf(cell(&c, r, 6), 256, "%s", str(row, "name"));
+            static const char *const rates[] = {"bf16_tflops", "fp8_tflops"}; /* 0: no such mode */
+            for (int k = 0; k < 2; k++) {
+                if (num(row, rates[k]) > 0) snprintf(cell(&c, r, 5 + k), 256, "%g", num(row, rates[k]));
+                else snprintf(cell(&c, r, 5 + k), 256, "-");
+            }
+            snprintf(cell(&c, r, 7), 256, "%s", str(row, "name"));
         } else if (strcmp(kind, "rules") == 0) {
             snprintf(cell(&c, r, 0), 256, "%s", str(row, "id"));
             snprintf(cell(&c, r, 1), 256, "%s", str(row, "kind"));

@@ -30,7 +30,9 @@ static const char recommend_usage[] =
     "\n"
     "Keys: stage, hardware, os, devices, nodes, device_memory_gb, model_kind, model_params, tokens,\n"
     "      seq_len, hidden, layers, heads, team, functional, higher_order_grad, deploy, priority,\n"
-    "      price_per_device_hour, deploy_hardware. See docs/report.md and docs/advisor.md.\n";
+    "      price_per_device_hour, deploy_hardware, accelerator (fwadvisor kb list accelerators),\n"
+    "      precision, finetune, lora_rank, recompute, host_memory_gb, active_params, experts.\n"
+    "      See docs/report.md and docs/advisor.md.\n";
 
 enum { OPT_SET = OPT_FIRST_FREE, OPT_PRESET, OPT_PROBE, OPT_LIST_PRESETS };
 
@@ -42,14 +44,6 @@ static void bar(char *out, size_t n, double fraction, int width)
     size_t i = 0;
     for (; i < (size_t)width && i + 1 < n; i++) out[i] = (int)i < filled ? '#' : '.';
     out[i] = '\0';
-}
-
-static void human_hours(double hours, char *out, size_t n)
-{
-    if (hours < 1) snprintf(out, n, "%.0f minutes", hours * 60);
-    else if (hours < 48) snprintf(out, n, "%.1f hours", hours);
-    else if (hours < 24 * 60) snprintf(out, n, "%.0f hours (%.1f days)", hours, hours / 24);
-    else snprintf(out, n, "%.0f hours (%.1f months)", hours, hours / (24 * 30.4));
 }
 
 static void print_reason(const struct adv_reason *r, int with_delta)
@@ -73,6 +67,15 @@ static int by_magnitude(const void *pa, const void *pb)
     const struct adv_reason *a = *(const struct adv_reason *const *)pa, *b = *(const struct adv_reason *const *)pb;
     int ma = abs(a->delta_tenths), mb = abs(b->delta_tenths);
     return ma != mb ? mb - ma : strcmp(a->label, b->label);
+}
+
+static void plan_line(void *ctx, const char *label, const char *text)
+{
+    (void)ctx;
+    char line[1200];
+    snprintf(line, sizeof line, "%s: %s.", label, text);
+    printf("  ");
+    text_wrap(stdout, line, 2, 4);
 }
 
 static void section(const char *title, int bold)
@@ -145,44 +148,15 @@ static void print_text(const struct adv_kb *akb, const struct adv_result *r, int
     const struct adv_memory *m = &r->memory;
     if (m->device_memory_gb > 0) {
         char b[48];
-        bar(b, sizeof b, m->total_gb / m->device_memory_gb, 40);
-        printf("  Memory per device (%s): %.1f GB model states + %.1f GB activations\n", m->strategy ? m->strategy : "-",
-               m->model_states_gb, m->activations_gb);
-        printf("  = %.1f GB of %.0f GB  %s  %s\n", m->total_gb, m->device_memory_gb, b,
-               m->fits ? "fits" : "DOES NOT FIT");
-    } else {
-        printf("  Memory per device (%s): %.1f GB model states + %.1f GB activations = %.1f GB\n",
-               m->strategy ? m->strategy : "-", m->model_states_gb, m->activations_gb, m->total_gb);
+        bar(b, sizeof b, m->total_gb / (m->usable_gb > 0 ? m->usable_gb : m->device_memory_gb), 40);
+        printf("  %s %.0f%% of usable memory %s\n", b, 100 * m->total_gb / (m->usable_gb > 0 ? m->usable_gb : m->device_memory_gb),
+               m->fits ? "" : "(DOES NOT FIT)");
     }
-    snprintf(line, sizeof line, "Device memory: %s. %s; activations: %s.", r->device_memory_source, r->shape_note,
-             m->activation_mode ? m->activation_mode : "not estimated");
-    printf("  ");
-    text_wrap(stdout, line, 2, 2);
-    if (m->cpu_gb > 0) printf("  CPU memory per node for offload: %.1f GB\n", m->cpu_gb);
-    if (r->has_hours) {
-        char h[64];
-        human_hours(r->hours, h, sizeof h);
-        char scaling[48] = "";
-        if (r->scaling < 1) snprintf(scaling, sizeof scaling, " x scaling %.2f", r->scaling);
-        snprintf(line, sizeof line, "Time: 6 x %.3g params x %.3g tokens = %.3g FLOP at %g devices x %.4g TFLOP/s x MFU %.2f%s = %s.",
-                 answers_num(a, ANS_MODEL_PARAMS), answers_num(a, ANS_TOKENS), r->total_flops, answers_num(a, ANS_DEVICES),
-                 r->peak_tflops, r->mfu, scaling, h);
-        printf("  ");
-        text_wrap(stdout, line, 2, 2);
-        if (r->has_cost) printf("  Cost: %.0f (price_per_device_hour %g x %g devices x hours)\n", r->cost,
-                                answers_num(a, ANS_PRICE_PER_DEVICE_HOUR), answers_num(a, ANS_DEVICES));
-    } else if (!answers_has(a, ANS_TOKENS)) {
-        printf("  Time: give tokens (samples x steps) to plan training time.\n");
-    } else {
-        printf("  Time: no peak throughput known for this hardware.\n");
-    }
-    snprintf(line, sizeof line, "Peak: %s. MFU %.2f [%s].", r->peak_source, r->mfu, r->mfu_source ? r->mfu_source : "default");
-    printf("  ");
-    text_wrap(stdout, line, 2, 2);
+    adv_plan_text(akb, r, plan_line, NULL);
     snprintf(line, sizeof line, "Scaling: %s%s%s%s", r->scaling_source, r->scaling_seed_short[0] ? "; " : "",
              r->scaling_seed_short, r->scaling_seed_short[0] ? "." : "");
     printf("  ");
-    text_wrap(stdout, line, 2, 2);
+    text_wrap(stdout, line, 2, 4);
 
     section("Pitfalls", bold);
     for (int i = 0; i < r->npitfalls; i++) {

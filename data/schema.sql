@@ -1,8 +1,8 @@
 -- fwadvisor knowledge base, schema version 3 (PRAGMA user_version = 3, set by the program).
 -- Version 2 added probe_runs; version 3 added the hardware columns (hw_support.fit and os_support,
 -- strategy_frameworks.hardware, runtimes.hardware and kinds, runtime_frameworks.path,
--- strategies.kinds and tensor_parallel) and `also` (further sources of a fact). knowledge/kb.c
--- upgrades older files in place.
+-- strategies.kinds and tensor_parallel), `also` (further sources of a fact) and the accelerators'
+-- TF32/FP8 peaks and interconnect. knowledge/kb.c upgrades older files in place.
 --
 -- Every fact row carries `source` (a row of `sources`) and `as_of` (YYYY-MM-DD: the day the fact
 -- was last checked), plus `origin`: 'builtin' rows come from data/kb/*.sql compiled into the binary
@@ -155,7 +155,8 @@ CREATE TABLE runtime_frameworks (
   PRIMARY KEY (runtime, framework)
 );
 
--- Accelerator catalog for the planner: dense peaks (never the 2:4-sparsity figures).
+-- Accelerator catalog for the planner: dense peaks (never the 2:4-sparsity figures), memory and
+-- the links a plan's communication runs over.
 CREATE TABLE accelerators (
   id                 TEXT PRIMARY KEY,
   name               TEXT NOT NULL,
@@ -165,6 +166,13 @@ CREATE TABLE accelerators (
   fp32_tflops        REAL NOT NULL CHECK (fp32_tflops > 0),
   bf16_tflops        REAL NOT NULL CHECK (bf16_tflops >= 0),   -- 0: no BF16 support
   fp16_tflops        REAL NOT NULL CHECK (fp16_tflops >= 0),   -- 0: no FP16 support (TPU)
+  tf32_tflops        REAL NOT NULL DEFAULT 0 CHECK (tf32_tflops >= 0), -- 0: no TF32 matrix mode
+  fp8_tflops         REAL NOT NULL DEFAULT 0 CHECK (fp8_tflops >= 0),  -- 0: no FP8 matrix mode
+  link_gbs           REAL NOT NULL DEFAULT 0 CHECK (link_gbs >= 0),    -- per device, one direction, to
+                                                  -- peers in its node or scale-up domain; 0: unknown
+  network_gbs        REAL NOT NULL DEFAULT 0 CHECK (network_gbs >= 0), -- per device, one direction,
+                                                  -- between nodes of the reference system; 0: unknown
+  interconnect       TEXT NOT NULL DEFAULT '',    -- what the two figures are (NVLink 4, 8 x 400 Gb/s ...)
   compute_capability TEXT NOT NULL DEFAULT '',    -- NVIDIA only, e.g. '9.0'
   match              TEXT NOT NULL,               -- lower-case substring of the name a driver reports
   planner_default    INTEGER NOT NULL DEFAULT 0 CHECK (planner_default IN (0, 1)), -- the vendor's device the

@@ -326,7 +326,8 @@ static int load_options(struct loader *L)
     }
     if (finish(L, st, rc)) return L->status;
     if (!(st = query(L, "SELECT id, name, vendor, source, memory_gb, bf16_tflops, fp16_tflops, fp32_tflops, "
-                        "planner_default, match FROM accelerators ORDER BY id")))
+                        "planner_default, match, tf32_tflops, fp8_tflops, bandwidth_gbs, link_gbs, network_gbs, "
+                        "interconnect FROM accelerators ORDER BY id")))
         return L->status;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         if (akb->nacc == ADV_MAX_ACCELERATORS) return sqlite3_finalize(st), too_many(L, "accelerators");
@@ -341,6 +342,12 @@ static int load_options(struct loader *L)
         akb->acc[i].fp32 = sqlite3_column_double(st, 7);
         akb->acc[i].planner_default = sqlite3_column_int(st, 8);
         akb->acc[i].match = S(COL(st, 9));
+        akb->acc[i].tf32 = sqlite3_column_double(st, 10);
+        akb->acc[i].fp8 = sqlite3_column_double(st, 11);
+        akb->acc[i].bandwidth_gbs = sqlite3_column_double(st, 12);
+        akb->acc[i].link_gbs = sqlite3_column_double(st, 13);
+        akb->acc[i].network_gbs = sqlite3_column_double(st, 14);
+        akb->acc[i].interconnect = S(COL(st, 15));
     }
     return finish(L, st, rc);
 }
@@ -425,7 +432,7 @@ void adv_applicable(const struct adv_kb *akb, const struct answers *a, unsigned 
     for (int i = 0; i < akb->nrules; i++) applies[i] = (unsigned char)answers_match(a, akb->rules[i].cond);
 }
 
-static double fact_or(const struct adv_kb *akb, const struct answers *a, const char *name, double fallback)
+double adv_fact_or(const struct adv_kb *akb, const struct answers *a, const char *name, double fallback)
 {
     double v;
     return adv_fact(akb, a, name, &v, NULL) ? v : fallback;
@@ -653,7 +660,7 @@ static void unmet_needs(const struct rank_ctx *c, int f, struct adv_framework *f
             any = (akb->rt[r].targets & c->deploy_mask) && akb->rt[r].path[f] != PATH_NONE &&
                   (!akb->rt[r].hardware || !c->hw_deploy_bit || (akb->rt[r].hardware & c->hw_deploy_bit)) &&
                   (!akb->rt[r].kinds || (akb->rt[r].kinds & c->kind_bit));
-        double points = fact_or(akb, a, "no_runtime", 0);
+        double points = adv_fact_or(akb, a, "no_runtime", 0);
         if (!any && points != 0) {
             struct adv_reason *r = add_reason(fr, tenths(points), NULL, c->method_source);
             if (r)
@@ -663,7 +670,7 @@ static void unmet_needs(const struct rank_ctx *c, int f, struct adv_framework *f
     }
     double device_gb = answers_has(a, ANS_DEVICE_MEMORY_GB) ? answers_num(a, ANS_DEVICE_MEMORY_GB) : 0;
     double P = answers_num(a, ANS_MODEL_PARAMS), D = answers_num(a, ANS_DEVICES);
-    double points = fact_or(akb, a, "no_fit", 0);
+    double points = adv_fact_or(akb, a, "no_fit", 0);
     if (device_gb <= 0 || D < 1 || c->h < 0 || points == 0) return;
     double best = -1;
     const char *best_id = NULL;
@@ -696,14 +703,14 @@ static void team_reasons(const struct rank_ctx *c, int f, struct adv_framework *
     if (c->familiar[f] > 0) {
         int i = c->familiar_rule[f];
         struct adv_reason *r =
-            add_reason(fr, tenths(fact_or(akb, c->a, "familiar_points", 0) * c->familiar[f]), akb->rules[i].text, akb->rules[i].source);
+            add_reason(fr, tenths(adv_fact_or(akb, c->a, "familiar_points", 0) * c->familiar[f]), akb->rules[i].text, akb->rules[i].source);
         if (r) {
             r->also = akb->rules[i].also;
             snprintf(r->label, sizeof r->label, c->familiar[f] >= 1 ? "Your team knows %s" : "Your team knows a framework close to %s",
                      fr->name);
         }
     } else if (c->team_knows_any) {
-        double points = fact_or(akb, c->a, "switching_points", 0);
+        double points = adv_fact_or(akb, c->a, "switching_points", 0);
         int rule = -1;
         double unused;
         adv_fact(akb, c->a, "switching_points", &unused, &rule);
@@ -795,9 +802,9 @@ void adv_rank(const struct adv_kb *akb, const struct answers *a, struct adv_rank
             out->weights[out->nweights++].weight = c.weights[k];
         }
     }
-    double criteria_points = fact_or(akb, a, "criteria_points", 60);
-    double level_points[LEVEL_COUNT] = {0, fact_or(akb, a, "level_supported", 0), fact_or(akb, a, "level_experimental", 0),
-                                        fact_or(akb, a, "level_community", 0), 0};
+    double criteria_points = adv_fact_or(akb, a, "criteria_points", 60);
+    double level_points[LEVEL_COUNT] = {0, adv_fact_or(akb, a, "level_supported", 0), adv_fact_or(akb, a, "level_experimental", 0),
+                                        adv_fact_or(akb, a, "level_community", 0), 0};
     int method_rule = -1;
     double unused;
     adv_fact(akb, a, "criteria_points", &unused, &method_rule);

@@ -41,6 +41,12 @@ struct adv_hw {
     double dp_efficiency;
     int dp_ranks;
     char dp_source[96];
+    /* Measured all-reduce bus bandwidth (GB/s per rank and direction, as nccl-tests counts it) over
+     * bus_ranks ranks, 0 when none; bus_inter_node: measured across nodes. When set for the plan's
+     * hardware it replaces the catalog's link figure for data-parallel traffic. */
+    double bus_bandwidth_gbs;
+    int bus_ranks, bus_inter_node;
+    char bus_source[96];
 };
 
 /* One explained contribution. `label` is formatted here; `detail` points into the loaded
@@ -68,11 +74,68 @@ struct adv_ranking {
     struct { const char *criterion, *name; double weight; } weights[32];
 };
 
+/* The parallel layout of a plan: tensor x pipeline x data parallel devices (tp*pp*dp = devices),
+ * expert-parallel ranks taken from the data-parallel ones, virtual pipeline stages per device. */
+struct adv_layout {
+    int tp, pp, dp, ep, vp;
+    int uneven;              /* layers do not divide evenly over the pipeline stages */
+    double micro_batch;      /* sequences per micro-batch */
+    double micro_batches;    /* per data-parallel rank and step */
+    double batch_tokens;     /* global batch of the plan */
+};
+
+/* Memory per device, itemised. GB are 10^9 bytes. */
 struct adv_memory {
     const char *strategy;
-    const char *activation_mode; /* how activations were counted */
-    double model_states_gb, activations_gb, total_gb, device_memory_gb, cpu_gb;
-    int fits;
+    const char *activation_mode;  /* how activations were counted */
+    const char *recompute;        /* none, selective, full */
+    double recompute_fraction;    /* of the layers recomputed under full recomputation */
+    double model_states_gb, activations_gb, buffers_gb, total_gb;
+    double gathered_gb;           /* ZeRO-3 / FSDP: gathered parameters and unsharded gradients */
+    double buckets_gb;            /* DDP gradient buckets, DeepSpeed reduce/gather buckets */
+    double recompute_gb;          /* one layer's activations rebuilt during the backward pass */
+    double overhead_gb;           /* framework context, workspaces and allocator fragmentation */
+    double device_memory_gb;      /* per device, 0 unknown */
+    double usable_gb;             /* what the process may use (Apple's GPU working-set cap) */
+    double headroom_gb;           /* usable - total */
+    double cpu_gb;                /* host memory per node that offload needs */
+    double host_memory_gb;        /* host memory per node, 0 unknown */
+    int host_fits;                /* offload only: 1 fits, 0 does not, -1 host memory unknown */
+    struct adv_layout layout;
+    int fits;                     /* total <= (1 - headroom) x usable, and the host holds the offload */
+};
+
+/* The time plan split, in hours (of wall time) for the whole run. */
+struct adv_time {
+    double model_flops, attention_flops, recompute_flops; /* totals over the run */
+    double compute_hours, communication_hours, bubble_hours, lost_hours;
+    double dp_hours, tp_hours, pp_hours, ep_hours;         /* exposed communication by kind */
+    double steps;
+    int communication_known;      /* 0: a link figure was missing */
+};
+
+#define ADV_MAX_NOTES 12
+
+enum adv_finetune { ADV_FULL, ADV_LORA, ADV_QLORA };
+enum adv_recompute { ADV_RECOMPUTE_AUTO, ADV_RECOMPUTE_NONE, ADV_RECOMPUTE_SELECTIVE, ADV_RECOMPUTE_FULL };
+
+/* The plan's resolved inputs: the answers that matter to memory and time as numbers, and the
+ * knowledge base's facts for them, read once by adv_recommend so that the layout search runs
+ * without further look-ups. */
+struct adv_plan_inputs {
+    double params, active, experts;  /* experts 1: dense */
+    enum adv_finetune finetune;
+    double adapters;                 /* LoRA parameters (rank x 18 x hidden x layers) */
+    int precision;                   /* enum plan_precision (planner.h) */
+    enum adv_recompute recompute;
+    int flash;                       /* FlashAttention-style attention: no s x s scores kept */
+    double rate_tflops;              /* dense rate the compute runs at (FP8: realised gain) */
+    double link_gbs, network_gbs;    /* per device and direction, 0 unknown */
+    double measured_gbs;             /* a probe's all-reduce bus bandwidth, 0 none */
+    int measured_inter_node;
+    double working_set;              /* usable fraction of device memory (Apple's cap), else 1 */
+    double headroom, overhead_gb, fragmentation, host_memory_gb;
+    double adapter_bytes, nf4_bits, ds_bucket_elements, batch_tokens, vocab, top_k, lost_at_16k;
 };
 
 struct adv_result {
@@ -98,15 +161,33 @@ struct adv_result {
     char shape_note[256];   /* how seq_len/hidden/layers/heads were obtained, or why not */
     double seq_len, hidden, layers, heads, micro_batch;
 
-    double total_flops, peak_tflops, mfu, hours, cost;
+    /* The device the plan is for: an index into the loaded catalog (-1 none), and whether it was
+     * assumed rather than answered or detected. */
+    int accelerator;
+    const char *assumed_accelerator; /* catalog id when assumed, else NULL */
+    struct adv_plan_inputs in;
+    const char *precision;           /* bf16, fp16, fp8, fp32 */
+    double efficiency;               /* fraction of the dense peak reached while computing */
+    const char *efficiency_source, *efficiency_text;
+    char communication_source[200];  /* where the link figures came from */
+
+    double total_flops, peak_tflops, mfu, hours, device_hours, cost;
     int has_hours, has_cost;
+    struct adv_time time;
     char peak_source[192];
     const char *mfu_source;
     const char *mfu_text;
+    /* When nothing fits: the fewest devices that would (0 none found) and what else would help. */
+    double fit_devices;
+    int nremedies;
+    char remedies[4][240];
+    int nassumptions, nwarnings;
+    char assumptions[ADV_MAX_NOTES][240]; /* what the plan assumed, first the device */
+    char warnings[4][240];
     /* Scaling efficiency across devices applied to the time plan: measured (a probe run over MPI
      * ranks) when one exists and the plan has more than one device, else 1 (none applied). */
     double scaling;
-    char scaling_source[160];
+    char scaling_source[256];
     const char *scaling_seed;        /* the seed articles' anecdote, shown beside it */
     const char *scaling_seed_source;
     char scaling_seed_short[160];    /* its figures in one line, for the interface */
@@ -118,12 +199,20 @@ struct adv_result {
 /* Resolves hardware and defaults, then ranks, picks strategy and runtime, plans and lists
  * pitfalls. `answers` must have been validated; hw may be NULL. Returns KB_OK, or KB_ERR_INPUT
  * with one line in err when the answers contradict each other once hardware is resolved (os
- * macos with an NVIDIA GPU, ...; answers_check_combination). */
+ * macos with an NVIDIA GPU, ...; answers_check_combination) or contradict the catalog (an unknown
+ * accelerator, with the nearest ids; accelerator vs hardware; a precision the device lacks;
+ * active_params above model_params). */
 int adv_recommend(const struct adv_kb *akb, const struct answers *answers, const struct adv_hw *hw,
                   struct adv_result *out, char *err, size_t errsz);
 
 /* Just the ranking, for answers already resolved by adv_recommend (the wizard's side panel). */
 void adv_rank(const struct adv_kb *akb, const struct answers *resolved, struct adv_ranking *out);
+
+/* The plan in words for people: calls line(ctx, label, text) once per line (device, layout, memory
+ * breakdown, activations, buffers, host memory, nothing-fits remedies, time split, cost, peak,
+ * links, assumptions, warnings), the assumed device first when there is one. */
+void adv_plan_text(const struct adv_kb *akb, const struct adv_result *r,
+                   void (*line)(void *ctx, const char *label, const char *text), void *ctx);
 
 /* The fwadvisor.report/1 document. generated_at is an ISO-8601 UTC time. Caller frees. */
 cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, const char *generated_at);
@@ -135,6 +224,11 @@ const char *adv_kb_framework_name(const struct adv_kb *akb, int i);
 int adv_kb_criterion_count(const struct adv_kb *akb);
 const char *adv_kb_criterion_name(const struct adv_kb *akb, int i);
 int adv_kb_score(const struct adv_kb *akb, int framework, int criterion);
+
+/* The accelerator catalog in load order: count, and the id, name, vendor and memory of entry i. */
+int adv_kb_accelerator_count(const struct adv_kb *akb);
+const char *adv_kb_accelerator(const struct adv_kb *akb, int i, const char **name, const char **vendor,
+                               double *memory_gb);
 
 /* Knowledge-base version and date the advice was made from. */
 const char *adv_kb_version(const struct adv_kb *akb);

@@ -34,6 +34,12 @@ struct candidate {
 
 static int better(const struct adv_kb *akb, const struct candidate *x, const struct candidate *y)
 {
+    /* A strategy made for this kind of model (TorchRec and ParameterServerStrategy for
+     * recommendation models: they shard embedding tables row-wise and keep hot rows cached) comes
+     * before general ones even when it needs more devices: offloading a dense optimizer does not
+     * serve sparse lookups, and the plan then says how many devices it needs. */
+    int xs = akb->strat[x->s].kinds != 0, ys = akb->strat[y->s].kinds != 0;
+    if (xs != ys) return xs;
     if (x->mem.fits != y->mem.fits) return x->mem.fits;
     /* Neither fits a known device memory: the one closest to fitting. */
     if (!x->mem.fits && x->mem.device_memory_gb > 0 && x->mem.total_gb != y->mem.total_gb)
@@ -98,6 +104,12 @@ void adv_choose_strategy(const struct adv_kb *akb, struct adv_result *r, int fw,
         if (better(akb, &cands[i], &cands[best])) best = i;
     /* Without a device memory figure nothing "fits"; prefer the simplest then. */
     const struct candidate *c = &cands[best];
+    if (!c->mem.fits && c->mem.device_memory_gb > 0) { /* nothing fits: how many devices would, what else helps */
+        int idx[ADV_MAX_STRATEGIES];
+        for (int i = 0; i < n; i++) idx[i] = cands[i].s;
+        r->memory = c->mem;
+        adv_plan_nothing_fits(akb, r, idx, n);
+    }
     int s = c->s;
     r->strategy = akb->strat[s].id;
     r->strategy_name = akb->strat[s].name;

@@ -55,8 +55,8 @@ struct adv_kb {
         unsigned char path[ADV_MAX_FRAMEWORKS]; /* PATH_* per framework */
     } rt[ADV_MAX_RUNTIMES];
     struct {
-        const char *id, *name, *vendor, *match, *source;
-        double memory_gb, bf16, fp16, fp32;
+        const char *id, *name, *vendor, *match, *source, *interconnect;
+        double memory_gb, bandwidth_gbs, fp32, tf32, bf16, fp16, fp8, link_gbs, network_gbs;
         int planner_default;
     } acc[ADV_MAX_ACCELERATORS];
     struct {
@@ -94,12 +94,29 @@ int adv_strategy_runs_on(const struct adv_kb *akb, int s, int fw, int h);
 /* Appends a reason to list (n of max used); NULL when full. The caller fills its label. */
 struct adv_reason *adv_push_reason(struct adv_reason *list, int *n, int max, int delta_tenths, const char *detail,
                                    const char *source);
-/* Memory per device for strategy s under the resolved answers and shape in r. */
+/* Memory per device for strategy s under the resolved answers and shape in r, with the layout
+ * (tensor, pipeline, data and expert parallel) and recomputation that fit with the least work
+ * (advisor_memory.c). */
 void adv_strategy_memory(const struct adv_kb *akb, const struct adv_result *r, int s, struct adv_memory *m);
 /* Settles deploy_hardware: auto becomes the training hardware for server, cpu for edge, mobile
  * and browser (the phone's or board's CPU, with NPU/GPU delegates where a runtime has them). */
 void adv_resolve_deploy_hardware(struct adv_result *r);
 
+/* When the chosen strategy does not fit: the fewest devices with which one of the candidate
+ * strategies (indices cand[0..n-1]) would, and the remedies (LoRA/QLoRA, offload, recomputation,
+ * embedding sharding), into r->fit_devices and r->remedies. */
+void adv_plan_nothing_fits(const struct adv_kb *akb, struct adv_result *r, const int *cand, int n);
+/* The time split for memory plan m under r's resolved answers (advisor_time.c); returns the wall
+ * hours, 0 when tokens or a peak are missing. */
+double adv_plan_time(const struct adv_kb *akb, const struct adv_result *r, const struct adv_memory *m,
+                     struct adv_time *t);
+/* A plan fact (a rule's "facts" member) or the fallback when no rule states it. */
+double adv_fact_or(const struct adv_kb *akb, const struct answers *a, const char *name, double fallback);
+/* The catalog entry whose id is id, or -1. */
+int adv_accelerator_index(const struct adv_kb *akb, const char *id);
+/* Appends one line to r's assumptions (or warnings); silently full. */
+void adv_assume(struct adv_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void adv_warn(struct adv_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The distributed strategy and runtime for framework fw (-1: none eligible), into r. */
 void adv_choose_strategy(const struct adv_kb *akb, struct adv_result *r, int fw, const unsigned char *applies);
 void adv_choose_runtime(const struct adv_kb *akb, struct adv_result *r, int fw, const unsigned char *applies);

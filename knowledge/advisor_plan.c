@@ -1,14 +1,15 @@
-/* adv_recommend: hardware resolution, the memory and time plan, pitfalls; the choice of strategy
- * and runtime is advisor_choose.c's. */
+/* adv_recommend: hardware and accelerator resolution, the checks answers must pass against each
+ * other and the catalog, the plan's inputs and assumptions, the time plan's totals, pitfalls. The
+ * choice of strategy and runtime is advisor_choose.c's, memory advisor_memory.c's, the time split
+ * advisor_time.c's. */
 #include "knowledge/advisor_kb.h"
 #include "knowledge/planner.h"
 
 #include <ctype.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-#define GB 1e9
 
 struct adv_reason *adv_push_reason(struct adv_reason *list, int *n, int max, int delta_tenths,
                                       const char *detail, const char *source)
@@ -23,7 +24,52 @@ struct adv_reason *adv_push_reason(struct adv_reason *list, int *n, int max, int
     return r;
 }
 
-/* The catalog device a driver-reported name means: the longest `match` found in it. */
+static void add_note(char (*list)[240], int *n, int max, const char *fmt, va_list ap)
+{
+    if (*n == max) return;
+    vsnprintf(list[*n], sizeof list[*n], fmt, ap);
+    adv_utf8_trim(list[(*n)++]);
+}
+
+void adv_assume(struct adv_result *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    add_note(r->assumptions, &r->nassumptions, ADV_MAX_NOTES, fmt, ap);
+    va_end(ap);
+}
+
+void adv_warn(struct adv_result *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    add_note(r->warnings, &r->nwarnings, (int)(sizeof r->warnings / sizeof r->warnings[0]), fmt, ap);
+    va_end(ap);
+}
+
+/* --- the catalog ---------------------------------------------------------------------------- */
+
+int adv_kb_accelerator_count(const struct adv_kb *akb) { return akb->nacc; }
+
+const char *adv_kb_accelerator(const struct adv_kb *akb, int i, const char **name, const char **vendor, double *memory_gb)
+{
+    if (i < 0 || i >= akb->nacc) return NULL;
+    if (name) *name = akb->acc[i].name;
+    if (vendor) *vendor = akb->acc[i].vendor;
+    if (memory_gb) *memory_gb = akb->acc[i].memory_gb;
+    return akb->acc[i].id;
+}
+
+int adv_accelerator_index(const struct adv_kb *akb, const char *id)
+{
+    for (int i = 0; id && i < akb->nacc; i++)
+        if (strcmp(akb->acc[i].id, id) == 0) return i;
+    return -1;
+}
+
+/* The catalog device a driver-reported name means: the longest `match` found in it and followed by
+ * a character that cannot continue a model name ("nvidia l40" is in "nvidia l40s" but names
+ * another board). */
 static int match_accelerator(const struct adv_kb *akb, const char *vendor, const char *name)
 {
     char lower[128];
@@ -35,7 +81,10 @@ static int match_accelerator(const struct adv_kb *akb, const char *vendor, const
     for (int a = 0; a < akb->nacc && lower[0]; a++) {
         if (strcmp(akb->acc[a].vendor, vendor) != 0 || !*akb->acc[a].match) continue;
         size_t len = strlen(akb->acc[a].match);
-        if (strstr(lower, akb->acc[a].match) && len > best_len) {
+        int found = 0;
+        for (const char *at = strstr(lower, akb->acc[a].match); at && !found; at = strstr(at + 1, akb->acc[a].match))
+            found = !isalnum((unsigned char)at[len]);
+        if (found && len > best_len) {
             best = a;
             best_len = len;
         }
@@ -50,14 +99,62 @@ static int default_accelerator(const struct adv_kb *akb, const char *vendor)
     return -1;
 }
 
-/* Settles `hardware` and `device_memory_gb`; returns the catalog device assumed, or -1. */
-static int resolve_hardware(const struct adv_kb *akb, const struct adv_hw *hw, struct adv_result *r)
+/* "x, y, z": the three catalog ids nearest to an unknown one (those containing it first, then by
+ * edit distance). */
+static void nearest_accelerators(const struct adv_kb *akb, const char *id, char *out, size_t n)
+{
+    int picked[3] = {-1, -1, -1};
+    for (int k = 0; k < 3; k++) {
+        int best = -1, best_score = 1 << 20;
+        for (int i = 0; i < akb->nacc; i++) {
+            if (i == picked[0] || i == picked[1]) continue;
+            int score = strstr(akb->acc[i].id, id) ? 0 : edit_distance(id, akb->acc[i].id);
+            if (score < best_score) best = i, best_score = score;
+        }
+        picked[k] = best;
+    }
+    size_t used = 0;
+    out[0] = '\0';
+    for (int k = 0; k < 3 && picked[k] >= 0 && used < n; k++)
+        used += (size_t)snprintf(out + used, n - used, "%s%s", k ? ", " : "", akb->acc[picked[k]].id);
+}
+
+/* --- hardware ----------------------------------------------------------------------------- */
+
+/* Settles `hardware`, `accelerator` and `device_memory_gb`; r->accelerator is the catalog device
+ * planned for (-1 none), r->assumed_accelerator set when the device was neither answered nor
+ * detected. Fails on an unknown id or an accelerator of another kind than `hardware`. */
+static int resolve_hardware(const struct adv_kb *akb, const struct adv_hw *hw, struct adv_result *r, char *err,
+                            size_t errsz)
 {
     struct answers *a = &r->answers;
     const char *hardware = answers_str(a, ANS_HARDWARE);
     int detected = hw && hw->kind[0];
     if (detected) r->hw = *hw;
-    if (strcmp(hardware, "auto") == 0) {
+    int answered = -1;
+    r->accelerator = -1;
+    if (a->v[ANS_ACCELERATOR].given) {
+        const char *id = answers_str(a, ANS_ACCELERATOR);
+        answered = adv_accelerator_index(akb, id);
+        if (answered < 0) {
+            char near[160];
+            nearest_accelerators(akb, id, near, sizeof near);
+            snprintf(err, errsz, "key 'accelerator': '%s' is not in the catalog (nearest: %s; fwadvisor kb list accelerators)",
+                     id, near);
+            return KB_ERR_INPUT;
+        }
+        if (strcmp(hardware, "auto") != 0 && strcmp(hardware, akb->acc[answered].vendor) != 0) {
+            snprintf(err, errsz, "keys 'accelerator' and 'hardware' disagree: %s is %s hardware, not %s", id,
+                     akb->acc[answered].vendor, hardware);
+            return KB_ERR_INPUT;
+        }
+    }
+    if (strcmp(hardware, "auto") == 0 && answered >= 0) {
+        answers_set_str(a, ANS_HARDWARE, akb->acc[answered].vendor);
+        snprintf(r->hardware_source, sizeof r->hardware_source, "answers");
+        snprintf(r->hardware_note, sizeof r->hardware_note, "hardware: auto -> %s (accelerator %s)",
+                 akb->acc[answered].vendor, akb->acc[answered].id);
+    } else if (strcmp(hardware, "auto") == 0) {
         if (detected && ans_key_allows(&ans_keys[ANS_HARDWARE], hw->kind)) {
             answers_set_str(a, ANS_HARDWARE, hw->kind);
             snprintf(r->hardware_source, sizeof r->hardware_source, "%s", hw->source[0] ? hw->source : "detected");
@@ -72,21 +169,39 @@ static int resolve_hardware(const struct adv_kb *akb, const struct adv_hw *hw, s
         snprintf(r->hardware_source, sizeof r->hardware_source, "answers");
         snprintf(r->hardware_note, sizeof r->hardware_note, "hardware: %s, as answered", hardware);
     }
+    adv_utf8_trim(r->hardware_note);
     hardware = answers_str(a, ANS_HARDWARE);
     int same_kind = detected && strcmp(hw->kind, hardware) == 0;
     if (same_kind && hw->count > 1 && !a->v[ANS_DEVICES].given) {
         size_t used = strlen(r->hardware_note);
         snprintf(r->hardware_note + used, sizeof r->hardware_note - used,
                  "; %d found, planning for devices=%g (set devices to change)", hw->count, answers_num(a, ANS_DEVICES));
+        adv_utf8_trim(r->hardware_note);
     }
-    int acc = -1;
-    if (strcmp(hardware, "cpu") != 0) {
-        if (same_kind) acc = match_accelerator(akb, hardware, hw->name);
-        if (acc < 0) acc = default_accelerator(akb, hardware);
+    int matched = -1;
+    if (answered >= 0) r->accelerator = answered;
+    else if (strcmp(hardware, "cpu") != 0) {
+        if (same_kind) matched = match_accelerator(akb, hardware, hw->name);
+        r->accelerator = matched >= 0 ? matched : default_accelerator(akb, hardware);
+        if (matched < 0 && r->accelerator >= 0) {
+            const struct adv_kb *k = akb;
+            r->assumed_accelerator = k->acc[r->accelerator].id;
+            if (same_kind && hw->name[0])
+                adv_assume(r, "%s (%s) for peaks and links: the detected '%.60s' is not in the catalog; set "
+                              "accelerator (fwadvisor kb list accelerators)",
+                           k->acc[r->accelerator].name, k->acc[r->accelerator].id, hw->name);
+            else
+                adv_assume(r, "%s (%s, %.0f GB) for hardware %s: no accelerator answered or detected; set accelerator "
+                              "(fwadvisor kb list accelerators)",
+                           k->acc[r->accelerator].name, k->acc[r->accelerator].id, k->acc[r->accelerator].memory_gb,
+                           hardware);
+        }
     }
+    if (r->accelerator >= 0) answers_set_id(a, ANS_ACCELERATOR, akb->acc[r->accelerator].id);
+    int acc = r->accelerator;
     if (a->v[ANS_DEVICE_MEMORY_GB].given) {
         snprintf(r->device_memory_source, sizeof r->device_memory_source, "answers");
-    } else if (same_kind && hw->memory_gb > 0) {
+    } else if (answered < 0 && same_kind && hw->memory_gb > 0) {
         answers_set_num(a, ANS_DEVICE_MEMORY_GB, hw->memory_gb);
         snprintf(r->device_memory_source, sizeof r->device_memory_source, "%s", r->hardware_source);
     } else if (strcmp(hardware, "cpu") == 0) {
@@ -100,19 +215,22 @@ static int resolve_hardware(const struct adv_kb *akb, const struct adv_hw *hw, s
     } else if (acc >= 0) {
         answers_set_num(a, ANS_DEVICE_MEMORY_GB, akb->acc[acc].memory_gb);
         snprintf(r->device_memory_source, sizeof r->device_memory_source, "catalog: %s%s", akb->acc[acc].name,
-                 same_kind && hw->name[0] ? "" : " (assumed; set device_memory_gb)");
+                 r->assumed_accelerator ? " (assumed; set accelerator or device_memory_gb)" : "");
     } else {
         snprintf(r->device_memory_source, sizeof r->device_memory_source, "unknown (set device_memory_gb)");
     }
-    return acc;
+    adv_utf8_trim(r->device_memory_source);
+    return KB_OK;
 }
 
-/* seq_len, hidden, layers, heads for activation memory (LLMs only). */
+/* seq_len, hidden, layers, heads for activation memory (LLMs), and the GPT-like shape LoRA's
+ * adapter count needs for other models. */
 static void resolve_shape(const struct adv_kb *akb, struct adv_result *r)
 {
     struct answers *a = &r->answers;
     r->micro_batch = 1;
-    if (strcmp(answers_str(a, ANS_MODEL_KIND), "llm") != 0) {
+    int llm = strcmp(answers_str(a, ANS_MODEL_KIND), "llm") == 0;
+    if (!llm) {
         snprintf(r->shape_note, sizeof r->shape_note,
                  "activations not estimated for model_kind %s (they depend on the architecture); keep headroom",
                  answers_str(a, ANS_MODEL_KIND));
@@ -124,7 +242,8 @@ static void resolve_shape(const struct adv_kb *akb, struct adv_result *r)
     adv_fact(akb, a, "default_seq_len", &seq, NULL);
     adv_fact(akb, a, "micro_batch", &mb, NULL);
     double h, l, heads;
-    plan_llm_shape(answers_num(a, ANS_MODEL_PARAMS), per_layer, head_dim, &h, &l, &heads);
+    plan_llm_shape(answers_num(a, ANS_ACTIVE_PARAMS) > 0 ? answers_num(a, ANS_ACTIVE_PARAMS) : answers_num(a, ANS_MODEL_PARAMS),
+                   per_layer, head_dim, &h, &l, &heads);
     int derived = 0;
     if (!answers_has(a, ANS_HIDDEN)) answers_set_num(a, ANS_HIDDEN, h), derived = 1;
     if (!answers_has(a, ANS_LAYERS)) answers_set_num(a, ANS_LAYERS, l), derived = 1;
@@ -136,68 +255,101 @@ static void resolve_shape(const struct adv_kb *akb, struct adv_result *r)
     r->layers = answers_num(a, ANS_LAYERS);
     r->heads = answers_num(a, ANS_HEADS);
     r->micro_batch = mb;
-    snprintf(r->shape_note, sizeof r->shape_note,
-             "%s: hidden %g, layers %g, heads %g, seq_len %g%s, micro-batch %g; 16-bit activations (Korthikanti et al.)",
-             derived ? "shape derived from model_params like GPT-3" : "shape as answered", r->hidden, r->layers,
+    snprintf(r->shape_note, sizeof r->shape_note, "%s: hidden %g, layers %g, heads %g, seq_len %g%s, micro-batch %g",
+             derived ? "shape derived from the parameters like GPT-3" : "shape as answered", r->hidden, r->layers,
              r->heads, r->seq_len, seq_default ? " (default)" : "", mb);
+    if (derived) adv_assume(r, "Model shape: %s", r->shape_note);
 }
 
-/* Memory per device for strategy s. */
-void adv_strategy_memory(const struct adv_kb *akb, const struct adv_result *r, int s, struct adv_memory *m)
+/* --- the plan's inputs ---------------------------------------------------------------------- */
+
+static const char *const precision_names[] = {"bf16", "fp16", "fp8", "fp32"};
+
+static double rate_of(const struct adv_kb *akb, int acc, int precision)
 {
-    const struct answers *a = &r->answers;
-    double P = answers_num(a, ANS_MODEL_PARAMS), D = answers_num(a, ANS_DEVICES), nodes = answers_num(a, ANS_NODES);
-    memset(m, 0, sizeof *m);
-    m->strategy = akb->strat[s].id;
-    double states = plan_model_states_bytes(akb->strat[s].replicated, akb->strat[s].sharded, P, D);
-    double largest_layer = r->hidden > 0 ? 4 * r->hidden * r->hidden : 0; /* an MLP projection */
-    if (akb->strat[s].cpu > 0) {
-        states += 4 * largest_layer; /* DeepSpeed keeps 4 x the largest layer on the GPU */
-        m->cpu_gb = akb->strat[s].cpu * P / (nodes > 0 ? nodes : 1) / GB;
+    switch (precision) {
+    case PLAN_BF16: return akb->acc[acc].bf16;
+    case PLAN_FP16: return akb->acc[acc].fp16;
+    case PLAN_FP8: return akb->acc[acc].fp8;
+    default: return akb->acc[acc].fp32;
     }
-    double device_gb = answers_has(a, ANS_DEVICE_MEMORY_GB) ? answers_num(a, ANS_DEVICE_MEMORY_GB) : 0;
-    double acts = 0;
-    m->activation_mode = "not estimated";
-    if (r->hidden > 0) {
-        /* Tensor-parallel strategies (Megatron, FSDP2 + TP) split each layer over the ranks
-         * within a node (at most 8). */
-        double tp = 1;
-        if (akb->strat[s].tensor_parallel) {
-            double per_node = D / (nodes > 0 ? nodes : 1);
-            tp = per_node >= 8 ? 8 : (per_node >= 1 ? per_node : 1);
-            acts = r->layers * plan_activation_layer_tp_sp_selective_bytes(r->seq_len, r->micro_batch, r->hidden, tp);
-            m->activation_mode = "tensor + sequence parallel (t = devices per node, up to 8), selective recomputation";
-        } else {
-            acts = r->layers * plan_activation_layer_bytes(r->seq_len, r->micro_batch, r->hidden, r->heads);
-            m->activation_mode = "all layers stored, no recomputation";
-        }
-        /* When that does not fit, recompute every layer in the backward pass (activation
-         * checkpointing): only each layer's input stays, for about a third more compute. */
-        if (device_gb > 0 && (states + acts) / GB > device_gb) {
-            acts = r->layers * plan_activation_layer_full_recompute_bytes(r->seq_len, r->micro_batch, r->hidden, tp);
-            m->activation_mode = "full recomputation (activation checkpointing), about a third more compute";
-        }
-    }
-    m->model_states_gb = states / GB;
-    m->activations_gb = acts / GB;
-    m->total_gb = m->model_states_gb + m->activations_gb;
-    m->device_memory_gb = device_gb;
-    m->fits = m->device_memory_gb > 0 && m->total_gb <= m->device_memory_gb;
 }
 
-static void plan_time(const struct adv_kb *akb, struct adv_result *r, int acc)
+static int precision_index(const char *name)
 {
-    const struct answers *a = &r->answers;
+    for (int i = 0; i < 4; i++)
+        if (name && strcmp(precision_names[i], name) == 0) return i;
+    return PLAN_BF16;
+}
+
+/* Precision, peak, efficiency, links, LoRA and MoE inputs and the facts the layout search needs,
+ * into r->in. Fails when the precision is one the device lacks or active_params exceed
+ * model_params. */
+static int resolve_inputs(const struct adv_kb *akb, struct adv_result *r, char *err, size_t errsz)
+{
+    struct answers *a = &r->answers;
+    struct adv_plan_inputs *in = &r->in;
     const char *hardware = answers_str(a, ANS_HARDWARE);
-    double P = answers_num(a, ANS_MODEL_PARAMS), D = answers_num(a, ANS_DEVICES);
-    if (r->hw.peak_tflops > 0 && strcmp(r->hw.kind, hardware) == 0) {
+    int acc = r->accelerator;
+    in->params = answers_num(a, ANS_MODEL_PARAMS);
+    in->active = answers_has(a, ANS_ACTIVE_PARAMS) ? answers_num(a, ANS_ACTIVE_PARAMS) : in->params;
+    in->experts = answers_has(a, ANS_EXPERTS) ? answers_num(a, ANS_EXPERTS) : 1;
+    if (in->active > in->params) {
+        snprintf(err, errsz, "keys 'active_params' and 'model_params': active_params %.4g is more than model_params %.4g",
+                 in->active, in->params);
+        return KB_ERR_INPUT;
+    }
+    if (in->experts > 1 && !answers_has(a, ANS_ACTIVE_PARAMS))
+        adv_assume(r, "Mixture of %g experts without active_params: FLOPs counted on all %.3g parameters", in->experts,
+                   in->params);
+    else if (in->active < in->params && in->experts <= 1)
+        adv_assume(r, "active_params without experts: FLOPs by active parameters, no expert parallelism planned");
+    else if (in->experts > 1)
+        adv_assume(r, "Mixture of experts: %.3g of %.3g parameters active per token; %s", in->active, in->params,
+                   "the active ones are counted as shared, the rest as experts split by expert parallelism; top-2 routing for traffic");
+
+    /* Precision: as answered (the device must have it), else the best of bf16/fp16 it has. */
+    int given = a->v[ANS_PRECISION].given;
+    int prec = given ? precision_index(answers_str(a, ANS_PRECISION)) : PLAN_BF16;
+    if (acc >= 0) {
+        if (given && rate_of(akb, acc, prec) <= 0) {
+            const char *other = a->v[ANS_ACCELERATOR].given ? "accelerator" : "hardware";
+            snprintf(err, errsz, "keys 'precision' and '%s': no %s matrix rate on %s (%s)%s; use %s", other,
+                     precision_names[prec], akb->acc[acc].id, akb->acc[acc].name,
+                     r->assumed_accelerator ? ", the device assumed for this hardware" : "",
+                     akb->acc[acc].bf16 > 0 ? "bf16" : akb->acc[acc].fp16 > 0 ? "fp16" : "fp32");
+            return KB_ERR_INPUT;
+        }
+        if (!given) prec = akb->acc[acc].bf16 > 0 ? PLAN_BF16 : akb->acc[acc].fp16 > 0 ? PLAN_FP16 : PLAN_FP32;
+    } else if (!given) {
+        prec = strcmp(hardware, "cpu") == 0 ? PLAN_FP32 : PLAN_BF16;
+    }
+    in->precision = prec;
+    r->precision = precision_names[prec];
+    answers_set_str(a, ANS_PRECISION, r->precision);
+
+    /* Peak: a probe's measured figure for this hardware when no other device was answered, else
+     * the catalog's dense rate at the precision (FP8: the realised share of its gain). */
+    double gain = adv_fact_or(akb, a, "fp8_realised_gain", 0.3);
+    if (r->hw.peak_tflops > 0 && strcmp(r->hw.kind, hardware) == 0 && !a->v[ANS_ACCELERATOR].given) {
         r->peak_tflops = r->hw.peak_tflops;
+        in->rate_tflops = r->hw.peak_tflops;
         snprintf(r->peak_source, sizeof r->peak_source, "%s", r->hw.peak_source);
     } else if (acc >= 0) {
-        const char *which = akb->acc[acc].bf16 > 0 ? "BF16" : akb->acc[acc].fp16 > 0 ? "FP16" : "FP32";
-        r->peak_tflops = akb->acc[acc].bf16 > 0 ? akb->acc[acc].bf16 : akb->acc[acc].fp16 > 0 ? akb->acc[acc].fp16 : akb->acc[acc].fp32;
-        snprintf(r->peak_source, sizeof r->peak_source, "catalog: %s, dense %s (%s)", akb->acc[acc].name, which,
-                 akb->acc[acc].source);
+        r->peak_tflops = rate_of(akb, acc, prec);
+        in->rate_tflops = r->peak_tflops;
+        if (prec == PLAN_FP8 && akb->acc[acc].bf16 > 0) {
+            double ratio = akb->acc[acc].fp8 / akb->acc[acc].bf16;
+            in->rate_tflops = akb->acc[acc].bf16 * (1 + (ratio - 1) * gain);
+            adv_assume(r, "FP8: %.4g TFLOP/s dense, planned at %.4g (BF16 x %.2f: %.0f%% of the peak ratio's gain)",
+                       r->peak_tflops, in->rate_tflops, in->rate_tflops / akb->acc[acc].bf16, gain * 100);
+        }
+        snprintf(r->peak_source, sizeof r->peak_source, "catalog: %s, dense %s (%s)", akb->acc[acc].name,
+                 precision_names[prec], akb->acc[acc].source);
+        if (prec == PLAN_FP32 && akb->acc[acc].tf32 > 0)
+            adv_assume(r, "FP32 planned at the %.4g TFLOP/s vector rate; TF32 tensor cores give %.4g "
+                          "(torch.backends.cuda.matmul.allow_tf32 = True)",
+                       akb->acc[acc].fp32, akb->acc[acc].tf32);
     } else if (strcmp(hardware, "cpu") == 0) {
         double per_cycle = 32, ghz = 2.5;
         int rule = -1;
@@ -205,20 +357,88 @@ static void plan_time(const struct adv_kb *akb, struct adv_result *r, int acc)
         adv_fact(akb, a, "cpu_assumed_ghz", &ghz, NULL);
         int threads = r->hw.cpu_threads > 0 ? r->hw.cpu_threads : 1;
         r->peak_tflops = threads * per_cycle * ghz / 1e3;
+        in->rate_tflops = r->peak_tflops;
         snprintf(r->peak_source, sizeof r->peak_source,
                  "estimate: %d CPU threads x %g FP32 FLOP/cycle x %g GHz (%s); run fwadvisor probe to measure", threads,
                  per_cycle, ghz, rule >= 0 ? akb->rules[rule].source : "assumed");
     } else {
         snprintf(r->peak_source, sizeof r->peak_source, "unknown: no %s device in the catalog", hardware);
     }
+    adv_utf8_trim(r->peak_source);
+
     int rule = -1;
-    r->mfu = 0.4;
-    if (adv_fact(akb, a, "planning_mfu", &r->mfu, &rule)) {
-        r->mfu_source = akb->rules[rule].source;
-        r->mfu_text = akb->rules[rule].text;
+    r->efficiency = 0.4;
+    if (adv_fact(akb, a, "compute_efficiency", &r->efficiency, &rule)) {
+        r->efficiency_source = akb->rules[rule].source;
+        r->efficiency_text = akb->rules[rule].text;
     }
-    /* Scaling across devices: a measured efficiency when a probe over MPI ranks exists, beside
-     * the seed article's anecdote (DDP, MirroredStrategy, pmap on eight A100s). */
+    r->mfu_source = r->efficiency_source;
+    r->mfu_text = r->efficiency_text;
+
+    /* Links: a probe's measured bus bandwidth for this hardware, else the catalog's. */
+    if (acc >= 0) {
+        in->link_gbs = akb->acc[acc].link_gbs;
+        in->network_gbs = akb->acc[acc].network_gbs;
+        snprintf(r->communication_source, sizeof r->communication_source, "catalog: %s, %g GB/s in a node, %g GB/s "
+                 "between nodes per device and direction (%s)", akb->acc[acc].interconnect, in->link_gbs, in->network_gbs,
+                 akb->acc[acc].id);
+    }
+    if (r->hw.bus_bandwidth_gbs > 0 && strcmp(r->hw.kind, hardware) == 0) {
+        in->measured_gbs = r->hw.bus_bandwidth_gbs;
+        in->measured_inter_node = r->hw.bus_inter_node;
+        snprintf(r->communication_source, sizeof r->communication_source,
+                 "measured: %.1f GB/s all-reduce bus bandwidth over %d ranks%s (%s) for data-parallel traffic",
+                 r->hw.bus_bandwidth_gbs, r->hw.bus_ranks, r->hw.bus_inter_node ? " across nodes" : "", r->hw.bus_source);
+    }
+    adv_utf8_trim(r->communication_source);
+
+    const char *ft = answers_str(a, ANS_FINETUNE);
+    in->finetune = strcmp(ft, "lora") == 0 ? ADV_LORA : strcmp(ft, "qlora") == 0 ? ADV_QLORA : ADV_FULL;
+    if (in->finetune != ADV_FULL) {
+        double h = r->hidden, l = r->layers, heads;
+        if (h <= 0) plan_llm_shape(in->params, 128, 128, &h, &l, &heads);
+        in->adapters = plan_lora_params(l, h, answers_num(a, ANS_LORA_RANK));
+        adv_assume(r, "%s rank %g on every linear layer: %.3g trainable parameters", in->finetune == ADV_LORA ? "LoRA" : "QLoRA",
+                   answers_num(a, ANS_LORA_RANK), in->adapters);
+    }
+    const char *rc = answers_str(a, ANS_RECOMPUTE);
+    in->recompute = strcmp(rc, "none") == 0        ? ADV_RECOMPUTE_NONE
+                    : strcmp(rc, "selective") == 0 ? ADV_RECOMPUTE_SELECTIVE
+                    : strcmp(rc, "full") == 0      ? ADV_RECOMPUTE_FULL
+                                                   : ADV_RECOMPUTE_AUTO;
+    in->flash = adv_fact_or(akb, a, "fused_attention", 1) != 0;
+    if (r->hidden > 0 && in->flash)
+        adv_assume(r, "Attention with FlashAttention-style kernels (PyTorch SDPA, Megatron, JAX): no s x s scores stored");
+    else if (r->hidden > 0)
+        adv_assume(r, "Attention without a fused backward on this hardware: the s x s scores are stored (Korthikanti et al.)");
+    in->working_set = adv_fact_or(akb, a, "gpu_working_set", 1);
+    in->headroom = adv_fact_or(akb, a, "memory_headroom", 0.10);
+    in->overhead_gb = adv_fact_or(akb, a, "framework_overhead_gb", 1.0);
+    in->fragmentation = adv_fact_or(akb, a, "allocator_fragmentation", 0.05);
+    in->host_memory_gb = answers_has(a, ANS_HOST_MEMORY_GB) ? answers_num(a, ANS_HOST_MEMORY_GB)
+                         : r->hw.host_memory_gb > 0 && answers_num(a, ANS_NODES) == 1 && strcmp(r->hw.kind, hardware) == 0
+                             ? r->hw.host_memory_gb
+                             : 0;
+    in->adapter_bytes = adv_fact_or(akb, a, "adapter_bytes_per_param", 16);
+    in->nf4_bits = adv_fact_or(akb, a, "nf4_bits_per_param", 4.127);
+    in->ds_bucket_elements = adv_fact_or(akb, a, "ds_bucket_elements", 5e8);
+    in->batch_tokens = adv_fact_or(akb, a, "global_batch_tokens", 4e6);
+    in->vocab = adv_fact_or(akb, a, "vocab", 0);
+    in->top_k = adv_fact_or(akb, a, "moe_top_k", 2);
+    in->lost_at_16k = adv_fact_or(akb, a, "lost_time_at_16k_devices", 0);
+    if (in->working_set < 1)
+        adv_assume(r, "GPU working set capped at %.0f%% of unified memory by macOS (raise it with `sudo sysctl "
+                      "iogpu.wired_limit_mb=N`)",
+                   in->working_set * 100);
+    return KB_OK;
+}
+
+/* --- the time plan's totals ------------------------------------------------------------------ */
+
+static void plan_time(const struct adv_kb *akb, struct adv_result *r)
+{
+    const struct answers *a = &r->answers;
+    double D = answers_num(a, ANS_DEVICES);
     r->scaling = 1;
     double seed_ddp = 0;
     int seed_rule = -1;
@@ -233,26 +453,40 @@ static void plan_time(const struct adv_kb *akb, struct adv_result *r, int acc)
                  "%s: DDP %.0f%%, MirroredStrategy %.0f%%, pmap %.0f%% on %.0f GPUs", r->scaling_seed_source,
                  seed_ddp * 100, tf * 100, jax * 100, n);
     }
-    if (r->hw.dp_efficiency > 0 && D > 1) {
+    double hours = adv_plan_time(akb, r, &r->memory, &r->time);
+    r->total_flops = r->time.model_flops;
+    /* A model with a shape has its communication computed from the links (or a measured bus
+     * bandwidth); without one, a probe's measured data-parallel efficiency stands in for it. */
+    int apply = !r->time.communication_known && D > 1 && r->hw.dp_efficiency > 0 && hours > 0;
+    if (apply) {
         r->scaling = r->hw.dp_efficiency;
-        snprintf(r->scaling_source, sizeof r->scaling_source, "measured: %.0f%% (%s)", r->hw.dp_efficiency * 100,
-                 r->hw.dp_source);
-    } else if (r->hw.dp_efficiency > 0) {
-        snprintf(r->scaling_source, sizeof r->scaling_source, "measured %.0f%% (%s), not applied to one device",
+        double extra = (hours - r->time.lost_hours) * (1 / r->scaling - 1);
+        r->time.dp_hours = r->time.communication_hours = extra;
+        r->time.communication_known = 1;
+        hours += extra;
+        snprintf(r->scaling_source, sizeof r->scaling_source, "measured: %.0f%% (%s), applied as communication time",
                  r->hw.dp_efficiency * 100, r->hw.dp_source);
+    } else if (r->hw.dp_efficiency > 0) {
+        snprintf(r->scaling_source, sizeof r->scaling_source, "measured %.0f%% (%s), not applied: %s", r->hw.dp_efficiency * 100,
+                 r->hw.dp_source, D > 1 ? "communication computed from the links" : "one device");
     } else {
         snprintf(r->scaling_source, sizeof r->scaling_source,
-                 "not measured: run `mpirun -np N fwadvisor probe` to measure data-parallel scaling");
+                 "communication from the links; `mpirun -np N fwadvisor probe` measures this machine");
     }
-    if (!answers_has(a, ANS_TOKENS)) return;
-    r->total_flops = plan_training_flops(P, answers_num(a, ANS_TOKENS));
-    if (r->peak_tflops <= 0 || r->mfu <= 0) return;
-    r->hours = plan_hours(r->total_flops, D, r->peak_tflops, r->mfu * r->scaling);
+    adv_utf8_trim(r->scaling_source);
+    if (hours <= 0) return;
+    r->hours = hours;
     r->has_hours = 1;
+    r->device_hours = hours * D;
+    r->mfu = r->peak_tflops > 0 ? r->time.model_flops / (D * r->peak_tflops * 1e12 * hours * 3600) : 0;
     if (answers_has(a, ANS_PRICE_PER_DEVICE_HOUR)) {
-        r->cost = r->hours * D * answers_num(a, ANS_PRICE_PER_DEVICE_HOUR);
+        r->cost = r->device_hours * answers_num(a, ANS_PRICE_PER_DEVICE_HOUR);
         r->has_cost = 1;
     }
+    if (hours > 90 * 24)
+        adv_warn(r, "The run takes %.0f days, more than 90: hardware fails and plans change over months; use more devices, "
+                    "fewer tokens or a smaller model",
+                 hours / 24);
 }
 
 /* 1 when the pitfall's "concerns" (frameworks, strategies, runtimes) include the choices made,
@@ -282,7 +516,8 @@ int adv_recommend(const struct adv_kb *akb, const struct answers *answers, const
     memset(out, 0, sizeof *out);
     out->answers = *answers;
     answers_fill_defaults(&out->answers);
-    int acc = resolve_hardware(akb, hw, out);
+    int status = resolve_hardware(akb, hw, out, err, errsz);
+    if (status != KB_OK) return status;
     if (answers_settle_os(&out->answers)) {
         size_t used = strlen(out->hardware_note);
         snprintf(out->hardware_note + used, sizeof out->hardware_note - used, "; os: %s, the system %s runs on",
@@ -291,13 +526,24 @@ int adv_recommend(const struct adv_kb *akb, const struct answers *answers, const
     if (answers_check_combination(&out->answers, err, errsz)) return KB_ERR_INPUT;
     adv_resolve_deploy_hardware(out);
     resolve_shape(akb, out);
+    if ((status = resolve_inputs(akb, out, err, errsz)) != KB_OK) return status;
     adv_rank(akb, &out->answers, &out->ranking);
     int fw = out->ranking.count > 0 && !out->ranking.items[0].excluded ? adv_fw_index(akb, out->ranking.items[0].id) : -1;
     unsigned char applies[ADV_MAX_RULES];
     adv_applicable(akb, &out->answers, applies);
     adv_choose_strategy(akb, out, fw, applies);
     adv_choose_runtime(akb, out, fw, applies);
-    plan_time(akb, out, acc);
+    const struct adv_memory *m = &out->memory;
+    if (m->layout.batch_tokens > out->in.batch_tokens * 1.001)
+        adv_assume(out, "Global batch %.3g tokens (the usual %.3g raised so that each of the %d data-parallel ranks%s has "
+                        "a micro-batch)",
+                   m->layout.batch_tokens, out->in.batch_tokens, m->layout.dp, m->layout.pp > 1 ? " x pipeline stages" : "");
+    if (m->cpu_gb > 0 && m->host_fits < 0)
+        adv_warn(out, "Offload needs %.0f GB of host memory per node; host memory unknown: set host_memory_gb", m->cpu_gb);
+    else if (m->cpu_gb > 0 && !m->host_fits)
+        adv_warn(out, "Offload needs %.0f GB of host memory per node, more than %.0f GB less %.0f%% headroom", m->cpu_gb,
+                 m->host_memory_gb, out->in.headroom * 100);
+    plan_time(akb, out);
     const char *framework = fw >= 0 ? akb->fw[fw].id : NULL;
     for (int i = 0; i < akb->nrules && out->npitfalls < ADV_MAX_PITFALLS; i++) {
         if (strcmp(akb->rules[i].kind, "pitfall") != 0 || !applies[i]) continue;

@@ -10,6 +10,9 @@ static const char *const teams[] = {"pytorch", "tensorflow", "jax", "keras", "no
 static const char *const deploys[] = {"none", "server", "mobile", "edge", "browser", NULL};
 static const char *const priorities[] = {"iteration", "cost", "stability", NULL};
 const char *const ans_deploy_hardware[] = {"auto", "cpu", "nvidia", "amd", "apple", "qualcomm", "intel", "tpu", "ascend", NULL};
+static const char *const precisions[] = {"bf16", "fp16", "fp8", "fp32", NULL};
+static const char *const finetunes[] = {"full", "lora", "qlora", NULL};
+static const char *const recomputes[] = {"auto", "none", "selective", "full", NULL};
 
 const struct ans_key ans_keys[] = {
     {"stage", ANS_ENUM, stages, 0, 0},
@@ -32,6 +35,14 @@ const struct ans_key ans_keys[] = {
     {"priority", ANS_ENUM, priorities, 0, 0},
     {"price_per_device_hour", ANS_NUMBER, NULL, 0, 0},
     {"deploy_hardware", ANS_ENUM, ans_deploy_hardware, 0, 0},
+    {"accelerator", ANS_ID, NULL, 0, 0},
+    {"precision", ANS_ENUM, precisions, 0, 0},
+    {"finetune", ANS_ENUM, finetunes, 0, 0},
+    {"lora_rank", ANS_INT, NULL, 1, 0},
+    {"recompute", ANS_ENUM, recomputes, 0, 0},
+    {"host_memory_gb", ANS_NUMBER, NULL, 0, 1},
+    {"active_params", ANS_NUMBER, NULL, 1, 0},
+    {"experts", ANS_INT, NULL, 1, 0},
 };
 const int ans_key_count = (int)(sizeof ans_keys / sizeof ans_keys[0]);
 _Static_assert(sizeof ans_keys / sizeof ans_keys[0] == ANS_KEY_COUNT, "ans_keys and enum ans_index differ");

@@ -9,6 +9,8 @@ enum ans_type {
     ANS_INT,       /* integer >= min */
     ANS_NUMBER,    /* number > min (min_exclusive) or >= min */
     ANS_BOOL,
+    ANS_ID,        /* an id from a knowledge-base table (lower-case letters, digits, '-', '_', '.'),
+                      checked against the table by the advisor */
 };
 
 /* The largest number any key takes (see answers.c). */
@@ -26,8 +28,14 @@ struct ans_key {
 enum ans_index {
     ANS_STAGE, ANS_HARDWARE, ANS_OS, ANS_DEVICES, ANS_NODES, ANS_DEVICE_MEMORY_GB, ANS_MODEL_KIND,
     ANS_MODEL_PARAMS, ANS_TOKENS, ANS_SEQ_LEN, ANS_HIDDEN, ANS_LAYERS, ANS_HEADS, ANS_TEAM, ANS_FUNCTIONAL,
-    ANS_HIGHER_ORDER_GRAD, ANS_DEPLOY, ANS_PRIORITY, ANS_PRICE_PER_DEVICE_HOUR, ANS_DEPLOY_HARDWARE, ANS_KEY_COUNT
+    ANS_HIGHER_ORDER_GRAD, ANS_DEPLOY, ANS_PRIORITY, ANS_PRICE_PER_DEVICE_HOUR, ANS_DEPLOY_HARDWARE,
+    /* the plan's keys */
+    ANS_ACCELERATOR, ANS_PRECISION, ANS_FINETUNE, ANS_LORA_RANK, ANS_RECOMPUTE, ANS_HOST_MEMORY_GB,
+    ANS_ACTIVE_PARAMS, ANS_EXPERTS, ANS_KEY_COUNT
 };
+
+/* Longest ANS_ID value, terminator included. */
+#define ANS_ID_MAX 48
 
 extern const struct ans_key ans_keys[];
 extern const int ans_key_count;

@@ -1,7 +1,9 @@
 /* Parsing, validating and completing a team's answers, and evaluating rule conditions on them. */
 #include "knowledge/answers.h"
 #include "knowledge/json_doc.h"
+#include "knowledge/kb_tables.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -34,6 +36,7 @@ static void describe_key(const struct ans_key *key, char *out, size_t n)
         snprintf(out, n, "a number %s %g and at most %g", key->min_exclusive ? ">" : ">=", key->min, ANS_MAX_NUMBER);
         break;
     case ANS_BOOL: snprintf(out, n, "true or false"); break;
+    case ANS_ID: snprintf(out, n, "an id (fwadvisor kb list %ss)", key->name); break;
     }
 }
 
@@ -92,7 +95,7 @@ static unsigned team_none_bit(void)
 static int set_from_json(struct answers *a, int i, const cJSON *v, const char *where, char *err, size_t errsz)
 {
     const struct ans_key *key = &ans_keys[i];
-    struct ans_value nv = {1, 1, NULL, 0, 0, 0};
+    struct ans_value nv = {.given = 1, .present = 1};
     char shown[96];
     if (cJSON_IsString(v)) snprintf(shown, sizeof shown, "'%.80s'", v->valuestring);
     else if (cJSON_IsNumber(v)) snprintf(shown, sizeof shown, "%g", v->valuedouble);
@@ -136,6 +139,11 @@ static int set_from_json(struct answers *a, int i, const cJSON *v, const char *w
     case ANS_BOOL:
         if (!cJSON_IsBool(v)) return bad_value(where, key, shown, err, errsz);
         nv.flag = cJSON_IsTrue(v);
+        break;
+    case ANS_ID: /* ids are lower-case; "H100-SXM" means h100-sxm */
+        if (!cJSON_IsString(v) || strlen(v->valuestring) >= sizeof nv.id) return bad_value(where, key, shown, err, errsz);
+        for (size_t c = 0; v->valuestring[c]; c++) nv.id[c] = (char)tolower((unsigned char)v->valuestring[c]);
+        if (!kb_valid_ident(nv.id)) return bad_value(where, key, shown, err, errsz);
         break;
     }
     a->v[i] = nv;
@@ -200,7 +208,8 @@ int answers_set(struct answers *a, const char *assignment, char *err, size_t err
     const struct ans_key *key = &ans_keys[i];
     cJSON *v = NULL;
     switch (key->type) {
-    case ANS_ENUM: v = cJSON_CreateString(value); break;
+    case ANS_ENUM:
+    case ANS_ID: v = cJSON_CreateString(value); break;
     case ANS_ENUM_LIST: {
         v = cJSON_CreateArray();
         char copy[256];
@@ -262,6 +271,12 @@ void answers_set_str(struct answers *a, enum ans_index i, const char *value)
     a->v[i].present = 1;
 }
 
+void answers_set_id(struct answers *a, enum ans_index i, const char *id)
+{
+    snprintf(a->v[i].id, sizeof a->v[i].id, "%s", id);
+    a->v[i].present = 1;
+}
+
 void answers_set_num(struct answers *a, enum ans_index i, double value)
 {
     a->v[i].num = value;
@@ -272,7 +287,8 @@ void answers_fill_defaults(struct answers *a)
 {
     static const struct { enum ans_index key; const char *value; } strs[] = {
         {ANS_STAGE, "research"}, {ANS_HARDWARE, "auto"}, {ANS_MODEL_KIND, "other"},
-        {ANS_DEPLOY, "none"}, {ANS_PRIORITY, "iteration"}, {ANS_DEPLOY_HARDWARE, "auto"},
+        {ANS_DEPLOY, "none"}, {ANS_PRIORITY, "iteration"}, {ANS_DEPLOY_HARDWARE, "auto"}, {ANS_FINETUNE, "full"},
+        {ANS_RECOMPUTE, "auto"},
     };
     for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
         if (!a->v[strs[i].key].present) answers_set_str(a, strs[i].key, strs[i].value);
@@ -280,6 +296,7 @@ void answers_fill_defaults(struct answers *a)
     if (!a->v[ANS_DEVICES].present) answers_set_num(a, ANS_DEVICES, 1);
     if (!a->v[ANS_NODES].present) answers_set_num(a, ANS_NODES, 1);
     if (!a->v[ANS_MODEL_PARAMS].present) answers_set_num(a, ANS_MODEL_PARAMS, 1e7);
+    if (!a->v[ANS_LORA_RANK].present) answers_set_num(a, ANS_LORA_RANK, 16);
     if (!a->v[ANS_TOKENS].present && strcmp(a->v[ANS_MODEL_KIND].str, "llm") == 0)
         answers_set_num(a, ANS_TOKENS, 20 * a->v[ANS_MODEL_PARAMS].num);
     a->v[ANS_TEAM].present = 1;
@@ -368,7 +385,11 @@ int answers_settle_os(struct answers *a)
     return 1;
 }
 
-const char *answers_str(const struct answers *a, enum ans_index i) { return a->v[i].present ? a->v[i].str : NULL; }
+const char *answers_str(const struct answers *a, enum ans_index i)
+{
+    if (!a->v[i].present) return NULL;
+    return ans_keys[i].type == ANS_ID ? a->v[i].id : a->v[i].str;
+}
 double answers_num(const struct answers *a, enum ans_index i) { return a->v[i].present ? a->v[i].num : 0; }
 int answers_has(const struct answers *a, enum ans_index i) { return a->v[i].present; }
 
@@ -389,6 +410,7 @@ cJSON *answers_to_json(const struct answers *a)
         cJSON *item;
         if (!v->present) item = cJSON_CreateNull();
         else if (key->type == ANS_ENUM) item = cJSON_CreateString(v->str);
+        else if (key->type == ANS_ID) item = cJSON_CreateString(v->id);
         else if (key->type == ANS_BOOL) item = cJSON_CreateBool(v->flag);
         else if (key->type == ANS_ENUM_LIST) {
             item = cJSON_CreateArray();
@@ -417,6 +439,7 @@ static int value_equals(const struct ans_key *key, const struct ans_value *v, co
     case ANS_INT:
     case ANS_NUMBER: return cJSON_IsNumber(want) && v->num == want->valuedouble;
     case ANS_BOOL: return cJSON_IsBool(want) && v->flag == cJSON_IsTrue(want);
+    case ANS_ID: return cJSON_IsString(want) && strcmp(v->id, want->valuestring) == 0;
     }
     return 0;
 }

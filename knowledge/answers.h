@@ -15,6 +15,7 @@ struct ans_value {
     int given;        /* set by the user (file or --set) */
     int present;      /* has a value: given, defaulted or resolved */
     const char *str;  /* ANS_ENUM */
+    char id[ANS_ID_MAX]; /* ANS_ID, held in place so that a copy stays whole */
     double num;       /* ANS_INT, ANS_NUMBER */
     int flag;         /* ANS_BOOL */
     unsigned list;    /* ANS_ENUM_LIST: bit i = allowed[i] */
@@ -40,7 +41,8 @@ int answers_set(struct answers *a, const char *assignment, char *err, size_t err
 /* Fills defaults for keys the user left out (DESIGN.md): stage research, hardware auto, os the
  * running system, devices 1, nodes 1, model_kind other, model_params 1e7, tokens 20 x
  * model_params for llm, team [], functional and higher_order_grad false, deploy none, priority
- * iteration, deploy_hardware auto. device_memory_gb and the LLM shape stay absent for the planner to resolve. */
+ * iteration, deploy_hardware auto, finetune full, lora_rank 16, recompute auto. device_memory_gb,
+ * accelerator, precision and the LLM shape stay absent for the planner to resolve. */
 void answers_fill_defaults(struct answers *a);
 
 /* 0 when no two answers contradict each other (os macos with hardware nvidia, windows with tpu,
@@ -61,7 +63,7 @@ int answers_settle_os(struct answers *a);
 /* The running system as an `os` value. */
 const char *answers_running_os(void);
 
-/* Convenience accessors. */
+/* Convenience accessors. answers_str gives an ANS_ENUM or ANS_ID value (NULL when absent). */
 const char *answers_str(const struct answers *a, enum ans_index i);
 double answers_num(const struct answers *a, enum ans_index i);
 int answers_has(const struct answers *a, enum ans_index i);
@@ -69,6 +71,7 @@ int answers_team_has(const struct answers *a, const char *framework);
 
 void answers_set_str(struct answers *a, enum ans_index i, const char *value); /* value must be allowed */
 void answers_set_num(struct answers *a, enum ans_index i, double value);
+void answers_set_id(struct answers *a, enum ans_index i, const char *id); /* an ANS_ID key; cut to fit */
 
 /* Every key, absent ones as null. Caller frees. */
 cJSON *answers_to_json(const struct answers *a);

@@ -429,6 +429,11 @@ static const struct { const char *table, *column, *definition; } added_columns[]
     {"runtimes", "hardware", "TEXT NOT NULL DEFAULT ''"},
     {"runtimes", "kinds", "TEXT NOT NULL DEFAULT ''"},
     {"runtime_frameworks", "path", "TEXT NOT NULL DEFAULT 'converter' CHECK (path IN ('native', 'converter', 'indirect'))"},
+    {"accelerators", "tf32_tflops", "REAL NOT NULL DEFAULT 0 CHECK (tf32_tflops >= 0)"},
+    {"accelerators", "fp8_tflops", "REAL NOT NULL DEFAULT 0 CHECK (fp8_tflops >= 0)"},
+    {"accelerators", "link_gbs", "REAL NOT NULL DEFAULT 0 CHECK (link_gbs >= 0)"},
+    {"accelerators", "network_gbs", "REAL NOT NULL DEFAULT 0 CHECK (network_gbs >= 0)"},
+    {"accelerators", "interconnect", "TEXT NOT NULL DEFAULT ''"},
 };
 
 static int has_column(kb *k, const char *table, const char *column, int *has)
@@ -474,6 +479,8 @@ static const struct {
      " interrupted INTEGER NOT NULL CHECK (interrupted IN (0, 1)), summary TEXT NOT NULL,"
      " doc TEXT NOT NULL CHECK (json_valid(doc)));",
      NULL},
+    /* 2 -> 3: hardware-aware strategies and runtimes, structured OS support, several sources a
+     * fact; the accelerators' TF32/FP8 peaks and the links plans communicate over */
     {NULL, migrate_hardware_columns},
 };
 

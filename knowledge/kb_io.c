@@ -519,8 +519,9 @@ static int same_as_stored(sqlite3_stmt *st, const struct kb_table *t, const cJSO
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(row, col->name);
         const char *text = (const char *)sqlite3_column_text(st, c);
         if (!v) {
-            same = col->type == KB_INT ? sqlite3_column_int64(st, c) == 0
-                                       : strcmp(text ? text : "", col->empty_default ? col->empty_default : "") == 0;
+            same = col->type == KB_INT || col->type == KB_REAL
+                       ? sqlite3_column_double(st, c) == 0
+                       : strcmp(text ? text : "", col->empty_default ? col->empty_default : "") == 0;
             continue;
         }
         switch (col->type) {

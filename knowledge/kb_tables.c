@@ -22,6 +22,7 @@ static const char *const export_paths[] = {"native", "converter", "indirect", NU
 #define KEYREF(n, table) {n, KB_TEXT, KB_PK | KB_NONEMPTY | KB_IDENT, NULL, table, 0, 0, NULL}
 #define REAL_MIN(n, lo) {n, KB_REAL, KB_MIN, NULL, NULL, lo, 0, NULL}
 #define REAL_POS(n) {n, KB_REAL, KB_MIN_EXCL, NULL, NULL, 0, 0, NULL}
+#define REAL_OPT(n) {n, KB_REAL, KB_OPTIONAL | KB_MIN, NULL, NULL, 0, 0, NULL} /* >= 0, schema default 0 */
 #define SOURCE REF("source", "sources")
 #define AS_OF {"as_of", KB_TEXT, KB_DATE, NULL, NULL, 0, 0, NULL}
 #define ALSO {"also", KB_SET, KB_OPTIONAL, NULL, "sources", 0, 0, ""}
@@ -83,7 +84,8 @@ static const struct kb_column runtime_frameworks_cols[] = {
 static const struct kb_column accelerators_cols[] = {
     ID, TEXT("name"), ENUM("vendor", vendors), REAL_POS("memory_gb"), REAL_POS("bandwidth_gbs"),
     REAL_POS("fp32_tflops"), REAL_MIN("bf16_tflops", 0), REAL_MIN("fp16_tflops", 0),
-    TEXT_OPT("compute_capability"), TEXT("match"),
+    REAL_OPT("tf32_tflops"), REAL_OPT("fp8_tflops"), REAL_OPT("link_gbs"), REAL_OPT("network_gbs"),
+    TEXT_OPT("interconnect"), TEXT_OPT("compute_capability"), TEXT("match"),
     {"planner_default", KB_INT, KB_OPTIONAL | KB_MIN | KB_MAX, NULL, NULL, 0, 1, NULL}, SOURCE, AS_OF,
 };
 static const struct kb_column rules_cols[] = {

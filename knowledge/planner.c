@@ -52,7 +52,10 @@ void plan_llm_shape(double params, double hidden_per_layer, double head_dim, dou
 {
     /* params = 12 L h^2 and h = r L  =>  h^3 = 12... solved: h = cbrt(params * r / 12). */
     double h = cbrt(params * hidden_per_layer / 12);
-    h = round(h / head_dim) * head_dim;
+    /* Heads in multiples of 8 once there are 8 of them, so that tensor parallelism within an
+     * 8-device node divides them (GPT-3 175B: 96 heads, Llama 3 405B: 128). */
+    double step = h >= 8 * head_dim ? 8 * head_dim : head_dim;
+    h = round(h / step) * step;
     if (h < head_dim) h = head_dim;
     double l = round(params / (12 * h * h));
     *hidden = h;
@@ -70,4 +73,83 @@ double plan_training_flops(double params, double tokens) { return 6 * params * t
 double plan_hours(double flops, double devices, double peak_tflops, double mfu)
 {
     return flops / (devices * peak_tflops * 1e12 * mfu) / 3600;
+}
+
+double plan_activation_layer_flash_bytes(double s, double b, double h, double a, double t, int sp)
+{
+    double sbh = s * b * h;
+    double kept = sp ? 34 * sbh / t : sbh * (10 + 24 / t);
+    return kept + 4 * a * s * b / t;
+}
+
+double plan_activation_layer_korthikanti_bytes(double s, double b, double h, double a, double t, int sp)
+{
+    if (sp) return s * b * h * (34 + 5 * a * s / h) / t;
+    return plan_activation_layer_tp_bytes(s, b, h, a, t);
+}
+
+double plan_activation_layer_selective_bytes(double s, double b, double h, double t, int sp)
+{
+    return sp ? 34 * s * b * h / t : s * b * h * (10 + 24 / t);
+}
+
+double plan_activation_layer_input_bytes(double s, double b, double h, double t, int sp)
+{
+    return sp ? 2 * s * b * h / t : 2 * s * b * h;
+}
+
+double plan_activation_layer_fp8_saving_bytes(double s, double b, double h, double t, int sp)
+{
+    double sbh = s * b * h;
+    return sp ? 7 * sbh / t : 2 * sbh + 5 * sbh / t;
+}
+
+void plan_distopt_bytes(enum plan_precision precision, double *replicated, double *sharded)
+{
+    *replicated = 6, *sharded = 12; /* bf16 params with fp32 gradients, and FP8 (bf16 masters) */
+    if (precision == PLAN_FP16) *replicated = 4, *sharded = 16;
+    else if (precision == PLAN_FP32) *replicated = 8, *sharded = 8;
+}
+
+double plan_megatron_states_bytes(enum plan_precision precision, double params, double tp, double pp, double dp)
+{
+    double rep, shard;
+    plan_distopt_bytes(precision, &rep, &shard);
+    return (rep + shard / dp) * params / (tp * pp);
+}
+
+double plan_lora_params(double layers, double hidden, double rank) { return 18 * rank * hidden * layers; }
+
+double plan_linear_params(double params, double layers, double hidden)
+{
+    double linear = 12 * layers * hidden * hidden;
+    return linear < params ? linear : params;
+}
+
+double plan_attention_flops_per_token(double layers, double hidden, double seq) { return 12 * layers * hidden * seq; }
+
+double plan_bubble_fraction(double p, double m, double v)
+{
+    if (p <= 1 || m <= 0) return 0;
+    return (p - 1) / ((v > 1 ? v : 1) * m);
+}
+
+double plan_pipeline_inflight(double p, double m, double v)
+{
+    if (p <= 1) return 1;
+    double n = m < p ? m : p;
+    if (n < 1) n = 1;
+    return v > 1 ? n * (1 + (p - 1) / (p * v)) : n;
+}
+
+double plan_allreduce_seconds(double bytes, double n, double gbs)
+{
+    if (n <= 1 || gbs <= 0) return 0;
+    return 2 * (n - 1) / n * bytes / (gbs * 1e9);
+}
+
+double plan_allgather_seconds(double bytes, double n, double gbs)
+{
+    if (n <= 1 || gbs <= 0) return 0;
+    return (n - 1) / n * bytes / (gbs * 1e9);
 }

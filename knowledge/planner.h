@@ -25,9 +25,55 @@ double plan_activation_layer_tp_sp_selective_bytes(double seq, double batch, dou
 double plan_activation_layer_full_recompute_bytes(double seq, double batch, double hidden, double tp);
 
 /* GPT-3-like shape from a parameter count: params = 12 * layers * hidden^2 with
- * hidden = hidden_per_layer * layers, hidden rounded to a multiple of head_dim. */
+ * hidden = hidden_per_layer * layers, hidden rounded to a multiple of head_dim (of 8 x head_dim
+ * from 8 heads up, so that the heads split over 8 tensor-parallel ranks). */
 void plan_llm_shape(double params, double hidden_per_layer, double head_dim, double *hidden, double *layers,
                     double *heads);
+
+/* FlashAttention (Dao et al. 2022) never stores the s x s scores: a layer keeps Korthikanti's
+ * sbh terms (34 with sequence parallelism over t, else 10 + 24/t) plus the fp32 softmax statistics,
+ * 4 bytes per row and head (4*a*s*b/t). */
+double plan_activation_layer_flash_bytes(double seq, double batch, double hidden, double heads, double tp, int seq_parallel);
+/* Korthikanti's terms without FlashAttention, with or without sequence parallelism. */
+double plan_activation_layer_korthikanti_bytes(double seq, double batch, double hidden, double heads, double tp,
+                                               int seq_parallel);
+/* Selective recomputation (Korthikanti): the attention scores are recomputed, the rest kept. */
+double plan_activation_layer_selective_bytes(double seq, double batch, double hidden, double tp, int seq_parallel);
+/* What a layer keeps under full recomputation: its input, 2*s*b*h (/t with sequence parallelism). */
+double plan_activation_layer_input_bytes(double seq, double batch, double hidden, double tp, int seq_parallel);
+/* FP8 (Transformer Engine) stores the inputs of the four linear layers in one byte instead of two:
+ * of Korthikanti's 34 sbh, 14 are such inputs (QKV 2, projection 2, fc1 2, fc2 8); the QKV and fc1
+ * inputs are replicated over t unless sequence parallel. Bytes saved per layer. */
+double plan_activation_layer_fp8_saving_bytes(double seq, double batch, double hidden, double tp, int seq_parallel);
+
+/* Megatron Core distributed optimizer (docs/api-guide/dist_optimizer.md), bytes per parameter as
+ * replicated + sharded / d: bf16 params with fp32 grads 6 + 12/d, fp16 4 + 16/d, fp32 8 + 8/d. */
+enum plan_precision { PLAN_BF16, PLAN_FP16, PLAN_FP8, PLAN_FP32 };
+void plan_distopt_bytes(enum plan_precision precision, double *replicated, double *sharded);
+/* Model states of one device for Megatron with t x p x d: (replicated + sharded/d) * params/(t*p). */
+double plan_megatron_states_bytes(enum plan_precision precision, double params, double tp, double pp, double dp);
+
+/* LoRA on every linear layer of a GPT-like block (QKV, projection, fc1 h->4h, fc2 4h->h):
+ * r*(h+h) x 4 + r*(h+4h) x 2 = 18*r*h parameters per layer. */
+double plan_lora_params(double layers, double hidden, double rank);
+/* Linear-layer parameters of a GPT-like model, 12*L*h^2 (capped at the model's size). */
+double plan_linear_params(double params, double layers, double hidden);
+
+/* Attention FLOPs per token (PaLM, appendix B): 12 * L * H * Q * T with H*Q = hidden. */
+double plan_attention_flops_per_token(double layers, double hidden, double seq);
+
+/* Pipeline bubble (Narayanan et al. 2021): (p-1)/(v*m) of the compute for p stages, m
+ * micro-batches, v virtual stages per device (interleaved 1F1B); 0 without a pipeline. */
+double plan_bubble_fraction(double pp, double micro_batches, double virtual_stages);
+/* Micro-batches whose activations the first stage holds: min(p, m), times (1 + (p-1)/(p*v)) for
+ * the interleaved schedule (Korthikanti et al.); 1 without a pipeline. */
+double plan_pipeline_inflight(double pp, double micro_batches, double virtual_stages);
+
+/* Collective times in seconds over n ranks at gbs GB/s per rank and direction (ring algorithms,
+ * as nccl-tests' bus bandwidth counts them): all-reduce 2(n-1)/n * bytes, all-gather and
+ * reduce-scatter (n-1)/n * bytes (bytes = the whole buffer), all-to-all (n-1)/n * bytes. */
+double plan_allreduce_seconds(double bytes, double n, double gbs);
+double plan_allgather_seconds(double bytes, double n, double gbs);
 
 /* Training compute (Kaplan et al.): 6 * params * tokens FLOPs. */
 double plan_training_flops(double params, double tokens);

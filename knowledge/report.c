@@ -34,6 +34,13 @@ static cJSON *reasons_json(const struct adv_reason *reasons, int n)
     return arr;
 }
 
+static cJSON *notes_json(const char (*notes)[240], int n)
+{
+    cJSON *arr = cJSON_CreateArray();
+    for (int i = 0; arr && i < n; i++) cJSON_AddItemToArray(arr, cJSON_CreateString(notes[i]));
+    return arr;
+}
+
 static void add_number_or_null(cJSON *o, const char *key, int has, double v)
 {
     if (has) cJSON_AddNumberToObject(o, key, v);
@@ -96,24 +103,72 @@ cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, con
     cJSON_AddItemToObject(dep, "reasons", reasons_json(r->runtime_reasons, r->nruntime_reasons));
 
     cJSON *plan = cJSON_AddObjectToObject(doc, "plan");
+    if (r->assumed_accelerator) cJSON_AddStringToObject(plan, "assumed_accelerator", r->assumed_accelerator);
+    else cJSON_AddNullToObject(plan, "assumed_accelerator");
+    if (r->accelerator >= 0) cJSON_AddStringToObject(plan, "accelerator", akb->acc[r->accelerator].id);
+    else cJSON_AddNullToObject(plan, "accelerator");
+    cJSON_AddStringToObject(plan, "precision", r->precision ? r->precision : "fp32");
+    cJSON_AddStringToObject(plan, "finetune", answers_str(&r->answers, ANS_FINETUNE));
+    cJSON_AddItemToObject(plan, "assumptions", notes_json(r->assumptions, r->nassumptions));
+    cJSON_AddItemToObject(plan, "warnings", notes_json(r->warnings, r->nwarnings));
     cJSON *mem = cJSON_AddObjectToObject(plan, "memory");
     const struct adv_memory *m = &r->memory;
     cJSON_AddStringToObject(mem, "strategy", m->strategy ? m->strategy : "single");
+    cJSON *layout = cJSON_AddObjectToObject(mem, "layout");
+    cJSON_AddNumberToObject(layout, "tp", m->layout.tp > 0 ? m->layout.tp : 1);
+    cJSON_AddNumberToObject(layout, "pp", m->layout.pp > 0 ? m->layout.pp : 1);
+    cJSON_AddNumberToObject(layout, "dp", m->layout.dp > 0 ? m->layout.dp : 1);
+    cJSON_AddNumberToObject(layout, "ep", m->layout.ep > 0 ? m->layout.ep : 1);
+    cJSON_AddNumberToObject(layout, "virtual_stages", m->layout.vp > 0 ? m->layout.vp : 1);
+    cJSON_AddBoolToObject(layout, "uneven_stages", m->layout.uneven);
+    cJSON_AddNumberToObject(layout, "micro_batches", round3(m->layout.micro_batches));
+    add_number_or_null(layout, "batch_tokens", m->layout.batch_tokens > 0, m->layout.batch_tokens);
     cJSON_AddNumberToObject(mem, "model_states_gb_per_device", round3(m->model_states_gb));
     cJSON_AddNumberToObject(mem, "activations_gb_per_device", round3(m->activations_gb));
+    cJSON_AddNumberToObject(mem, "buffers_gb_per_device", round3(m->buffers_gb));
+    cJSON *buffers = cJSON_AddObjectToObject(mem, "buffers");
+    cJSON_AddNumberToObject(buffers, "gathered_layers_gb", round3(m->gathered_gb));
+    cJSON_AddNumberToObject(buffers, "buckets_gb", round3(m->buckets_gb));
+    cJSON_AddNumberToObject(buffers, "recompute_working_set_gb", round3(m->recompute_gb));
+    cJSON_AddNumberToObject(buffers, "framework_overhead_gb", round3(m->overhead_gb));
     cJSON_AddNumberToObject(mem, "total_gb_per_device", round3(m->total_gb));
     add_number_or_null(mem, "device_memory_gb", m->device_memory_gb > 0, round3(m->device_memory_gb));
+    add_number_or_null(mem, "usable_gb", m->device_memory_gb > 0, round3(m->usable_gb));
+    add_number_or_null(mem, "headroom_gb", m->device_memory_gb > 0, round3(m->headroom_gb));
     cJSON_AddBoolToObject(mem, "fits", m->fits);
+    cJSON_AddStringToObject(mem, "recompute", m->recompute ? m->recompute : "none");
+    cJSON_AddNumberToObject(mem, "recompute_fraction", round3(m->recompute_fraction));
     cJSON_AddNumberToObject(mem, "cpu_gb_per_node", round3(m->cpu_gb));
+    add_number_or_null(mem, "host_memory_gb_per_node", m->host_memory_gb > 0, round3(m->host_memory_gb));
+    if (m->host_fits < 0) cJSON_AddNullToObject(mem, "host_fits");
+    else cJSON_AddBoolToObject(mem, "host_fits", m->host_fits);
     cJSON_AddStringToObject(mem, "activations_note", r->shape_note);
     cJSON_AddStringToObject(mem, "activations_mode", m->activation_mode ? m->activation_mode : "not estimated");
+    add_number_or_null(mem, "fit_devices", r->fit_devices > 0, r->fit_devices);
+    cJSON_AddItemToObject(mem, "remedies", notes_json(r->remedies, r->nremedies));
     cJSON *time = cJSON_AddObjectToObject(plan, "time");
     add_number_or_null(time, "total_flops", r->total_flops > 0, r->total_flops);
+    add_number_or_null(time, "attention_flops", r->time.attention_flops > 0, r->time.attention_flops);
+    add_number_or_null(time, "recompute_flops", r->total_flops > 0, r->time.recompute_flops);
     add_number_or_null(time, "peak_tflops_per_device", r->peak_tflops > 0, round3(r->peak_tflops));
     cJSON_AddStringToObject(time, "peak_source", r->peak_source);
-    cJSON_AddNumberToObject(time, "mfu", r->mfu);
+    cJSON_AddNumberToObject(time, "efficiency", r->efficiency);
+    if (r->efficiency_source) cJSON_AddStringToObject(time, "efficiency_source", r->efficiency_source);
+    else cJSON_AddNullToObject(time, "efficiency_source");
+    cJSON_AddNumberToObject(time, "mfu", round3(r->mfu));
     if (r->mfu_source) cJSON_AddStringToObject(time, "mfu_source", r->mfu_source);
     else cJSON_AddNullToObject(time, "mfu_source");
+    add_number_or_null(time, "compute_hours", r->has_hours, round3(r->time.compute_hours));
+    add_number_or_null(time, "communication_hours", r->has_hours && r->time.communication_known,
+                       round3(r->time.communication_hours));
+    add_number_or_null(time, "bubble_hours", r->has_hours, round3(r->time.bubble_hours));
+    add_number_or_null(time, "lost_hours", r->has_hours, round3(r->time.lost_hours));
+    cJSON *comm = cJSON_AddObjectToObject(time, "communication");
+    add_number_or_null(comm, "data_parallel_hours", r->has_hours && r->time.communication_known, round3(r->time.dp_hours));
+    add_number_or_null(comm, "tensor_parallel_hours", r->has_hours && r->time.communication_known, round3(r->time.tp_hours));
+    add_number_or_null(comm, "pipeline_parallel_hours", r->has_hours && r->time.communication_known, round3(r->time.pp_hours));
+    add_number_or_null(comm, "expert_parallel_hours", r->has_hours && r->time.communication_known, round3(r->time.ep_hours));
+    cJSON_AddStringToObject(comm, "source", r->communication_source);
     cJSON_AddNumberToObject(time, "scaling_efficiency", round3(r->scaling));
     cJSON_AddStringToObject(time, "scaling_source", r->scaling_source);
     if (r->scaling_seed) cJSON_AddStringToObject(time, "scaling_seed", r->scaling_seed);
@@ -121,6 +176,7 @@ cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, con
     if (r->scaling_seed_source) cJSON_AddStringToObject(time, "scaling_seed_source", r->scaling_seed_source);
     else cJSON_AddNullToObject(time, "scaling_seed_source");
     add_number_or_null(time, "hours", r->has_hours, round3(r->hours));
+    add_number_or_null(time, "device_hours", r->has_hours, round3(r->device_hours));
     add_number_or_null(time, "cost", r->has_cost, round(r->cost * 100) / 100);
 
     cJSON *pit = cJSON_AddArrayToObject(doc, "pitfalls");

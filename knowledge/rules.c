@@ -1,6 +1,7 @@
 /* Validation of rule conditions and effects; the advisor evaluates them. */
 #include "knowledge/rules.h"
 #include "knowledge/answer_keys.h"
+#include "knowledge/kb_tables.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -44,6 +45,12 @@ static int check_value(const char *path, const struct ans_key *key, const cJSON 
     case ANS_BOOL:
         if (!cJSON_IsBool(v)) {
             snprintf(err, errsz, "%s: expected true or false", path);
+            return -1;
+        }
+        return 0;
+    case ANS_ID:
+        if (!cJSON_IsString(v) || strlen(v->valuestring) >= ANS_ID_MAX || !kb_valid_ident(v->valuestring)) {
+            snprintf(err, errsz, "%s: expected an id (lower-case letters, digits, '-', '_', '.')", path);
             return -1;
         }
         return 0;

@@ -47,8 +47,8 @@ struct ts_kb {
 int ts_kb_open(struct ts_kb *t, char *err, size_t errsz);
 void ts_kb_close(struct ts_kb *t);
 
-/* A fresh knowledge base loaded into the advisor, and a result to fill: the fixture of the
- * advisor's suites. */
+/* That knowledge base loaded for the advisor, and a zeroed result for it to fill: the fixture of
+ * the advisor's and the plan's suites. */
 struct adv_kb;
 struct adv_result;
 struct ts_advisor {

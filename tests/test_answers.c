@@ -33,6 +33,37 @@ Test(answers, parses_every_key)
     cr_expect(a.v[ANS_STAGE].given);
 }
 
+Test(answers, plan_keys_parse_and_default)
+{
+    struct answers a;
+    answers_init(&a);
+    cr_assert_eq(parse(&a, "{\"accelerator\": \"H100-SXM\", \"precision\": \"fp8\", \"finetune\": \"qlora\","
+                           " \"lora_rank\": 64, \"recompute\": \"selective\", \"host_memory_gb\": 512,"
+                           " \"active_params\": 1.29e10, \"experts\": 8}"),
+                 0, "%s", err);
+    cr_expect_str_eq(answers_str(&a, ANS_ACCELERATOR), "h100-sxm", "ids are lower-case");
+    cr_expect_str_eq(answers_str(&a, ANS_PRECISION), "fp8");
+    cr_expect_str_eq(answers_str(&a, ANS_FINETUNE), "qlora");
+    cr_expect_eq(answers_num(&a, ANS_LORA_RANK), 64);
+    cr_expect_eq(answers_num(&a, ANS_ACTIVE_PARAMS), 12.9e9);
+    struct answers copy = a; /* an id lives inside the struct: a copy keeps it */
+    memset(&a, 0, sizeof a);
+    cr_expect_str_eq(answers_str(&copy, ANS_ACCELERATOR), "h100-sxm");
+    answers_init(&a);
+    answers_fill_defaults(&a);
+    cr_expect_str_eq(answers_str(&a, ANS_FINETUNE), "full");
+    cr_expect_str_eq(answers_str(&a, ANS_RECOMPUTE), "auto");
+    cr_expect_eq(answers_num(&a, ANS_LORA_RANK), 16);
+    cr_expect_not(answers_has(&a, ANS_ACCELERATOR), "the planner resolves it");
+    cr_expect_not(answers_has(&a, ANS_PRECISION), "the planner resolves it from the device");
+    answers_init(&a);
+    cr_expect_eq(parse(&a, "{\"accelerator\": \"h100 sxm\"}"), -1, "not an id");
+    cr_expect(strstr(err, "key 'accelerator'") != NULL, "%s", err);
+    cr_expect_eq(parse(&a, "{\"finetune\": \"partial\"}"), -1);
+    cr_expect(strstr(err, "full, lora, qlora") != NULL, "%s", err);
+    cr_expect_eq(parse(&a, "{\"lora_rank\": 0}"), -1);
+}
+
 Test(answers, defaults_follow_design)
 {
     struct answers a;

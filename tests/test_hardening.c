@@ -682,7 +682,9 @@ Test(hardening, numbers_beyond_1e15_are_refused)
     cJSON *rep = cJSON_Parse(r.out);
     cr_assert_not_null(rep);
     const cJSON *flops = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(rep, "plan"), "time"), "total_flops");
-    cr_expect(cJSON_IsNumber(flops) && fabs(flops->valuedouble - 6e30) < 1e25, "6 x 1e15 x 1e15 = 6e30");
+    /* 6 x 1e15 x 1e15 = 6e30, plus PaLM's attention term 12 L h s per token for the derived
+     * shape (about 0.15% more). */
+    cr_expect(cJSON_IsNumber(flops) && flops->valuedouble >= 6e30 && flops->valuedouble < 6.06e30, "6ND = 6e30 and attention");
     cJSON_Delete(rep);
     ts_run_free(&r);
     char *answers = ts_path(dir, "a.json");

@@ -275,17 +275,41 @@ Test(kb_create, directory_as_database_is_refused)
     cr_expect(strstr(err, "is a directory") != NULL, "%s", err);
 }
 
+#define VERSION_3_COLUMNS_DROPPED                                                                                 \
+    "ALTER TABLE accelerators DROP COLUMN tf32_tflops; ALTER TABLE accelerators DROP COLUMN fp8_tflops;"          \
+    " ALTER TABLE accelerators DROP COLUMN link_gbs; ALTER TABLE accelerators DROP COLUMN network_gbs;"           \
+    " ALTER TABLE accelerators DROP COLUMN interconnect;"
+
 Test(kb_create, version_1_databases_are_upgraded)
 {
     kb *k;
     cr_assert_eq(kb_open(db, 0, &k, err, sizeof err), KB_OK, "%s", err);
     kb_close(k);
-    /* What a version-1 file looked like: no probe_runs table. */
-    raw_exec(db, "DROP TABLE probe_runs; PRAGMA user_version = 1;");
+    /* What a version-1 file looked like: no probe_runs table, nor version 3's accelerator columns. */
+    raw_exec(db, "DROP TABLE probe_runs; " VERSION_3_COLUMNS_DROPPED " PRAGMA user_version = 1;");
     cr_assert_eq(kb_open(db, 0, &k, err, sizeof err), KB_OK, "%s", err);
     cr_expect_eq(query_int(kb_db(k), "PRAGMA user_version"), KB_SCHEMA_VERSION);
     cr_expect_eq(query_int(kb_db(k), "SELECT count(*) FROM sqlite_master WHERE name = 'probe_runs'"), 1);
     cr_expect_eq(query_int(kb_db(k), "SELECT count(*) FROM frameworks"), 8, "facts kept through the upgrade");
+    cr_expect_gt(query_int(kb_db(k), "SELECT count(*) FROM accelerators WHERE fp8_tflops > 0"), 0, "built-in facts refreshed");
+    kb_close(k);
+}
+
+Test(kb_create, version_2_databases_gain_the_accelerator_columns)
+{
+    kb *k;
+    cr_assert_eq(kb_open(db, 0, &k, err, sizeof err), KB_OK, "%s", err);
+    kb_close(k);
+    /* A version-2 file with a user's accelerator: the upgrade adds the columns with their
+     * defaults and keeps the row. */
+    raw_exec(db, VERSION_3_COLUMNS_DROPPED
+                 " INSERT INTO accelerators (id, name, vendor, memory_gb, bandwidth_gbs, fp32_tflops, bf16_tflops,"
+                 " fp16_tflops, match, source, as_of, origin) VALUES ('my-gpu', 'My GPU', 'nvidia', 16, 500, 10, 40,"
+                 " 40, 'my gpu', 'hw-nvidia-a100', '2026-12-01', 'user'); PRAGMA user_version = 2;");
+    cr_assert_eq(kb_open(db, 0, &k, err, sizeof err), KB_OK, "%s", err);
+    cr_expect_eq(query_int(kb_db(k), "PRAGMA user_version"), KB_SCHEMA_VERSION);
+    cr_expect_eq(query_int(kb_db(k), "SELECT count(*) FROM accelerators WHERE id = 'my-gpu' AND fp8_tflops = 0 "
+                                     "AND link_gbs = 0 AND interconnect = ''"), 1);
     kb_close(k);
 }
 

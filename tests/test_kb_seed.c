@@ -131,6 +131,39 @@ Test(kb_seed, accelerator_catalog_has_dense_peaks)
     cr_expect_eq(count("SELECT count(*) FROM accelerators WHERE vendor = 'nvidia' AND compute_capability = ''", NULL), 0);
 }
 
+/* The devices teams plan on, with what the planner needs of each: memory, the dense rate per
+ * precision (V100 and T4 without BF16, FP8 from Hopper, Ada and CDNA 3 on), links, a source. */
+Test(kb_seed, accelerator_catalog_covers_current_devices)
+{
+    static const char *const ids[] = {"v100-sxm2-32gb", "t4", "a10g", "a100-sxm4-40gb", "a100-sxm4-80gb", "l4", "l40",
+                                      "l40s", "rtx-4090", "rtx-5090", "h100-sxm", "h200-sxm", "b200", "b300", "gb200",
+                                      "mi250x", "mi300x", "mi325x", "mi355x", "rx-7900-xtx", "tpu-v4", "tpu-v5e",
+                                      "tpu-v5p", "tpu-v6e", "tpu7x", "apple-m2-ultra", "apple-m3-max", "apple-m3-ultra",
+                                      "apple-m4-max", "ascend-910b", "intel-max-1550", "gaudi3", NULL};
+    for (const char *const *id = ids; *id; id++)
+        cr_expect_eq(count("SELECT count(*) FROM accelerators WHERE id = ?", *id), 1, "no %s", *id);
+    cr_expect_eq(count("SELECT bf16_tflops FROM accelerators WHERE id = ?", "v100-sxm2-32gb"), 0, "Volta has no BF16");
+    cr_expect_eq(count("SELECT bf16_tflops FROM accelerators WHERE id = ?", "t4"), 0, "Turing has no BF16");
+    static const char *const fp8[] = {"h100-sxm", "h200-sxm", "b200", "b300", "gb200", "l4", "l40s", "rtx-4090",
+                                      "mi300x", "mi355x", "tpu7x", "gaudi3", NULL};
+    for (const char *const *id = fp8; *id; id++)
+        cr_expect_gt(count("SELECT fp8_tflops > 0 FROM accelerators WHERE id = ?", *id), 0, "%s has FP8", *id);
+    cr_expect_eq(count("SELECT fp8_tflops FROM accelerators WHERE id = ?", "a100-sxm4-80gb"), 0, "Ampere has no FP8");
+    cr_expect_eq(count("SELECT memory_gb FROM accelerators WHERE id = ?", "intel-max-1550"), 64, "one stack, FLAT mode");
+    cr_expect_eq(count("SELECT memory_gb FROM accelerators WHERE id = ?", "tpu-v5e"), 16, "Colab's TPU v5e-1");
+    /* Dense FP8 is about twice dense BF16, never four times (a sparse figure); the L40S datasheet
+     * rounds its FP8 to 733, 2.02 x its BF16. */
+    cr_expect_eq(count("SELECT count(*) FROM accelerators WHERE bf16_tflops > 0 AND fp8_tflops > 2.1 * bf16_tflops", NULL), 0);
+    /* Every data-centre GPU of a reference system has its links. */
+    static const char *const linked[] = {"a100-sxm4-80gb", "h100-sxm", "b200", "gb200", "mi300x", "tpu-v5p", "gaudi3", NULL};
+    for (const char *const *id = linked; *id; id++)
+        cr_expect_gt(count("SELECT link_gbs > 0 AND network_gbs > 0 FROM accelerators WHERE id = ?", *id), 0, "%s links", *id);
+    cr_expect_eq(count("SELECT count(*) FROM accelerators a LEFT JOIN sources s ON s.id = a.source WHERE s.id IS NULL", NULL), 0);
+    /* One assumed device per vendor. */
+    cr_expect_eq(count("SELECT count(*) FROM (SELECT vendor FROM accelerators WHERE planner_default = 1 GROUP BY vendor "
+                       "HAVING count(*) > 1)", NULL), 0);
+}
+
 Test(kb_seed, rules_cover_the_seed_articles)
 {
     cr_expect_geq(count("SELECT count(*) FROM rules WHERE kind = 'decision' AND source = 'seed-002'", NULL), 5,

@@ -63,3 +63,93 @@ Test(planner, llm_shape_like_gpt3)
     cr_expect_float_eq(h, 4096, 0.5, "GPT-3 6.7B has hidden 4096, got %g", h);
     cr_expect(fabs(l - 32) <= 1, "GPT-3 6.7B has 32 layers, got %g", l);
 }
+
+/* FlashAttention keeps Korthikanti's sbh terms and drops the 5as^2b score term. GPT-3 175B layer
+ * (s 2048, h 12288, a 96), t = 8 with sequence parallelism:
+ *   Korthikanti sbh (34 + 5 x 96 x 2048 / 12288) / 8 = 25,165,824 x 114 / 8 = 358,612,992 bytes
+ *   FlashAttention 34 sbh / 8 + 4 x 96 x 2048 / 8 (fp32 statistics) = 106,954,752 + 98,304 = 107,053,056
+ * a 3.35x difference, the overestimate the plan no longer makes. Without sequence parallelism the
+ * layer norms, QKV and fc1 inputs and dropout masks stay whole: sbh (10 + 24/t). */
+Test(planner, flash_attention_drops_the_score_term)
+{
+    double s = 2048, h = 12288, a = 96;
+    cr_expect_float_eq(plan_activation_layer_korthikanti_bytes(s, 1, h, a, 8, 1), 358612992.0, 1);
+    cr_expect_float_eq(plan_activation_layer_flash_bytes(s, 1, h, a, 8, 1), 107053056.0, 1);
+    cr_expect_float_eq(plan_activation_layer_korthikanti_bytes(s, 1, h, a, 8, 0), plan_activation_layer_tp_bytes(s, 1, h, a, 8), 1);
+    cr_expect_float_eq(plan_activation_layer_flash_bytes(s, 1, h, a, 8, 0), s * h * (10 + 3) + 4 * 96 * 2048 / 8.0, 1);
+    cr_expect_float_eq(plan_activation_layer_selective_bytes(s, 1, h, 8, 1), plan_activation_layer_tp_sp_selective_bytes(s, 1, h, 8), 1);
+    cr_expect_float_eq(plan_activation_layer_input_bytes(s, 1, h, 8, 1), 2 * s * h / 8, 1);
+    cr_expect_float_eq(plan_activation_layer_input_bytes(s, 1, h, 8, 0), 2 * s * h, 1);
+    /* FP8 stores the 14 sbh of linear-layer inputs in one byte: 7 sbh / t saved (sequence
+     * parallel), else 2 sbh (QKV and fc1 inputs, whole) + 5 sbh / t. */
+    cr_expect_float_eq(plan_activation_layer_fp8_saving_bytes(s, 1, h, 8, 1), 7 * s * h / 8, 1);
+    cr_expect_float_eq(plan_activation_layer_fp8_saving_bytes(s, 1, h, 8, 0), 2 * s * h + 5 * s * h / 8, 1);
+}
+
+/* Megatron Core's distributed-optimizer table (docs/api-guide/dist_optimizer.md): bytes per
+ * parameter with d data-parallel ranks. With d = 8: bf16 6 + 12/8 = 7.5, fp16 4 + 16/8 = 6,
+ * fp32 8 + 8/8 = 9; d = 1 gives the non-distributed 18, 20, 16. 70B on t = 8, p = 4, d = 64:
+ * (6 + 12/64) x 70e9 / 32 = 13.535 GB, inside the 10.9-26.7 GB the layouts of 2,000 H100s give. */
+Test(planner, megatron_distributed_optimizer_table)
+{
+    double rep, shard;
+    plan_distopt_bytes(PLAN_BF16, &rep, &shard);
+    cr_expect(rep == 6 && shard == 12);
+    plan_distopt_bytes(PLAN_FP16, &rep, &shard);
+    cr_expect(rep == 4 && shard == 16);
+    plan_distopt_bytes(PLAN_FP32, &rep, &shard);
+    cr_expect(rep == 8 && shard == 8);
+    cr_expect_float_eq(plan_megatron_states_bytes(PLAN_BF16, 1, 1, 1, 8), 7.5, 1e-12);
+    cr_expect_float_eq(plan_megatron_states_bytes(PLAN_FP16, 1, 1, 1, 8), 6, 1e-12);
+    cr_expect_float_eq(plan_megatron_states_bytes(PLAN_FP32, 1, 1, 1, 8), 9, 1e-12);
+    cr_expect_float_eq(plan_megatron_states_bytes(PLAN_BF16, 1, 1, 1, 1), 18, 1e-12);
+    cr_expect_float_eq(plan_megatron_states_bytes(PLAN_FP16, 1, 1, 1, 1), 20, 1e-12);
+    cr_expect_float_eq(plan_megatron_states_bytes(PLAN_BF16, 70e9, 8, 4, 64) / GB, 13.53515625, 1e-9);
+}
+
+/* Pipeline bubble (p-1)/(v m): p = 16, m = 16 -> 15/16 without interleaving, 15/128 with 8 virtual
+ * stages; none without a pipeline. In-flight micro-batches of the first stage: min(p, m), times
+ * 1 + (p-1)/(p v) when interleaved. */
+Test(planner, pipeline_bubble_and_in_flight_micro_batches)
+{
+    cr_expect_float_eq(plan_bubble_fraction(16, 16, 1), 15.0 / 16, 1e-12);
+    cr_expect_float_eq(plan_bubble_fraction(16, 16, 8), 15.0 / 128, 1e-12);
+    cr_expect_float_eq(plan_bubble_fraction(1, 16, 1), 0, 1e-12);
+    cr_expect_float_eq(plan_pipeline_inflight(1, 64, 1), 1, 1e-12);
+    cr_expect_float_eq(plan_pipeline_inflight(8, 64, 1), 8, 1e-12);
+    cr_expect_float_eq(plan_pipeline_inflight(8, 4, 1), 4, 1e-12);
+    cr_expect_float_eq(plan_pipeline_inflight(8, 64, 2), 8 * (1 + 7.0 / 16), 1e-12);
+}
+
+/* Ring collectives as nccl-tests counts bus bandwidth: all-reduce of 1 GB over 8 ranks at
+ * 100 GB/s = 2 x 7/8 x 1e9 / 1e11 = 17.5 ms; all-gather 8.75 ms; one rank moves nothing. */
+Test(planner, collective_times)
+{
+    cr_expect_float_eq(plan_allreduce_seconds(1e9, 8, 100), 0.0175, 1e-12);
+    cr_expect_float_eq(plan_allgather_seconds(1e9, 8, 100), 0.00875, 1e-12);
+    cr_expect_float_eq(plan_allreduce_seconds(1e9, 1, 100), 0, 1e-12);
+}
+
+/* PaLM's appendix: 6N + 12 L H Q T FLOPs per token. Llama 2 7B (L 32, h 4096, T 4096):
+ * 12 x 32 x 4096 x 4096 = 6,442,450,944, 16% on top of 6N = 40.44e9. LoRA on all linear layers:
+ * 18 r h per layer, r = 16: 37,748,736 for Llama 2 7B. */
+Test(planner, attention_flops_and_lora_parameters)
+{
+    cr_expect_float_eq(plan_attention_flops_per_token(32, 4096, 4096), 6442450944.0, 1);
+    cr_expect_float_eq(plan_lora_params(32, 4096, 16), 37748736.0, 1e-6);
+    cr_expect_float_eq(plan_linear_params(7e9, 32, 4096), 6442450944.0, 1);
+    cr_expect_float_eq(plan_linear_params(1e9, 32, 4096), 1e9, 1, "never more than the model");
+}
+
+/* Derived shapes keep heads a multiple of 8 so that 8-way tensor parallelism divides them:
+ * 405B -> hidden 16384 (128 heads), 126 layers, like Llama 3 405B. */
+Test(planner, derived_shapes_split_over_eight_ranks)
+{
+    double h, l, heads;
+    plan_llm_shape(405e9, 128, 128, &h, &l, &heads);
+    cr_expect_float_eq(h, 16384, 0.5);
+    cr_expect_float_eq(l, 126, 0.5);
+    cr_expect_float_eq(heads, 128, 0.5);
+    plan_llm_shape(70e9, 128, 128, &h, &l, &heads);
+    cr_expect(fmod(heads, 8) == 0, "heads %g", heads);
+}

@@ -129,8 +129,9 @@ static struct scenario scenarios[] = {
      "megatron,zero1,zero2,zero3", "", "torch-xla,horovod,fsdp-tp", "mindspore-2.5",
      "On Ascend, MindSpore is native and PyTorch runs Megatron through MindSpeed; no CUDA-only strategy applies."},
     {"seed_001_13b_on_8_v100", "stage=production hardware=nvidia team=pytorch devices=8 device_memory_gb=32 model_kind=llm model_params=1.3e10 priority=cost",
-     "pytorch", "zero2,zero3,zero3-offload", "", "ddp,zero1,horovod", "seed-001",
-     "Seed 001 trained 13B on eight V100s only with ZeRO: replicated states (208 GB) or ZeRO-1 cannot fit 32 GB."},
+     "pytorch", "zero2,zero3,zero3-offload,fsdp-tp", "", "ddp,zero1,horovod", "seed-001",
+     "Seed 001 trained 13B on eight V100s only with ZeRO-Offload: replicated states (208 GB) or ZeRO-1 cannot fit 32 GB, so "
+     "the states are sharded eight ways (and the activations split by tensor parallelism) or offloaded."},
     {"tensorflow_production_stability", "stage=production hardware=nvidia team=tensorflow priority=stability model_kind=vision model_params=2.5e7 deploy=server",
      "tensorflow", "single", "triton,tf-serving", "", "seed-003",
      "Seed 003: keep TensorFlow in an established production system; Triton or TF Serving serve SavedModels."},

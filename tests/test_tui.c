@@ -173,8 +173,8 @@ static void walk_preset(const char *preset)
     free(wait_for("Answers file"));
     type(path);
     keys("Enter");
-    free(wait_for("Step 1 of 14"));
-    keys_n("Enter", 14);
+    free(wait_for("Step 1 of 15"));
+    keys_n("Enter", 15);
     char *s = wait_for("[1 Ranking]");
     cJSON *doc = recommend_json(path);
     /* Every framework on screen in recommend's order, with recommend's score. */
@@ -210,16 +210,43 @@ Test(tui, back_navigation_keeps_choices)
     start(100, 30, "");
     free(wait_for("Start the advisor"));
     keys("Enter");
-    free(wait_for("Step 1 of 14"));
+    free(wait_for("Step 1 of 15"));
     keys_n("Down", 2); /* Research -> Production */
     keys("Enter");
-    free(wait_for("Step 2 of 14"));
+    free(wait_for("Step 2 of 15"));
     keys("BSpace");
-    char *s = wait_for("Step 1 of 14");
+    char *s = wait_for("Step 1 of 15");
     cr_expect(strstr(s, "(*) Production") != NULL, "the choice survives going back:\n%s", s);
     free(s);
     keys("Escape");
     free(wait_for("Start the advisor"));
+}
+
+/* The device question lists the catalog's devices of the hardware chosen, with their memory, and
+ * the Plan tab shows the layout and the memory breakdown for the device picked. */
+Test(tui, device_question_follows_the_hardware_and_the_plan_shows_it)
+{
+    start(100, 32, "");
+    free(wait_for("Start the advisor"));
+    keys("Enter");
+    free(wait_for("Step 1 of 15"));
+    keys("Enter");
+    free(wait_for("Step 2 of 15"));
+    keys("Down"); /* Detected -> NVIDIA GPUs */
+    keys("Enter");
+    char *s = wait_for("Device model (memory)");
+    cr_expect(strstr(s, "Detected, or the usual one (assumed)") != NULL, "%s", s);
+    cr_expect(strstr(s, "NVIDIA A100 SXM4 40GB, 40 GB") != NULL, "NVIDIA devices listed:\n%s", s);
+    cr_expect(strstr(s, "MI300X") == NULL, "no AMD devices for NVIDIA hardware:\n%s", s);
+    free(s);
+    keys("Down"); /* the first NVIDIA device in catalog order: a100-sxm4-40gb */
+    keys_n("Enter", 13); /* steps 3 to 15 */
+    free(wait_for("[1 Ranking]"));
+    keys("4");
+    s = wait_for("Memory per device");
+    cr_expect(strstr(s, "A100 SXM4 40GB") != NULL, "the device picked:\n%s", s);
+    cr_expect(strstr(s, "Layout:") != NULL && strstr(s, "Buffers:") != NULL, "%s", s);
+    free(s);
 }
 
 Test(tui, export_writes_a_valid_report)
@@ -227,8 +254,8 @@ Test(tui, export_writes_a_valid_report)
     start(100, 30, "");
     free(wait_for("Start the advisor"));
     keys("Enter");
-    free(wait_for("Step 1 of 14"));
-    keys_n("Enter", 14);
+    free(wait_for("Step 1 of 15"));
+    keys_n("Enter", 15);
     free(wait_for("[1 Ranking]"));
     keys("e");
     free(wait_for("Export the report"));
@@ -282,7 +309,7 @@ Test(tui, ascii_and_no_color)
     free(home);
     free(wait_for("Start the advisor"));
     keys("Enter");
-    char *s = wait_for("Step 1 of 14");
+    char *s = wait_for("Step 1 of 15");
     cr_expect(strstr(s, "+------") != NULL, "ASCII box under LANG=C:\n%s", s);
     cr_expect(strstr(s, "####") != NULL, "ASCII bars under LANG=C");
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) cr_assert_lt(*p, 0x80, "a non-ASCII byte on screen");
@@ -292,7 +319,7 @@ Test(tui, ascii_and_no_color)
     free(e);
     /* The reasons quote seed ratings glossed in English with the Chinese original in
      * parentheses: under LANG=C the original is left out, never shown as '??'. */
-    keys_n("Enter", 14);
+    keys_n("Enter", 15);
     free(wait_for("[1 Ranking]"));
     keys("2");
     char *why = wait_for("rates it");

@@ -28,7 +28,8 @@ struct wiz_question {
     int multi;         /* team: several may be chosen */
     int default_index;
     int nopts;
-    struct wiz_option opts[WIZ_MAX_OPTIONS];
+    struct wiz_option opts[WIZ_MAX_OPTIONS]; /* "accelerator": the catalog's devices of the hardware
+                                                 chosen follow these */
 };
 
 extern const struct wiz_question wiz_questions[];
@@ -96,6 +97,7 @@ void wizard_build(const struct app *a, struct answers *out, int tentative_q, int
 void wizard_draw(struct app *a);
 void wizard_key(struct app *a, int ch);
 const char *wizard_option_label(const struct app *a, int q, int i, char *buf, size_t n);
+const char *wizard_option_help(const struct app *a, int q, int i, char *buf, size_t n);
 int wizard_option_count(const struct app *a, int q);
 
 /* results.c */

@@ -20,17 +20,28 @@ size_t tui_bar(char *out, size_t outsz, double fraction, int width, int utf8)
 
 size_t tui_bar3(char *out, size_t outsz, double first, double second, int width, int utf8)
 {
-    if (!(first >= 0)) first = 0; /* NaN too */
-    if (!(second >= 0)) second = 0;
-    if (first > 1) first = 1;
-    if (first + second > 1) second = 1 - first;
-    int a = (int)lround(first * width), b = (int)lround((first + second) * width) - a;
-    if (a + b > width) b = width - a;
+    return tui_bar_parts(out, outsz, (const double[]){first, second}, 2, width, utf8);
+}
+
+size_t tui_bar_parts(char *out, size_t outsz, const double *parts, int n, int width, int utf8)
+{
+    static const char *const ascii[] = {"#", "+", "="}, *const wide[] = {"\u2588", "\u2592", "\u2591"};
+    int end[3] = {0, 0, 0};
+    double sum = 0;
+    for (int p = 0; p < n && p < 3; p++) {
+        double f = parts[p] >= 0 ? parts[p] : 0; /* NaN too */
+        if (sum + f > 1) f = 1 - sum;
+        sum += f;
+        end[p] = (int)lround(sum * width);
+        if (end[p] > width) end[p] = width;
+    }
+    for (int p = n < 3 ? n : 3; p < 3; p++) end[p] = p > 0 ? end[p - 1] : 0;
     size_t at = 0;
     if (outsz == 0) return 0;
     for (int i = 0; i < width; i++) {
-        const char *cell = i < a ? (utf8 ? "\u2588" : "#") : i < a + b ? (utf8 ? "\u2592" : "+") : (utf8 ? "\u00b7" : ".");
-        at = put(out, outsz, at, cell);
+        int p = 0;
+        while (p < 3 && i >= end[p]) p++;
+        at = put(out, outsz, at, p < 3 ? (utf8 ? wide[p] : ascii[p]) : (utf8 ? "\u00b7" : "."));
     }
     out[at] = '\0';
     return at;

@@ -19,6 +19,9 @@ size_t tui_bar(char *out, size_t outsz, double fraction, int width, int utf8);
  * each, so the split reads without colour: '#', '+', '.' (ASCII) or U+2588, U+2592, U+00B7. The
  * segments are fractions of the whole width; they are clamped so they never exceed it. */
 size_t tui_bar3(char *out, size_t outsz, double first, double second, int width, int utf8);
+/* The same with up to three segments ('#', '+', '=' or U+2588, U+2592, U+2591; the rest '.' or
+ * U+00B7): the plan's model states, activations and buffers against usable memory. */
+size_t tui_bar_parts(char *out, size_t outsz, const double *parts, int n, int width, int utf8);
 
 /* Scrolling a list of n items in `visible` rows: keeps `selected` on screen and returns the
  * first row to draw (0 <= first <= max(0, n - visible)). */

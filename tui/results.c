@@ -19,7 +19,10 @@ void results_compute(struct app *a)
     struct answers ans;
     wizard_build(a, &ans, -1, 0);
     char err[256];
-    adv_recommend(a->akb, &ans, &a->hw, a->res, err, sizeof err);
+    if (adv_recommend(a->akb, &ans, &a->hw, a->res, err, sizeof err) != KB_OK) {
+        ui_message(a, 1, "%s", err); /* answers loaded from a file that contradict each other */
+        return;
+    }
     a->screen = SCR_RESULTS;
     a->tab = TAB_RANKING;
     a->rank_sel = a->scroll = a->pit_sel = 0;
@@ -140,6 +143,27 @@ static void draw_compare(struct app *a, int top, int rows)
             crt_attr(PAIR_DIM));
 }
 
+struct plan_lines {
+    struct app *a;
+    int y, bottom, skipped;
+};
+
+/* One labelled line of the plan, wrapped, after the lines scrolled past. */
+static void plan_line(void *ctx, const char *label, const char *text)
+{
+    struct plan_lines *p = ctx;
+    if (p->skipped < p->a->scroll) {
+        p->skipped++;
+        return;
+    }
+    if (p->y >= p->bottom) return;
+    char line[1200];
+    snprintf(line, sizeof line, "%s: %s", label, text);
+    int warn = strcmp(label, "Warning") == 0 || strcmp(label, "Nothing fits") == 0;
+    p->y += ui_wrap(p->y, 1, COLS - 2, p->bottom - p->y, line,
+                    warn ? crt_attr(PAIR_BAD) | A_BOLD : strcmp(label, "Assumed") == 0 ? crt_attr(PAIR_DIM) : A_NORMAL);
+}
+
 static void draw_plan(struct app *a, int top, int rows)
 {
     const struct adv_result *r = a->res;
@@ -150,49 +174,26 @@ static void draw_plan(struct app *a, int top, int rows)
     size_t used = (size_t)snprintf(line, sizeof line, "Alternatives:");
     for (int i = 0; i < r->nalternatives; i++) used += (size_t)snprintf(line + used, sizeof line - used, " %s", r->alternatives[i]);
     ui_text(y++, 1, COLS - 2, r->nalternatives ? line : "Alternatives: none", A_NORMAL);
-    y++;
     const struct adv_memory *m = &r->memory;
-    if (m->device_memory_gb > 0) {
-        snprintf(line, sizeof line, "Memory per device: %.1f GB model states (#) + %.1f GB activations (+) of %.0f GB: %s",
-                 m->model_states_gb, m->activations_gb, m->device_memory_gb, m->fits ? "fits" : "DOES NOT FIT");
-        ui_text(y++, 1, COLS - 2, line, m->fits ? A_NORMAL : crt_attr(PAIR_BAD) | A_BOLD);
-        tui_bar3(bar, sizeof bar, m->model_states_gb / m->device_memory_gb, m->activations_gb / m->device_memory_gb, COLS - 4,
-                 a->utf8);
-        ui_text(y++, 2, COLS - 4, bar, A_NORMAL);
-        ui_text(y++, 2, COLS - 4, a->utf8 ? "\u2588 model states  \u2592 activations  \u00b7 headroom" : "# model states  + activations  . headroom",
+    double usable = m->usable_gb > 0 ? m->usable_gb : m->device_memory_gb;
+    if (usable > 0) {
+        tui_bar_parts(bar, sizeof bar, (const double[]){m->model_states_gb / usable, m->activations_gb / usable, m->buffers_gb / usable},
+                      3, COLS - 4, a->utf8);
+        ui_text(y++, 2, COLS - 4, bar, m->fits ? A_NORMAL : crt_attr(PAIR_BAD));
+        ui_text(y++, 2, COLS - 4,
+                a->utf8 ? "\u2588 model states  \u2592 activations  \u2591 buffers  \u00b7 headroom (Up/Down scroll)"
+                        : "# model states  + activations  = buffers  . headroom (Up/Down scroll)",
                 crt_attr(PAIR_DIM));
-    } else {
-        snprintf(line, sizeof line, "Memory per device: %.1f GB (device memory unknown)", m->total_gb);
-        ui_text(y++, 1, COLS - 2, line, A_NORMAL);
     }
-    if (m->cpu_gb > 0) {
-        snprintf(line, sizeof line, "CPU memory per node for offload: %.1f GB", m->cpu_gb);
-        ui_text(y++, 1, COLS - 2, line, A_NORMAL);
-    }
-    y++;
-    if (r->has_hours) {
-        if (r->scaling < 1)
-            snprintf(line, sizeof line,
-                     "Time: %.3g FLOP at %.4g TFLOP/s per device x MFU %.2f x scaling %.2f = %.1f hours (%.1f days)",
-                     r->total_flops, r->peak_tflops, r->mfu, r->scaling, r->hours, r->hours / 24);
-        else
-            snprintf(line, sizeof line, "Time: %.3g FLOP at %.4g TFLOP/s per device x MFU %.2f = %.1f hours (%.1f days)",
-                     r->total_flops, r->peak_tflops, r->mfu, r->hours, r->hours / 24);
-        y += ui_wrap(y, 1, COLS - 2, 2, line, A_NORMAL);
-        if (r->has_cost) {
-            snprintf(line, sizeof line, "Cost: %.0f at %g per device-hour", r->cost, answers_num(&r->answers, ANS_PRICE_PER_DEVICE_HOUR));
-            ui_text(y++, 1, COLS - 2, line, A_NORMAL);
-        }
-    } else {
-        ui_text(y++, 1, COLS - 2, "Time: give tokens (samples x steps) in an answers file to plan training time.", A_NORMAL);
-    }
-    snprintf(line, sizeof line, "Peak: %s", r->peak_source);
-    y += ui_wrap(y, 1, COLS - 2, 2, line, crt_attr(PAIR_DIM));
-    snprintf(line, sizeof line, "Scaling: %s%s%s", r->scaling_source, r->scaling_seed_short[0] ? "; " : "",
-             r->scaling_seed_short);
-    y += ui_wrap(y, 1, COLS - 2, 2, line, crt_attr(PAIR_DIM));
-    y++;
-    draw_reasons(a, r->strategy_reasons, r->nstrategy_reasons, y, top + rows - y, 0);
+    struct plan_lines p = {a, y, top + rows, 0};
+    adv_plan_text(a->akb, r, plan_line, &p);
+    snprintf(line, sizeof line, "%s%s%s", r->scaling_source, r->scaling_seed_short[0] ? "; " : "", r->scaling_seed_short);
+    plan_line(&p, "Scaling", line);
+    /* The strategy's reasons follow; scrolling continues into them past the plan's lines. */
+    int scroll = a->scroll;
+    a->scroll = scroll - p.skipped;
+    if (p.y < top + rows) draw_reasons(a, r->strategy_reasons, r->nstrategy_reasons, p.y + 1, top + rows - p.y - 1, 0);
+    a->scroll = scroll;
 }
 
 static void draw_deploy(struct app *a, int top, int rows)

@@ -29,6 +29,10 @@ const struct wiz_question wiz_questions[] = {
         O("Huawei Ascend", "ascend", "MindSpore is first-class; PyTorch through torch_npu; PaddlePaddle via plug-ins."),
         O("CPU only", "cpu", "Every framework runs; training speed is what a probe measures on this machine."),
     }},
+    {"accelerator", "Device model (memory)", 0, 0, 1, {
+        O("Detected, or the usual one (assumed)", NULL,
+          "The detected device, else the vendor's usual one; the plan says which it assumed on its first line."),
+    }},
     {"os", "Operating system", 0, 0, 3, {
         O("Linux", "linux", "Every framework's first platform."),
         O("Windows", "windows", "TensorFlow lost native GPU support after 2.10 (use WSL2); JAX GPU needs WSL2."),
@@ -116,19 +120,76 @@ const struct wiz_question wiz_questions[] = {
 };
 const int wiz_question_count = (int)(sizeof wiz_questions / sizeof wiz_questions[0]);
 
-int wizard_option_count(const struct app *a, int q) { return wiz_questions[q].nopts + (a->custom[q][0] ? 1 : 0); }
+/* The hardware the accelerator list follows: the hardware question's choice (tentative_sel when
+ * that question is being previewed), the detected kind for "auto". */
+static const char *chosen_hardware(const struct app *a, int tentative_q, int tentative_sel)
+{
+    for (int q = 0; q < wiz_question_count; q++) {
+        if (strcmp(wiz_questions[q].key, "hardware") != 0) continue;
+        int sel = q == tentative_q ? tentative_sel : a->sel[q];
+        const char *v = sel < wiz_questions[q].nopts ? wiz_questions[q].opts[sel].value : a->custom[q];
+        return v && strcmp(v, "auto") == 0 ? a->hw.kind : v;
+    }
+    return NULL;
+}
 
-/* The options, with a value loaded from a file that is none of them appended last. */
+/* The device-model question lists the catalog's devices after its own option. */
+static int is_catalog(int q) { return strcmp(wiz_questions[q].key, "accelerator") == 0; }
+
+/* Catalog entry of the k-th device of that hardware, or -1. */
+static int catalog_device(const struct app *a, const char *hardware, int k)
+{
+    const char *vendor;
+    for (int i = 0; hardware && adv_kb_accelerator(a->akb, i, NULL, &vendor, NULL); i++)
+        if (strcmp(vendor, hardware) == 0 && k-- == 0) return i;
+    return -1;
+}
+
+static int catalog_count(const struct app *a, int q, const char *hardware)
+{
+    int n = 0;
+    while (is_catalog(q) && catalog_device(a, hardware, n) >= 0) n++;
+    return n;
+}
+
+int wizard_option_count(const struct app *a, int q)
+{
+    return wiz_questions[q].nopts + catalog_count(a, q, chosen_hardware(a, -1, 0)) + (a->custom[q][0] ? 1 : 0);
+}
+
+/* The options: the question's own, the catalog's devices, then a value loaded from a file that is
+ * none of them. */
 const char *wizard_option_label(const struct app *a, int q, int i, char *buf, size_t n)
 {
     if (i < wiz_questions[q].nopts) return wiz_questions[q].opts[i].label;
-    snprintf(buf, n, "%s (loaded)", a->custom[q]);
+    const char *hardware = chosen_hardware(a, -1, 0), *name;
+    double mem;
+    int d = catalog_device(a, hardware, i - wiz_questions[q].nopts);
+    if (d >= 0 && is_catalog(q)) {
+        adv_kb_accelerator(a->akb, d, &name, NULL, &mem);
+        snprintf(buf, n, "%s, %g GB", name, mem);
+    } else {
+        snprintf(buf, n, "%s (loaded)", a->custom[q]);
+    }
     return buf;
 }
 
-static const char *option_value(const struct app *a, int q, int i)
+const char *wizard_option_help(const struct app *a, int q, int i, char *buf, size_t n)
 {
-    return i < wiz_questions[q].nopts ? wiz_questions[q].opts[i].value : a->custom[q];
+    if (i < wiz_questions[q].nopts) return wiz_questions[q].opts[i].help;
+    int d = catalog_device(a, chosen_hardware(a, -1, 0), i - wiz_questions[q].nopts);
+    if (d < 0 || !is_catalog(q)) return "The value in the loaded answers file.";
+    snprintf(buf, n, "Planned with its memory, dense peaks and links (fwadvisor kb show %s).",
+             adv_kb_accelerator(a->akb, d, NULL, NULL, NULL));
+    return buf;
+}
+
+static const char *option_value(const struct app *a, int q, int i, const char *hardware)
+{
+    if (i < wiz_questions[q].nopts) return wiz_questions[q].opts[i].value;
+    int d = is_catalog(q) ? catalog_device(a, hardware, i - wiz_questions[q].nopts) : -1;
+    if (d >= 0) return adv_kb_accelerator(a->akb, d, NULL, NULL, NULL);
+    return i == wizard_option_count(a, q) - 1 && a->custom[q][0] ? a->custom[q] : NULL;
 }
 
 /* The answers of the wizard's choices, over the loaded ones; tentative_q >= 0 uses
@@ -149,8 +210,16 @@ void wizard_build(const struct app *a, struct answers *out, int tentative_q, int
             continue;
         }
         int sel = q == tentative_q ? tentative_sel : a->sel[q];
-        const char *value = option_value(a, q, sel);
+        const char *hardware = chosen_hardware(a, tentative_q, tentative_sel);
+        const char *value = option_value(a, q, sel, hardware);
         if (!value) continue;
+        if (is_catalog(q)) { /* only a device of the hardware chosen: the list follows it */
+            const char *vendor, *id;
+            int other = 0;
+            for (int d = 0; (id = adv_kb_accelerator(a->akb, d, NULL, &vendor, NULL)); d++)
+                if (strcmp(id, value) == 0) other = !hardware || strcmp(vendor, hardware) != 0;
+            if (other) continue;
+        }
         snprintf(assign, sizeof assign, "%s=%s", wq->key, value);
         answers_set(out, assign, err, sizeof err);
     }
@@ -194,15 +263,15 @@ void wizard_start(struct app *a, const struct answers *loaded)
             else if (cJSON_IsNumber(v)) snprintf(text, sizeof text, "%.10g", v->valuedouble);
             else continue;
             int found = -1;
-            for (int i = 0; i < wq->nopts; i++) {
-                const char *ov = wq->opts[i].value;
+            for (int i = 0; i < wizard_option_count(a, q); i++) {
+                const char *ov = option_value(a, q, i, chosen_hardware(a, -1, 0));
                 if (!ov) continue;
                 if (!strcmp(ov, text) || (cJSON_IsNumber(v) && atof(ov) == v->valuedouble)) found = i;
             }
             if (found >= 0) a->sel[q] = found;
             else {
                 snprintf(a->custom[q], sizeof a->custom[q], "%s", text);
-                a->sel[q] = wq->nopts;
+                a->sel[q] = wizard_option_count(a, q) - 1;
             }
         }
         cJSON_Delete(doc);
@@ -216,8 +285,12 @@ static void side_panel(struct app *a, int x, int w)
     struct answers ans;
     wizard_build(a, &ans, a->q, a->sel[a->q]);
     char err[256];
-    adv_recommend(a->akb, &ans, &a->hw, a->preview, err, sizeof err);
+    int status = adv_recommend(a->akb, &ans, &a->hw, a->preview, err, sizeof err);
     crt_box(1, x, LINES - 2, w);
+    if (status != KB_OK) { /* loaded answers that contradict each other or the catalog */
+        ui_wrap(2, x + 2, w - 4, LINES - 5, err, crt_attr(PAIR_BAD));
+        return;
+    }
     ui_text(2, x + 2, w - 4, "Top frameworks now", A_BOLD);
     int y = 4;
     for (int i = 0; i < 3 && i < a->preview->ranking.count; i++) {
@@ -258,7 +331,8 @@ void wizard_draw(struct app *a)
         snprintf(line, sizeof line, "%s %s%s", mark, text, i == wq->default_index ? "  (default)" : "");
         ui_text(list_top + r, 3, sp.left_w - 4, line, i == a->sel[a->q] ? crt_attr(PAIR_SELECT) | A_BOLD : A_NORMAL);
     }
-    const char *help = a->sel[a->q] < wq->nopts ? wq->opts[a->sel[a->q]].help : "The value in the loaded answers file.";
+    char help_buf[200];
+    const char *help = wizard_option_help(a, a->q, a->sel[a->q], help_buf, sizeof help_buf);
     ui_wrap(LINES - 2 - help_rows, 3, sp.left_w - 4, help_rows, help, crt_attr(PAIR_ACCENT));
     side_panel(a, sp.right_x, sp.right_w);
     ui_footer(a, wq->multi ? " Space: tick  Enter/l: next  h/Backspace: back  ?: help  q: quit"
@@ -289,8 +363,13 @@ void wizard_key(struct app *a, int ch)
         else a->screen = SCR_HOME;
         break;
     case '\n': case '\r': case KEY_ENTER: case KEY_RIGHT: case 'l':
-        if (a->q + 1 < wiz_question_count) a->q++;
-        else results_compute(a);
+        if (a->q + 1 < wiz_question_count) {
+            a->q++;
+            /* The device list follows the hardware chosen: keep the choice within it. */
+            if (a->sel[a->q] >= wizard_option_count(a, a->q)) a->sel[a->q] = 0;
+        } else {
+            results_compute(a);
+        }
         break;
     }
 }

@@ -1,5 +1,5 @@
 -- The advisor's own method, as data: the points a hardware-support level or an OS limit costs,
--- how much of the 0-100 score the criteria carry, the MFU the time plan assumes, and the shapes
+-- how much of the 0-100 score the criteria carry, the CPU peak without a probe, and the shapes
 -- it derives for an LLM when the answers give none. docs/advisor.md explains each. Changing
 -- advice means editing these rows, not C.
 
@@ -26,15 +26,6 @@ INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, a
  ('team-switching', 'rule_of_thumb', 'Switching to a framework the team does not know',
   'Seed 003: before switching frameworks, count the engineer-hours of the migration and plan a rollback; a promised speed-up must pay for the rewrite and its risk. When the team names what it knows, each framework it would have to learn costs 10 points (applies only when the team knows a framework: an empty team answer means unknown, and none means a team that knows no framework yet).',
   '{"team": ["pytorch", "tensorflow", "jax", "keras"]}', '{"facts": {"switching_points": -10}}', 0, 'seed-003', '2026-04-17'),
- ('plan-mfu-default', 'rule_of_thumb', 'Planning MFU',
-  'Large training runs report 40-55% model FLOPs utilisation (PaLM 540B 46.2%, Megatron up to 56%); the time plan assumes the low end, 40%.',
-  '{}', '{"facts": {"planning_mfu": 0.40}}', 0, 'palm-2022', '2022-04-05'),
- ('plan-mfu-small', 'rule_of_thumb', 'Planning MFU for small models',
-  'Below a billion parameters framework overhead and small matrices keep utilisation low; the plan assumes 30%, an assumption, not a measurement.',
-  '{"model_params": {"<": 1000000000}}', '{"facts": {"planning_mfu": 0.30}}', 10, 'framework-tax-2023', '2023-02-13'),
- ('plan-mfu-cpu', 'rule_of_thumb', 'Planning MFU on CPUs',
-  'A framework''s full training step on CPU cores ran at about 35-40% of the speed of sgemm alone on the same cores; the plan assumes 35% of peak. Run fwadvisor probe to measure your machine.',
-  '{"hardware": "cpu"}', '{"facts": {"planning_mfu": 0.35}}', 20, 'cpu-mlp-measurement', '2026-11-30'),
  ('plan-cpu-peak', 'rule_of_thumb', 'CPU peak without a probe',
   'Without a probe the CPU peak is estimated as cores x 32 FP32 FLOP per cycle (two AVX2 FMA units) x 2.5 GHz; a probe measures it instead.',
   '{"hardware": "cpu"}', '{"facts": {"cpu_flop_per_cycle_per_core": 32, "cpu_assumed_ghz": 2.5}}', 0, 'intel-opt-manual', '2024-01-01'),
