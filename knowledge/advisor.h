@@ -47,6 +47,14 @@ struct adv_hw {
     double bus_bandwidth_gbs;
     int bus_ranks, bus_inter_node;
     char bus_source[96];
+    /* Measured memory bandwidth of the device (STREAM triad on a CPU, the copy kernel on a GPU;
+     * GB/s), 0 when none: the inference plan's decode bound uses it in place of the catalog's. */
+    double memory_bandwidth_gbs;
+    char bandwidth_source[96];
+    /* Measured model FLOPs utilisation of a training step on this device (train-gpt, else
+     * train-mlp), 0 when none: the time plan uses it in place of the catalog's efficiency. */
+    double train_mfu;
+    char train_mfu_source[128];
 };
 
 /* One explained contribution. `label` is formatted here; `detail` points into the loaded
