@@ -283,8 +283,8 @@ static int precision_index(const char *name)
 }
 
 /* Precision, peak, efficiency, links, LoRA and MoE inputs and the facts the layout search needs,
- * into r->in. Fails when the precision is one the device lacks or active_params exceed
- * model_params. */
+ * into r->in. Fails when the precision is one the device lacks (answers_check_combination has
+ * compared active_params with model_params). */
 static int resolve_inputs(const struct adv_kb *akb, struct adv_result *r, char *err, size_t errsz)
 {
     struct answers *a = &r->answers;
@@ -294,11 +294,6 @@ static int resolve_inputs(const struct adv_kb *akb, struct adv_result *r, char *
     in->params = answers_num(a, ANS_MODEL_PARAMS);
     in->active = answers_has(a, ANS_ACTIVE_PARAMS) ? answers_num(a, ANS_ACTIVE_PARAMS) : in->params;
     in->experts = answers_has(a, ANS_EXPERTS) ? answers_num(a, ANS_EXPERTS) : 1;
-    if (in->active > in->params) {
-        snprintf(err, errsz, "keys 'active_params' and 'model_params': active_params %.4g is more than model_params %.4g",
-                 in->active, in->params);
-        return KB_ERR_INPUT;
-    }
     if (in->experts > 1 && !answers_has(a, ANS_ACTIVE_PARAMS))
         adv_assume(r, "Mixture of %g experts without active_params: FLOPs counted on all %.3g parameters", in->experts,
                    in->params);

@@ -68,34 +68,11 @@ int ans_key_allows(const struct ans_key *key, const char *value)
     return 0;
 }
 
-int edit_distance(const char *a, const char *b)
-{
-    enum { N = 64 };
-    int la = (int)strnlen(a, N), lb = (int)strnlen(b, N);
-    int prev[N + 1], cur[N + 1];
-    for (int j = 0; j <= lb; j++) prev[j] = j;
-    for (int i = 1; i <= la; i++) {
-        cur[0] = i;
-        for (int j = 1; j <= lb; j++) {
-            int sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
-            int del = prev[j] + 1, ins = cur[j - 1] + 1;
-            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-        }
-        memcpy(prev, cur, sizeof(int) * (size_t)(lb + 1));
-    }
-    return prev[lb];
-}
-
 const char *ans_key_nearest(const char *name)
 {
-    const char *best = NULL;
-    int best_d = 4;
-    for (int i = 0; i < ans_key_count; i++) {
-        int d = edit_distance(name, ans_keys[i].name);
-        if (d < best_d) {
-            best_d = d;
-            best = ans_keys[i].name;
-        }
-    }
-    return best;
+    struct suggest s;
+    suggest_init(&s, name);
+    for (int i = 0; i < ans_key_count; i++) suggest_offer(&s, ans_keys[i].name);
+    const struct ans_key *key = suggest_result(&s) ? ans_key_find(suggest_result(&s)) : NULL;
+    return key ? key->name : NULL;
 }

@@ -3,6 +3,8 @@
 #ifndef FWADVISOR_ANSWER_KEYS_H
 #define FWADVISOR_ANSWER_KEYS_H
 
+#include "knowledge/suggest.h"
+
 enum ans_type {
     ANS_ENUM,      /* one string of `allowed` */
     ANS_ENUM_LIST, /* array of strings of `allowed` */
@@ -48,10 +50,7 @@ const struct ans_key *ans_key_find(const char *name);
 int ans_key_index(const char *name);
 /* 1 if value is among key->allowed. */
 int ans_key_allows(const struct ans_key *key, const char *value);
-/* The known key nearest to name by edit distance (at most 3 edits), or NULL. */
+/* The known key nearest to name (knowledge/suggest.h), or NULL. */
 const char *ans_key_nearest(const char *name);
-
-/* Levenshtein distance between two short strings (capped at 64 characters each). */
-int edit_distance(const char *a, const char *b);
 
 #endif

@@ -2,9 +2,9 @@
 #include "knowledge/answers.h"
 #include "knowledge/json_doc.h"
 #include "knowledge/kb_tables.h"
+#include "knowledge/units.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,9 +31,10 @@ static void describe_key(const struct ans_key *key, char *out, size_t n)
         snprintf(out, n, "a list of %s", list);
         break;
     }
-    case ANS_INT: snprintf(out, n, "a whole number from %g to %g", key->min, ANS_MAX_NUMBER); break;
+    case ANS_INT: snprintf(out, n, "a whole number from %g to %g (K, M, B, T suffixes allowed)", key->min, ANS_MAX_NUMBER); break;
     case ANS_NUMBER:
-        snprintf(out, n, "a number %s %g and at most %g", key->min_exclusive ? ">" : ">=", key->min, ANS_MAX_NUMBER);
+        snprintf(out, n, "a number %s %g and at most %g (K, M, B, T suffixes allowed)", key->min_exclusive ? ">" : ">=",
+                 key->min, ANS_MAX_NUMBER);
         break;
     case ANS_BOOL: snprintf(out, n, "true or false"); break;
     case ANS_ID: snprintf(out, n, "an id (fwadvisor kb list %ss)", key->name); break;
@@ -64,10 +65,11 @@ static int bad_value(const char *where, const struct ans_key *key, const char *s
     return -1;
 }
 
+/* The allowed value a given one names, whatever its case ("NVIDIA" is nvidia). */
 static const char *allowed_entry(const struct ans_key *key, const char *value, int *index)
 {
     for (int i = 0; key->allowed && key->allowed[i]; i++)
-        if (strcmp(key->allowed[i], value) == 0) {
+        if (strcasecmp(key->allowed[i], value) == 0) {
             if (index) *index = i;
             return key->allowed[i];
         }
@@ -132,9 +134,10 @@ static int set_from_json(struct answers *a, int i, const cJSON *v, const char *w
         break;
     }
     case ANS_INT:
-    case ANS_NUMBER:
-        if (!cJSON_IsNumber(v) || !number_ok(key, v->valuedouble)) return bad_value(where, key, shown, err, errsz);
-        nv.num = v->valuedouble;
+    case ANS_NUMBER: /* a number, or a string as people write one: "70B", "2T", "1,024" */
+        if (cJSON_IsNumber(v)) nv.num = v->valuedouble;
+        else if (!cJSON_IsString(v) || units_parse(v->valuestring, &nv.num)) return bad_value(where, key, shown, err, errsz);
+        if (!number_ok(key, nv.num)) return bad_value(where, key, shown, err, errsz);
         break;
     case ANS_BOOL:
         if (!cJSON_IsBool(v)) return bad_value(where, key, shown, err, errsz);
@@ -164,6 +167,14 @@ int answers_parse_json(struct answers *a, const char *text, size_t len, const ch
     char where[300];
     snprintf(where, sizeof where, "%s: ", name);
     for (const cJSON *e = doc->child; e; e = e->next) {
+        if (strcmp(e->string, "description") == 0) { /* what the file is for, in words: no answer */
+            if (!cJSON_IsString(e)) {
+                snprintf(err, errsz, "%sdescription: expected a string", where);
+                cJSON_Delete(doc);
+                return -1;
+            }
+            continue;
+        }
         if (strcmp(e->string, "schema") == 0) {
             if (!cJSON_IsString(e) || strcmp(e->valuestring, ANSWERS_SCHEMA) != 0) {
                 snprintf(err, errsz, "%sschema: expected \"%s\"", where, ANSWERS_SCHEMA);
@@ -221,18 +232,7 @@ int answers_set(struct answers *a, const char *assignment, char *err, size_t err
         break;
     }
     case ANS_INT:
-    case ANS_NUMBER: {
-        char *end;
-        errno = 0;
-        double d = strtod(value, &end);
-        if (!*value || *end || errno) {
-            char shown[96];
-            snprintf(shown, sizeof shown, "'%.80s'", value);
-            return bad_value(where, key, shown, err, errsz);
-        }
-        v = cJSON_CreateNumber(d);
-        break;
-    }
+    case ANS_NUMBER: v = cJSON_CreateString(value); break; /* read as a file's "70B" is */
     case ANS_BOOL:
         if (!strcasecmp(value, "true") || !strcasecmp(value, "yes") || !strcmp(value, "1")) v = cJSON_CreateTrue();
         else if (!strcasecmp(value, "false") || !strcasecmp(value, "no") || !strcmp(value, "0")) v = cJSON_CreateFalse();
@@ -353,6 +353,27 @@ static const struct impossible *contradiction(const struct answers *a, int key)
     return NULL;
 }
 
+/* Numbers that cannot exceed others: `small` at most `large` when both are set. */
+static const struct at_most {
+    enum ans_index small, large;
+    const char *why;
+} at_most[] = {
+    {ANS_NODES, ANS_DEVICES, "devices counts the accelerators of all nodes together, and each node has at least one"},
+    {ANS_ACTIVE_PARAMS, ANS_MODEL_PARAMS, "the parameters active per token are some of the model's"},
+};
+
+/* Answers that mean something only with a value of another key: `key`, when given, needs
+ * `other` to be one of `values`. */
+static const struct needs {
+    enum ans_index key, other;
+    const char *const *values;
+    const char *why;
+} needs[] = {
+    {ANS_LORA_RANK, ANS_FINETUNE, (const char *const[]){"lora", "qlora", NULL}, "the rank is the LoRA adapters'"},
+    {ANS_DEPLOY_HARDWARE, ANS_DEPLOY, (const char *const[]){"server", "mobile", "edge", "browser", NULL},
+     "it is the hardware the deployed model is served on"},
+};
+
 int answers_check_combination(const struct answers *a, char *err, size_t errsz)
 {
     const struct impossible *p = contradiction(a, -1);
@@ -363,6 +384,25 @@ int answers_check_combination(const struct answers *a, char *err, size_t errsz)
         snprintf(err, errsz, "keys '%s' and '%s': %s %s cannot go with %s %s (%s); with %s %s, %s is one of %s",
                  ans_keys[p->key].name, ans_keys[p->other].name, ans_keys[p->key].name, v, ans_keys[p->other].name, o,
                  p->why, ans_keys[p->key].name, v, ans_keys[p->other].name, allowed);
+        return -1;
+    }
+    for (size_t i = 0; i < sizeof at_most / sizeof at_most[0]; i++) {
+        const struct at_most *m = &at_most[i];
+        if (!a->v[m->small].present || !a->v[m->large].present || a->v[m->small].num <= a->v[m->large].num) continue;
+        snprintf(err, errsz, "keys '%s' and '%s': %s %g is more than %s %g (%s)", ans_keys[m->small].name,
+                 ans_keys[m->large].name, ans_keys[m->small].name, a->v[m->small].num, ans_keys[m->large].name,
+                 a->v[m->large].num, m->why);
+        return -1;
+    }
+    for (size_t i = 0; i < sizeof needs / sizeof needs[0]; i++) {
+        const struct needs *n = &needs[i];
+        const char *v = answers_str(a, n->key), *o = answers_str(a, n->other);
+        if (!a->v[n->key].given || !o || in_list(n->values, o) || (v && strcmp(v, "auto") == 0)) continue;
+        char allowed[160];
+        join_list(n->values, allowed, sizeof allowed);
+        snprintf(err, errsz, "keys '%s' and '%s': %s applies only with %s %s (%s), not %s %s", ans_keys[n->key].name,
+                 ans_keys[n->other].name, ans_keys[n->key].name, ans_keys[n->other].name, allowed, n->why,
+                 ans_keys[n->other].name, o);
         return -1;
     }
     return 0;

@@ -28,14 +28,16 @@ struct answers {
 /* All keys absent. */
 void answers_init(struct answers *a);
 
-/* Applies a JSON document (an object of answer keys; "schema" may name ANSWERS_SCHEMA). `name`
+/* Applies a JSON document (an object of answer keys; "schema" may name ANSWERS_SCHEMA and
+ * "description" say what the file is for). Enum values are taken in any case ("NVIDIA");
+ * numbers may be strings with K/M/B/T suffixes ("70B", knowledge/units.h). `name`
  * names the source in messages. Returns 0, or -1 with one line in err (key, allowed values,
  * nearest key for a typo, byte offset for malformed JSON). */
 int answers_parse_json(struct answers *a, const char *text, size_t len, const char *name, char *err,
                        size_t errsz);
 
 /* Applies one "KEY=VALUE" (as given to --set). Lists are comma-separated; booleans take
- * true/false/yes/no/1/0. Returns 0, or -1 with one line in err. */
+ * true/false/yes/no/1/0; numbers take suffixes ("70B"). Returns 0, or -1 with one line in err. */
 int answers_set(struct answers *a, const char *assignment, char *err, size_t errsz);
 
 /* Fills defaults for keys the user left out (DESIGN.md): stage research, hardware auto, os the
@@ -45,9 +47,12 @@ int answers_set(struct answers *a, const char *assignment, char *err, size_t err
  * accelerator, precision and the LLM shape stay absent for the planner to resolve. */
 void answers_fill_defaults(struct answers *a);
 
-/* 0 when no two answers contradict each other (os macos with hardware nvidia, windows with tpu,
- * deploy mobile with deploy_hardware tpu, ...); else -1 and one line naming both keys and the
- * values allowed with the first. Answers left out or auto are not compared. */
+/* 0 when no two answers contradict each other; else -1 and one line naming both keys. Three
+ * tables in answers.c: pairs no machine can have (os macos with hardware nvidia, windows with
+ * tpu, deploy mobile with deploy_hardware tpu, ...; the line gives the values allowed with the
+ * first), numbers that cannot exceed others (nodes above devices, active_params above
+ * model_params) and answers that need another's value (lora_rank without LoRA, deploy_hardware
+ * with deploy none). Answers left out or auto are not compared. */
 int answers_check_combination(const struct answers *a, char *err, size_t errsz);
 
 /* Clears the weaker answer of the first impossible pair (os against the hardware,

@@ -131,32 +131,31 @@ static const struct related related_rows[] = {
     {"runtime", "frameworks", "runtime_frameworks", "runtime"},
 };
 
-/* Nearest id in any browsable table, for "did you mean". */
+/* Nearest id in any browsable table, for "did you mean" (knowledge/suggest.h). */
 static void nearest_id(kb *k, const char *id, char *out, size_t n)
 {
-    int best = 4;
-    out[0] = '\0';
+    struct suggest s;
+    suggest_init(&s, id);
     for (int t = 0; t < kb_table_count; t++) {
         if (!kb_tables[t].id_label) continue;
         char sql[96];
         snprintf(sql, sizeof sql, "SELECT id FROM %s", kb_tables[t].name);
         sqlite3_stmt *st;
         if (sqlite3_prepare_v2(k->db, sql, -1, &st, NULL) != SQLITE_OK) continue;
-        while (sqlite3_step(st) == SQLITE_ROW) {
-            const char *cand = (const char *)sqlite3_column_text(st, 0);
-            int d = edit_distance(id, cand);
-            if (d < best) {
-                best = d;
-                snprintf(out, n, "%s", cand);
-            }
-        }
+        while (sqlite3_step(st) == SQLITE_ROW) suggest_offer(&s, (const char *)sqlite3_column_text(st, 0));
         sqlite3_finalize(st);
     }
+    snprintf(out, n, "%s", suggest_result(&s) ? suggest_result(&s) : "");
 }
 
-int kb_show(kb *k, const char *id, cJSON **out, char *err, size_t errsz)
+int kb_show(kb *k, const char *given, cJSON **out, char *err, size_t errsz)
 {
     *out = NULL;
+    /* Ids are lower-case (kb_valid_ident): "PyTorch" means pytorch. */
+    char id[128];
+    size_t len = 0;
+    for (; given[len] && len + 1 < sizeof id; len++) id[len] = (char)tolower((unsigned char)given[len]);
+    id[len] = '\0';
     /* Frameworks first: ids are unique in practice, and a framework is what people ask about. */
     static const char *const order[] = {"frameworks", "strategies", "runtimes", "hardware", "criteria",
                                         "accelerators", "rules", "sources"};

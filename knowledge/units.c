@@ -1,0 +1,124 @@
+/* Durations, thousands separators, plurals and suffixed numbers. */
+#include "knowledge/units.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *units_thousands(double v, int decimals, char *out, size_t n)
+{
+    if (n == 0) return out;
+    if (!isfinite(v) || fabs(v) >= 1e21) {
+        snprintf(out, n, "%g", v);
+        return out;
+    }
+    char plain[64];
+    snprintf(plain, sizeof plain, "%.*f", decimals < 0 ? 0 : decimals, v);
+    const char *digits = plain[0] == '-' ? plain + 1 : plain;
+    size_t whole = strcspn(digits, "."), used = 0;
+    char buf[96];
+    if (digits != plain) buf[used++] = '-';
+    for (size_t i = 0; i < whole; i++) {
+        if (i > 0 && (whole - i) % 3 == 0) buf[used++] = ',';
+        buf[used++] = digits[i];
+    }
+    snprintf(buf + used, sizeof buf - used, "%s", digits + whole);
+    snprintf(out, n, "%s", buf);
+    return out;
+}
+
+const char *units_plural(double n, const char *one, const char *many) { return n == 1 ? one : many; }
+
+const char *units_count(double n, const char *one, const char *many, char *out, size_t outsz)
+{
+    char num[64];
+    units_thousands(n, 0, num, sizeof num);
+    snprintf(out, outsz, "%s %s", num, units_plural(n, one, many));
+    return out;
+}
+
+/* A value of a unit: one decimal below 10 (".0" dropped), whole numbers with separators above. */
+static const char *amount(double v, const char *one, const char *many, char *out, size_t n)
+{
+    char num[64];
+    if (v < 9.95) {
+        snprintf(num, sizeof num, "%.1f", v);
+        size_t len = strlen(num);
+        if (len > 2 && strcmp(num + len - 2, ".0") == 0) num[len - 2] = '\0';
+    } else {
+        units_thousands(v, 0, num, sizeof num);
+    }
+    snprintf(out, n, "%s %s", num, strcmp(num, "1") == 0 ? one : many);
+    return out;
+}
+
+const char *units_duration(double seconds, char *out, size_t n)
+{
+    if (!isfinite(seconds) || seconds < 0) {
+        snprintf(out, n, "unknown");
+        return out;
+    }
+    double hours = seconds / 3600, days = hours / 24, months = days / (365.25 / 12);
+    if (seconds < 90) return amount(seconds, "second", "seconds", out, n);
+    if (seconds < 90 * 60) return amount(seconds / 60, "minute", "minutes", out, n);
+    if (hours <= 72) return amount(hours, "hour", "hours", out, n);
+    if (days <= 60) return amount(days, "day", "days", out, n);
+    if (months <= 24) return amount(months, "month", "months", out, n);
+    return amount(days / 365.25, "year", "years", out, n);
+}
+
+const char *units_hours(double hours, char *out, size_t n) { return units_duration(hours * 3600, out, n); }
+
+/* 1 when s (up to its first character that is neither a digit nor a comma) groups its digits
+ * by three: "1,024", "12,345,678"; never "1,2" or ",5". */
+static int well_grouped(const char *s)
+{
+    size_t first = strspn(s, "0123456789");
+    if (first < 1 || first > 3) return 0;
+    s += first;
+    while (*s == ',') {
+        if (strspn(s + 1, "0123456789") != 3) return 0;
+        s += 4;
+    }
+    return !isdigit((unsigned char)*s);
+}
+
+int units_parse(const char *s, double *out)
+{
+    while (*s == ' ') s++;
+    char copy[80];
+    size_t len = strlen(s);
+    while (len > 0 && s[len - 1] == ' ') len--;
+    if (len == 0 || len >= sizeof copy) return -1;
+    memcpy(copy, s, len);
+    copy[len] = '\0';
+    const char *body = copy[0] == '-' || copy[0] == '+' ? copy + 1 : copy;
+    /* Decimal only: no hex, inf or nan (strtod takes those). */
+    if (!isdigit((unsigned char)body[0]) && !(body[0] == '.' && isdigit((unsigned char)body[1]))) return -1;
+    if (strchr(copy, ',')) {
+        if (!well_grouped(body)) return -1;
+        char *w = copy;
+        for (const char *r = copy; *r; r++)
+            if (*r != ',') *w++ = *r;
+        *w = '\0';
+    }
+    if (strpbrk(copy, "xXpP")) return -1;
+    errno = 0;
+    char *end;
+    double v = strtod(copy, &end);
+    if (end == copy || errno) return -1;
+    static const struct { char c; double scale; } suffixes[] = {{'k', 1e3}, {'m', 1e6}, {'b', 1e9}, {'g', 1e9}, {'t', 1e12}};
+    if (*end) {
+        double scale = 0;
+        for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++)
+            if (tolower((unsigned char)*end) == suffixes[i].c) scale = suffixes[i].scale;
+        if (scale == 0 || end[1]) return -1;
+        v *= scale;
+    }
+    if (!isfinite(v)) return -1;
+    *out = v;
+    return 0;
+}

@@ -1,0 +1,33 @@
+/* units: numbers as people write and read them, one way everywhere (the plan, the probe's time
+ * left, the interface and the command line): durations, thousands separators, singular or
+ * plural, and numbers with K/M/B/T suffixes ("70B", "2T", "1,024"). */
+#ifndef FWADVISOR_UNITS_H
+#define FWADVISOR_UNITS_H
+
+#include <stddef.h>
+
+/* A duration in words: under 90 seconds in seconds, under 90 minutes in minutes, up to 72 hours
+ * in hours, up to 60 days in days, up to 24 months in months (365.25 / 12 days), then years:
+ * "45 seconds", "12 minutes", "5.2 hours", "1 hour", "3.5 days", "2.1 months", "1,234 years".
+ * Below 10 one decimal (".0" dropped), from 10 whole numbers with thousands separators. A
+ * negative or non-finite duration is "unknown". Returns out. */
+const char *units_duration(double seconds, char *out, size_t n);
+/* The same from hours. */
+const char *units_hours(double hours, char *out, size_t n);
+
+/* v with `decimals` decimals and a comma between thousands: 1234567.8 -> "1,234,567.8" (0
+ * decimals: "1,234,568"). Numbers of 1e21 and more, and non-finite ones, in %g form. Returns out. */
+const char *units_thousands(double v, int decimals, char *out, size_t n);
+
+/* "1 device", "8 devices", "1,024 devices": n (a whole number) with the singular or the plural
+ * noun. Returns out. */
+const char *units_count(double n, const char *one, const char *many, char *out, size_t outsz);
+/* The noun alone: one when n is 1, else many. */
+const char *units_plural(double n, const char *one, const char *many);
+
+/* Parses a number as people write it: "70B", "2.5k", "1e9", "1,024", "7 billion" is not taken.
+ * Suffixes K (1e3), M (1e6), B or G (1e9), T (1e12), either case; commas only between groups of
+ * three digits. Leading and trailing spaces are allowed. Returns 0 with *out set, or -1. */
+int units_parse(const char *s, double *out);
+
+#endif
