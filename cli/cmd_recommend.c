@@ -2,6 +2,7 @@
 #include "cli/cli.h"
 #include "knowledge/advisor.h"
 #include "knowledge/presets.h"
+#include "knowledge/units.h"
 #include "probes/advisor_hw.h"
 
 #include <getopt.h>
@@ -91,10 +92,12 @@ static void print_text(const struct adv_kb *akb, const struct adv_result *r, int
     char line[1024];
     if (bold) printf("\033[1mfwadvisor recommendation\033[0m (knowledge base %s, %s)\n", adv_kb_version(akb), adv_kb_date(akb));
     else printf("fwadvisor recommendation (knowledge base %s, %s)\n", adv_kb_version(akb), adv_kb_date(akb));
-    snprintf(line, sizeof line, "Answers: stage %s, %s x %g on %g node%s, %s model of %.3g parameters, deploy %s, priority %s; %s.",
-             answers_str(a, ANS_STAGE), answers_str(a, ANS_HARDWARE), answers_num(a, ANS_DEVICES),
-             answers_num(a, ANS_NODES), answers_num(a, ANS_NODES) == 1 ? "" : "s", answers_str(a, ANS_MODEL_KIND),
-             answers_num(a, ANS_MODEL_PARAMS), answers_str(a, ANS_DEPLOY), answers_str(a, ANS_PRIORITY), r->hardware_note);
+    char devices[32], nodes[48], params[32];
+    snprintf(line, sizeof line, "Answers: stage %s, %s x %s on %s, %s model of %s parameters, deploy %s, priority %s; %s.",
+             answers_str(a, ANS_STAGE), answers_str(a, ANS_HARDWARE), units_thousands(answers_num(a, ANS_DEVICES), 0, devices, sizeof devices),
+             units_count(answers_num(a, ANS_NODES), "node", "nodes", nodes, sizeof nodes), answers_str(a, ANS_MODEL_KIND),
+             units_short(answers_num(a, ANS_MODEL_PARAMS), params, sizeof params), answers_str(a, ANS_DEPLOY),
+             answers_str(a, ANS_PRIORITY), r->hardware_note);
     text_wrap(stdout, line, 0, 9);
 
     section("Ranking (0-100)", bold);
@@ -117,7 +120,8 @@ static void print_text(const struct adv_kb *akb, const struct adv_result *r, int
 
     const struct adv_framework *top = &r->ranking.items[0];
     if (!top->excluded) {
-        snprintf(line, sizeof line, "Why %s: the largest of its %d reasons (all: --json)", top->name, top->nreasons);
+        snprintf(line, sizeof line, "Why %s: the largest of its %d %s (all: --json)", top->name, top->nreasons,
+                 units_plural(top->nreasons, "reason", "reasons"));
         section(line, bold);
         const struct adv_reason *sorted[ADV_MAX_REASONS];
         for (int i = 0; i < top->nreasons; i++) sorted[i] = &top->reasons[i];

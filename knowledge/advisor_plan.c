@@ -3,6 +3,7 @@
  * choice of strategy and runtime is advisor_choose.c's, memory advisor_memory.c's, the time split
  * advisor_time.c's. */
 #include "knowledge/advisor_kb.h"
+#include "knowledge/units.h"
 #include "knowledge/planner.h"
 
 #include <ctype.h>
@@ -478,10 +479,12 @@ static void plan_time(const struct adv_kb *akb, struct adv_result *r)
         r->cost = r->device_hours * answers_num(a, ANS_PRICE_PER_DEVICE_HOUR);
         r->has_cost = 1;
     }
-    if (hours > 90 * 24)
-        adv_warn(r, "The run takes %.0f days, more than 90: hardware fails and plans change over months; use more devices, "
+    if (hours > 90 * 24) {
+        char took[48];
+        adv_warn(r, "The run takes %s, more than 90 days: hardware fails and plans change over months; use more devices, "
                     "fewer tokens or a smaller model",
-                 hours / 24);
+                 units_hours(hours, took, sizeof took));
+    }
 }
 
 /* 1 when the pitfall's "concerns" (frameworks, strategies, runtimes) include the choices made,

@@ -1,6 +1,7 @@
 /* The plan in words, one labelled line at a time, shared by the command line and the interface:
  * device, layout, memory breakdown, time split, links and what was assumed. */
 #include "knowledge/advisor_kb.h"
+#include "knowledge/units.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -9,13 +10,6 @@ static void say(void (*line)(void *, const char *, const char *), void *ctx, con
 {
     adv_utf8_trim(text);
     line(ctx, label, text);
-}
-
-static void hours_text(double hours, char *out, size_t n)
-{
-    if (hours < 1) snprintf(out, n, "%.0f minutes", hours * 60);
-    else if (hours < 48) snprintf(out, n, "%.1f hours", hours);
-    else snprintf(out, n, "%.0f hours (%.1f days)", hours, hours / 24);
 }
 
 static void memory_lines(const struct adv_result *r, void (*line)(void *, const char *, const char *), void *ctx)
@@ -28,9 +22,12 @@ static void memory_lines(const struct adv_result *r, void (*line)(void *, const 
     if (l->ep > 1) used += (size_t)snprintf(text + used, sizeof text - used, ", %d expert-parallel ranks", l->ep);
     if (l->vp > 1) used += (size_t)snprintf(text + used, sizeof text - used, ", %d virtual stages per device", l->vp);
     if (l->uneven) used += (size_t)snprintf(text + used, sizeof text - used, ", uneven stages");
-    if (l->batch_tokens > 0)
-        snprintf(text + used, sizeof text - used, "; micro-batch %g sequence%s, %.3g per step and data-parallel rank, %.3g tokens per step",
-                 l->micro_batch, l->micro_batch == 1 ? "" : "s", l->micro_batches, l->batch_tokens);
+    if (l->batch_tokens > 0) {
+        char tokens[32];
+        snprintf(text + used, sizeof text - used, "; micro-batch %g %s, %.3g per step and data-parallel rank, %s tokens per step",
+                 l->micro_batch, units_plural(l->micro_batch, "sequence", "sequences"), l->micro_batches,
+                 units_short(l->batch_tokens, tokens, sizeof tokens));
+    }
     say(line, ctx, "Layout", text);
 
     used = (size_t)snprintf(text, sizeof text, "%.1f GB model states + %.1f GB activations + %.1f GB buffers = %.1f GB",
@@ -78,36 +75,66 @@ static void memory_lines(const struct adv_result *r, void (*line)(void *, const 
     }
 }
 
+/* A part of the time: "0" when there is none. */
+static const char *span(double hours, char *out, size_t n)
+{
+    if (hours <= 0) snprintf(out, n, "0");
+    else units_hours(hours, out, n);
+    return out;
+}
+
+/* FLOPs per token as a formula: 6 N for full training, 4 N + 6 adapters under LoRA, plus attention. */
+static size_t flops_formula(const struct adv_result *r, char *out, size_t n)
+{
+    const struct adv_plan_inputs *in = &r->in;
+    const struct adv_time *t = &r->time;
+    double tokens = answers_num(&r->answers, ANS_TOKENS);
+    char p[32], ad[32], at[32], tk[32];
+    units_short(in->active, p, sizeof p);
+    size_t used = in->finetune == ADV_FULL
+                      ? (size_t)snprintf(out, n, "(6 x %s %sparameters", p, in->active < in->params ? "active " : "")
+                      : (size_t)snprintf(out, n, "(4 x %s frozen + 6 x %s adapter parameters", p,
+                                         units_short(in->adapters, ad, sizeof ad));
+    if (t->attention_flops > 0 && used < n)
+        used += (size_t)snprintf(out + used, n - used, " + %s attention", units_short(t->attention_flops / tokens, at, sizeof at));
+    if (used < n)
+        used += (size_t)snprintf(out + used, n - used, ") FLOP per token x %s tokens = %.3g model FLOP", units_short(tokens, tk, sizeof tk),
+                                 t->model_flops);
+    return used < n ? used : n - 1;
+}
+
 static void time_lines(const struct adv_result *r, void (*line)(void *, const char *, const char *), void *ctx)
 {
     const struct answers *a = &r->answers;
     const struct adv_time *t = &r->time;
-    char text[800], h[64];
+    char text[1200], h[6][48], num[3][48];
     if (!r->has_hours) {
         snprintf(text, sizeof text, "%s", !answers_has(a, ANS_TOKENS) ? "give tokens (samples x steps) to plan training time"
                                                                      : "no peak throughput known for this hardware");
         say(line, ctx, "Time", text);
         return;
     }
-    hours_text(r->hours, h, sizeof h);
-    size_t used = (size_t)snprintf(text, sizeof text, "%.3g model FLOP", t->model_flops);
-    if (t->attention_flops > 0)
-        used += (size_t)snprintf(text + used, sizeof text - used, " (attention %.0f%%)", 100 * t->attention_flops / t->model_flops);
-    if (t->recompute_flops > 0) used += (size_t)snprintf(text + used, sizeof text - used, " + %.3g recomputed", t->recompute_flops);
-    used += (size_t)snprintf(text + used, sizeof text - used,
-                             " at %g x %.4g TFLOP/s x efficiency %.0f%% = compute %.0f h", answers_num(a, ANS_DEVICES),
-                             r->in.rate_tflops, r->efficiency * 100, t->compute_hours);
+    double devices = answers_num(a, ANS_DEVICES);
+    size_t used = flops_formula(r, text, sizeof text);
+    if (t->recompute_flops > 0)
+        used += (size_t)snprintf(text + used, sizeof text - used, " + %.3g recomputed = %.3g FLOP", t->recompute_flops,
+                                 t->model_flops + t->recompute_flops);
+    used += (size_t)snprintf(text + used, sizeof text - used, " / (%s x %.4g TFLOP/s x efficiency %.0f%%) = compute %s",
+                             units_count(devices, "device", "devices", num[0], sizeof num[0]), r->in.rate_tflops,
+                             r->efficiency * 100, units_hours(t->compute_hours, h[0], sizeof h[0]));
     if (t->communication_known)
-        used += (size_t)snprintf(text + used, sizeof text - used,
-                                 " + communication %.0f h (data %.0f, tensor %.0f, pipeline %.0f, expert %.0f)",
-                                 t->communication_hours, t->dp_hours, t->tp_hours, t->pp_hours, t->ep_hours);
+        used += (size_t)snprintf(text + used, sizeof text - used, " + communication %s (data %s, tensor %s, pipeline %s, expert %s)",
+                                 span(t->communication_hours, h[1], sizeof h[1]), span(t->dp_hours, h[2], sizeof h[2]),
+                                 span(t->tp_hours, h[3], sizeof h[3]), span(t->pp_hours, h[4], sizeof h[4]),
+                                 span(t->ep_hours, h[5], sizeof h[5]));
     else used += (size_t)snprintf(text + used, sizeof text - used, " + communication not estimated (no link figure or shape)");
-    snprintf(text + used, sizeof text - used, " + bubble %.0f h + interruptions %.0f h = %s, %.4g device-hours, MFU %.0f%%",
-             t->bubble_hours, t->lost_hours, h, r->device_hours, r->mfu * 100);
+    snprintf(text + used, sizeof text - used, " + bubble %s + interruptions %s = %s, %s device-hours, MFU %.0f%%",
+             span(t->bubble_hours, h[1], sizeof h[1]), span(t->lost_hours, h[2], sizeof h[2]),
+             units_hours(r->hours, h[3], sizeof h[3]), units_thousands(r->device_hours, 0, num[1], sizeof num[1]), r->mfu * 100);
     say(line, ctx, "Time", text);
     if (r->has_cost) {
-        snprintf(text, sizeof text, "%.0f (price_per_device_hour %g x %.4g device-hours)", r->cost,
-                 answers_num(a, ANS_PRICE_PER_DEVICE_HOUR), r->device_hours);
+        snprintf(text, sizeof text, "%s (price_per_device_hour %g x %s device-hours)", units_thousands(r->cost, 0, num[0], sizeof num[0]),
+                 answers_num(a, ANS_PRICE_PER_DEVICE_HOUR), units_thousands(r->device_hours, 0, num[1], sizeof num[1]));
         say(line, ctx, "Cost", text);
     }
 }
@@ -121,13 +148,15 @@ void adv_plan_text(const struct adv_kb *akb, const struct adv_result *r,
         snprintf(text, sizeof text, "%s", r->assumptions[0]);
         say(line, ctx, "Assumed", text);
     }
+    char devices[48], nodes[48];
+    units_thousands(answers_num(a, ANS_DEVICES), 0, devices, sizeof devices);
+    units_count(answers_num(a, ANS_NODES), "node", "nodes", nodes, sizeof nodes);
     if (r->accelerator >= 0)
-        snprintf(text, sizeof text, "%g x %s (%s) on %g node%s, %s, fine-tuning %s", answers_num(a, ANS_DEVICES),
-                 akb->acc[r->accelerator].name, akb->acc[r->accelerator].id, answers_num(a, ANS_NODES),
-                 answers_num(a, ANS_NODES) == 1 ? "" : "s", r->precision, answers_str(a, ANS_FINETUNE));
+        snprintf(text, sizeof text, "%s x %s (%s) on %s, %s, fine-tuning %s", devices, akb->acc[r->accelerator].name,
+                 akb->acc[r->accelerator].id, nodes, r->precision, answers_str(a, ANS_FINETUNE));
     else
-        snprintf(text, sizeof text, "%g x %s on %g node%s, %s", answers_num(a, ANS_DEVICES), answers_str(a, ANS_HARDWARE),
-                 answers_num(a, ANS_NODES), answers_num(a, ANS_NODES) == 1 ? "" : "s", r->precision ? r->precision : "fp32");
+        snprintf(text, sizeof text, "%s x %s on %s, %s", devices, answers_str(a, ANS_HARDWARE), nodes,
+                 r->precision ? r->precision : "fp32");
     say(line, ctx, "Devices", text);
     memory_lines(r, line, ctx);
     time_lines(r, line, ctx);

@@ -30,6 +30,24 @@ const char *units_thousands(double v, int decimals, char *out, size_t n)
     return out;
 }
 
+const char *units_short(double v, char *out, size_t n)
+{
+    static const struct { double scale; const char *suffix; } steps[] = {{1e12, "T"}, {1e9, "B"}, {1e6, "M"}, {1e3, "K"}};
+    if (!isfinite(v) || fabs(v) >= 1e15) {
+        snprintf(out, n, "%.3g", v);
+        return out;
+    }
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        /* 999.95e9 prints as 1000B in three digits: it is 1T. */
+        if (fabs(v) >= steps[i].scale * 0.9995) {
+            snprintf(out, n, "%.3g%s", v / steps[i].scale, steps[i].suffix);
+            return out;
+        }
+    }
+    snprintf(out, n, "%.3g", v);
+    return out;
+}
+
 const char *units_plural(double n, const char *one, const char *many) { return n == 1 ? one : many; }
 
 const char *units_count(double n, const char *one, const char *many, char *out, size_t outsz)

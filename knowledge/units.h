@@ -19,6 +19,10 @@ const char *units_hours(double hours, char *out, size_t n);
  * decimals: "1,234,568"). Numbers of 1e21 and more, and non-finite ones, in %g form. Returns out. */
 const char *units_thousands(double v, int decimals, char *out, size_t n);
 
+/* v in three significant digits with a suffix: 1.8e12 -> "1.8T", 7e10 -> "70B", 125e6 -> "125M",
+ * 4096 -> "4.1K", 512 -> "512"; from 1e15 in %.3g form. Returns out. */
+const char *units_short(double v, char *out, size_t n);
+
 /* "1 device", "8 devices", "1,024 devices": n (a whole number) with the singular or the plural
  * noun. Returns out. */
 const char *units_count(double n, const char *one, const char *many, char *out, size_t outsz);

@@ -59,6 +59,18 @@ Test(units, thousands_separators_and_plurals)
     cr_expect_str_eq(units_plural(1.5, "node", "nodes"), "nodes");
 }
 
+Test(units, short_numbers_with_suffixes)
+{
+    static const struct { double v; const char *want; } cases[] = {
+        {512, "512"}, {4096, "4.1K"}, {1.3e9, "1.3B"}, {7e10, "70B"}, {1.8e12, "1.8T"}, {125e6, "125M"},
+        {999.4e9, "999B"}, {999.6e9, "1T"}, /* rounds to 1000B in three digits: one step up */
+        {4.194304e6, "4.19M"}, {2e15, "2e+15"},
+    };
+    char out[32];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        cr_expect_str_eq(units_short(cases[i].v, out, sizeof out), cases[i].want, "%g", cases[i].v);
+}
+
 Test(units, numbers_with_suffixes)
 {
     static const struct { const char *in; double want; } good[] = {
