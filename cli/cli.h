@@ -21,15 +21,35 @@ struct globals {
 };
 
 /* Long-option ids shared by every subcommand's parser. */
-enum { OPT_DB = 0x100, OPT_NO_COLOR, OPT_HELP, OPT_JSON, OPT_YES, OPT_USER, OPT_FIRST_FREE };
+enum { OPT_DB = 0x100, OPT_NO_COLOR, OPT_WIDE, OPT_HELP, OPT_JSON, OPT_YES, OPT_USER, OPT_FIRST_FREE };
+
+/* The global options, accepted after the subcommand too: entries of a struct option table. */
+#define CLI_GLOBAL_OPTIONS                                                                                          \
+    {"db", required_argument, NULL, OPT_DB}, {"no-color", no_argument, NULL, OPT_NO_COLOR},                       \
+        {"wide", no_argument, NULL, OPT_WIDE}, {"help", no_argument, NULL, 'h'}
 
 /* Handles the global options a subcommand parser met; 1 if it was one. */
 int cli_global_option(struct globals *g, int opt, const char *arg);
+
+/* Colour and bold on standard output: a terminal, NO_COLOR unset, TERM not dumb, and no MPI
+ * launcher (Open MPI gives its ranks a pseudo-terminal even when their output goes to a file). */
+int cli_color_default(void);
+/* Tables and lists as wide as the terminal (at least 80 columns), or never cut when standard
+ * output is not a terminal or --wide was given (tui/text.h, text_set_table_width). */
+void cli_table_width_default(void);
+
 
 /* Prints "fwadvisor: msg" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints an error and "Try 'fwadvisor CMD --help'." and returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The usage error for an unknown word among choices (NULL-terminated): "unknown WHAT 'x' (did you
+ * mean 'y'?)" by knowledge/suggest.h, else the choices listed. Returns EXIT_USAGE. */
+int cli_unknown(const char *cmd, const char *what, const char *word, const char *const *choices);
+/* The index of word among choices, any case, or -1. */
+int cli_choice(const char *word, const char *const *choices);
+/* An option that does nothing with the others given: "OPT applies to WHEN" (exit 2). */
+int cli_not_applicable(const char *cmd, const char *opt, const char *when);
 
 /* Reads a whole file ("-" for stdin, at most 64 MiB) into a NUL-terminated buffer the caller
  * frees. Returns 0, or -1 with a message in err. */
@@ -38,12 +58,19 @@ int cli_read_file(const char *path, char **data, size_t *len, char *err, size_t 
  * terminal, never over a directory), or to stdout when path is NULL or "-". Prints the error
  * and returns the exit status: 0, 2 for a target that cannot be a file, 1 for other failures. */
 int cli_write_output(const char *path, const char *data, size_t len);
+/* Whether path ("-" and NULL: standard output) can be written, before the work that fills it:
+ * prints the error and returns what cli_write_output would (2 or 1), else 0. */
+int cli_check_output(const char *path);
 /* The same for a JSON document, indented, with a final newline. */
 int cli_write_json(const cJSON *doc, const char *path);
 
-/* Parses the value s of option --opt as a number in [lo, hi] (a whole one when integer); on
- * failure prints the error and returns -1. */
+/* Parses the value s of option --opt as a number in [lo, hi] (a whole one when integer; K/M/B/T
+ * suffixes as knowledge/units.h reads them); on failure prints the error and returns -1. */
 int cli_parse_number(const char *opt, const char *s, double lo, double hi, int integer, double *out);
+
+/* A float as the double JSON should print: the shortest decimal that reads back as the same
+ * float (0.001f is 0.001, not 0.0010000000474974513). */
+double cli_float(float f);
 
 /* Maps a knowledge-base status to an exit code. */
 int cli_exit_from_kb(int status);

@@ -17,15 +17,18 @@ static const char kb_usage[] =
     "       fwadvisor kb path\n"
     "       fwadvisor kb reset --yes\n"
     "\n"
-    "KIND: frameworks (default), criteria, hardware, distributed, deployment, accelerators,\n"
-    "      rules, sources.\n"
-    "ID:   any framework, strategy, runtime, hardware platform, criterion, accelerator, rule or\n"
-    "      source id, e.g. pytorch, zero3, litert, nvidia, debugging, h100-sxm, seed-001.\n"
+    "KIND: frameworks (default), criteria, hardware, distributed, deployment,\n"
+    "      accelerators, rules, sources.\n"
+    "ID:   any framework, strategy, runtime, hardware platform, criterion,\n"
+    "      accelerator, rule or source id, e.g. pytorch, zero3, litert, nvidia,\n"
+    "      debugging, h100-sxm, seed-001 (any case).\n"
     "\n"
     "  --json          print JSON instead of text\n"
-    "  -o, --output F  export to file F (written atomically) instead of standard output\n"
+    "  -o, --output F  export to file F (written atomically) instead of standard\n"
+    "                  output\n"
     "  --user          export only the facts you imported or changed\n"
     "  --yes           confirm kb reset (the old file is kept as FILE.bak)\n"
+    "  --wide          tables at full width, never cut\n"
     "  --db PATH       knowledge base file\n"
     "  --no-color      no colour or bold\n";
 
@@ -372,9 +375,7 @@ int cmd_kb(struct globals *g, int argc, char **argv)
         {"output", required_argument, NULL, 'o'},
         {"user", no_argument, NULL, OPT_USER},
         {"yes", no_argument, NULL, OPT_YES},
-        {"db", required_argument, NULL, OPT_DB},
-        {"no-color", no_argument, NULL, OPT_NO_COLOR},
-        {"help", no_argument, NULL, 'h'},
+        CLI_GLOBAL_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     int json = 0, yes = 0, user_only = 0, opt;
@@ -395,7 +396,10 @@ int cmd_kb(struct globals *g, int argc, char **argv)
         }
     }
     if (optind >= argc) return cli_usage_error("kb", "missing subcommand (list, show, export, import, path, reset)");
-    const char *sub = argv[optind];
+    static const char *const subs[] = {"list", "show", "export", "import", "path", "reset", NULL};
+    int which = cli_choice(argv[optind], subs);
+    if (which < 0) return cli_unknown("kb", "kb subcommand", argv[optind], subs);
+    const char *sub = subs[which];
     char **args = argv + optind + 1;
     int nargs = argc - optind - 1;
     int bold = g->color;
@@ -441,12 +445,9 @@ int cmd_kb(struct globals *g, int argc, char **argv)
     }
     if (strcmp(sub, "list") == 0) {
         if (nargs > 1) return cli_usage_error("kb", "kb list takes at most one KIND");
-        const char *kind = nargs ? args[0] : "frameworks";
-        int known = 0;
-        for (const char *const *kk = kb_list_kinds; *kk; kk++) known |= strcmp(*kk, kind) == 0;
-        if (!known)
-            return cli_usage_error("kb", "unknown kind '%s' (frameworks, criteria, hardware, distributed, "
-                                         "deployment, accelerators, rules, sources)", kind);
+        int known = nargs ? cli_choice(args[0], kb_list_kinds) : 0;
+        if (known < 0) return cli_unknown("kb", "kind", args[0], kb_list_kinds);
+        const char *kind = kb_list_kinds[known];
         if ((rc = cli_open_kb_read(g, &k)) != EXIT_OK) return rc;
         cJSON *rows = NULL;
         int status = kb_list(k, kind, &rows, err, sizeof err);
@@ -522,5 +523,5 @@ int cmd_kb(struct globals *g, int argc, char **argv)
                stats.added, stats.changed, stats.unchanged);
         return EXIT_OK;
     }
-    return cli_usage_error("kb", "unknown kb subcommand '%s' (list, show, export, import, path, reset)", sub);
+    return cli_unknown("kb", "kb subcommand", sub, subs); /* not reached: every one is handled above */
 }

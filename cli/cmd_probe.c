@@ -13,32 +13,41 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
 static const char probe_usage[] =
-    "Usage: fwadvisor probe [--quick|--full] [--device auto|cpu|cuda[:N]] [--workload W[,W]] [--threads N]\n"
-    "                       [--json] [-o FILE] [--no-save] [--compare ID|latest]\n"
-    "       fwadvisor probe list [--json]\n"
-    "       fwadvisor probe show ID|latest [--json]\n"
+    "Usage: fwadvisor probe [--quick|--full] [--device auto|cpu|cuda[:N]]\n"
+    "                       [--workload W[,W]] [--threads N] [--json] [-o FILE]\n"
+    "                       [--no-save] [--compare ID|latest]\n"
+    "       fwadvisor probe list [--json] [-o FILE]\n"
+    "       fwadvisor probe show ID|latest [--json] [-o FILE]\n"
     "       fwadvisor probe delete ID\n"
     "\n"
-    "Detects the CPU (hwloc, cpuid) and accelerators, then measures: gemm (sgemm sweep, GFLOP/s),\n"
-    "stream (copy/scale/add/triad GB/s), train-mlp and train-tiny (the engine's training steps),\n"
-    "train-gpt (a GPT step: tokens/s, TFLOP/s, MFU against the measured and the catalog's peak);\n"
-    "with a GPU (the CUDA plug-in) the same on the GPU plus transfer. Under `mpirun -np N`:\n"
-    "allreduce (bus bandwidth, checked) and train-dp (data-parallel scaling efficiency). What\n"
-    "cannot run says why. The run is stored in the knowledge base (unless --no-save) and feeds\n"
-    "`fwadvisor recommend`. Ctrl-C stops within a second; what was finished is saved, marked\n"
-    "interrupted.\n"
+    "Detects the CPU (hwloc, cpuid) and accelerators, then measures: gemm (sgemm\n"
+    "sweep, GFLOP/s), stream (copy/scale/add/triad GB/s), train-mlp and train-tiny\n"
+    "(the engine's training steps), train-gpt (a GPT step: tokens/s, TFLOP/s, MFU\n"
+    "against the measured and the catalog's peak); with a GPU (the CUDA plug-in)\n"
+    "the same on the GPU plus transfer. Under `mpirun -np N`: allreduce (bus\n"
+    "bandwidth, checked) and train-dp (data-parallel scaling efficiency). What\n"
+    "cannot run says why. The run is stored in the knowledge base (unless\n"
+    "--no-save) and feeds `fwadvisor recommend`. Ctrl-C stops within a second;\n"
+    "what was finished is saved, marked interrupted.\n"
     "\n"
-    "  --quick / --full     fewer or more sizes and repeats (--quick is the default)\n"
-    "  --workload W,...     gemm, stream, transfer, train-mlp, train-tiny, train-gpt, allreduce,\n"
-    "                       train-dp\n"
-    "                       (default: all; under mpirun: allreduce,train-dp)\n"
-    "  --threads N          threads for the measurements (default: the physical cores)\n"
-    "  --compare ID|latest  print each result beside a stored run, with the change in percent\n"
-    "  --json, -o FILE      the run as JSON (fwadvisor.probe/1) on stdout, or written to FILE\n";
+    "  --quick / --full     fewer or more sizes and repeats (--quick: the default)\n"
+    "  --device D           auto (default: the CPU, and GPU 0 when one opens), cpu,\n"
+    "                       cuda or cuda:N (that GPU only)\n"
+    "  --workload W,...     gemm, stream, transfer, train-mlp, train-tiny,\n"
+    "                       train-gpt, allreduce, train-dp (default: all; under\n"
+    "                       mpirun: allreduce,train-dp)\n"
+    "  --threads N          threads for the CPU measurements (default: the\n"
+    "                       physical cores)\n"
+    "  --compare ID|latest  print each result beside a stored run, with the change\n"
+    "                       in percent (not with --json)\n"
+    "  --json, -o FILE      the run as JSON (fwadvisor.probe/1) on stdout, or\n"
+    "                       written to FILE\n"
+    "  --no-save            do not store the run\n";
 
 enum { OPT_QUICK = OPT_FIRST_FREE, OPT_FULL, OPT_DEVICE, OPT_WORKLOAD, OPT_THREADS, OPT_NOSAVE, OPT_COMPARE };
 
@@ -138,16 +147,24 @@ static int sub_list(struct globals *g, int json, const char *output)
     }
     if (json || output) rc = cli_write_json(rows, output);
     if (!json) {
-        printf("%-22s %-20s %7s  %s\n", "ID", "STARTED", "SECONDS", "SUMMARY");
-        const cJSON *r;
-        cJSON_ArrayForEach(r, rows) {
-            char summary[128];
-            text_fit(json_str(r, "summary"), 80 - 54, summary, sizeof summary);
-            printf("%-22s %-20s %7.1f%s %s\n", json_str(r, "id"), json_str(r, "started_at"), json_num(r, "duration_s"),
-                   cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "interrupted")) ? "*" : " ", summary);
+        /* A table: wide when the output is not a terminal, so nothing is cut in a pipe. */
+        static const struct text_column cols[] = {{"ID", 0, 0}, {"STARTED", 0, 0}, {"SECONDS", 0, 1}, {"SUMMARY", 1, 0}};
+        int n = cJSON_GetArraySize(rows), r = 0;
+        char (*secs)[32] = calloc((size_t)n + 1, sizeof *secs);
+        const char **cells = calloc((size_t)(n + 1) * 4, sizeof *cells);
+        const cJSON *row;
+        cJSON_ArrayForEach(row, rows) {
+            if (!secs || !cells) break;
+            snprintf(secs[r], sizeof secs[r], "%.1f%s", json_num(row, "duration_s"),
+                     cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "interrupted")) ? "*" : "");
+            const char *row_cells[4] = {json_str(row, "id"), json_str(row, "started_at"), secs[r], json_str(row, "summary")};
+            memcpy(cells + 4 * r++, row_cells, sizeof row_cells);
         }
-        printf("\n%d run%s%s\n", cJSON_GetArraySize(rows), cJSON_GetArraySize(rows) == 1 ? "" : "s",
-               cJSON_GetArraySize(rows) ? ". * = interrupted. Details: fwadvisor probe show ID" : "");
+        if (n && secs && cells) text_table(stdout, cols, 4, cells, n, g->color);
+        free(secs);
+        free((void *)cells);
+        printf("%s%d %s%s\n", n ? "\n" : "", n, n == 1 ? "run" : "runs",
+               n ? ". * = interrupted. Details: fwadvisor probe show ID" : "");
     }
     cJSON_Delete(rows);
     return rc;
@@ -194,12 +211,11 @@ int cmd_probe(struct globals *g, int argc, char **argv)
         {"device", required_argument, NULL, OPT_DEVICE}, {"workload", required_argument, NULL, OPT_WORKLOAD},
         {"threads", required_argument, NULL, OPT_THREADS}, {"json", no_argument, NULL, OPT_JSON},
         {"output", required_argument, NULL, 'o'},      {"no-save", no_argument, NULL, OPT_NOSAVE},
-        {"compare", required_argument, NULL, OPT_COMPARE}, {"db", required_argument, NULL, OPT_DB},
-        {"no-color", no_argument, NULL, OPT_NO_COLOR}, {"help", no_argument, NULL, 'h'},
+        {"compare", required_argument, NULL, OPT_COMPARE}, CLI_GLOBAL_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     const char *output = NULL, *compare = NULL, *device = "auto";
-    int json = 0, nosave = 0, opt, workloads_given = 0, full = 0, quick = 0, threads = 0;
+    int json = 0, nosave = 0, opt, workloads_given = 0, full = 0, quick = 0, threads = 0, device_given = 0;
     unsigned workloads = 0;
     char err[1024];
     opterr = 0;
@@ -208,7 +224,7 @@ int cmd_probe(struct globals *g, int argc, char **argv)
         case 'h': fputs(probe_usage, stdout); return EXIT_OK;
         case OPT_QUICK: quick = 1; break;
         case OPT_FULL: full = 1; break;
-        case OPT_DEVICE: device = optarg; break;
+        case OPT_DEVICE: device = optarg, device_given = 1; break;
         case OPT_WORKLOAD:
             if (probe_parse_workloads(optarg, &workloads, err, sizeof err)) {
                 cli_error("--workload: %s", err);
@@ -239,19 +255,26 @@ int cmd_probe(struct globals *g, int argc, char **argv)
     }
     if (quick && full) return cli_usage_error("probe", "--quick and --full contradict each other: choose one");
     if (optind < argc) {
-        const char *sub = argv[optind];
-        int nargs = argc - optind - 1;
-        if (strcmp(sub, "list") == 0) {
+        /* The stored runs: the options of a measurement would change nothing there. */
+        static const char *const subs[] = {"list", "show", "delete", NULL};
+        const char *run_opt = quick ? "--quick" : full ? "--full" : device_given ? "--device" : workloads_given ? "--workload"
+                              : threads ? "--threads" : nosave ? "--no-save" : compare ? "--compare" : NULL;
+        int sub = cli_choice(argv[optind], subs), nargs = argc - optind - 1;
+        if (sub < 0) return cli_unknown("probe", "probe subcommand", argv[optind], subs);
+        if (run_opt) return cli_not_applicable("probe", run_opt, "to a measurement, not to probe list, show or delete");
+        if (sub == 0) {
             if (nargs) return cli_usage_error("probe", "probe list takes no arguments");
             return sub_list(g, json, output);
         }
-        if (strcmp(sub, "show") == 0 || strcmp(sub, "delete") == 0) {
-            if (nargs != 1) return cli_usage_error("probe", "probe %s takes one ID", sub);
-            if (output && strcmp(sub, "delete") == 0) return cli_usage_error("probe", "probe delete writes no file (-o)");
-            return sub_show_delete(g, sub, argv[optind + 1], json, output);
-        }
-        return cli_usage_error("probe", "unknown probe subcommand '%s' (list, show, delete)", sub);
+        if (nargs != 1) return cli_usage_error("probe", "probe %s takes one ID", subs[sub]);
+        if (sub == 2 && (output || json)) return cli_not_applicable("probe", output ? "-o" : "--json", "to probe list and show");
+        return sub_show_delete(g, subs[sub], argv[optind + 1], json, output);
     }
+    if (compare && json) return cli_not_applicable("probe", "--compare", "to the table, which --json leaves out");
+    if (threads && device_given && strncasecmp(device, "cuda", 4) == 0)
+        return cli_not_applicable("probe", "--threads", "to the CPU's measurements, which --device cuda leaves out");
+    int wrc0 = cli_check_output(output); /* before minutes of measuring, not after */
+    if (wrc0 != EXIT_OK) return wrc0;
     /* Under an MPI launcher: every rank starts MPI and checks the others run this version; rank 0
      * detects, measures, gathers and stores, the others take part in the collectives only. The
      * default workloads there are the distributed ones. */

@@ -13,27 +13,34 @@
 #include <time.h>
 
 static const char recommend_usage[] =
-    "Usage: fwadvisor recommend [-a FILE|-] [--preset NAME] [--set KEY=VALUE]... [--json] [-o FILE]\n"
-    "                           [--probe ID|latest|none]\n"
+    "Usage: fwadvisor recommend [-a FILE|-] [--preset NAME] [--set KEY=VALUE]...\n"
+    "                           [--json] [-o FILE] [--probe ID|latest|none]\n"
+    "       fwadvisor recommend --list-presets [--json]\n"
     "\n"
-    "Ranks the frameworks for your answers (fwadvisor.answers/1), explains every point, and plans\n"
-    "the distributed strategy, deployment runtime, memory per device, training time and cost.\n"
+    "Ranks the frameworks for your answers (fwadvisor.answers/1), explains every\n"
+    "point, and plans the distributed strategy, deployment runtime, memory per\n"
+    "device, training time and cost.\n"
     "\n"
     "  -a, --answers FILE  answers as JSON (- for standard input)\n"
-    "  --preset NAME       start from a built-in preset (--list-presets shows them)\n"
+    "  --preset NAME       start from a built-in preset (--list-presets)\n"
     "  --set KEY=VALUE     set one answer, after the file or preset (repeatable);\n"
-    "                      lists are comma-separated: --set team=pytorch,jax\n"
+    "                      lists are comma-separated: --set team=pytorch,jax;\n"
+    "                      numbers take K, M, B, T: --set model_params=70B\n"
     "  --json              print the report (fwadvisor.report/1) instead of text\n"
     "  -o, --output FILE   also write the report to FILE (atomically)\n"
-    "  --probe ID|latest|none  hardware and measured peak from a stored probe run (default\n"
-    "                      latest; none: a quick look at the device nodes instead)\n"
-    "  --list-presets      list the presets and exit\n"
+    "  --probe ID|latest|none\n"
+    "                      hardware and measured peak from a stored probe run\n"
+    "                      (default latest; none: a quick look at the device\n"
+    "                      nodes instead)\n"
+    "  --list-presets      list the presets with what each is for, and exit\n"
     "\n"
-    "Keys: stage, hardware, os, devices, nodes, device_memory_gb, model_kind, model_params, tokens,\n"
-    "      seq_len, hidden, layers, heads, team, functional, higher_order_grad, deploy, priority,\n"
-    "      price_per_device_hour, deploy_hardware, accelerator (fwadvisor kb list accelerators),\n"
-    "      precision, finetune, lora_rank, recompute, host_memory_gb, active_params, experts.\n"
-    "      See docs/report.md and docs/advisor.md.\n";
+    "Keys: stage, hardware, os, devices, nodes, device_memory_gb, model_kind,\n"
+    "      model_params, tokens, seq_len, hidden, layers, heads, team, functional,\n"
+    "      higher_order_grad, deploy, priority, price_per_device_hour,\n"
+    "      deploy_hardware, accelerator (fwadvisor kb list accelerators),\n"
+    "      precision, finetune, lora_rank, recompute, host_memory_gb,\n"
+    "      active_params, experts. Values in any case. See docs/report.md and\n"
+    "      docs/advisor.md.\n";
 
 enum { OPT_SET = OPT_FIRST_FREE, OPT_PRESET, OPT_PROBE, OPT_LIST_PRESETS };
 
@@ -172,6 +179,38 @@ static void print_text(const struct adv_kb *akb, const struct adv_result *r, int
     }
 }
 
+/* The presets with what each is for: a table, or JSON [{"name", "description"}]. */
+static int list_presets(int json, int bold)
+{
+    size_t n = presets_size();
+    char (*names)[128] = calloc(n + 1, sizeof *names), (*descs)[256] = calloc(n + 1, sizeof *descs);
+    const char **cells = calloc(2 * n + 1, sizeof *cells);
+    cJSON *arr = json ? cJSON_CreateArray() : NULL;
+    int rc = names && descs && cells && (!json || arr) ? EXIT_OK : EXIT_RUNTIME;
+    for (size_t i = 0; rc == EXIT_OK && i < n; i++) {
+        cells[2 * i] = preset_name(i, names[i], sizeof names[i]);
+        cells[2 * i + 1] = preset_description(i, descs[i], sizeof descs[i]);
+        cJSON *item = json ? cJSON_CreateObject() : NULL;
+        if (item) {
+            cJSON_AddStringToObject(item, "name", names[i]);
+            cJSON_AddStringToObject(item, "description", descs[i]);
+            cJSON_AddItemToArray(arr, item);
+        }
+    }
+    if (rc != EXIT_OK) cli_error("out of memory");
+    else if (json) rc = cli_write_json(arr, NULL);
+    else {
+        static const struct text_column cols[] = {{"PRESET", 0, 0}, {"SITUATION", 1, 0}};
+        text_table(stdout, cols, 2, cells, (int)n, bold);
+        printf("\nUse one: fwadvisor recommend --preset NAME (files in data/presets/)\n");
+    }
+    cJSON_Delete(arr);
+    free(names);
+    free(descs);
+    free((void *)cells);
+    return rc;
+}
+
 static void iso_now(char *out, size_t n)
 {
     time_t t = time(NULL);
@@ -190,14 +229,12 @@ int cmd_recommend(struct globals *g, int argc, char **argv)
         {"json", no_argument, NULL, OPT_JSON},
         {"output", required_argument, NULL, 'o'},
         {"probe", required_argument, NULL, OPT_PROBE},
-        {"db", required_argument, NULL, OPT_DB},
-        {"no-color", no_argument, NULL, OPT_NO_COLOR},
-        {"help", no_argument, NULL, 'h'},
+        CLI_GLOBAL_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     const char *answers_file = NULL, *preset = NULL, *output = NULL, *probe = "latest";
     const char *sets[64];
-    int nsets = 0, json = 0, opt;
+    int nsets = 0, json = 0, opt, list = 0, probe_given = 0;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":ha:o:", opts, NULL)) != -1) {
         switch (opt) {
@@ -206,17 +243,12 @@ int cmd_recommend(struct globals *g, int argc, char **argv)
         case 'o': output = optarg; break;
         case OPT_JSON: json = 1; break;
         case OPT_PRESET: preset = optarg; break;
-        case OPT_PROBE: probe = optarg; break;
+        case OPT_PROBE: probe = optarg, probe_given = 1; break;
         case OPT_SET:
             if (nsets == 64) return cli_usage_error("recommend", "too many --set options (64 at most)");
             sets[nsets++] = optarg;
             break;
-        case OPT_LIST_PRESETS:
-            for (size_t i = 0; i < presets_size(); i++) {
-                char name[128];
-                puts(preset_name(i, name, sizeof name));
-            }
-            return EXIT_OK;
+        case OPT_LIST_PRESETS: list = 1; break;
         case ':': return cli_usage_error("recommend", "option '%s' needs a value", argv[optind - 1]);
         case '?':
             if (optopt) return cli_usage_error("recommend", "unknown option '-%c'", optopt);
@@ -226,12 +258,23 @@ int cmd_recommend(struct globals *g, int argc, char **argv)
     }
     if (optind < argc) return cli_usage_error("recommend", "unexpected argument '%s'", argv[optind]);
     if (answers_file && preset) return cli_usage_error("recommend", "give either --answers or --preset, not both");
+    if (list) {
+        const char *other = answers_file ? "--answers" : preset ? "--preset" : nsets ? "--set" : output ? "--output"
+                            : probe_given ? "--probe" : NULL;
+        if (other) return cli_not_applicable("recommend", other, "to a recommendation, not to --list-presets");
+        return list_presets(json, g->color);
+    }
 
     char err[1024];
     struct answers answers;
     answers_init(&answers);
     if (preset) {
         int i = preset_find(preset);
+        char near[128];
+        if (i < 0 && preset_suggest(preset, near, sizeof near)) {
+            cli_error("unknown preset '%s' (did you mean '%s'? fwadvisor recommend --list-presets)", preset, near);
+            return EXIT_INPUT;
+        }
         if (i < 0) {
             cli_error("unknown preset '%s' (fwadvisor recommend --list-presets)", preset);
             return EXIT_INPUT;

@@ -3,6 +3,7 @@
 #include "engine/cuda/plugin.h"
 #include "engine/engine.h"
 #include "engine/tensor_io.h"
+#include "knowledge/units.h"
 #include "probes/cpu_cores.h"
 #include "probes/quick.h"
 
@@ -12,38 +13,53 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/resource.h>
 
 static const char train_usage[] =
-    "Usage: fwadvisor train [--model mlp] --layers 784,1024,1024,10 [--activation relu|gelu|tanh] [--loss ce|mse]\n"
-    "                       [--batch N] [--steps N] [--optimizer sgd|momentum|adam|adamw] [--lr X]\n"
-    "                       [--weight-decay X] [--momentum X] [--seed N] [--data X.npy --targets Y.npy]\n"
-    "                       [--init FILE.safetensors] [--save FILE.safetensors] [--device cpu|cuda[:N]]\n"
-    "                       [--precision fp32|tf32|bf16] [--threads N] [--max-memory GB] [--json]\n"
+    "Usage: fwadvisor train [--model mlp] --layers 784,1024,1024,10\n"
+    "                       [--activation relu|gelu|tanh] [--loss ce|mse]\n"
+    "                       [--batch N] [--steps N] [--lr X]\n"
+    "                       [--optimizer sgd|momentum|adam|adamw]\n"
+    "                       [--weight-decay X] [--momentum X] [--seed N]\n"
+    "                       [--data X.npy --targets Y.npy]\n"
+    "                       [--init FILE.safetensors] [--save FILE.safetensors]\n"
+    "                       [--device cpu|cuda[:N]] [--precision fp32|tf32|bf16]\n"
+    "                       [--threads N] [--max-memory GB] [--json]\n"
     "\n"
-    "Trains a multilayer perceptron with the built-in engine exactly as PyTorch would (nn.Linear\n"
-    "layout and initialisation, torch.optim semantics) and times every step. For a GPT decoder see\n"
-    "'fwadvisor train --model gpt --help'.\n"
+    "Trains a multilayer perceptron with the built-in engine exactly as PyTorch\n"
+    "would (nn.Linear layout and initialisation, torch.optim semantics) and times\n"
+    "every step. For a GPT decoder see 'fwadvisor train --model gpt --help'.\n"
     "\n"
     "  --layers W0,W1,...   widths: inputs, hidden layers, outputs (required)\n"
     "  --activation A       between layers: relu (default), gelu (exact, erf), tanh\n"
-    "  --loss L             ce: softmax cross-entropy on class ids (default); mse: mean squared error\n"
+    "  --loss L             ce: softmax cross-entropy on class ids (default);\n"
+    "                       mse: mean squared error\n"
     "  --batch N            rows per step (default 64)\n"
     "  --steps N            training steps (default 100)\n"
     "  --optimizer O        sgd, momentum, adam (default), adamw\n"
     "  --lr X               learning rate (default 0.001)\n"
-    "  --weight-decay X     L2 into the gradient (sgd, momentum, adam) or decoupled (adamw; default 0.01)\n"
-    "  --momentum X         for momentum (default 0.9)\n"
-    "  --seed N             initialisation and synthetic data (default 1)\n"
-    "  --data X.npy --targets Y.npy  training data (float32 [N, in]; int32/int64 [N] or float32 [N, out]);\n"
-    "                       default: seeded synthetic data\n"
-    "  --init F, --save F   weights as safetensors (layers.{i}.weight [out, in], layers.{i}.bias [out])\n"
-    "  --device D           cpu (default), cuda or cuda:N (the CUDA plug-in, fwadvisor-cuda.so)\n"
-    "  --precision P        GPU matrix precision: fp32 (default; TF32 off, as PyTorch), tf32, or bf16\n"
-    "                       (bf16 GEMM inputs, fp32 accumulation, fp32 master weights and optimizer)\n"
-    "  --threads N          OpenBLAS threads (default: the physical cores)\n"
-    "  --max-memory GB      refuse a model and data larger than this (default: the memory available)\n"
-    "  --json               print losses and timings as JSON (fwadvisor.train/1)\n";
+    "  --weight-decay X     L2 into the gradient (sgd, momentum, adam) or\n"
+    "                       decoupled (adamw; default 0.01)\n"
+    "  --momentum X         for the momentum optimizer only (default 0.9)\n"
+    "  --seed N             initialisation and synthetic data (default 1; not with\n"
+    "                       both --init and --data, which leave nothing to seed)\n"
+    "  --data X.npy --targets Y.npy\n"
+    "                       training data (float32 [N, in]; int32/int64 [N] or\n"
+    "                       float32 [N, out]); default: seeded synthetic data\n"
+    "  --init F, --save F   weights as safetensors (layers.{i}.weight [out, in],\n"
+    "                       layers.{i}.bias [out]); --save's folder must exist\n"
+    "  --device D           cpu (default), cuda or cuda:N (the CUDA plug-in,\n"
+    "                       fwadvisor-cuda.so)\n"
+    "  --precision P        GPU matrix precision: fp32 (default; TF32 off, as\n"
+    "                       PyTorch), tf32, or bf16 (bf16 GEMM inputs, fp32\n"
+    "                       accumulation, fp32 master weights and optimizer)\n"
+    "  --threads N          OpenBLAS threads on the CPU (default: the physical\n"
+    "                       cores)\n"
+    "  --max-memory GB      on the CPU: refuse a model and data larger than this\n"
+    "                       (default: the memory available)\n"
+    "  --json               print losses and timings as JSON (fwadvisor.train/1)\n"
+    "Numbers take K, M suffixes (--steps 10K).\n";
 
 enum {
     OPT_MODEL = OPT_FIRST_FREE, OPT_LAYERS, OPT_ACTIVATION, OPT_LOSS, OPT_BATCH, OPT_STEPS, OPT_OPTIMIZER, OPT_LR, OPT_WD,
@@ -53,10 +69,8 @@ enum {
 
 int cli_parse_number(const char *opt, const char *s, double lo, double hi, int integer, double *out)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (!*s || *end || errno || !isfinite(v) || v < lo || v > hi || (integer && v != floor(v))) {
+    double v = 0;
+    if (units_parse(s, &v) || v < lo || v > hi || (integer && v != floor(v))) {
         cli_error("--%s %s: expected %s from %g to %g", opt, s, integer ? "a whole number" : "a number", lo, hi);
         return -1;
     }
@@ -88,8 +102,8 @@ int cmd_train(struct globals *g, int argc, char **argv)
         const char *model = strncmp(argv[i], "--model=", 8) == 0 ? argv[i] + 8
                             : strcmp(argv[i], "--model") == 0 && i + 1 < argc ? argv[i + 1] : NULL;
         if (!model) continue;
-        if (strcmp(model, "gpt") == 0) return cmd_train_gpt(g, argc, argv);
-        if (strcmp(model, "mlp") != 0) return cli_usage_error("train", "--model %s: expected mlp or gpt", model);
+        if (strcasecmp(model, "gpt") == 0) return cmd_train_gpt(g, argc, argv);
+        if (strcasecmp(model, "mlp") != 0) return cli_usage_error("train", "--model %s: expected mlp or gpt", model);
     }
     static const struct option opts[] = {
         {"model", required_argument, NULL, OPT_MODEL},
@@ -112,16 +126,14 @@ int cmd_train(struct globals *g, int argc, char **argv)
         {"threads", required_argument, NULL, OPT_THREADS},
         {"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
         {"json", no_argument, NULL, OPT_JSON},
-        {"db", required_argument, NULL, OPT_DB},
-        {"no-color", no_argument, NULL, OPT_NO_COLOR},
-        {"help", no_argument, NULL, 'h'},
+        CLI_GLOBAL_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     struct eng_config cfg;
     eng_config_defaults(&cfg);
     const char *layers = NULL, *data = NULL, *targets = NULL, *init = NULL, *save = NULL, *device = "cpu";
     double steps = 100, seed = 1, v, max_memory_gb = 0;
-    int json = 0, wd_given = 0, opt, device_index = -1;
+    int json = 0, wd_given = 0, opt, device_index = -1, momentum_given = 0, seed_given = 0, threads_given = 0;
     enum eng_precision precision = ENG_PREC_FP32;
     char err[1024];
     opterr = 0;
@@ -167,13 +179,16 @@ int cmd_train(struct globals *g, int argc, char **argv)
         case OPT_MOMENTUM:
             if (cli_parse_number("momentum", optarg, 0, 0.999999, 0, &v)) return EXIT_INPUT;
             cfg.momentum = (float)v;
+            momentum_given = 1;
             break;
         case OPT_SEED:
             if (cli_parse_number("seed", optarg, 0, 9007199254740991.0, 1, &seed)) return EXIT_INPUT;
+            seed_given = 1;
             break;
         case OPT_THREADS:
             if (cli_parse_number("threads", optarg, 1, 1024, 1, &v)) return EXIT_INPUT;
             cfg.threads = (int)v;
+            threads_given = 1;
             break;
         case OPT_MAX_MEMORY:
             if (cli_parse_number("max-memory", optarg, 1e-3, 1e6, 0, &max_memory_gb)) return EXIT_INPUT;
@@ -209,6 +224,15 @@ int cmd_train(struct globals *g, int argc, char **argv)
                   eng_precision_name(precision));
         return EXIT_INPUT;
     }
+    /* Every option is honoured or refused: none that would change nothing. */
+    if (momentum_given && cfg.opt != ENG_OPT_MOMENTUM)
+        return cli_not_applicable("train", "--momentum", "to --optimizer momentum only");
+    if (seed_given && init && data)
+        return cli_not_applicable("train", "--seed", "to the initialisation and the synthetic data; --init and --data give both");
+    if (device_index >= 0 && (threads_given || max_memory_gb > 0))
+        return cli_not_applicable("train", threads_given ? "--threads" : "--max-memory", "to --device cpu");
+    int wrc = cli_check_output(save); /* before minutes of training, not after */
+    if (wrc != EXIT_OK) return wrc;
     if (eng_parse_layers(&cfg, layers, err, sizeof err)) {
         cli_error("%s", err);
         return EXIT_INPUT;
@@ -328,9 +352,9 @@ int cmd_train(struct globals *g, int argc, char **argv)
         cJSON_AddNumberToObject(c, "batch", cfg.batch);
         cJSON_AddNumberToObject(c, "steps", nsteps);
         cJSON_AddStringToObject(c, "optimizer", eng_opt_name(cfg.opt));
-        cJSON_AddNumberToObject(c, "lr", cfg.lr);
-        cJSON_AddNumberToObject(c, "weight_decay", cfg.weight_decay);
-        cJSON_AddNumberToObject(c, "momentum", cfg.momentum);
+        cJSON_AddNumberToObject(c, "lr", cli_float(cfg.lr));
+        cJSON_AddNumberToObject(c, "weight_decay", cli_float(cfg.weight_decay));
+        cJSON_AddNumberToObject(c, "momentum", cli_float(cfg.momentum));
         cJSON_AddNumberToObject(c, "seed", seed);
         cJSON_AddNumberToObject(c, "threads", cfg.threads);
         cJSON_AddStringToObject(c, "device", device_index < 0 ? "cpu" : device);
@@ -339,7 +363,7 @@ int cmd_train(struct globals *g, int argc, char **argv)
         cJSON_AddStringToObject(c, "data", data ? data : "synthetic");
         cJSON_AddNumberToObject(c, "params", (double)eng_model_param_count(m));
         cJSON *ls = cJSON_AddArrayToObject(doc, "losses");
-        for (int i = 0; i < nsteps; i++) cJSON_AddItemToArray(ls, cJSON_CreateNumber(losses[i]));
+        for (int i = 0; i < nsteps; i++) cJSON_AddItemToArray(ls, cJSON_CreateNumber(cli_float(losses[i])));
         cJSON *st = cJSON_AddObjectToObject(doc, "step_ms");
         cJSON_AddNumberToObject(st, "median", median * 1e3);
         cJSON_AddNumberToObject(st, "min", min * 1e3);

@@ -16,37 +16,48 @@
 #include <sys/resource.h>
 
 static const char gpt_usage[] =
-    "Usage: fwadvisor train --model gpt [--n-layer L] [--n-head H] [--n-embd C] [--ctx T]\n"
-    "                       [--vocab V] [--batch B] [--steps N] [--text FILE]\n"
-    "                       [--optimizer sgd|momentum|adam|adamw] [--lr X] [--weight-decay X]\n"
-    "                       [--momentum X] [--clip X] [--seed N] [--init FILE.safetensors]\n"
+    "Usage: fwadvisor train --model gpt [--n-layer L] [--n-head H] [--n-embd C]\n"
+    "                       [--ctx T] [--vocab V] [--batch B] [--steps N]\n"
+    "                       [--text FILE] [--optimizer sgd|momentum|adam|adamw]\n"
+    "                       [--lr X] [--weight-decay X] [--momentum X] [--clip X]\n"
+    "                       [--seed N] [--init FILE.safetensors]\n"
     "                       [--save FILE.safetensors] [--device cpu|cuda[:N]]\n"
-    "                       [--precision fp32|tf32|bf16] [--threads N] [--max-memory GB] [--json]\n"
+    "                       [--precision fp32|tf32|bf16] [--threads N]\n"
+    "                       [--max-memory GB] [--json]\n"
     "\n"
-    "Trains a GPT-2-style decoder (nanoGPT's model: pre-LayerNorm blocks of causal attention and a\n"
-    "GELU MLP, the LM head tied to the token embedding) with the built-in engine and times every\n"
-    "step.\n"
+    "Trains a GPT-2-style decoder (nanoGPT's model: pre-LayerNorm blocks of causal\n"
+    "attention and a GELU MLP, the LM head tied to the token embedding) with the\n"
+    "built-in engine and times every step.\n"
     "\n"
-    "  --n-layer, --n-head, --n-embd  blocks, attention heads, width (default 2, 2, 64; the width a\n"
-    "                       multiple of the heads)\n"
+    "  --n-layer, --n-head, --n-embd\n"
+    "                       blocks, attention heads, width (default 2, 2, 64; the\n"
+    "                       width a multiple of the heads)\n"
     "  --ctx T              tokens per sequence (default 32)\n"
     "  --vocab V            vocabulary (default 256)\n"
     "  --batch B            sequences per step (default 4)\n"
     "  --steps N            training steps (default 100)\n"
-    "  --text FILE          train on the bytes of FILE (vocab 256); default: seeded synthetic tokens\n"
-    "  --optimizer O        sgd, momentum, adam, adamw (default); weight decay on matrices and\n"
-    "                       embeddings only, as nanoGPT\n"
+    "  --text FILE          train on the bytes of FILE (vocab 256); default:\n"
+    "                       seeded synthetic tokens\n"
+    "  --optimizer O        sgd, momentum, adam, adamw (default); weight decay on\n"
+    "                       matrices and embeddings only, as nanoGPT\n"
     "  --lr X               learning rate (default 0.001)\n"
     "  --weight-decay X     default 0.01 for adamw, else 0\n"
-    "  --momentum X         for momentum (default 0.9)\n"
+    "  --momentum X         for the momentum optimizer only (default 0.9)\n"
     "  --clip X             clip gradients to this global norm (default 1; 0: off)\n"
-    "  --seed N             initialisation and synthetic tokens (default 1)\n"
-    "  --init F, --save F   weights as safetensors with nanoGPT's names (transformer.wte.weight, ...)\n"
-    "  --device D           cpu (default), cuda or cuda:N (the CUDA plug-in, fwadvisor-cuda.so)\n"
-    "  --precision P        GPU matrix precision: fp32 (default), tf32 or bf16 (fp32 master weights)\n"
-    "  --threads N          CPU threads for GEMMs and kernels (default: the physical cores)\n"
-    "  --max-memory GB      refuse a model larger than this (default: the memory available)\n"
-    "  --json               print losses, timings and memory as JSON (fwadvisor.train/1)\n";
+    "  --seed N             initialisation and synthetic tokens (default 1; not\n"
+    "                       with both --init and --text)\n"
+    "  --init F, --save F   weights as safetensors with nanoGPT's names\n"
+    "                       (transformer.wte.weight, ...); --save's folder must\n"
+    "                       exist\n"
+    "  --device D           cpu (default), cuda or cuda:N (the CUDA plug-in)\n"
+    "  --precision P        GPU matrix precision: fp32 (default), tf32 or bf16\n"
+    "                       (fp32 master weights)\n"
+    "  --threads N          CPU threads for GEMMs and kernels (default: the\n"
+    "                       physical cores)\n"
+    "  --max-memory GB      on the CPU: refuse a model larger than this (default:\n"
+    "                       the memory available)\n"
+    "  --json               print losses, timings and memory as JSON\n"
+    "                       (fwadvisor.train/1)\n";
 
 /* The numeric options, one table: name, range, whole numbers only, default. */
 enum { N_LAYER, N_HEAD, N_EMBD, N_CTX, N_VOCAB, N_BATCH, N_STEPS, N_LR, N_WD, N_MOMENTUM, N_CLIP, N_SEED, N_THREADS,
@@ -72,7 +83,8 @@ struct gpt_args {
     struct eng_gpt_config cfg;
     double steps, seed, max_memory_gb;
     const char *text, *init, *save, *device;
-    int device_index, json, threads_given;
+    int device_index, json;
+    unsigned given; /* bit k: numbers[k] was on the command line */
     enum eng_precision precision;
 };
 
@@ -87,8 +99,7 @@ static int parse(struct globals *g, int argc, char **argv, struct gpt_args *a)
         {"text", required_argument, NULL, OPT_TEXT},     {"init", required_argument, NULL, OPT_INIT},
         {"save", required_argument, NULL, OPT_SAVE},     {"device", required_argument, NULL, OPT_DEVICE},
         {"precision", required_argument, NULL, OPT_PRECISION}, {"json", no_argument, NULL, OPT_JSON},
-        {"db", required_argument, NULL, OPT_DB},         {"no-color", no_argument, NULL, OPT_NO_COLOR},
-        {"help", no_argument, NULL, 'h'},                {NULL, 0, NULL, 0},
+        CLI_GLOBAL_OPTIONS,                {NULL, 0, NULL, 0},
     };
     memcpy(opts + n, rest, sizeof rest);
     struct eng_gpt_config *c = &a->cfg;
@@ -107,6 +118,7 @@ static int parse(struct globals *g, int argc, char **argv, struct gpt_args *a)
             int k = opt - OPT_NUMBER;
             if (cli_parse_number(numbers[k].name, optarg, numbers[k].lo, numbers[k].hi, numbers[k].integer, &v[k]))
                 return EXIT_INPUT;
+            a->given |= 1u << k;
             continue;
         }
         switch (opt) {
@@ -166,6 +178,15 @@ static int check(struct gpt_args *a)
                   eng_precision_name(a->precision));
         return EXIT_INPUT;
     }
+    /* Every option is honoured or refused: none that would change nothing. */
+    if ((a->given >> N_MOMENTUM & 1) && c->opt != ENG_OPT_MOMENTUM)
+        return cli_not_applicable("train", "--momentum", "to --optimizer momentum only");
+    if ((a->given >> N_SEED & 1) && a->init && a->text)
+        return cli_not_applicable("train", "--seed", "to the initialisation and the synthetic tokens; --init and --text give both");
+    if (a->device_index >= 0 && (a->given & (1u << N_THREADS | 1u << N_MAX_MEMORY)))
+        return cli_not_applicable("train", a->given >> N_THREADS & 1 ? "--threads" : "--max-memory", "to --device cpu");
+    int wrc = cli_check_output(a->save);
+    if (wrc != EXIT_OK) return wrc;
     if (a->text && c->vocab < 256) {
         cli_error("--text trains on bytes: --vocab must be at least 256, not %d", c->vocab);
         return EXIT_INPUT;
@@ -249,7 +270,8 @@ static int print_json(const struct gpt_args *a, const struct eng_gpt *m, const c
     const struct { const char *key; double value; } nums[] = {
         {"n_layer", c->n_layer}, {"n_head", c->n_head},   {"n_embd", c->n_embd},   {"ctx", c->ctx},
         {"block_size", c->block_size}, {"vocab", c->vocab}, {"batch", c->batch},   {"steps", nsteps},
-        {"lr", c->lr},           {"weight_decay", c->weight_decay}, {"momentum", c->momentum}, {"clip", c->clip},
+        {"lr", cli_float(c->lr)}, {"weight_decay", cli_float(c->weight_decay)}, {"momentum", cli_float(c->momentum)},
+        {"clip", cli_float(c->clip)},
         {"seed", a->seed},       {"threads", c->threads}, {"params", (double)eng_gpt_param_count(m)},
     };
     for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) cJSON_AddNumberToObject(cf, nums[i].key, nums[i].value);
@@ -259,7 +281,7 @@ static int print_json(const struct gpt_args *a, const struct eng_gpt *m, const c
     if (gpu) cJSON_AddStringToObject(cf, "gpu", gpu);
     cJSON_AddStringToObject(cf, "data", a->text ? a->text : "synthetic");
     cJSON *ls = cJSON_AddArrayToObject(doc, "losses");
-    for (int i = 0; i < nsteps; i++) cJSON_AddItemToArray(ls, cJSON_CreateNumber(losses[i]));
+    for (int i = 0; i < nsteps; i++) cJSON_AddItemToArray(ls, cJSON_CreateNumber(cli_float(losses[i])));
     cJSON *st = cJSON_AddObjectToObject(doc, "step_ms");
     cJSON_AddNumberToObject(st, "median", s->step.median * 1e3);
     cJSON_AddNumberToObject(st, "min", s->step.min * 1e3);

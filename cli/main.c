@@ -15,25 +15,39 @@
 static const char usage_text[] =
     "Usage: fwadvisor [GLOBAL OPTIONS] [COMMAND [ARGS]]\n"
     "\n"
-    "Helps choose a deep-learning training framework, distributed stack and deployment path,\n"
-    "and measures your own hardware to back the advice.\n"
+    "Helps choose a deep-learning training framework, distributed stack and\n"
+    "deployment path, and measures your own hardware to back the advice.\n"
     "\n"
     "Commands:\n"
     "  (none)          the interactive advisor (when stdin and stdout are terminals)\n"
-    "  recommend       ranked, explained recommendation from answers (-a FILE, --set KEY=VALUE)\n"
+    "  recommend       ranked, explained recommendation from answers (-a FILE,\n"
+    "                  --preset NAME, --set KEY=VALUE)\n"
     "  probe           detect and measure this machine's hardware\n"
     "  train           run the built-in training engine\n"
     "  kb              browse, export, import or reset the knowledge base\n"
     "\n"
-    "Global options:\n"
+    "Global options (before or after the command):\n"
     "  --db PATH       knowledge base file (default: $FWADVISOR_DB, else\n"
-    "                  $XDG_DATA_HOME/fwadvisor/kb.sqlite3 or ~/.local/share/fwadvisor/kb.sqlite3)\n"
-    "  --no-color      no colour or bold (also when NO_COLOR is set)\n"
+    "                  $XDG_DATA_HOME/fwadvisor/kb.sqlite3 or\n"
+    "                  ~/.local/share/fwadvisor/kb.sqlite3)\n"
+    "  --no-color      no colour or bold (also when NO_COLOR is set, output is not\n"
+    "                  a terminal, or an MPI launcher started the program)\n"
+    "  --wide          tables at full width, never cut (the default when output is\n"
+    "                  not a terminal)\n"
     "  -h, --help      show this help\n"
     "  -V, --version   show the version\n"
     "\n"
-    "Exit status: 0 success, 1 run-time failure, 2 usage error, 3 invalid input, 4 database error.\n"
-    "Run 'fwadvisor COMMAND --help' for a command's options.\n";
+    "Exit status: 0 success, 1 run-time failure, 2 usage error, 3 invalid input,\n"
+    "4 database error. Run 'fwadvisor COMMAND --help' for a command's options.\n";
+
+/* The subcommands; names are taken in any case. */
+static const struct command {
+    const char *name;
+    int (*run)(struct globals *g, int argc, char **argv);
+} commands[] = {
+    {"recommend", cmd_recommend}, {"probe", cmd_probe}, {"train", cmd_train}, {"kb", cmd_kb}, {"help", NULL},
+};
+enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
 static int cmd_version(struct globals *g)
 {
@@ -47,15 +61,11 @@ static int run(int argc, char **argv)
 {
     setlocale(LC_ALL, "");
     text_set_ascii(!text_locale_utf8()); /* no '??' on terminals without UTF-8 */
-    struct globals g = {NULL, 0};
-    const char *no_color = getenv("NO_COLOR");
-    const char *term = getenv("TERM");
-    g.color = isatty(STDOUT_FILENO) && !(no_color && *no_color) && !(term && strcmp(term, "dumb") == 0);
+    struct globals g = {NULL, cli_color_default()};
+    cli_table_width_default();
 
     static const struct option opts[] = {
-        {"db", required_argument, NULL, OPT_DB},
-        {"no-color", no_argument, NULL, OPT_NO_COLOR},
-        {"help", no_argument, NULL, 'h'},
+        CLI_GLOBAL_OPTIONS,
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
     };
@@ -91,15 +101,16 @@ static int run(int argc, char **argv)
     int sub_argc = argc - optind;
     char **sub_argv = argv + optind;
     optind = 0; /* glibc: a full reset for the subcommand's own getopt_long */
-    if (strcmp(cmd, "kb") == 0) return cmd_kb(&g, sub_argc, sub_argv);
-    if (strcmp(cmd, "recommend") == 0) return cmd_recommend(&g, sub_argc, sub_argv);
-    if (strcmp(cmd, "train") == 0) return cmd_train(&g, sub_argc, sub_argv);
-    if (strcmp(cmd, "probe") == 0) return cmd_probe(&g, sub_argc, sub_argv);
-    if (strcmp(cmd, "help") == 0) {
+    const char *names[NCOMMANDS + 1];
+    for (int i = 0; i < NCOMMANDS; i++) names[i] = commands[i].name;
+    names[NCOMMANDS] = NULL;
+    int i = cli_choice(cmd, names);
+    if (i < 0) return cli_unknown(NULL, "command", cmd, names);
+    if (!commands[i].run) {
         fputs(usage_text, stdout);
         return EXIT_OK;
     }
-    return cli_usage_error(NULL, "unknown command '%s' (commands: recommend, probe, train, kb)", cmd);
+    return commands[i].run(&g, sub_argc, sub_argv);
 }
 
 int main(int argc, char **argv)

@@ -2,12 +2,17 @@
 #include "cli/cli.h"
 #include "engine/file.h"
 #include "knowledge/kb.h"
+#include "knowledge/suggest.h"
+#include "probes/mpi/plugin.h"
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -40,13 +45,54 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     return EXIT_USAGE;
 }
 
+int cli_unknown(const char *cmd, const char *what, const char *word, const char *const *choices)
+{
+    struct suggest s;
+    const char *near = suggest_from(&s, word, choices);
+    if (near) return cli_usage_error(cmd, "unknown %s '%s' (did you mean '%s'?)", what, word, near);
+    char list[512];
+    size_t used = 0;
+    list[0] = '\0';
+    for (const char *const *c = choices; *c && used < sizeof list; c++)
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "", *c);
+    return cli_usage_error(cmd, "unknown %s '%s' (%s)", what, word, list);
+}
+
+int cli_choice(const char *word, const char *const *choices)
+{
+    for (int i = 0; choices[i]; i++)
+        if (strcasecmp(choices[i], word) == 0) return i;
+    return -1;
+}
+
+int cli_not_applicable(const char *cmd, const char *opt, const char *when)
+{
+    return cli_usage_error(cmd, "%s applies %s: it would change nothing here", opt, when);
+}
+
 int cli_global_option(struct globals *g, int opt, const char *arg)
 {
     switch (opt) {
     case OPT_DB: g->db = arg; return 1;
     case OPT_NO_COLOR: g->color = 0; return 1;
+    case OPT_WIDE: text_set_table_width(0); return 1;
     default: return 0;
     }
+}
+
+int cli_color_default(void)
+{
+    const char *no_color = getenv("NO_COLOR"), *term = getenv("TERM");
+    return isatty(STDOUT_FILENO) && !(no_color && *no_color) && !(term && strcmp(term, "dumb") == 0) &&
+           !fw_mpi_rank_env();
+}
+
+void cli_table_width_default(void)
+{
+    struct winsize ws;
+    if (!isatty(STDOUT_FILENO)) text_set_table_width(0);
+    else if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > TEXT_WIDTH) text_set_table_width(ws.ws_col);
+    else text_set_table_width(TEXT_WIDTH);
 }
 
 static int open_kb(struct globals *g, kb **k, int read_only)
@@ -66,6 +112,18 @@ static int open_kb(struct globals *g, kb **k, int read_only)
 int cli_open_kb(struct globals *g, kb **k) { return open_kb(g, k, 0); }
 
 int cli_open_kb_read(struct globals *g, kb **k) { return open_kb(g, k, 1); }
+
+double cli_float(float f)
+{
+    if (!isfinite(f)) return f;
+    for (int digits = 1; digits <= 9; digits++) { /* 9 significant digits always read back */
+        char text[32];
+        snprintf(text, sizeof text, "%.*g", digits, (double)f);
+        double d = strtod(text, NULL);
+        if ((float)d == f) return d;
+    }
+    return f;
+}
 
 int cli_exit_from_kb(int status)
 {
@@ -98,6 +156,16 @@ int cli_write_output(const char *path, const char *data, size_t len)
         return EXIT_OK;
     }
     int status = eng_file_write(path, &(struct eng_chunk){data, len}, 1, err, sizeof err);
+    if (status == ENG_FILE_OK) return EXIT_OK;
+    cli_error("%s", err);
+    return status == ENG_FILE_REFUSED ? EXIT_USAGE : EXIT_RUNTIME;
+}
+
+int cli_check_output(const char *path)
+{
+    char err[PATH_MAX + 256];
+    if (!path || strcmp(path, "-") == 0) return EXIT_OK;
+    int status = eng_file_check_write(path, err, sizeof err);
     if (status == ENG_FILE_OK) return EXIT_OK;
     cli_error("%s", err);
     return status == ENG_FILE_REFUSED ? EXIT_USAGE : EXIT_RUNTIME;

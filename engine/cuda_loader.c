@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #ifndef FWADVISOR_VERSION
 #define FWADVISOR_VERSION "unknown"
@@ -73,15 +74,15 @@ const struct eng_cuda_plugin *eng_cuda_load(char *err, size_t errsz)
 
 int eng_device_parse(const char *device, int *index, char *err, size_t errsz)
 {
-    if (strcmp(device, "cpu") == 0) {
+    if (strcasecmp(device, "cpu") == 0) {
         *index = -1;
         return 0;
     }
-    if (strcmp(device, "cuda") == 0) {
+    if (strcasecmp(device, "cuda") == 0) {
         *index = 0;
         return 0;
     }
-    if (strncmp(device, "cuda:", 5) == 0) {
+    if (strncasecmp(device, "cuda:", 5) == 0) {
         char *end;
         long n = strtol(device + 5, &end, 10);
         if (device[5] >= '0' && device[5] <= '9' && !*end && n >= 0 && n < 1024) {
@@ -98,7 +99,7 @@ static const char *const precision_names[] = {"fp32", "tf32", "bf16", "fp16"};
 int eng_precision_parse(const char *name, enum eng_precision *out)
 {
     for (int i = 0; i < 4; i++)
-        if (strcmp(name, precision_names[i]) == 0) {
+        if (strcasecmp(name, precision_names[i]) == 0) {
             *out = (enum eng_precision)i;
             return 0;
         }

@@ -215,15 +215,21 @@ static void remove_stale(const char *dir, const char *base)
     closedir(d);
 }
 
+/* The directory a path names a file in ("." for a bare name); returns the file name part. */
+static const char *split_dir(const char *target, char *dir, size_t dirsz)
+{
+    const char *slash = strrchr(target, '/');
+    if (!slash) snprintf(dir, dirsz, ".");
+    else if (slash == target) snprintf(dir, dirsz, "/");
+    else snprintf(dir, dirsz, "%.*s", (int)(slash - target), target);
+    return slash ? slash + 1 : target;
+}
+
 static int write_atomic(const char *target, const struct eng_chunk *chunks, int nchunks, int keep_mode,
                         mode_t mode, const char *shown, char *err, size_t errsz)
 {
     char dir[PATH_MAX], tmp[PATH_MAX];
-    const char *slash = strrchr(target, '/');
-    const char *base = slash ? slash + 1 : target;
-    if (!slash) snprintf(dir, sizeof dir, ".");
-    else if (slash == target) snprintf(dir, sizeof dir, "/");
-    else snprintf(dir, sizeof dir, "%.*s", (int)(slash - target), target);
+    const char *base = split_dir(target, dir, sizeof dir);
     if (!*base) {
         snprintf(err, errsz, "cannot write '%s': no file name", shown);
         return ENG_FILE_REFUSED;
@@ -322,4 +328,38 @@ int eng_file_write(const char *path, const struct eng_chunk *chunks, int nchunks
         strncmp(real, "/dev/", 5) == 0)
         return write_in_place(path, chunks, nchunks, err, errsz);
     return write_atomic(real, chunks, nchunks, 1, st.st_mode, path, err, errsz);
+}
+
+int eng_file_check_write(const char *path, char *err, size_t errsz)
+{
+    struct stat st;
+    char dir[PATH_MAX], real[PATH_MAX];
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISSOCK(st.st_mode)) {
+            snprintf(err, errsz, "cannot write '%s': it is a %s, not a file", path,
+                     S_ISDIR(st.st_mode) ? "directory" : S_ISBLK(st.st_mode) ? "block device" : "socket");
+            return ENG_FILE_REFUSED;
+        }
+        if (!S_ISREG(st.st_mode)) return ENG_FILE_OK; /* written in place */
+        if (!realpath(path, real)) snprintf(real, sizeof real, "%s", path);
+        path = real;
+    } else if (errno != ENOENT) {
+        snprintf(err, errsz, "cannot write '%s': %s", path, strerror(errno));
+        return ENG_FILE_ERR;
+    } else if (lstat(path, &st) == 0) {
+        snprintf(err, errsz, "cannot write '%s': a symbolic link to nothing", path);
+        return ENG_FILE_REFUSED;
+    }
+    const char *base = split_dir(path, dir, sizeof dir);
+    if (!*base) {
+        snprintf(err, errsz, "cannot write '%s': no file name", path);
+        return ENG_FILE_REFUSED;
+    }
+    /* The temporary file and the rename need a directory that exists and can be written. */
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) != 0) {
+        int e = stat(dir, &st) != 0 ? errno : !S_ISDIR(st.st_mode) ? ENOTDIR : EACCES;
+        snprintf(err, errsz, "cannot write '%s': %s", path, strerror(e));
+        return ENG_FILE_ERR;
+    }
+    return ENG_FILE_OK;
 }

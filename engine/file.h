@@ -45,5 +45,9 @@ struct eng_chunk {
     size_t len;
 };
 int eng_file_write(const char *path, const struct eng_chunk *chunks, int nchunks, char *err, size_t errsz);
+/* Whether eng_file_write could write path now, checked before minutes of work are spent on what
+ * goes into it: ENG_FILE_REFUSED for a directory, a block device, a socket or a link to
+ * nothing; ENG_FILE_ERR when the directory is missing or cannot be written. Nothing is created. */
+int eng_file_check_write(const char *path, char *err, size_t errsz);
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 struct eng_model {
     struct eng_config cfg;
@@ -48,7 +49,7 @@ const char *eng_opt_name(enum eng_opt o) { return opt_names[o]; }
 static int find_name(const char *const *names, int n, const char *s)
 {
     for (int i = 0; i < n; i++)
-        if (strcmp(names[i], s) == 0) return i;
+        if (strcasecmp(names[i], s) == 0) return i; /* "Adam" is adam */
     return -1;
 }
 

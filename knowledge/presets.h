@@ -8,7 +8,11 @@
 size_t presets_size(void);
 const char *preset_name(size_t i, char *buf, size_t bufsz);
 const char *preset_text(size_t i);
-/* Index of a preset by name, or -1. */
+/* What preset i is for: its "description" (one line), or "" when it has none. */
+const char *preset_description(size_t i, char *buf, size_t bufsz);
+/* Index of a preset by name in any case, or -1. */
 int preset_find(const char *name);
+/* The preset nearest to an unknown name (knowledge/suggest.h) into buf, or NULL. */
+const char *preset_suggest(const char *name, char *buf, size_t bufsz);
 
 #endif

@@ -27,6 +27,14 @@ int fw_mpi_launched(void)
     return 0;
 }
 
+int fw_mpi_rank_env(void)
+{
+    static const char *const ranks[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "MV2_COMM_WORLD_RANK"};
+    for (size_t i = 0; i < sizeof ranks / sizeof ranks[0]; i++)
+        if (getenv(ranks[i])) return 1;
+    return 0;
+}
+
 static int check_plugin(const void *api, const char *path, char *why, size_t whysz)
 {
     const struct fw_mpi *p = api;

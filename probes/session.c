@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #ifndef FWADVISOR_VERSION
@@ -63,11 +64,11 @@ int probe_session_begin(struct probe_session *s, const struct probe_session_conf
      * workloads stay on rank 0's CPU (the GPUs serve the distributed allreduce). */
     const char *device = c->dist ? "cpu" : c->device ? c->device : "auto";
     int index = -1;
-    if (strcmp(device, "auto") != 0 && eng_device_parse(device, &index, err, errsz) != 0) {
+    if (strcasecmp(device, "auto") != 0 && eng_device_parse(device, &index, err, errsz) != 0) {
         snprintf(err, errsz, "--device %s: expected auto, cpu, cuda or cuda:N", device);
         return PROBE_BEGIN_BAD_DEVICE;
     }
-    if (strcmp(device, "auto") == 0 || index >= 0) {
+    if (strcasecmp(device, "auto") == 0 || index >= 0) {
         char why[512];
         if (probe_use_gpu(o, index >= 0 ? index : 0, index < 0, why, sizeof why) == 0) {
             s->gpu_open = 1;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 static double now_s(void)
@@ -69,7 +70,7 @@ int probe_parse_workloads(const char *list, unsigned *out, char *err, size_t err
     for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         unsigned bit = 0;
         for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-            if (strcmp(names[i].name, t) == 0) bit = names[i].bit;
+            if (strcasecmp(names[i].name, t) == 0) bit = names[i].bit;
         if (!bit) {
             snprintf(err, errsz, "unknown workload '%s' (gemm, stream, transfer, train-mlp, train-tiny, allreduce, train-dp, "
                      "train-gpt, all)", t);

@@ -10,6 +10,10 @@
 #include <strings.h>
 
 static int ascii_output; /* text_wrap and text_table print ASCII (text_set_ascii) */
+static int table_width = TEXT_WIDTH; /* 0: unlimited */
+
+void text_set_table_width(int width) { table_width = width > 0 ? width : 0; }
+int text_table_width(void) { return table_width; }
 
 /* Decodes one UTF-8 sequence; returns its length (1 for an invalid byte, taken as is). */
 static int utf8_next(const char *s, uint32_t *cp)
@@ -279,12 +283,12 @@ void text_table(FILE *f, const struct text_column *cols, int ncols, const char *
         total += widths[c] + (c ? 2 : 0);
         if (cols[c].flex) flex = c;
     }
-    if (total > TEXT_WIDTH && flex >= 0) {
-        int shrink = total - TEXT_WIDTH;
+    if (table_width > 0 && total > table_width && flex >= 0) {
+        int shrink = total - table_width;
         widths[flex] = widths[flex] - shrink < 8 ? 8 : widths[flex] - shrink;
     }
     for (int r = -1; r < nrows; r++) {
-        char line[1024];
+        char line[4096];
         size_t used = 0;
         for (int c = 0; c < ncols; c++) {
             const char *v = r < 0 ? cols[c].header : cells[r * ncols + c];

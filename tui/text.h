@@ -34,12 +34,17 @@ void text_fit(const char *s, int width, char *out, size_t outsz);
  * continuation lines are indented by `indent`. Ends with a newline. */
 void text_wrap(FILE *f, const char *s, int col, int indent);
 
+/* The width text_table fits its tables to: TEXT_WIDTH at first; 0 never cuts a cell (output
+ * that is not a terminal, --wide). */
+void text_set_table_width(int width);
+int text_table_width(void);
+
 struct text_column {
     const char *header;
     int flex;        /* takes what is left of the width; long values are cut */
     int align_right; /* numbers */
 };
-/* Prints a table of nrows x ncols cells (row-major) aligned in columns within TEXT_WIDTH. */
+/* Prints a table of nrows x ncols cells (row-major) aligned in columns within the table width. */
 void text_table(FILE *f, const struct text_column *cols, int ncols, const char *const *cells, int nrows,
                 int bold_header);
 

@@ -38,6 +38,10 @@ typedef const struct fw_mpi *(*fw_mpi_fn)(void);
 /* Main program side (probes/mpi_loader.c). 1 when the environment shows an MPI launcher started
  * this process with more than one rank (Open MPI, MPICH/Hydra, PMIx, Slurm's srun). */
 int fw_mpi_launched(void);
+/* 1 when an MPI launcher started this process, one rank or many (its rank variable is set:
+ * Open MPI, MPICH/Hydra, PMIx, MVAPICH). Open MPI gives ranks a pseudo-terminal, so a terminal
+ * on stdout proves nothing there. */
+int fw_mpi_rank_env(void);
 /* Loads the plug-in (FWADVISOR_MPI_PLUGIN, else fwadvisor-mpi.so beside the binary, build/, or
  * ../lib/fwadvisor/), or NULL with the reason. */
 const struct fw_mpi *fw_mpi_load(char *err, size_t errsz);
