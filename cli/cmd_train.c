@@ -311,7 +311,7 @@ int cmd_train(struct globals *g, int argc, char **argv)
                  eng_loss_name(cfg.loss), eng_act_name(cfg.act), where, data ? "file" : "synthetic");
         text_wrap(stdout, line, 0, 2);
     }
-    struct eng_run run = {nsteps, losses, secs};
+    struct eng_run run = {nsteps, losses, secs, NULL};
     if (status == ENG_OK) status = eng_train(m, &d, &run, cli_train_on_step, &prog, err, sizeof err);
     const char *gpu_error = status == ENG_OK ? eng_device_error() : NULL;
     if (gpu_error) {

@@ -368,7 +368,7 @@ int cmd_train_gpt(struct globals *g, int argc, char **argv)
     const char *gpu_name = a.device_index >= 0 ? gpu.name : NULL;
     struct cli_train_progress prog = {nsteps / 10 > 0 ? nsteps / 10 : 1, nsteps, a.json};
     if (status == ENG_OK && !a.json) print_header(&a, m, gpu_name);
-    struct eng_run run = {nsteps, losses, secs};
+    struct eng_run run = {nsteps, losses, secs, NULL};
     if (status == ENG_OK) status = eng_gpt_train(m, &tokens, &run, cli_train_on_step, &prog, err, sizeof err);
     const char *gpu_error = status == ENG_OK ? eng_device_error() : NULL;
     if (gpu_error) {

@@ -8,6 +8,7 @@
 #ifndef FWADVISOR_ENGINE_H
 #define FWADVISOR_ENGINE_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -118,6 +119,10 @@ struct eng_run {
     int steps;
     float *losses;        /* steps values, caller-owned, may be NULL */
     double *step_seconds; /* steps values, caller-owned, may be NULL */
+    /* May be NULL. Set (from another thread or a signal handler) to end the run early: the loop
+     * stops before the next step, and the GPT on the CPU between two kernels of a step, dropping
+     * that step; `steps` is then lowered to the steps finished and the run returns ENG_OK. */
+    const volatile sig_atomic_t *stop;
 };
 
 /* Runs `steps` timed steps on data (batches gathered before each step's timer starts).

@@ -55,6 +55,7 @@ struct eng_gpt {
     float *params, *grads, *opt_m, *opt_v, *acts, *work;
     int32_t *tokens;     /* inputs then targets, N each */
     int gemms_only;      /* eng_gpt_time_gemms: linear layers as plain GEMMs, other kernels skipped */
+    const volatile sig_atomic_t *stop; /* eng_gpt_train's run->stop while it runs */
     size_t acts_floats, work_floats;
     /* Views into params and grads. */
     float *wte, *wpe, *lnfw, *lnfb, *dwte, *dwpe, *dlnfw, *dlnfb;
@@ -416,6 +417,13 @@ static void matmul_backward(const struct eng_gpt *m, float *din, float *dw, floa
     if (din) m->be->gemm(0, 0, N, IC, OC, 1.0f, dout, OC, w, IC, 0.0f, din, IC);
 }
 
+/* A stop asked for in the middle of a step, seen between two layers. Only where the host runs
+ * the kernels one by one: a device back-end queues (or captures as a graph) the whole step. */
+static int stopping(const struct eng_gpt *m)
+{
+    return m->stop && *m->stop && m->be->host_memory && !m->ops->graph_begin;
+}
+
 static void forward(struct eng_gpt *m, const int32_t *inputs, const int32_t *targets)
 {
     const struct eng_gpt_ops *ops = m->ops;
@@ -425,6 +433,7 @@ static void forward(struct eng_gpt *m, const int32_t *inputs, const int32_t *tar
     struct block_acts *a0 = &m->blocks[0];
     ops->layernorm_forward(a0->ln1, a0->ln1_mean, a0->ln1_rstd, m->encoded, P(0, LN1W), P(0, LN1B), N, C);
     for (int l = 0; l < L; l++) {
+        if (stopping(m)) return;
         struct block_acts *a = &m->blocks[l];
         const float *res_in = l ? m->blocks[l - 1].res3 : m->encoded;
         matmul_forward(m, a->qkv, a->ln1, P(l, QKVW), P(l, QKVB), N, C, 3 * C);
@@ -457,6 +466,7 @@ static void backward(struct eng_gpt *m, const int32_t *inputs)
     ops->layernorm_backward(m->dres, m->dlnfw, m->dlnfb, m->dnarrow, m->blocks[L - 1].res3, m->lnfw, m->lnf_mean,
                             m->lnf_rstd, N, C, 0, m->scratch);
     for (int l = L - 1; l >= 0; l--) {
+        if (stopping(m)) return;
         struct block_acts *a = &m->blocks[l];
         const float *res_in = l ? m->blocks[l - 1].res3 : m->encoded;
         /* MLP: res3 = res2 + gelu(ln2 Wfc^T + bfc) Wproj^T + bproj; dres holds dres3. */
@@ -536,7 +546,9 @@ float eng_gpt_step(struct eng_gpt *m, const int32_t *inputs, const int32_t *targ
     const struct eng_gpt_ops *ops = m->ops;
     if (ops->graph_begin) ops->graph_begin(m, m->step >= 1);
     forward(m, inputs, targets);
+    if (stopping(m)) return NAN; /* a step half done: the weights are as before it */
     backward(m, inputs);
+    if (stopping(m)) return NAN;
     update(m);
     if (ops->graph_end) ops->graph_end();
     return read_loss(m);
@@ -641,11 +653,20 @@ int eng_gpt_train(struct eng_gpt *m, const struct eng_tokens *t, struct eng_run 
         return ENG_ERR_RUNTIME;
     }
     int status = ENG_OK;
+    m->stop = run->stop;
     for (int s = 0; s < run->steps; s++) {
+        if (run->stop && *run->stop) {
+            run->steps = s;
+            break;
+        }
         eng_tokens_batch(t, s, c->batch, c->ctx, in, in + n);
         double t0 = now_s();
         float loss = eng_gpt_step(m, in, in + n);
         double dt = now_s() - t0;
+        if (run->stop && *run->stop) { /* the step may be half done: not counted */
+            run->steps = s;
+            break;
+        }
         if (!isfinite(loss)) {
             snprintf(err, errsz, "step %d: the loss is %s; training stopped (a smaller --lr may help)", s + 1,
                      isnan(loss) ? "not a number" : "infinite");
@@ -657,6 +678,7 @@ int eng_gpt_train(struct eng_gpt *m, const struct eng_tokens *t, struct eng_run 
         if (run->step_seconds) run->step_seconds[s] = dt;
         if (on_step) on_step(ctx, s, loss, dt);
     }
+    m->stop = NULL;
     free(in);
     return status;
 }

@@ -128,8 +128,9 @@ void eng_tokens_batch(const struct eng_tokens *t, long step, int batch, int ctx,
 /* --- training ------------------------------------------------------------------------------ */
 
 /* Runs run->steps timed steps on tokens (batches gathered before each step's timer starts);
- * on_step as eng_train. Stops at a loss that is not finite: ENG_ERR_RUNTIME with the step
- * number (from 1) in err, the steps before it in run. */
+ * on_step and run->stop as eng_train (on the CPU the stop is seen between layers too). Stops at
+ * a loss that is not finite: ENG_ERR_RUNTIME with the step number (from 1) in err, the steps
+ * before it in run. */
 int eng_gpt_train(struct eng_gpt *m, const struct eng_tokens *t, struct eng_run *run,
                   void (*on_step)(void *ctx, int step, float loss, double seconds), void *ctx, char *err,
                   size_t errsz);

@@ -34,6 +34,10 @@ int eng_train(struct eng_model *m, const struct eng_data *d, struct eng_run *run
         return ENG_ERR_RUNTIME;
     }
     for (int s = 0; s < run->steps; s++) {
+        if (run->stop && *run->stop) {
+            run->steps = s;
+            break;
+        }
         eng_data_batch(d, s, c->batch, x, t);
         double t0 = now_seconds();
         float loss = eng_model_step(m, x, t);

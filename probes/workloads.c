@@ -715,7 +715,7 @@ static double measured_peak_gflops(struct runner *r, int gpu, enum eng_precision
         const struct eng_cuda_plugin *g = r->opt->gpu;
         char err[256];
         if (g->bench_prepare(ENG_BENCH_GEMM, (size_t)n, prec, err, sizeof err) != 0) return 0;
-        for (int i = 0; i < 6; i++) {
+        for (int i = 0; i < 6 && !stopped(r); i++) {
             double t = g->bench_run();
             if (t > 0 && i > 0 && flops / t / 1e9 > best) best = flops / t / 1e9;
         }
@@ -727,7 +727,7 @@ static double measured_peak_gflops(struct runner *r, int gpu, enum eng_precision
     be->set_threads(r->threads);
     float *a = calloc((size_t)n * n, sizeof *a), *b = calloc((size_t)n * n, sizeof *b), *c = malloc((size_t)n * n * sizeof *c);
     for (size_t i = 0; a && b && i < (size_t)n * n; i++) a[i] = b[i] = (float)(i % 13) * 0.01f;
-    for (int i = 0; a && b && c && i < 4; i++) {
+    for (int i = 0; a && b && c && i < 4 && !stopped(r); i++) {
         double t0 = now_s();
         be->gemm(0, 0, n, n, n, 1, a, n, b, n, 0, c, n);
         double t = now_s() - t0;
@@ -769,10 +769,10 @@ static int gpt_steps(struct runner *r, const struct eng_backend *be, struct gpt_
     double *all = malloc((size_t)(warmup + steps) * sizeof *all);
     if (all && eng_gpt_create(&c, be, &m, why, whysz) == ENG_OK) {
         eng_gpt_init(m, 1);
-        struct eng_run run = {warmup + steps, NULL, all};
-        if (eng_gpt_train(m, &t, &run, NULL, NULL, why, whysz) == ENG_OK) {
-            n = steps;
-            memcpy(secs, all + warmup, (size_t)steps * sizeof *secs);
+        struct eng_run run = {warmup + steps, NULL, all, r->opt->stop}; /* Esc and Ctrl-C end it within a layer */
+        if (eng_gpt_train(m, &t, &run, NULL, NULL, why, whysz) == ENG_OK && run.steps > warmup) {
+            n = run.steps - warmup;
+            memcpy(secs, all + warmup, (size_t)n * sizeof *secs);
         }
         *flops_per_token = eng_gpt_flops_per_token(m);
     } else if (!all) {

@@ -147,7 +147,7 @@ static double engine_step(const char *layers, int batch, int threads, int warmup
     struct eng_data d;
     eng_data_synthetic(&d, batch * 4, c.sizes[0], c.sizes[c.nsizes - 1], ENG_LOSS_CE, 1, err, sizeof err);
     double *t = malloc((size_t)(warmup + steps) * sizeof *t);
-    struct eng_run run = {warmup + steps, NULL, t};
+    struct eng_run run = {warmup + steps, NULL, t, NULL};
     eng_train(m, &d, &run, NULL, NULL, err, sizeof err);
     struct stats s = summarize(t + warmup, steps);
     *flops = eng_model_step_flops(m);
@@ -272,7 +272,7 @@ static double gpt_engine_step(int threads, double *gemms)
     eng_gpt_init(m, 1);
     eng_tokens_synthetic(&t, 65536, 256, 1, err, sizeof err);
     double secs[GPT_STEPS + 1], g[GPT_STEPS];
-    struct eng_run run = {GPT_STEPS + 1, NULL, secs};
+    struct eng_run run = {GPT_STEPS + 1, NULL, secs, NULL};
     eng_gpt_train(m, &t, &run, NULL, NULL, err, sizeof err);
     for (int i = 0; i < GPT_STEPS; i++) g[i] = eng_gpt_time_gemms(m);
     *gemms = summarize(g, GPT_STEPS).median;

@@ -72,7 +72,7 @@ static void train(const struct eng_backend *be, const struct eng_gpt_config *c, 
     }
     struct eng_tokens t;
     cr_assert_eq(eng_tokens_synthetic(&t, 4096, c->vocab, 3, err, sizeof err), ENG_OK);
-    struct eng_run r = {steps, out->losses, NULL};
+    struct eng_run r = {steps, out->losses, NULL, NULL};
     cr_assert_eq(eng_gpt_train(m, &t, &r, NULL, NULL, err, sizeof err), ENG_OK, "%s", err);
     const char *e = eng_device_error();
     cr_assert_null(e, "CUDA error: %s", e);

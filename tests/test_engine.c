@@ -238,7 +238,7 @@ Test(engine, training_lowers_the_loss)
         cr_assert_eq(eng_data_synthetic(&d, 128, 16, 4, ENG_LOSS_CE, 5, err, sizeof err), ENG_OK);
         float losses[200];
         double secs[200];
-        struct eng_run run = {200, losses, secs};
+        struct eng_run run = {200, losses, secs, NULL};
         cr_assert_eq(eng_train(m, &d, &run, NULL, NULL, err, sizeof err), ENG_OK, "%s", err);
         cr_expect_lt(losses[199], 0.6f * losses[0], "%s: %f -> %f", eng_opt_name(opts[o]), losses[0], losses[199]);
         for (int i = 0; i < 200; i++) cr_expect(secs[i] >= 0 && isfinite(losses[i]));
@@ -252,7 +252,7 @@ Test(engine, data_must_fit_the_model)
     struct eng_model *m = build("8,4", ENG_ACT_RELU, ENG_LOSS_CE, ENG_OPT_SGD, 2);
     struct eng_data d;
     cr_assert_eq(eng_data_synthetic(&d, 4, 9, 4, ENG_LOSS_CE, 1, err, sizeof err), ENG_OK);
-    struct eng_run run = {1, NULL, NULL};
+    struct eng_run run = {1, NULL, NULL, NULL};
     cr_expect_eq(eng_train(m, &d, &run, NULL, NULL, err, sizeof err), ENG_ERR_INPUT);
     cr_expect(strstr(err, "does not fit") != NULL, "%s", err);
     eng_data_free(&d);

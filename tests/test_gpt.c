@@ -4,7 +4,10 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <pthread.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "engine/gpt.h"
 #include "engine/gpt_ops.h"
@@ -511,7 +514,7 @@ Test(gpt_model, loss_falls_on_synthetic_tokens, .timeout = 60)
     struct eng_tokens t;
     cr_assert_eq(eng_tokens_synthetic(&t, 4096, 32, 1, err, sizeof err), ENG_OK);
     float losses[60];
-    struct eng_run run = {60, losses, NULL};
+    struct eng_run run = {60, losses, NULL, NULL};
     cr_assert_eq(eng_gpt_train(m, &t, &run, NULL, NULL, err, sizeof err), ENG_OK, "%s", err);
     /* Starts near ln 32 = 3.466; each token has 4 successors, so the floor is ln 4 = 1.386. */
     cr_expect(fabsf(losses[0] - 3.466f) < 0.1f, "%f", losses[0]);
@@ -530,13 +533,96 @@ Test(gpt_model, non_finite_loss_stops_with_the_step)
     struct eng_tokens t;
     cr_assert_eq(eng_tokens_synthetic(&t, 64, 8, 1, err, sizeof err), ENG_OK);
     float losses[5] = {0};
-    struct eng_run run = {5, losses, NULL};
+    struct eng_run run = {5, losses, NULL, NULL};
     cr_expect_eq(eng_gpt_train(m, &t, &run, NULL, NULL, err, sizeof err), ENG_ERR_RUNTIME);
     cr_expect(strstr(err, "step 1: the loss is not a number"), "%s", err);
     cr_expect_eq(run.steps, 0);
     free(w);
     eng_tokens_free(&t);
     eng_gpt_free(m);
+}
+
+/* A stop set in the middle of a step is seen between two layers: the step is dropped (no
+ * update: the weights are the initial ones), the run says no step finished, and it returns long
+ * before the step would have ended. S, one step's time, is measured first; the stop comes at
+ * S / 4, and 32 layers make a layer about S / 64. */
+struct stopper {
+    volatile sig_atomic_t flag;
+    double after_s, set_at;
+};
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void *set_stop(void *arg)
+{
+    struct stopper *s = arg;
+    usleep((useconds_t)(s->after_s * 1e6));
+    s->set_at = mono_s();
+    s->flag = 1;
+    return NULL;
+}
+
+Test(gpt_model, stop_is_seen_between_layers, .timeout = 120)
+{
+    struct eng_gpt_config c;
+    eng_gpt_config_defaults(&c);
+    c.n_layer = 32, c.n_embd = 128, c.n_head = 4, c.ctx = 64, c.vocab = 64, c.batch = 8, c.threads = 1;
+    struct eng_gpt *m;
+    cr_assert_eq(eng_gpt_create(&c, eng_cpu_backend(), &m, err, sizeof err), ENG_OK, "%s", err);
+    eng_gpt_init(m, 1);
+    struct eng_tokens t;
+    cr_assert_eq(eng_tokens_synthetic(&t, 8192, 64, 1, err, sizeof err), ENG_OK);
+    double secs[2];
+    struct eng_run once = {2, NULL, secs, NULL};
+    cr_assert_eq(eng_gpt_train(m, &t, &once, NULL, NULL, err, sizeof err), ENG_OK, "%s", err);
+    double step = secs[1];
+    const struct eng_gpt_tensor *first = eng_gpt_tensor_at(m, 0);
+    size_t len = 1;
+    for (int d = 0; d < first->ndim; d++) len *= (size_t)first->shape[d];
+    float *before = malloc(len * sizeof *before), *after = malloc(len * sizeof *after);
+    eng_gpt_read_tensor(m, 0, before);
+    struct stopper st = {0, step / 4, 0};
+    pthread_t th;
+    struct eng_run run = {1000, NULL, NULL, &st.flag};
+    double t0 = mono_s();
+    pthread_create(&th, NULL, set_stop, &st);
+    cr_expect_eq(eng_gpt_train(m, &t, &run, NULL, NULL, err, sizeof err), ENG_OK, "%s", err);
+    double end = mono_s();
+    pthread_join(th, NULL);
+    eng_gpt_read_tensor(m, 0, after);
+    cr_expect_eq(run.steps, 0, "the half step is not counted (one step takes %.3f s)", step);
+    cr_expect_eq(memcmp(before, after, len * sizeof *before), 0, "no update from the dropped step");
+    cr_expect_lt(end - t0, step, "the step was not finished: %.3f s of a %.3f s step", end - t0, step);
+    cr_expect_lt(end - st.set_at, 1.0, "stopped %.3f s after the flag", end - st.set_at);
+    free(before);
+    free(after);
+    eng_tokens_free(&t);
+    eng_gpt_free(m);
+}
+
+/* The MLP's loop stops before the next step. */
+Test(gpt_model, mlp_run_stops_before_the_next_step)
+{
+    struct eng_config c;
+    eng_config_defaults(&c);
+    cr_assert_eq(eng_parse_layers(&c, "8,4", err, sizeof err), 0);
+    c.batch = 4;
+    struct eng_model *m;
+    cr_assert_eq(eng_model_create(&c, eng_cpu_backend(), &m, err, sizeof err), ENG_OK);
+    eng_model_init(m, 1);
+    struct eng_data d;
+    cr_assert_eq(eng_data_synthetic(&d, 64, 8, 4, ENG_LOSS_CE, 1, err, sizeof err), ENG_OK);
+    volatile sig_atomic_t stop = 1;
+    struct eng_run run = {10, NULL, NULL, &stop};
+    cr_expect_eq(eng_train(m, &d, &run, NULL, NULL, err, sizeof err), ENG_OK);
+    cr_expect_eq(run.steps, 0);
+    eng_data_free(&d);
+    eng_model_free(m);
 }
 
 Test(gpt_model, gemm_only_timing_runs)
