@@ -2,6 +2,7 @@
 #include "cli/cli.h"
 #include "knowledge/advisor.h"
 #include "knowledge/kb.h"
+#include "knowledge/kb_text.h"
 
 #include <getopt.h>
 #include <limits.h>
@@ -42,20 +43,6 @@ static double num(const cJSON *row, const char *key)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(row, key);
     return cJSON_IsNumber(v) ? v->valuedouble : 0;
-}
-
-/* "a, b, c" from an array of strings. */
-static void join_ids(const cJSON *arr, char *out, size_t n)
-{
-    size_t used = 0;
-    const cJSON *v;
-    out[0] = '\0';
-    cJSON_ArrayForEach(v, arr) {
-        if (!cJSON_IsString(v)) continue;
-        int w = snprintf(out + used, n - used, "%s%s", used ? ", " : "", v->valuestring);
-        if (w < 0 || (size_t)w >= n - used) break;
-        used += (size_t)w;
-    }
 }
 
 /* A table whose cells are computed per row into a scratch block, ncols strings of 256 bytes. */
@@ -175,15 +162,15 @@ static int list_text(const char *kind, const cJSON *rows, int bold)
             snprintf(cell(&c, r, 2), 256, "%s", str(row, "name"));
             snprintf(cell(&c, r, 3), 256, "%s", str(row, "source"));
         } else if (strcmp(kind, "distributed") == 0) {
-            join_ids(cJSON_GetObjectItemCaseSensitive(row, "frameworks"), ids, sizeof ids);
+            kb_text_join(cJSON_GetObjectItemCaseSensitive(row, "frameworks"), ids, sizeof ids);
             snprintf(cell(&c, r, 0), 256, "%s", str(row, "id"));
             snprintf(cell(&c, r, 1), 256, "%s", str(row, "status"));
             snprintf(cell(&c, r, 2), 256, "%.0f", num(row, "min_devices"));
             snprintf(cell(&c, r, 3), 256, "%s", ids);
         } else if (strcmp(kind, "deployment") == 0) {
             char targets[128];
-            join_ids(cJSON_GetObjectItemCaseSensitive(row, "targets"), targets, sizeof targets);
-            join_ids(cJSON_GetObjectItemCaseSensitive(row, "frameworks"), ids, sizeof ids);
+            kb_text_join(cJSON_GetObjectItemCaseSensitive(row, "targets"), targets, sizeof targets);
+            kb_text_join(cJSON_GetObjectItemCaseSensitive(row, "frameworks"), ids, sizeof ids);
             snprintf(cell(&c, r, 0), 256, "%s", str(row, "id"));
             snprintf(cell(&c, r, 1), 256, "%s", str(row, "status"));
             snprintf(cell(&c, r, 2), 256, "%s", targets[0] ? targets : "-");
@@ -217,147 +204,37 @@ static int list_text(const char *kind, const cJSON *rows, int bold)
     return EXIT_OK;
 }
 
-/* "[source, further sources, DATE]" appended to a note. */
-static void cite(const cJSON *row, char *out, size_t n)
+/* `kb show` as text: the lines of knowledge/kb_text.h, labels padded, paragraphs wrapped. */
+static void show_line(void *ctx, const struct kb_text_line *l)
 {
-    char also[256], sources[320];
-    join_ids(cJSON_GetObjectItemCaseSensitive(row, "also"), also, sizeof also);
-    adv_cite(str(row, "source"), also, sources, sizeof sources);
-    snprintf(out, n, "[%s, %s]", sources, str(row, "as_of"));
-}
-
-static void print_item(const char *label, int label_width, const char *text)
-{
-    printf("  %-*s ", label_width, label);
-    text_wrap(stdout, text, 3 + label_width, 3 + label_width);
-}
-
-static void heading(const char *title, int bold)
-{
-    fputs(bold ? "\n\033[1m" : "\n", stdout);
-    text_put(stdout, title);
-    fputs(bold ? "\033[0m\n" : "\n", stdout);
-}
-
-static void print_sources(const cJSON *obj, int bold)
-{
-    const cJSON *sources = cJSON_GetObjectItemCaseSensitive(obj, "sources");
-    if (!cJSON_GetArraySize(sources)) return;
-    heading("Sources", bold);
-    const cJSON *s;
-    cJSON_ArrayForEach(s, sources) {
-        char text[2048];
-        snprintf(text, sizeof text, "%s (%s). %s", str(s, "title"), str(s, "published"), str(s, "url"));
-        print_item(str(s, "id"), 22, text);
-    }
-}
-
-static void show_framework(const cJSON *obj, int bold)
-{
-    const cJSON *fw = cJSON_GetObjectItemCaseSensitive(obj, "framework");
-    char line[2048], c[400];
-    if (bold) fputs("\033[1m", stdout);
-    text_put(stdout, str(fw, "name"));
-    if (bold) fputs("\033[0m", stdout);
-    text_printf(stdout, " (%s) %s, released %s", str(fw, "id"), str(fw, "version"), str(fw, "released"));
-    putchar('\n');
-    cite(fw, c, sizeof c);
-    snprintf(line, sizeof line, "%s %s", str(fw, "summary"), c);
-    text_wrap(stdout, line, 0, 0);
-
-    heading("Scores (0-10, higher is better for you)", bold);
-    const cJSON *row;
-    cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(obj, "scores")) {
-        char label[64];
-        cite(row, c, sizeof c);
-        snprintf(label, sizeof label, "%-20s %2.0f", str(row, "criterion"), num(row, "score"));
-        snprintf(line, sizeof line, "%s %s", str(row, "note"), c);
-        print_item(label, 23, line);
-    }
-    heading("Hardware support", bold);
-    cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(obj, "hardware")) {
-        char label[64];
-        cite(row, c, sizeof c);
-        snprintf(label, sizeof label, "%-7s %s", str(row, "hardware"), str(row, "level"));
-        size_t used = (size_t)snprintf(line, sizeof line, "%s", "");
-        if (*str(row, "since"))
-            used += (size_t)snprintf(line + used, sizeof line - used, "since %s. ", str(row, "since"));
-        used += (size_t)snprintf(line + used, sizeof line - used, "fit %.0f/10. ", num(row, "fit"));
-        const cJSON *os;
-        cJSON_ArrayForEach(os, cJSON_GetObjectItemCaseSensitive(row, "os_support")) {
-            if (used >= sizeof line) break;
-            used += (size_t)snprintf(line + used, sizeof line - used, "On %s: %s%s%s (%s) [%s]. ", os->string, str(os, "level"),
-                                     *str(os, "since") ? " since " : "", str(os, "since"), str(os, "note"), str(os, "source"));
-        }
-        if (used < sizeof line) snprintf(line + used, sizeof line - used, "%s %s", str(row, "note"), c);
-        print_item(label, 20, line);
-    }
-    heading("Distributed training", bold);
-    cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(obj, "distributed")) {
-        cite(row, c, sizeof c);
-        snprintf(line, sizeof line, "%s %s", str(row, "note"), c);
-        print_item(str(row, "strategy"), 14, line);
-    }
-    heading("Deployment", bold);
-    cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(obj, "deployment")) {
-        cite(row, c, sizeof c);
-        snprintf(line, sizeof line, "%s %s", str(row, "note"), c);
-        print_item(str(row, "runtime"), 14, line);
-    }
-    print_sources(obj, bold);
-}
-
-/* Any other kind: the fact's fields, then its related rows. */
-static void show_generic(const cJSON *obj, int bold)
-{
-    const char *kind = str(obj, "kind");
-    const cJSON *fact = cJSON_GetObjectItemCaseSensitive(obj, kind);
-    const char *name = *str(fact, "name") ? str(fact, "name") : *str(fact, "title") ? str(fact, "title") : str(fact, "id");
-    /* The title of a seed article is long: wrapped (and filtered) like any other text. */
-    char head[1024];
-    snprintf(head, sizeof head, "%s (%s %s)", name, kind, str(fact, "id"));
-    if (bold) printf("\033[1m");
-    text_wrap(stdout, head, 0, 0);
-    if (bold) printf("\033[0m");
-    const cJSON *field;
-    cJSON_ArrayForEach(field, fact) {
-        char value[2048];
-        if (strcmp(field->string, "id") == 0 || strcmp(field->string, "name") == 0) continue;
-        if (cJSON_IsString(field)) {
-            if (!*field->valuestring) continue;
-            snprintf(value, sizeof value, "%s", field->valuestring);
-        } else if (cJSON_IsNumber(field)) {
-            snprintf(value, sizeof value, "%g", field->valuedouble);
-        } else if (cJSON_IsArray(field)) {
-            join_ids(field, value, sizeof value);
-            if (!value[0]) snprintf(value, sizeof value, "-");
+    int bold = *(const int *)ctx;
+    char text[2600];
+    switch (l->kind) {
+    case KB_TEXT_TITLE:
+        if (bold) fputs("\033[1m", stdout);
+        if (l->label) { /* the name in bold, the rest on its line */
+            text_put(stdout, l->label);
+            if (bold) fputs("\033[0m", stdout);
+            text_put(stdout, l->text);
+            putchar('\n');
         } else {
-            char *text = cJSON_PrintUnformatted(field);
-            snprintf(value, sizeof value, "%s", text ? text : "");
-            free(text);
+            text_wrap(stdout, l->text, 0, 0);
+            if (bold) fputs("\033[0m", stdout);
         }
-        print_item(field->string, 20, value);
+        break;
+    case KB_TEXT_PARA: text_wrap(stdout, l->text, 0, 0); break;
+    case KB_TEXT_HEADING:
+        fputs(bold ? "\n\033[1m" : "\n", stdout);
+        text_put(stdout, l->text);
+        fputs(bold ? "\033[0m\n" : "\n", stdout);
+        break;
+    case KB_TEXT_ITEM:
+    case KB_TEXT_SOURCE:
+        snprintf(text, sizeof text, "%s%s%s", l->text, l->url ? " " : "", l->url ? l->url : "");
+        text_printf(stdout, "  %-*s ", l->label_width, l->label);
+        text_wrap(stdout, text, 3 + l->label_width, 3 + l->label_width);
+        break;
     }
-    cJSON_ArrayForEach(field, obj) {
-        if (!cJSON_IsArray(field) || strcmp(field->string, "sources") == 0) continue;
-        heading(field->string, bold);
-        const cJSON *row;
-        cJSON_ArrayForEach(row, field) {
-            char line[2048], c[400];
-            /* The row's other key names it: the framework of a link row, the criterion of a score. */
-            const char *label = *str(row, "framework") && strcmp(kind, "framework") != 0 ? str(row, "framework")
-                                                                                           : str(row, "criterion");
-            cite(row, c, sizeof c);
-            if (cJSON_GetObjectItemCaseSensitive(row, "score"))
-                snprintf(line, sizeof line, "%2.0f  %s %s", num(row, "score"), str(row, "note"), c);
-            else if (*str(row, "level"))
-                snprintf(line, sizeof line, "%s. %s %s", str(row, "level"), str(row, "note"), c);
-            else
-                snprintf(line, sizeof line, "%s %s", str(row, "note"), c);
-            print_item(label, 14, line);
-        }
-    }
-    print_sources(obj, bold);
 }
 
 /* A progress line on a terminal for large imports. */
@@ -472,8 +349,7 @@ int cmd_kb(struct globals *g, int argc, char **argv)
             return cli_exit_from_kb(status);
         }
         if (json) rc = cli_write_json(obj, NULL);
-        else if (strcmp(str(obj, "kind"), "framework") == 0) show_framework(obj, bold), rc = EXIT_OK;
-        else show_generic(obj, bold), rc = EXIT_OK;
+        else kb_fact_text(obj, show_line, &bold), rc = EXIT_OK;
         cJSON_Delete(obj);
         return rc;
     }

@@ -2,10 +2,12 @@
 #include "cli/cli.h"
 #include "knowledge/json_doc.h"
 #include "knowledge/probe_store.h"
+#include "knowledge/units.h"
 #include "probes/dist.h"
 #include "probes/probe.h"
 #include "probes/run_table.h"
 #include "probes/session.h"
+#include "tui/tui.h"
 
 #include <getopt.h>
 #include <limits.h>
@@ -70,7 +72,9 @@ static void draw_progress(void *ctx, const struct probe_progress *p)
     int filled = (int)(p->fraction * 30);
     for (int i = 0; i < 30; i++) line[i] = i < filled ? '#' : '.';
     line[30] = '\0';
-    if (p->eta_s >= 0) snprintf(eta, sizeof eta, "about %.0f s left%s", p->eta_s, p->eta_revised ? " (revised up)" : "");
+    char left[48];
+    if (p->eta_s >= 0)
+        snprintf(eta, sizeof eta, "about %s left%s", units_duration(p->eta_s, left, sizeof left), p->eta_revised ? " (revised up)" : "");
     fprintf(stderr, "\r\033[K[%s] %3.0f%%  %-16s %s", line, p->fraction * 100, p->what, eta);
     fflush(stderr);
 }
@@ -82,23 +86,8 @@ static void clear_progress(const struct bar *b)
 
 static void print_table(const struct probe_table *t)
 {
-    const enum probe_col *cols = t->compared ? probe_table_compared : probe_table_plain;
-    struct text_column tc[PT_NCOLS];
-    int nc = 0;
-    for (; cols[nc] != PT_NCOLS; nc++)
-        tc[nc] = (struct text_column){probe_table_headers[cols[nc]], cols[nc] == PT_PARAMS, /* gives way at 80 columns */
-                                      cols[nc] >= PT_MEDIAN && cols[nc] != PT_RANGE};
-    const char **cells = calloc((size_t)t->nrows * (size_t)nc + 1, sizeof *cells);
-    if (!cells) return;
-    /* Finished results as a table; skipped ones after it, each with its reason. */
-    int nrows = 0;
-    for (int r = 0; r < t->nrows; r++) {
-        if (t->rows[r].skipped) continue;
-        for (int c = 0; c < nc; c++) cells[nrows * nc + c] = t->rows[r].cell[cols[c]];
-        nrows++;
-    }
-    if (nrows) text_table(stdout, tc, nc, cells, nrows, 0);
-    free(cells);
+    tui_probe_table(stdout, t, 0);
+    /* Skipped ones after the table, each with its reason. */
     for (int r = 0; r < t->nrows; r++) {
         if (!t->rows[r].skipped) continue;
         char why[400];

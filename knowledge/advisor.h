@@ -221,6 +221,9 @@ void adv_rank(const struct adv_kb *akb, const struct answers *resolved, struct a
  * links, assumptions, warnings), the assumed device first when there is one. */
 void adv_plan_text(const struct adv_kb *akb, const struct adv_result *r,
                    void (*line)(void *ctx, const char *label, const char *text), void *ctx);
+/* The plan's verdicts in one sentence each: memory per device against the usable memory (fits
+ * or DOES NOT FIT), the time on the devices, the cost. */
+void adv_plan_verdict(const struct adv_result *r, char *out, size_t n);
 
 /* The fwadvisor.report/1 document. generated_at is an ISO-8601 UTC time. Caller frees. */
 cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, const char *generated_at);

@@ -178,3 +178,23 @@ void adv_plan_text(const struct adv_kb *akb, const struct adv_result *r,
         say(line, ctx, "Warning", text);
     }
 }
+
+void adv_plan_verdict(const struct adv_result *r, char *out, size_t n)
+{
+    const struct adv_memory *m = &r->memory;
+    char h[48], devices[48], cost[48];
+    size_t used;
+    if (m->device_memory_gb > 0)
+        used = (size_t)snprintf(out, n, "Memory: %.1f of %.0f GB usable per device, %s.", m->total_gb,
+                                m->usable_gb > 0 ? m->usable_gb : m->device_memory_gb, m->fits ? "fits" : "DOES NOT FIT");
+    else
+        used = (size_t)snprintf(out, n, "Memory: %.1f GB per device; the device's memory is unknown.", m->total_gb);
+    if (used >= n) return;
+    if (r->has_hours)
+        used += (size_t)snprintf(out + used, n - used, " Time: %s on %s.", units_hours(r->hours, h, sizeof h),
+                                 units_count(answers_num(&r->answers, ANS_DEVICES), "device", "devices", devices, sizeof devices));
+    else
+        used += (size_t)snprintf(out + used, n - used, " Time: not planned (%s).",
+                                 answers_has(&r->answers, ANS_TOKENS) ? "no peak known for this hardware" : "give tokens");
+    if (used < n && r->has_cost) snprintf(out + used, n - used, " Cost: %s.", units_thousands(r->cost, 0, cost, sizeof cost));
+}

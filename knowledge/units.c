@@ -62,7 +62,9 @@ const char *units_count(double n, const char *one, const char *many, char *out, 
 static const char *amount(double v, const char *one, const char *many, char *out, size_t n)
 {
     char num[64];
-    if (v < 9.95) {
+    if (v > 0 && v < 0.995) { /* below one: two significant digits, so a fraction of a second shows */
+        snprintf(num, sizeof num, "%.2g", v);
+    } else if (v < 9.95) {
         snprintf(num, sizeof num, "%.1f", v);
         size_t len = strlen(num);
         if (len > 2 && strcmp(num + len - 2, ".0") == 0) num[len - 2] = '\0';

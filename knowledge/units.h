@@ -9,7 +9,8 @@
 /* A duration in words: under 90 seconds in seconds, under 90 minutes in minutes, up to 72 hours
  * in hours, up to 60 days in days, up to 24 months in months (365.25 / 12 days), then years:
  * "45 seconds", "12 minutes", "5.2 hours", "1 hour", "3.5 days", "2.1 months", "1,234 years".
- * Below 10 one decimal (".0" dropped), from 10 whole numbers with thousands separators. A
+ * Below 1 two significant digits ("0.042 seconds"), below 10 one decimal (".0" dropped), from
+ * 10 whole numbers with thousands separators. A
  * negative or non-finite duration is "unknown". Returns out. */
 const char *units_duration(double seconds, char *out, size_t n);
 /* The same from hours. */

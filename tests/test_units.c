@@ -15,6 +15,8 @@ Test(units, durations_switch_unit_at_each_boundary)
     static const struct { double seconds; const char *want; } cases[] = {
         {0, "0 seconds"},
         {1, "1 second"},
+        {0.042, "0.042 seconds"},
+        {0.35, "0.35 seconds"},
         {2.25, "2.2 seconds"},        /* %.1f of 2.25 rounds to even: 2.2 */
         {89.4, "89 seconds"},
         {90, "1.5 minutes"},          /* 90 s = 1.5 min */

@@ -1,10 +1,9 @@
-/* The interactive advisor: the main loop, the home screen, help, and drawing helpers. */
+/* The interactive advisor: the main loop, help, the prompt, the mouse, and drawing helpers. */
 #include "tui/tui.h"
 #include "tui/app.h"
 #include "tui/crt.h"
 #include "tui/layout.h"
 #include "tui/text.h"
-#include "engine/file.h"
 #include "probes/advisor_hw.h"
 
 #include <limits.h>
@@ -28,9 +27,8 @@ void ui_text(int y, int x, int width, const char *s, attr_t attr)
         s = ascii;
     }
     text_fit(s, width, fit, sizeof fit);
-    const char *out = fit;
     attron(attr);
-    mvaddstr(y, x, out);
+    mvaddstr(y, x, fit);
     attroff(attr);
 }
 
@@ -68,16 +66,54 @@ void ui_title(struct app *a, const char *title)
     ui_text(0, 0, COLS, t, crt_attr(PAIR_TITLE) | A_BOLD);
 }
 
+int ui_content_rows(int top) { return LINES - 2 - top > 1 ? LINES - 2 - top : 1; }
+
 void ui_footer(struct app *a, const char *keys)
 {
-    int y = LINES - 1;
-    move(y, 0);
+    move(LINES - 1, 0);
     clrtoeol();
+    ui_text(LINES - 1, 0, COLS, keys, crt_attr(PAIR_DIM));
     if (a->message[0]) {
-        ui_text(y, 0, COLS, a->message, a->message_bad ? crt_attr(PAIR_BAD) | A_BOLD : crt_attr(PAIR_GOOD));
-        return;
+        move(LINES - 2, 0);
+        clrtoeol();
+        ui_text(LINES - 2, 0, COLS, a->message, a->message_bad ? crt_attr(PAIR_BAD) | A_BOLD : crt_attr(PAIR_GOOD));
     }
-    ui_text(y, 0, COLS, keys, crt_attr(PAIR_DIM));
+}
+
+void ui_hotspot(struct app *a, int y, int x, int w, int key)
+{
+    if (a->nhot < (int)(sizeof a->hot / sizeof a->hot[0])) a->hot[a->nhot++] = (struct hotspot){y, x, w, key};
+}
+
+void ui_pane(struct app *a, struct viewport *v, const struct pane *p)
+{
+    if (a->nmouse < 4) {
+        a->mouse_vp[a->nmouse] = v;
+        a->mouse_pane[a->nmouse++] = p;
+    }
+}
+
+void ui_searchable(struct app *a, struct viewport *v) { a->search = v; }
+
+void ui_tabs(struct app *a, int y, const char *const *labels, int n, int active, int base_key)
+{
+    /* Whole labels when they fit; else the others cut to as many letters as leaves room. */
+    int cut = 0, longest = 0;
+    for (int t = 0; t < n; t++) longest = (int)strlen(labels[t]) > longest ? (int)strlen(labels[t]) : longest;
+    for (cut = longest; cut > 2; cut--) {
+        int total = 2;
+        for (int t = 0; t < n; t++) total += (t == active || (int)strlen(labels[t]) <= cut ? (int)strlen(labels[t]) : cut) + 2;
+        if (total <= COLS - 1) break;
+    }
+    int x = 1;
+    for (int t = 0; t < n; t++) {
+        char label[64];
+        int len = t == active || (int)strlen(labels[t]) <= cut ? (int)strlen(labels[t]) : cut;
+        snprintf(label, sizeof label, t == active ? "[%.*s]" : " %.*s ", len, labels[t]);
+        ui_text(y, x, (int)strlen(label), label, t == active ? crt_attr(PAIR_SELECT) | A_BOLD : A_NORMAL);
+        ui_hotspot(a, y, x, (int)strlen(label), base_key + t);
+        x += (int)strlen(label);
+    }
 }
 
 void ui_message(struct app *a, int bad, const char *fmt, ...)
@@ -89,43 +125,93 @@ void ui_message(struct app *a, int bad, const char *fmt, ...)
     a->message_bad = bad;
 }
 
-void ui_begin_input(struct app *a, const char *title, const char *initial, void (*done)(struct app *, const char *))
+/* --- the prompt ---------------------------------------------------------------------------- */
+
+void ui_begin_input(struct app *a, const char *title, const char *initial, int paths,
+                    void (*done)(struct app *, const char *))
 {
-    a->input = 1;
-    snprintf(a->input_title, sizeof a->input_title, "%s", title);
-    snprintf(a->input_buf, sizeof a->input_buf, "%s", initial ? initial : "");
-    a->input_done = done;
+    struct prompt *p = &a->prompt;
+    p->open = 1;
+    p->footer = 0;
+    snprintf(p->title, sizeof p->title, "%s", title);
+    le_set(&p->le, initial, paths);
+    p->done = done;
 }
 
-static void draw_input(struct app *a)
+/* `/`: the footer becomes the search line; the pane filters or marks as the text is typed. */
+static void begin_search(struct app *a)
 {
-    int w = COLS - 8, h = 5, y = LINES / 2 - 2, x = 4;
+    snprintf(a->search_was, sizeof a->search_was, "%s", a->search->query);
+    ui_begin_input(a, "/", a->search->query, 0, NULL);
+    a->prompt.footer = 1;
+}
+
+/* The text shown around the cursor when it is longer than the room; returns the cursor's column. */
+static int draw_edit_line(const struct line_edit *e, int y, int x, int room, attr_t attr)
+{
+    size_t start = 0;
+    char before[LINE_EDIT_MAX];
+    for (;;) { /* drop whole characters from the front until the cursor fits */
+        snprintf(before, sizeof before, "%.*s", (int)(e->cur - start), e->buf + start);
+        if (text_width(before) < room - 1 || start >= e->cur) break;
+        do start++;
+        while (start < e->cur && (e->buf[start] & 0xc0) == 0x80);
+    }
+    attron(attr);
+    mvhline(y, x, ' ', room);
+    attroff(attr);
+    ui_text(y, x, room, e->buf + start, attr);
+    snprintf(before, sizeof before, "%.*s", (int)(e->cur - start), e->buf + start);
+    return x + text_width(before);
+}
+
+static void draw_prompt(struct app *a)
+{
+    struct prompt *p = &a->prompt;
+    if (p->footer) {
+        move(LINES - 1, 0);
+        clrtoeol();
+        ui_text(LINES - 1, 0, 1, "/", A_BOLD);
+        int cx = draw_edit_line(&p->le, LINES - 1, 1, COLS - 40 > 20 ? COLS - 40 : 20, A_NORMAL);
+        ui_text(LINES - 1, COLS - 38, 38, "  Enter: keep   Esc: clear   n/N: matches", crt_attr(PAIR_DIM));
+        move(LINES - 1, cx);
+        curs_set(1);
+        return;
+    }
+    int w = COLS - 8, h = 10, y = LINES / 2 - 5, x = 4;
     for (int r = 0; r < h; r++) mvhline(y + r, x, ' ', w);
     crt_box(y, x, h, w);
-    ui_text(y + 1, x + 2, w - 4, a->input_title, A_BOLD);
-    char shown[1100];
-    int len = (int)strlen(a->input_buf), room = w - 6;
-    snprintf(shown, sizeof shown, "%s_", len > room - 1 ? a->input_buf + (len - room + 1) : a->input_buf);
-    ui_text(y + 2, x + 2, w - 4, shown, crt_attr(PAIR_SELECT));
-    ui_text(y + 3, x + 2, w - 4, "Enter: accept   Esc: cancel   Backspace: delete", crt_attr(PAIR_DIM));
+    int ty = y + 1 + ui_wrap(y + 1, x + 2, w - 4, 2, p->title, A_BOLD);
+    int cx = draw_edit_line(&p->le, ty, x + 2, w - 4, crt_attr(PAIR_SELECT));
+    ui_wrap(ty + 1, x + 2, w - 4, 2, p->le.note, crt_attr(PAIR_ACCENT));
+    ui_wrap(y + h - 3, x + 2, w - 4, 2,
+            p->le.paths ? "Enter: accept  Esc: cancel  Tab: complete  ~: home folder  Ctrl-A/E: start/end  Ctrl-U/K/W: "
+                          "delete to the start/end/word  Left/Right: move"
+                        : "Enter: accept  Esc: cancel  Ctrl-A/E: start/end  Ctrl-U/K/W: delete to the start/end/word  "
+                          "Left/Right: move",
+            crt_attr(PAIR_DIM));
+    move(ty, cx);
+    curs_set(1);
 }
 
-static void input_key(struct app *a, int ch)
+static void prompt_key(struct app *a, int ch)
 {
-    size_t len = strlen(a->input_buf);
-    if (ch == 27) {
-        a->input = 0;
-    } else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
-        a->input = 0;
-        char text[1024];
-        snprintf(text, sizeof text, "%s", a->input_buf);
-        if (a->input_done) a->input_done(a, text);
-    } else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
-        if (len) a->input_buf[len - 1] = '\0';
-    } else if (ch >= 32 && ch < 127 && len + 1 < sizeof a->input_buf) {
-        a->input_buf[len] = (char)ch;
-        a->input_buf[len + 1] = '\0';
+    struct prompt *p = &a->prompt;
+    int r = le_key(&p->le, ch);
+    if (p->footer) { /* the search follows the text as it is typed */
+        if (r == LE_CANCEL) snprintf(a->search->query, sizeof a->search->query, "%s", a->search_was);
+        else snprintf(a->search->query, sizeof a->search->query, "%s", p->le.buf);
+        a->search->top = 0;
+        if (r == LE_ACCEPT || r == LE_CANCEL) p->open = 0;
+        return;
     }
+    if (r == LE_CANCEL) p->open = 0;
+    if (r != LE_ACCEPT) return;
+    p->open = 0;
+    char text[LINE_EDIT_MAX + 256];
+    if (p->le.paths) le_expand_home(p->le.buf, text, sizeof text);
+    else snprintf(text, sizeof text, "%s", p->le.buf);
+    if (p->done) p->done(a, text);
 }
 
 /* --- hardware shown on the home screen ----------------------------------------------------- */
@@ -148,100 +234,58 @@ void app_refresh_hardware(struct app *a)
                  a->hw.evidence);
 }
 
-/* --- home ---------------------------------------------------------------------------------- */
-
-static const char *const home_items[] = {
-    "Start the advisor",        "Run a probe of this machine", "Open the latest probe run",
-    "Browse the knowledge base", "Load answers from a file",   "Quit",
-};
-enum { HOME_ITEMS = 6 };
-
-static void loaded_answers(struct app *a, const char *path)
-{
-    unsigned char *buf;
-    size_t n;
-    char err[PATH_MAX + 512];
-    if (eng_file_read(path, (size_t)64 << 20, &buf, &n, err, sizeof err) != ENG_FILE_OK) {
-        ui_message(a, 1, "%s", err);
-        return;
-    }
-    struct answers loaded;
-    answers_init(&loaded);
-    int bad = answers_parse_json(&loaded, (const char *)buf, n, path, err, sizeof err);
-    free(buf);
-    if (bad) {
-        ui_message(a, 1, "%s", err);
-        return;
-    }
-    ui_message(a, 0, "answers loaded from %s: check each step, Enter accepts", path);
-    wizard_start(a, &loaded);
-}
-
-static void home_draw(struct app *a)
-{
-    ui_title(a, "choose a training framework, check it on this machine");
-    int y = 2;
-    ui_text(y++, 2, COLS - 4, "This machine", A_BOLD);
-    ui_text(y++, 4, COLS - 6, a->hw_line, A_NORMAL);
-    ui_text(y++, 4, COLS - 6, a->probe_line, A_NORMAL);
-    char kbline[160];
-    snprintf(kbline, sizeof kbline, "Knowledge base %s (%s)", adv_kb_version(a->akb), adv_kb_date(a->akb));
-    ui_text(y++, 4, COLS - 6, kbline, crt_attr(PAIR_DIM));
-    y++;
-    for (int i = 0; i < HOME_ITEMS; i++) {
-        char line[96];
-        snprintf(line, sizeof line, "%s %s", i == a->home_sel ? ">" : " ", home_items[i]);
-        ui_text(y + i, 4, 40, line, i == a->home_sel ? crt_attr(PAIR_SELECT) | A_BOLD : A_NORMAL);
-    }
-    if (a->res) ui_text(y + HOME_ITEMS + 1, 4, COLS - 6, "r: back to the last results", crt_attr(PAIR_DIM));
-    ui_footer(a, " Up/Down/j/k: move   Enter: choose   r: results   ?: help   q: quit");
-}
-
-static void home_key(struct app *a, int ch)
-{
-    switch (ch) {
-    case KEY_UP: case 'k': a->home_sel = tui_move(a->home_sel, -1, HOME_ITEMS); break;
-    case KEY_DOWN: case 'j': a->home_sel = tui_move(a->home_sel, 1, HOME_ITEMS); break;
-    case 'r':
-        if (a->res) a->screen = SCR_RESULTS;
-        break;
-    case '\n': case '\r': case KEY_ENTER: case KEY_RIGHT: case 'l':
-        switch (a->home_sel) {
-        case 0: wizard_start(a, NULL); break;
-        case 1: probe_view_start(a); break;
-        case 2: probe_view_open_stored(a, "latest"); break;
-        case 3: kb_view_open(a); break;
-        case 4: ui_begin_input(a, "Answers file (fwadvisor.answers/1 JSON)", "", loaded_answers); break;
-        default: a->quit = 1;
-        }
-        break;
-    }
-}
-
 /* --- help ---------------------------------------------------------------------------------- */
+
+static const char *const help_keys[] = {
+    "Up/Down, k/j     move               PgUp/PgDn, Home/End  page, first, last",
+    "Enter, l         choose, forward    Esc, Backspace, h    back",
+    "Tab, Shift-Tab   next, previous tab / search: n, N the next, previous match",
+    "Space            tick a choice      mouse: the wheel scrolls, a click selects",
+    "?                this help          q    quit (asks while a probe runs)",
+};
+
+/* What each screen adds. */
+static const char *const help_screen[] = {
+    [SCR_HOME] = "Home: r returns to the last results. Loading answers or a preset goes straight to the results; "
+                 "Esc there opens the wizard with those answers.",
+    [SCR_PRESETS] = "Presets: Enter gives the results of the situation picked.",
+    [SCR_WIZARD] = "Wizard: the side panel reranks as you move. Where a question takes a number, type it (K, M, B, T: "
+                   "70B). Text prompts edit as readline does (Ctrl-A/E/U/W/K, arrows); Tab completes paths, ~ is home.",
+    [SCR_RESULTS] = "Results: 1-6 pick a tab; e exports the JSON report; Space ticks a pitfall.",
+    [SCR_PROBE] = "Probe: Esc cancels within a second, keeping what finished; b picks the run compared with; a opens "
+                  "the advisor.",
+    [SCR_KB] = "Knowledge base: Tab picks the kind, Enter or Right reads the fact, Left returns to the list; g groups "
+               "hardware by framework or by hardware. Shift+drag selects text to copy.",
+};
+
+struct help_lines {
+    char lines[32][160];
+    int n;
+};
+
+static void help_line(void *ctx, const char *start, size_t bytes)
+{
+    struct help_lines *h = ctx;
+    if (h->n < 32) snprintf(h->lines[h->n++], sizeof h->lines[0], "%.*s", (int)bytes, start);
+}
 
 static void help_draw(struct app *a)
 {
-    static const char *const lines[] = {
-        "Keys (every screen)",
-        "  Up/Down, k/j      move          Left/Right, h/l   back / forward",
-        "  Enter             choose        Space             toggle a choice or a tick",
-        "  Tab, Shift-Tab    next tab      Backspace, Esc    back",
-        "  ?                 this help     q                 quit (asks while a probe runs)",
-        "",
-        "Wizard: the side panel reranks the frameworks as you move between choices.",
-        "Results: 1-6 pick a tab; e exports the JSON report; on Pitfalls, Space ticks.",
-        "Probe: Esc cancels; what finished is kept, marked interrupted.",
-        "Knowledge base: Tab switches tables; Up/Down picks a fact.",
-        "",
-        "Press any key to close.",
-    };
-    int n = (int)(sizeof lines / sizeof lines[0]);
-    int w = 76, h = n + 2, y = (LINES - h) / 2, x = (COLS - w) / 2;
-    for (int r = 0; r < h; r++) mvhline(y + r, x, ' ', w);
-    crt_box(y, x, h, w);
-    for (int i = 0; i < n; i++) ui_text(y + 1 + i, x + 2, w - 4, lines[i], i == 0 ? A_BOLD : A_NORMAL);
-    (void)a;
+    int w = COLS - 4 < 80 ? COLS - 4 : 80;
+    struct help_lines h = {.n = 0};
+    snprintf(h.lines[h.n++], sizeof h.lines[0], "Keys (every screen)");
+    for (size_t i = 0; i < sizeof help_keys / sizeof help_keys[0]; i++)
+        text_wrap_lines(help_keys[i], w - 4, help_line, &h);
+    h.n++; /* a blank line */
+    text_wrap_lines(help_screen[a->screen], w - 4, help_line, &h);
+    if (h.n < 30) {
+        h.n++; /* a blank line */
+        snprintf(h.lines[h.n++], sizeof h.lines[0], "Press any key to close.");
+    }
+    int rows = h.n + 2 < LINES - 1 ? h.n + 2 : LINES - 1, y = (LINES - rows) / 2, x = (COLS - w) / 2;
+    for (int r = 0; r < rows; r++) mvhline(y + r, x, ' ', w);
+    crt_box(y, x, rows, w);
+    for (int i = 0; i < h.n && i < rows - 2; i++) ui_text(y + 1 + i, x + 2, w - 4, h.lines[i], i == 0 ? A_BOLD : A_NORMAL);
 }
 
 /* --- the loop ------------------------------------------------------------------------------ */
@@ -256,6 +300,9 @@ static double now_ms(void)
 static void draw(struct app *a)
 {
     erase();
+    curs_set(0);
+    a->nhot = a->nmouse = 0;
+    a->search = NULL;
     a->too_small = !tui_fits(LINES, COLS);
     if (a->too_small) {
         char msg[96];
@@ -267,12 +314,12 @@ static void draw(struct app *a)
     }
     switch (a->screen) {
     case SCR_HOME: home_draw(a); break;
+    case SCR_PRESETS: presets_draw(a); break;
     case SCR_WIZARD: wizard_draw(a); break;
     case SCR_RESULTS: results_draw(a); break;
     case SCR_PROBE: probe_view_draw(a); break;
     case SCR_KB: kb_view_draw(a); break;
     }
-    if (a->input) draw_input(a);
     if (a->help) help_draw(a);
     if (a->confirm_quit) {
         int w = 50, y = LINES / 2 - 2, x = (COLS - w) / 2;
@@ -280,12 +327,43 @@ static void draw(struct app *a)
         crt_box(y, x, 4, w);
         ui_text(y + 1, x + 2, w - 4, "A probe is running. Quit anyway? (y/n)", A_BOLD);
     }
+    if (a->prompt.open && !a->help && !a->confirm_quit) draw_prompt(a); /* last: it places the cursor */
     refresh();
+}
+
+static void screen_key(struct app *a, int ch)
+{
+    switch (a->screen) {
+    case SCR_HOME: home_key(a, ch); break;
+    case SCR_PRESETS: presets_key(a, ch); break;
+    case SCR_WIZARD: wizard_key(a, ch); break;
+    case SCR_RESULTS: results_key(a, ch); break;
+    case SCR_PROBE: probe_view_key(a, ch); break;
+    case SCR_KB: kb_view_key(a, ch); break;
+    }
+}
+
+/* The wheel scrolls the pane under the pointer; a click acts on a hotspot or selects in a pane. */
+static void mouse(struct app *a)
+{
+    MEVENT ev;
+    if (getmouse(&ev) != OK) return;
+    int wheel = ev.bstate & BUTTON4_PRESSED ? -1 : ev.bstate & BUTTON5_PRESSED ? 1 : 0;
+    int press = (ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)) != 0;
+    if (!wheel && !press) return;
+    if (press)
+        for (int i = 0; i < a->nhot; i++)
+            if (ev.y == a->hot[i].y && ev.x >= a->hot[i].x && ev.x < a->hot[i].x + a->hot[i].w) {
+                screen_key(a, a->hot[i].key);
+                return;
+            }
+    for (int i = 0; i < a->nmouse; i++)
+        if (vp_mouse(a->mouse_vp[i], a->mouse_pane[i], ev.y, ev.x, wheel, press)) return;
 }
 
 static void key(struct app *a, int ch)
 {
-    if (ch != KEY_RESIZE && ch != ERR) a->message[0] = '\0';
+    if (ch != KEY_RESIZE && ch != ERR && ch != KEY_MOUSE) a->message[0] = '\0';
     if (ch == KEY_RESIZE || ch == ERR) return;
     if (a->confirm_quit) {
         if (ch == 'y' || ch == 'Y') a->quit = 1;
@@ -296,8 +374,8 @@ static void key(struct app *a, int ch)
         a->help = 0;
         return;
     }
-    if (a->input) {
-        input_key(a, ch);
+    if (a->prompt.open) {
+        if (ch != KEY_MOUSE) prompt_key(a, ch);
         return;
     }
     if (ch == '?') {
@@ -310,13 +388,19 @@ static void key(struct app *a, int ch)
         return;
     }
     if (a->too_small) return;
-    switch (a->screen) {
-    case SCR_HOME: home_key(a, ch); break;
-    case SCR_WIZARD: wizard_key(a, ch); break;
-    case SCR_RESULTS: results_key(a, ch); break;
-    case SCR_PROBE: probe_view_key(a, ch); break;
-    case SCR_KB: kb_view_key(a, ch); break;
+    if (ch == KEY_MOUSE) {
+        mouse(a);
+        return;
     }
+    if (ch == '/' && a->search) {
+        begin_search(a);
+        return;
+    }
+    if (ch == 27 && a->search && a->search->query[0]) { /* Esc clears a search before it goes back */
+        a->search->query[0] = '\0';
+        return;
+    }
+    screen_key(a, ch);
 }
 
 /* Timing of the first frame and of every key, for make bench (FWADVISOR_TUI_STATS=FILE). */
@@ -336,6 +420,21 @@ static void write_stats(const struct stats *s)
     fclose(f);
 }
 
+static void app_free(struct app *a)
+{
+    kb_view_free(a);
+    pane_free(&a->preset_pane);
+    pane_free(&a->wiz_pane);
+    pane_free(&a->tab_pane);
+    pane_free(&a->probe.pane);
+    free(a->res);
+    free(a->preview);
+    adv_kb_free(a->akb);
+    kb_close(a->k);
+    pthread_mutex_destroy(&a->probe.lock);
+    free(a);
+}
+
 int tui_run(const struct tui_options *opt)
 {
     struct stats st = {now_ms(), 0, 0, 0, 0};
@@ -346,6 +445,7 @@ int tui_run(const struct tui_options *opt)
         fprintf(stderr, "fwadvisor: out of memory\n");
         return 1;
     }
+    pthread_mutex_init(&a->probe.lock, NULL);
     int status = kb_resolve_path(opt->db, path, sizeof path, &is_default, err, sizeof err);
     if (status == KB_OK) status = kb_open(path, is_default, &a->k, err, sizeof err);
     if (status == KB_OK) status = adv_kb_load(a->k, &a->akb, err, sizeof err);
@@ -353,20 +453,20 @@ int tui_run(const struct tui_options *opt)
         fputs("fwadvisor: ", stderr);
         text_put(stderr, err);
         fputc('\n', stderr);
-        kb_close(a->k);
-        free(a);
+        app_free(a);
         return status;
     }
     a->preview = calloc(1, sizeof *a->preview);
-    pthread_mutex_init(&a->probe.lock, NULL);
+    a->tab_vp[TAB_RANKING].cursor = a->tab_vp[TAB_PITFALLS].cursor = 0;
+    for (int t = 0; t < TAB_COUNT; t++)
+        if (t != TAB_RANKING && t != TAB_PITFALLS) a->tab_vp[t].cursor = -1;
+    a->probe.vp.cursor = a->kb_detail_vp.cursor = -1;
+    a->kb_fact_row = -1;
     app_refresh_hardware(a);
     if (crt_init(opt->color) != 0) {
         text_printf(stderr, "fwadvisor: cannot start the terminal interface (TERM=%s)", getenv("TERM") ? getenv("TERM") : "");
         fputc('\n', stderr);
-        adv_kb_free(a->akb);
-        kb_close(a->k);
-        free(a->preview);
-        free(a);
+        app_free(a);
         return 1;
     }
     utf8_mode = a->utf8 = crt_utf8();
@@ -390,7 +490,7 @@ int tui_run(const struct tui_options *opt)
         key(a, ch);
         if (a->quit) break;
         draw(a);
-        if (ch != ERR && ch != KEY_RESIZE) {
+        if (ch != KEY_RESIZE) {
             double dt = now_ms() - t0;
             st.keys++;
             st.key_sum += dt;
@@ -400,12 +500,6 @@ int tui_run(const struct tui_options *opt)
     crt_done();
     probe_view_cleanup(a);
     write_stats(&st);
-    cJSON_Delete(a->kb_rows);
-    free(a->res);
-    free(a->preview);
-    adv_kb_free(a->akb);
-    kb_close(a->k);
-    pthread_mutex_destroy(&a->probe.lock);
-    free(a);
+    app_free(a);
     return 0;
 }

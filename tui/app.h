@@ -10,10 +10,11 @@
 #include "knowledge/advisor.h"
 #include "probes/probe.h"
 #include "probes/session.h"
+#include "tui/line_edit.h"
+#include "tui/viewport.h"
 
-enum tui_screen { SCR_HOME, SCR_WIZARD, SCR_RESULTS, SCR_PROBE, SCR_KB };
+enum tui_screen { SCR_HOME, SCR_PRESETS, SCR_WIZARD, SCR_RESULTS, SCR_PROBE, SCR_KB };
 enum { TAB_RANKING, TAB_WHY, TAB_COMPARE, TAB_PLAN, TAB_DEPLOY, TAB_PITFALLS, TAB_COUNT };
-enum { KB_TAB_FRAMEWORKS, KB_TAB_HARDWARE, KB_TAB_DISTRIBUTED, KB_TAB_DEPLOYMENT, KB_TAB_SOURCES, KB_TAB_COUNT };
 
 #define WIZ_MAX_OPTIONS 16
 
@@ -26,10 +27,11 @@ struct wiz_option {
 struct wiz_question {
     const char *key, *title;
     int multi;         /* team: several may be chosen */
+    int numeric;       /* any number may be typed (K, M, B, T suffixes) besides the options */
+    const char *only_if_key, *only_if_not; /* asked only when that key's answer is not this value */
     int default_index;
     int nopts;
-    struct wiz_option opts[WIZ_MAX_OPTIONS]; /* "accelerator": the catalog's devices of the hardware
-                                                 chosen follow these */
+    struct wiz_option opts[WIZ_MAX_OPTIONS]; /* "accelerator": the catalog's devices follow these */
 };
 
 extern const struct wiz_question wiz_questions[];
@@ -39,15 +41,32 @@ extern const int wiz_question_count;
 
 struct probe_state {
     pthread_t thread;
-    pthread_mutex_t lock;       /* finished, steps */
+    pthread_mutex_t lock;       /* finished, finished_at, steps */
     int started, finished, collected;
     struct probe_session session;
-    double t0;
+    double t0, cancel_at, finished_at; /* monotonic seconds; cancel_at 0 until Esc */
     int nsteps;
     char steps[PROBE_VIEW_STEPS][32]; /* the steps reached, in order */
     cJSON *shown, *baseline;    /* the run on screen and the run it is compared with */
-    int baseline_pick, scroll;
+    int baseline_pick;
     char message[256];
+    struct viewport vp;
+    struct pane pane;
+};
+
+/* A place on screen a click acts on as a key does (a tab, a menu entry). */
+struct hotspot {
+    int y, x, w, key;
+};
+
+struct app;
+
+/* A line being typed: in a box (a path, a number) or on the footer line (a `/` search). */
+struct prompt {
+    int open, footer;
+    char title[96];
+    struct line_edit le;
+    void (*done)(struct app *a, const char *text);
 };
 
 struct app {
@@ -57,29 +76,43 @@ struct app {
     struct adv_kb *akb;
     struct adv_hw hw;
     char hw_line[256], probe_line[256];
-    /* a line of input (file paths) */
-    int input;
-    char input_title[80], input_buf[1024];
-    void (*input_done)(struct app *a, const char *text);
+    struct prompt prompt;
+    struct viewport *search;     /* the pane `/` searches on this screen, set by its draw */
+    char search_was[64];         /* its query before the search began (Esc brings it back) */
     char message[256];
     int message_bad;
-    /* home */
+    /* what the mouse can reach, registered by the draw functions */
+    struct hotspot hot[48];
+    int nhot;
+    struct viewport *mouse_vp[4];
+    const struct pane *mouse_pane[4];
+    int nmouse;
+    /* home and the preset picker */
     int home_sel;
+    struct viewport preset_vp;
+    struct pane preset_pane;
     /* wizard */
     struct answers base;         /* answers loaded from a file, under the questions' choices */
-    int q, sel[32], first[32];
+    int q, sel[32];
     unsigned multi[32];          /* chosen options of multi-select questions */
-    char custom[32][40];         /* a loaded value that is none of the options */
+    char custom[32][40];         /* a loaded or typed value that is none of the options */
     struct adv_result *preview;
+    struct viewport wiz_vp;
+    struct pane wiz_pane;
     /* results */
     struct adv_result *res;
-    int tab, rank_sel, scroll, pit_sel;
+    int tab;
+    struct viewport tab_vp[TAB_COUNT]; /* Ranking's and Pitfalls' cursors: the framework, the pitfall */
+    struct pane tab_pane;
     unsigned char ticked[ADV_MAX_PITFALLS];
     /* probe */
     struct probe_state probe;
     /* knowledge base browser */
-    int kb_tab, kb_sel, kb_first;
-    cJSON *kb_rows;
+    int kb_tab, kb_focus, kb_by_hardware; /* focus 0: the list, 1: the detail */
+    cJSON *kb_rows, *kb_fact;
+    int kb_fact_row;             /* the row kb_fact was read for, -1 none */
+    struct viewport kb_list_vp, kb_detail_vp;
+    struct pane kb_list_pane, kb_detail_pane;
     int utf8;
 };
 
@@ -87,9 +120,30 @@ struct app {
 void ui_text(int y, int x, int width, const char *s, attr_t attr);
 int ui_wrap(int y, int x, int width, int max_lines, const char *s, attr_t attr);
 void ui_title(struct app *a, const char *title);
+/* The key line at the bottom (always drawn, cut at the screen's width with nothing that matters
+ * last) and, above it, the message of the last action. */
 void ui_footer(struct app *a, const char *keys);
-void ui_begin_input(struct app *a, const char *title, const char *initial, void (*done)(struct app *, const char *));
+/* Tabs on row y; a click on one acts as key base_key + i. Labels shorten when they do not fit. */
+void ui_tabs(struct app *a, int y, const char *const *labels, int n, int active, int base_key);
+/* Registers a click target, or a pane the wheel and clicks reach. */
+void ui_hotspot(struct app *a, int y, int x, int w, int key);
+void ui_pane(struct app *a, struct viewport *v, const struct pane *p);
+/* The pane `/` searches on this screen. */
+void ui_searchable(struct app *a, struct viewport *v);
+/* Opens the prompt: a box, or the footer line for a search. paths: Tab completes paths. */
+void ui_begin_input(struct app *a, const char *title, const char *initial, int paths,
+                    void (*done)(struct app *, const char *));
 void ui_message(struct app *a, int bad, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The rows panes get: from `top` to the message line. */
+int ui_content_rows(int top);
+
+/* home.c: the home screen and the preset picker */
+void home_draw(struct app *a);
+void home_key(struct app *a, int ch);
+void presets_draw(struct app *a);
+void presets_key(struct app *a, int ch);
+/* Answers from a file (fwadvisor.answers/1) straight to the results. */
+void home_load_answers(struct app *a, const char *path);
 
 /* wizard.c */
 void wizard_start(struct app *a, const struct answers *loaded);
@@ -99,6 +153,8 @@ void wizard_key(struct app *a, int ch);
 const char *wizard_option_label(const struct app *a, int q, int i, char *buf, size_t n);
 const char *wizard_option_help(const struct app *a, int q, int i, char *buf, size_t n);
 int wizard_option_count(const struct app *a, int q);
+/* 1 when question q is asked with the choices made so far (deploy_hardware only with a deploy). */
+int wizard_asked(const struct app *a, int q);
 
 /* results.c */
 void results_compute(struct app *a);
@@ -118,6 +174,7 @@ void probe_view_cleanup(struct app *a);
 void kb_view_open(struct app *a);
 void kb_view_draw(struct app *a);
 void kb_view_key(struct app *a, int ch);
+void kb_view_free(struct app *a);
 
 /* app.c */
 void app_refresh_hardware(struct app *a);

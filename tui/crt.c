@@ -27,6 +27,10 @@ int crt_init(int want_color)
     keypad(stdscr, TRUE);
     set_escdelay(25);
     curs_set(0);
+    /* The wheel and the left button; presses come at once (no wait to tell a click from a
+     * double click). Terminals still select text with Shift held. */
+    mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+    mouseinterval(0);
     color = want_color && has_colors();
     if (color) {
         start_color();

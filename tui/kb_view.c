@@ -1,5 +1,10 @@
-/* The knowledge-base browser: frameworks, hardware support, distributed strategies, deployment
- * runtimes and sources, with their dates. */
+/* The knowledge-base browser: every kind of fact (frameworks, criteria, hardware support,
+ * distributed strategies, deployment runtimes, accelerators, rules, sources) in a list, the fact
+ * picked in full beside it, as `fwadvisor kb show` words it (knowledge/kb_text.h): a framework's
+ * scores with their notes, sources with whole addresses. Hardware support is grouped by framework
+ * or by hardware (g). Both panes scroll and search. */
+#include "knowledge/kb_text.h"
+#include "knowledge/json_doc.h"
 #include "tui/app.h"
 #include "tui/crt.h"
 #include "tui/layout.h"
@@ -8,15 +13,27 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const kinds[KB_TAB_COUNT] = {"frameworks", "hardware", "distributed", "deployment", "sources"};
+enum { KB_KINDS = 8 };
+static int is_hardware(const struct app *a) { return strcmp(kb_list_kinds[a->kb_tab], "hardware") == 0; }
+
+static void forget_fact(struct app *a)
+{
+    cJSON_Delete(a->kb_fact);
+    a->kb_fact = NULL;
+    a->kb_fact_row = -1;
+    a->kb_detail_vp.top = 0;
+}
 
 static void load(struct app *a)
 {
     char err[256];
     cJSON_Delete(a->kb_rows);
     a->kb_rows = NULL;
-    if (kb_list(a->k, kinds[a->kb_tab], &a->kb_rows, err, sizeof err) != KB_OK) ui_message(a, 1, "%s", err);
-    a->kb_sel = a->kb_first = 0;
+    forget_fact(a);
+    if (kb_list(a->k, kb_list_kinds[a->kb_tab], &a->kb_rows, err, sizeof err) != KB_OK) ui_message(a, 1, "%s", err);
+    a->kb_list_vp = (struct viewport){.cursor = 0};
+    a->kb_detail_vp = (struct viewport){.cursor = -1};
+    a->kb_focus = 0;
 }
 
 void kb_view_open(struct app *a)
@@ -25,72 +42,199 @@ void kb_view_open(struct app *a)
     load(a);
 }
 
-static const char *str(const cJSON *o, const char *key)
+void kb_view_free(struct app *a)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsString(v) ? v->valuestring : "";
+    cJSON_Delete(a->kb_rows);
+    a->kb_rows = NULL;
+    forget_fact(a);
+    pane_free(&a->kb_list_pane);
+    pane_free(&a->kb_detail_pane);
 }
 
-/* The label of a row in the list. */
+/* --- the list ------------------------------------------------------------------------------ */
+
+/* What a row is called in the list, and what a search looks at. */
 static void row_label(const cJSON *row, char *out, size_t n)
 {
-    if (*str(row, "id")) snprintf(out, n, "%s", str(row, "id"));
-    else snprintf(out, n, "%s/%s", str(row, "framework"), str(row, "hardware"));
+    const char *name = *json_str(row, "name") ? json_str(row, "name") : json_str(row, "title");
+    if (*json_str(row, "id")) snprintf(out, n, "%s%s%s", json_str(row, "id"), *name ? "  " : "", name);
+    else snprintf(out, n, "%s/%s %s", json_str(row, "framework"), json_str(row, "hardware"), json_str(row, "level"));
+}
+
+/* Hardware support under a heading per framework, or per hardware platform. */
+static void build_grouped(struct app *a, struct pane *p)
+{
+    const char *group = a->kb_by_hardware ? "hardware" : "framework", *other = a->kb_by_hardware ? "framework" : "hardware";
+    const char *seen[64];
+    int nseen = 0;
+    const cJSON *row;
+    cJSON_ArrayForEach(row, a->kb_rows) {
+        const char *g = json_str(row, group);
+        int known = 0;
+        for (int i = 0; i < nseen; i++) known |= strcmp(seen[i], g) == 0;
+        if (known || nseen == 64) continue;
+        seen[nseen++] = g;
+        int heading = 0, i = 0;
+        const cJSON *r;
+        cJSON_ArrayForEach(r, a->kb_rows) {
+            char label[160];
+            snprintf(label, sizeof label, "%-*s %s", a->kb_by_hardware ? 12 : 7, json_str(r, other), json_str(r, "level"));
+            if (strcmp(json_str(r, group), g) == 0 && (vp_matches(&a->kb_list_vp, label) || vp_matches(&a->kb_list_vp, g))) {
+                if (!heading++) pane_add(p, -1, 0, A_BOLD | A_UNDERLINE, g);
+                pane_add(p, i, 2, A_NORMAL, label);
+            }
+            i++;
+        }
+    }
+}
+
+static void build_list(struct app *a, struct pane *p)
+{
+    if (is_hardware(a)) {
+        build_grouped(a, p);
+        return;
+    }
+    int i = 0;
+    const cJSON *row;
+    cJSON_ArrayForEach(row, a->kb_rows) {
+        char label[256];
+        row_label(row, label, sizeof label);
+        if (vp_matches(&a->kb_list_vp, label)) pane_add(p, i, 0, A_NORMAL, label);
+        i++;
+    }
+}
+
+/* --- the fact ------------------------------------------------------------------------------ */
+
+static void detail_line(void *ctx, const struct kb_text_line *l)
+{
+    struct pane *p = ctx;
+    char text[2600];
+    switch (l->kind) {
+    case KB_TEXT_TITLE:
+        snprintf(text, sizeof text, "%s%s", l->label ? l->label : "", l->text);
+        pane_wrap(p, -1, 0, A_BOLD, NULL, 0, text);
+        break;
+    case KB_TEXT_PARA: pane_wrap(p, -1, 0, A_NORMAL, NULL, 0, l->text); break;
+    case KB_TEXT_HEADING:
+        pane_gap(p);
+        pane_add(p, -1, 0, A_BOLD, l->text);
+        break;
+    case KB_TEXT_ITEM:
+    case KB_TEXT_SOURCE: {
+        /* The label's runs of spaces closed up ("debugging 6"); beside the text where there is
+         * room, above it where there is not. */
+        char label[96];
+        size_t n = 0;
+        for (const char *c = l->label; *c && n + 1 < sizeof label; c++)
+            if (*c != ' ' || (n && label[n - 1] != ' ')) label[n++] = *c;
+        label[n] = '\0';
+        int w = 0;
+        if (p->width >= 70) {
+            w = l->label_width;
+            snprintf(text, sizeof text, "%-*s ", w, label);
+            pane_wrap(p, -1, 0, A_NORMAL, text, A_BOLD, l->text);
+            w++;
+        } else {
+            pane_add(p, -1, 0, A_BOLD, label);
+            pane_wrap(p, -1, w = 2, A_NORMAL, NULL, 0, l->text);
+        }
+        /* An address on lines of its own, whole (wrapped, never cut), so that it can be copied. */
+        if (l->url && *l->url) pane_wrap(p, -1, w, crt_attr(PAIR_ACCENT), NULL, 0, l->url);
+        break;
+    }
+    }
+}
+
+/* A hardware-support row has no id of its own: worded as in the framework's fact. */
+static void row_fields(const cJSON *row, struct pane *p)
+{
+    char title[160], label[64], text[2048];
+    snprintf(title, sizeof title, "%s on %s: %s", json_str(row, "framework"), json_str(row, "hardware"), json_str(row, "level"));
+    pane_wrap(p, -1, 0, A_BOLD, NULL, 0, title);
+    snprintf(label, sizeof label, "%-7s %s", json_str(row, "hardware"), json_str(row, "level"));
+    kb_support_text(row, text, sizeof text);
+    struct kb_text_line l = {KB_TEXT_ITEM, label, 20, text, NULL};
+    detail_line(p, &l);
+    pane_gap(p);
+    snprintf(text, sizeof text, "All of %s: Tab to frameworks, or fwadvisor kb show %s.", json_str(row, "framework"),
+             json_str(row, "framework"));
+    pane_wrap(p, -1, 0, crt_attr(PAIR_DIM), NULL, 0, text);
+}
+
+static void build_detail(struct app *a, struct pane *p)
+{
+    int sel = a->kb_list_vp.cursor;
+    const cJSON *row = sel >= 0 ? cJSON_GetArrayItem(a->kb_rows, sel) : NULL;
+    if (!row) {
+        pane_add(p, -1, 0, crt_attr(PAIR_DIM), "Nothing matches the search (Esc clears it).");
+        return;
+    }
+    if (!*json_str(row, "id")) {
+        row_fields(row, p);
+        return;
+    }
+    if (a->kb_fact_row != sel) { /* read once per fact picked, not once per frame */
+        char err[256];
+        forget_fact(a);
+        if (kb_show(a->k, json_str(row, "id"), &a->kb_fact, err, sizeof err) != KB_OK) ui_message(a, 1, "%s", err);
+        a->kb_fact_row = sel;
+    }
+    if (a->kb_fact) kb_fact_text(a->kb_fact, detail_line, p);
 }
 
 void kb_view_draw(struct app *a)
 {
     ui_title(a, "knowledge base");
-    int x = 1;
-    for (int t = 0; t < KB_TAB_COUNT; t++) {
-        char label[32];
-        snprintf(label, sizeof label, t == a->kb_tab ? "[%s]" : " %s ", kinds[t]);
-        ui_text(1, x, (int)strlen(label), label, t == a->kb_tab ? crt_attr(PAIR_SELECT) | A_BOLD : A_NORMAL);
-        x += (int)strlen(label) + 1;
-    }
-    int n = cJSON_GetArraySize(a->kb_rows), listw = 24, top = 3, visible = LINES - top - 1;
-    a->kb_first = tui_scroll(a->kb_sel, a->kb_first, visible, n);
-    for (int r = 0; r < visible && a->kb_first + r < n; r++) {
-        char label[96];
-        row_label(cJSON_GetArrayItem(a->kb_rows, a->kb_first + r), label, sizeof label);
-        ui_text(top + r, 1, listw, label, a->kb_first + r == a->kb_sel ? crt_attr(PAIR_SELECT) | A_BOLD : A_NORMAL);
-    }
-    const cJSON *row = cJSON_GetArrayItem(a->kb_rows, a->kb_sel);
-    int y = top, dx = listw + 3, dw = COLS - dx - 1;
-    const cJSON *f;
-    cJSON_ArrayForEach(f, row) {
-        if (y >= LINES - 1) break;
-        char value[2048];
-        if (cJSON_IsString(f)) snprintf(value, sizeof value, "%s", f->valuestring);
-        else if (cJSON_IsNumber(f)) snprintf(value, sizeof value, "%g", f->valuedouble);
-        else if (cJSON_IsArray(f)) {
-            size_t used = 0;
-            value[0] = '\0';
-            const cJSON *it;
-            cJSON_ArrayForEach(it, f) if (cJSON_IsString(it) && used < sizeof value)
-                used += (size_t)snprintf(value + used, sizeof value - used, "%s%s", used ? ", " : "", it->valuestring);
-        } else {
-            char *text = cJSON_PrintUnformatted(f);
-            snprintf(value, sizeof value, "%s", text ? text : "");
-            cJSON_free(text);
-        }
-        if (!value[0]) continue;
-        ui_text(y, dx, 16, f->string, A_BOLD);
-        y += ui_wrap(y, dx + 17, dw - 17, LINES - 1 - y, value, A_NORMAL);
-    }
-    ui_footer(a, " Tab: next table   Up/Down: pick   Esc: home   ?: help   q: quit");
+    ui_tabs(a, 1, kb_list_kinds, KB_KINDS, a->kb_tab, '1');
+    int top = 3, rows = ui_content_rows(top);
+    int listw = COLS / 3 < 26 ? 26 : COLS / 3 > 44 ? 44 : COLS / 3, dx = listw + 2, dw = COLS - dx - 1;
+    struct pane *lp = &a->kb_list_pane, *dp = &a->kb_detail_pane;
+    pane_reset(lp, listw - 1);
+    build_list(a, lp);
+    vp_draw(&a->kb_list_vp, lp, top, 1, rows, listw, a->utf8);
+    pane_reset(dp, dw - 1);
+    build_detail(a, dp);
+    vp_draw(&a->kb_detail_vp, dp, top, dx, rows, dw, a->utf8);
+    if (a->kb_focus) ui_text(2, dx, dw, "(reading: Up/Down scroll, Left returns to the list)", crt_attr(PAIR_DIM));
+    else if (is_hardware(a)) ui_text(2, 1, COLS - 2, a->kb_by_hardware ? "by hardware (g: by framework)" : "by framework (g: by hardware)",
+                                     crt_attr(PAIR_DIM));
+    ui_pane(a, &a->kb_list_vp, lp);
+    ui_pane(a, &a->kb_detail_vp, dp);
+    ui_searchable(a, a->kb_focus ? &a->kb_detail_vp : &a->kb_list_vp);
+    ui_footer(a, a->kb_focus ? " PgUp/PgDn: scroll  /: find  Left/Esc: the list  Tab: kind  ?: help  q: quit"
+                             : " Tab: kind  Enter: read  /: find  g: group  Esc: home  ?: help  q: quit");
 }
 
 void kb_view_key(struct app *a, int ch)
 {
-    int n = cJSON_GetArraySize(a->kb_rows);
+    if (ch >= '1' && ch < '1' + KB_KINDS) {
+        a->kb_tab = ch - '1';
+        load(a);
+        return;
+    }
     switch (ch) {
-    case '\t': case KEY_RIGHT: case 'l': a->kb_tab = (a->kb_tab + 1) % KB_TAB_COUNT, load(a); break;
-    case KEY_BTAB: a->kb_tab = (a->kb_tab + KB_TAB_COUNT - 1) % KB_TAB_COUNT, load(a); break;
-    case KEY_UP: case 'k': if (n) a->kb_sel = tui_move(a->kb_sel, -1, n); break;
-    case KEY_DOWN: case 'j': if (n) a->kb_sel = tui_move(a->kb_sel, 1, n); break;
-    case KEY_NPAGE: if (n) a->kb_sel = tui_move(a->kb_sel, 10, n); break;
-    case KEY_PPAGE: if (n) a->kb_sel = tui_move(a->kb_sel, -10, n); break;
-    case 27: case KEY_BACKSPACE: case 127: case 8: case KEY_LEFT: case 'h': a->screen = SCR_HOME; break;
+    case '\t': a->kb_tab = (a->kb_tab + 1) % KB_KINDS, load(a); return;
+    case KEY_BTAB: a->kb_tab = (a->kb_tab + KB_KINDS - 1) % KB_KINDS, load(a); return;
+    case 'g':
+        if (is_hardware(a) && !a->kb_focus) {
+            a->kb_by_hardware = !a->kb_by_hardware;
+            a->kb_list_vp.top = 0;
+            return;
+        }
+        break;
+    }
+    struct viewport *v = a->kb_focus ? &a->kb_detail_vp : &a->kb_list_vp;
+    int before = a->kb_list_vp.cursor;
+    if (vp_key(v, a->kb_focus ? &a->kb_detail_pane : &a->kb_list_pane, ch)) {
+        if (a->kb_list_vp.cursor != before) a->kb_detail_vp.top = 0;
+        return;
+    }
+    switch (ch) {
+    case '\n': case '\r': case KEY_ENTER: case KEY_RIGHT: case 'l': a->kb_focus = 1; break;
+    case 27: case KEY_BACKSPACE: case 127: case 8: case KEY_LEFT: case 'h':
+        if (a->kb_focus) a->kb_focus = 0;
+        else a->screen = SCR_HOME;
+        break;
     }
 }

@@ -47,17 +47,6 @@ size_t tui_bar_parts(char *out, size_t outsz, const double *parts, int n, int wi
     return at;
 }
 
-int tui_scroll(int selected, int first, int visible, int n)
-{
-    if (visible < 1) visible = 1;
-    if (selected < first) first = selected;
-    if (selected >= first + visible) first = selected - visible + 1;
-    int max_first = n - visible > 0 ? n - visible : 0;
-    if (first > max_first) first = max_first;
-    if (first < 0) first = 0;
-    return first;
-}
-
 int tui_move(int selected, int delta, int n)
 {
     int s = selected + delta;

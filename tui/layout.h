@@ -23,10 +23,6 @@ size_t tui_bar3(char *out, size_t outsz, double first, double second, int width,
  * U+00B7): the plan's model states, activations and buffers against usable memory. */
 size_t tui_bar_parts(char *out, size_t outsz, const double *parts, int n, int width, int utf8);
 
-/* Scrolling a list of n items in `visible` rows: keeps `selected` on screen and returns the
- * first row to draw (0 <= first <= max(0, n - visible)). */
-int tui_scroll(int selected, int first, int visible, int n);
-
 /* Moves a selection by delta within 0..n-1 (clamped, n > 0). */
 int tui_move(int selected, int delta, int n);
 

@@ -5,8 +5,10 @@
  * opens here too, from the home screen. The knowledge base is only touched from the
  * interface's thread. */
 #include "knowledge/probe_store.h"
+#include "knowledge/units.h"
 #include "probes/run_table.h"
 #include "probes/session.h"
+#include "tui/tui.h"
 #include "tui/app.h"
 #include "tui/crt.h"
 #include "tui/layout.h"
@@ -44,6 +46,7 @@ static void *worker(void *arg)
     probe_session_measure(&p->session);
     pthread_mutex_lock(&p->lock);
     p->finished = 1;
+    p->finished_at = now_s();
     pthread_mutex_unlock(&p->lock);
     return NULL;
 }
@@ -65,7 +68,9 @@ static void reset(struct probe_state *p)
     p->shown = p->baseline = NULL;
     p->started = p->finished = p->collected = 0;
     p->nsteps = 0;
-    p->scroll = 0;
+    p->vp.top = 0;
+    p->vp.query[0] = '\0';
+    p->cancel_at = p->finished_at = 0;
     p->baseline_pick = 0;
     p->message[0] = '\0';
 }
@@ -133,15 +138,20 @@ void probe_view_poll(struct app *a)
         return;
     }
     probe_session_baseline(a->k, "latest", p->session.doc, &p->baseline, err, sizeof err);
+    /* How long Esc took to stop the measuring, said: the interface promises under a second. */
+    char took[48] = "";
+    if (p->cancel_at > 0) units_duration(p->finished_at - p->cancel_at, took, sizeof took);
     switch (probe_session_save(&p->session, a->k, where, sizeof where, err, sizeof err)) {
     case PROBE_SAVED:
-        snprintf(p->message, sizeof p->message, "saved as probe run %s%s", p->session.run->id,
-                 p->session.run->interrupted ? " (cancelled: the finished results only)" : "");
+        snprintf(p->message, sizeof p->message, "saved as probe run %s%s%s%s", p->session.run->id,
+                 p->session.run->interrupted ? " (cancelled in " : "", took, p->session.run->interrupted ? ": the finished results only)" : "");
         app_refresh_hardware(a);
         break;
     case PROBE_SPILLED: snprintf(p->message, sizeof p->message, "not stored (%.100s); kept in %.120s", err, where); break;
     case PROBE_LOST: snprintf(p->message, sizeof p->message, "%.250s", err); break;
-    case PROBE_NOTHING: snprintf(p->message, sizeof p->message, "cancelled before anything finished: nothing saved"); break;
+    case PROBE_NOTHING:
+        snprintf(p->message, sizeof p->message, "cancelled in %s, before anything finished: nothing saved", took);
+        break;
     }
     p->shown = cJSON_Duplicate(p->session.doc, 1);
     probe_session_end(&p->session);
@@ -205,14 +215,77 @@ static void draw_running(struct app *a)
     snprintf(line, sizeof line, "overall %3.0f%%", pr.fraction * 100);
     ui_text(y, 2, 24, line, A_NORMAL);
     ui_text(y, 27, COLS - 30, bar, A_NORMAL);
-    double elapsed = now_s() - p->t0;
+    char so_far[48], left[48];
+    units_duration(now_s() - p->t0, so_far, sizeof so_far);
     if (pr.eta_s >= 0)
-        snprintf(line, sizeof line, "%.0f s so far, about %.0f s left%s", elapsed, pr.eta_s,
+        snprintf(line, sizeof line, "%s so far, about %s left%s", so_far, units_duration(pr.eta_s, left, sizeof left),
                  pr.eta_revised ? " (revised up: the last step ran slower than planned)" : "");
     else
-        snprintf(line, sizeof line, "%.0f s so far; the time left follows the first step", elapsed);
-    ui_text(y + 2, 2, COLS - 4, line, A_NORMAL);
-    ui_footer(a, " Esc: cancel   q: quit (asks first)");
+        snprintf(line, sizeof line, "%s so far; the time left follows the first step", so_far);
+    ui_wrap(y + 2, 2, COLS - 4, 2, line, A_NORMAL);
+    ui_footer(a, " Esc: cancel (within a second, keeping what finished)   q: quit (asks first)");
+}
+
+int tui_probe_table(FILE *f, const struct probe_table *t, int bold)
+{
+    const enum probe_col *cols = t->compared ? probe_table_compared : probe_table_plain;
+    struct text_column tc[PT_NCOLS];
+    int nc = 0;
+    for (; cols[nc] != PT_NCOLS; nc++)
+        tc[nc] = (struct text_column){probe_table_headers[cols[nc]], cols[nc] == PT_PARAMS, /* gives way when narrow */
+                                      cols[nc] >= PT_MEDIAN && cols[nc] != PT_RANGE};
+    const char **cells = calloc((size_t)t->nrows * (size_t)nc + 1, sizeof *cells);
+    if (!cells) return 0;
+    int nrows = 0;
+    for (int r = 0; r < t->nrows; r++) {
+        if (t->rows[r].skipped) continue;
+        for (int c = 0; c < nc; c++) cells[nrows * nc + c] = t->rows[r].cell[cols[c]];
+        nrows++;
+    }
+    if (nrows) text_table(f, tc, nc, cells, nrows, bold);
+    free(cells);
+    return nrows;
+}
+
+/* The table as the command line prints it, at the pane's width; each row in its verdict's colours. */
+static void add_table(struct app *a, struct pane *p, const struct probe_table *t)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    if (!mem) return;
+    int keep = text_table_width();
+    text_set_table_width(p->width);
+    tui_probe_table(mem, t, 0);
+    text_set_table_width(keep);
+    fclose(mem);
+    int line = 0, r = -1;
+    for (char *s = buf, *nl; s && *s; s = nl ? nl + 1 : NULL, line++) {
+        nl = strchr(s, '\n');
+        if (nl) *nl = '\0';
+        attr_t attr = A_BOLD;
+        if (line > 0) {
+            while (++r < t->nrows && t->rows[r].skipped) {
+            }
+            const struct probe_table_row *row = &t->rows[r < t->nrows ? r : 0];
+            attr = row->verdict == PV_WORSE ? crt_attr(PAIR_BAD) | A_BOLD
+                   : row->verdict == PV_BETTER ? crt_attr(PAIR_GOOD)
+                   : row->noisy               ? crt_attr(PAIR_ACCENT)
+                                              : A_NORMAL;
+        }
+        if (vp_matches(&a->probe.vp, s) || line == 0) pane_add(p, -1, 0, attr, s);
+    }
+    free(buf);
+    for (int k = 0; k < t->nrows; k++) {
+        const struct probe_table_row *row = &t->rows[k];
+        if (!row->skipped) continue;
+        char lead[64];
+        snprintf(lead, sizeof lead, "%-10s %-13.13s ", row->cell[PT_WORKLOAD], row->cell[PT_METRIC]);
+        pane_wrap(p, -1, 0, crt_attr(PAIR_DIM), lead, crt_attr(PAIR_DIM), row->reason);
+    }
+    const char *notes[] = {probe_table_noise_note(t), probe_table_compare_note(t)};
+    for (int k = 0; k < 2; k++)
+        if (*notes[k]) pane_wrap(p, -1, 0, crt_attr(PAIR_DIM), NULL, 0, notes[k]);
 }
 
 void probe_view_draw(struct app *a)
@@ -224,72 +297,51 @@ void probe_view_draw(struct app *a)
         return;
     }
     if (!p->shown) {
-        ui_text(2, 2, COLS - 4, p->message, crt_attr(PAIR_ACCENT));
-        ui_footer(a, " Esc: home");
+        ui_wrap(2, 2, COLS - 4, LINES - 4, p->message, crt_attr(PAIR_ACCENT));
+        ui_footer(a, " Esc: home  ?: help  q: quit");
         return;
     }
-    /* The same summary and table as `fwadvisor probe show`. */
+    /* The same summary and table as `fwadvisor probe show`, in one pane. */
+    struct pane *pn = &p->pane;
+    pane_reset(pn, COLS - 3);
     char lines[24][512];
-    int n = probe_summary_lines(p->shown, lines, 24), y = 2;
-    for (int i = 0; i < n && y < LINES - 8; i++)
-        y += ui_wrap(y, 1, COLS - 2, 2, lines[i], i == 0 ? A_BOLD : A_NORMAL);
+    int n = probe_summary_lines(p->shown, lines, 24);
+    for (int i = 0; i < n; i++) pane_wrap(pn, -1, i ? 2 : 0, i == 0 ? A_BOLD : A_NORMAL, NULL, 0, lines[i]);
     int bad = strstr(p->message, "saved as") == NULL && strstr(p->message, "stored probe run") == NULL;
-    ui_text(y++, 1, COLS - 2, p->message, bad ? crt_attr(PAIR_ACCENT) : crt_attr(PAIR_GOOD));
+    pane_wrap(pn, -1, 0, bad ? crt_attr(PAIR_ACCENT) : crt_attr(PAIR_GOOD), NULL, 0, p->message);
     char line[512];
     if (p->baseline)
         snprintf(line, sizeof line, "compared with probe run %s (b: another)",
                  cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p->baseline, "id")));
     else
         snprintf(line, sizeof line, "no baseline (b: compare with a stored run)");
-    ui_text(y++, 1, COLS - 2, line, crt_attr(PAIR_DIM));
+    pane_wrap(pn, -1, 0, crt_attr(PAIR_DIM), NULL, 0, line);
+    pane_gap(pn);
     struct probe_table *t = malloc(sizeof *t);
-    if (!t) return;
-    probe_table_build(p->shown, p->baseline, t);
-    const enum probe_col *cols = t->compared ? probe_table_compared : probe_table_plain;
-    static const int widths[PT_NCOLS] = {10, 13, 12, 9, 19, 6, 5, 9, 14};
-    /* the header, then the rows from the scroll position */
-    int x = 1;
-    for (int c = 0; cols[c] != PT_NCOLS && x < COLS - 1; c++) {
-        ui_text(y, x, widths[cols[c]], probe_table_headers[cols[c]], A_BOLD);
-        x += widths[cols[c]] + 1;
+    if (t) {
+        probe_table_build(p->shown, p->baseline, t);
+        add_table(a, pn, t);
+        free(t);
     }
-    y++;
-    int rows_room = LINES - 2 - y - 1;
-    if (p->scroll > t->nrows - rows_room) p->scroll = t->nrows - rows_room;
-    if (p->scroll < 0) p->scroll = 0;
-    for (int r = p->scroll; r < t->nrows && y < LINES - 3; r++, y++) {
-        const struct probe_table_row *row = &t->rows[r];
-        if (row->skipped) {
-            snprintf(line, sizeof line, "%-10s %-13.13s %s", row->cell[PT_WORKLOAD], row->cell[PT_METRIC], row->reason);
-            ui_text(y, 1, COLS - 2, line, crt_attr(PAIR_DIM));
-            continue;
-        }
-        attr_t attr = row->verdict == PV_WORSE ? crt_attr(PAIR_BAD) | A_BOLD
-                      : row->verdict == PV_BETTER ? crt_attr(PAIR_GOOD)
-                      : row->noisy               ? crt_attr(PAIR_ACCENT)
-                                                 : A_NORMAL;
-        x = 1;
-        for (int c = 0; cols[c] != PT_NCOLS && x < COLS - 1; c++) {
-            ui_text(y, x, widths[cols[c]], row->cell[cols[c]], attr);
-            x += widths[cols[c]] + 1;
-        }
-    }
-    const char *note = *probe_table_compare_note(t) ? probe_table_compare_note(t) : probe_table_noise_note(t);
-    ui_text(LINES - 2, 1, COLS - 2, note, crt_attr(PAIR_DIM));
-    free(t);
-    ui_footer(a, " Esc/Backspace: home  Up/Down: scroll  b: baseline  a: advisor  ?: help  q: quit");
+    vp_draw(&p->vp, pn, 2, 1, ui_content_rows(2), COLS - 2, a->utf8);
+    ui_pane(a, &p->vp, pn);
+    ui_searchable(a, &p->vp);
+    ui_footer(a, " Esc: home  b: baseline  a: advisor  /: find  ?: help  q: quit");
 }
 
 void probe_view_key(struct app *a, int ch)
 {
+    struct probe_state *p = &a->probe;
     if (probe_view_running(a)) {
-        if (ch == 27) a->probe.session.stop = 1;
+        if (ch == 27 && !p->session.stop) {
+            p->cancel_at = now_s();
+            p->session.stop = 1;
+        }
         return;
     }
+    if (p->shown && vp_key(&p->vp, &p->pane, ch)) return;
     switch (ch) {
-    case 27: case KEY_BACKSPACE: case 127: case 8: case KEY_LEFT: case 'h': a->screen = SCR_HOME; break;
-    case KEY_UP: case 'k': a->probe.scroll--; break;
-    case KEY_DOWN: case 'j': a->probe.scroll++; break;
+    case 27: case KEY_BACKSPACE: case 127: case 8: case KEY_LEFT: a->screen = SCR_HOME; break;
     case 'b': next_baseline(a); break;
     case 'a': wizard_start(a, NULL); break;
     }

@@ -1,5 +1,8 @@
-/* Results in tabs: Ranking, Why, Compare, Plan, Deploy, Pitfalls; and the report's export. */
+/* Results in tabs: Ranking, Why, Compare, Plan, Deploy, Pitfalls; and the report's export. Each
+ * tab's content is a pane (tui/viewport.h); what carries a verdict is wrapped, never cut, and the
+ * Plan's verdicts stay above its pane. */
 #include "engine/file.h"
+#include "knowledge/units.h"
 #include "tui/app.h"
 #include "tui/crt.h"
 #include "tui/layout.h"
@@ -25,7 +28,11 @@ void results_compute(struct app *a)
     }
     a->screen = SCR_RESULTS;
     a->tab = TAB_RANKING;
-    a->rank_sel = a->scroll = a->pit_sel = 0;
+    for (int t = 0; t < TAB_COUNT; t++) {
+        a->tab_vp[t].top = 0;
+        a->tab_vp[t].query[0] = '\0';
+    }
+    a->tab_vp[TAB_RANKING].cursor = a->tab_vp[TAB_PITFALLS].cursor = 0;
     memset(a->ticked, 0, sizeof a->ticked);
 }
 
@@ -51,212 +58,248 @@ static void export_done(struct app *a, const char *path)
     free(text);
 }
 
-static void draw_tabs(struct app *a)
+/* A reason with its sources: "text [seed-001, pytorch-2.11]". */
+static void reason_line(const struct adv_reason *r, char *out, size_t n)
 {
-    int x = 1;
-    for (int t = 0; t < TAB_COUNT; t++) {
-        char label[32];
-        snprintf(label, sizeof label, t == a->tab ? "[%s]" : " %s ", tab_names[t]);
-        ui_text(1, x, (int)strlen(label), label, t == a->tab ? crt_attr(PAIR_SELECT) | A_BOLD : A_NORMAL);
-        x += (int)strlen(label) + 1;
+    char text[1200], cite[256];
+    adv_reason_text(r, text, sizeof text);
+    adv_cite(r->source, r->also, cite, sizeof cite);
+    if (cite[0]) snprintf(out, n, "%s [%s]", text, cite);
+    else snprintf(out, n, "%s", text);
+}
+
+static void add_reasons(struct pane *p, const struct adv_reason *r, int n, int with_delta)
+{
+    for (int i = 0; i < n; i++) {
+        char line[1600], lead[16];
+        reason_line(&r[i], line, sizeof line);
+        if (with_delta) {
+            snprintf(lead, sizeof lead, "%+6.1f  ", r[i].delta_tenths / 10.0);
+            pane_wrap(p, -1, 0, A_NORMAL, lead, r[i].delta_tenths < 0 ? crt_attr(PAIR_BAD) : crt_attr(PAIR_GOOD), line);
+        } else {
+            pane_wrap(p, -1, 0, A_NORMAL, "- ", A_NORMAL, line);
+        }
     }
 }
 
-static void draw_ranking(struct app *a, int top, int rows)
+static void build_ranking(struct app *a, struct pane *p)
 {
     const struct adv_ranking *rk = &a->res->ranking;
-    int barw = COLS - 30;
-    for (int i = 0; i < rk->count && i < rows / 2; i++) {
+    int barw = p->width - 26 > 10 ? p->width - 26 : 10;
+    for (int i = 0; i < rk->count; i++) {
         const struct adv_framework *f = &rk->items[i];
-        int y = top + 2 * i;
-        char line[128], bar[512];
-        attr_t sel = i == a->rank_sel ? crt_attr(PAIR_SELECT) | A_BOLD : A_NORMAL;
-        if (f->excluded) {
-            snprintf(line, sizeof line, "%s %-12s excluded", i == a->rank_sel ? ">" : " ", f->name);
-            ui_text(y, 1, 26, line, sel | crt_attr(PAIR_DIM));
-            char reason[600];
-            adv_reason_text(&f->reasons[0], reason, sizeof reason);
-            ui_text(y, 28, COLS - 29, reason, crt_attr(PAIR_DIM));
+        char lead[64], line[600];
+        if (!vp_matches(&a->tab_vp[TAB_RANKING], f->name)) continue;
+        if (f->excluded) { /* the reason is the verdict: wrapped, whole */
+            adv_reason_text(&f->reasons[0], line, sizeof line);
+            snprintf(lead, sizeof lead, " -  %-12s excluded: ", f->name);
+            pane_wrap(p, i, 0, crt_attr(PAIR_DIM), lead, crt_attr(PAIR_DIM), line);
             continue;
         }
-        snprintf(line, sizeof line, "%s %-12s %5.1f", i == a->rank_sel ? ">" : " ", f->name, f->score_tenths / 10.0);
-        ui_text(y, 1, 26, line, sel);
+        char bar[512];
         tui_bar(bar, sizeof bar, f->score_tenths / 1000.0, barw, a->utf8);
-        ui_text(y, 28, barw, bar, i == 0 ? crt_attr(PAIR_GOOD) : A_NORMAL);
+        snprintf(lead, sizeof lead, "%2d  %-12s %5.1f  ", i + 1, f->name, f->score_tenths / 10.0);
+        snprintf(line, sizeof line, "%s%s", lead, bar);
+        pane_add(p, i, 0, i == 0 ? crt_attr(PAIR_GOOD) : A_NORMAL, line);
     }
+    pane_gap(p);
+    pane_add(p, -1, 0, crt_attr(PAIR_DIM), "Enter: why a framework ranks where it does.");
 }
 
-static int draw_reasons(struct app *a, const struct adv_reason *r, int n, int top, int rows, int with_delta)
+static void build_why(struct app *a, struct pane *p)
 {
-    int y = top, skipped = 0;
-    for (int i = 0; i < n && y < top + rows; i++) {
-        char text[1200], line[1600], cite[256];
-        adv_reason_text(&r[i], text, sizeof text);
-        adv_cite(r[i].source, r[i].also, cite, sizeof cite);
-        if (cite[0]) snprintf(line, sizeof line, "%s [%s]", text, cite);
-        else snprintf(line, sizeof line, "%s", text);
-        if (skipped < a->scroll) {
-            skipped++;
-            continue;
-        }
-        if (with_delta) {
-            char d[16];
-            snprintf(d, sizeof d, "%+6.1f", r[i].delta_tenths / 10.0);
-            ui_text(y, 1, 7, d, r[i].delta_tenths < 0 ? crt_attr(PAIR_BAD) : crt_attr(PAIR_GOOD));
-        }
-        y += ui_wrap(y, with_delta ? 9 : 2, COLS - (with_delta ? 10 : 3), top + rows - y, line, A_NORMAL);
+    int sel = a->tab_vp[TAB_RANKING].cursor;
+    const struct adv_framework *f = &a->res->ranking.items[sel >= 0 && sel < a->res->ranking.count ? sel : 0];
+    char head[200], n[48];
+    snprintf(head, sizeof head, "%s: %.1f points from %s (pick another on Ranking)", f->name, f->score_tenths / 10.0,
+             units_count(f->nreasons, "reason", "reasons", n, sizeof n));
+    pane_wrap(p, -1, 0, A_BOLD, NULL, 0, head);
+    add_reasons(p, f->reasons, f->nreasons, 1);
+}
+
+/* Criteria x frameworks, the frameworks in rank order under their full names where they fit,
+ * else numbered by rank with the names above; excluded ones marked. */
+static void build_compare(struct app *a, struct pane *p)
+{
+    const struct adv_ranking *rk = &a->res->ranking;
+    int nc = adv_kb_criterion_count(a->akb), col[ADV_MAX_FRAMEWORKS], namew = 0, total = 0;
+    char names[ADV_MAX_FRAMEWORKS][40];
+    for (int i = 0; i < rk->count; i++) {
+        col[i] = -1;
+        for (int f = 0; f < adv_kb_framework_count(a->akb); f++)
+            if (strcmp(adv_kb_framework_name(a->akb, f), rk->items[i].name) == 0) col[i] = f;
+        snprintf(names[i], sizeof names[i], "%s%s", rk->items[i].name, rk->items[i].excluded ? "*" : "");
+        total += (text_width(names[i]) > 4 ? text_width(names[i]) : 4) + 2;
     }
-    return y;
-}
-
-static void draw_why(struct app *a, int top, int rows)
-{
-    const struct adv_framework *f = &a->res->ranking.items[a->rank_sel];
-    char head[160];
-    snprintf(head, sizeof head, "%s: %.1f points from %d reasons (Up/Down scroll; pick another on Ranking)", f->name,
-             f->score_tenths / 10.0, f->nreasons);
-    ui_text(top, 1, COLS - 2, head, A_BOLD);
-    draw_reasons(a, f->reasons, f->nreasons, top + 1, rows - 1, 1);
-}
-
-static void draw_compare(struct app *a, int top, int rows)
-{
-    int nf = adv_kb_framework_count(a->akb), nc = adv_kb_criterion_count(a->akb);
-    int namew = COLS - 2 - nf * 6;
+    for (int c = 0; c < nc; c++)
+        if (text_width(adv_kb_criterion_name(a->akb, c)) > namew) namew = text_width(adv_kb_criterion_name(a->akb, c));
     if (namew > 30) namew = 30;
-    ui_text(top, 1, namew, "criterion (score 0-10)", A_BOLD);
-    for (int f = 0; f < nf; f++) {
-        char head[8];
-        snprintf(head, sizeof head, "%.5s", adv_kb_framework_name(a->akb, f));
-        ui_text(top, 2 + namew + f * 6, 5, head, A_BOLD);
+    int full = namew + total <= p->width;
+    char line[1024], legend[1024];
+    size_t used = 0;
+    legend[0] = '\0';
+    for (int i = 0; i < rk->count && !full; i++)
+        used += (size_t)snprintf(legend + used, sizeof legend - used, "%s#%d %s%s", i ? "  " : "", i + 1, rk->items[i].name,
+                                 rk->items[i].excluded ? " (excluded)" : "");
+    if (!full) pane_wrap(p, -1, 0, A_NORMAL, "Columns by rank: ", A_BOLD, legend);
+    used = (size_t)snprintf(line, sizeof line, "%-*s", namew, "criterion (score 0-10)");
+    for (int i = 0; i < rk->count; i++) {
+        char head[48];
+        if (full) snprintf(head, sizeof head, "%.39s", names[i]);
+        else snprintf(head, sizeof head, "#%d%s", i + 1, rk->items[i].excluded ? "*" : "");
+        int w = full ? (text_width(names[i]) > 4 ? text_width(names[i]) : 4) : 4;
+        used += (size_t)snprintf(line + used, sizeof line - used, "  %*s", w + (int)(strlen(head) - (size_t)text_width(head)), head);
     }
-    for (int c = 0; c < nc && c + 1 < rows; c++) {
-        ui_text(top + 1 + c, 1, namew, adv_kb_criterion_name(a->akb, c), A_NORMAL);
-        for (int f = 0; f < nf; f++) {
-            int s = adv_kb_score(a->akb, f, c);
+    pane_add(p, -1, 0, A_BOLD, line);
+    for (int c = 0; c < nc; c++) {
+        const char *crit = adv_kb_criterion_name(a->akb, c);
+        if (!vp_matches(&a->tab_vp[TAB_COMPARE], crit)) continue;
+        char cname[128];
+        text_fit(crit, namew, cname, sizeof cname);
+        used = (size_t)snprintf(line, sizeof line, "%s%*s", cname, namew - text_width(cname), "");
+        for (int i = 0; i < rk->count; i++) {
+            int s = col[i] >= 0 ? adv_kb_score(a->akb, col[i], c) : -1, w = full ? (text_width(names[i]) > 4 ? text_width(names[i]) : 4) : 4;
             char cell[16];
-            snprintf(cell, sizeof cell, s < 0 ? "   -" : "%4d", s);
-            ui_text(top + 1 + c, 2 + namew + f * 6, 5, cell, s >= 8 ? crt_attr(PAIR_GOOD) | A_BOLD : A_NORMAL);
+            snprintf(cell, sizeof cell, s < 0 ? "-" : "%d", s);
+            used += (size_t)snprintf(line + used, sizeof line - used, "  %*s", w, cell);
         }
+        pane_add(p, -1, 0, A_NORMAL, line);
     }
-    ui_text(top + 1 + nc + 1, 1, COLS - 2, "From the knowledge base (fwadvisor kb show FRAMEWORK has every note and source).",
-            crt_attr(PAIR_DIM));
+    pane_gap(p);
+    int any_excluded = 0;
+    for (int i = 0; i < rk->count; i++) any_excluded |= rk->items[i].excluded;
+    if (any_excluded) pane_add(p, -1, 0, crt_attr(PAIR_DIM), "* excluded for these answers (Ranking says why).");
+    pane_wrap(p, -1, 0, crt_attr(PAIR_DIM), NULL, 0,
+              "From the knowledge base (fwadvisor kb show FRAMEWORK has every note and source).");
 }
 
-struct plan_lines {
-    struct app *a;
-    int y, bottom, skipped;
-};
-
-/* One labelled line of the plan, wrapped, after the lines scrolled past. */
 static void plan_line(void *ctx, const char *label, const char *text)
 {
-    struct plan_lines *p = ctx;
-    if (p->skipped < p->a->scroll) {
-        p->skipped++;
-        return;
-    }
-    if (p->y >= p->bottom) return;
-    char line[1200];
-    snprintf(line, sizeof line, "%s: %s", label, text);
+    struct pane *p = ctx;
+    char lead[64];
+    snprintf(lead, sizeof lead, "%s: ", label);
     int warn = strcmp(label, "Warning") == 0 || strcmp(label, "Nothing fits") == 0;
-    p->y += ui_wrap(p->y, 1, COLS - 2, p->bottom - p->y, line,
-                    warn ? crt_attr(PAIR_BAD) | A_BOLD : strcmp(label, "Assumed") == 0 ? crt_attr(PAIR_DIM) : A_NORMAL);
+    attr_t attr = warn ? crt_attr(PAIR_BAD) | A_BOLD : strcmp(label, "Assumed") == 0 ? crt_attr(PAIR_DIM) : A_NORMAL;
+    pane_wrap(p, -1, 0, attr, lead, attr | A_BOLD, text);
 }
 
-static void draw_plan(struct app *a, int top, int rows)
+static void build_plan(struct app *a, struct pane *p)
 {
     const struct adv_result *r = a->res;
     char line[512], bar[512];
-    int y = top;
-    snprintf(line, sizeof line, "Strategy: %s (%s)", r->strategy_name ? r->strategy_name : "-", r->strategy ? r->strategy : "-");
-    ui_text(y++, 1, COLS - 2, line, A_BOLD);
-    size_t used = (size_t)snprintf(line, sizeof line, "Alternatives:");
-    for (int i = 0; i < r->nalternatives; i++) used += (size_t)snprintf(line + used, sizeof line - used, " %s", r->alternatives[i]);
-    ui_text(y++, 1, COLS - 2, r->nalternatives ? line : "Alternatives: none", A_NORMAL);
+    size_t used = (size_t)snprintf(line, sizeof line, "%s", r->nalternatives ? "" : "none");
+    for (int i = 0; i < r->nalternatives; i++) used += (size_t)snprintf(line + used, sizeof line - used, "%s%s", i ? ", " : "", r->alternatives[i]);
+    plan_line(p, "Alternatives", line);
     const struct adv_memory *m = &r->memory;
     double usable = m->usable_gb > 0 ? m->usable_gb : m->device_memory_gb;
     if (usable > 0) {
         tui_bar_parts(bar, sizeof bar, (const double[]){m->model_states_gb / usable, m->activations_gb / usable, m->buffers_gb / usable},
-                      3, COLS - 4, a->utf8);
-        ui_text(y++, 2, COLS - 4, bar, m->fits ? A_NORMAL : crt_attr(PAIR_BAD));
-        ui_text(y++, 2, COLS - 4,
-                a->utf8 ? "\u2588 model states  \u2592 activations  \u2591 buffers  \u00b7 headroom (Up/Down scroll)"
-                        : "# model states  + activations  = buffers  . headroom (Up/Down scroll)",
-                crt_attr(PAIR_DIM));
+                      3, p->width - 2, a->utf8);
+        pane_add(p, -1, 1, m->fits ? A_NORMAL : crt_attr(PAIR_BAD), bar);
+        pane_wrap(p, -1, 1, crt_attr(PAIR_DIM), NULL, 0,
+                  a->utf8 ? "\u2588 model states  \u2592 activations  \u2591 buffers  \u00b7 headroom"
+                          : "# model states  + activations  = buffers  . headroom");
     }
-    struct plan_lines p = {a, y, top + rows, 0};
-    adv_plan_text(a->akb, r, plan_line, &p);
+    adv_plan_text(a->akb, r, plan_line, p);
     snprintf(line, sizeof line, "%s%s%s", r->scaling_source, r->scaling_seed_short[0] ? "; " : "", r->scaling_seed_short);
-    plan_line(&p, "Scaling", line);
-    /* The strategy's reasons follow; scrolling continues into them past the plan's lines. */
-    int scroll = a->scroll;
-    a->scroll = scroll - p.skipped;
-    if (p.y < top + rows) draw_reasons(a, r->strategy_reasons, r->nstrategy_reasons, p.y + 1, top + rows - p.y - 1, 0);
-    a->scroll = scroll;
+    plan_line(p, "Scaling", line);
+    pane_gap(p);
+    pane_add(p, -1, 0, A_BOLD, "Why this strategy");
+    add_reasons(p, r->strategy_reasons, r->nstrategy_reasons, 0);
 }
 
-static void draw_deploy(struct app *a, int top, int rows)
+static void build_deploy(struct app *a, struct pane *p)
 {
-    char line[256];
-    snprintf(line, sizeof line, "Runtime: %s (%s)", a->res->runtime_name ? a->res->runtime_name : "-", a->res->runtime ? a->res->runtime : "-");
-    ui_text(top, 1, COLS - 2, line, A_BOLD);
-    ui_text(top + 1, 1, COLS - 2, a->res->deploy_hardware_note, A_NORMAL);
-    draw_reasons(a, a->res->runtime_reasons, a->res->nruntime_reasons, top + 3, rows - 3, 0);
+    pane_wrap(p, -1, 0, A_NORMAL, NULL, 0, a->res->deploy_hardware_note);
+    pane_gap(p);
+    add_reasons(p, a->res->runtime_reasons, a->res->nruntime_reasons, 0);
 }
 
-static void draw_pitfalls(struct app *a, int top, int rows)
+static void build_pitfalls(struct app *a, struct pane *p)
 {
-    int y = top;
-    ui_text(y++, 1, COLS - 2, "Checklist (Space ticks):", A_BOLD);
-    for (int i = 0; i < a->res->npitfalls && y < top + rows; i++) {
+    for (int i = 0; i < a->res->npitfalls; i++) {
         char line[1500], cite[256];
         adv_cite(a->res->pitfalls[i].source, a->res->pitfalls[i].also, cite, sizeof cite);
-        snprintf(line, sizeof line, "%s %s [%s]", a->ticked[i] ? "[x]" : "[ ]", a->res->pitfalls[i].text, cite);
-        y += ui_wrap(y, 1, COLS - 2, top + rows - y, line, i == a->pit_sel ? crt_attr(PAIR_SELECT) : A_NORMAL);
+        snprintf(line, sizeof line, "%s [%s]", a->res->pitfalls[i].text, cite);
+        if (vp_matches(&a->tab_vp[TAB_PITFALLS], line))
+            pane_wrap(p, i, 0, A_NORMAL, a->ticked[i] ? "[x] " : "[ ] ", A_BOLD, line);
+    }
+}
+
+/* Lines above a tab's pane that do not scroll away: the Plan's verdicts, Deploy's runtime. */
+static int fixed_lines(struct app *a, int top)
+{
+    char line[600];
+    const struct adv_result *r = a->res;
+    switch (a->tab) {
+    case TAB_PLAN: {
+        snprintf(line, sizeof line, "Strategy: %s (%s)", r->strategy_name ? r->strategy_name : "-", r->strategy ? r->strategy : "-");
+        int n = ui_wrap(top, 1, COLS - 2, 2, line, A_BOLD);
+        adv_plan_verdict(r, line, sizeof line);
+        return n + ui_wrap(top + n, 1, COLS - 2, 3, line, r->memory.fits || r->memory.device_memory_gb <= 0 ? A_BOLD
+                                                                                                              : crt_attr(PAIR_BAD) | A_BOLD) + 1;
+    }
+    case TAB_DEPLOY:
+        snprintf(line, sizeof line, "Runtime: %s (%s)", r->runtime_name ? r->runtime_name : "-", r->runtime ? r->runtime : "-");
+        return ui_wrap(top, 1, COLS - 2, 2, line, A_BOLD) + 1;
+    case TAB_PITFALLS: {
+        int ticked = 0;
+        for (int i = 0; i < r->npitfalls; i++) ticked += a->ticked[i];
+        snprintf(line, sizeof line, "Checklist (Space ticks): %d of %d ticked", ticked, r->npitfalls);
+        ui_text(top, 1, COLS - 2, line, A_BOLD);
+        return 1;
+    }
+    default: return 0;
     }
 }
 
 void results_draw(struct app *a)
 {
     ui_title(a, "results");
-    draw_tabs(a);
-    int top = 3, rows = LINES - 4;
+    ui_tabs(a, 1, tab_names, TAB_COUNT, a->tab, '1');
+    int top = 3;
+    top += fixed_lines(a, top);
+    struct pane *p = &a->tab_pane;
+    struct viewport *v = &a->tab_vp[a->tab];
+    pane_reset(p, COLS - 3);
     switch (a->tab) {
-    case TAB_RANKING: draw_ranking(a, top, rows); break;
-    case TAB_WHY: draw_why(a, top, rows); break;
-    case TAB_COMPARE: draw_compare(a, top, rows); break;
-    case TAB_PLAN: draw_plan(a, top, rows); break;
-    case TAB_DEPLOY: draw_deploy(a, top, rows); break;
-    case TAB_PITFALLS: draw_pitfalls(a, top, rows); break;
+    case TAB_RANKING: build_ranking(a, p); break;
+    case TAB_WHY: build_why(a, p); break;
+    case TAB_COMPARE: build_compare(a, p); break;
+    case TAB_PLAN: build_plan(a, p); break;
+    case TAB_DEPLOY: build_deploy(a, p); break;
+    case TAB_PITFALLS: build_pitfalls(a, p); break;
     }
-    ui_footer(a, " Tab/1-6: tabs  Up/Down: move  Enter: why  e: export JSON  Esc: wizard  ?: help  q: quit");
+    vp_draw(v, p, top, 1, ui_content_rows(top), COLS - 2, a->utf8);
+    ui_pane(a, v, p);
+    ui_searchable(a, v);
+    ui_footer(a, a->tab == TAB_RANKING    ? " Tab: tabs  Enter: why  e: export  /: find  Esc: wizard  ?: help  q: quit"
+                 : a->tab == TAB_PITFALLS ? " Tab: tabs  Space: tick  e: export  /: find  Esc: wizard  ?: help  q: quit"
+                                          : " Tab: tabs  PgUp/PgDn: page  e: export  /: find  Esc: back  ?: help  q: quit");
 }
 
 void results_key(struct app *a, int ch)
 {
     switch (ch) {
-    case '\t': a->tab = (a->tab + 1) % TAB_COUNT, a->scroll = 0; break;
-    case KEY_BTAB: a->tab = (a->tab + TAB_COUNT - 1) % TAB_COUNT, a->scroll = 0; break;
-    case '1': case '2': case '3': case '4': case '5': case '6': a->tab = ch - '1', a->scroll = 0; break;
-    case KEY_UP: case 'k':
-        if (a->tab == TAB_RANKING) a->rank_sel = tui_move(a->rank_sel, -1, a->res->ranking.count);
-        else if (a->tab == TAB_PITFALLS) a->pit_sel = tui_move(a->pit_sel, -1, a->res->npitfalls > 0 ? a->res->npitfalls : 1);
-        else if (a->scroll > 0) a->scroll--;
+    case '\t': a->tab = (a->tab + 1) % TAB_COUNT; return;
+    case KEY_BTAB: a->tab = (a->tab + TAB_COUNT - 1) % TAB_COUNT; return;
+    case '1': case '2': case '3': case '4': case '5': case '6': a->tab = ch - '1'; return;
+    }
+    if (vp_key(&a->tab_vp[a->tab], &a->tab_pane, ch)) {
+        if (a->tab == TAB_RANKING) a->tab_vp[TAB_WHY].top = 0; /* another framework's reasons from the start */
+        return;
+    }
+    switch (ch) {
+    case ' ': {
+        int i = a->tab_vp[TAB_PITFALLS].cursor;
+        if (a->tab == TAB_PITFALLS && i >= 0 && i < a->res->npitfalls) a->ticked[i] ^= 1;
         break;
-    case KEY_DOWN: case 'j':
-        if (a->tab == TAB_RANKING) a->rank_sel = tui_move(a->rank_sel, 1, a->res->ranking.count);
-        else if (a->tab == TAB_PITFALLS) a->pit_sel = tui_move(a->pit_sel, 1, a->res->npitfalls > 0 ? a->res->npitfalls : 1);
-        else a->scroll++;
-        break;
-    case ' ':
-        if (a->tab == TAB_PITFALLS && a->pit_sel < a->res->npitfalls) a->ticked[a->pit_sel] ^= 1;
-        break;
+    }
     case '\n': case '\r': case KEY_ENTER: case KEY_RIGHT: case 'l':
-        if (a->tab == TAB_RANKING) a->tab = TAB_WHY, a->scroll = 0;
+        if (a->tab == TAB_RANKING) a->tab = TAB_WHY, a->tab_vp[TAB_WHY].top = 0;
         break;
-    case 'e': ui_begin_input(a, "Export the report (fwadvisor.report/1) to", "./fwadvisor-report.json", export_done); break;
-    case KEY_LEFT: case 'h': case KEY_BACKSPACE: case 127: case 8: case 27:
+    case 'e': ui_begin_input(a, "Export the report (fwadvisor.report/1) to", "./fwadvisor-report.json", 1, export_done); break;
+    case KEY_LEFT: case KEY_BACKSPACE: case 127: case 8: case 27:
         if (a->tab == TAB_WHY) a->tab = TAB_RANKING;
         else a->screen = SCR_WIZARD;
         break;

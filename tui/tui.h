@@ -3,6 +3,8 @@
 #ifndef FWADVISOR_TUI_H
 #define FWADVISOR_TUI_H
 
+#include <stdio.h>
+
 struct tui_options {
     const char *db;  /* --db, or NULL for the default location */
     int color;       /* colour allowed (NO_COLOR and --no-color turn it off) */
@@ -10,5 +12,11 @@ struct tui_options {
 
 /* Runs until the user quits. Returns 0, or an exit status with a message already printed. */
 int tui_run(const struct tui_options *opt);
+
+/* The finished results of a probe run's table (probes/run_table.h) aligned in columns at the
+ * table width (tui/text.h): how `fwadvisor probe` prints them and how the probe screen shows
+ * them. Returns the rows printed (the header not counted). */
+struct probe_table;
+int tui_probe_table(FILE *f, const struct probe_table *t, int bold);
 
 #endif

@@ -1,10 +1,12 @@
 /* The wizard: one question per screen for the answers that matter, each choice explained from
  * the seed articles, with a side panel that reranks the frameworks as the selection moves. */
+#include "knowledge/units.h"
 #include "tui/app.h"
 #include "tui/crt.h"
 #include "tui/layout.h"
 #include "tui/text.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,13 +15,13 @@
 #define O(label, value, help) {label, value, help}
 
 const struct wiz_question wiz_questions[] = {
-    {"stage", "Project stage", 0, 1, 4, {
+    {"stage", "Project stage", 0, 0, NULL, NULL, 1, 4, {
         O("Learning", "learning", "First models: an easy start and many tutorials (seed 002 Q1: PyTorch + torchvision, or Keras)."),
         O("Research", "research", "New ideas and papers: debugging and published code matter most (seed 002: research -> PyTorch)."),
         O("Prototype", "prototype", "A product whose architecture is not settled: iterate fast (seed 003: startups start with PyTorch)."),
         O("Production", "production", "Shipping and keeping a model: deployment, maturity and maintenance weigh more (seeds 000, 003)."),
     }},
-    {"hardware", "Hardware you train on", 0, 0, 8, {
+    {"hardware", "Hardware you train on", 0, 0, NULL, NULL, 0, 8, {
         O("Detected (auto)", "auto", "What fwadvisor found on this machine: the latest probe run, else the device nodes."),
         O("NVIDIA GPUs", "nvidia", "All three major frameworks support NVIDIA well; match CUDA and cuDNN versions (seed 001)."),
         O("AMD GPUs", "amd", "PyTorch has official ROCm builds; TensorFlow and JAX carry more set-up risk (seed 001)."),
@@ -29,33 +31,35 @@ const struct wiz_question wiz_questions[] = {
         O("Huawei Ascend", "ascend", "MindSpore is first-class; PyTorch through torch_npu; PaddlePaddle via plug-ins."),
         O("CPU only", "cpu", "Every framework runs; training speed is what a probe measures on this machine."),
     }},
-    {"accelerator", "Device model (memory)", 0, 0, 1, {
+    {"accelerator", "Device model (memory)", 0, 0, NULL, NULL, 0, 1, {
         O("Detected, or the usual one (assumed)", NULL,
           "The detected device, else the vendor's usual one; the plan says which it assumed on its first line."),
     }},
-    {"os", "Operating system", 0, 0, 3, {
+    {"os", "Operating system", 0, 0, NULL, NULL, 0, 3, {
         O("Linux", "linux", "Every framework's first platform."),
         O("Windows", "windows", "TensorFlow lost native GPU support after 2.10 (use WSL2); JAX GPU needs WSL2."),
         O("macOS", "macos", "Apple GPUs through PyTorch MPS or MLX; no CUDA."),
     }},
-    {"devices", "Accelerators in total", 0, 0, 12, {
+    {"devices", "Accelerators in total", 0, 1, NULL, NULL, 0, 13, {
         O("1", "1", "One device: no distributed stack needed (seed 002: PyTorch AMP on one GPU)."),
         O("2", "2", "Data parallel across two devices."), O("4", "4", "4-16 devices: DDP is the robust choice (seed 002)."),
         O("8", "8", "One 8-GPU node: seed 001's scaling anecdote (DDP ~95%, MirroredStrategy ~92%, pmap ~98%)."),
         O("16", "16", "4-16 devices: DDP, FSDP when the model does not fit (seed 002)."),
+        O("32", "32", "A few nodes: sharded data parallel when the model is large."),
         O("64", "64", "Several nodes: sharded data parallel (ZeRO, FSDP) when the model is large."),
         O("128", "128", "Hundreds of devices: 3D parallelism for large models (seed 002)."),
         O("256", "256", "A TPU pod slice or a GPU cluster."), O("512", "512", "A large cluster."),
-        O("1024", "1024", "Thousand-card scale: communication may take 30% of the time (seed 003)."),
-        O("2048", "2048", "Seed 002 Q2: 2000 cards -> PyTorch + FSDP/DeepSpeed, or TPU pods."),
-        O("4096", "4096", "Frontier-scale training."),
+        O("1,024", "1024", "Thousand-card scale: communication may take 30% of the time (seed 003)."),
+        O("2,048", "2048", "Seed 002 Q2: 2000 cards -> PyTorch + FSDP/DeepSpeed, or TPU pods."),
+        O("4,096", "4096", "Frontier-scale training."),
     }},
-    {"nodes", "Machines (nodes)", 0, 0, 8, {
+    {"nodes", "Machines (nodes)", 0, 1, NULL, NULL, 0, 10, {
         O("1", "1", "One machine."), O("2", "2", "Two machines: the network joins the picture."),
         O("4", "4", "Four machines."), O("8", "8", "Eight machines."), O("16", "16", "Sixteen machines."),
-        O("64", "64", "A cluster."), O("256", "256", "A large cluster."), O("512", "512", "A very large cluster."),
+        O("32", "32", "A cluster."), O("64", "64", "A cluster."), O("128", "128", "A large cluster."),
+        O("256", "256", "A large cluster."), O("512", "512", "A very large cluster."),
     }},
-    {"model_kind", "Kind of model", 0, 7, 8, {
+    {"model_kind", "Kind of model", 0, 0, NULL, NULL, 7, 8, {
         O("Vision", "vision", "Image models: torchvision, timm, Keras applications (seed 002 Q1)."),
         O("NLP", "nlp", "Text models below LLM scale."),
         O("LLM", "llm", "Large language models: memory plans include activations (Korthikanti et al.)."),
@@ -64,39 +68,41 @@ const struct wiz_question wiz_questions[] = {
         O("Diffusion", "diffusion", "Image generation models."), O("Tabular", "tabular", "Tabular data."),
         O("Other", "other", "Anything else."),
     }},
-    {"model_params", "Model size (parameters)", 0, 1, 10, {
-        O("1 million", "1e6", "Tiny: a CPU trains it."), O("10 million", "1e7", "Small: one GPU easily."),
-        O("100 million", "1e8", "BERT-base scale."), O("1 billion", "1e9", "16 GB of Adam model states alone (ZeRO paper)."),
+    {"model_params", "Model size (parameters)", 0, 1, NULL, NULL, 2, 12, {
+        O("100 thousand", "1e5", "A toy model."), O("1 million", "1e6", "Tiny: a CPU trains it."),
+        O("10 million", "1e7", "Small: one GPU easily."), O("100 million", "1e8", "BERT-base scale."),
+        O("1 billion", "1e9", "16 GB of Adam model states alone (ZeRO paper)."),
         O("7 billion", "7e9", "112 GB of model states: sharding or offload on 80 GB GPUs."),
         O("13 billion", "1.3e10", "Seed 001: 13B on 8 V100s with DeepSpeed ZeRO."),
+        O("30 billion", "3e10", "480 GB of model states: sharded across nodes, or LoRA on a few GPUs."),
         O("70 billion", "7e10", "Chinchilla-size: multi-node sharded training."),
         O("175 billion", "1.75e11", "GPT-3 scale: 3D parallelism (Megatron, DeepSpeed)."),
+        O("405 billion", "4.05e11", "Llama 3.1 405B: 16,384 H100s with 4D parallelism."),
         O("1 trillion", "1e12", "Seed 002 Q3: GPT-4 class: JAX or PyTorch at scale."),
-        O("100 thousand", "1e5", "A toy model."),
     }},
-    {"team", "What the team knows (Space to tick several)", 1, -1, 5, {
+    {"team", "What the team knows (Space to tick several)", 1, 0, NULL, NULL, -1, 5, {
         O("PyTorch", "pytorch", "Seed 000: choose what the team knows; existing skill avoids retraining."),
         O("TensorFlow", "tensorflow", "A TensorFlow code base in production is a reason to stay (seed 003)."),
         O("JAX", "jax", "A team fluent in JAX has already paid its learning curve (seed 001)."),
         O("Keras", "keras", "Keras 3 runs on JAX, TensorFlow or PyTorch."),
         O("None yet", "none", "New to frameworks: Keras and fastai give a gentle start (seed 002)."),
     }},
-    {"functional", "At home in functional programming?", 0, 1, 2, {
+    {"functional", "At home in functional programming?", 0, 0, NULL, NULL, 1, 2, {
         O("Yes", "true", "Seed 002's tree: a functional team -> JAX (pure functions, grad/jit/vmap)."),
         O("No", "false", "Then JAX's functional style is its steepest cost (seed 001: 3 months of PyTorch first)."),
     }},
-    {"higher_order_grad", "Gradients of gradients (meta-learning)?", 0, 1, 2, {
+    {"higher_order_grad", "Gradients of gradients (meta-learning)?", 0, 0, NULL, NULL, 1, 2, {
         O("Yes", "true", "Seed 002: JAX composes grad freely, which meta-learning needs."),
         O("No", "false", "Ordinary first-order training."),
     }},
-    {"deploy", "Where the model runs", 0, 0, 5, {
+    {"deploy", "Where the model runs", 0, 0, NULL, NULL, 0, 5, {
         O("Nowhere yet", "none", "No deployment target."),
         O("Servers", "server", "LLMs: vLLM, SGLang, TensorRT-LLM; other models: Triton, ONNX Runtime, OpenVINO."),
         O("Mobile apps", "mobile", "Seed 002's tree: mobile -> TensorFlow Lite (now LiteRT); ExecuTorch for PyTorch."),
         O("Edge devices", "edge", "Seed 002 Q4: a Raspberry Pi -> TF Lite or ONNX Runtime; Jetson -> TensorRT."),
         O("Browsers", "browser", "TF.js (deprioritized) or ONNX Runtime Web."),
     }},
-    {"deploy_hardware", "Hardware the model is served on", 0, 0, 9, {
+    {"deploy_hardware", "Hardware the model is served on", 0, 0, "deploy", "none", 0, 9, {
         O("Same as training / device CPU (auto)", "auto", "Servers: the training hardware; edge and phones: their CPU."),
         O("CPU", "cpu", "x86 or Arm CPUs: ONNX Runtime, LiteRT, ExecuTorch (XNNPACK)."),
         O("NVIDIA GPU or Jetson", "nvidia", "Servers: vLLM, TensorRT-LLM, Triton; Jetson boards: TensorRT."),
@@ -107,12 +113,12 @@ const struct wiz_question wiz_questions[] = {
         O("Google TPU", "tpu", "LLMs: JetStream or vLLM on TPU."),
         O("Huawei Ascend", "ascend", "MindIE, vLLM (vllm-ascend) or MindSpore Lite."),
     }},
-    {"priority", "What matters most", 0, 0, 3, {
+    {"priority", "What matters most", 0, 0, NULL, NULL, 0, 3, {
         O("Iteration speed", "iteration", "Debugging and ecosystem weigh more (seed 003: PyTorch for fast iteration)."),
         O("Compute cost", "cost", "Training and memory efficiency weigh more (seed 003: JAX may save 20% compute, needs 30% more talent budget)."),
         O("Stability", "stability", "Maturity and maintenance weigh more; native strategies (seed 003: TensorFlow in established production)."),
     }},
-    {"price_per_device_hour", "Price per device-hour (optional)", 0, 0, 7, {
+    {"price_per_device_hour", "Price per device-hour (optional)", 0, 1, NULL, NULL, 0, 7, {
         O("No price", NULL, "The plan shows hours only."), O("0.50", "0.5", "Per device and hour, any currency."),
         O("1.00", "1", "Per device and hour."), O("2.00", "2", "Per device and hour."),
         O("2.50", "2.5", "Per device and hour."), O("4.00", "4", "Per device and hour."), O("8.00", "8", "Per device and hour."),
@@ -120,28 +126,38 @@ const struct wiz_question wiz_questions[] = {
 };
 const int wiz_question_count = (int)(sizeof wiz_questions / sizeof wiz_questions[0]);
 
+static int question(const char *key)
+{
+    for (int q = 0; q < wiz_question_count; q++)
+        if (strcmp(wiz_questions[q].key, key) == 0) return q;
+    return -1;
+}
+
 /* The hardware the accelerator list follows: the hardware question's choice (tentative_sel when
- * that question is being previewed), the detected kind for "auto". */
+ * that question is being previewed); NULL for auto, which lists every vendor's devices. */
 static const char *chosen_hardware(const struct app *a, int tentative_q, int tentative_sel)
 {
-    for (int q = 0; q < wiz_question_count; q++) {
-        if (strcmp(wiz_questions[q].key, "hardware") != 0) continue;
-        int sel = q == tentative_q ? tentative_sel : a->sel[q];
-        const char *v = sel < wiz_questions[q].nopts ? wiz_questions[q].opts[sel].value : a->custom[q];
-        return v && strcmp(v, "auto") == 0 ? a->hw.kind : v;
-    }
-    return NULL;
+    int q = question("hardware");
+    int sel = q == tentative_q ? tentative_sel : a->sel[q];
+    const char *v = sel < wiz_questions[q].nopts ? wiz_questions[q].opts[sel].value : a->custom[q];
+    return v && strcmp(v, "auto") == 0 ? NULL : v;
 }
 
 /* The device-model question lists the catalog's devices after its own option. */
 static int is_catalog(int q) { return strcmp(wiz_questions[q].key, "accelerator") == 0; }
 
-/* Catalog entry of the k-th device of that hardware, or -1. */
+/* The order devices are listed in: by vendor as the hardware question lists them, then the
+ * catalog's order. Returns the catalog entry of the k-th device of that hardware (NULL: all),
+ * or -1. */
 static int catalog_device(const struct app *a, const char *hardware, int k)
 {
+    const struct wiz_question *hq = &wiz_questions[question("hardware")];
     const char *vendor;
-    for (int i = 0; hardware && adv_kb_accelerator(a->akb, i, NULL, &vendor, NULL); i++)
-        if (strcmp(vendor, hardware) == 0 && k-- == 0) return i;
+    for (int v = 1; v < hq->nopts; v++) {
+        if (hardware && strcmp(hardware, hq->opts[v].value) != 0) continue;
+        for (int i = 0; adv_kb_accelerator(a->akb, i, NULL, &vendor, NULL); i++)
+            if (strcmp(vendor, hq->opts[v].value) == 0 && k-- == 0) return i;
+    }
     return -1;
 }
 
@@ -152,44 +168,87 @@ static int catalog_count(const struct app *a, int q, const char *hardware)
     return n;
 }
 
-int wizard_option_count(const struct app *a, int q)
+/* The options of question q, in order: its own, the catalog's devices, a value loaded or typed
+ * that is none of them, and for a numeric question "Another number...". */
+struct option_layout {
+    int own, catalog, custom, other; /* index of the first of each, -1 when absent */
+    int count;
+};
+
+static struct option_layout layout_of(const struct app *a, int q)
 {
-    return wiz_questions[q].nopts + catalog_count(a, q, chosen_hardware(a, -1, 0)) + (a->custom[q][0] ? 1 : 0);
+    struct option_layout l = {0, -1, -1, -1, wiz_questions[q].nopts};
+    int ncat = catalog_count(a, q, chosen_hardware(a, -1, 0));
+    if (ncat) l.catalog = l.count, l.count += ncat;
+    if (a->custom[q][0]) l.custom = l.count++;
+    if (wiz_questions[q].numeric) l.other = l.count++;
+    return l;
 }
 
-/* The options: the question's own, the catalog's devices, then a value loaded from a file that is
- * none of them. */
+int wizard_option_count(const struct app *a, int q) { return layout_of(a, q).count; }
+
+/* A given number as the options write theirs: "70B", "2,048", "2.5". */
+static void number_label(const char *value, char *out, size_t n)
+{
+    double v;
+    if (units_parse(value, &v)) snprintf(out, n, "%s", value);
+    else if (v >= 1e5) units_short(v, out, n);
+    else units_thousands(v, v == floor(v) ? 0 : 2, out, n);
+}
+
 const char *wizard_option_label(const struct app *a, int q, int i, char *buf, size_t n)
 {
+    struct option_layout l = layout_of(a, q);
     if (i < wiz_questions[q].nopts) return wiz_questions[q].opts[i].label;
-    const char *hardware = chosen_hardware(a, -1, 0), *name;
-    double mem;
-    int d = catalog_device(a, hardware, i - wiz_questions[q].nopts);
-    if (d >= 0 && is_catalog(q)) {
-        adv_kb_accelerator(a->akb, d, &name, NULL, &mem);
-        snprintf(buf, n, "%s, %g GB", name, mem);
-    } else {
-        snprintf(buf, n, "%s (loaded)", a->custom[q]);
+    if (i == l.other) return "Another number... (type it: K, M, B, T allowed)";
+    if (i == l.custom) {
+        char num[48];
+        if (wiz_questions[q].numeric) number_label(a->custom[q], num, sizeof num);
+        else snprintf(num, sizeof num, "%s", a->custom[q]);
+        snprintf(buf, n, "%s (given)", num);
+        return buf;
     }
+    const char *name;
+    double mem;
+    adv_kb_accelerator(a->akb, catalog_device(a, chosen_hardware(a, -1, 0), i - l.catalog), &name, NULL, &mem);
+    snprintf(buf, n, "%s, %g GB", name, mem);
     return buf;
 }
 
 const char *wizard_option_help(const struct app *a, int q, int i, char *buf, size_t n)
 {
+    struct option_layout l = layout_of(a, q);
     if (i < wiz_questions[q].nopts) return wiz_questions[q].opts[i].help;
-    int d = catalog_device(a, chosen_hardware(a, -1, 0), i - wiz_questions[q].nopts);
-    if (d < 0 || !is_catalog(q)) return "The value in the loaded answers file.";
+    if (i == l.other) return "Enter, or a digit, opens a field: 2000, 2,048, 30B, 1.5T.";
+    if (i == l.custom) return "The value given in the answers file, or typed here.";
     snprintf(buf, n, "Planned with its memory, dense peaks and links (fwadvisor kb show %s).",
-             adv_kb_accelerator(a->akb, d, NULL, NULL, NULL));
+             adv_kb_accelerator(a->akb, catalog_device(a, chosen_hardware(a, -1, 0), i - l.catalog), NULL, NULL, NULL));
     return buf;
 }
 
+/* The answer value of option i (NULL: leave the key to its default). */
 static const char *option_value(const struct app *a, int q, int i, const char *hardware)
 {
+    struct option_layout l = layout_of(a, q);
     if (i < wiz_questions[q].nopts) return wiz_questions[q].opts[i].value;
-    int d = is_catalog(q) ? catalog_device(a, hardware, i - wiz_questions[q].nopts) : -1;
-    if (d >= 0) return adv_kb_accelerator(a->akb, d, NULL, NULL, NULL);
-    return i == wizard_option_count(a, q) - 1 && a->custom[q][0] ? a->custom[q] : NULL;
+    if (i == l.custom) return a->custom[q];
+    if (i == l.other || l.catalog < 0) return NULL;
+    int d = catalog_device(a, hardware, i - l.catalog);
+    return d >= 0 ? adv_kb_accelerator(a->akb, d, NULL, NULL, NULL) : NULL;
+}
+
+static int answer_is(const struct app *a, int q, const char *value)
+{
+    const char *v = option_value(a, q, a->sel[q], chosen_hardware(a, -1, 0));
+    return v && strcmp(v, value) == 0;
+}
+
+int wizard_asked(const struct app *a, int q)
+{
+    const struct wiz_question *wq = &wiz_questions[q];
+    if (!wq->only_if_key) return 1;
+    int dep = question(wq->only_if_key);
+    return dep < 0 || !answer_is(a, dep, wq->only_if_not);
 }
 
 /* The answers of the wizard's choices, over the loaded ones; tentative_q >= 0 uses
@@ -200,6 +259,7 @@ void wizard_build(const struct app *a, struct answers *out, int tentative_q, int
     *out = a->base;
     for (int q = 0; q < wiz_question_count; q++) {
         const struct wiz_question *wq = &wiz_questions[q];
+        if (!wizard_asked(a, q)) continue;
         if (wq->multi) {
             size_t used = (size_t)snprintf(assign, sizeof assign, "%s=", wq->key);
             for (int i = 0; i < wq->nopts; i++)
@@ -213,11 +273,11 @@ void wizard_build(const struct app *a, struct answers *out, int tentative_q, int
         const char *hardware = chosen_hardware(a, tentative_q, tentative_sel);
         const char *value = option_value(a, q, sel, hardware);
         if (!value) continue;
-        if (is_catalog(q)) { /* only a device of the hardware chosen: the list follows it */
+        if (is_catalog(q) && hardware) { /* only a device of the hardware chosen: the list follows it */
             const char *vendor, *id;
             int other = 0;
             for (int d = 0; (id = adv_kb_accelerator(a->akb, d, NULL, &vendor, NULL)); d++)
-                if (strcmp(id, value) == 0) other = !hardware || strcmp(vendor, hardware) != 0;
+                if (strcmp(id, value) == 0) other = strcmp(vendor, hardware) != 0;
             if (other) continue;
         }
         snprintf(assign, sizeof assign, "%s=%s", wq->key, value);
@@ -236,7 +296,6 @@ void wizard_start(struct app *a, const struct answers *loaded)
     for (int q = 0; q < wiz_question_count; q++) {
         const struct wiz_question *wq = &wiz_questions[q];
         a->sel[q] = wq->default_index >= 0 ? wq->default_index : 0;
-        a->first[q] = 0;
         a->multi[q] = 0;
         if (strcmp(wq->key, "os") == 0)
             for (int i = 0; i < wq->nopts; i++)
@@ -244,7 +303,7 @@ void wizard_start(struct app *a, const struct answers *loaded)
     }
     if (loaded) {
         a->base = *loaded;
-        /* Each loaded answer selects its option, or becomes a loaded option of its own. */
+        /* Each loaded answer selects its option, or becomes a given option of its own. */
         cJSON *doc = answers_to_json(loaded);
         for (int q = 0; q < wiz_question_count; q++) {
             const struct wiz_question *wq = &wiz_questions[q];
@@ -271,12 +330,13 @@ void wizard_start(struct app *a, const struct answers *loaded)
             if (found >= 0) a->sel[q] = found;
             else {
                 snprintf(a->custom[q], sizeof a->custom[q], "%s", text);
-                a->sel[q] = wizard_option_count(a, q) - 1;
+                a->sel[q] = layout_of(a, q).custom;
             }
         }
         cJSON_Delete(doc);
     }
     a->q = 0;
+    a->wiz_vp.top = 0;
     a->screen = SCR_WIZARD;
 }
 
@@ -286,9 +346,9 @@ static void side_panel(struct app *a, int x, int w)
     wizard_build(a, &ans, a->q, a->sel[a->q]);
     char err[256];
     int status = adv_recommend(a->akb, &ans, &a->hw, a->preview, err, sizeof err);
-    crt_box(1, x, LINES - 2, w);
-    if (status != KB_OK) { /* loaded answers that contradict each other or the catalog */
-        ui_wrap(2, x + 2, w - 4, LINES - 5, err, crt_attr(PAIR_BAD));
+    crt_box(1, x, LINES - 3, w);
+    if (status != KB_OK) { /* answers that contradict each other or the catalog */
+        ui_wrap(2, x + 2, w - 4, LINES - 6, err, crt_attr(PAIR_BAD));
         return;
     }
     ui_text(2, x + 2, w - 4, "Top frameworks now", A_BOLD);
@@ -302,52 +362,157 @@ static void side_panel(struct app *a, int x, int w)
         ui_text(y + 1, x + 4, w - 6, bar, i == 0 ? crt_attr(PAIR_GOOD) : A_NORMAL);
         y += 3;
     }
-    char line[128];
+    char line[160];
     snprintf(line, sizeof line, "Strategy: %s", a->preview->strategy ? a->preview->strategy : "-");
     ui_text(y++, x + 2, w - 4, line, A_NORMAL);
     snprintf(line, sizeof line, "Runtime: %s", a->preview->runtime ? a->preview->runtime : "-");
     ui_text(y++, x + 2, w - 4, line, A_NORMAL);
-    snprintf(line, sizeof line, "Memory: %.1f GB/device %s", a->preview->memory.total_gb,
-             a->preview->memory.fits ? "(fits)" : a->preview->memory.device_memory_gb > 0 ? "(does NOT fit)" : "");
-    ui_text(y++, x + 2, w - 4, line, a->preview->memory.fits ? A_NORMAL : crt_attr(PAIR_BAD));
+    /* The verdict is wrapped, never cut. */
+    const struct adv_memory *m = &a->preview->memory;
+    snprintf(line, sizeof line, "Memory: %.1f GB per device%s", m->total_gb,
+             m->fits ? ", fits" : m->device_memory_gb > 0 ? ", DOES NOT FIT" : "");
+    ui_wrap(y, x + 2, w - 4, LINES - 3 - y, line, m->fits || m->device_memory_gb <= 0 ? A_NORMAL : crt_attr(PAIR_BAD) | A_BOLD);
+}
+
+/* Step k of n among the questions asked with the choices so far. */
+static void step_of(const struct app *a, int *k, int *n)
+{
+    *k = *n = 0;
+    for (int q = 0; q < wiz_question_count; q++)
+        if (wizard_asked(a, q)) {
+            ++*n;
+            if (q <= a->q) ++*k;
+        }
+}
+
+/* The options as a pane: the catalog's devices under a heading per vendor. */
+static void build_options(struct app *a, int width)
+{
+    const struct wiz_question *wq = &wiz_questions[a->q];
+    struct pane *p = &a->wiz_pane;
+    struct option_layout l = layout_of(a, a->q);
+    const char *last_vendor = "";
+    pane_reset(p, width);
+    for (int i = 0; i < l.count; i++) {
+        if (l.catalog >= 0 && i >= l.catalog && i < l.catalog + catalog_count(a, a->q, chosen_hardware(a, -1, 0))) {
+            const char *vendor;
+            adv_kb_accelerator(a->akb, catalog_device(a, chosen_hardware(a, -1, 0), i - l.catalog), NULL, &vendor, NULL);
+            if (strcmp(vendor, last_vendor) != 0) {
+                const struct wiz_question *hq = &wiz_questions[question("hardware")];
+                for (int v = 0; v < hq->nopts; v++)
+                    if (hq->opts[v].value && strcmp(hq->opts[v].value, vendor) == 0) pane_add(p, -1, 1, A_BOLD | A_UNDERLINE, hq->opts[v].label);
+                last_vendor = vendor;
+            }
+        }
+        char label[128], line[200];
+        const char *text = wizard_option_label(a, a->q, i, label, sizeof label);
+        const char *mark = wq->multi ? (((a->multi[a->q] >> i) & 1u) ? "[x] " : "[ ] ") : (i == a->sel[a->q] ? "(*) " : "( ) ");
+        if (i == l.other) mark = "    ";
+        snprintf(line, sizeof line, "%s%s", text, i == wq->default_index ? "  (default)" : "");
+        if (vp_matches(&a->wiz_vp, line)) pane_wrap(p, i, l.catalog >= 0 && i >= l.catalog ? 3 : 1, A_NORMAL, mark, A_NORMAL, line);
+    }
 }
 
 void wizard_draw(struct app *a)
 {
     const struct wiz_question *wq = &wiz_questions[a->q];
     char title[128];
-    snprintf(title, sizeof title, "Step %d of %d", a->q + 1, wiz_question_count);
+    int k, n;
+    step_of(a, &k, &n);
+    snprintf(title, sizeof title, "Step %d of %d", k, n);
     ui_title(a, title);
     struct tui_split sp = tui_wizard_split(COLS);
+    int help_rows = 3, top = 4, rows = ui_content_rows(top) - help_rows - 1;
     ui_text(2, 2, sp.left_w - 3, wq->title, A_BOLD);
-    int n = wizard_option_count(a, a->q);
-    int list_top = 4, help_rows = 3, visible = LINES - 2 - list_top - help_rows - 1;
-    a->first[a->q] = tui_scroll(a->sel[a->q], a->first[a->q], visible, n);
-    for (int r = 0; r < visible && a->first[a->q] + r < n; r++) {
-        int i = a->first[a->q] + r;
-        char label[96], line[160];
-        const char *text = wizard_option_label(a, a->q, i, label, sizeof label);
-        const char *mark = wq->multi ? (((a->multi[a->q] >> i) & 1u) ? "[x]" : "[ ]") : (i == a->sel[a->q] ? "(*)" : "( )");
-        snprintf(line, sizeof line, "%s %s%s", mark, text, i == wq->default_index ? "  (default)" : "");
-        ui_text(list_top + r, 3, sp.left_w - 4, line, i == a->sel[a->q] ? crt_attr(PAIR_SELECT) | A_BOLD : A_NORMAL);
-    }
+    build_options(a, sp.left_w - 4);
+    a->wiz_vp.cursor = a->sel[a->q];
+    vp_draw(&a->wiz_vp, &a->wiz_pane, top, 2, rows, sp.left_w - 3, a->utf8);
+    a->sel[a->q] = a->wiz_vp.cursor >= 0 ? a->wiz_vp.cursor : a->sel[a->q];
+    ui_pane(a, &a->wiz_vp, &a->wiz_pane);
+    ui_searchable(a, &a->wiz_vp);
     char help_buf[200];
     const char *help = wizard_option_help(a, a->q, a->sel[a->q], help_buf, sizeof help_buf);
-    ui_wrap(LINES - 2 - help_rows, 3, sp.left_w - 4, help_rows, help, crt_attr(PAIR_ACCENT));
+    ui_wrap(top + rows + 1, 3, sp.left_w - 4, help_rows, help, crt_attr(PAIR_ACCENT));
     side_panel(a, sp.right_x, sp.right_w);
-    ui_footer(a, wq->multi ? " Space: tick  Enter/l: next  h/Backspace: back  ?: help  q: quit"
-                           : " Up/Down: choose  Enter/l: next  h/Backspace: back  ?: help  q: quit");
+    ui_footer(a, wq->multi ? " Space: tick  Enter: next  Esc: back  /: search  ?: help  q: quit"
+                 : wq->numeric ? " Up/Down: choose  0-9: type a number  Enter: next  Esc: back  ?: help  q: quit"
+                               : " Up/Down: choose  Enter: next  Esc: back  /: search  ?: help  q: quit");
+}
+
+/* A typed number: checked as the answer's own value, then kept as the question's given option. */
+static void number_typed(struct app *a, const char *text)
+{
+    const struct wiz_question *wq = &wiz_questions[a->q];
+    struct answers scratch;
+    char assign[160], err[300];
+    answers_init(&scratch);
+    snprintf(assign, sizeof assign, "%s=%s", wq->key, text);
+    if (answers_set(&scratch, assign, err, sizeof err)) {
+        ui_message(a, 1, "%s", err);
+        return;
+    }
+    snprintf(a->custom[a->q], sizeof a->custom[a->q], "%.10g", answers_num(&scratch, ans_key_index(wq->key)));
+    a->sel[a->q] = layout_of(a, a->q).custom;
+}
+
+static void open_number(struct app *a, const char *initial)
+{
+    char title[96];
+    snprintf(title, sizeof title, "%s: a number (K, M, B, T allowed: 2000, 30B)", wiz_questions[a->q].title);
+    ui_begin_input(a, title, initial, 0, number_typed);
+}
+
+/* To the next question asked, after checking the answers so far agree with each other. */
+static void advance(struct app *a)
+{
+    struct answers ans;
+    char err[512];
+    wizard_build(a, &ans, -1, 0);
+    if (answers_check_combination(&ans, err, sizeof err) && strstr(err, wiz_questions[a->q].key)) {
+        ui_message(a, 1, "%s", err);
+        return;
+    }
+    int q = a->q + 1;
+    while (q < wiz_question_count && !wizard_asked(a, q)) q++;
+    if (q >= wiz_question_count) {
+        results_compute(a);
+        return;
+    }
+    a->q = q;
+    a->wiz_vp.top = 0;
+    a->wiz_vp.query[0] = '\0';
+    /* The device list follows the hardware chosen: keep the choice within it. */
+    if (a->sel[a->q] >= wizard_option_count(a, a->q)) a->sel[a->q] = 0;
+}
+
+static void go_back(struct app *a)
+{
+    int q = a->q - 1;
+    while (q >= 0 && !wizard_asked(a, q)) q--;
+    if (q < 0) {
+        a->screen = SCR_HOME;
+        return;
+    }
+    a->q = q;
+    a->wiz_vp.top = 0;
+    a->wiz_vp.query[0] = '\0';
 }
 
 void wizard_key(struct app *a, int ch)
 {
     const struct wiz_question *wq = &wiz_questions[a->q];
-    int n = wizard_option_count(a, a->q);
+    struct option_layout l = layout_of(a, a->q);
+    a->wiz_vp.cursor = a->sel[a->q];
+    if (vp_key(&a->wiz_vp, &a->wiz_pane, ch)) {
+        a->sel[a->q] = a->wiz_vp.cursor;
+        return;
+    }
+    if (wq->numeric && ch < 256 && (isdigit(ch) || ch == '.')) {
+        char first[2] = {(char)ch, 0};
+        open_number(a, first);
+        return;
+    }
     switch (ch) {
-    case KEY_UP: case 'k': a->sel[a->q] = tui_move(a->sel[a->q], -1, n); break;
-    case KEY_DOWN: case 'j': a->sel[a->q] = tui_move(a->sel[a->q], 1, n); break;
-    case KEY_HOME: a->sel[a->q] = 0; break;
-    case KEY_END: a->sel[a->q] = n - 1; break;
     case ' ':
         if (wq->multi) {
             unsigned bit = 1u << a->sel[a->q];
@@ -358,18 +523,10 @@ void wizard_key(struct app *a, int ch)
             else if (a->sel[a->q] != none) a->multi[a->q] &= ~(1u << none);
         }
         break;
-    case KEY_LEFT: case 'h': case KEY_BACKSPACE: case 127: case 8: case 27:
-        if (a->q > 0) a->q--;
-        else a->screen = SCR_HOME;
-        break;
+    case KEY_LEFT: case 'h': case KEY_BACKSPACE: case 127: case 8: case 27: go_back(a); break;
     case '\n': case '\r': case KEY_ENTER: case KEY_RIGHT: case 'l':
-        if (a->q + 1 < wiz_question_count) {
-            a->q++;
-            /* The device list follows the hardware chosen: keep the choice within it. */
-            if (a->sel[a->q] >= wizard_option_count(a, a->q)) a->sel[a->q] = 0;
-        } else {
-            results_compute(a);
-        }
+        if (a->sel[a->q] == l.other) open_number(a, "");
+        else advance(a);
         break;
     }
 }

@@ -1,0 +1,33 @@
+/* kb_text: a fact of the knowledge base (kb_show's object) in words, one line at a time, the
+ * same for `fwadvisor kb show` and the interface's browser: a framework with its scores and
+ * their notes, its hardware support, strategies, runtimes and sources; any other fact with its
+ * fields and related rows. Every note ends with its sources and date. The front end lays the
+ * lines out (wraps, pads labels, bolds titles); the text is outside text to be filtered. */
+#ifndef FWADVISOR_KB_TEXT_H
+#define FWADVISOR_KB_TEXT_H
+
+#include <cjson/cJSON.h>
+
+enum kb_text_kind {
+    KB_TEXT_TITLE,   /* label: the name (bold), text: what follows it on the line (may be "") */
+    KB_TEXT_PARA,    /* text: a paragraph */
+    KB_TEXT_HEADING, /* text: a section's title, after a blank line */
+    KB_TEXT_ITEM,    /* label padded to label_width, then text */
+    KB_TEXT_SOURCE,  /* label: the source id, text: its title and date, url: its address */
+};
+
+struct kb_text_line {
+    enum kb_text_kind kind;
+    const char *label;
+    int label_width;
+    const char *text, *url;
+};
+
+void kb_fact_text(const cJSON *fact, void (*line)(void *ctx, const struct kb_text_line *l), void *ctx);
+/* "a, b, c" from an array of strings (cut at whole items to fit n). */
+void kb_text_join(const cJSON *arr, char *out, size_t n);
+/* A hardware-support row (kb_list "hardware") in words: "since 2.0. fit 9/10. On windows: ...
+ * note [sources, date]". */
+void kb_support_text(const cJSON *row, char *out, size_t n);
+
+#endif
