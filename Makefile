@@ -34,7 +34,7 @@ LIB_SRC   := $(sort $(wildcard knowledge/*.c probes/*.c engine/*.c tui/*.c)) $(f
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/kb_data.o $(BUILD)/presets_data.o
 MAIN_OBJ  := $(BUILD)/cli/main.o
 TEST_SRC  := $(sort $(wildcard tests/test_*.c))
-TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/support.o
+TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/support.o $(BUILD)/tests/tmux_driver.o
 BENCH_OBJ := $(BUILD)/tests/bench.o $(BUILD)/tests/support.o
 
 # The CUDA plug-in (engine/cuda): built when nvcc is found, `make CUDA=0` skips it. The main

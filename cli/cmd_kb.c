@@ -70,15 +70,6 @@ static void cells_free(struct cells *c)
     free((void *)c->ptrs);
 }
 
-static const char *level_short(const char *level)
-{
-    if (strcmp(level, "first-class") == 0) return "first";
-    if (strcmp(level, "supported") == 0) return "yes";
-    if (strcmp(level, "experimental") == 0) return "exp";
-    if (strcmp(level, "community") == 0) return "comm";
-    return "-";
-}
-
 static int list_hardware_text(const cJSON *rows, int bold)
 {
     static const char *const platforms[] = {"nvidia", "amd", "tpu", "apple", "intel", "ascend", "cpu"};
@@ -104,7 +95,7 @@ static int list_hardware_text(const cJSON *rows, int bold)
             if (strcmp(fws[i], str(row, "framework")) != 0) continue;
             for (int p = 0; p < NP; p++)
                 if (strcmp(platforms[p], str(row, "hardware")) == 0)
-                    snprintf(cell(&c, i, p + 1), 256, "%s%s", level_short(str(row, "level")),
+                    snprintf(cell(&c, i, p + 1), 256, "%s%s", kb_level_short(str(row, "level")),
                              cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(row, "os_support")) ? "*" : "");
         }
     }
@@ -112,8 +103,8 @@ static int list_hardware_text(const cJSON *rows, int bold)
     for (int p = 0; p < NP; p++) cols[p + 1] = (struct text_column){platforms[p], 0, 0};
     text_table(stdout, cols, NP + 1, c.ptrs, nfw, bold);
     cells_free(&c);
-    printf("\nfirst: first-class  yes: supported  exp: experimental  comm: community  -: none\n"
-           "*: limits on some operating systems. Details: fwadvisor kb show FRAMEWORK\n");
+    printf("\n%s\n"
+           "*: limits on some operating systems. Details: fwadvisor kb show FRAMEWORK\n", kb_level_legend);
     return EXIT_OK;
 }
 

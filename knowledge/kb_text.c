@@ -57,6 +57,17 @@ static void sources(const cJSON *obj, line_fn line, void *ctx)
     }
 }
 
+const char kb_level_legend[] = "first: first-class  yes: supported  exp: experimental  comm: community  -: none";
+
+const char *kb_level_short(const char *level)
+{
+    static const char *const names[][2] = {
+        {"first-class", "first"}, {"supported", "yes"}, {"experimental", "exp"}, {"community", "comm"}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(level, names[i][0]) == 0) return names[i][1];
+    return "-";
+}
+
 void kb_support_text(const cJSON *row, char *text, size_t n)
 {
     char c[400];

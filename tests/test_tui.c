@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "tests/support.h"
+#include "tests/tmux_driver.h"
 #include "tui/layout.h"
 
 /* --- layout, no terminal ----------------------------------------------------------------- */
@@ -37,108 +38,9 @@ Test(layout, bars_and_scrolling)
     cr_expect_geq(s.left_w, 40);
 }
 
-/* --- tmux -------------------------------------------------------------------------------- */
+/* --- tmux (tests/tmux_driver.h) ------------------------------------------------------------ */
 
-static char *dir, sock[64], dbarg[4200];
-
-static void setup(void)
-{
-    dir = ts_tmpdir();
-    snprintf(sock, sizeof sock, "fwadv-test-%d", (int)getpid());
-    snprintf(dbarg, sizeof dbarg, "--db=%s/kb.sqlite3", dir);
-}
-
-static void tmux(const char *const *args, struct ts_run *out)
-{
-    const char *argv[32] = {"-L", sock};
-    int n = 2;
-    for (const char *const *a = args; *a && n < 31; a++) argv[n++] = *a;
-    argv[n] = NULL;
-    struct ts_run r;
-    cr_assert_eq(ts_exec(&r, "/usr/bin/tmux", NULL, NULL, argv), 0);
-    if (out) *out = r;
-    else ts_run_free(&r);
-}
-
-static void teardown(void)
-{
-    tmux((const char *const[]){"kill-server", NULL}, NULL);
-    ts_rmtree(dir);
-    free(dir);
-}
-
-TestSuite(tui, .init = setup, .fini = teardown, .timeout = 180);
-
-/* Starts fwadvisor in a w x h pane with extra environment; the shell (which ignores Ctrl-C
- * itself, so it outlives fwadvisor) says EXITED and the status afterwards. */
-static void start(int w, int h, const char *envs)
-{
-    if (access("/usr/bin/tmux", X_OK) != 0) cr_skip_test("tmux is not installed (scripts/deps.sh installs it)");
-    const char *bin = getenv("FWADVISOR_BIN");
-    const char *fixtures = getenv("FWADVISOR_FIXTURES");
-    char cmd[8192], ws[16], hs[16];
-    snprintf(cmd, sizeof cmd,
-             "trap '' INT; env -u FWADVISOR_DB -u TPU_ACCELERATOR_TYPE LANG=C.UTF-8 LC_ALL=C.UTF-8 "
-             "FWADVISOR_SYSROOT=%s/sysroot/nvidia-h100 HWLOC_XMLFILE=%s/sysroot/nvidia-h100/topology.xml %s %s %s; "
-             "echo EXITED status=$?; sleep 60",
-             fixtures ? fixtures : "tests/fixtures", fixtures ? fixtures : "tests/fixtures", envs, bin ? bin : "./fwadvisor",
-             dbarg);
-    snprintf(ws, sizeof ws, "%d", w);
-    snprintf(hs, sizeof hs, "%d", h);
-    tmux((const char *const[]){"new-session", "-d", "-s", "t", "-x", ws, "-y", hs, "-c", dir, cmd, NULL}, NULL);
-}
-
-static char *screen(int escapes)
-{
-    struct ts_run r;
-    if (escapes) tmux((const char *const[]){"capture-pane", "-p", "-e", "-t", "t", NULL}, &r);
-    else tmux((const char *const[]){"capture-pane", "-p", "-t", "t", NULL}, &r);
-    free(r.err);
-    return r.out;
-}
-
-/* Polls the screen until it shows `text` (about `seconds`: the suite runs tests in parallel,
- * under the sanitizers too) and has settled: a frame can reach tmux in pieces, so the screen
- * returned is one that two captures 50 ms apart agree on. */
-static char *wait_for_s(const char *text, int seconds)
-{
-    for (int i = 0; i < seconds * 100; i++) {
-        char *s = screen(0);
-        if (strstr(s, text)) {
-            for (int settle = 0; settle < 40; settle++) {
-                usleep(50000);
-                char *again = screen(0);
-                int same = strcmp(again, s) == 0;
-                free(s);
-                s = again;
-                if (same) break;
-            }
-            if (strstr(s, text)) return s;
-        }
-        free(s);
-        usleep(10000);
-    }
-    char *s = screen(0);
-    cr_assert_fail("the screen never showed '%s':\n%s", text, s);
-    return s;
-}
-
-static char *wait_for(const char *text) { return wait_for_s(text, 15); }
-
-static void keys(const char *k)
-{
-    tmux((const char *const[]){"send-keys", "-t", "t", k, NULL}, NULL);
-}
-
-static void keys_n(const char *k, int n)
-{
-    for (int i = 0; i < n; i++) keys(k);
-}
-
-static void type(const char *text)
-{
-    tmux((const char *const[]){"send-keys", "-t", "t", "-l", text, NULL}, NULL);
-}
+TestSuite(tui, .init = tty_setup, .fini = tty_teardown, .timeout = 180);
 
 /* The ranking as recommend gives it for the same answers and the same (recorded) machine. */
 static cJSON *recommend_json(const char *answers)
@@ -149,7 +51,7 @@ static cJSON *recommend_json(const char *answers)
     snprintf(xml, sizeof xml, "HWLOC_XMLFILE=%s/sysroot/nvidia-h100/topology.xml", fixtures ? fixtures : "tests/fixtures");
     const char *env[] = {sysroot, xml, "FWADVISOR_DB", "TPU_ACCELERATOR_TYPE", NULL};
     struct ts_run r;
-    cr_assert_eq(ts_run(&r, env, NULL, (const char *const[]){dbarg, "recommend", "-a", answers, "--json", NULL}), 0);
+    cr_assert_eq(ts_run(&r, env, NULL, (const char *const[]){tty_dbarg(), "recommend", "-a", answers, "--json", NULL}), 0);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cJSON *doc = cJSON_Parse(r.out);
     ts_run_free(&r);
@@ -161,14 +63,14 @@ static void walk_preset(const char *preset)
     const char *fixtures = getenv("FWADVISOR_FIXTURES");
     char path[4200];
     snprintf(path, sizeof path, "%s/../../data/presets/%s.json", fixtures ? fixtures : "tests/fixtures", preset);
-    start(100, 32, "");
-    free(wait_for("Start the advisor"));
-    keys_n("Down", 5);
-    keys("Enter");
-    free(wait_for("Answers file"));
-    type(path);
-    keys("Enter");
-    char *s = wait_for("[1 Ranking]"); /* straight to the results */
+    tty_start(100, 32, "", 1);
+    free(tty_wait("Start the advisor"));
+    tty_keys_n("Down", 5);
+    tty_keys("Enter");
+    free(tty_wait("Answers file"));
+    tty_type(path);
+    tty_keys("Enter");
+    char *s = tty_wait("[1 Ranking]"); /* straight to the results */
     cJSON *doc = recommend_json(path);
     /* Every framework on screen in recommend's order, with recommend's score. */
     const char *at = s;
@@ -200,43 +102,43 @@ Test(tui, wizard_gives_recommends_ranking_for_the_tpu_preset) { walk_preset("tpu
 
 Test(tui, back_navigation_keeps_choices)
 {
-    start(100, 30, "");
-    free(wait_for("Start the advisor"));
-    keys("Enter");
-    free(wait_for("Step 1 of 14"));
-    keys_n("Down", 2); /* Research -> Production */
-    keys("Enter");
-    free(wait_for("Step 2 of 14"));
-    keys("BSpace");
-    char *s = wait_for("Step 1 of 14");
+    tty_start(100, 30, "", 1);
+    free(tty_wait("Start the advisor"));
+    tty_keys("Enter");
+    free(tty_wait("Step 1 of 14"));
+    tty_keys_n("Down", 2); /* Research -> Production */
+    tty_keys("Enter");
+    free(tty_wait("Step 2 of 14"));
+    tty_keys("BSpace");
+    char *s = tty_wait("Step 1 of 14");
     cr_expect(strstr(s, "(*) Production") != NULL, "the choice survives going back:\n%s", s);
     free(s);
-    keys("Escape");
-    free(wait_for("Start the advisor"));
+    tty_keys("Escape");
+    free(tty_wait("Start the advisor"));
 }
 
 /* The device question lists the catalog's devices of the hardware chosen, with their memory, and
  * the Plan tab shows the layout and the memory breakdown for the device picked. */
 Test(tui, device_question_follows_the_hardware_and_the_plan_shows_it)
 {
-    start(100, 32, "");
-    free(wait_for("Start the advisor"));
-    keys("Enter");
-    free(wait_for("Step 1 of 14"));
-    keys("Enter");
-    free(wait_for("Step 2 of 14"));
-    keys("Down"); /* Detected -> NVIDIA GPUs */
-    keys("Enter");
-    char *s = wait_for("Device model (memory)");
+    tty_start(100, 32, "", 1);
+    free(tty_wait("Start the advisor"));
+    tty_keys("Enter");
+    free(tty_wait("Step 1 of 14"));
+    tty_keys("Enter");
+    free(tty_wait("Step 2 of 14"));
+    tty_keys("Down"); /* Detected -> NVIDIA GPUs */
+    tty_keys("Enter");
+    char *s = tty_wait("Device model (memory)");
     cr_expect(strstr(s, "Detected, or the usual one (assumed)") != NULL, "%s", s);
     cr_expect(strstr(s, "NVIDIA A100 SXM4 40GB, 40 GB") != NULL, "NVIDIA devices listed:\n%s", s);
     cr_expect(strstr(s, "MI300X") == NULL, "no AMD devices for NVIDIA hardware:\n%s", s);
     free(s);
-    keys("Down"); /* the first NVIDIA device in catalog order: a100-sxm4-40gb */
-    keys_n("Enter", 12); /* steps 3 to 14 (no deployment: no serving hardware asked) */
-    free(wait_for("[1 Ranking]"));
-    keys("4");
-    s = wait_for("Memory per device");
+    tty_keys("Down"); /* the first NVIDIA device in catalog order: a100-sxm4-40gb */
+    tty_keys_n("Enter", 12); /* steps 3 to 14 (no deployment: no serving hardware asked) */
+    free(tty_wait("[1 Ranking]"));
+    tty_keys("4");
+    s = tty_wait("Memory per device");
     cr_expect(strstr(s, "A100 SXM4 40GB") != NULL, "the device picked:\n%s", s);
     cr_expect(strstr(s, "Layout:") != NULL && strstr(s, "Buffers:") != NULL, "%s", s);
     free(s);
@@ -244,17 +146,17 @@ Test(tui, device_question_follows_the_hardware_and_the_plan_shows_it)
 
 Test(tui, export_writes_a_valid_report)
 {
-    start(100, 30, "");
-    free(wait_for("Start the advisor"));
-    keys("Enter");
-    free(wait_for("Step 1 of 14"));
-    keys_n("Enter", 14);
-    free(wait_for("[1 Ranking]"));
-    keys("e");
-    free(wait_for("Export the report"));
-    keys("Enter");
-    free(wait_for("report written to ./fwadvisor-report.json"));
-    char *path = ts_path(dir, "fwadvisor-report.json"), err[1024], schema[4200];
+    tty_start(100, 30, "", 1);
+    free(tty_wait("Start the advisor"));
+    tty_keys("Enter");
+    free(tty_wait("Step 1 of 14"));
+    tty_keys_n("Enter", 14);
+    free(tty_wait("[1 Ranking]"));
+    tty_keys("e");
+    free(tty_wait("Export the report"));
+    tty_keys("Enter");
+    free(tty_wait("report written to ./fwadvisor-report.json"));
+    char *path = ts_path(tty_dir(), "fwadvisor-report.json"), err[1024], schema[4200];
     const char *sd = getenv("FWADVISOR_SCHEMA_DIR");
     snprintf(schema, sizeof schema, "%s/report.schema.json", sd ? sd : "docs");
     int rc = ts_validate_json(path, schema, err, sizeof err);
@@ -269,12 +171,12 @@ Test(tui, export_writes_a_valid_report)
 
 Test(tui, small_terminal_says_so_and_recovers)
 {
-    start(100, 30, "");
-    free(wait_for("Start the advisor"));
-    tmux((const char *const[]){"resize-window", "-t", "t", "-x", "60", "-y", "20", NULL}, NULL);
-    free(wait_for("terminal too small (need 80x24"));
-    tmux((const char *const[]){"resize-window", "-t", "t", "-x", "100", "-y", "30", NULL}, NULL);
-    char *s = wait_for("Start the advisor");
+    tty_start(100, 30, "", 1);
+    free(tty_wait("Start the advisor"));
+    tty_tmux((const char *const[]){"resize-window", "-t", "t", "-x", "60", "-y", "20", NULL}, NULL);
+    free(tty_wait("terminal too small (need 80x24"));
+    tty_tmux((const char *const[]){"resize-window", "-t", "t", "-x", "100", "-y", "30", NULL}, NULL);
+    char *s = tty_wait("Start the advisor");
     cr_expect(strstr(s, "too small") == NULL);
     free(s);
 }
@@ -297,25 +199,25 @@ static int has_colour(const char *s)
 
 Test(tui, ascii_and_no_color)
 {
-    start(100, 30, "LANG=C LC_ALL=C NO_COLOR=1");
-    char *home = screen(1);
+    tty_start(100, 30, "LANG=C LC_ALL=C NO_COLOR=1", 1);
+    char *home = tty_screen(1);
     free(home);
-    free(wait_for("Start the advisor"));
-    keys("Enter");
-    char *s = wait_for("Step 1 of 14");
+    free(tty_wait("Start the advisor"));
+    tty_keys("Enter");
+    char *s = tty_wait("Step 1 of 14");
     cr_expect(strstr(s, "+------") != NULL, "ASCII box under LANG=C:\n%s", s);
     cr_expect(strstr(s, "####") != NULL, "ASCII bars under LANG=C");
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) cr_assert_lt(*p, 0x80, "a non-ASCII byte on screen");
     free(s);
-    char *e = screen(1);
+    char *e = tty_screen(1);
     cr_expect_not(has_colour(e), "no colour under NO_COLOR");
     free(e);
     /* The reasons quote seed ratings glossed in English with the Chinese original in
      * parentheses: under LANG=C the original is left out, never shown as '??'. */
-    keys_n("Enter", 14);
-    free(wait_for("[1 Ranking]"));
-    keys("2");
-    char *why = wait_for("rates it");
+    tty_keys_n("Enter", 14);
+    free(tty_wait("[1 Ranking]"));
+    tty_keys("2");
+    char *why = tty_wait("rates it");
     cr_expect(strstr(why, "??") == NULL, "'?\?' on the Why screen under LANG=C:\n%s", why);
     for (const unsigned char *p = (const unsigned char *)why; *p; p++) cr_assert_lt(*p, 0x80, "a non-ASCII byte on screen");
     free(why);
@@ -323,16 +225,16 @@ Test(tui, ascii_and_no_color)
 
 Test(tui, quit_restores_the_terminal)
 {
-    start(100, 30, "");
-    free(wait_for("Start the advisor"));
-    keys("?");
-    free(wait_for("Keys (every screen)"));
-    keys("x"); /* any key closes help */
-    keys("q");
-    char *s = wait_for("EXITED status=0");
+    tty_start(100, 30, "", 1);
+    free(tty_wait("Start the advisor"));
+    tty_keys("?");
+    free(tty_wait("Keys (every screen)"));
+    tty_keys("x"); /* any key closes help */
+    tty_keys("q");
+    char *s = tty_wait("EXITED status=0");
     free(s);
     struct ts_run r;
-    tmux((const char *const[]){"display-message", "-p", "-t", "t", "#{alternate_on}", NULL}, &r);
+    tty_tmux((const char *const[]){"display-message", "-p", "-t", "t", "#{alternate_on}", NULL}, &r);
     cr_expect_str_eq(r.out, "0\n", "left the alternate screen");
     ts_run_free(&r);
 }
@@ -340,45 +242,45 @@ Test(tui, quit_restores_the_terminal)
 Test(tui, ctrl_c_restores_the_terminal)
 {
     struct ts_run r;
-    start(100, 30, "");
-    free(wait_for("Start the advisor"));
-    keys("C-c");
-    free(wait_for("EXITED status=130"));
-    tmux((const char *const[]){"display-message", "-p", "-t", "t", "#{alternate_on}", NULL}, &r);
+    tty_start(100, 30, "", 1);
+    free(tty_wait("Start the advisor"));
+    tty_keys("C-c");
+    free(tty_wait("EXITED status=130"));
+    tty_tmux((const char *const[]){"display-message", "-p", "-t", "t", "#{alternate_on}", NULL}, &r);
     cr_expect_str_eq(r.out, "0\n");
     ts_run_free(&r);
 }
 
 Test(tui, browse_the_knowledge_base_and_probe)
 {
-    start(100, 30, "");
-    free(wait_for("Start the advisor"));
-    keys_n("Down", 4);
-    keys("Enter");
-    char *s = wait_for("[frameworks]");
+    tty_start(100, 30, "", 1);
+    free(tty_wait("Start the advisor"));
+    tty_keys_n("Down", 4);
+    tty_keys("Enter");
+    char *s = tty_wait("[frameworks]");
     cr_expect(strstr(s, "pytorch") && strstr(s, "Scores (0-10"), "%s", s);
     free(s);
-    keys("Tab");
-    free(wait_for("[criteria]"));
-    keys("Tab");
-    free(wait_for("[hardware]"));
-    keys("Escape");
-    free(wait_for("> Browse the knowledge base"));
-    keys_n("Up", 2);
-    keys("Enter");
-    free(wait_for("Esc cancels"));
-    keys("Escape");
+    tty_keys("Tab");
+    free(tty_wait("[criteria]"));
+    tty_keys("Tab");
+    free(tty_wait("[hardware]"));
+    tty_keys("Escape");
+    free(tty_wait("> Browse the knowledge base"));
+    tty_keys_n("Up", 2);
+    tty_keys("Enter");
+    free(tty_wait("Esc cancels"));
+    tty_keys("Escape");
     /* Cancelled: either a run with what finished, or nothing when nothing had finished yet. */
-    s = wait_for_s("Esc: home  b: baseline", 90);
+    s = tty_wait_s("Esc: home  b: baseline", 90);
     int saved = strstr(s, "saved as probe run") != NULL;
     cr_expect(saved || strstr(s, "nothing saved"), "%s", s);
     cr_expect(strstr(s, "WORKLOAD") && strstr(s, "MEDIAN"), "the command line's table:\n%s", s);
     free(s);
     /* The run stored opens again from the home screen. */
-    keys("Escape");
-    free(wait_for("> Run a probe of this machine"));
-    keys("Down");
-    keys("Enter");
-    s = wait_for(saved ? "stored probe run" : "no probe run stored yet");
+    tty_keys("Escape");
+    free(tty_wait("> Run a probe of this machine"));
+    tty_keys("Down");
+    tty_keys("Enter");
+    s = tty_wait(saved ? "stored probe run" : "no probe run stored yet");
     free(s);
 }

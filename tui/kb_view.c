@@ -78,7 +78,8 @@ static void build_grouped(struct app *a, struct pane *p)
         const cJSON *r;
         cJSON_ArrayForEach(r, a->kb_rows) {
             char label[160];
-            snprintf(label, sizeof label, "%-*s %s", a->kb_by_hardware ? 12 : 7, json_str(r, other), json_str(r, "level"));
+            snprintf(label, sizeof label, "%-*s %s", a->kb_by_hardware ? 12 : 7, json_str(r, other),
+                     kb_level_short(json_str(r, "level")));
             if (strcmp(json_str(r, group), g) == 0 && (vp_matches(&a->kb_list_vp, label) || vp_matches(&a->kb_list_vp, g))) {
                 if (!heading++) pane_add(p, -1, 0, A_BOLD | A_UNDERLINE, g);
                 pane_add(p, i, 2, A_NORMAL, label);
@@ -197,8 +198,12 @@ void kb_view_draw(struct app *a)
     build_detail(a, dp);
     vp_draw(&a->kb_detail_vp, dp, top, dx, rows, dw, a->utf8);
     if (a->kb_focus) ui_text(2, dx, dw, "(reading: Up/Down scroll, Left returns to the list)", crt_attr(PAIR_DIM));
-    else if (is_hardware(a)) ui_text(2, 1, COLS - 2, a->kb_by_hardware ? "by hardware (g: by framework)" : "by framework (g: by hardware)",
-                                     crt_attr(PAIR_DIM));
+    else if (is_hardware(a)) {
+        char line[200];
+        snprintf(line, sizeof line, "%s  %s", a->kb_by_hardware ? "by hardware (g: by framework)" : "by framework (g: by hardware)",
+                 kb_level_legend);
+        ui_text(2, 1, COLS - 2, line, crt_attr(PAIR_DIM));
+    }
     ui_pane(a, &a->kb_list_vp, lp);
     ui_pane(a, &a->kb_detail_vp, dp);
     ui_searchable(a, a->kb_focus ? &a->kb_detail_vp : &a->kb_list_vp);

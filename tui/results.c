@@ -92,7 +92,7 @@ static void build_ranking(struct app *a, struct pane *p)
         if (!vp_matches(&a->tab_vp[TAB_RANKING], f->name)) continue;
         if (f->excluded) { /* the reason is the verdict: wrapped, whole */
             adv_reason_text(&f->reasons[0], line, sizeof line);
-            snprintf(lead, sizeof lead, " -  %-12s excluded: ", f->name);
+            snprintf(lead, sizeof lead, " -  %-12s ", f->name); /* the reason says "Excluded: ..." */
             pane_wrap(p, i, 0, crt_attr(PAIR_DIM), lead, crt_attr(PAIR_DIM), line);
             continue;
         }

@@ -1,0 +1,548 @@
+/* Every screen of the interface in a real terminal (tmux), at the advertised minimum of 80x24 and
+ * at 200x60: key lines kept, help whole, panes that stop at their end and come back in one key,
+ * the cursor on screen, the Plan's verdict shown, `/` search, the mouse, the wizard's typed
+ * numbers and devices, readline editing, the knowledge-base browser, Esc on a probe, and the
+ * command line's own output on a terminal. Every wait is for something on the screen; where
+ * nothing should change, the help box is opened and closed as a barrier (keys are handled in
+ * order), so a loaded machine only makes a test slower. */
+#include <criterion/criterion.h>
+#include <ctype.h>
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/support.h"
+#include "tests/tmux_driver.h"
+
+TestSuite(tui_screens, .init = tty_setup, .fini = tty_teardown, .timeout = 240);
+
+#define UP_ARROW "\u25b2"
+#define DOWN_ARROW "\u25bc"
+
+/* Every key sent so far has been handled: the help box opened after them shows, then closes. */
+static char *barrier(void)
+{
+    tty_keys("?");
+    free(tty_wait("Press any key to close."));
+    tty_keys("Escape");
+    for (int i = 0; i < 1500; i++) {
+        char *s = tty_settled();
+        if (!strstr(s, "Press any key to close.")) return s;
+        free(s);
+        usleep(10000);
+    }
+    cr_assert_fail("the help box never closed");
+    return NULL;
+}
+
+/* The key line: the last row, whole ("q: quit" at its end, nothing cut). */
+static void expect_key_line(const char *s, int rows, const char *where)
+{
+    const char *last = tty_line(s, rows - 1);
+    cr_expect(strstr(last, "q: quit") != NULL, "%s: the key line is cut or gone: '%s'\n%s", where, last, s);
+    cr_expect(strstr(last, "...") == NULL, "%s: '%s'", where, last);
+}
+
+/* The help box opens whole on this screen and closes again. */
+static void expect_help_whole(int rows, const char *where)
+{
+    tty_keys("?");
+    char *s = tty_wait("Press any key to close.");
+    cr_expect(strstr(s, "Keys (every screen)") != NULL, "%s:\n%s", where, s);
+    cr_expect_not(tty_cut(s, 0, rows - 1), "%s: the help box cuts its text:\n%s", where, s);
+    free(s);
+    tty_keys("x"); /* any key closes it */
+    free(barrier());
+}
+
+static void results_of_preset(int w, int h, const char *preset)
+{
+    tty_start(w, h, "", 1);
+    free(tty_wait("Start the advisor"));
+    tty_keys("Down");
+    tty_keys("Enter");
+    free(tty_wait("start from a preset"));
+    tty_keys("/");
+    tty_type(preset);
+    tty_keys("Enter");
+    free(tty_wait(preset));
+    tty_keys("Enter");
+    free(tty_wait("[1 Ranking]"));
+}
+
+/* --- every screen: key line and help ----------------------------------------------------- */
+
+static void every_screen(int w, int h)
+{
+    /* A stored probe run to open. */
+    struct ts_run r;
+    const char *env[] = {"FWADVISOR_DB", NULL};
+    cr_assert_eq(ts_run(&r, env, NULL, (const char *const[]){tty_dbarg(), "probe", "--workload", "train-tiny", NULL}), 0);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    ts_run_free(&r);
+    results_of_preset(w, h, "tpu-pod");
+    static const char *const tabs[] = {"[1 Ranking]", "[2 Why]", "[3 Compare]", "[4 Plan]", "[5 Deploy]", "[6 Pitfalls]"};
+    for (int t = 0; t < 6; t++) {
+        char key[2] = {(char)('1' + t), 0};
+        tty_keys(key);
+        char *s = tty_wait(tabs[t]);
+        expect_key_line(s, h, tabs[t]);
+        free(s);
+        expect_help_whole(h, tabs[t]);
+    }
+    tty_keys("Escape");
+    char *s = tty_wait("Step 1 of");
+    expect_key_line(s, h, "wizard");
+    free(s);
+    expect_help_whole(h, "wizard");
+    tty_keys("Escape");
+    free(tty_wait("fwadvisor  choose a training framework"));
+    s = tty_settled();
+    expect_key_line(s, h, "home");
+    free(s);
+    expect_help_whole(h, "home");
+    tty_keys("Home");
+    tty_keys_n("Down", 4);
+    tty_keys("Enter");
+    s = tty_wait("[frameworks]");
+    expect_key_line(s, h, "kb list");
+    free(s);
+    tty_keys("Enter");
+    s = tty_wait("Left/Esc: the list");
+    expect_key_line(s, h, "kb detail");
+    free(s);
+    expect_help_whole(h, "kb");
+    tty_keys("Escape");
+    tty_keys("Escape");
+    free(tty_wait("> Browse the knowledge base"));
+    tty_keys("Up");
+    tty_keys("Enter");
+    s = tty_wait("stored probe run");
+    expect_key_line(s, h, "probe");
+    free(s);
+    expect_help_whole(h, "probe");
+}
+
+Test(tui_screens, every_screen_keeps_its_key_line_and_whole_help_at_80x24) { every_screen(80, 24); }
+Test(tui_screens, every_screen_keeps_its_key_line_and_whole_help_at_200x60) { every_screen(200, 60); }
+
+/* --- scrolling ----------------------------------------------------------------------------- */
+
+static void scroll_stops_and_returns(int w, int h, const char *tab, const char *first_line)
+{
+    results_of_preset(w, h, "gpt4-class-model");
+    tty_keys(tab);
+    char *s = tty_wait(first_line);
+    int scrolls = strstr(s, DOWN_ARROW) != NULL;
+    cr_expect_eq(strstr(s, UP_ARROW), NULL, "at the start: nothing above\n%s", s);
+    free(s);
+    if (!scrolls) return; /* all of it fits: nothing to scroll */
+    tty_keys("End");
+    char *end = barrier();
+    cr_expect(strstr(end, UP_ARROW) && !strstr(end, DOWN_ARROW), "at the end:\n%s", end);
+    const char *last = tty_line(end, h - 3);
+    cr_expect(strspn(last, " ") < strlen(last) - 3, "the last page is full, not empty: '%s'\n%s", last, end);
+    tty_keys_n("Down", 30);
+    tty_keys_n("PageDown", 3);
+    char *after = barrier();
+    cr_expect_str_eq(after, end, "past the end nothing moves");
+    tty_keys("Home");
+    char *home = barrier();
+    cr_expect(strstr(home, first_line) && !strstr(home, UP_ARROW), "one key back to the start:\n%s", home);
+    tty_keys("PageDown");
+    char *page = barrier();
+    cr_expect(strstr(page, UP_ARROW) != NULL, "a page down:\n%s", page);
+    tty_keys("PageUp");
+    char *back = barrier();
+    cr_expect_str_eq(back, home, "a page up returns");
+    free(end), free(after), free(home), free(page), free(back);
+}
+
+Test(tui_screens, plan_scrolls_to_its_end_and_back_at_80x24) { scroll_stops_and_returns(80, 24, "4", "Alternatives:"); }
+Test(tui_screens, plan_scrolls_to_its_end_and_back_at_200x60) { scroll_stops_and_returns(200, 60, "4", "Alternatives:"); }
+Test(tui_screens, why_scrolls_to_its_end_and_back_at_80x24) { scroll_stops_and_returns(80, 24, "2", "points from"); }
+
+/* The Pitfalls checklist keeps the selected item on screen to the last; Space ticks it. */
+static void cursor_stays_visible(int w, int h)
+{
+    results_of_preset(w, h, "gpt4-class-model");
+    tty_keys("6");
+    char *s = tty_wait("Checklist (Space ticks): 0 of");
+    int n = atoi(strstr(s, " of ") + 4);
+    free(s);
+    cr_assert_gt(n, 3);
+    tty_keys_n("Down", n - 1);
+    tty_keys("Space");
+    char want[64];
+    snprintf(want, sizeof want, "1 of %d ticked", n);
+    s = tty_wait(want);
+    /* The ticked one is the last: its mark shows, so it is on screen. */
+    cr_expect(strstr(s, "[x]") != NULL, "the cursor's item is not on screen:\n%s", s);
+    cr_expect(strstr(s, DOWN_ARROW) == NULL, "the last item shown means nothing below:\n%s", s);
+    free(s);
+}
+
+Test(tui_screens, cursor_stays_visible_at_80x24) { cursor_stays_visible(80, 24); }
+Test(tui_screens, cursor_stays_visible_at_100x30) { cursor_stays_visible(100, 30); }
+
+/* --- the Plan's verdict -------------------------------------------------------------------- */
+
+/* 70B fully fine-tuned on 8 A100-80GB cannot fit (16 x 70e9 bytes of states): the verdict says
+ * so at 80x24 without scrolling, whole. */
+Test(tui_screens, plan_verdict_visible_at_80x24)
+{
+    char *answers = ts_path(tty_dir(), "big.json");
+    ts_write_str(answers, "{\"accelerator\": \"a100-sxm4-80gb\", \"devices\": 8, \"model_kind\": \"llm\", \"model_params\": \"70B\","
+                          " \"tokens\": \"1B\", \"host_memory_gb\": 512}");
+    tty_start(80, 24, "", 1);
+    free(tty_wait("Start the advisor"));
+    tty_keys_n("Down", 5);
+    tty_keys("Enter");
+    free(tty_wait("Answers file"));
+    tty_type(answers);
+    tty_keys("Enter");
+    free(tty_wait("[1 Ranking]"));
+    tty_keys("4");
+    char *s = tty_wait("[4 Plan]");
+    cr_expect(strstr(s, "usable per device, DOES NOT FIT.") != NULL, "%s", s);
+    cr_expect(strstr(s, "Time:") != NULL, "%s", s);
+    cr_expect_not(tty_cut(s, 3, 6), "the verdict is cut:\n%s", s);
+    free(s);
+    free(answers);
+}
+
+/* --- search ------------------------------------------------------------------------------- */
+
+Test(tui_screens, slash_filters_lists_and_finds_in_text)
+{
+    tty_start(100, 30, "", 1);
+    free(tty_wait("Start the advisor"));
+    tty_keys_n("Down", 4);
+    tty_keys("Enter");
+    free(tty_wait("[frameworks]"));
+    tty_keys("/");
+    tty_type("tensor");
+    tty_keys("Enter");
+    char *s = barrier();
+    int listed_pytorch = 0, listed_tf = 0;
+    for (int y = 3; y < 28; y++) {
+        char col[40];
+        snprintf(col, sizeof col, "%.30s", tty_line(s, y));
+        listed_pytorch |= strstr(col, "pytorch") != NULL;
+        listed_tf |= strstr(col, "tensorflow") != NULL;
+    }
+    cr_expect(listed_tf && !listed_pytorch, "the list filtered to 'tensor':\n%s", s);
+    free(s);
+    tty_keys("Escape"); /* clears the search, stays */
+    s = barrier();
+    cr_expect(strstr(s, "pytorch  PyTorch") != NULL && strstr(s, "[frameworks]"), "%s", s);
+    free(s);
+    /* In a text pane: n goes to the next line holding the text, at the top of the pane. */
+    tty_keys("Enter");
+    free(tty_wait("Left/Esc: the list"));
+    tty_keys("/");
+    tty_type("Deployment");
+    tty_keys("Enter");
+    tty_keys("n");
+    s = barrier();
+    char top[1024];
+    snprintf(top, sizeof top, "%s", tty_line(s, 3));
+    for (char *c = top; *c; c++) *c = (char)tolower((unsigned char)*c);
+    cr_expect(strstr(top, "deployment") != NULL, "n brought the next match (any case) to the top: '%s'\n%s", top, s);
+    free(s);
+}
+
+/* --- the mouse ---------------------------------------------------------------------------- */
+
+Test(tui_screens, mouse_wheel_scrolls_and_a_click_selects)
+{
+    results_of_preset(80, 24, "gpt4-class-model");
+    tty_keys("4");
+    char *s = tty_wait("Alternatives:");
+    cr_expect(strstr(s, UP_ARROW) == NULL);
+    free(s);
+    tty_mouse(65, 20, 12); /* the wheel down over the pane */
+    s = barrier();
+    cr_expect(strstr(s, UP_ARROW) != NULL, "the wheel scrolled:\n%s", s);
+    cr_expect(strstr(s, "Alternatives:") == NULL, "three lines down:\n%s", s);
+    free(s);
+    tty_mouse(64, 20, 12);
+    s = barrier();
+    cr_expect(strstr(s, "Alternatives:") && !strstr(s, UP_ARROW), "and back up:\n%s", s);
+    free(s);
+    /* A click on a tab opens it; a click on a framework selects it. */
+    s = tty_settled();
+    const char *tabs = tty_line(s, 1);
+    int x = (int)(strstr(tabs, "1 Ranking") - tabs);
+    free(s);
+    tty_mouse(0, x + 2, 1);
+    s = tty_wait("[1 Ranking]");
+    const char *third = tty_line(s, 5);
+    char name[32] = "";
+    sscanf(third, " %*d %31s", name);
+    free(s);
+    cr_assert(name[0]);
+    tty_mouse(0, 10, 5);
+    tty_keys("Enter");
+    char want[64];
+    snprintf(want, sizeof want, "%s: ", name);
+    s = tty_wait("[2 Why]");
+    cr_expect(strstr(s, want) != NULL, "the third framework's reasons (%s):\n%s", name, s);
+    free(s);
+}
+
+/* --- the probe ------------------------------------------------------------------------------ */
+
+/* Esc stops the measuring within a second: the screen says how long it took, measured by the
+ * program from the key to the end of the measuring thread. This machine, not the recorded one. */
+Test(tui_screens, esc_cancels_a_probe_in_under_a_second)
+{
+    tty_start(100, 30, "", 0);
+    free(tty_wait("Start the advisor"));
+    tty_keys_n("Down", 2);
+    tty_keys("Enter");
+    free(tty_wait_s("Running (Esc cancels)", 60));
+    tty_keys("Escape");
+    char *s = tty_wait_s("cancelled in ", 60);
+    const char *at = strstr(s, "cancelled in ") + strlen("cancelled in ");
+    double seconds = atof(at);
+    char unit[16] = "";
+    sscanf(at, "%*f %15s", unit);
+    cr_expect(strncmp(unit, "second", 6) == 0, "a fraction of a second, in seconds: %s", at);
+    cr_expect_lt(seconds, 1.0, "Esc took %.3g s:\n%s", seconds, s);
+    free(s);
+}
+
+/* --- the wizard ------------------------------------------------------------------------------ */
+
+Test(tui_screens, wizard_takes_typed_numbers_and_lists_devices_by_vendor)
+{
+    tty_start(100, 40, "", 1);
+    free(tty_wait("Start the advisor"));
+    tty_keys("Enter");
+    free(tty_wait("Step 1 of 14"));
+    tty_keys("Enter"); /* stage */
+    free(tty_wait("Step 2 of 14"));
+    tty_keys("Enter"); /* hardware: detected (auto): every vendor's devices */
+    char *s = tty_wait("Device model (memory)");
+    cr_expect(strstr(s, "NVIDIA GPUs") && strstr(s, "NVIDIA H100 SXM 80GB, 80 GB"), "grouped by vendor:\n%s", s);
+    free(s);
+    tty_keys("End");
+    s = barrier();
+    cr_expect(strstr(s, "Huawei Ascend") || strstr(s, "Intel GPUs"), "the last vendors:\n%s", s);
+    free(s);
+    tty_keys("Home");
+    tty_keys("Enter"); /* device: detected */
+    free(tty_wait("Step 4 of 14"));
+    tty_keys("Enter"); /* os */
+    free(tty_wait("Accelerators in total"));
+    tty_type("12x");
+    tty_keys("Enter");
+    s = tty_wait("is not a whole number");
+    cr_expect(strstr(s, "Step 5 of 14") != NULL, "stays on the question:\n%s", s);
+    free(s);
+    tty_type("2000");
+    tty_keys("Enter");
+    free(tty_wait("2,000 (given)"));
+    tty_keys("Enter");
+    free(tty_wait("Machines (nodes)"));
+    tty_type("4000");
+    tty_keys("Enter");
+    free(tty_wait("4,000 (given)"));
+    tty_keys("Enter");
+    s = tty_wait("keys 'nodes' and 'devices'");
+    cr_expect(strstr(s, "Step 6 of 14") != NULL, "a contradiction keeps the question:\n%s", s);
+    free(s);
+    tty_type("250");
+    tty_keys("Enter");
+    free(tty_wait("250 (given)"));
+    tty_keys("Enter");
+    free(tty_wait("Step 7 of 14"));
+    tty_keys("Enter"); /* model kind */
+    free(tty_wait("Model size (parameters)"));
+    tty_type("30b");
+    tty_keys("Enter");
+    free(tty_wait("30B (given)"));
+    tty_keys_n("Enter", 7); /* steps 8 to 14 */
+    free(tty_wait("[1 Ranking]"));
+    tty_keys("4");
+    s = tty_wait("[4 Plan]");
+    cr_expect(strstr(s, "Devices: 2,000 x") && strstr(s, "on 250 nodes"), "%s", s);
+    free(s);
+}
+
+/* A preset goes straight to the results: the same ranking as recommend --preset. */
+Test(tui_screens, preset_picker_gives_recommends_ranking)
+{
+    results_of_preset(100, 30, "nvidia-2000-gpus");
+    char *s = tty_settled();
+    struct ts_run r;
+    const char *fixtures = getenv("FWADVISOR_FIXTURES");
+    char sysroot[4200], xml[4300];
+    snprintf(sysroot, sizeof sysroot, "FWADVISOR_SYSROOT=%s/sysroot/nvidia-h100", fixtures ? fixtures : "tests/fixtures");
+    snprintf(xml, sizeof xml, "HWLOC_XMLFILE=%s/sysroot/nvidia-h100/topology.xml", fixtures ? fixtures : "tests/fixtures");
+    const char *env[] = {sysroot, xml, "FWADVISOR_DB", "TPU_ACCELERATOR_TYPE", NULL};
+    cr_assert_eq(ts_run(&r, env, NULL, (const char *const[]){tty_dbarg(), "recommend", "--preset", "nvidia-2000-gpus", "--json", NULL}), 0);
+    cJSON *doc = cJSON_Parse(r.out);
+    const cJSON *first = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "ranking"), 0);
+    char want[64];
+    snprintf(want, sizeof want, " 1  %-12s %5.1f", cJSON_GetObjectItem(first, "name")->valuestring,
+             cJSON_GetObjectItem(first, "score")->valuedouble);
+    cr_expect(strstr(s, want) != NULL, "'%s' not on:\n%s", want, s);
+    cJSON_Delete(doc);
+    ts_run_free(&r);
+    free(s);
+    /* Esc: the wizard, holding the preset's answers. */
+    tty_keys("Escape");
+    s = tty_wait("Step 1 of");
+    cr_expect(strstr(s, "(*) Production") != NULL, "%s", s);
+    free(s);
+}
+
+/* --- text prompts ----------------------------------------------------------------------------- */
+
+Test(tui_screens, prompts_edit_like_readline_with_home_and_completion)
+{
+    char *file = ts_path(tty_dir(), "answers-for-the-test.json"), env[4400];
+    ts_write_str(file, "{\"stage\": \"learning\", \"model_kind\": \"vision\"}");
+    snprintf(env, sizeof env, "HOME=%s", tty_dir());
+    tty_start(100, 30, env, 1);
+    free(tty_wait("Start the advisor"));
+    tty_keys_n("Down", 5);
+    tty_keys("Enter");
+    free(tty_wait("Answers file"));
+    tty_type("abc");
+    tty_keys("C-a");
+    tty_type("X");
+    free(tty_wait("Xabc"));
+    tty_keys("C-e");
+    tty_type(" two");
+    tty_keys("C-w");
+    tty_keys_n("Left", 2);
+    tty_keys("C-k");
+    char *s = tty_settled();
+    cr_expect(strstr(s, "Xabc") == NULL && strstr(s, "Xab") != NULL, "Ctrl-W took 'two', Ctrl-K ' c':\n%s", s);
+    free(s);
+    tty_keys("C-u");
+    tty_type("~/answers-for");
+    tty_keys("Tab");
+    free(tty_wait("~/answers-for-the-test.json"));
+    tty_keys("Enter");
+    s = tty_wait("[1 Ranking]");
+    cr_expect(strstr(s, "answers-for-the-test.json") != NULL, "loaded from the home folder:\n%s", s);
+    free(s);
+    free(file);
+}
+
+/* --- the knowledge-base browser ----------------------------------------------------------------- */
+
+static void kb_browser(int w, int h)
+{
+    struct ts_run r;
+    const char *env[] = {"FWADVISOR_DB", NULL};
+    cr_assert_eq(ts_run(&r, env, NULL, (const char *const[]){tty_dbarg(), "kb", "list", "sources", "--json", NULL}), 0);
+    cJSON *doc = cJSON_Parse(r.out), *src, *longest = NULL;
+    cJSON_ArrayForEach(src, doc) if (!longest || strlen(cJSON_GetObjectItem(src, "url")->valuestring) >
+                                                     strlen(cJSON_GetObjectItem(longest, "url")->valuestring)) longest = src;
+    char id[128], url[512];
+    snprintf(id, sizeof id, "%s", cJSON_GetObjectItem(longest, "id")->valuestring);
+    snprintf(url, sizeof url, "%s", cJSON_GetObjectItem(longest, "url")->valuestring);
+    cJSON_Delete(doc);
+    ts_run_free(&r);
+
+    tty_start(w, h, "", 1);
+    free(tty_wait("Start the advisor"));
+    tty_keys_n("Down", 4);
+    tty_keys("Enter");
+    char *s = tty_wait("[frameworks]");
+    cr_expect(strstr(s, "rules") && strstr(s, "sources"), "every kind has a tab:\n%s", s);
+    free(s);
+    tty_keys("/");
+    tty_type("pytorch");
+    tty_keys("Enter");
+    s = barrier();
+    cr_expect(strstr(s, "Scores (0-10") && strstr(s, "debugging 9"), "a framework's scores with notes:\n%s", s);
+    free(s);
+    tty_keys("3");
+    s = tty_wait("by framework (g: by hardware)");
+    free(s);
+    tty_keys("g");
+    s = tty_wait("by hardware (g: by framework)");
+    cr_expect(strstr(s, "\n amd ") && strstr(s, "paddlepaddle exp"), "grouped by hardware, levels whole:\n%s", s);
+    free(s);
+    tty_keys("8");
+    free(tty_wait("[sources]"));
+    tty_keys("/");
+    tty_type(id);
+    tty_keys("Enter");
+    s = barrier();
+    /* The address whole: on one line when it fits, else on lines of its own, starting in the same
+     * column, that join to it. */
+    char joined[4096] = "";
+    size_t col = 0;
+    int found = 0;
+    for (int y = 3; y < h - 2 && !strstr(joined, url); y++) {
+        const char *line = tty_line(s, y);
+        if (!found) {
+            const char *http = strstr(line, "http");
+            if (!http) continue;
+            found = 1;
+            col = (size_t)(http - line);
+        }
+        if (strlen(line) <= col) break;
+        char part[512];
+        snprintf(part, sizeof part, "%s", line + col);
+        part[strcspn(part, " ")] = '\0'; /* an address holds no space: the scroll bar's column ends it */
+        char *bar = strstr(part, "\u2502");
+        if (!bar) bar = strstr(part, "\u2588");
+        if (bar) *bar = '\0';
+        if (!*part) break;
+        strncat(joined, part, sizeof joined - strlen(joined) - 1);
+    }
+    cr_expect(strstr(joined, url) != NULL, "'%s' not whole, read '%s':\n%s", url, joined, s);
+    free(s);
+}
+
+Test(tui_screens, kb_browser_kinds_scores_grouping_and_whole_urls_at_80x24) { kb_browser(80, 24); }
+Test(tui_screens, kb_browser_kinds_scores_grouping_and_whole_urls_at_200x60) { kb_browser(200, 60); }
+
+/* --- the command line on a terminal ------------------------------------------------------------ */
+
+/* On a terminal a table fits its width (cells give way) and its header is bold; --wide and
+ * output that is not a terminal keep everything; an MPI launcher's pseudo-terminal gets no bold. */
+Test(tui_screens, command_line_tables_on_a_terminal)
+{
+    const char *bin = getenv("FWADVISOR_BIN");
+    char cmd[9000];
+    snprintf(cmd, sizeof cmd,
+             "env -u NO_COLOR %s %s kb list distributed; echo FIRST-DONE; env -u NO_COLOR %s %s kb list distributed --wide;"
+             " echo WIDE-DONE; sleep 60",
+             bin, tty_dbarg(), bin, tty_dbarg());
+    tty_start_shell(80, 60, cmd);
+    free(tty_wait("WIDE-DONE"));
+    struct ts_run r;
+    tty_tmux((const char *const[]){"capture-pane", "-p", "-J", "-e", "-t", "t", "-S", "0", NULL}, &r);
+    char *first_end = strstr(r.out, "FIRST-DONE");
+    cr_assert_not_null(first_end);
+    *first_end = '\0';
+    cr_expect(strstr(r.out, "...") != NULL, "fitted to 80 columns, a cell gave way:\n%s", r.out);
+    cr_expect(strstr(r.out, "\033[1m") != NULL, "bold header on a terminal");
+    const char *wide = first_end + 1;
+    cr_expect(strstr(wide, "...") == NULL, "--wide cuts nothing:\n%s", wide);
+    ts_run_free(&r);
+}
+
+Test(tui_screens, no_bold_under_an_mpi_launcher)
+{
+    const char *bin = getenv("FWADVISOR_BIN");
+    char cmd[9000];
+    snprintf(cmd, sizeof cmd, "env -u NO_COLOR OMPI_COMM_WORLD_RANK=0 %s %s kb list; echo LIST-DONE; sleep 60", bin, tty_dbarg());
+    tty_start_shell(100, 30, cmd);
+    free(tty_wait("LIST-DONE"));
+    char *s = tty_screen(1);
+    cr_expect(strstr(s, "ID") != NULL);
+    cr_expect(strstr(s, "\033[1m") == NULL, "no bold on a launcher's pseudo-terminal:\n%s", s);
+    free(s);
+}
