@@ -64,12 +64,7 @@ static void walk_preset(const char *preset)
     char path[4200];
     snprintf(path, sizeof path, "%s/../../data/presets/%s.json", fixtures ? fixtures : "tests/fixtures", preset);
     tty_start(100, 32, "", 1);
-    free(tty_wait("Start the advisor"));
-    tty_keys_n("Down", 5);
-    tty_keys("Enter");
-    free(tty_wait("Answers file"));
-    tty_type(path);
-    tty_keys("Enter");
+    tty_load_answers(path);
     char *s = tty_wait("[1 Ranking]"); /* straight to the results */
     cJSON *doc = recommend_json(path);
     /* Every framework on screen in recommend's order, with recommend's score. */

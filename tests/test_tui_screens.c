@@ -197,12 +197,7 @@ Test(tui_screens, plan_verdict_visible_at_80x24)
     ts_write_str(answers, "{\"accelerator\": \"a100-sxm4-80gb\", \"devices\": 8, \"model_kind\": \"llm\", \"model_params\": \"70B\","
                           " \"tokens\": \"1B\", \"host_memory_gb\": 512}");
     tty_start(80, 24, "", 1);
-    free(tty_wait("Start the advisor"));
-    tty_keys_n("Down", 5);
-    tty_keys("Enter");
-    free(tty_wait("Answers file"));
-    tty_type(answers);
-    tty_keys("Enter");
+    tty_load_answers(answers);
     free(tty_wait("[1 Ranking]"));
     tty_keys("4");
     char *s = tty_wait("[4 Plan]");

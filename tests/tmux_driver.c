@@ -143,3 +143,13 @@ int tty_cut(const char *screen, int from, int to)
         if (strstr(tty_line(screen, y), "...")) return 1;
     return 0;
 }
+
+void tty_load_answers(const char *path)
+{
+    free(tty_wait("Start the advisor"));
+    tty_keys_n("Down", 5);
+    tty_keys("Enter");
+    free(tty_wait("Answers file"));
+    tty_type(path);
+    tty_keys("Enter");
+}

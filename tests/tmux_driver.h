@@ -23,6 +23,8 @@ void tty_tmux(const char *const *args, struct ts_run *out);
 void tty_start(int w, int h, const char *envs, int recorded);
 /* Any shell command line in a w x h pane (the command line's output on a terminal). */
 void tty_start_shell(int w, int h, const char *cmd);
+/* From the home screen just started: "Load answers from a file", the path typed, Enter. */
+void tty_load_answers(const char *path);
 /* The screen as text (escapes: with its colours and attributes as escape sequences). Caller frees. */
 char *tty_screen(int escapes);
 /* Waits for text on a settled screen (about `seconds`); fails the test when it never shows. */
