@@ -288,7 +288,7 @@ int cmd_probe(struct globals *g, int argc, char **argv)
         }
         /* --device cuda under MPI: each rank's GPU is its local rank's, allreduce goes through
          * NCCL; the single-process workloads stay on rank 0's CPU. */
-        mpi_gpu = strncmp(device, "cuda", 4) == 0;
+        mpi_gpu = strncasecmp(device, "cuda", 4) == 0;
         if (dist.rank != 0) {
             struct probe_options po;
             memset(&po, 0, sizeof po);
@@ -337,7 +337,7 @@ int cmd_probe(struct globals *g, int argc, char **argv)
     } else if ((rc = cli_open_kb_read(g, &k)) != EXIT_OK) {
         goto done;
     }
-    if (compare && strcmp(compare, "latest") != 0) { /* a named baseline must exist before minutes of work */
+    if (compare && strcasecmp(compare, "latest") != 0) { /* a named baseline must exist before minutes of work */
         int status = probe_session_baseline(k, compare, NULL, &base, err, sizeof err);
         if (status != KB_OK) {
             cli_error("--compare %s: %s", compare, err);

@@ -2,6 +2,7 @@
 #include "knowledge/kb_internal.h"
 
 #include <string.h>
+#include <strings.h>
 
 static const char *str(const cJSON *doc, const char *key)
 {
@@ -117,7 +118,7 @@ int kb_probe_list(kb *k, cJSON **rows, char *err, size_t errsz)
 int kb_probe_get(kb *k, const char *id, cJSON **doc, char *err, size_t errsz)
 {
     *doc = NULL;
-    int latest = strcmp(id, "latest") == 0;
+    int latest = strcasecmp(id, "latest") == 0;
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(kb_db(k),
                                 latest ? "SELECT doc FROM probe_runs ORDER BY started_at DESC, id DESC LIMIT 1"

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 /* Hardware facts from a stored probe run: the first accelerator it found, else the CPU, with
  * the measured sgemm peak as the CPU's peak. */
@@ -68,7 +69,7 @@ void probe_hw_from_run(const cJSON *doc, struct adv_hw *hw)
 int probe_advisor_hardware(kb *k, const char *probe, int cpu_model, struct adv_hw *hw, char *err, size_t errsz)
 {
     cJSON *doc = NULL;
-    if (strcmp(probe, "none") != 0) {
+    if (strcasecmp(probe, "none") != 0) {
         int status = kb_probe_get(k, probe, &doc, err, errsz);
         if (status != KB_OK) return status;
     }
@@ -78,7 +79,7 @@ int probe_advisor_hardware(kb *k, const char *probe, int cpu_model, struct adv_h
         cJSON_Delete(doc);
         /* "latest": the newest run made under MPI supplies the scaling, if the newest run was not */
         cJSON *rows = NULL, *row;
-        if (!hw->dp_ranks && strcmp(probe, "latest") == 0 && kb_probe_list(k, &rows, err, errsz) == KB_OK) {
+        if (!hw->dp_ranks && strcasecmp(probe, "latest") == 0 && kb_probe_list(k, &rows, err, errsz) == KB_OK) {
             cJSON_ArrayForEach(row, rows) {
                 const cJSON *rid = cJSON_GetObjectItemCaseSensitive(row, "id");
                 cJSON *older = NULL;

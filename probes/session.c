@@ -187,7 +187,7 @@ static void devices_of(const cJSON *doc, char *out, size_t n)
 int probe_session_baseline(struct kb *k, const char *which, const cJSON *doc, cJSON **out, char *err, size_t errsz)
 {
     *out = NULL;
-    if (strcmp(which, "latest") != 0) {
+    if (strcasecmp(which, "latest") != 0) {
         int status = kb_probe_get(k, which, out, err, errsz);
         return status;
     }

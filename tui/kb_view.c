@@ -166,7 +166,7 @@ static void row_fields(const cJSON *row, struct pane *p)
 static void build_detail(struct app *a, struct pane *p)
 {
     int sel = a->kb_list_vp.cursor;
-    const cJSON *row = sel >= 0 ? cJSON_GetArrayItem(a->kb_rows, sel) : NULL;
+    const cJSON *row = pane_has_item(&a->kb_list_pane, sel) ? cJSON_GetArrayItem(a->kb_rows, sel) : NULL;
     if (!row) {
         pane_add(p, -1, 0, crt_attr(PAIR_DIM), "Nothing matches the search (Esc clears it).");
         return;
@@ -193,7 +193,7 @@ void kb_view_draw(struct app *a)
     struct pane *lp = &a->kb_list_pane, *dp = &a->kb_detail_pane;
     pane_reset(lp, listw - 1);
     build_list(a, lp);
-    vp_draw(&a->kb_list_vp, lp, top, 1, rows, listw, a->utf8);
+    vp_draw(&a->kb_list_vp, lp, top, 1, rows, listw, a->utf8); /* settles the cursor the detail shows */
     pane_reset(dp, dw - 1);
     build_detail(a, dp);
     vp_draw(&a->kb_detail_vp, dp, top, dx, rows, dw, a->utf8);

@@ -126,6 +126,8 @@ static int item_last(const struct pane *p, int item)
     return -1;
 }
 
+int pane_has_item(const struct pane *p, int item) { return item_first(p, item) >= 0; }
+
 static int has_items(const struct pane *p)
 {
     for (int i = 0; i < p->nlines; i++)

@@ -43,6 +43,8 @@ void pane_add(struct pane *p, int item, int x, attr_t attr, const char *text);
 int pane_wrap(struct pane *p, int item, int x, attr_t attr, const char *lead, attr_t lead_attr, const char *text);
 /* A blank line. */
 void pane_gap(struct pane *p);
+/* 1 when a line of the pane belongs to item. */
+int pane_has_item(const struct pane *p, int item);
 
 struct viewport {
     int top;         /* first line shown */
