@@ -2,6 +2,7 @@
 #include "cli/cli.h"
 #include "knowledge/advisor.h"
 #include "knowledge/presets.h"
+#include "knowledge/report_html.h"
 #include "probes/advisor_hw.h"
 
 #include <getopt.h>
@@ -13,7 +14,7 @@
 
 static const char recommend_usage[] =
     "Usage: fwadvisor recommend [-a FILE|-] [--preset NAME] [--set KEY=VALUE]... [--json] [-o FILE]\n"
-    "                           [--probe ID|latest|none]\n"
+    "                           [--html FILE] [--probe ID|latest|none]\n"
     "\n"
     "Ranks the frameworks for your answers (fwadvisor.answers/1), explains every point, and plans\n"
     "the distributed strategy, deployment runtime, memory per device, training time and cost.\n"
@@ -24,6 +25,7 @@ static const char recommend_usage[] =
     "                      lists are comma-separated: --set team=pytorch,jax\n"
     "  --json              print the report (fwadvisor.report/1) instead of text\n"
     "  -o, --output FILE   also write the report to FILE (atomically)\n"
+    "  --html FILE         also write the report as one self-contained HTML page with charts\n"
     "  --probe ID|latest|none  hardware and measured peak from a stored probe run (default\n"
     "                      latest; none: a quick look at the device nodes instead)\n"
     "  --list-presets      list the presets and exit\n"
@@ -34,7 +36,7 @@ static const char recommend_usage[] =
     "      precision, finetune, lora_rank, recompute, host_memory_gb, active_params, experts.\n"
     "      See docs/report.md and docs/advisor.md.\n";
 
-enum { OPT_SET = OPT_FIRST_FREE, OPT_PRESET, OPT_PROBE, OPT_LIST_PRESETS };
+enum { OPT_SET = OPT_FIRST_FREE, OPT_PRESET, OPT_PROBE, OPT_LIST_PRESETS, OPT_HTML };
 
 static void bar(char *out, size_t n, double fraction, int width)
 {
@@ -185,13 +187,14 @@ int cmd_recommend(struct globals *g, int argc, char **argv)
         {"list-presets", no_argument, NULL, OPT_LIST_PRESETS},
         {"json", no_argument, NULL, OPT_JSON},
         {"output", required_argument, NULL, 'o'},
+        {"html", required_argument, NULL, OPT_HTML},
         {"probe", required_argument, NULL, OPT_PROBE},
         {"db", required_argument, NULL, OPT_DB},
         {"no-color", no_argument, NULL, OPT_NO_COLOR},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    const char *answers_file = NULL, *preset = NULL, *output = NULL, *probe = "latest";
+    const char *answers_file = NULL, *preset = NULL, *output = NULL, *html = NULL, *probe = "latest";
     const char *sets[64];
     int nsets = 0, json = 0, opt;
     opterr = 0;
@@ -200,6 +203,7 @@ int cmd_recommend(struct globals *g, int argc, char **argv)
         case 'h': fputs(recommend_usage, stdout); return EXIT_OK;
         case 'a': answers_file = optarg; break;
         case 'o': output = optarg; break;
+        case OPT_HTML: html = optarg; break;
         case OPT_JSON: json = 1; break;
         case OPT_PRESET: preset = optarg; break;
         case OPT_PROBE: probe = optarg; break;
@@ -222,6 +226,9 @@ int cmd_recommend(struct globals *g, int argc, char **argv)
     }
     if (optind < argc) return cli_usage_error("recommend", "unexpected argument '%s'", argv[optind]);
     if (answers_file && preset) return cli_usage_error("recommend", "give either --answers or --preset, not both");
+    int html_stdout = html && strcmp(html, "-") == 0;
+    if (html_stdout && (json || (output && strcmp(output, "-") == 0)))
+        return cli_usage_error("recommend", "--html - and the JSON report cannot both go to standard output");
 
     char err[1024];
     struct answers answers;
@@ -290,7 +297,7 @@ int cmd_recommend(struct globals *g, int argc, char **argv)
         rc = cli_exit_from_kb(status);
         goto done;
     }
-    if (json || output) {
+    if (json || output || html) {
         char now[32];
         iso_now(now, sizeof now);
         cJSON *doc = adv_report_json(akb, r, now);
@@ -299,14 +306,21 @@ int cmd_recommend(struct globals *g, int argc, char **argv)
             rc = EXIT_RUNTIME;
             goto done;
         }
-        rc = cli_write_json(doc, output);
+        /* The page is drawn from the document, so it shows what --json says. */
+        if (html) {
+            struct html page = {0};
+            adv_report_html(doc, &page);
+            rc = cli_write_html(html, &page);
+            html_free(&page);
+        }
+        if (rc == EXIT_OK && (json || output)) rc = cli_write_json(doc, output);
         cJSON_Delete(doc);
         if (rc == EXIT_OK && output && strcmp(output, "-") != 0) {
             text_printf(stderr, "report written to %s", output);
             fputc('\n', stderr);
         }
     }
-    if (rc == EXIT_OK && !json) print_text(akb, r, g->color);
+    if (rc == EXIT_OK && !json && !html_stdout) print_text(akb, r, g->color);
 done:
     free(r);
     adv_kb_free(akb);

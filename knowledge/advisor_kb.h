@@ -64,7 +64,7 @@ struct adv_kb {
         cJSON *cond, *effect;
         int priority;
     } rules[ADV_MAX_RULES];
-    struct { const char *id, *title; } sources[ADV_MAX_SOURCES];
+    struct { const char *id, *title, *url, *published; } sources[ADV_MAX_SOURCES];
 };
 
 int adv_fw_index(const struct adv_kb *akb, const char *id);

@@ -47,6 +47,40 @@ static void add_number_or_null(cJSON *o, const char *key, int has, double v)
     else cJSON_AddNullToObject(o, key);
 }
 
+/* The index of a source id in the loaded knowledge base, or -1. */
+static int source_index(const struct adv_kb *akb, const char *id)
+{
+    for (int i = 0; id && i < akb->nsources; i++)
+        if (strcmp(akb->sources[i].id, id) == 0) return i;
+    return -1;
+}
+
+/* Every source the document cites, in the order first cited: the members of each "sources"
+ * array, and each "source" or "*_source" member that names a source (others are descriptions,
+ * such as peak_source). Walking the finished document picks up whatever cites a source. */
+static void cited(const struct adv_kb *akb, const cJSON *node, unsigned char *seen, cJSON *out)
+{
+    const cJSON *child;
+    cJSON_ArrayForEach(child, node) {
+        const char *key = child->string;
+        size_t klen = key ? strlen(key) : 0;
+        int citing = key && (strcmp(key, "source") == 0 || (klen > 7 && strcmp(key + klen - 7, "_source") == 0));
+        if (cJSON_IsString(child) && (citing || (node->string && strcmp(node->string, "sources") == 0))) {
+            int i = source_index(akb, child->valuestring);
+            if (i < 0 || seen[i]) continue;
+            seen[i] = 1;
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "id", akb->sources[i].id);
+            cJSON_AddStringToObject(o, "title", akb->sources[i].title);
+            cJSON_AddStringToObject(o, "url", akb->sources[i].url);
+            cJSON_AddStringToObject(o, "published", akb->sources[i].published);
+            cJSON_AddItemToArray(out, o);
+        } else if (cJSON_IsObject(child) || cJSON_IsArray(child)) {
+            cited(akb, child, seen, out);
+        }
+    }
+}
+
 cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, const char *generated_at)
 {
     cJSON *doc = cJSON_CreateObject();
@@ -85,6 +119,16 @@ cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, con
         cJSON_AddStringToObject(o, "criterion", r->ranking.weights[i].criterion);
         cJSON_AddStringToObject(o, "name", r->ranking.weights[i].name);
         cJSON_AddNumberToObject(o, "weight", round3(r->ranking.weights[i].weight));
+        /* the knowledge base's score of every framework on this criterion (the comparison) */
+        cJSON *scores = cJSON_AddObjectToObject(o, "scores");
+        int k = -1;
+        for (int c = 0; c < akb->ncrit && k < 0; c++)
+            if (strcmp(akb->crit[c].id, r->ranking.weights[i].criterion) == 0) k = c;
+        for (int f = 0; scores && f < akb->nfw; f++) {
+            int v = k >= 0 ? adv_kb_score(akb, f, k) : -1;
+            if (v >= 0) cJSON_AddNumberToObject(scores, akb->fw[f].id, v);
+            else cJSON_AddNullToObject(scores, akb->fw[f].id);
+        }
         cJSON_AddItemToArray(weights, o);
     }
 
@@ -188,5 +232,9 @@ cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, con
         add_sources(o, r->pitfalls[i].source, r->pitfalls[i].also);
         cJSON_AddItemToArray(pit, o);
     }
+    unsigned char seen[ADV_MAX_SOURCES] = {0};
+    cJSON *sources = cJSON_CreateArray();
+    if (sources) cited(akb, doc, seen, sources);
+    cJSON_AddItemToObject(doc, "sources", sources);
     return doc;
 }
