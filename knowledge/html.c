@@ -387,10 +387,11 @@ static void marker(struct html *h, int s, double x, double y)
 }
 
 /* Opens a chart: figure, caption and svg with its accessible name. */
-static void chart_open(struct html *h, const char *id, const char *title, int width, int height, unsigned used)
+static void chart_open(struct html *h, const char *kind, const char *id, const char *title, int width, int height,
+                       unsigned used)
 {
     h->charts++;
-    html_raw(h, "<figure class=\"chart\"");
+    html_rawf(h, "<figure class=\"chart %s\"", kind);
     if (id) html_rawf(h, " id=\"%s\"", id);
     html_raw(h, "><figcaption>");
     html_text(h, title);
@@ -466,7 +467,7 @@ void html_bar_chart(struct html *h, const struct html_chart *c, const struct htm
 #define BX(v) (x0 + ((v) - lo) / (hi - lo) * (x1 - x0))
     unsigned used = 0;
     for (int i = 0; i < n; i++) used |= 1u << style_of(bars[i].style);
-    chart_open(h, c->id, c->title, CW, height, used);
+    chart_open(h, "bar", c->id, c->title, CW, height, used);
     /* grid and axis */
     double step = nice_step(hi - lo, 5);
     for (double t = ceil(lo / step) * step; t <= hi + step * 1e-9; t += step) {
@@ -549,7 +550,7 @@ void html_stacked_bar(struct html *h, const struct html_chart *c, const char *ba
     double x0 = 20, x1 = CW - 20;
     int bar_y = 34, bar_h = 30, legend_y = bar_y + bar_h + 54, height = legend_y + 20 * n + 8;
 #define SX(v) (x0 + (v) / hi * (x1 - x0))
-    chart_open(h, c->id, c->title, CW, height, used);
+    chart_open(h, "stacked", c->id, c->title, CW, height, used);
     text_at(h, x0, bar_y - 8, NULL, bar_label);
     for (double t = 0; t <= hi + step * 1e-9; t += step) {
         char num[32];
@@ -662,8 +663,7 @@ void html_xy_chart(struct html *h, const struct html_xy *c, const struct html_se
     }
     int plot_top = 12, plot_h = 280, legend_y = plot_top + plot_h + 52, height = legend_y + 20 * lrows;
     Y.a = plot_top + plot_h, Y.b = plot_top;
-    unsigned used = 0;
-    chart_open(h, c->id, c->title, CW, height, used);
+    chart_open(h, "xy", c->id, c->title, CW, height, 0);
     double tv[32];
     int nt = ticks(&X, tv, 32);
     for (int i = 0; i < nt; i++) {
@@ -720,7 +720,8 @@ void html_xy_chart(struct html *h, const struct html_xy *c, const struct html_se
                 marker(h, se->style, px, py);
                 html_raw(h, "</g>");
             }
-            if (p->label) text_at(h, px + 7, py - 7, px > CW - 160 ? "end" : NULL, p->label);
+            /* labels above and below in turn, so neighbours do not overwrite each other */
+            if (p->label) text_at(h, px > CW - 200 ? px - 7 : px + 7, k % 2 ? py + 16 : py - 8, px > CW - 200 ? "end" : NULL, p->label);
         }
         html_raw(h, "</g>");
     }

@@ -58,8 +58,9 @@ void html_json(struct html *h, const cJSON *v);
 /* A member name as a heading reads: "device_memory_gb" -> "Device memory gb". */
 void html_key_text(const char *key, char *out, size_t n);
 
-/* A number as people read it: three significant digits, thousands without exponent up to
- * 10^6 ("1 234 567" is written "1.23e6"), no trailing zeros ("54.6", "80", "0.0133"). */
+/* A number as people read it: three significant digits ("54.6", "80", "0.0133"), whole numbers
+ * from 1000 up to a million in full ("4909"), past that and below 10^-4 with an exponent
+ * ("1.47e19", "2.5e-7"); "-" for NaN. */
 void html_num(double v, char *out, size_t n);
 
 /* Fills: colour and pattern together, in an order that keeps neighbours apart. */

@@ -132,6 +132,7 @@ void probe_table_build(const cJSON *doc, const cJSON *base, struct probe_table *
         double noise = 200 * fmax(isnan(cv) ? 0 : cv, isnan(json_num(b, "cv")) ? 0 : json_num(b, "cv"));
         if (noise < 3) noise = 3;
         int lower_better = strcmp(json_str(r, "unit"), "us") == 0;
+        row->change = change;
         row->verdict = fabs(change) <= noise ? PV_SAME : (change > 0) != lower_better ? PV_BETTER : PV_WORSE;
         snprintf(row->cell[PT_BASE], sizeof row->cell[0], "%.4g", bm);
         snprintf(row->cell[PT_CHANGE], sizeof row->cell[0], "%+.1f%%%s", change,
