@@ -274,6 +274,31 @@ Test(tui, export_writes_a_valid_report)
     free(path);
 }
 
+/* h on the results: the same editable path prompt as e, then the page recommend --html writes. */
+Test(tui, html_key_writes_the_page)
+{
+    start(100, 30, "");
+    free(wait_for("Start the advisor"));
+    keys("Enter");
+    free(wait_for("Step 1 of 15"));
+    keys_n("Enter", 15);
+    free(wait_for("[1 Ranking]"));
+    keys("h");
+    free(wait_for("Write the report as an HTML page to"));
+    keys("Enter");
+    free(wait_for("HTML report written to ./fwadvisor-report.html"));
+    char *path = ts_path(dir, "fwadvisor-report.html");
+    char *text = ts_read(path, NULL);
+    cr_assert_not_null(text);
+    cr_expect(strncmp(text, "<!DOCTYPE html>", 15) == 0);
+    cr_expect(strstr(text, "<section id=\"ranking\">") && strstr(text, "</html>"), "a whole page");
+    free(text);
+    free(path);
+    /* Left still goes back, now that h does not */
+    keys("Left");
+    free(wait_for(" of 15"));
+}
+
 Test(tui, small_terminal_says_so_and_recovers)
 {
     start(100, 30, "");
@@ -379,6 +404,10 @@ Test(tui, browse_the_knowledge_base_and_probe)
     cr_expect(saved || strstr(s, "nothing saved"), "%s", s);
     cr_expect(strstr(s, "WORKLOAD") && strstr(s, "MEDIAN"), "the command line's table:\n%s", s);
     free(s);
+    keys("h");
+    free(wait_for("Write the probe run as an HTML page to"));
+    keys("Enter");
+    free(wait_for("HTML report written to ./fwadvisor-probe.html"));
     /* The run stored opens again from the home screen. */
     keys("Escape");
     free(wait_for("> Run a probe of this machine"));

@@ -224,14 +224,15 @@ static void help_draw(struct app *a)
 {
     static const char *const lines[] = {
         "Keys (every screen)",
-        "  Up/Down, k/j      move          Left/Right, h/l   back / forward",
+        "  Up/Down, k/j      move          Left/Right, h/l   back / forward (h: see below)",
         "  Enter             choose        Space             toggle a choice or a tick",
         "  Tab, Shift-Tab    next tab      Backspace, Esc    back",
         "  ?                 this help     q                 quit (asks while a probe runs)",
         "",
         "Wizard: the side panel reranks the frameworks as you move between choices.",
-        "Results: 1-6 pick a tab; e exports the JSON report; on Pitfalls, Space ticks.",
-        "Probe: Esc cancels; what finished is kept, marked interrupted.",
+        "Results: 1-6 pick a tab; e exports the JSON report, h the HTML report;",
+        "  on Pitfalls, Space ticks.",
+        "Probe: Esc cancels; what finished is kept, marked interrupted; h: HTML.",
         "Knowledge base: Tab switches tables; Up/Down picks a fact.",
         "",
         "Press any key to close.",

@@ -1,5 +1,6 @@
 /* Results in tabs: Ranking, Why, Compare, Plan, Deploy, Pitfalls; and the report's export. */
 #include "engine/file.h"
+#include "knowledge/report_html.h"
 #include "tui/app.h"
 #include "tui/crt.h"
 #include "tui/layout.h"
@@ -29,14 +30,27 @@ void results_compute(struct app *a)
     memset(a->ticked, 0, sizeof a->ticked);
 }
 
-static void export_done(struct app *a, const char *path)
+void results_save(struct app *a, const char *path, const char *data, size_t len, const char *what)
 {
-    char now[32], err[512];
+    char err[512];
+    if (eng_file_write(path, &(struct eng_chunk){data, len}, 1, err, sizeof err) != ENG_FILE_OK) ui_message(a, 1, "%s", err);
+    else ui_message(a, 0, "%s written to %s", what, path);
+}
+
+/* The report document of the results shown (fwadvisor.report/1), stamped now. */
+static cJSON *report_now(struct app *a)
+{
+    char now[32];
     time_t t = time(NULL);
     struct tm tm;
     gmtime_r(&t, &tm);
     strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    cJSON *doc = adv_report_json(a->akb, a->res, now);
+    return adv_report_json(a->akb, a->res, now);
+}
+
+static void export_done(struct app *a, const char *path)
+{
+    cJSON *doc = report_now(a);
     char *text = doc ? cJSON_Print(doc) : NULL;
     cJSON_Delete(doc);
     if (!text) {
@@ -45,10 +59,19 @@ static void export_done(struct app *a, const char *path)
     }
     size_t len = strlen(text);
     text[len] = '\n';
-    if (eng_file_write(path, &(struct eng_chunk){text, len + 1}, 1, err, sizeof err) != ENG_FILE_OK)
-        ui_message(a, 1, "%s", err);
-    else ui_message(a, 0, "report written to %s", path);
+    results_save(a, path, text, len + 1, "report");
     free(text);
+}
+
+/* The same document as a page (what recommend --html writes). */
+static void html_done(struct app *a, const char *path)
+{
+    cJSON *doc = report_now(a);
+    struct html page = {0};
+    if (!doc || adv_report_html(doc, &page) != 0) ui_message(a, 1, "out of memory");
+    else results_save(a, path, page.data, page.len, "HTML report");
+    html_free(&page);
+    cJSON_Delete(doc);
 }
 
 static void draw_tabs(struct app *a)
@@ -230,7 +253,7 @@ void results_draw(struct app *a)
     case TAB_DEPLOY: draw_deploy(a, top, rows); break;
     case TAB_PITFALLS: draw_pitfalls(a, top, rows); break;
     }
-    ui_footer(a, " Tab/1-6: tabs  Up/Down: move  Enter: why  e: export JSON  Esc: wizard  ?: help  q: quit");
+    ui_footer(a, " Tab/1-6: tabs  Enter: why  e: JSON  h: HTML  Esc: wizard  ?: help  q: quit");
 }
 
 void results_key(struct app *a, int ch)
@@ -256,7 +279,8 @@ void results_key(struct app *a, int ch)
         if (a->tab == TAB_RANKING) a->tab = TAB_WHY, a->scroll = 0;
         break;
     case 'e': ui_begin_input(a, "Export the report (fwadvisor.report/1) to", "./fwadvisor-report.json", export_done); break;
-    case KEY_LEFT: case 'h': case KEY_BACKSPACE: case 127: case 8: case 27:
+    case 'h': ui_begin_input(a, "Write the report as an HTML page to", "./fwadvisor-report.html", html_done); break;
+    case KEY_LEFT: case KEY_BACKSPACE: case 127: case 8: case 27:
         if (a->tab == TAB_WHY) a->tab = TAB_RANKING;
         else a->screen = SCR_WIZARD;
         break;
