@@ -31,7 +31,8 @@ static const char recommend_usage[] =
     "Keys: stage, hardware, os, devices, nodes, device_memory_gb, model_kind, model_params, tokens,\n"
     "      seq_len, hidden, layers, heads, team, functional, higher_order_grad, deploy, priority,\n"
     "      price_per_device_hour, deploy_hardware, accelerator (fwadvisor kb list accelerators),\n"
-    "      precision, finetune, lora_rank, recompute, host_memory_gb, active_params, experts.\n"
+    "      precision, finetune, lora_rank, recompute, host_memory_gb, active_params, experts,\n"
+    "      serve_context, serve_batch, kv_heads, kv_precision.\n"
     "      See docs/report.md and docs/advisor.md.\n";
 
 enum { OPT_SET = OPT_FIRST_FREE, OPT_PRESET, OPT_PROBE, OPT_LIST_PRESETS };
@@ -143,6 +144,7 @@ static void print_text(const struct adv_kb *akb, const struct adv_result *r, int
         text_wrap(stdout, r->deploy_hardware_note, 2, 4);
     }
     for (int i = 0; i < r->nruntime_reasons; i++) print_reason(&r->runtime_reasons[i], 0);
+    adv_inference_text(akb, r, plan_line, NULL);
 
     section("Plan", bold);
     const struct adv_memory *m = &r->memory;

@@ -92,7 +92,7 @@ static int match_accelerator(const struct adv_kb *akb, const char *vendor, const
     return best;
 }
 
-static int default_accelerator(const struct adv_kb *akb, const char *vendor)
+int adv_default_accelerator(const struct adv_kb *akb, const char *vendor)
 {
     for (int a = 0; a < akb->nacc; a++)
         if (akb->acc[a].planner_default && strcmp(akb->acc[a].vendor, vendor) == 0) return a;
@@ -182,7 +182,7 @@ static int resolve_hardware(const struct adv_kb *akb, const struct adv_hw *hw, s
     if (answered >= 0) r->accelerator = answered;
     else if (strcmp(hardware, "cpu") != 0) {
         if (same_kind) matched = match_accelerator(akb, hardware, hw->name);
-        r->accelerator = matched >= 0 ? matched : default_accelerator(akb, hardware);
+        r->accelerator = matched >= 0 ? matched : adv_default_accelerator(akb, hardware);
         if (matched < 0 && r->accelerator >= 0) {
             const struct adv_kb *k = akb;
             r->assumed_accelerator = k->acc[r->accelerator].id;
@@ -265,7 +265,7 @@ static void resolve_shape(const struct adv_kb *akb, struct adv_result *r)
 
 static const char *const precision_names[] = {"bf16", "fp16", "fp8", "fp32"};
 
-static double rate_of(const struct adv_kb *akb, int acc, int precision)
+double adv_precision_rate(const struct adv_kb *akb, int acc, int precision)
 {
     switch (precision) {
     case PLAN_BF16: return akb->acc[acc].bf16;
@@ -274,6 +274,8 @@ static double rate_of(const struct adv_kb *akb, int acc, int precision)
     default: return akb->acc[acc].fp32;
     }
 }
+
+const char *adv_precision_name(int precision) { return precision >= 0 && precision < 4 ? precision_names[precision] : "fp32"; }
 
 static int precision_index(const char *name)
 {
@@ -312,7 +314,7 @@ static int resolve_inputs(const struct adv_kb *akb, struct adv_result *r, char *
     int given = a->v[ANS_PRECISION].given;
     int prec = given ? precision_index(answers_str(a, ANS_PRECISION)) : PLAN_BF16;
     if (acc >= 0) {
-        if (given && rate_of(akb, acc, prec) <= 0) {
+        if (given && adv_precision_rate(akb, acc, prec) <= 0) {
             const char *other = a->v[ANS_ACCELERATOR].given ? "accelerator" : "hardware";
             snprintf(err, errsz, "keys 'precision' and '%s': no %s matrix rate on %s (%s)%s; use %s", other,
                      precision_names[prec], akb->acc[acc].id, akb->acc[acc].name,
@@ -336,7 +338,7 @@ static int resolve_inputs(const struct adv_kb *akb, struct adv_result *r, char *
         in->rate_tflops = r->hw.peak_tflops;
         snprintf(r->peak_source, sizeof r->peak_source, "%s", r->hw.peak_source);
     } else if (acc >= 0) {
-        r->peak_tflops = rate_of(akb, acc, prec);
+        r->peak_tflops = adv_precision_rate(akb, acc, prec);
         in->rate_tflops = r->peak_tflops;
         if (prec == PLAN_FP8 && akb->acc[acc].bf16 > 0) {
             double ratio = akb->acc[acc].fp8 / akb->acc[acc].bf16;
@@ -544,6 +546,7 @@ int adv_recommend(const struct adv_kb *akb, const struct answers *answers, const
         adv_warn(out, "Offload needs %.0f GB of host memory per node, more than %.0f GB less %.0f%% headroom", m->cpu_gb,
                  m->host_memory_gb, out->in.headroom * 100);
     plan_time(akb, out);
+    if ((status = adv_plan_inference(akb, out, err, errsz)) != KB_OK) return status;
     const char *framework = fw >= 0 ? akb->fw[fw].id : NULL;
     for (int i = 0; i < akb->nrules && out->npitfalls < ADV_MAX_PITFALLS; i++) {
         if (strcmp(akb->rules[i].kind, "pitfall") != 0 || !applies[i]) continue;

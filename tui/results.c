@@ -202,7 +202,14 @@ static void draw_deploy(struct app *a, int top, int rows)
     snprintf(line, sizeof line, "Runtime: %s (%s)", a->res->runtime_name ? a->res->runtime_name : "-", a->res->runtime ? a->res->runtime : "-");
     ui_text(top, 1, COLS - 2, line, A_BOLD);
     ui_text(top + 1, 1, COLS - 2, a->res->deploy_hardware_note, A_NORMAL);
-    draw_reasons(a, a->res->runtime_reasons, a->res->nruntime_reasons, top + 3, rows - 3, 0);
+    /* The inference plan's lines (the command line's), then the reasons; Up/Down scroll both. */
+    struct plan_lines p = {a, top + 3, top + rows, 0};
+    adv_inference_text(a->akb, a->res, plan_line, &p);
+    int scroll = a->scroll;
+    a->scroll = scroll - p.skipped;
+    int y = p.y + (p.y > top + 3); /* a blank line after the serving lines */
+    if (y < top + rows) draw_reasons(a, a->res->runtime_reasons, a->res->nruntime_reasons, y, top + rows - y, 0);
+    a->scroll = scroll;
 }
 
 static void draw_pitfalls(struct app *a, int top, int rows)
