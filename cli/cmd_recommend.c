@@ -1,19 +1,24 @@
 /* fwadvisor recommend: answers -> ranked, explained recommendation with a plan. */
 #include "cli/cli.h"
+#include "engine/file.h"
 #include "knowledge/advisor.h"
+#include "knowledge/launch_files.h"
 #include "knowledge/presets.h"
 #include "probes/advisor_hw.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 static const char recommend_usage[] =
     "Usage: fwadvisor recommend [-a FILE|-] [--preset NAME] [--set KEY=VALUE]... [--json] [-o FILE]\n"
-    "                           [--probe ID|latest|none]\n"
+    "                           [--probe ID|latest|none] [--emit DIR]\n"
     "\n"
     "Ranks the frameworks for your answers (fwadvisor.answers/1), explains every point, and plans\n"
     "the distributed strategy, deployment runtime, memory per device, training time and cost.\n"
@@ -26,6 +31,9 @@ static const char recommend_usage[] =
     "  -o, --output FILE   also write the report to FILE (atomically)\n"
     "  --probe ID|latest|none  hardware and measured peak from a stored probe run (default\n"
     "                      latest; none: a quick look at the device nodes instead)\n"
+    "  --emit DIR          write ready-to-edit launch files for the plan into DIR (new or\n"
+    "                      empty): launch.sh (torchrun, accelerate or Megatron-LM),\n"
+    "                      accelerate.yaml, ds_config.json, job.sbatch, jax-distributed.txt\n"
     "  --list-presets      list the presets and exit\n"
     "\n"
     "Keys: stage, hardware, os, devices, nodes, device_memory_gb, model_kind, model_params, tokens,\n"
@@ -35,7 +43,60 @@ static const char recommend_usage[] =
     "      serve_context, serve_batch, kv_heads, kv_precision.\n"
     "      See docs/report.md and docs/advisor.md.\n";
 
-enum { OPT_SET = OPT_FIRST_FREE, OPT_PRESET, OPT_PROBE, OPT_LIST_PRESETS };
+enum { OPT_SET = OPT_FIRST_FREE, OPT_PRESET, OPT_PROBE, OPT_LIST_PRESETS, OPT_EMIT };
+
+/* --emit DIR must be a new path or an empty directory: 0 (and *exists), or the usage error's
+ * status with the message printed. */
+static int check_emit_dir(const char *dir, int *exists)
+{
+    struct stat st;
+    *exists = 0;
+    if (stat(dir, &st) != 0) {
+        if (errno == ENOENT) return EXIT_OK;
+        return cli_usage_error("recommend", "--emit '%s': %s", dir, strerror(errno));
+    }
+    DIR *d = S_ISDIR(st.st_mode) ? opendir(dir) : NULL;
+    int empty = d != NULL;
+    for (struct dirent *e; d && empty && (e = readdir(d));)
+        empty = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
+    if (d) closedir(d);
+    if (!empty) return cli_usage_error("recommend", "--emit '%s' exists and is not an empty directory; nothing written", dir);
+    *exists = 1;
+    return EXIT_OK;
+}
+
+/* Writes the plan's launch files into dir (created when new), each atomically. */
+static int emit_launch_files(const struct adv_kb *akb, const struct adv_result *r, const char *dir, int exists)
+{
+    struct launch_files files;
+    char err[512], path[PATH_MAX];
+    if (launch_files_make(akb, r, &files, err, sizeof err) != 0) {
+        cli_error("%s", err);
+        return EXIT_RUNTIME;
+    }
+    int rc = EXIT_OK;
+    if (!exists && mkdir(dir, 0777) != 0) {
+        cli_error("--emit '%s': %s", dir, strerror(errno));
+        rc = errno == ENOENT || errno == ENOTDIR || errno == EEXIST ? EXIT_USAGE : EXIT_RUNTIME;
+    }
+    for (int i = 0; rc == EXIT_OK && i < files.count; i++) {
+        const struct launch_file *f = &files.files[i];
+        if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, f->name) >= sizeof path) {
+            cli_error("--emit '%s': path too long", dir);
+            rc = EXIT_USAGE;
+        } else if (eng_file_write(path, &(struct eng_chunk){f->text, f->len}, 1, err, sizeof err) != ENG_FILE_OK) {
+            cli_error("%s", err);
+            rc = EXIT_RUNTIME;
+        }
+    }
+    if (rc == EXIT_OK) {
+        text_printf(stderr, "launch files written to %s:", dir);
+        for (int i = 0; i < files.count; i++) fprintf(stderr, " %s", files.files[i].name);
+        fputc('\n', stderr);
+    }
+    launch_files_free(&files);
+    return rc;
+}
 
 static void bar(char *out, size_t n, double fraction, int width)
 {
@@ -188,12 +249,13 @@ int cmd_recommend(struct globals *g, int argc, char **argv)
         {"json", no_argument, NULL, OPT_JSON},
         {"output", required_argument, NULL, 'o'},
         {"probe", required_argument, NULL, OPT_PROBE},
+        {"emit", required_argument, NULL, OPT_EMIT},
         {"db", required_argument, NULL, OPT_DB},
         {"no-color", no_argument, NULL, OPT_NO_COLOR},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    const char *answers_file = NULL, *preset = NULL, *output = NULL, *probe = "latest";
+    const char *answers_file = NULL, *preset = NULL, *output = NULL, *probe = "latest", *emit = NULL;
     const char *sets[64];
     int nsets = 0, json = 0, opt;
     opterr = 0;
@@ -205,6 +267,7 @@ int cmd_recommend(struct globals *g, int argc, char **argv)
         case OPT_JSON: json = 1; break;
         case OPT_PRESET: preset = optarg; break;
         case OPT_PROBE: probe = optarg; break;
+        case OPT_EMIT: emit = optarg; break;
         case OPT_SET:
             if (nsets == 64) return cli_usage_error("recommend", "too many --set options (64 at most)");
             sets[nsets++] = optarg;
@@ -224,6 +287,11 @@ int cmd_recommend(struct globals *g, int argc, char **argv)
     }
     if (optind < argc) return cli_usage_error("recommend", "unexpected argument '%s'", argv[optind]);
     if (answers_file && preset) return cli_usage_error("recommend", "give either --answers or --preset, not both");
+    int emit_exists = 0;
+    if (emit) {
+        int bad = check_emit_dir(emit, &emit_exists);
+        if (bad != EXIT_OK) return bad;
+    }
 
     char err[1024];
     struct answers answers;
@@ -309,6 +377,7 @@ int cmd_recommend(struct globals *g, int argc, char **argv)
         }
     }
     if (rc == EXIT_OK && !json) print_text(akb, r, g->color);
+    if (rc == EXIT_OK && emit) rc = emit_launch_files(akb, r, emit, emit_exists);
 done:
     free(r);
     adv_kb_free(akb);
