@@ -55,6 +55,8 @@ Test(inference, formulas)
     /* 2 (K, V) x 80 layers x 8 KV heads x 128 x 2 bytes = 327,680 bytes per token. */
     cr_expect_float_eq(plan_kv_cache_bytes(80, 8, 128, 1, 2), 327680, 1e-9);
     cr_expect_float_eq(plan_kv_cache_bytes(80, 8, 128, 8192 * 32, 1), 327680.0 / 2 * 8192 * 32, 1e-3);
+    /* PagedAttention's OPT-13B (Kwon et al. 2023): 2 x 5120 x 40 layers x 2 bytes = 800 KB per token. */
+    cr_expect_float_eq(plan_kv_cache_bytes(40, 40, 128, 1, 2), 800 * 1024, 1e-9);
     /* 56.47483648 GB at 3,350 GB/s. */
     cr_expect_float_eq(plan_decode_step_seconds(35e9, 21.47483648e9, 3350), 56.47483648 / 3350, 1e-15);
     cr_expect_float_eq(plan_decode_step_seconds(35e9, 1e9, 0), 0, 1e-15, "no bandwidth, no estimate");
