@@ -11,7 +11,7 @@ and lines starting with # are skipped. A literal | in code is written \\|.
 
 Usage: scripts/mutate.py [--only AREA] [--list]
 """
-import os, re, shutil, subprocess, sys, time
+import os, re, shutil, signal, subprocess, sys, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = "build-mutate"
@@ -41,6 +41,8 @@ def run(cmd, log, timeout):
 
 
 def main():
+    # SIGTERM and SIGINT end the run through the finally below, which puts the file back.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(130))
     only = None
     args = sys.argv[1:]
     if "--only" in args:
