@@ -339,7 +339,7 @@ int cmd_recommend(struct globals *g, int argc, char **argv)
     struct adv_kb *akb = NULL;
     int status = adv_kb_load(k, &akb, err, sizeof err);
     struct adv_hw hw;
-    if (status == KB_OK) status = probe_advisor_hardware(k, probe, 0, &hw, err, sizeof err);
+    if (status == KB_OK) status = probe_advisor_hardware(k, probe, &answers, 0, &hw, err, sizeof err);
     kb_close(k);
     if (status != KB_OK) {
         cli_error("%s", err);

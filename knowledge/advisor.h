@@ -26,6 +26,19 @@ void adv_kb_free(struct adv_kb *akb);
 
 /* What the caller knows of the hardware: from a stored probe run, a quick detection, or
  * nothing (kind "" -> the answers decide). */
+#define ADV_MAX_MEASURED 8
+#define ADV_MAX_SKIPPED 8
+
+/* One figure a probe run measured and the plan may use. */
+struct adv_measured {
+    char name[32];   /* gemm_peak, memory_bandwidth, host_to_device, training_mfu, allreduce_busbw,
+                      * data_parallel_efficiency */
+    double value;
+    char unit[16];
+    char run[40];
+    char note[160];
+};
+
 struct adv_hw {
     char source[16];      /* "probe", "detected", or "" */
     char kind[16];        /* nvidia, amd, tpu, apple, intel, ascend, cpu */
@@ -55,6 +68,12 @@ struct adv_hw {
      * train-mlp), 0 when none: the time plan uses it in place of the catalog's efficiency. */
     double train_mfu;
     char train_mfu_source[128];
+    /* What was taken from stored runs and what was passed over (probes/advisor_hw.c). */
+    char catalog_id[32];     /* the measured accelerator's catalog id, "" when none */
+    char measured_run[40];   /* the run the device figures came from, "" when none */
+    int nmeasured, nskipped;
+    struct adv_measured measured[ADV_MAX_MEASURED];
+    struct { char run[40]; char why[200]; } skipped[ADV_MAX_SKIPPED];
 };
 
 /* One explained contribution. `label` is formatted here; `detail` points into the loaded
@@ -238,6 +257,9 @@ struct adv_result {
     int npitfalls;
     struct { const char *id, *text, *source, *also; } pitfalls[ADV_MAX_PITFALLS];
 };
+
+/* 1 when the plan used the measured figure `name` (plan.measured's names). */
+int adv_measured_used(const struct adv_result *r, const char *name);
 
 /* Resolves hardware and defaults, then ranks, picks strategy and runtime, plans and lists
  * pitfalls. `answers` must have been validated; hw may be NULL. Returns KB_OK, or KB_ERR_INPUT

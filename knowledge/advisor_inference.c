@@ -205,12 +205,13 @@ static void search_layout(struct adv_inference *inf, const struct adv_plan_input
     inf->fits = 0;
 }
 
-/* Decode tokens/s over the measured memory bandwidth of this machine's device when a probe run
- * measured one for the serving hardware, else the catalog's. */
+/* Decode runs at the memory bandwidth a probe run measured on this machine's device when the
+ * serving device is that device (the same rule as the training peak), else the catalog's. */
 static void resolve_bandwidth(const struct adv_kb *akb, const struct adv_result *r, struct adv_inference *inf)
 {
     const struct answers *a = &r->answers;
-    int same = strcmp(r->hw.kind, inf->hardware) == 0 && !inf->assumed && !a->v[ANS_ACCELERATOR].given;
+    int same = strcmp(r->hw.kind, inf->hardware) == 0 && !inf->assumed &&
+               (!a->v[ANS_ACCELERATOR].given || strcmp(r->hw.catalog_id, answers_str(a, ANS_ACCELERATOR)) == 0);
     if (r->hw.memory_bandwidth_gbs > 0 && same) {
         inf->bandwidth_gbs = r->hw.memory_bandwidth_gbs;
         inf->bandwidth_measured = 1;

@@ -205,7 +205,10 @@ static int resolve_hardware(const struct adv_kb *akb, const struct adv_hw *hw, s
         answers_set_num(a, ANS_DEVICE_MEMORY_GB, hw->memory_gb);
         snprintf(r->device_memory_source, sizeof r->device_memory_source, "%s", r->hardware_source);
     } else if (strcmp(hardware, "cpu") == 0) {
-        double mem = detected && hw->host_memory_gb > 0 ? hw->host_memory_gb : 0;
+        /* This machine's memory only when the plan is for this machine. */
+        int this_machine = strcmp(r->hardware_source, "answers") != 0 ||
+                           (answers_num(a, ANS_DEVICES) <= 1 && answers_num(a, ANS_NODES) <= 1);
+        double mem = detected && this_machine && hw->host_memory_gb > 0 ? hw->host_memory_gb : 0;
         if (mem > 0) {
             answers_set_num(a, ANS_DEVICE_MEMORY_GB, mem);
             snprintf(r->device_memory_source, sizeof r->device_memory_source, "host memory of this machine");
@@ -333,7 +336,9 @@ static int resolve_inputs(const struct adv_kb *akb, struct adv_result *r, char *
     /* Peak: a probe's measured figure for this hardware when no other device was answered, else
      * the catalog's dense rate at the precision (FP8: the realised share of its gain). */
     double gain = adv_fact_or(akb, a, "fp8_realised_gain", 0.3);
-    if (r->hw.peak_tflops > 0 && strcmp(r->hw.kind, hardware) == 0 && !a->v[ANS_ACCELERATOR].given) {
+    int measured = r->hw.peak_tflops > 0 && strcmp(r->hw.kind, hardware) == 0 &&
+                   (!a->v[ANS_ACCELERATOR].given || strcmp(r->hw.catalog_id, answers_str(a, ANS_ACCELERATOR)) == 0);
+    if (measured) {
         r->peak_tflops = r->hw.peak_tflops;
         in->rate_tflops = r->hw.peak_tflops;
         snprintf(r->peak_source, sizeof r->peak_source, "%s", r->hw.peak_source);
@@ -357,12 +362,23 @@ static int resolve_inputs(const struct adv_kb *akb, struct adv_result *r, char *
         int rule = -1;
         adv_fact(akb, a, "cpu_flop_per_cycle_per_core", &per_cycle, &rule);
         adv_fact(akb, a, "cpu_assumed_ghz", &ghz, NULL);
-        int threads = r->hw.cpu_threads > 0 ? r->hw.cpu_threads : 1;
+        /* This machine's cores when the plan is for it (hardware auto, or one CPU on one node);
+         * for CPU servers elsewhere, the cores of a typical server socket, said as assumed. */
+        int this_machine = strcmp(r->hardware_source, "answers") != 0 ||
+                           (answers_num(a, ANS_DEVICES) <= 1 && answers_num(a, ANS_NODES) <= 1);
+        double server_cores = 64;
+        int cores_rule = -1;
+        adv_fact(akb, a, "cpu_cores_per_device", &server_cores, &cores_rule);
+        int threads = this_machine ? (r->hw.cpu_threads > 0 ? r->hw.cpu_threads : 1) : (int)server_cores;
         r->peak_tflops = threads * per_cycle * ghz / 1e3;
         in->rate_tflops = r->peak_tflops;
         snprintf(r->peak_source, sizeof r->peak_source,
-                 "estimate: %d CPU threads x %g FP32 FLOP/cycle x %g GHz (%s); run fwadvisor probe to measure", threads,
-                 per_cycle, ghz, rule >= 0 ? akb->rules[rule].source : "assumed");
+                 "estimate: %d %s x %g FP32 FLOP/cycle x %g GHz (%s); run fwadvisor probe%s to measure", threads,
+                 this_machine ? "cores of this machine" : "cores per CPU server (assumed)", per_cycle, ghz,
+                 rule >= 0 ? akb->rules[rule].source : "assumed", this_machine ? "" : " on one of those servers");
+        if (!this_machine)
+            adv_assume(r, "Each CPU device is a %d-core server socket (%s): the CPUs of this machine are not the ones planned",
+                       threads, cores_rule >= 0 ? akb->rules[cores_rule].source : "assumed");
     } else {
         snprintf(r->peak_source, sizeof r->peak_source, "unknown: no %s device in the catalog", hardware);
     }
@@ -373,6 +389,15 @@ static int resolve_inputs(const struct adv_kb *akb, struct adv_result *r, char *
     if (adv_fact(akb, a, "compute_efficiency", &r->efficiency, &rule)) {
         r->efficiency_source = akb->rules[rule].source;
         r->efficiency_text = akb->rules[rule].text;
+    }
+    /* A training step measured on this very device, against the same measured peak: its MFU
+     * replaces the catalog's efficiency. */
+    if (measured && r->hw.train_mfu > 0) {
+        adv_assume(r, "Efficiency %.0f%% measured (%s) instead of the planning figure %.0f%%", r->hw.train_mfu * 100,
+                   r->hw.train_mfu_source, r->efficiency * 100);
+        r->efficiency = r->hw.train_mfu;
+        r->efficiency_source = "probe";
+        r->efficiency_text = r->hw.train_mfu_source;
     }
     r->mfu_source = r->efficiency_source;
     r->mfu_text = r->efficiency_text;
@@ -557,4 +582,14 @@ int adv_recommend(const struct adv_kb *akb, const struct answers *answers, const
         out->pitfalls[out->npitfalls++].source = akb->rules[i].source;
     }
     return KB_OK;
+}
+
+int adv_measured_used(const struct adv_result *r, const char *name)
+{
+    if (strcmp(name, "gemm_peak") == 0) return strncmp(r->peak_source, "probe", 5) == 0;
+    if (strcmp(name, "training_mfu") == 0) return r->efficiency_source && strcmp(r->efficiency_source, "probe") == 0;
+    if (strcmp(name, "allreduce_busbw") == 0) return strncmp(r->communication_source, "measured", 8) == 0;
+    if (strcmp(name, "data_parallel_efficiency") == 0) return strncmp(r->scaling_source, "measured:", 9) == 0;
+    if (strcmp(name, "memory_bandwidth") == 0) return r->inference.bandwidth_measured;
+    return 0;
 }

@@ -140,6 +140,20 @@ void adv_plan_text(const struct adv_kb *akb, const struct adv_result *r,
     }
     snprintf(text, sizeof text, "%s", r->device_memory_source);
     say(line, ctx, "Device memory", text);
+    /* What the stored probe runs gave the plan, and which runs did not match. */
+    if (r->hw.nmeasured > 0) {
+        size_t used = (size_t)snprintf(text, sizeof text, "probe run %s:", r->hw.measured_run[0] ? r->hw.measured_run : "-");
+        for (int i = 0; i < r->hw.nmeasured && used < sizeof text; i++) {
+            const struct adv_measured *f = &r->hw.measured[i];
+            used += (size_t)snprintf(text + used, sizeof text - used, "%s %s %.4g %s%s", i ? "," : "", f->name, f->value,
+                                     f->unit, adv_measured_used(r, f->name) ? " (used)" : "");
+        }
+        say(line, ctx, "Measured", text);
+    }
+    for (int i = 0; i < r->hw.nskipped; i++) {
+        snprintf(text, sizeof text, "run %s: %s", r->hw.skipped[i].run, r->hw.skipped[i].why);
+        say(line, ctx, "Not used", text);
+    }
     for (int i = r->assumed_accelerator ? 1 : 0; i < r->nassumptions; i++) {
         snprintf(text, sizeof text, "%s", r->assumptions[i]);
         say(line, ctx, "Assumed", text);

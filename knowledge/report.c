@@ -232,6 +232,30 @@ cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, con
     add_number_or_null(time, "device_hours", r->has_hours, round3(r->device_hours));
     add_number_or_null(time, "cost", r->has_cost, round(r->cost * 100) / 100);
 
+    /* What stored probe runs supplied, what of it the plan used, and the runs passed over. */
+    cJSON *meas = cJSON_AddObjectToObject(plan, "measured");
+    if (r->hw.measured_run[0]) cJSON_AddStringToObject(meas, "run", r->hw.measured_run);
+    else cJSON_AddNullToObject(meas, "run");
+    cJSON *figs = cJSON_AddArrayToObject(meas, "figures");
+    for (int i = 0; i < r->hw.nmeasured; i++) {
+        const struct adv_measured *f = &r->hw.measured[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", f->name);
+        cJSON_AddNumberToObject(o, "value", round3(f->value));
+        cJSON_AddStringToObject(o, "unit", f->unit);
+        cJSON_AddStringToObject(o, "run", f->run);
+        cJSON_AddStringToObject(o, "note", f->note);
+        cJSON_AddBoolToObject(o, "used", adv_measured_used(r, f->name));
+        cJSON_AddItemToArray(figs, o);
+    }
+    cJSON *skip = cJSON_AddArrayToObject(meas, "skipped");
+    for (int i = 0; i < r->hw.nskipped; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "run", r->hw.skipped[i].run);
+        cJSON_AddStringToObject(o, "why", r->hw.skipped[i].why);
+        cJSON_AddItemToArray(skip, o);
+    }
+
     cJSON_AddItemToObject(plan, "inference", inference_json(akb, &r->inference));
 
     cJSON *pit = cJSON_AddArrayToObject(doc, "pitfalls");

@@ -125,6 +125,7 @@ Test(inference, a_measured_bandwidth_replaces_the_catalog)
     strcpy(hw.kind, "nvidia");
     strcpy(hw.name, "NVIDIA H100 80GB HBM3");
     hw.count = 1;
+    strcpy(hw.catalog_id, "h100-sxm");
     hw.memory_bandwidth_gbs = 3000;
     strcpy(hw.bandwidth_source, "copy kernel, probe run 7");
     const char *answers = "{\"model_kind\": \"llm\", \"model_params\": 70e9, \"hidden\": 8192, \"layers\": 80, "
@@ -138,10 +139,18 @@ Test(inference, a_measured_bandwidth_replaces_the_catalog)
               inf->bandwidth_source);
     /* 32 x 3000 / 56.47483648 = 1699.87 tokens/s. */
     cr_expect_float_eq(inf->decode_tokens_per_s, 1699.8721197537, 1e-6);
-    /* An answered device is planned from the catalog, as the training peak is. */
+    cr_expect_eq(adv_measured_used(res, "memory_bandwidth"), 1, "plan.measured says the figure was used");
+    /* The measured device answered by its id: still measured; another device answered: the
+     * catalog's, as for the training peak. */
     cr_assert_eq(plan_with("{" LLAMA70 ", \"serve_context\": 8192, \"serve_batch\": 32}", &hw), KB_OK, "%s", err);
+    cr_expect_eq(inf->bandwidth_measured, 1);
+    cr_assert_eq(plan_with("{\"model_kind\": \"llm\", \"model_params\": 70e9, \"hidden\": 8192, \"layers\": 80, "
+                           "\"heads\": 64, \"kv_heads\": 8, \"deploy\": \"server\", \"accelerator\": \"h200-sxm\"}",
+                           &hw),
+                 KB_OK, "%s", err);
     cr_expect_eq(inf->bandwidth_measured, 0);
-    cr_expect_float_eq(inf->bandwidth_gbs, 3350, 1e-9);
+    cr_expect_float_eq(inf->bandwidth_gbs, 4800, 1e-9);
+    cr_expect_eq(adv_measured_used(res, "memory_bandwidth"), 0);
 }
 
 Test(inference, largest_batch_on_one_h100_both_sides_of_the_boundary)

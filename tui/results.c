@@ -1,5 +1,6 @@
 /* Results in tabs: Ranking, Why, Compare, Plan, Deploy, Pitfalls; and the report's export. */
 #include "engine/file.h"
+#include "probes/advisor_hw.h"
 #include "tui/app.h"
 #include "tui/crt.h"
 #include "tui/layout.h"
@@ -19,7 +20,13 @@ void results_compute(struct app *a)
     struct answers ans;
     wizard_build(a, &ans, -1, 0);
     char err[256];
-    if (adv_recommend(a->akb, &ans, &a->hw, a->res, err, sizeof err) != KB_OK) {
+    /* The stored runs that match these answers (the side panel used the latest run as it was). */
+    struct adv_hw *hw = malloc(sizeof *hw);
+    if (!hw) return;
+    if (probe_advisor_hardware(a->k, "latest", &ans, 1, hw, err, sizeof err) != KB_OK) *hw = a->hw;
+    int status = adv_recommend(a->akb, &ans, hw, a->res, err, sizeof err);
+    free(hw);
+    if (status != KB_OK) {
         ui_message(a, 1, "%s", err); /* answers loaded from a file that contradict each other */
         return;
     }
