@@ -238,6 +238,24 @@ Test(launch, megatron_plan_torchrun_counts_and_layout)
     cJSON_Delete(doc);
 }
 
+Test(launch, fsdp_plan_is_an_accelerate_fsdp2_config)
+{
+    const char *sets[] = {"model_kind=llm", "team=pytorch", "accelerator=h100-sxm", "model_params=30e9", "devices=8", NULL};
+    char *out = emit(sets, "fsdp");
+    cr_expect(!exists_in(out, "ds_config.json"));
+    char *yaml = read_in(out, "accelerate.yaml");
+    cr_expect(strstr(yaml, "distributed_type: FSDP\n") && strstr(yaml, "  fsdp_version: 2\n") &&
+              strstr(yaml, "  fsdp_reshard_after_forward: true\n") && strstr(yaml, "\nmixed_precision: bf16\n") &&
+              strstr(yaml, "num_processes: 8 "),
+              "%s", yaml);
+    free(yaml);
+    char *launch = read_in(out, "launch.sh");
+    cr_expect(strstr(launch, "accelerate launch --config_file accelerate.yaml --num_machines 1 --num_processes 8"), "%s", launch);
+    free(launch);
+    scripts_parse(out);
+    free(out);
+}
+
 Test(launch, single_node_ddp_is_a_standalone_torchrun)
 {
     const char *sets[] = {"model_kind=nlp", "team=pytorch", "accelerator=h100-sxm", "model_params=1e8", "devices=4", NULL};
