@@ -168,6 +168,25 @@ static double largest(double budget, double weights, double per_unit)
     return floor((budget - weights) / per_unit);
 }
 
+/* The largest batch (on the layout's devices and on one) and context that fit; -1 when device
+ * memory is unknown. The context stops at the position limit when one is known. */
+static void fill_largest(struct adv_inference *inf, const struct adv_plan_inputs *in)
+{
+    inf->max_batch = inf->max_batch_one_device = inf->max_context = -1;
+    if (inf->usable_gb <= 0) return;
+    double tp = inf->tensor_parallel, pp = inf->pipeline_parallel, budget = budget_bytes(inf, in);
+    struct split one_seq = split_of(inf, in, tp, pp, 1, inf->context);
+    struct split one_token = split_of(inf, in, tp, pp, inf->batch, 1);
+    struct split alone = split_of(inf, in, 1, 1, 1, inf->context);
+    inf->max_batch = largest(budget, one_seq.weights, one_seq.kv);
+    inf->max_batch_one_device = largest(budget, alone.weights, alone.kv);
+    inf->max_context = largest(budget, one_token.weights, one_token.kv);
+    if (inf->position_limit > 0 && inf->max_context > inf->position_limit) {
+        inf->max_context = inf->position_limit;
+        inf->max_context_capped = 1;
+    }
+}
+
 static int tp_allowed(const struct adv_inference *inf, double tp)
 {
     double kv = inf->kv_heads;
@@ -299,20 +318,7 @@ int adv_plan_inference(const struct adv_kb *akb, struct adv_result *r, char *err
     inf->kv_gb_per_device = s.kv / GB;
     inf->overhead_gb = (s.total - s.allocated) / GB;
     inf->total_gb_per_device = s.total / GB;
-    inf->max_batch = inf->max_batch_one_device = inf->max_context = -1;
-    if (inf->usable_gb > 0) {
-        double budget = budget_bytes(inf, in);
-        struct split one_seq = split_of(inf, in, tp, pp, 1, inf->context);
-        struct split one_token = split_of(inf, in, tp, pp, inf->batch, 1);
-        struct split alone = split_of(inf, in, 1, 1, 1, inf->context);
-        inf->max_batch = largest(budget, one_seq.weights, one_seq.kv);
-        inf->max_batch_one_device = largest(budget, alone.weights, alone.kv);
-        inf->max_context = largest(budget, one_token.weights, one_token.kv);
-        if (inf->position_limit > 0 && inf->max_context > inf->position_limit) {
-            inf->max_context = inf->position_limit;
-            inf->max_context_capped = 1;
-        }
-    }
+    fill_largest(inf, in);
 
     resolve_bandwidth(akb, r, inf);
     /* Every step reads each device's weights and cache; the stages of a pipeline run one after the
