@@ -180,6 +180,21 @@ Test(measured, a_measured_mfu_needs_its_own_peak)
     cr_expect(!adv_measured_used(t.res, "training_mfu"));
 }
 
+/* The efficiency measured on CPU ranks enters the hours of a CPU plan whose communication cannot
+ * be computed: communication = (hours without it) x (1 / 0.86 - 1). */
+Test(measured, the_measured_efficiency_enters_the_hours)
+{
+    store("mpi", "2026-11-02T00:00:00Z", 0, NULL, MPI_CPU_ROWS, RANKS);
+    recommend("hardware=cpu devices=4 model_kind=vision model_params=2.5e7 tokens=1e10");
+    cr_assert_float_eq(t.res->scaling, 0.86, 1e-9);
+    double before = t.res->hours - t.res->time.communication_hours;
+    cr_expect_float_eq(t.res->time.communication_hours, (before - t.res->time.lost_hours) * (1 / 0.86 - 1), 1e-9);
+    cr_expect(t.res->time.communication_hours > 0.16 * (before - t.res->time.lost_hours) &&
+                  t.res->time.communication_hours < 0.17 * (before - t.res->time.lost_hours),
+              "1/0.86 - 1 = 0.1628");
+    cr_expect(adv_measured_used(t.res, "data_parallel_efficiency"));
+}
+
 /* With hardware auto, the newest complete run decides what this machine is. */
 Test(measured, hardware_auto_follows_the_newest_complete_run)
 {
