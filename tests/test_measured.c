@@ -159,6 +159,42 @@ Test(measured, cpu_runs_serve_plans_of_this_machine_only)
     cr_expect_float_eq(t.res->hw.dp_efficiency, 0.86, 1e-9);
 }
 
+/* A run named with --probe gives its figures as asked, but its MFU replaces the efficiency only
+ * when its peak is the one planned: another accelerator answered keeps the catalog's peak and
+ * the planning efficiency. */
+Test(measured, a_measured_mfu_needs_its_own_peak)
+{
+    store("gpu", "2026-11-01T00:00:00Z", 0, H100, GPU_ROWS, NULL);
+    struct answers a;
+    answers_init(&a);
+    const char *sets[] = {"hardware=nvidia", "accelerator=a100-sxm4-80gb", "devices=8", "model_kind=llm", "model_params=7e9",
+                          "tokens=1e11"};
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) cr_assert_eq(answers_set(&a, sets[i], err, sizeof err), 0);
+    struct adv_hw *hw = calloc(1, sizeof *hw);
+    cr_assert_eq(probe_advisor_hardware(t.kb.kb, "gpu", &a, 0, hw, err, sizeof err), KB_OK, "%s", err);
+    cr_expect_float_eq(hw->train_mfu, 0.45, 1e-9);
+    cr_assert_eq(adv_recommend(t.akb, &a, hw, t.res, err, sizeof err), KB_OK, "%s", err);
+    free(hw);
+    cr_expect(strncmp(t.res->peak_source, "catalog", 7) == 0, "%s", t.res->peak_source);
+    cr_expect(t.res->efficiency != 0.45, "the measured MFU belongs to the H100's measured peak");
+    cr_expect(!adv_measured_used(t.res, "training_mfu"));
+}
+
+/* The efficiency measured on CPU ranks enters the hours of a CPU plan whose communication cannot
+ * be computed: communication = (hours without it) x (1 / 0.86 - 1). */
+Test(measured, the_measured_efficiency_enters_the_hours)
+{
+    store("mpi", "2026-11-02T00:00:00Z", 0, NULL, MPI_CPU_ROWS, RANKS);
+    recommend("hardware=cpu devices=4 model_kind=vision model_params=2.5e7 tokens=1e10");
+    cr_assert_float_eq(t.res->scaling, 0.86, 1e-9);
+    double before = t.res->hours - t.res->time.communication_hours;
+    cr_expect_float_eq(t.res->time.communication_hours, (before - t.res->time.lost_hours) * (1 / 0.86 - 1), 1e-9);
+    cr_expect(t.res->time.communication_hours > 0.16 * (before - t.res->time.lost_hours) &&
+                  t.res->time.communication_hours < 0.17 * (before - t.res->time.lost_hours),
+              "1/0.86 - 1 = 0.1628");
+    cr_expect(adv_measured_used(t.res, "data_parallel_efficiency"));
+}
+
 /* With hardware auto, the newest complete run decides what this machine is. */
 Test(measured, hardware_auto_follows_the_newest_complete_run)
 {
