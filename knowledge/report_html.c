@@ -379,13 +379,78 @@ static void plan_member(struct html *h, const char *id, const char *title, const
     html_raw(h, "</section>\n");
 }
 
+/* The inference plan: the serving layout, a stacked memory bar per device, decode and prefill. */
+static void inference(struct html *h, const cJSON *doc)
+{
+    const cJSON *inf = get(get(doc, "plan"), "inference"), *lay = get(inf, "layout"), *dev = get(inf, "device");
+    const cJSON *per = get(inf, "per_device"), *dec = get(inf, "decode"), *pre = get(inf, "prefill"), *n;
+    if (!cJSON_IsObject(inf)) return;
+    char a[32], b[32], c[32], d[32], label[256], title[256];
+    html_raw(h, "<section id=\"inference\"><h2>Inference plan</h2>\n<p>");
+    html_textf(h, "Serving on %s x %s (tensor %s x pipeline %s), weights in %s, KV cache in %s: context %s tokens, %s "
+               "sequences at once.", fmt(json_num(lay, "devices"), a, sizeof a),
+               *json_str(dev, "accelerator") ? json_str(dev, "accelerator") : json_str(dev, "hardware"),
+               fmt(json_num(lay, "tensor_parallel"), b, sizeof b), fmt(json_num(lay, "pipeline_parallel"), c, sizeof c),
+               json_str(inf, "precision"), json_str(inf, "kv_precision"), fmt(json_num(inf, "context"), d, sizeof d),
+               fmt(json_num(inf, "batch"), label, sizeof label));
+    html_raw(h, "</p>\n");
+    double usable = json_num(dev, "usable_gb"), total = json_num(per, "total_gb");
+    struct html_part parts[4] = {
+        {"weights", json_num(per, "weights_gb"), "/plan/inference/per_device/weights_gb", 0},
+        {"KV cache", json_num(per, "kv_cache_gb"), "/plan/inference/per_device/kv_cache_gb", 2},
+        {"overhead", json_num(per, "overhead_gb"), "/plan/inference/per_device/overhead_gb", 3},
+        {"free", usable - total, NULL, 6},
+    };
+    snprintf(label, sizeof label, "each of the %s serving devices", fmt(json_num(lay, "devices"), a, sizeof a));
+    snprintf(title, sizeof title, "Serving memory of one device: %s GB", fmt(total, a, sizeof a));
+    struct html_chart ch = {title, "GB (10^9 bytes) per device", 0, 0, 0, 0, "inference-chart"};
+    html_stacked_bar(h, &ch, label, parts, usable > total ? 4 : 3, isnan(usable) ? 0 : usable, "usable",
+                     "/plan/inference/device/usable_gb", "GB");
+    const cJSON *fits = get(inf, "fits");
+    html_raw(h, "<ul>");
+    html_raw(h, cJSON_IsTrue(fits) ? "<li><b>Fits.</b>" : cJSON_IsFalse(fits) ? "<li><b class=\"bad\">Does not fit.</b>" : "<li>Fit unknown.");
+    html_textf(h, " The largest batch at this context: %s; the longest context at this batch: %s%s.",
+               fmt(json_num(inf, "max_batch"), a, sizeof a), fmt(json_num(inf, "max_context"), b, sizeof b),
+               cJSON_IsTrue(get(inf, "max_context_capped")) ? " (the model's position limit)" : "");
+    html_raw(h, "</li><li>");
+    html_textf(h, "Decode: %s tokens/s in all, %s per sequence, a step of %s ms, bound by %s GB/s of memory bandwidth (%s).",
+               fmt(json_num(dec, "tokens_per_s"), a, sizeof a), fmt(json_num(dec, "tokens_per_s_per_sequence"), b, sizeof b),
+               fmt(json_num(dec, "step_ms"), c, sizeof c), fmt(json_num(dec, "bandwidth_gbs"), d, sizeof d),
+               *json_str(dec, "bandwidth_note") ? json_str(dec, "bandwidth_note") : json_str(dec, "bandwidth_source"));
+    html_raw(h, "</li><li>");
+    html_textf(h, "Prefill: %s s for the batch, %s s a sequence, at %s TFLOP/s a device.", fmt(json_num(pre, "seconds"), a, sizeof a),
+               fmt(json_num(pre, "seconds_per_sequence"), b, sizeof b), fmt(json_num(pre, "peak_tflops_per_device"), c, sizeof c));
+    html_raw(h, "</li>");
+    cJSON_ArrayForEach(n, get(inf, "notes")) html_elem(h, "li", cJSON_IsString(n) ? n->valuestring : "");
+    html_raw(h, "</ul>\n<details><summary>Every figure of the inference plan</summary>\n");
+    html_json(h, inf);
+    html_raw(h, "</details></section>\n");
+}
+
+/* Which probe run's figures the plan used, each figure, and the runs passed over with why. */
+static void measured(struct html *h, const cJSON *doc)
+{
+    const cJSON *m = get(get(doc, "plan"), "measured");
+    if (!cJSON_IsObject(m)) return;
+    html_raw(h, "<section id=\"measured\"><h2>Measured on this machine</h2>\n<p>");
+    if (*json_str(m, "run")) html_textf(h, "Figures from probe run %s (fwadvisor probe show %s).", json_str(m, "run"), json_str(m, "run"));
+    else html_raw(h, "No stored probe run supplied figures to this plan: the catalog's stand.");
+    html_raw(h, "</p>\n");
+    if (cJSON_GetArraySize(get(m, "figures"))) html_json(h, get(m, "figures"));
+    if (cJSON_GetArraySize(get(m, "skipped"))) {
+        html_raw(h, "<h3>Runs passed over</h3>\n");
+        html_json(h, get(m, "skipped"));
+    }
+    html_raw(h, "</section>\n");
+}
+
 static void plan_rest(struct html *h, const cJSON *doc)
 {
     static const char *const drawn[] = {"assumed_accelerator", "accelerator", "precision", "finetune", "assumptions",
                                         "warnings", "memory", "time", "inference", "measured", NULL};
     const cJSON *plan = get(doc, "plan"), *m;
-    plan_member(h, "inference", "Inference plan", get(plan, "inference"));
-    plan_member(h, "measured", "Measured on this machine", get(plan, "measured"));
+    inference(h, doc);
+    measured(h, doc);
     cJSON_ArrayForEach(m, plan) {
         int known = 0;
         for (int i = 0; drawn[i]; i++) known |= strcmp(m->string, drawn[i]) == 0;

@@ -234,6 +234,19 @@ Test(probe, memory_is_the_larger_of_os_total_and_numa_sum)
     free(dir), free(proc), free(meminfo);
 }
 
+Test(probe, median_of_an_even_count_and_gemm_flops)
+{
+    double v[] = {4, 1, 3, 2};
+    struct probe_stats s;
+    probe_stats(v, 4, &s);
+    cr_expect_float_eq(s.median, 2.5, 1e-12, "the mean of the two middle values");
+    cr_expect_float_eq(s.min, 1, 0);
+    cr_expect_float_eq(s.max, 4, 0);
+    /* 2048^3 multiply-adds of 2 FLOPs: 17,179,869,184 */
+    cr_expect_float_eq(probe_gemm_flops(2048), 17179869184.0, 0);
+    cr_expect_float_eq(probe_gemm_flops(1), 2, 0);
+}
+
 Test(probe, statistics)
 {
     double v[] = {5, 1, 3, 2, 4};

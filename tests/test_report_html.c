@@ -223,12 +223,13 @@ static void rendered(const char *page, const char *name)
     free(shots);
 }
 
-/* recommend --html and -o for one set of answers: the page and the document it was drawn from. */
-static void recommend_page(const char *preset, const char *page, const char *doc)
+/* recommend --html and -o for one set of answers (a preset, a price, and `also` when not NULL):
+ * the page and the document it was drawn from. */
+static void recommend_page(const char *preset, const char *also, const char *page, const char *doc)
 {
     struct ts_run r;
     RUN(r, dbarg, "recommend", "--preset", preset, "--set", "price_per_device_hour=2.5", "--probe", "none", "--html", page,
-        "-o", doc);
+        "-o", doc, "--set", also ? also : "price_per_device_hour=2.5");
     cr_assert_eq(r.status, 0, "%s: %s", preset, r.err);
     cr_expect(strstr(r.err, "HTML report written to"), "%s", r.err);
     ts_run_free(&r);
@@ -241,7 +242,7 @@ Test(report_html, every_preset_gives_a_page_that_matches_its_report)
                                           "raspberry-pi", "tpu-pod"};
     char *page = ts_path(dir, "r.html"), *doc = ts_path(dir, "r.json");
     for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) {
-        recommend_page(presets[i], page, doc);
+        recommend_page(presets[i], NULL, page, doc);
         cJSON *res = check_page(page, doc);
         char *text = ts_read(doc, NULL);
         cJSON *report = cJSON_Parse(text);
@@ -264,7 +265,7 @@ Test(report_html, every_preset_gives_a_page_that_matches_its_report)
 Test(report_html, the_report_lists_every_cited_source_once)
 {
     char *page = ts_path(dir, "r.html"), *doc = ts_path(dir, "r.json");
-    recommend_page("mobile-app", page, doc);
+    recommend_page("mobile-app", NULL, page, doc);
     char *text = ts_read(doc, NULL);
     cJSON *report = cJSON_Parse(text);
     const cJSON *sources = cJSON_GetObjectItem(report, "sources"), *s;
@@ -296,10 +297,14 @@ Test(report_html, the_report_lists_every_cited_source_once)
     free(doc);
 }
 
+/* A plan with every part: LLM training on 2000 GPUs, served as well (the inference plan). */
 Test(report_html, recommendation_golden_and_rendered)
 {
     char *page = ts_path(dir, "r.html"), *doc = ts_path(dir, "r.json");
-    recommend_page("academic-research", page, doc);
+    recommend_page("nvidia-2000-gpus", "deploy=server", page, doc);
+    char *html = ts_read(page, NULL);
+    cr_expect(strstr(html, "<section id=\"inference\">") && strstr(html, "id=\"inference-chart\""), "the inference plan");
+    free(html);
     golden(page, doc, "recommend.outline");
     rendered(page, "recommend");
     free(page);

@@ -133,7 +133,7 @@ static void input_key(struct app *a, int ch)
 void app_refresh_hardware(struct app *a)
 {
     char err[512];
-    if (probe_advisor_hardware(a->k, "latest", 1, &a->hw, err, sizeof err) != KB_OK) memset(&a->hw, 0, sizeof a->hw);
+    if (probe_advisor_hardware(a->k, "latest", NULL, 1, &a->hw, err, sizeof err) != KB_OK) memset(&a->hw, 0, sizeof a->hw);
     if (strcmp(a->hw.kind, "cpu") == 0)
         snprintf(a->hw_line, sizeof a->hw_line, "CPU: %s (%d cores), %.1f GB memory; no accelerator found",
                  a->hw.name[0] ? a->hw.name : "model unknown", a->hw.cpu_threads, a->hw.host_memory_gb);

@@ -1,6 +1,7 @@
 /* Results in tabs: Ranking, Why, Compare, Plan, Deploy, Pitfalls; and the report's export. */
 #include "engine/file.h"
 #include "knowledge/report_html.h"
+#include "probes/advisor_hw.h"
 #include "tui/app.h"
 #include "tui/crt.h"
 #include "tui/layout.h"
@@ -20,7 +21,13 @@ void results_compute(struct app *a)
     struct answers ans;
     wizard_build(a, &ans, -1, 0);
     char err[256];
-    if (adv_recommend(a->akb, &ans, &a->hw, a->res, err, sizeof err) != KB_OK) {
+    /* The stored runs that match these answers (the side panel used the latest run as it was). */
+    struct adv_hw *hw = malloc(sizeof *hw);
+    if (!hw) return;
+    if (probe_advisor_hardware(a->k, "latest", &ans, 1, hw, err, sizeof err) != KB_OK) *hw = a->hw;
+    int status = adv_recommend(a->akb, &ans, hw, a->res, err, sizeof err);
+    free(hw);
+    if (status != KB_OK) {
         ui_message(a, 1, "%s", err); /* answers loaded from a file that contradict each other */
         return;
     }
@@ -225,7 +232,14 @@ static void draw_deploy(struct app *a, int top, int rows)
     snprintf(line, sizeof line, "Runtime: %s (%s)", a->res->runtime_name ? a->res->runtime_name : "-", a->res->runtime ? a->res->runtime : "-");
     ui_text(top, 1, COLS - 2, line, A_BOLD);
     ui_text(top + 1, 1, COLS - 2, a->res->deploy_hardware_note, A_NORMAL);
-    draw_reasons(a, a->res->runtime_reasons, a->res->nruntime_reasons, top + 3, rows - 3, 0);
+    /* The inference plan's lines (the command line's), then the reasons; Up/Down scroll both. */
+    struct plan_lines p = {a, top + 3, top + rows, 0};
+    adv_inference_text(a->akb, a->res, plan_line, &p);
+    int scroll = a->scroll;
+    a->scroll = scroll - p.skipped;
+    int y = p.y + (p.y > top + 3); /* a blank line after the serving lines */
+    if (y < top + rows) draw_reasons(a, a->res->runtime_reasons, a->res->nruntime_reasons, y, top + rows - y, 0);
+    a->scroll = scroll;
 }
 
 static void draw_pitfalls(struct app *a, int top, int rows)

@@ -112,17 +112,19 @@ def main():
         elif (scale == 1 and shown != want) or abs(shown - want * scale) > 1e-9 * abs(want * scale):
             problems.append("%s: the document says %r, the chart %r" % (ptr, want, shown))
         marks += 1
-    # within a chart, bar length over value is one constant
+    # within a chart, bar length over value is one constant (lengths are written to 0.01 px)
     for fig in root.iter("figure"):
-        ratios = []
+        bars = []
         for el in fig.iter():
             if el.get("data-json") and el.get("width") and el.tag.endswith("rect"):
-                v = abs(float(el.get("data-value")))  # the chart's number: the document's times data-scale
-                if v > 0:
-                    ratios.append((float(el.get("width")) / v, el.get("data-json")))
-        for r, ptr in ratios:
-            if abs(r - ratios[0][0]) > 0.02 * ratios[0][0] + 0.02:
-                problems.append("%s: bar length %g per unit, the chart's first bar %g" % (ptr, r, ratios[0][0]))
+                bars.append((float(el.get("width")), abs(float(el.get("data-value"))), el.get("data-json")))
+        if not bars:
+            continue
+        width, value, _ = max(bars, key=lambda b: b[1])
+        per_unit = width / value if value > 0 else 0
+        for w, v, ptr in bars:
+            if abs(w - v * per_unit) > 0.011 + 0.005 * w:
+                problems.append("%s: bar %g px long for %g, the chart's longest %g px for %g" % (ptr, w, v, width, value))
     if problems:
         print("\n".join(problems))
         return 1
