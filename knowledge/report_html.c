@@ -270,7 +270,8 @@ static void memory(struct html *h, const cJSON *doc)
     char a[32], b[32], label[256], title[256];
     html_raw(h, "<section id=\"memory\"><h2>Memory per device</h2>\n");
     double devices = json_num(lay, "tp") * json_num(lay, "pp") * json_num(lay, "dp");
-    snprintf(label, sizeof label, "each of the %s devices (%s)", fmt(devices, a, sizeof a), json_str(mem, "strategy"));
+    if (devices == 1) snprintf(label, sizeof label, "the one device (%s)", json_str(mem, "strategy"));
+    else snprintf(label, sizeof label, "each of the %s devices (%s)", fmt(devices, a, sizeof a), json_str(mem, "strategy"));
     snprintf(title, sizeof title, "Memory of one device: %s GB planned%s", fmt(json_num(mem, "total_gb_per_device"), a, sizeof a),
              isnan(dev) ? "" : fits ? ", fits" : ", does not fit");
     struct html_chart c = {title, "GB (10^9 bytes) per device", 0, 0, 0, 0, "memory-chart"};
@@ -401,7 +402,8 @@ static void inference(struct html *h, const cJSON *doc)
         {"overhead", json_num(per, "overhead_gb"), "/plan/inference/per_device/overhead_gb", 3},
         {"free", usable - total, NULL, 6},
     };
-    snprintf(label, sizeof label, "each of the %s serving devices", fmt(json_num(lay, "devices"), a, sizeof a));
+    if (json_num(lay, "devices") == 1) snprintf(label, sizeof label, "the one serving device");
+    else snprintf(label, sizeof label, "each of the %s serving devices", fmt(json_num(lay, "devices"), a, sizeof a));
     snprintf(title, sizeof title, "Serving memory of one device: %s GB", fmt(total, a, sizeof a));
     struct html_chart ch = {title, "GB (10^9 bytes) per device", 0, 0, 0, 0, "inference-chart"};
     html_stacked_bar(h, &ch, label, parts, usable > total ? 4 : 3, isnan(usable) ? 0 : usable, "usable",
