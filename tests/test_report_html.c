@@ -436,6 +436,23 @@ Test(report_html, probe_show_writes_the_page)
     free(page);
 }
 
+/* A new run writes its page too, and the page matches the document the run printed. */
+Test(report_html, a_new_run_writes_the_page_too)
+{
+    char *page = ts_path(dir, "run.html"), *json = ts_path(dir, "run.json");
+    struct ts_run r;
+    RUN(r, dbarg, "probe", "--workload", "train-tiny,allreduce", "--no-save", "--html", page, "-o", json);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.err, "HTML report written to"), "%s", r.err);
+    ts_run_free(&r);
+    cJSON_Delete(check_page(page, json));
+    char *html = ts_read(page, NULL);
+    cr_expect(strstr(html, "<td>us_per_step</td>") && strstr(html, "allreduce busbw_gbs: skipped"), "the table and the skips");
+    free(html);
+    free(page);
+    free(json);
+}
+
 /* --html into a directory, a folder that does not exist, and a full disk: exit 1, one line,
  * nothing written. */
 Test(report_html, bad_targets_fail_with_one_line_and_write_nothing)
