@@ -63,6 +63,10 @@ int cli_write_output(const char *path, const char *data, size_t len);
 int cli_check_output(const char *path);
 /* The same for a JSON document, indented, with a final newline. */
 int cli_write_json(const cJSON *doc, const char *path);
+/* An HTML page (--html FILE): written as cli_write_output does, but every failure, a directory
+ * as the target included, is a failure at run time (1), and success says where on stderr. */
+struct html;
+int cli_write_html(const char *path, const struct html *page);
 
 /* Parses the value s of option --opt as a number in [lo, hi] (a whole one when integer; K/M/B/T
  * suffixes as knowledge/units.h reads them); on failure prints the error and returns -1. */

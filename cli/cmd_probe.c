@@ -5,6 +5,7 @@
 #include "knowledge/units.h"
 #include "probes/dist.h"
 #include "probes/probe.h"
+#include "probes/run_html.h"
 #include "probes/run_table.h"
 #include "probes/session.h"
 #include "tui/tui.h"
@@ -22,9 +23,10 @@
 static const char probe_usage[] =
     "Usage: fwadvisor probe [--quick|--full] [--device auto|cpu|cuda[:N]]\n"
     "                       [--workload W[,W]] [--threads N] [--json] [-o FILE]\n"
-    "                       [--no-save] [--compare ID|latest]\n"
+    "                       [--html FILE] [--no-save] [--compare ID|latest]\n"
     "       fwadvisor probe list [--json] [-o FILE]\n"
-    "       fwadvisor probe show ID|latest [--json] [-o FILE]\n"
+    "       fwadvisor probe show ID|latest [--json] [-o FILE] [--html FILE]\n"
+    "                            [--compare ID|latest]\n"
     "       fwadvisor probe delete ID\n"
     "\n"
     "Detects the CPU (hwloc, cpuid) and accelerators, then measures: gemm (sgemm\n"
@@ -45,13 +47,14 @@ static const char probe_usage[] =
     "                       mpirun: allreduce,train-dp)\n"
     "  --threads N          threads for the CPU measurements (default: the\n"
     "                       physical cores)\n"
-    "  --compare ID|latest  print each result beside a stored run, with the change\n"
-    "                       in percent (not with --json)\n"
+    "  --compare ID|latest  each result beside a stored run, with the change in\n"
+    "                       percent, in the table or the --html page\n"
     "  --json, -o FILE      the run as JSON (fwadvisor.probe/1) on stdout, or\n"
     "                       written to FILE\n"
+    "  --html FILE          the run as one self-contained HTML page with charts\n"
     "  --no-save            do not store the run\n";
 
-enum { OPT_QUICK = OPT_FIRST_FREE, OPT_FULL, OPT_DEVICE, OPT_WORKLOAD, OPT_THREADS, OPT_NOSAVE, OPT_COMPARE };
+enum { OPT_QUICK = OPT_FIRST_FREE, OPT_FULL, OPT_DEVICE, OPT_WORKLOAD, OPT_THREADS, OPT_NOSAVE, OPT_COMPARE, OPT_HTML };
 
 static volatile sig_atomic_t *stop_flag; /* the session's, while it measures */
 static void on_sigint(int sig)
@@ -121,6 +124,16 @@ static void print_run(const cJSON *doc, const cJSON *base, int bold)
     free(t);
 }
 
+/* The run as a page, compared with base when there is one. */
+static int write_html(const cJSON *doc, const cJSON *base, const char *path)
+{
+    struct html page = {0};
+    probe_run_html(doc, base, &page);
+    int rc = cli_write_html(path, &page);
+    html_free(&page);
+    return rc;
+}
+
 static int sub_list(struct globals *g, int json, const char *output)
 {
     kb *k;
@@ -159,7 +172,8 @@ static int sub_list(struct globals *g, int json, const char *output)
     return rc;
 }
 
-static int sub_show_delete(struct globals *g, const char *sub, const char *id, int json, const char *output)
+static int sub_show_delete(struct globals *g, const char *sub, const char *id, int json, const char *output,
+                           const char *html, const char *compare)
 {
     kb *k;
     int rc = strcmp(sub, "delete") == 0 ? cli_open_kb(g, &k) : cli_open_kb_read(g, &k);
@@ -176,19 +190,33 @@ static int sub_show_delete(struct globals *g, const char *sub, const char *id, i
         printf("deleted probe run %s\n", id);
         return EXIT_OK;
     }
-    cJSON *doc;
+    cJSON *doc, *base = NULL;
     status = kb_probe_get(k, id, &doc, err, sizeof err);
-    kb_close(k);
     if (status == KB_OK && !doc) {
+        kb_close(k);
         cli_error("no probe run stored yet (run fwadvisor probe)");
         return EXIT_INPUT;
     }
+    if (status == KB_OK && compare) {
+        int found = probe_session_baseline(k, compare, doc, &base, err, sizeof err);
+        if (found != KB_OK) {
+            kb_close(k);
+            cli_error("--compare %s: %s", compare, err);
+            cJSON_Delete(doc);
+            return cli_exit_from_kb(found);
+        }
+        if (!base) cli_error("--compare latest: no other complete run of this machine is stored");
+    }
+    kb_close(k);
     if (status != KB_OK) {
         cli_error("%s", err);
+        cJSON_Delete(doc);
         return cli_exit_from_kb(status);
     }
-    if (json || output) rc = cli_write_json(doc, output);
-    if (!json) print_run(doc, NULL, g->color);
+    if (html) rc = write_html(doc, base, html);
+    if (rc == EXIT_OK && (json || output)) rc = cli_write_json(doc, output);
+    if (rc == EXIT_OK && !json && !(html && strcmp(html, "-") == 0)) print_run(doc, base, g->color);
+    cJSON_Delete(base);
     cJSON_Delete(doc);
     return rc;
 }
@@ -200,10 +228,11 @@ int cmd_probe(struct globals *g, int argc, char **argv)
         {"device", required_argument, NULL, OPT_DEVICE}, {"workload", required_argument, NULL, OPT_WORKLOAD},
         {"threads", required_argument, NULL, OPT_THREADS}, {"json", no_argument, NULL, OPT_JSON},
         {"output", required_argument, NULL, 'o'},      {"no-save", no_argument, NULL, OPT_NOSAVE},
-        {"compare", required_argument, NULL, OPT_COMPARE}, CLI_GLOBAL_OPTIONS,
+        {"compare", required_argument, NULL, OPT_COMPARE}, {"html", required_argument, NULL, OPT_HTML},
+        CLI_GLOBAL_OPTIONS,
         {NULL, 0, NULL, 0},
     };
-    const char *output = NULL, *compare = NULL, *device = "auto";
+    const char *output = NULL, *compare = NULL, *device = "auto", *html = NULL;
     int json = 0, nosave = 0, opt, workloads_given = 0, full = 0, quick = 0, threads = 0, device_given = 0;
     unsigned workloads = 0;
     char err[1024];
@@ -235,6 +264,7 @@ int cmd_probe(struct globals *g, int argc, char **argv)
         case 'o': output = optarg; break;
         case OPT_NOSAVE: nosave = 1; break;
         case OPT_COMPARE: compare = optarg; break;
+        case OPT_HTML: html = optarg; break;
         case ':': return cli_usage_error("probe", "option '%s' needs a value", argv[optind - 1]);
         case '?':
             if (optopt) return cli_usage_error("probe", "unknown option '-%c'", optopt);
@@ -243,26 +273,36 @@ int cmd_probe(struct globals *g, int argc, char **argv)
         }
     }
     if (quick && full) return cli_usage_error("probe", "--quick and --full contradict each other: choose one");
+    if (html && strcmp(html, "-") == 0 && (json || (output && strcmp(output, "-") == 0)))
+        return cli_usage_error("probe", "--html - and the JSON document cannot both go to standard output");
     if (optind < argc) {
         /* The stored runs: the options of a measurement would change nothing there. */
         static const char *const subs[] = {"list", "show", "delete", NULL};
         const char *run_opt = quick ? "--quick" : full ? "--full" : device_given ? "--device" : workloads_given ? "--workload"
-                              : threads ? "--threads" : nosave ? "--no-save" : compare ? "--compare" : NULL;
+                              : threads ? "--threads" : nosave ? "--no-save" : NULL;
         int sub = cli_choice(argv[optind], subs), nargs = argc - optind - 1;
         if (sub < 0) return cli_unknown("probe", "probe subcommand", argv[optind], subs);
         if (run_opt) return cli_not_applicable("probe", run_opt, "to a measurement, not to probe list, show or delete");
         if (sub == 0) {
             if (nargs) return cli_usage_error("probe", "probe list takes no arguments");
+            if (html) return cli_usage_error("probe", "probe list writes no page (--html): probe show ID --html FILE does");
+            if (compare) return cli_not_applicable("probe", "--compare", "to probe show and a measurement");
             return sub_list(g, json, output);
         }
         if (nargs != 1) return cli_usage_error("probe", "probe %s takes one ID", subs[sub]);
-        if (sub == 2 && (output || json)) return cli_not_applicable("probe", output ? "-o" : "--json", "to probe list and show");
-        return sub_show_delete(g, subs[sub], argv[optind + 1], json, output);
+        if (sub == 2 && (output || json || html || compare))
+            return cli_not_applicable("probe", output ? "-o" : json ? "--json" : html ? "--html" : "--compare",
+                                      "to probe list and show");
+        if (compare && json && !html)
+            return cli_not_applicable("probe", "--compare", "to the table or the --html page, which --json alone leaves out");
+        return sub_show_delete(g, subs[sub], argv[optind + 1], json, output, html, compare);
     }
-    if (compare && json) return cli_not_applicable("probe", "--compare", "to the table, which --json leaves out");
+    if (compare && json && !html)
+        return cli_not_applicable("probe", "--compare", "to the table or the --html page, which --json alone leaves out");
     if (threads && device_given && strncasecmp(device, "cuda", 4) == 0)
         return cli_not_applicable("probe", "--threads", "to the CPU's measurements, which --device cuda leaves out");
     int wrc0 = cli_check_output(output); /* before minutes of measuring, not after */
+    if (wrc0 == EXIT_OK && html && strcmp(html, "-") != 0) wrc0 = cli_check_output(html);
     if (wrc0 != EXIT_OK) return wrc0;
     /* Under an MPI launcher: every rank starts MPI and checks the others run this version; rank 0
      * detects, measures, gathers and stores, the others take part in the collectives only. The
@@ -378,9 +418,10 @@ int cmd_probe(struct globals *g, int argc, char **argv)
         if (st == PROBE_SPILLED || st == PROBE_LOST) rc = EXIT_DB;
     }
     int wrc = EXIT_OK;
-    if (output) wrc = cli_write_json(s->doc, output);
-    if (json && !output) wrc = cli_write_json(s->doc, NULL);
-    else if (!json) {
+    if (html) wrc = write_html(s->doc, base, html);
+    if (output && wrc == EXIT_OK) wrc = cli_write_json(s->doc, output);
+    if (json && !output && wrc == EXIT_OK) wrc = cli_write_json(s->doc, NULL);
+    else if (!json && !(html && strcmp(html, "-") == 0)) {
         print_run(s->doc, base, g->color);
         if (saved) printf("\nsaved as probe run %s (fwadvisor probe show %s)\n", s->run->id, s->run->id);
     }

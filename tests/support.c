@@ -283,3 +283,14 @@ int ts_validate_json(const char *json_path, const char *schema_path, char *err, 
     ts_run_free(&r);
     return status == 0 ? 0 : status == 3 ? -1 : 1;
 }
+
+void ts_h100_env(const char *env[5], char *sysroot, size_t n)
+{
+    const char *fixtures = getenv("FWADVISOR_FIXTURES");
+    snprintf(sysroot, n, "FWADVISOR_SYSROOT=%s/sysroot/nvidia-h100", fixtures && *fixtures ? fixtures : "tests/fixtures");
+    env[0] = sysroot;
+    env[1] = "FWADVISOR_DB";
+    env[2] = "NO_COLOR=1";
+    env[3] = "TPU_ACCELERATOR_TYPE";
+    env[4] = NULL;
+}

@@ -219,7 +219,7 @@ static void prompt_key(struct app *a, int ch)
 void app_refresh_hardware(struct app *a)
 {
     char err[512];
-    if (probe_advisor_hardware(a->k, "latest", 1, &a->hw, err, sizeof err) != KB_OK) memset(&a->hw, 0, sizeof a->hw);
+    if (probe_advisor_hardware(a->k, "latest", NULL, 1, &a->hw, err, sizeof err) != KB_OK) memset(&a->hw, 0, sizeof a->hw);
     if (strcmp(a->hw.kind, "cpu") == 0)
         snprintf(a->hw_line, sizeof a->hw_line, "CPU: %s (%d cores), %.1f GB memory; no accelerator found",
                  a->hw.name[0] ? a->hw.name : "model unknown", a->hw.cpu_threads, a->hw.host_memory_gb);
@@ -238,7 +238,7 @@ void app_refresh_hardware(struct app *a)
 
 static const char *const help_keys[] = {
     "Up/Down, k/j     move               PgUp/PgDn, Home/End  page, first, last",
-    "Enter, l         choose, forward    Esc, Backspace, h    back",
+    "Enter, l         choose, forward    Esc, Backspace, Left back",
     "Tab, Shift-Tab   next, previous tab / search: n, N the next, previous match",
     "Space            tick a choice      mouse: the wheel scrolls, a click selects",
     "?                this help          q    quit (asks while a probe runs)",
@@ -251,9 +251,9 @@ static const char *const help_screen[] = {
     [SCR_PRESETS] = "Presets: Enter gives the results of the situation picked.",
     [SCR_WIZARD] = "Wizard: the side panel reranks as you move. Where a question takes a number, type it (K, M, B, T: "
                    "70B). Text prompts edit as readline does (Ctrl-A/E/U/W/K, arrows); Tab completes paths, ~ is home.",
-    [SCR_RESULTS] = "Results: 1-6 pick a tab; e exports the JSON report; Space ticks a pitfall.",
-    [SCR_PROBE] = "Probe: Esc cancels within a second, keeping what finished; b picks the run compared with; a opens "
-                  "the advisor.",
+    [SCR_RESULTS] = "Results: 1-6 pick a tab; e exports the JSON report, h the HTML report; Space ticks a pitfall.",
+    [SCR_PROBE] = "Probe: Esc cancels within a second, keeping what finished; b picks the run compared with; h writes "
+                  "the HTML page; a opens the advisor.",
     [SCR_KB] = "Knowledge base: Tab picks the kind, Enter or Right reads the fact, Left returns to the list; g groups "
                "hardware by framework or by hardware. Shift+drag selects text to copy.",
 };

@@ -6,6 +6,7 @@
  * interface's thread. */
 #include "knowledge/probe_store.h"
 #include "knowledge/units.h"
+#include "probes/run_html.h"
 #include "probes/run_table.h"
 #include "probes/session.h"
 #include "tui/tui.h"
@@ -326,7 +327,16 @@ void probe_view_draw(struct app *a)
     vp_draw(&p->vp, pn, 2, 1, ui_content_rows(2), COLS - 2, a->utf8);
     ui_pane(a, &p->vp, pn);
     ui_searchable(a, &p->vp);
-    ui_footer(a, " Esc: home  b: baseline  a: advisor  /: find  ?: help  q: quit");
+    ui_footer(a, " Esc: home  b: baseline  h: HTML  a: advisor  /: find  ?: help  q: quit");
+}
+
+/* The run shown, with its baseline, as a page (what probe show --html writes). */
+static void html_done(struct app *a, const char *path)
+{
+    struct html page = {0};
+    if (probe_run_html(a->probe.shown, a->probe.baseline, &page) != 0) ui_message(a, 1, "out of memory");
+    else results_save(a, path, page.data, page.len, "HTML report");
+    html_free(&page);
 }
 
 void probe_view_key(struct app *a, int ch)
@@ -342,6 +352,9 @@ void probe_view_key(struct app *a, int ch)
     if (p->shown && vp_key(&p->vp, &p->pane, ch)) return;
     switch (ch) {
     case 27: case KEY_BACKSPACE: case 127: case 8: case KEY_LEFT: a->screen = SCR_HOME; break;
+    case 'h':
+        if (a->probe.shown) ui_begin_input(a, "Write the probe run as an HTML page to", "./fwadvisor-probe.html", 1, html_done);
+        break;
     case 'b': next_baseline(a); break;
     case 'a': wizard_start(a, NULL); break;
     }

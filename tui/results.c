@@ -2,7 +2,9 @@
  * tab's content is a pane (tui/viewport.h); what carries a verdict is wrapped, never cut, and the
  * Plan's verdicts stay above its pane. */
 #include "engine/file.h"
+#include "knowledge/report_html.h"
 #include "knowledge/units.h"
+#include "probes/advisor_hw.h"
 #include "tui/app.h"
 #include "tui/crt.h"
 #include "tui/layout.h"
@@ -22,7 +24,13 @@ void results_compute(struct app *a)
     struct answers ans;
     wizard_build(a, &ans, -1, 0);
     char err[256];
-    if (adv_recommend(a->akb, &ans, &a->hw, a->res, err, sizeof err) != KB_OK) {
+    /* The stored runs that match these answers (the side panel used the latest run as it was). */
+    struct adv_hw *hw = malloc(sizeof *hw);
+    if (!hw) return;
+    if (probe_advisor_hardware(a->k, "latest", &ans, 1, hw, err, sizeof err) != KB_OK) *hw = a->hw;
+    int status = adv_recommend(a->akb, &ans, hw, a->res, err, sizeof err);
+    free(hw);
+    if (status != KB_OK) {
         ui_message(a, 1, "%s", err); /* answers loaded from a file that contradict each other */
         return;
     }
@@ -36,14 +44,27 @@ void results_compute(struct app *a)
     memset(a->ticked, 0, sizeof a->ticked);
 }
 
-static void export_done(struct app *a, const char *path)
+void results_save(struct app *a, const char *path, const char *data, size_t len, const char *what)
 {
-    char now[32], err[512];
+    char err[512];
+    if (eng_file_write(path, &(struct eng_chunk){data, len}, 1, err, sizeof err) != ENG_FILE_OK) ui_message(a, 1, "%s", err);
+    else ui_message(a, 0, "%s written to %s", what, path);
+}
+
+/* The report document of the results shown (fwadvisor.report/1), stamped now. */
+static cJSON *report_now(struct app *a)
+{
+    char now[32];
     time_t t = time(NULL);
     struct tm tm;
     gmtime_r(&t, &tm);
     strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    cJSON *doc = adv_report_json(a->akb, a->res, now);
+    return adv_report_json(a->akb, a->res, now);
+}
+
+static void export_done(struct app *a, const char *path)
+{
+    cJSON *doc = report_now(a);
     char *text = doc ? cJSON_Print(doc) : NULL;
     cJSON_Delete(doc);
     if (!text) {
@@ -52,10 +73,19 @@ static void export_done(struct app *a, const char *path)
     }
     size_t len = strlen(text);
     text[len] = '\n';
-    if (eng_file_write(path, &(struct eng_chunk){text, len + 1}, 1, err, sizeof err) != ENG_FILE_OK)
-        ui_message(a, 1, "%s", err);
-    else ui_message(a, 0, "report written to %s", path);
+    results_save(a, path, text, len + 1, "report");
     free(text);
+}
+
+/* The same document as a page (what recommend --html writes). */
+static void html_done(struct app *a, const char *path)
+{
+    cJSON *doc = report_now(a);
+    struct html page = {0};
+    if (!doc || adv_report_html(doc, &page) != 0) ui_message(a, 1, "out of memory");
+    else results_save(a, path, page.data, page.len, "HTML report");
+    html_free(&page);
+    cJSON_Delete(doc);
 }
 
 /* A reason with its sources: "text [seed-001, pytorch-2.11]". */
@@ -212,6 +242,10 @@ static void build_deploy(struct app *a, struct pane *p)
 {
     pane_wrap(p, -1, 0, A_NORMAL, NULL, 0, a->res->deploy_hardware_note);
     pane_gap(p);
+    /* The inference plan's lines (the command line's), then the reasons. */
+    int before = p->nlines;
+    adv_inference_text(a->akb, a->res, plan_line, p);
+    if (p->nlines > before) pane_gap(p);
     add_reasons(p, a->res->runtime_reasons, a->res->nruntime_reasons, 0);
 }
 
@@ -273,9 +307,9 @@ void results_draw(struct app *a)
     vp_draw(v, p, top, 1, ui_content_rows(top), COLS - 2, a->utf8);
     ui_pane(a, v, p);
     ui_searchable(a, v);
-    ui_footer(a, a->tab == TAB_RANKING    ? " Tab: tabs  Enter: why  e: export  /: find  Esc: wizard  ?: help  q: quit"
-                 : a->tab == TAB_PITFALLS ? " Tab: tabs  Space: tick  e: export  /: find  Esc: wizard  ?: help  q: quit"
-                                          : " Tab: tabs  PgUp/PgDn: page  e: export  /: find  Esc: back  ?: help  q: quit");
+    ui_footer(a, a->tab == TAB_RANKING    ? " Tab: tabs  Enter: why  e: JSON  h: HTML  /: find  Esc: wizard  ?: help  q: quit"
+                 : a->tab == TAB_PITFALLS ? " Tab: tabs  Space: tick  e: JSON  h: HTML  /: find  Esc: wizard  ?: help  q: quit"
+                                          : " Tab: tabs  PgDn: page  e: JSON  h: HTML  /: find  Esc: back  ?: help  q: quit");
 }
 
 void results_key(struct app *a, int ch)
@@ -299,6 +333,7 @@ void results_key(struct app *a, int ch)
         if (a->tab == TAB_RANKING) a->tab = TAB_WHY, a->tab_vp[TAB_WHY].top = 0;
         break;
     case 'e': ui_begin_input(a, "Export the report (fwadvisor.report/1) to", "./fwadvisor-report.json", 1, export_done); break;
+    case 'h': ui_begin_input(a, "Write the report as an HTML page to", "./fwadvisor-report.html", 1, html_done); break;
     case KEY_LEFT: case KEY_BACKSPACE: case 127: case 8: case 27:
         if (a->tab == TAB_WHY) a->tab = TAB_RANKING;
         else a->screen = SCR_WIZARD;

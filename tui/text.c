@@ -285,7 +285,7 @@ void text_table(FILE *f, const struct text_column *cols, int ncols, const char *
     }
     if (table_width > 0 && total > table_width && flex >= 0) {
         int shrink = total - table_width;
-        widths[flex] = widths[flex] - shrink < 8 ? 8 : widths[flex] - shrink;
+        widths[flex] = widths[flex] - shrink < 6 ? 6 : widths[flex] - shrink;
     }
     for (int r = -1; r < nrows; r++) {
         char line[4096];
