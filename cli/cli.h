@@ -59,8 +59,9 @@ int cli_read_file(const char *path, char **data, size_t *len, char *err, size_t 
  * and returns the exit status: 0, 2 for a target that cannot be a file, 1 for other failures. */
 int cli_write_output(const char *path, const char *data, size_t len);
 /* Whether path ("-" and NULL: standard output) can be written, before the work that fills it:
- * prints the error and returns what cli_write_output would (2 or 1), else 0. */
-int cli_check_output(const char *path);
+ * prints the error and returns what the write would: refused_status for a target that cannot be
+ * a file (2 as cli_write_output, 1 as cli_write_html), 1 for a missing or read-only folder; else 0. */
+int cli_check_output(const char *path, int refused_status);
 /* The same for a JSON document, indented, with a final newline. */
 int cli_write_json(const cJSON *doc, const char *path);
 /* An HTML page (--html FILE): written as cli_write_output does, but every failure, a directory

@@ -301,8 +301,8 @@ int cmd_probe(struct globals *g, int argc, char **argv)
         return cli_not_applicable("probe", "--compare", "to the table or the --html page, which --json alone leaves out");
     if (threads && device_given && strncasecmp(device, "cuda", 4) == 0)
         return cli_not_applicable("probe", "--threads", "to the CPU's measurements, which --device cuda leaves out");
-    int wrc0 = cli_check_output(output); /* before minutes of measuring, not after */
-    if (wrc0 == EXIT_OK && html && strcmp(html, "-") != 0) wrc0 = cli_check_output(html);
+    int wrc0 = cli_check_output(output, EXIT_USAGE); /* before minutes of measuring, not after */
+    if (wrc0 == EXIT_OK && html && strcmp(html, "-") != 0) wrc0 = cli_check_output(html, EXIT_RUNTIME);
     if (wrc0 != EXIT_OK) return wrc0;
     /* Under an MPI launcher: every rank starts MPI and checks the others run this version; rank 0
      * detects, measures, gathers and stores, the others take part in the collectives only. The

@@ -344,8 +344,8 @@ int cmd_recommend(struct globals *g, int argc, char **argv)
         int bad = check_emit_dir(emit, &emit_exists);
         if (bad != EXIT_OK) return bad;
     }
-    int unwritable = cli_check_output(output);
-    if (unwritable == EXIT_OK && !html_stdout) unwritable = cli_check_output(html);
+    int unwritable = cli_check_output(output, EXIT_USAGE);
+    if (unwritable == EXIT_OK && !html_stdout) unwritable = cli_check_output(html, EXIT_RUNTIME);
     if (unwritable != EXIT_OK) return unwritable;
 
     char err[1024];

@@ -231,7 +231,7 @@ int cmd_train(struct globals *g, int argc, char **argv)
         return cli_not_applicable("train", "--seed", "to the initialisation and the synthetic data; --init and --data give both");
     if (device_index >= 0 && (threads_given || max_memory_gb > 0))
         return cli_not_applicable("train", threads_given ? "--threads" : "--max-memory", "to --device cpu");
-    int wrc = cli_check_output(save); /* before minutes of training, not after */
+    int wrc = cli_check_output(save, EXIT_USAGE); /* before minutes of training, not after */
     if (wrc != EXIT_OK) return wrc;
     if (eng_parse_layers(&cfg, layers, err, sizeof err)) {
         cli_error("%s", err);

@@ -185,7 +185,7 @@ static int check(struct gpt_args *a)
         return cli_not_applicable("train", "--seed", "to the initialisation and the synthetic tokens; --init and --text give both");
     if (a->device_index >= 0 && (a->given & (1u << N_THREADS | 1u << N_MAX_MEMORY)))
         return cli_not_applicable("train", a->given >> N_THREADS & 1 ? "--threads" : "--max-memory", "to --device cpu");
-    int wrc = cli_check_output(a->save);
+    int wrc = cli_check_output(a->save, EXIT_USAGE);
     if (wrc != EXIT_OK) return wrc;
     if (a->text && c->vocab < 256) {
         cli_error("--text trains on bytes: --vocab must be at least 256, not %d", c->vocab);

@@ -178,14 +178,14 @@ int cli_write_html(const char *path, const struct html *page)
     return rc;
 }
 
-int cli_check_output(const char *path)
+int cli_check_output(const char *path, int refused_status)
 {
     char err[PATH_MAX + 256];
     if (!path || strcmp(path, "-") == 0) return EXIT_OK;
     int status = eng_file_check_write(path, err, sizeof err);
     if (status == ENG_FILE_OK) return EXIT_OK;
     cli_error("%s", err);
-    return status == ENG_FILE_REFUSED ? EXIT_USAGE : EXIT_RUNTIME;
+    return status == ENG_FILE_REFUSED ? refused_status : EXIT_RUNTIME;
 }
 
 int cli_write_json(const cJSON *doc, const char *path)

@@ -307,8 +307,8 @@ void results_draw(struct app *a)
     vp_draw(v, p, top, 1, ui_content_rows(top), COLS - 2, a->utf8);
     ui_pane(a, v, p);
     ui_searchable(a, v);
-    ui_footer(a, a->tab == TAB_RANKING    ? " Tab: tabs  Enter: why  e: JSON  h: HTML  /: find  Esc: wizard  ?: help  q: quit"
-                 : a->tab == TAB_PITFALLS ? " Tab: tabs  Space: tick  e: JSON  h: HTML  /: find  Esc: wizard  ?: help  q: quit"
+    ui_footer(a, a->tab == TAB_RANKING    ? " Tab: tabs  Enter: why  e: JSON  h: HTML  /: find  Esc: back  ?: help  q: quit"
+                 : a->tab == TAB_PITFALLS ? " Tab: tabs  Space: tick  e: JSON  h: HTML  /: find  Esc: back  ?: help  q: quit"
                                           : " Tab: tabs  PgDn: page  e: JSON  h: HTML  /: find  Esc: back  ?: help  q: quit");
 }
 
