@@ -100,7 +100,10 @@ static void print_table(const struct probe_table *t)
     }
     const char *notes[] = {probe_table_noise_note(t), probe_table_compare_note(t)};
     for (int i = 0; i < 2; i++)
-        if (*notes[i]) printf("\n%s\n", notes[i]);
+        if (*notes[i]) {
+            putchar('\n');
+            text_wrap(stdout, notes[i], 0, 2);
+        }
 }
 
 static void print_run(const cJSON *doc, const cJSON *base, int bold)

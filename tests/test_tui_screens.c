@@ -529,6 +529,21 @@ Test(tui_screens, command_line_tables_on_a_terminal)
     ts_run_free(&r);
 }
 
+/* A probe's table on an 80-column terminal fits it (lines joined where the terminal wrapped them). */
+Test(tui_screens, probe_table_fits_an_80_column_terminal)
+{
+    const char *bin = getenv("FWADVISOR_BIN");
+    char cmd[9000];
+    snprintf(cmd, sizeof cmd, "%s %s probe --workload train-tiny,stream --no-save; echo PROBE-DONE; sleep 60", bin, tty_dbarg());
+    tty_start_shell(80, 60, cmd);
+    free(tty_wait_s("PROBE-DONE", 120));
+    struct ts_run r;
+    tty_tmux((const char *const[]){"capture-pane", "-p", "-J", "-t", "t", "-S", "0", NULL}, &r);
+    cr_expect(strstr(r.out, "triad_gbs") != NULL, "%s", r.out);
+    cr_expect_leq(ts_max_width(r.out), 80, "wider than the terminal:\n%s", r.out);
+    ts_run_free(&r);
+}
+
 Test(tui_screens, no_bold_under_an_mpi_launcher)
 {
     const char *bin = getenv("FWADVISOR_BIN");
