@@ -78,7 +78,7 @@ static void list_pane(struct pane *p)
     pane_add(p, -1, 0, 0, "Heading");
     for (int i = 0; i < 10; i++)
         for (int l = 0; l < 3; l++) {
-            char line[32];
+            char line[64];
             snprintf(line, sizeof line, "item %d part %d", i, l);
             pane_add(p, i, 0, 0, line);
         }
