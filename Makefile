@@ -141,7 +141,8 @@ FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover
 FUZZ_SRC     := engine/tensor_io.c engine/file.c engine/model.c engine/data.c engine/cpu_backend.c engine/gpt_cpu.c \
                 engine/pool.c
 # The answers and import readers need the knowledge layer (and, for import, the built-in facts).
-FUZZ_KB_SRC  := knowledge/answers.c knowledge/answer_keys.c knowledge/json_doc.c knowledge/rules.c
+FUZZ_KB_SRC  := knowledge/answers.c knowledge/answer_keys.c knowledge/json_doc.c knowledge/rules.c knowledge/suggest.c \
+                knowledge/units.c knowledge/kb_tables.c
 FUZZ_TARGETS := npy safetensors answers import
 
 fuzz:
