@@ -18,6 +18,7 @@
 
 static const char probe_usage[] =
     "Usage: fwadvisor probe [--quick|--full] [--device auto|cpu|cuda[:N]] [--workload W[,W]] [--threads N]\n"
+    "                       [--python PATH]... [--framework-timeout S]\n"
     "                       [--json] [-o FILE] [--no-save] [--compare ID|latest]\n"
     "       fwadvisor probe list [--json]\n"
     "       fwadvisor probe show ID|latest [--json]\n"
@@ -25,7 +26,9 @@ static const char probe_usage[] =
     "\n"
     "Detects the CPU (hwloc, cpuid) and accelerators, then measures: gemm (sgemm sweep, GFLOP/s),\n"
     "stream (copy/scale/add/triad GB/s), train-mlp and train-tiny (the engine's training steps),\n"
-    "train-gpt (a GPT step: tokens/s, TFLOP/s, MFU against the measured and the catalog's peak);\n"
+    "train-gpt (a GPT step: tokens/s, TFLOP/s, MFU against the measured and the catalog's peak),\n"
+    "frameworks (the same MLP and GPT trained by every installed PyTorch, JAX, TensorFlow, Keras 3,\n"
+    "MLX, PaddlePaddle and MindSpore, side by side with the engine);\n"
     "with a GPU (the CUDA plug-in) the same on the GPU plus transfer. Under `mpirun -np N`:\n"
     "allreduce (bus bandwidth, checked) and train-dp (data-parallel scaling efficiency). What\n"
     "cannot run says why. The run is stored in the knowledge base (unless --no-save) and feeds\n"
@@ -33,14 +36,18 @@ static const char probe_usage[] =
     "interrupted.\n"
     "\n"
     "  --quick / --full     fewer or more sizes and repeats (--quick is the default)\n"
-    "  --workload W,...     gemm, stream, transfer, train-mlp, train-tiny, train-gpt, allreduce,\n"
-    "                       train-dp\n"
+    "  --workload W,...     gemm, stream, transfer, train-mlp, train-tiny, train-gpt, frameworks,\n"
+    "                       allreduce, train-dp\n"
     "                       (default: all; under mpirun: allreduce,train-dp)\n"
+    "  --python PATH        an interpreter whose frameworks to measure (repeatable; default:\n"
+    "                       python3 on PATH and the active virtual or conda environment)\n"
+    "  --framework-timeout S  each framework's process at most S seconds (default 120, --full 600)\n"
     "  --threads N          threads for the measurements (default: the physical cores)\n"
     "  --compare ID|latest  print each result beside a stored run, with the change in percent\n"
     "  --json, -o FILE      the run as JSON (fwadvisor.probe/1) on stdout, or written to FILE\n";
 
-enum { OPT_QUICK = OPT_FIRST_FREE, OPT_FULL, OPT_DEVICE, OPT_WORKLOAD, OPT_THREADS, OPT_NOSAVE, OPT_COMPARE };
+enum { OPT_QUICK = OPT_FIRST_FREE, OPT_FULL, OPT_DEVICE, OPT_WORKLOAD, OPT_THREADS, OPT_NOSAVE, OPT_COMPARE, OPT_PYTHON,
+       OPT_FW_TIMEOUT };
 
 static volatile sig_atomic_t *stop_flag; /* the session's, while it measures */
 static void on_sigint(int sig)
@@ -102,6 +109,46 @@ static void print_table(const struct probe_table *t)
         if (*notes[i]) printf("\n%s\n", notes[i]);
 }
 
+/* The frameworks workload's rows: a table per model, then what did not run and why, then what
+ * each interpreter has. */
+static void print_fw_table(const cJSON *doc)
+{
+    struct probe_fw_table *t = malloc(sizeof *t);
+    const char **cells = t ? calloc((size_t)PROBE_MAX_RESULTS * FC_NCOLS, sizeof *cells) : NULL;
+    if (t) probe_fw_table_build(doc, t);
+    if (!t || !cells || !t->nrows) {
+        free(t);
+        free(cells);
+        return;
+    }
+    for (int m = 0; m < 2; m++) {
+        int nrows = 0;
+        for (int r = 0; r < t->nrows; r++) {
+            if (t->rows[r].skipped || t->rows[r].model != m) continue;
+            for (int c = 0; c < FC_NCOLS; c++) cells[nrows * FC_NCOLS + c] = t->rows[r].cell[c];
+            nrows++;
+        }
+        if (!nrows) continue;
+        struct text_column tc[FC_NCOLS];
+        for (int c = 0; c < FC_NCOLS; c++) tc[c] = (struct text_column){probe_fw_header(c, m), c == FC_MODE, c >= FC_STEP};
+        printf("\n");
+        text_wrap(stdout, t->title[m], 0, 2);
+        text_table(stdout, tc, FC_NCOLS, cells, nrows, 0);
+    }
+    int first = 1;
+    for (int r = 0; r < t->nrows; r++)
+        if (t->rows[r].skipped) {
+            if (first) printf("\n"), first = 0;
+            text_wrap(stdout, t->rows[r].reason, 0, 2);
+        }
+    printf("\n");
+    for (int i = 0; i < t->nfound; i++) text_wrap(stdout, t->found[i], 0, 2);
+    printf("\n");
+    text_wrap(stdout, probe_fw_table_note(), 0, 0);
+    free(cells);
+    free(t);
+}
+
 static void print_run(const cJSON *doc, const cJSON *base, int bold)
 {
     char lines[24][512];
@@ -121,6 +168,7 @@ static void print_run(const cJSON *doc, const cJSON *base, int bold)
     probe_table_build(doc, base, t);
     print_table(t);
     free(t);
+    print_fw_table(doc);
 }
 
 static int sub_list(struct globals *g, int json, const char *output)
@@ -195,12 +243,16 @@ int cmd_probe(struct globals *g, int argc, char **argv)
         {"threads", required_argument, NULL, OPT_THREADS}, {"json", no_argument, NULL, OPT_JSON},
         {"output", required_argument, NULL, 'o'},      {"no-save", no_argument, NULL, OPT_NOSAVE},
         {"compare", required_argument, NULL, OPT_COMPARE}, {"db", required_argument, NULL, OPT_DB},
+        {"python", required_argument, NULL, OPT_PYTHON}, {"framework-timeout", required_argument, NULL, OPT_FW_TIMEOUT},
         {"no-color", no_argument, NULL, OPT_NO_COLOR}, {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *output = NULL, *compare = NULL, *device = "auto";
     int json = 0, nosave = 0, opt, workloads_given = 0, full = 0, quick = 0, threads = 0;
     unsigned workloads = 0;
+    const char *pythons[PROBE_FW_MAX_PYTHONS];
+    int npythons = 0;
+    double fw_timeout = 0;
     char err[1024];
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
@@ -224,6 +276,20 @@ int cmd_probe(struct globals *g, int argc, char **argv)
                 return EXIT_INPUT;
             }
             threads = (int)t;
+            break;
+        }
+        case OPT_PYTHON:
+            if (npythons == PROBE_FW_MAX_PYTHONS)
+                return cli_usage_error("probe", "--python: at most %d interpreters", PROBE_FW_MAX_PYTHONS);
+            pythons[npythons++] = optarg;
+            break;
+        case OPT_FW_TIMEOUT: {
+            char *end;
+            fw_timeout = strtod(optarg, &end);
+            if (*end || !(fw_timeout >= 1 && fw_timeout <= 86400)) {
+                cli_error("--framework-timeout %s: expected seconds from 1 to 86400", optarg);
+                return EXIT_INPUT;
+            }
             break;
         }
         case OPT_JSON: json = 1; break;
@@ -302,7 +368,7 @@ int cmd_probe(struct globals *g, int argc, char **argv)
     s->on_progress = draw_progress;
     s->on_progress_ctx = &bar;
     struct probe_session_config cfg = {device, workloads_given ? workloads : 0, full, 0, threads, mpi ? &dist : NULL,
-                                       mpi_gpu};
+                                       mpi_gpu, pythons, npythons, fw_timeout};
     int rc = EXIT_OK;
     kb *k = NULL;
     cJSON *base = NULL;

@@ -1,5 +1,6 @@
 #include "probes/advisor_hw.h"
 #include "knowledge/probe_store.h"
+#include "probes/advisor_fw.h"
 #include "probes/quick.h"
 
 #include <stdio.h>
@@ -89,6 +90,7 @@ int probe_advisor_hardware(kb *k, const char *probe, int cpu_model, struct adv_h
             }
         }
         cJSON_Delete(rows);
+        probe_fw_speeds_find(k, probe, &hw->fw_speeds); /* the frameworks measured (advisor_fw.c) */
         return KB_OK;
     }
     struct quick_hw q;

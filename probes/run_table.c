@@ -96,6 +96,7 @@ void probe_table_build(const cJSON *doc, const cJSON *base, struct probe_table *
     const cJSON *r;
     cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "results")) {
         if (t->nrows == PROBE_MAX_RESULTS) break;
+        if (strcmp(json_str(r, "workload"), "frameworks") == 0) continue; /* their own table (fw_table.c) */
         struct probe_table_row *row = &t->rows[t->nrows++];
         row->peak_fraction = -1;
         snprintf(row->cell[PT_WORKLOAD], sizeof row->cell[0], "%s", json_str(r, "workload"));

@@ -79,7 +79,7 @@ void probe_view_start(struct app *a)
     }
     probe_view_cleanup(a);
     /* As `probe --device auto`: the CPU, and GPU 0 as well when the CUDA plug-in opens one. */
-    struct probe_session_config cfg = {"auto", 0, 0, 0, 0, NULL, 0};
+    struct probe_session_config cfg = {"auto", 0, 0, 0, 0, NULL, 0, NULL, 0, 0};
     char err[512];
     p->session.on_progress = on_progress;
     p->session.on_progress_ctx = p;
@@ -215,6 +215,32 @@ static void draw_running(struct app *a)
     ui_footer(a, " Esc: cancel   q: quit (asks first)");
 }
 
+/* Line i of the frameworks table as the screen lists it below the results (a title and header
+ * per model, its rows, then what did not run and what each interpreter has); 0 past the end. */
+static int draw_fw_line(const struct probe_fw_table *ft, int i, int y)
+{
+    for (int m = 0; m < 2; m++) {
+        int first = -1, count = 0;
+        for (int r = 0; r < ft->nrows; r++)
+            if (!ft->rows[r].skipped && ft->rows[r].model == m) first = first < 0 ? r : first, count++;
+        if (!count) continue;
+        if (i < count + 3) {
+            if (i == 1) ui_text(y, 1, COLS - 2, ft->title[m], A_BOLD);
+            for (int c = 0, x = 1; i >= 2 && c < FC_NCOLS && x < COLS - 1; x += probe_fw_widths[c++] + 1) {
+                const struct probe_fw_row *row = &ft->rows[first + i - 3];
+                attr_t attr = i == 2 ? A_BOLD : row->fastest ? crt_attr(PAIR_GOOD) : row->noisy ? crt_attr(PAIR_ACCENT) : A_NORMAL;
+                ui_text(y, x, probe_fw_widths[c], i == 2 ? probe_fw_header(c, m) : row->cell[c], attr);
+            }
+            return 1;
+        }
+        i -= count + 3;
+    }
+    for (int r = 0; r < ft->nrows; r++)
+        if (ft->rows[r].skipped && i-- == 0) return ui_text(y, 1, COLS - 2, ft->rows[r].reason, crt_attr(PAIR_DIM)), 1;
+    if (i < ft->nfound) return ui_text(y, 1, COLS - 2, ft->found[i], crt_attr(PAIR_DIM)), 1;
+    return i == ft->nfound ? (ui_text(y, 1, COLS - 2, probe_fw_table_note(), crt_attr(PAIR_DIM)), 1) : 0;
+}
+
 void probe_view_draw(struct app *a)
 {
     struct probe_state *p = &a->probe;
@@ -243,8 +269,13 @@ void probe_view_draw(struct app *a)
         snprintf(line, sizeof line, "no baseline (b: compare with a stored run)");
     ui_text(y++, 1, COLS - 2, line, crt_attr(PAIR_DIM));
     struct probe_table *t = malloc(sizeof *t);
-    if (!t) return;
+    struct probe_fw_table *ft = malloc(sizeof *ft);
+    if (!t || !ft) {
+        free(t), free(ft);
+        return;
+    }
     probe_table_build(p->shown, p->baseline, t);
+    probe_fw_table_build(p->shown, ft);
     const enum probe_col *cols = t->compared ? probe_table_compared : probe_table_plain;
     static const int widths[PT_NCOLS] = {10, 13, 12, 9, 19, 6, 5, 9, 14};
     /* the header, then the rows from the scroll position */
@@ -254,10 +285,15 @@ void probe_view_draw(struct app *a)
         x += widths[cols[c]] + 1;
     }
     y++;
-    int rows_room = LINES - 2 - y - 1;
-    if (p->scroll > t->nrows - rows_room) p->scroll = t->nrows - rows_room;
+    int rows_room = LINES - 2 - y - 1, fw_lines = 0;
+    while (ft->nrows && draw_fw_line(ft, fw_lines, -1)) fw_lines++; /* counted off screen */
+    if (p->scroll > t->nrows + fw_lines - rows_room) p->scroll = t->nrows + fw_lines - rows_room;
     if (p->scroll < 0) p->scroll = 0;
-    for (int r = p->scroll; r < t->nrows && y < LINES - 3; r++, y++) {
+    for (int r = p->scroll; r < t->nrows + fw_lines && y < LINES - 3; r++, y++) {
+        if (r >= t->nrows) {
+            draw_fw_line(ft, r - t->nrows, y);
+            continue;
+        }
         const struct probe_table_row *row = &t->rows[r];
         if (row->skipped) {
             snprintf(line, sizeof line, "%-10s %-13.13s %s", row->cell[PT_WORKLOAD], row->cell[PT_METRIC], row->reason);
@@ -277,6 +313,7 @@ void probe_view_draw(struct app *a)
     const char *note = *probe_table_compare_note(t) ? probe_table_compare_note(t) : probe_table_noise_note(t);
     ui_text(LINES - 2, 1, COLS - 2, note, crt_attr(PAIR_DIM));
     free(t);
+    free(ft);
     ui_footer(a, " Esc/Backspace: home  Up/Down: scroll  b: baseline  a: advisor  ?: help  q: quit");
 }
 
