@@ -101,7 +101,7 @@ static void feed(struct reader *rd, const char *data, size_t n)
     }
 }
 
-/* A pipe that no other program started meanwhile inherits (the exec closes it). */
+/* A pipe whose ends close on exec, so that no program started later inherits them. */
 static int cloexec_pipe(int fds[2])
 {
     if (pipe(fds) != 0) return -1;

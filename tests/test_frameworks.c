@@ -536,3 +536,53 @@ Test(frameworks, fake_interpreters_give_their_rows_within_the_limit, .timeout = 
     ts_rmtree(dir);
     free(dir);
 }
+
+static volatile sig_atomic_t run_stop;
+static void *stop_run_later(void *arg)
+{
+    struct timespec ts = {(time_t)(*(double *)arg), 0};
+    nanosleep(&ts, NULL);
+    run_stop = 1;
+    return NULL;
+}
+
+/* Cancelled while a framework hangs (its limit 60 s): the workload returns within a second of
+ * the stop, the run is marked interrupted, and the hanging framework's row says so. */
+Test(frameworks, cancel_within_a_second, .timeout = 60)
+{
+    char *dir = ts_tmpdir();
+    char *hang = write_fake(dir, "hang", "tensorflow", "exec sleep 600\n");
+    unsetenv("FWADVISOR_SYSROOT");
+    unsetenv("HWLOC_XMLFILE");
+    struct probe_run *run = calloc(1, sizeof *run);
+    probe_detect(&run->hw);
+    const char *pythons[] = {hang};
+    struct probe_options o;
+    memset(&o, 0, sizeof o);
+    o.smoke = 1;
+    o.threads = 1;
+    o.cpu_only = 1;
+    o.workloads = PROBE_W_FRAMEWORKS;
+    o.pythons = pythons;
+    o.npythons = 1;
+    o.framework_timeout_s = 60;
+    o.stop = &run_stop;
+    strcpy(o.device, "cpu");
+    run_stop = 0;
+    double at = 3, t0 = now_s();
+    pthread_t t;
+    pthread_create(&t, NULL, stop_run_later, &at);
+    cr_expect_eq(probe_run_workloads(run, &o), 1);
+    double took = now_s() - t0;
+    pthread_join(t, NULL);
+    cr_expect(run->interrupted);
+    cr_expect_lt(took, at + 1.0, "%.2f s after a stop at %.0f s", took, at);
+    const struct probe_result *r = NULL;
+    for (int i = 0; i < run->nresults; i++)
+        if (strstr(run->results[i].params, "\"tensorflow\"")) r = &run->results[i];
+    if (r) cr_expect_str_eq(r->reason, "interrupted");
+    free(run);
+    free(hang);
+    ts_rmtree(dir);
+    free(dir);
+}
