@@ -71,7 +71,7 @@ endif
 
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: FORCE all run test test-run bench bench-run bench-peers asan sanitize-run fuzz fuzz-run test-peer test-peer-run deps install uninstall clean
+.PHONY: FORCE all run test-prep mutate test test-run bench bench-run bench-peers asan sanitize-run fuzz fuzz-run test-peer test-peer-run deps install uninstall clean
 .DEFAULT_GOAL := all
 
 all: $(BIN) $(CUDA_TARGET) $(MPI_TARGET)
@@ -93,8 +93,17 @@ TEST_ENV = FWADVISOR_CUDA_PLUGIN="$(abspath $(CUDA_PLUGIN))" FWADVISOR_MPI_PLUGI
 TEST_FIXTURES = $(BUILD)/libfake_nvml.so $(BUILD)/libplanted.so $(BUILD)/libfake_cuda_plugin.so
 
 # TEST_ARGS passes arguments to the test binary: make test-run TEST_ARGS="--filter 'cuda/*'"
-test-run: $(BIN) $(CUDA_TARGET) $(MPI_TARGET) $(BUILD)/unit-tests $(TEST_FIXTURES)
+test-run: test-prep
 	$(TEST_ENV) $(BUILD)/unit-tests $(TEST_ARGS)
+
+# Everything the tests need, built.
+test-prep: $(BIN) $(CUDA_TARGET) $(MPI_TARGET) $(BUILD)/unit-tests $(TEST_FIXTURES)
+
+# A list of small bugs (tests/mutate/mutations.txt) put in one at a time, each against the unit
+# tests in a build of its own (build-mutate): the score per area says how many the tests catch.
+# Not part of CI: it takes minutes.
+mutate: deps
+	@scripts/mutate.py
 
 bench: deps
 	@$(MAKE) --no-print-directory bench-run
@@ -263,6 +272,6 @@ uninstall:
 	    "$(DESTDIR)$(LIBDIR)/fwadvisor/fwadvisor-cuda.so" "$(DESTDIR)$(LIBDIR)/fwadvisor/fwadvisor-mpi.so"
 
 clean:
-	rm -rf build build-asan fwadvisor
+	rm -rf build build-asan build-mutate fwadvisor
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

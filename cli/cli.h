@@ -40,6 +40,10 @@ int cli_read_file(const char *path, char **data, size_t *len, char *err, size_t 
 int cli_write_output(const char *path, const char *data, size_t len);
 /* The same for a JSON document, indented, with a final newline. */
 int cli_write_json(const cJSON *doc, const char *path);
+/* An HTML page (--html FILE): written as cli_write_output does, but every failure, a directory
+ * as the target included, is a failure at run time (1), and success says where on stderr. */
+struct html;
+int cli_write_html(const char *path, const struct html *page);
 
 /* Parses the value s of option --opt as a number in [lo, hi] (a whole one when integer); on
  * failure prints the error and returns -1. */

@@ -4,6 +4,7 @@
 #include "knowledge/probe_store.h"
 #include "probes/dist.h"
 #include "probes/probe.h"
+#include "probes/run_html.h"
 #include "probes/run_table.h"
 #include "probes/session.h"
 
@@ -19,9 +20,9 @@
 static const char probe_usage[] =
     "Usage: fwadvisor probe [--quick|--full] [--device auto|cpu|cuda[:N]] [--workload W[,W]] [--threads N]\n"
     "                       [--python PATH]... [--framework-timeout S]\n"
-    "                       [--json] [-o FILE] [--no-save] [--compare ID|latest]\n"
+    "                       [--json] [-o FILE] [--html FILE] [--no-save] [--compare ID|latest]\n"
     "       fwadvisor probe list [--json]\n"
-    "       fwadvisor probe show ID|latest [--json]\n"
+    "       fwadvisor probe show ID|latest [--json] [-o FILE] [--html FILE] [--compare ID|latest]\n"
     "       fwadvisor probe delete ID\n"
     "\n"
     "Detects the CPU (hwloc, cpuid) and accelerators, then measures: gemm (sgemm sweep, GFLOP/s),\n"
@@ -44,10 +45,11 @@ static const char probe_usage[] =
     "  --framework-timeout S  each framework's process at most S seconds (default 120, --full 600)\n"
     "  --threads N          threads for the measurements (default: the physical cores)\n"
     "  --compare ID|latest  print each result beside a stored run, with the change in percent\n"
-    "  --json, -o FILE      the run as JSON (fwadvisor.probe/1) on stdout, or written to FILE\n";
+    "  --json, -o FILE      the run as JSON (fwadvisor.probe/1) on stdout, or written to FILE\n"
+    "  --html FILE          the run as one self-contained HTML page with charts\n";
 
-enum { OPT_QUICK = OPT_FIRST_FREE, OPT_FULL, OPT_DEVICE, OPT_WORKLOAD, OPT_THREADS, OPT_NOSAVE, OPT_COMPARE, OPT_PYTHON,
-       OPT_FW_TIMEOUT };
+enum { OPT_QUICK = OPT_FIRST_FREE, OPT_FULL, OPT_DEVICE, OPT_WORKLOAD, OPT_THREADS, OPT_NOSAVE, OPT_COMPARE, OPT_HTML,
+       OPT_PYTHON, OPT_FW_TIMEOUT };
 
 static volatile sig_atomic_t *stop_flag; /* the session's, while it measures */
 static void on_sigint(int sig)
@@ -171,6 +173,16 @@ static void print_run(const cJSON *doc, const cJSON *base, int bold)
     print_fw_table(doc);
 }
 
+/* The run as a page, compared with base when there is one. */
+static int write_html(const cJSON *doc, const cJSON *base, const char *path)
+{
+    struct html page = {0};
+    probe_run_html(doc, base, &page);
+    int rc = cli_write_html(path, &page);
+    html_free(&page);
+    return rc;
+}
+
 static int sub_list(struct globals *g, int json, const char *output)
 {
     kb *k;
@@ -201,7 +213,8 @@ static int sub_list(struct globals *g, int json, const char *output)
     return rc;
 }
 
-static int sub_show_delete(struct globals *g, const char *sub, const char *id, int json, const char *output)
+static int sub_show_delete(struct globals *g, const char *sub, const char *id, int json, const char *output,
+                           const char *html, const char *compare)
 {
     kb *k;
     int rc = strcmp(sub, "delete") == 0 ? cli_open_kb(g, &k) : cli_open_kb_read(g, &k);
@@ -218,19 +231,33 @@ static int sub_show_delete(struct globals *g, const char *sub, const char *id, i
         printf("deleted probe run %s\n", id);
         return EXIT_OK;
     }
-    cJSON *doc;
+    cJSON *doc, *base = NULL;
     status = kb_probe_get(k, id, &doc, err, sizeof err);
-    kb_close(k);
     if (status == KB_OK && !doc) {
+        kb_close(k);
         cli_error("no probe run stored yet (run fwadvisor probe)");
         return EXIT_INPUT;
     }
+    if (status == KB_OK && compare) {
+        int found = probe_session_baseline(k, compare, doc, &base, err, sizeof err);
+        if (found != KB_OK) {
+            kb_close(k);
+            cli_error("--compare %s: %s", compare, err);
+            cJSON_Delete(doc);
+            return cli_exit_from_kb(found);
+        }
+        if (!base) cli_error("--compare latest: no other complete run of this machine is stored");
+    }
+    kb_close(k);
     if (status != KB_OK) {
         cli_error("%s", err);
+        cJSON_Delete(doc);
         return cli_exit_from_kb(status);
     }
-    if (json || output) rc = cli_write_json(doc, output);
-    if (!json) print_run(doc, NULL, g->color);
+    if (html) rc = write_html(doc, base, html);
+    if (rc == EXIT_OK && (json || output)) rc = cli_write_json(doc, output);
+    if (rc == EXIT_OK && !json && !(html && strcmp(html, "-") == 0)) print_run(doc, base, g->color);
+    cJSON_Delete(base);
     cJSON_Delete(doc);
     return rc;
 }
@@ -243,11 +270,12 @@ int cmd_probe(struct globals *g, int argc, char **argv)
         {"threads", required_argument, NULL, OPT_THREADS}, {"json", no_argument, NULL, OPT_JSON},
         {"output", required_argument, NULL, 'o'},      {"no-save", no_argument, NULL, OPT_NOSAVE},
         {"compare", required_argument, NULL, OPT_COMPARE}, {"db", required_argument, NULL, OPT_DB},
+        {"html", required_argument, NULL, OPT_HTML},
         {"python", required_argument, NULL, OPT_PYTHON}, {"framework-timeout", required_argument, NULL, OPT_FW_TIMEOUT},
         {"no-color", no_argument, NULL, OPT_NO_COLOR}, {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    const char *output = NULL, *compare = NULL, *device = "auto";
+    const char *output = NULL, *compare = NULL, *device = "auto", *html = NULL;
     int json = 0, nosave = 0, opt, workloads_given = 0, full = 0, quick = 0, threads = 0;
     unsigned workloads = 0;
     const char *pythons[PROBE_FW_MAX_PYTHONS];
@@ -296,6 +324,7 @@ int cmd_probe(struct globals *g, int argc, char **argv)
         case 'o': output = optarg; break;
         case OPT_NOSAVE: nosave = 1; break;
         case OPT_COMPARE: compare = optarg; break;
+        case OPT_HTML: html = optarg; break;
         case ':': return cli_usage_error("probe", "option '%s' needs a value", argv[optind - 1]);
         case '?':
             if (optopt) return cli_usage_error("probe", "unknown option '-%c'", optopt);
@@ -304,17 +333,21 @@ int cmd_probe(struct globals *g, int argc, char **argv)
         }
     }
     if (quick && full) return cli_usage_error("probe", "--quick and --full contradict each other: choose one");
+    if (html && strcmp(html, "-") == 0 && (json || (output && strcmp(output, "-") == 0)))
+        return cli_usage_error("probe", "--html - and the JSON document cannot both go to standard output");
     if (optind < argc) {
         const char *sub = argv[optind];
         int nargs = argc - optind - 1;
         if (strcmp(sub, "list") == 0) {
             if (nargs) return cli_usage_error("probe", "probe list takes no arguments");
+            if (html) return cli_usage_error("probe", "probe list writes no page (--html): probe show ID --html FILE does");
             return sub_list(g, json, output);
         }
         if (strcmp(sub, "show") == 0 || strcmp(sub, "delete") == 0) {
             if (nargs != 1) return cli_usage_error("probe", "probe %s takes one ID", sub);
-            if (output && strcmp(sub, "delete") == 0) return cli_usage_error("probe", "probe delete writes no file (-o)");
-            return sub_show_delete(g, sub, argv[optind + 1], json, output);
+            if ((output || html) && strcmp(sub, "delete") == 0)
+                return cli_usage_error("probe", "probe delete writes no file (-o, --html)");
+            return sub_show_delete(g, sub, argv[optind + 1], json, output, html, compare);
         }
         return cli_usage_error("probe", "unknown probe subcommand '%s' (list, show, delete)", sub);
     }
@@ -432,9 +465,10 @@ int cmd_probe(struct globals *g, int argc, char **argv)
         if (st == PROBE_SPILLED || st == PROBE_LOST) rc = EXIT_DB;
     }
     int wrc = EXIT_OK;
-    if (output) wrc = cli_write_json(s->doc, output);
-    if (json && !output) wrc = cli_write_json(s->doc, NULL);
-    else if (!json) {
+    if (html) wrc = write_html(s->doc, base, html);
+    if (output && wrc == EXIT_OK) wrc = cli_write_json(s->doc, output);
+    if (json && !output && wrc == EXIT_OK) wrc = cli_write_json(s->doc, NULL);
+    else if (!json && !(html && strcmp(html, "-") == 0)) {
         print_run(s->doc, base, g->color);
         if (saved) printf("\nsaved as probe run %s (fwadvisor probe show %s)\n", s->run->id, s->run->id);
     }

@@ -1,19 +1,25 @@
 /* fwadvisor recommend: answers -> ranked, explained recommendation with a plan. */
 #include "cli/cli.h"
+#include "engine/file.h"
 #include "knowledge/advisor.h"
+#include "knowledge/launch_files.h"
 #include "knowledge/presets.h"
+#include "knowledge/report_html.h"
 #include "probes/advisor_hw.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 static const char recommend_usage[] =
     "Usage: fwadvisor recommend [-a FILE|-] [--preset NAME] [--set KEY=VALUE]... [--json] [-o FILE]\n"
-    "                           [--probe ID|latest|none]\n"
+    "                           [--html FILE] [--probe ID|latest|none] [--emit DIR]\n"
     "\n"
     "Ranks the frameworks for your answers (fwadvisor.answers/1), explains every point, and plans\n"
     "the distributed strategy, deployment runtime, memory per device, training time and cost.\n"
@@ -24,17 +30,75 @@ static const char recommend_usage[] =
     "                      lists are comma-separated: --set team=pytorch,jax\n"
     "  --json              print the report (fwadvisor.report/1) instead of text\n"
     "  -o, --output FILE   also write the report to FILE (atomically)\n"
+    "  --html FILE         also write the report as one self-contained HTML page with charts\n"
     "  --probe ID|latest|none  hardware and measured peak from a stored probe run (default\n"
     "                      latest; none: a quick look at the device nodes instead)\n"
+    "  --emit DIR          write ready-to-edit launch files for the plan into DIR (new or\n"
+    "                      empty): launch.sh (torchrun, accelerate or Megatron-LM),\n"
+    "                      accelerate.yaml, ds_config.json, job.sbatch, jax-distributed.txt\n"
     "  --list-presets      list the presets and exit\n"
     "\n"
     "Keys: stage, hardware, os, devices, nodes, device_memory_gb, model_kind, model_params, tokens,\n"
     "      seq_len, hidden, layers, heads, team, functional, higher_order_grad, deploy, priority,\n"
     "      price_per_device_hour, deploy_hardware, accelerator (fwadvisor kb list accelerators),\n"
-    "      precision, finetune, lora_rank, recompute, host_memory_gb, active_params, experts.\n"
+    "      precision, finetune, lora_rank, recompute, host_memory_gb, active_params, experts,\n"
+    "      serve_context, serve_batch, kv_heads, kv_precision.\n"
     "      See docs/report.md and docs/advisor.md.\n";
 
-enum { OPT_SET = OPT_FIRST_FREE, OPT_PRESET, OPT_PROBE, OPT_LIST_PRESETS };
+enum { OPT_SET = OPT_FIRST_FREE, OPT_PRESET, OPT_PROBE, OPT_LIST_PRESETS, OPT_EMIT, OPT_HTML };
+
+/* --emit DIR must be a new path or an empty directory: 0 (and *exists), or the usage error's
+ * status with the message printed. */
+static int check_emit_dir(const char *dir, int *exists)
+{
+    struct stat st;
+    *exists = 0;
+    if (stat(dir, &st) != 0) {
+        if (errno == ENOENT) return EXIT_OK;
+        return cli_usage_error("recommend", "--emit '%s': %s", dir, strerror(errno));
+    }
+    DIR *d = S_ISDIR(st.st_mode) ? opendir(dir) : NULL;
+    int empty = d != NULL;
+    for (struct dirent *e; d && empty && (e = readdir(d));)
+        empty = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
+    if (d) closedir(d);
+    if (!empty) return cli_usage_error("recommend", "--emit '%s' exists and is not an empty directory; nothing written", dir);
+    *exists = 1;
+    return EXIT_OK;
+}
+
+/* Writes the plan's launch files into dir (created when new), each atomically. */
+static int emit_launch_files(const struct adv_kb *akb, const struct adv_result *r, const char *dir, int exists)
+{
+    struct launch_files files;
+    char err[512], path[PATH_MAX];
+    if (launch_files_make(akb, r, &files, err, sizeof err) != 0) {
+        cli_error("%s", err);
+        return EXIT_RUNTIME;
+    }
+    int rc = EXIT_OK;
+    if (!exists && mkdir(dir, 0777) != 0) {
+        cli_error("--emit '%s': %s", dir, strerror(errno));
+        rc = errno == ENOENT || errno == ENOTDIR || errno == EEXIST ? EXIT_USAGE : EXIT_RUNTIME;
+    }
+    for (int i = 0; rc == EXIT_OK && i < files.count; i++) {
+        const struct launch_file *f = &files.files[i];
+        if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, f->name) >= sizeof path) {
+            cli_error("--emit '%s': path too long", dir);
+            rc = EXIT_USAGE;
+        } else if (eng_file_write(path, &(struct eng_chunk){f->text, f->len}, 1, err, sizeof err) != ENG_FILE_OK) {
+            cli_error("%s", err);
+            rc = EXIT_RUNTIME;
+        }
+    }
+    if (rc == EXIT_OK) {
+        text_printf(stderr, "launch files written to %s:", dir);
+        for (int i = 0; i < files.count; i++) fprintf(stderr, " %s", files.files[i].name);
+        fputc('\n', stderr);
+    }
+    launch_files_free(&files);
+    return rc;
+}
 
 static void bar(char *out, size_t n, double fraction, int width)
 {
@@ -143,6 +207,7 @@ static void print_text(const struct adv_kb *akb, const struct adv_result *r, int
         text_wrap(stdout, r->deploy_hardware_note, 2, 4);
     }
     for (int i = 0; i < r->nruntime_reasons; i++) print_reason(&r->runtime_reasons[i], 0);
+    adv_inference_text(akb, r, plan_line, NULL);
 
     section("Plan", bold);
     const struct adv_memory *m = &r->memory;
@@ -185,13 +250,15 @@ int cmd_recommend(struct globals *g, int argc, char **argv)
         {"list-presets", no_argument, NULL, OPT_LIST_PRESETS},
         {"json", no_argument, NULL, OPT_JSON},
         {"output", required_argument, NULL, 'o'},
+        {"html", required_argument, NULL, OPT_HTML},
         {"probe", required_argument, NULL, OPT_PROBE},
+        {"emit", required_argument, NULL, OPT_EMIT},
         {"db", required_argument, NULL, OPT_DB},
         {"no-color", no_argument, NULL, OPT_NO_COLOR},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    const char *answers_file = NULL, *preset = NULL, *output = NULL, *probe = "latest";
+    const char *answers_file = NULL, *preset = NULL, *output = NULL, *html = NULL, *probe = "latest", *emit = NULL;
     const char *sets[64];
     int nsets = 0, json = 0, opt;
     opterr = 0;
@@ -200,9 +267,11 @@ int cmd_recommend(struct globals *g, int argc, char **argv)
         case 'h': fputs(recommend_usage, stdout); return EXIT_OK;
         case 'a': answers_file = optarg; break;
         case 'o': output = optarg; break;
+        case OPT_HTML: html = optarg; break;
         case OPT_JSON: json = 1; break;
         case OPT_PRESET: preset = optarg; break;
         case OPT_PROBE: probe = optarg; break;
+        case OPT_EMIT: emit = optarg; break;
         case OPT_SET:
             if (nsets == 64) return cli_usage_error("recommend", "too many --set options (64 at most)");
             sets[nsets++] = optarg;
@@ -222,6 +291,14 @@ int cmd_recommend(struct globals *g, int argc, char **argv)
     }
     if (optind < argc) return cli_usage_error("recommend", "unexpected argument '%s'", argv[optind]);
     if (answers_file && preset) return cli_usage_error("recommend", "give either --answers or --preset, not both");
+    int html_stdout = html && strcmp(html, "-") == 0;
+    if (html_stdout && (json || (output && strcmp(output, "-") == 0)))
+        return cli_usage_error("recommend", "--html - and the JSON report cannot both go to standard output");
+    int emit_exists = 0;
+    if (emit) {
+        int bad = check_emit_dir(emit, &emit_exists);
+        if (bad != EXIT_OK) return bad;
+    }
 
     char err[1024];
     struct answers answers;
@@ -269,7 +346,7 @@ int cmd_recommend(struct globals *g, int argc, char **argv)
     struct adv_kb *akb = NULL;
     int status = adv_kb_load(k, &akb, err, sizeof err);
     struct adv_hw hw;
-    if (status == KB_OK) status = probe_advisor_hardware(k, probe, 0, &hw, err, sizeof err);
+    if (status == KB_OK) status = probe_advisor_hardware(k, probe, &answers, 0, &hw, err, sizeof err);
     kb_close(k);
     if (status != KB_OK) {
         cli_error("%s", err);
@@ -290,7 +367,7 @@ int cmd_recommend(struct globals *g, int argc, char **argv)
         rc = cli_exit_from_kb(status);
         goto done;
     }
-    if (json || output) {
+    if (json || output || html) {
         char now[32];
         iso_now(now, sizeof now);
         cJSON *doc = adv_report_json(akb, r, now);
@@ -299,14 +376,22 @@ int cmd_recommend(struct globals *g, int argc, char **argv)
             rc = EXIT_RUNTIME;
             goto done;
         }
-        rc = cli_write_json(doc, output);
+        /* The page is drawn from the document, so it shows what --json says. */
+        if (html) {
+            struct html page = {0};
+            adv_report_html(doc, &page);
+            rc = cli_write_html(html, &page);
+            html_free(&page);
+        }
+        if (rc == EXIT_OK && (json || output)) rc = cli_write_json(doc, output);
         cJSON_Delete(doc);
         if (rc == EXIT_OK && output && strcmp(output, "-") != 0) {
             text_printf(stderr, "report written to %s", output);
             fputc('\n', stderr);
         }
     }
-    if (rc == EXIT_OK && !json) print_text(akb, r, g->color);
+    if (rc == EXIT_OK && !json && !html_stdout) print_text(akb, r, g->color);
+    if (rc == EXIT_OK && emit) rc = emit_launch_files(akb, r, emit, emit_exists);
 done:
     free(r);
     adv_kb_free(akb);

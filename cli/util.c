@@ -1,6 +1,7 @@
 /* Errors, file input and atomic output for the command line. */
 #include "cli/cli.h"
 #include "engine/file.h"
+#include "knowledge/html.h"
 #include "knowledge/kb.h"
 
 #include <errno.h>
@@ -87,7 +88,7 @@ int cli_read_file(const char *path, char **data, size_t *len, char *err, size_t 
     return 0;
 }
 
-int cli_write_output(const char *path, const char *data, size_t len)
+static int write_output(const char *path, const char *data, size_t len, int refused_status)
 {
     char err[PATH_MAX + 256];
     if (!path || strcmp(path, "-") == 0) {
@@ -100,7 +101,23 @@ int cli_write_output(const char *path, const char *data, size_t len)
     int status = eng_file_write(path, &(struct eng_chunk){data, len}, 1, err, sizeof err);
     if (status == ENG_FILE_OK) return EXIT_OK;
     cli_error("%s", err);
-    return status == ENG_FILE_REFUSED ? EXIT_USAGE : EXIT_RUNTIME;
+    return status == ENG_FILE_REFUSED ? refused_status : EXIT_RUNTIME;
+}
+
+int cli_write_output(const char *path, const char *data, size_t len) { return write_output(path, data, len, EXIT_USAGE); }
+
+int cli_write_html(const char *path, const struct html *page)
+{
+    if (page->failed) {
+        cli_error("out of memory");
+        return EXIT_RUNTIME;
+    }
+    int rc = write_output(path, page->data, page->len, EXIT_RUNTIME);
+    if (rc == EXIT_OK && path && strcmp(path, "-") != 0) {
+        text_printf(stderr, "HTML report written to %s", path);
+        fputc('\n', stderr);
+    }
+    return rc;
 }
 
 int cli_write_json(const cJSON *doc, const char *path)

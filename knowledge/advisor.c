@@ -384,11 +384,13 @@ static int load_rules(struct loader *L)
         akb->rules[i].also = S(COL(st, 8));
     }
     if (finish(L, st, rc)) return L->status;
-    if (!(st = query(L, "SELECT id, title FROM sources ORDER BY id"))) return L->status;
+    if (!(st = query(L, "SELECT id, title, url, published FROM sources ORDER BY id"))) return L->status;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         if (akb->nsources == ADV_MAX_SOURCES) return sqlite3_finalize(st), too_many(L, "sources");
         akb->sources[akb->nsources].id = S(COL(st, 0));
-        akb->sources[akb->nsources++].title = S(COL(st, 1));
+        akb->sources[akb->nsources].title = S(COL(st, 1));
+        akb->sources[akb->nsources].url = S(COL(st, 2));
+        akb->sources[akb->nsources++].published = S(COL(st, 3));
     }
     return finish(L, st, rc);
 }

@@ -42,6 +42,19 @@ struct adv_fw_speeds {
 
 /* What the caller knows of the hardware: from a stored probe run, a quick detection, or
  * nothing (kind "" -> the answers decide). */
+#define ADV_MAX_MEASURED 8
+#define ADV_MAX_SKIPPED 8
+
+/* One figure a probe run measured and the plan may use. */
+struct adv_measured {
+    char name[32];   /* gemm_peak, memory_bandwidth, host_to_device, training_mfu, allreduce_busbw,
+                      * data_parallel_efficiency */
+    double value;
+    char unit[16];
+    char run[40];
+    char note[160];
+};
+
 struct adv_hw {
     char source[16];      /* "probe", "detected", or "" */
     char kind[16];        /* nvidia, amd, tpu, apple, intel, ascend, cpu */
@@ -71,6 +84,12 @@ struct adv_hw {
      * train-mlp), 0 when none: the time plan uses it in place of the catalog's efficiency. */
     double train_mfu;
     char train_mfu_source[128];
+    /* What was taken from stored runs and what was passed over (probes/advisor_hw.c). */
+    char catalog_id[32];     /* the measured accelerator's catalog id, "" when none */
+    char measured_run[40];   /* the run the device figures came from, "" when none */
+    int nmeasured, nskipped;
+    struct adv_measured measured[ADV_MAX_MEASURED];
+    struct { char run[40]; char why[200]; } skipped[ADV_MAX_SKIPPED];
     /* The frameworks' own training speed measured by a probe run (probes/advisor_fw.c), count 0
      * when none: the single-device speed criterion cites it for the answered hardware. */
     struct adv_fw_speeds fw_speeds;
@@ -165,6 +184,39 @@ struct adv_plan_inputs {
     double adapter_bytes, nf4_bits, ds_bucket_elements, batch_tokens, vocab, top_k, lost_at_16k;
 };
 
+/* The inference plan (deploy server, model_kind llm): the serving device, weights and KV cache, the
+ * fewest devices that hold them for serve_batch sequences of serve_context tokens, the largest
+ * batch and context that fit, decode bound by memory bandwidth and prefill bound by compute.
+ * advisor_inference.c. GB are 10^9 bytes; a figure that cannot be known is negative. */
+struct adv_inference {
+    int planned;                  /* 0: no inference plan (the rest is zero) */
+    const char *hardware;         /* deploy_hardware settled */
+    int accelerator;              /* catalog index of the serving device, -1 none */
+    int assumed;                  /* serving device assumed (deploy_hardware differs from hardware) */
+    double memory_gb, usable_gb;  /* per device, -1 unknown */
+    const char *precision;        /* weights: bf16, fp16, fp8, fp32 */
+    const char *kv_precision;     /* bf16, fp16 (devices without BF16), fp8, int8 */
+    double weight_bytes_per_param, kv_bytes_per_value;
+    double context, batch, layers, heads, kv_heads, head_dim, hidden, active_params;
+    double position_limit;        /* the context the model is trained at (seq_len), -1 unknown */
+    double weights_gb, kv_bytes_per_token, kv_cache_gb; /* whole model, batch x context */
+    int tensor_parallel, pipeline_parallel; /* the fewest devices that hold it (tp within a node) */
+    double weights_gb_per_device, kv_gb_per_device, overhead_gb, total_gb_per_device;
+    int fits;                     /* 1 fits, 0 does not, -1 device memory unknown */
+    double max_batch;             /* sequences of `context` tokens on tp x pp devices, -1 unknown */
+    double max_batch_one_device;  /* the same on one device, -1 unknown */
+    double max_context;           /* tokens per sequence for `batch` sequences on tp x pp, -1 unknown */
+    int max_context_capped;       /* max_context is the position limit, memory would hold more */
+    double bandwidth_gbs;         /* per device, 0 unknown */
+    int bandwidth_measured;       /* from a probe run rather than the catalog */
+    char bandwidth_source[200];
+    double decode_step_s, decode_tokens_per_s_per_sequence, decode_tokens_per_s; /* 0 unknown */
+    double peak_tflops;           /* dense, at the serving precision, per device; 0 unknown */
+    double prefill_flops, prefill_s, prefill_s_per_sequence; /* the batch's prompts; 0 unknown */
+    int nnotes;
+    char notes[4][240];           /* how the device, precisions and defaults were settled */
+};
+
 struct adv_result {
     struct answers answers; /* defaults filled, hardware and device memory resolved */
     char hardware_source[16];  /* probe | answers | detected */
@@ -219,16 +271,22 @@ struct adv_result {
     const char *scaling_seed_source;
     char scaling_seed_short[160];    /* its figures in one line, for the interface */
 
+    struct adv_inference inference;
+
     int npitfalls;
     struct { const char *id, *text, *source, *also; } pitfalls[ADV_MAX_PITFALLS];
 };
+
+/* 1 when the plan used the measured figure `name` (plan.measured's names). */
+int adv_measured_used(const struct adv_result *r, const char *name);
 
 /* Resolves hardware and defaults, then ranks, picks strategy and runtime, plans and lists
  * pitfalls. `answers` must have been validated; hw may be NULL. Returns KB_OK, or KB_ERR_INPUT
  * with one line in err when the answers contradict each other once hardware is resolved (os
  * macos with an NVIDIA GPU, ...; answers_check_combination) or contradict the catalog (an unknown
  * accelerator, with the nearest ids; accelerator vs hardware; a precision the device lacks;
- * active_params above model_params). */
+ * active_params above model_params; kv_heads that do not divide heads; for the inference plan,
+ * serve_context above the model's position limit and a kv_precision the serving device lacks). */
 int adv_recommend(const struct adv_kb *akb, const struct answers *answers, const struct adv_hw *hw,
                   struct adv_result *out, char *err, size_t errsz);
 
@@ -250,6 +308,12 @@ int adv_measured_speed(const struct adv_fw_speeds *speeds, const char *hardware,
  * links, assumptions, warnings), the assumed device first when there is one. */
 void adv_plan_text(const struct adv_kb *akb, const struct adv_result *r,
                    void (*line)(void *ctx, const char *label, const char *text), void *ctx);
+
+/* The inference plan in words (serving device, memory, largest batch and context, decode, prefill,
+ * notes), one labelled line at a time like adv_plan_text; no lines when there is no inference
+ * plan. */
+void adv_inference_text(const struct adv_kb *akb, const struct adv_result *r,
+                        void (*line)(void *ctx, const char *label, const char *text), void *ctx);
 
 /* The fwadvisor.report/1 document. generated_at is an ISO-8601 UTC time. Caller frees. */
 cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, const char *generated_at);

@@ -64,7 +64,7 @@ struct adv_kb {
         cJSON *cond, *effect;
         int priority;
     } rules[ADV_MAX_RULES];
-    struct { const char *id, *title; } sources[ADV_MAX_SOURCES];
+    struct { const char *id, *title, *url, *published; } sources[ADV_MAX_SOURCES];
 };
 
 int adv_fw_index(const struct adv_kb *akb, const char *id);
@@ -112,6 +112,15 @@ double adv_plan_time(const struct adv_kb *akb, const struct adv_result *r, const
                      struct adv_time *t);
 /* A plan fact (a rule's "facts" member) or the fallback when no rule states it. */
 double adv_fact_or(const struct adv_kb *akb, const struct answers *a, const char *name, double fallback);
+/* The inference plan into r->inference (advisor_inference.c), after the training plan. Returns
+ * KB_OK, or KB_ERR_INPUT with one line in err naming the keys. */
+int adv_plan_inference(const struct adv_kb *akb, struct adv_result *r, char *err, size_t errsz);
+/* The vendor's device the planner assumes when none is answered or detected, or -1. */
+int adv_default_accelerator(const struct adv_kb *akb, const char *vendor);
+/* The catalog's dense rate of device acc at a precision (enum plan_precision), 0 when it lacks it;
+ * and the precision's name. */
+double adv_precision_rate(const struct adv_kb *akb, int acc, int precision);
+const char *adv_precision_name(int precision);
 /* The catalog entry whose id is id, or -1. */
 int adv_accelerator_index(const struct adv_kb *akb, const char *id);
 /* Appends one line to r's assumptions (or warnings); silently full. */

@@ -92,7 +92,7 @@ static int match_accelerator(const struct adv_kb *akb, const char *vendor, const
     return best;
 }
 
-static int default_accelerator(const struct adv_kb *akb, const char *vendor)
+int adv_default_accelerator(const struct adv_kb *akb, const char *vendor)
 {
     for (int a = 0; a < akb->nacc; a++)
         if (akb->acc[a].planner_default && strcmp(akb->acc[a].vendor, vendor) == 0) return a;
@@ -182,7 +182,7 @@ static int resolve_hardware(const struct adv_kb *akb, const struct adv_hw *hw, s
     if (answered >= 0) r->accelerator = answered;
     else if (strcmp(hardware, "cpu") != 0) {
         if (same_kind) matched = match_accelerator(akb, hardware, hw->name);
-        r->accelerator = matched >= 0 ? matched : default_accelerator(akb, hardware);
+        r->accelerator = matched >= 0 ? matched : adv_default_accelerator(akb, hardware);
         if (matched < 0 && r->accelerator >= 0) {
             const struct adv_kb *k = akb;
             r->assumed_accelerator = k->acc[r->accelerator].id;
@@ -205,7 +205,10 @@ static int resolve_hardware(const struct adv_kb *akb, const struct adv_hw *hw, s
         answers_set_num(a, ANS_DEVICE_MEMORY_GB, hw->memory_gb);
         snprintf(r->device_memory_source, sizeof r->device_memory_source, "%s", r->hardware_source);
     } else if (strcmp(hardware, "cpu") == 0) {
-        double mem = detected && hw->host_memory_gb > 0 ? hw->host_memory_gb : 0;
+        /* This machine's memory only when the plan is for this machine. */
+        int this_machine = strcmp(r->hardware_source, "answers") != 0 ||
+                           (answers_num(a, ANS_DEVICES) <= 1 && answers_num(a, ANS_NODES) <= 1);
+        double mem = detected && this_machine && hw->host_memory_gb > 0 ? hw->host_memory_gb : 0;
         if (mem > 0) {
             answers_set_num(a, ANS_DEVICE_MEMORY_GB, mem);
             snprintf(r->device_memory_source, sizeof r->device_memory_source, "host memory of this machine");
@@ -265,7 +268,7 @@ static void resolve_shape(const struct adv_kb *akb, struct adv_result *r)
 
 static const char *const precision_names[] = {"bf16", "fp16", "fp8", "fp32"};
 
-static double rate_of(const struct adv_kb *akb, int acc, int precision)
+double adv_precision_rate(const struct adv_kb *akb, int acc, int precision)
 {
     switch (precision) {
     case PLAN_BF16: return akb->acc[acc].bf16;
@@ -274,6 +277,8 @@ static double rate_of(const struct adv_kb *akb, int acc, int precision)
     default: return akb->acc[acc].fp32;
     }
 }
+
+const char *adv_precision_name(int precision) { return precision >= 0 && precision < 4 ? precision_names[precision] : "fp32"; }
 
 static int precision_index(const char *name)
 {
@@ -312,7 +317,7 @@ static int resolve_inputs(const struct adv_kb *akb, struct adv_result *r, char *
     int given = a->v[ANS_PRECISION].given;
     int prec = given ? precision_index(answers_str(a, ANS_PRECISION)) : PLAN_BF16;
     if (acc >= 0) {
-        if (given && rate_of(akb, acc, prec) <= 0) {
+        if (given && adv_precision_rate(akb, acc, prec) <= 0) {
             const char *other = a->v[ANS_ACCELERATOR].given ? "accelerator" : "hardware";
             snprintf(err, errsz, "keys 'precision' and '%s': no %s matrix rate on %s (%s)%s; use %s", other,
                      precision_names[prec], akb->acc[acc].id, akb->acc[acc].name,
@@ -331,12 +336,14 @@ static int resolve_inputs(const struct adv_kb *akb, struct adv_result *r, char *
     /* Peak: a probe's measured figure for this hardware when no other device was answered, else
      * the catalog's dense rate at the precision (FP8: the realised share of its gain). */
     double gain = adv_fact_or(akb, a, "fp8_realised_gain", 0.3);
-    if (r->hw.peak_tflops > 0 && strcmp(r->hw.kind, hardware) == 0 && !a->v[ANS_ACCELERATOR].given) {
+    int measured = r->hw.peak_tflops > 0 && strcmp(r->hw.kind, hardware) == 0 &&
+                   (!a->v[ANS_ACCELERATOR].given || strcmp(r->hw.catalog_id, answers_str(a, ANS_ACCELERATOR)) == 0);
+    if (measured) {
         r->peak_tflops = r->hw.peak_tflops;
         in->rate_tflops = r->hw.peak_tflops;
         snprintf(r->peak_source, sizeof r->peak_source, "%s", r->hw.peak_source);
     } else if (acc >= 0) {
-        r->peak_tflops = rate_of(akb, acc, prec);
+        r->peak_tflops = adv_precision_rate(akb, acc, prec);
         in->rate_tflops = r->peak_tflops;
         if (prec == PLAN_FP8 && akb->acc[acc].bf16 > 0) {
             double ratio = akb->acc[acc].fp8 / akb->acc[acc].bf16;
@@ -355,12 +362,23 @@ static int resolve_inputs(const struct adv_kb *akb, struct adv_result *r, char *
         int rule = -1;
         adv_fact(akb, a, "cpu_flop_per_cycle_per_core", &per_cycle, &rule);
         adv_fact(akb, a, "cpu_assumed_ghz", &ghz, NULL);
-        int threads = r->hw.cpu_threads > 0 ? r->hw.cpu_threads : 1;
+        /* This machine's cores when the plan is for it (hardware auto, or one CPU on one node);
+         * for CPU servers elsewhere, the cores of a typical server socket, said as assumed. */
+        int this_machine = strcmp(r->hardware_source, "answers") != 0 ||
+                           (answers_num(a, ANS_DEVICES) <= 1 && answers_num(a, ANS_NODES) <= 1);
+        double server_cores = 64;
+        int cores_rule = -1;
+        adv_fact(akb, a, "cpu_cores_per_device", &server_cores, &cores_rule);
+        int threads = this_machine ? (r->hw.cpu_threads > 0 ? r->hw.cpu_threads : 1) : (int)server_cores;
         r->peak_tflops = threads * per_cycle * ghz / 1e3;
         in->rate_tflops = r->peak_tflops;
         snprintf(r->peak_source, sizeof r->peak_source,
-                 "estimate: %d CPU threads x %g FP32 FLOP/cycle x %g GHz (%s); run fwadvisor probe to measure", threads,
-                 per_cycle, ghz, rule >= 0 ? akb->rules[rule].source : "assumed");
+                 "estimate: %d %s x %g FP32 FLOP/cycle x %g GHz (%s); run fwadvisor probe%s to measure", threads,
+                 this_machine ? "cores of this machine" : "cores per CPU server (assumed)", per_cycle, ghz,
+                 rule >= 0 ? akb->rules[rule].source : "assumed", this_machine ? "" : " on one of those servers");
+        if (!this_machine)
+            adv_assume(r, "Each CPU device is a %d-core server socket (%s): the CPUs of this machine are not the ones planned",
+                       threads, cores_rule >= 0 ? akb->rules[cores_rule].source : "assumed");
     } else {
         snprintf(r->peak_source, sizeof r->peak_source, "unknown: no %s device in the catalog", hardware);
     }
@@ -371,6 +389,15 @@ static int resolve_inputs(const struct adv_kb *akb, struct adv_result *r, char *
     if (adv_fact(akb, a, "compute_efficiency", &r->efficiency, &rule)) {
         r->efficiency_source = akb->rules[rule].source;
         r->efficiency_text = akb->rules[rule].text;
+    }
+    /* A training step measured on this very device, against the same measured peak: its MFU
+     * replaces the catalog's efficiency. */
+    if (measured && r->hw.train_mfu > 0) {
+        adv_assume(r, "Efficiency %.0f%% measured (%s) instead of the planning figure %.0f%%", r->hw.train_mfu * 100,
+                   r->hw.train_mfu_source, r->efficiency * 100);
+        r->efficiency = r->hw.train_mfu;
+        r->efficiency_source = "probe";
+        r->efficiency_text = r->hw.train_mfu_source;
     }
     r->mfu_source = r->efficiency_source;
     r->mfu_text = r->efficiency_text;
@@ -544,6 +571,7 @@ int adv_recommend(const struct adv_kb *akb, const struct answers *answers, const
         adv_warn(out, "Offload needs %.0f GB of host memory per node, more than %.0f GB less %.0f%% headroom", m->cpu_gb,
                  m->host_memory_gb, out->in.headroom * 100);
     plan_time(akb, out);
+    if ((status = adv_plan_inference(akb, out, err, errsz)) != KB_OK) return status;
     const char *framework = fw >= 0 ? akb->fw[fw].id : NULL;
     for (int i = 0; i < akb->nrules && out->npitfalls < ADV_MAX_PITFALLS; i++) {
         if (strcmp(akb->rules[i].kind, "pitfall") != 0 || !applies[i]) continue;
@@ -554,4 +582,14 @@ int adv_recommend(const struct adv_kb *akb, const struct answers *answers, const
         out->pitfalls[out->npitfalls++].source = akb->rules[i].source;
     }
     return KB_OK;
+}
+
+int adv_measured_used(const struct adv_result *r, const char *name)
+{
+    if (strcmp(name, "gemm_peak") == 0) return strncmp(r->peak_source, "probe", 5) == 0;
+    if (strcmp(name, "training_mfu") == 0) return r->efficiency_source && strcmp(r->efficiency_source, "probe") == 0;
+    if (strcmp(name, "allreduce_busbw") == 0) return strncmp(r->communication_source, "measured", 8) == 0;
+    if (strcmp(name, "data_parallel_efficiency") == 0) return strncmp(r->scaling_source, "measured:", 9) == 0;
+    if (strcmp(name, "memory_bandwidth") == 0) return r->inference.bandwidth_measured;
+    return 0;
 }

@@ -140,6 +140,20 @@ void adv_plan_text(const struct adv_kb *akb, const struct adv_result *r,
     }
     snprintf(text, sizeof text, "%s", r->device_memory_source);
     say(line, ctx, "Device memory", text);
+    /* What the stored probe runs gave the plan, and which runs did not match. */
+    if (r->hw.nmeasured > 0) {
+        size_t used = (size_t)snprintf(text, sizeof text, "probe run %s:", r->hw.measured_run[0] ? r->hw.measured_run : "-");
+        for (int i = 0; i < r->hw.nmeasured && used < sizeof text; i++) {
+            const struct adv_measured *f = &r->hw.measured[i];
+            used += (size_t)snprintf(text + used, sizeof text - used, "%s %s %.4g %s%s", i ? "," : "", f->name, f->value,
+                                     f->unit, adv_measured_used(r, f->name) ? " (used)" : "");
+        }
+        say(line, ctx, "Measured", text);
+    }
+    for (int i = 0; i < r->hw.nskipped; i++) {
+        snprintf(text, sizeof text, "run %s: %s", r->hw.skipped[i].run, r->hw.skipped[i].why);
+        say(line, ctx, "Not used", text);
+    }
     for (int i = r->assumed_accelerator ? 1 : 0; i < r->nassumptions; i++) {
         snprintf(text, sizeof text, "%s", r->assumptions[i]);
         say(line, ctx, "Assumed", text);
@@ -147,5 +161,76 @@ void adv_plan_text(const struct adv_kb *akb, const struct adv_result *r,
     for (int i = 0; i < r->nwarnings; i++) {
         snprintf(text, sizeof text, "%s", r->warnings[i]);
         say(line, ctx, "Warning", text);
+    }
+}
+
+/* Seconds in the unit that reads best. */
+static void seconds_text(double s, char *out, size_t n)
+{
+    if (s < 1) snprintf(out, n, "%.0f ms", s * 1e3);
+    else if (s < 120) snprintf(out, n, "%.1f s", s);
+    else snprintf(out, n, "%.1f minutes", s / 60);
+}
+
+void adv_inference_text(const struct adv_kb *akb, const struct adv_result *r,
+                        void (*line)(void *ctx, const char *label, const char *text), void *ctx)
+{
+    const struct adv_inference *inf = &r->inference;
+    if (!inf->planned) return;
+    char text[800], t[64];
+    int devices = inf->tensor_parallel * inf->pipeline_parallel;
+    const char *device = inf->accelerator >= 0 ? akb->acc[inf->accelerator].name : inf->hardware;
+    size_t used = (size_t)snprintf(text, sizeof text, "%g sequence%s of %g tokens on %d x %s%s", inf->batch,
+                                   inf->batch == 1 ? "" : "s", inf->context, devices, device, inf->assumed ? " (assumed)" : "");
+    if (devices > 1)
+        used += (size_t)snprintf(text + used, sizeof text - used, ", tensor parallel %d%s", inf->tensor_parallel,
+                                 inf->pipeline_parallel > 1 ? "" : " (the fewest devices that hold it)");
+    if (inf->pipeline_parallel > 1)
+        used += (size_t)snprintf(text + used, sizeof text - used, " x %d pipeline stages (beyond one node of %d)",
+                                 inf->pipeline_parallel, inf->tensor_parallel);
+    snprintf(text + used, sizeof text - used, "; weights %s, KV cache %s", inf->precision, inf->kv_precision);
+    say(line, ctx, "Serving", text);
+
+    used = (size_t)snprintf(text, sizeof text,
+                            "weights %.1f GB + KV cache %.1f GB (%.0f bytes per token = 2 x %g layers x %g KV heads x %g x %g "
+                            "bytes); per device %.1f + %.1f + %.1f GB framework and allocator = %.1f GB",
+                            inf->weights_gb, inf->kv_cache_gb, inf->kv_bytes_per_token, inf->layers, inf->kv_heads,
+                            inf->head_dim, inf->kv_bytes_per_value, inf->weights_gb_per_device, inf->kv_gb_per_device,
+                            inf->overhead_gb, inf->total_gb_per_device);
+    if (inf->fits >= 0)
+        snprintf(text + used, sizeof text - used, " of %.0f GB: %s", inf->memory_gb,
+                 inf->fits ? "fits" : "DOES NOT FIT even with pipeline stages");
+    else snprintf(text + used, sizeof text - used, "; device memory unknown");
+    say(line, ctx, "Serving memory", text);
+
+    if (inf->max_batch >= 0) {
+        used = (size_t)snprintf(text, sizeof text, "%.0f sequences of %g tokens on %s; %.0f on one device", inf->max_batch,
+                                inf->context, devices == 1 ? "one device" : "these devices", inf->max_batch_one_device);
+        snprintf(text + used, sizeof text - used, "; context up to %.0f tokens for %g sequence%s%s", inf->max_context,
+                 inf->batch, inf->batch == 1 ? "" : "s", inf->max_context_capped ? " (the position limit, seq_len)" : "");
+        say(line, ctx, "Largest", text);
+    }
+    if (inf->decode_step_s > 0)
+        snprintf(text, sizeof text,
+                 "at most %.0f tokens/s per sequence, %.0f in all for %g (each token reads %.1f GB of weights and %.1f GB of "
+                 "cache per tensor-parallel rank; %s)",
+                 inf->decode_tokens_per_s_per_sequence, inf->decode_tokens_per_s, inf->batch,
+                 inf->weights_gb / inf->tensor_parallel, inf->kv_gb_per_device * inf->pipeline_parallel,
+                 inf->bandwidth_source);
+    else snprintf(text, sizeof text, "not estimated: %s", inf->bandwidth_source);
+    say(line, ctx, "Decode", text);
+    if (inf->prefill_s > 0) {
+        seconds_text(inf->prefill_s, t, sizeof t);
+        snprintf(text, sizeof text, "%.3g FLOP for %g prompt%s of %g tokens: at least %s at %d x %.4g TFLOP/s dense %s",
+                 inf->prefill_flops, inf->batch, inf->batch == 1 ? "" : "s", inf->context, t, inf->tensor_parallel,
+                 inf->peak_tflops, inf->precision);
+    } else {
+        snprintf(text, sizeof text, "%.3g FLOP for %g prompt%s of %g tokens; no peak known for the serving device",
+                 inf->prefill_flops, inf->batch, inf->batch == 1 ? "" : "s", inf->context);
+    }
+    say(line, ctx, "Prefill", text);
+    for (int i = 0; i < inf->nnotes; i++) {
+        snprintf(text, sizeof text, "%s", inf->notes[i]);
+        say(line, ctx, "Serving note", text);
     }
 }

@@ -13,6 +13,7 @@ const char *const ans_deploy_hardware[] = {"auto", "cpu", "nvidia", "amd", "appl
 static const char *const precisions[] = {"bf16", "fp16", "fp8", "fp32", NULL};
 static const char *const finetunes[] = {"full", "lora", "qlora", NULL};
 static const char *const recomputes[] = {"auto", "none", "selective", "full", NULL};
+static const char *const kv_precisions[] = {"bf16", "fp8", "int8", NULL};
 
 const struct ans_key ans_keys[] = {
     {"stage", ANS_ENUM, stages, 0, 0},
@@ -43,6 +44,10 @@ const struct ans_key ans_keys[] = {
     {"host_memory_gb", ANS_NUMBER, NULL, 0, 1},
     {"active_params", ANS_NUMBER, NULL, 1, 0},
     {"experts", ANS_INT, NULL, 1, 0},
+    {"serve_context", ANS_INT, NULL, 1, 0},
+    {"serve_batch", ANS_INT, NULL, 1, 0},
+    {"kv_heads", ANS_INT, NULL, 1, 0},
+    {"kv_precision", ANS_ENUM, kv_precisions, 0, 0},
 };
 const int ans_key_count = (int)(sizeof ans_keys / sizeof ans_keys[0]);
 _Static_assert(sizeof ans_keys / sizeof ans_keys[0] == ANS_KEY_COUNT, "ans_keys and enum ans_index differ");

@@ -153,3 +153,18 @@ double plan_allgather_seconds(double bytes, double n, double gbs)
     if (n <= 1 || gbs <= 0) return 0;
     return (n - 1) / n * bytes / (gbs * 1e9);
 }
+
+double plan_kv_cache_bytes(double layers, double kv_heads, double head_dim, double tokens, double bytes_per_value)
+{
+    return 2 * layers * kv_heads * head_dim * tokens * bytes_per_value;
+}
+
+double plan_decode_step_seconds(double weight_bytes, double kv_bytes, double gbs)
+{
+    return gbs > 0 ? (weight_bytes + kv_bytes) / (gbs * 1e9) : 0;
+}
+
+double plan_prefill_flops(double active_params, double layers, double hidden, double context)
+{
+    return 2 * active_params * context + 2 * layers * hidden * context * context;
+}

@@ -75,6 +75,18 @@ double plan_pipeline_inflight(double pp, double micro_batches, double virtual_st
 double plan_allreduce_seconds(double bytes, double n, double gbs);
 double plan_allgather_seconds(double bytes, double n, double gbs);
 
+/* Serving. KV cache of `tokens` tokens (context x sequences): keys and values of every layer,
+ * 2 x layers x kv_heads x head_dim x tokens x bytes per value (grouped-query attention stores
+ * kv_heads of the heads). */
+double plan_kv_cache_bytes(double layers, double kv_heads, double head_dim, double tokens, double bytes_per_value);
+/* One decode step is bound by memory bandwidth: every new token reads the weights once and the KV
+ * cache of every sequence in the batch. Seconds at gbs GB/s; 0 when gbs is 0. */
+double plan_decode_step_seconds(double weight_bytes, double kv_bytes, double gbs);
+/* Prefill of one prompt of c tokens: 2 N c for the matrix products (N active parameters) plus
+ * causal attention, 4 h t FLOPs per layer at position t (QK^T and AV) summed over t < c:
+ * 2 L h c^2. */
+double plan_prefill_flops(double active_params, double layers, double hidden, double context);
+
 /* Training compute (Kaplan et al.): 6 * params * tokens FLOPs. */
 double plan_training_flops(double params, double tokens);
 /* Hours at a fraction mfu of `devices` x peak_tflops. */

@@ -47,6 +47,93 @@ static void add_number_or_null(cJSON *o, const char *key, int has, double v)
     else cJSON_AddNullToObject(o, key);
 }
 
+/* The index of a source id in the loaded knowledge base, or -1. */
+static int source_index(const struct adv_kb *akb, const char *id)
+{
+    for (int i = 0; id && i < akb->nsources; i++)
+        if (strcmp(akb->sources[i].id, id) == 0) return i;
+    return -1;
+}
+
+/* Every source the document cites, in the order first cited: the members of each "sources"
+ * array, and each "source" or "*_source" member that names a source (others are descriptions,
+ * such as peak_source). Walking the finished document picks up whatever cites a source. */
+static void cited(const struct adv_kb *akb, const cJSON *node, unsigned char *seen, cJSON *out)
+{
+    const cJSON *child;
+    cJSON_ArrayForEach(child, node) {
+        const char *key = child->string;
+        size_t klen = key ? strlen(key) : 0;
+        int citing = key && (strcmp(key, "source") == 0 || (klen > 7 && strcmp(key + klen - 7, "_source") == 0));
+        if (cJSON_IsString(child) && (citing || (node->string && strcmp(node->string, "sources") == 0))) {
+            int i = source_index(akb, child->valuestring);
+            if (i < 0 || seen[i]) continue;
+            seen[i] = 1;
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "id", akb->sources[i].id);
+            cJSON_AddStringToObject(o, "title", akb->sources[i].title);
+            cJSON_AddStringToObject(o, "url", akb->sources[i].url);
+            cJSON_AddStringToObject(o, "published", akb->sources[i].published);
+            cJSON_AddItemToArray(out, o);
+        } else if (cJSON_IsObject(child) || cJSON_IsArray(child)) {
+            cited(akb, child, seen, out);
+        }
+    }
+}
+
+/* plan.inference: null without an inference plan; figures that cannot be known are null. */
+static cJSON *inference_json(const struct adv_kb *akb, const struct adv_inference *inf)
+{
+    if (!inf->planned) return cJSON_CreateNull();
+    cJSON *o = cJSON_CreateObject();
+    cJSON *dev = cJSON_AddObjectToObject(o, "device");
+    cJSON_AddStringToObject(dev, "hardware", inf->hardware);
+    if (inf->accelerator >= 0) cJSON_AddStringToObject(dev, "accelerator", akb->acc[inf->accelerator].id);
+    else cJSON_AddNullToObject(dev, "accelerator");
+    cJSON_AddBoolToObject(dev, "assumed", inf->assumed);
+    add_number_or_null(dev, "memory_gb", inf->memory_gb > 0, round3(inf->memory_gb));
+    add_number_or_null(dev, "usable_gb", inf->usable_gb > 0, round3(inf->usable_gb));
+    cJSON_AddStringToObject(o, "precision", inf->precision);
+    cJSON_AddStringToObject(o, "kv_precision", inf->kv_precision);
+    cJSON_AddNumberToObject(o, "context", inf->context);
+    cJSON_AddNumberToObject(o, "batch", inf->batch);
+    cJSON_AddNumberToObject(o, "kv_heads", inf->kv_heads);
+    cJSON_AddNumberToObject(o, "head_dim", round3(inf->head_dim));
+    add_number_or_null(o, "position_limit", inf->position_limit > 0, inf->position_limit);
+    cJSON_AddNumberToObject(o, "weights_gb", round3(inf->weights_gb));
+    cJSON_AddNumberToObject(o, "kv_bytes_per_token", round3(inf->kv_bytes_per_token));
+    cJSON_AddNumberToObject(o, "kv_cache_gb", round3(inf->kv_cache_gb));
+    cJSON *lay = cJSON_AddObjectToObject(o, "layout");
+    cJSON_AddNumberToObject(lay, "tensor_parallel", inf->tensor_parallel);
+    cJSON_AddNumberToObject(lay, "pipeline_parallel", inf->pipeline_parallel);
+    cJSON_AddNumberToObject(lay, "devices", inf->tensor_parallel * inf->pipeline_parallel);
+    cJSON *mem = cJSON_AddObjectToObject(o, "per_device");
+    cJSON_AddNumberToObject(mem, "weights_gb", round3(inf->weights_gb_per_device));
+    cJSON_AddNumberToObject(mem, "kv_cache_gb", round3(inf->kv_gb_per_device));
+    cJSON_AddNumberToObject(mem, "overhead_gb", round3(inf->overhead_gb));
+    cJSON_AddNumberToObject(mem, "total_gb", round3(inf->total_gb_per_device));
+    if (inf->fits >= 0) cJSON_AddBoolToObject(o, "fits", inf->fits);
+    else cJSON_AddNullToObject(o, "fits");
+    add_number_or_null(o, "max_batch", inf->max_batch >= 0, inf->max_batch);
+    add_number_or_null(o, "max_batch_one_device", inf->max_batch_one_device >= 0, inf->max_batch_one_device);
+    add_number_or_null(o, "max_context", inf->max_context >= 0, inf->max_context);
+    cJSON_AddBoolToObject(o, "max_context_capped", inf->max_context_capped);
+    cJSON *dec = cJSON_AddObjectToObject(o, "decode");
+    add_number_or_null(dec, "bandwidth_gbs", inf->bandwidth_gbs > 0, round3(inf->bandwidth_gbs));
+    cJSON_AddStringToObject(dec, "bandwidth_source", inf->bandwidth_measured ? "measured" : inf->bandwidth_gbs > 0 ? "catalog" : "unknown");
+    cJSON_AddStringToObject(dec, "bandwidth_note", inf->bandwidth_source);
+    add_number_or_null(dec, "step_ms", inf->decode_step_s > 0, round3(inf->decode_step_s * 1e3));
+    add_number_or_null(dec, "tokens_per_s_per_sequence", inf->decode_step_s > 0, round3(inf->decode_tokens_per_s_per_sequence));
+    add_number_or_null(dec, "tokens_per_s", inf->decode_step_s > 0, round3(inf->decode_tokens_per_s));
+    cJSON *pre = cJSON_AddObjectToObject(o, "prefill");
+    cJSON_AddNumberToObject(pre, "flops", inf->prefill_flops);
+    add_number_or_null(pre, "peak_tflops_per_device", inf->peak_tflops > 0, round3(inf->peak_tflops));
+    add_number_or_null(pre, "seconds", inf->prefill_s > 0, inf->prefill_s);
+    add_number_or_null(pre, "seconds_per_sequence", inf->prefill_s > 0, inf->prefill_s_per_sequence);
+    cJSON_AddItemToObject(o, "notes", notes_json(inf->notes, inf->nnotes));
+    return o;
+}
+
 cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, const char *generated_at)
 {
     cJSON *doc = cJSON_CreateObject();
@@ -85,6 +172,16 @@ cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, con
         cJSON_AddStringToObject(o, "criterion", r->ranking.weights[i].criterion);
         cJSON_AddStringToObject(o, "name", r->ranking.weights[i].name);
         cJSON_AddNumberToObject(o, "weight", round3(r->ranking.weights[i].weight));
+        /* the knowledge base's score of every framework on this criterion (the comparison) */
+        cJSON *scores = cJSON_AddObjectToObject(o, "scores");
+        int k = -1;
+        for (int c = 0; c < akb->ncrit && k < 0; c++)
+            if (strcmp(akb->crit[c].id, r->ranking.weights[i].criterion) == 0) k = c;
+        for (int f = 0; scores && f < akb->nfw; f++) {
+            int v = k >= 0 ? adv_kb_score(akb, f, k) : -1;
+            if (v >= 0) cJSON_AddNumberToObject(scores, akb->fw[f].id, v);
+            else cJSON_AddNullToObject(scores, akb->fw[f].id);
+        }
         cJSON_AddItemToArray(weights, o);
     }
 
@@ -179,6 +276,32 @@ cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, con
     add_number_or_null(time, "device_hours", r->has_hours, round3(r->device_hours));
     add_number_or_null(time, "cost", r->has_cost, round(r->cost * 100) / 100);
 
+    /* What stored probe runs supplied, what of it the plan used, and the runs passed over. */
+    cJSON *meas = cJSON_AddObjectToObject(plan, "measured");
+    if (r->hw.measured_run[0]) cJSON_AddStringToObject(meas, "run", r->hw.measured_run);
+    else cJSON_AddNullToObject(meas, "run");
+    cJSON *figs = cJSON_AddArrayToObject(meas, "figures");
+    for (int i = 0; i < r->hw.nmeasured; i++) {
+        const struct adv_measured *f = &r->hw.measured[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", f->name);
+        cJSON_AddNumberToObject(o, "value", round3(f->value));
+        cJSON_AddStringToObject(o, "unit", f->unit);
+        cJSON_AddStringToObject(o, "run", f->run);
+        cJSON_AddStringToObject(o, "note", f->note);
+        cJSON_AddBoolToObject(o, "used", adv_measured_used(r, f->name));
+        cJSON_AddItemToArray(figs, o);
+    }
+    cJSON *skip = cJSON_AddArrayToObject(meas, "skipped");
+    for (int i = 0; i < r->hw.nskipped; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "run", r->hw.skipped[i].run);
+        cJSON_AddStringToObject(o, "why", r->hw.skipped[i].why);
+        cJSON_AddItemToArray(skip, o);
+    }
+
+    cJSON_AddItemToObject(plan, "inference", inference_json(akb, &r->inference));
+
     cJSON *pit = cJSON_AddArrayToObject(doc, "pitfalls");
     for (int i = 0; i < r->npitfalls; i++) {
         cJSON *o = cJSON_CreateObject();
@@ -188,5 +311,9 @@ cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, con
         add_sources(o, r->pitfalls[i].source, r->pitfalls[i].also);
         cJSON_AddItemToArray(pit, o);
     }
+    unsigned char seen[ADV_MAX_SOURCES] = {0};
+    cJSON *sources = cJSON_CreateArray();
+    if (sources) cited(akb, doc, seen, sources);
+    cJSON_AddItemToObject(doc, "sources", sources);
     return doc;
 }

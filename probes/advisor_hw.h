@@ -9,13 +9,15 @@
 
 #include "knowledge/advisor.h"
 
-/* probe: a run id, "latest" (falls back to detection when none is stored) or "none" (detection
- * only). cpu_model: let detection name the CPU (a few milliseconds of hwloc). An unknown id is
+/* The hardware facts for the answers (NULL: none yet, as on the home screen). probe: a run id
+ * (its figures, as asked), "none" (a quick look at the device nodes only) or "latest": the newest
+ * complete stored run that matches the answers supplies the device figures (the same kind of
+ * device, the same catalog id when `accelerator` is answered; a CPU run only for a plan of this
+ * very machine), the newest matching run made under MPI the scaling figures; runs passed over
+ * are listed with why (cancelled, nothing finished, another device). Without a match: the quick
+ * look. cpu_model: let detection name the CPU (a few milliseconds of hwloc). An unknown id is
  * KB_ERR_INPUT. */
-int probe_advisor_hardware(kb *k, const char *probe, int cpu_model, struct adv_hw *hw, char *err, size_t errsz);
-
-/* The facts of one stored run document: its first accelerator, else the CPU with the measured
- * sgemm peak. */
-void probe_hw_from_run(const cJSON *doc, struct adv_hw *hw);
+int probe_advisor_hardware(kb *k, const char *probe, const struct answers *answers, int cpu_model, struct adv_hw *hw,
+                           char *err, size_t errsz);
 
 #endif

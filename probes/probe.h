@@ -96,6 +96,8 @@ struct probe_stats {
     double cv; /* robust: 1.4826 x median absolute deviation / median */
     int n;
 };
+/* FLOPs of one n x n x n matrix product: 2 per multiply-add. */
+double probe_gemm_flops(int n);
 /* Statistics of n samples (sorted in place). */
 void probe_stats(double *samples, int n, struct probe_stats *out);
 

@@ -112,7 +112,8 @@ void probe_table_build(const cJSON *doc, const cJSON *base, struct probe_table *
         snprintf(row->cell[PT_RANGE], sizeof row->cell[0], "%.3g..%.3g", json_num(r, "min"), json_num(r, "max"));
         row->noisy = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "noisy"));
         t->any_noisy |= row->noisy;
-        snprintf(row->cell[PT_CV], sizeof row->cell[0], "%.1f%s", isnan(cv) ? 0 : cv * 100, row->noisy ? "!" : "");
+        double cv_pct = isnan(cv) ? 0 : cv * 100; /* a very noisy run: whole percent, so the column stays narrow */
+        snprintf(row->cell[PT_CV], sizeof row->cell[0], cv_pct < 99.95 ? "%.1f%s" : "%.0f%s", cv_pct, row->noisy ? "!" : "");
         double peak = json_num(r, "peak_fraction");
         if (!isnan(peak)) {
             row->peak_fraction = peak;
@@ -133,6 +134,7 @@ void probe_table_build(const cJSON *doc, const cJSON *base, struct probe_table *
         double noise = 200 * fmax(isnan(cv) ? 0 : cv, isnan(json_num(b, "cv")) ? 0 : json_num(b, "cv"));
         if (noise < 3) noise = 3;
         int lower_better = strcmp(json_str(r, "unit"), "us") == 0;
+        row->change = change;
         row->verdict = fabs(change) <= noise ? PV_SAME : (change > 0) != lower_better ? PV_BETTER : PV_WORSE;
         snprintf(row->cell[PT_BASE], sizeof row->cell[0], "%.4g", bm);
         snprintf(row->cell[PT_CHANGE], sizeof row->cell[0], "%+.1f%%%s", change,

@@ -24,6 +24,7 @@ struct probe_table_row {
     int noisy;             /* coefficient of variation above 5% */
     enum probe_verdict verdict;
     double peak_fraction;  /* < 0 when there is no peak */
+    double change;         /* against the baseline, percent (PV_SAME, PV_BETTER, PV_WORSE only) */
 };
 
 struct probe_table {

@@ -27,6 +27,8 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+double probe_gemm_flops(int n) { return 2.0 * n * n * (double)n; }
+
 void probe_stats(double *v, int n, struct probe_stats *out)
 {
     memset(out, 0, sizeof *out);
@@ -236,7 +238,7 @@ static void run_gemm(struct runner *r)
             a[i] = 2 * eng_rng_uniform(&rng) - 1;
             b[i] = 2 * eng_rng_uniform(&rng) - 1;
         }
-        double flops = 2.0 * n * n * (double)n;
+        double flops = probe_gemm_flops(n);
         be->gemm(0, 0, n, n, n, 1, a, n, b, n, 0, c, n); /* warm-up: packing buffers, threads */
         int count = 0, min_n = gemm_min_count(r);
         double min_t = gemm_min_time(r), start = now_s();
@@ -717,7 +719,7 @@ static double measured_peak_gflops(struct runner *r, int gpu, enum eng_precision
 {
     if (!gpu && r->gemm_best > 0) return r->gemm_best;
     int n = r->opt->smoke ? 256 : gpu ? 8192 : 2048;
-    double flops = 2.0 * n * n * (double)n, best = 0;
+    double flops = probe_gemm_flops(n), best = 0;
     if (gpu) {
         const struct eng_cuda_plugin *g = r->opt->gpu;
         char err[256];

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Installs the Debian packages fwadvisor's build and tests need (tmux drives the interface's tests). Does nothing when pkg-config
+# Installs the Debian packages fwadvisor's build and tests need (tmux drives the interface's tests, Chromium opens the
+# HTML reports). Does nothing when pkg-config
 # already finds every library; on a system without apt it prints the package names instead.
 #   scripts/deps.sh          install what is missing
 #   scripts/deps.sh --check  exit 0 when everything is present, 1 otherwise (installs nothing)
@@ -46,6 +47,15 @@ fi
 # (they skip without it).
 if [ "$mode" != "--check-build" ] && ! /usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1; then
     missing="$missing python3-jsonschema"
+fi
+
+# The HTML reports' tests parse the pages with Debian's python3-html5lib and open them in headless
+# Chromium (they skip, saying why, without them).
+if [ "$mode" != "--check-build" ] && ! /usr/bin/python3 -c 'import html5lib' >/dev/null 2>&1; then
+    missing="$missing python3-html5lib"
+fi
+if [ "$mode" != "--check-build" ] && ! command -v chromium >/dev/null 2>&1; then
+    missing="$missing chromium"
 fi
 
 if [ -z "$missing" ]; then

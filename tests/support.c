@@ -299,3 +299,14 @@ int ts_validate_doc(const cJSON *doc, const char *schema_name, char *err, size_t
     free(text);
     return rc;
 }
+
+void ts_h100_env(const char *env[5], char *sysroot, size_t n)
+{
+    const char *fixtures = getenv("FWADVISOR_FIXTURES");
+    snprintf(sysroot, n, "FWADVISOR_SYSROOT=%s/sysroot/nvidia-h100", fixtures && *fixtures ? fixtures : "tests/fixtures");
+    env[0] = sysroot;
+    env[1] = "FWADVISOR_DB";
+    env[2] = "NO_COLOR=1";
+    env[3] = "TPU_ACCELERATOR_TYPE";
+    env[4] = NULL;
+}

@@ -32,6 +32,11 @@ int ts_run(struct ts_run *r, const char *const *env, const char *stdin_text, con
 int ts_exec(struct ts_run *r, const char *bin, const char *const *env, const char *stdin_text, const char *const *args);
 void ts_run_free(struct ts_run *r);
 
+/* The environment the command-line tests run `fwadvisor recommend` in, the same on every machine:
+ * the two-H100 sysroot fixture, no FWADVISOR_DB, NO_COLOR, no TPU_ACCELERATOR_TYPE. Fills env
+ * (5 entries, NULL-terminated) and sysroot (its FWADVISOR_SYSROOT=... entry, n bytes). */
+void ts_h100_env(const char *env[5], char *sysroot, size_t n);
+
 /* Validates a JSON file against a JSON Schema with Debian's python3-jsonschema. Returns 0 when
  * valid, 1 when invalid (message in err), -1 when the validator is not installed. */
 int ts_validate_json(const char *json_path, const char *schema_path, char *err, size_t errsz);

@@ -10,22 +10,14 @@
 
 static char *dir;
 static char dbarg[4200], sysroot_env[4200];
-static const char *env[6];
+static const char *env[5];
 
 static void setup(void)
 {
     dir = ts_tmpdir();
     snprintf(dbarg, sizeof dbarg, "--db=%s/kb.sqlite3", dir);
     /* A machine with two H100s, so `hardware: auto` is the same everywhere. */
-    const char *fixtures = getenv("FWADVISOR_FIXTURES");
-    snprintf(sysroot_env, sizeof sysroot_env, "FWADVISOR_SYSROOT=%s/sysroot/nvidia-h100",
-             fixtures && *fixtures ? fixtures : "tests/fixtures");
-    int n = 0;
-    env[n++] = sysroot_env;
-    env[n++] = "FWADVISOR_DB";
-    env[n++] = "NO_COLOR=1";
-    env[n++] = "TPU_ACCELERATOR_TYPE";
-    env[n] = NULL;
+    ts_h100_env(env, sysroot_env, sizeof sysroot_env);
 }
 
 static void teardown(void)

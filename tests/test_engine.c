@@ -154,6 +154,35 @@ Test(engine, adamw_by_hand)
     cr_expect_float_eq(p[1], 0.787882f, 2e-6);
 }
 
+/* Adam's first step inside the model, bias corrections included: m_hat = g and v_hat = g^2, so
+ * each parameter with a gradient well above eps moves by lr exactly, against its gradient. */
+Test(engine, one_adam_step_moves_each_parameter_by_lr)
+{
+    struct eng_model *m = build_lr("6,5,3", ENG_ACT_TANH, ENG_LOSS_CE, ENG_OPT_ADAM, 8, 0.01f);
+    eng_model_init(m, 7);
+    size_t n = eng_model_param_count(m);
+    float *before = malloc(n * sizeof *before), *after = malloc(n * sizeof *after), *g = malloc(n * sizeof *g);
+    float x[8 * 6];
+    int32_t y[8];
+    for (int i = 0; i < 48; i++) x[i] = (float)sin(i * 0.7) * 0.9f;
+    for (int i = 0; i < 8; i++) y[i] = i % 3;
+    eng_model_get_params(m, before);
+    eng_model_forward_backward(m, x, y);
+    eng_model_get_grads(m, g);
+    eng_model_update(m);
+    eng_model_get_params(m, after);
+    int checked = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (fabsf(g[i]) < 1e-3f) continue;
+        double step = (double)before[i] - after[i];
+        cr_expect_float_eq(step, g[i] > 0 ? 0.01 : -0.01, 2e-6, "parameter %zu moved %g (gradient %g)", i, step, g[i]);
+        checked++;
+    }
+    cr_expect_gt(checked, (int)n / 2, "most parameters have a gradient well above eps");
+    free(before), free(after), free(g);
+    eng_model_free(m);
+}
+
 Test(engine, flop_count_of_the_reference_mlp)
 {
     /* 784-1024-1024-10, batch 256: sum(in*out) = 1,861,632; 2 * 256 * (3 * sum - 784 * 1024). */

@@ -664,6 +664,41 @@ Test(hardening, huge_rule_points_are_refused_and_many_bounded_rules_keep_scores_
     free(doc);
 }
 
+/* An exclude rule applies only when its condition holds; a list column takes each item once. */
+Test(hardening, imported_exclude_rules_follow_their_condition_and_lists_take_items_once)
+{
+    char *doc = ts_path(dir, "exclude.json");
+    ts_write_str(doc, "{\"schema\": \"fwadvisor.kb/1\", \"rules\": [{\"id\": \"no-jax-for-learners\", \"kind\": \"rule_of_thumb\","
+                      " \"title\": \"t\", \"text\": \"x\", \"condition\": {\"stage\": \"learning\"}, \"effect\": {\"exclude\": [\"jax\"]},"
+                      " \"priority\": 0, \"source\": \"seed-001\", \"as_of\": \"2026-01-01\"}]}");
+    struct ts_run r;
+    RUN(r, dbarg, "kb", "import", doc);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    ts_run_free(&r);
+    const char *stages[] = {"stage=production", "stage=learning"};
+    for (int i = 0; i < 2; i++) {
+        RUN(r, dbarg, "recommend", "--set", stages[i], "--json");
+        cr_assert_eq(r.status, 0, "%s", r.err);
+        cJSON *rep = cJSON_Parse(r.out);
+        const cJSON *f;
+        int jax_excluded = -1;
+        cJSON_ArrayForEach(f, cJSON_GetObjectItem(rep, "ranking"))
+            if (!strcmp(cJSON_GetObjectItem(f, "framework")->valuestring, "jax"))
+                jax_excluded = cJSON_IsTrue(cJSON_GetObjectItem(f, "excluded"));
+        cr_expect_eq(jax_excluded, i, "%s: JAX excluded %d", stages[i], jax_excluded);
+        cJSON_Delete(rep);
+        ts_run_free(&r);
+    }
+    ts_write_str(doc, "{\"schema\": \"fwadvisor.kb/1\", \"scores\": [{\"framework\": \"jax\", \"criterion\": \"debugging\","
+                      " \"score\": 5, \"note\": \"n\", \"source\": \"seed-001\", \"also\": [\"seed-002\", \"seed-002\"],"
+                      " \"as_of\": \"2026-01-01\"}]}");
+    RUN(r, dbarg, "kb", "import", doc);
+    cr_expect_eq(r.status, 3, "%s", r.err);
+    cr_expect(strstr(r.err, "'seed-002' appears twice") != NULL, "%s", r.err);
+    ts_run_free(&r);
+    free(doc);
+}
+
 /* --- numbers, bytes and dates ---------------------------------------------------------------- */
 
 Test(hardening, numbers_beyond_1e15_are_refused)

@@ -172,8 +172,9 @@ Test(mpi, two_ranks_allreduce_and_train_dp_are_checked_and_stored)
     cr_expect(eff > 0 && eff <= 1.5, "%g", eff);
     cJSON_Delete(doc);
 
-    /* The planner applies the measured efficiency to a multi-device plan, even after a newer
-     * single-process run, and keeps the seed's anecdote beside it. */
+    /* The efficiency measured on CPU ranks is not applied to a GPU plan (the report says why),
+     * and is applied to a multi-device CPU plan, even after a newer single-process run, with the
+     * seed's anecdote beside it. */
     cr_assert_eq(ts_run(&r, (const char *const[]){dbenv, NULL}, NULL,
                         (const char *const[]){"probe", "--workload", "train-tiny", NULL}),
                  0);
@@ -186,6 +187,21 @@ Test(mpi, two_ranks_allreduce_and_train_dp_are_checked_and_stored)
     cJSON *rep = cJSON_Parse(r.out);
     cr_assert_not_null(rep, "%s", r.out);
     const cJSON *time = cJSON_GetObjectItem(cJSON_GetObjectItem(rep, "plan"), "time");
+    cr_expect(strstr(cJSON_GetObjectItem(time, "scaling_source")->valuestring, "measured:") == NULL, "%s",
+              cJSON_GetObjectItem(time, "scaling_source")->valuestring);
+    char *skipped = cJSON_PrintUnformatted(cJSON_GetObjectItem(cJSON_GetObjectItem(rep, "plan"), "measured"));
+    cr_expect(strstr(skipped, "CPU communication; your answers name nvidia") != NULL, "%s", skipped);
+    free(skipped);
+    cJSON_Delete(rep);
+    ts_run_free(&r);
+    cr_assert_eq(ts_run(&r, (const char *const[]){dbenv, NULL}, NULL,
+                        (const char *const[]){"recommend", "--set", "hardware=cpu", "--set", "devices=2", "--set",
+                                              "model_kind=vision", "--set", "tokens=1e10", "--json", NULL}),
+                 0);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    rep = cJSON_Parse(r.out);
+    cr_assert_not_null(rep, "%s", r.out);
+    time = cJSON_GetObjectItem(cJSON_GetObjectItem(rep, "plan"), "time");
     cr_expect_float_eq(cJSON_GetObjectItem(time, "scaling_efficiency")->valuedouble, eff, 1e-3);
     cr_expect(strstr(cJSON_GetObjectItem(time, "scaling_source")->valuestring, "measured") != NULL);
     cr_expect(strstr(cJSON_GetObjectItem(time, "scaling_seed")->valuestring, "DDP") != NULL);

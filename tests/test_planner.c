@@ -40,6 +40,9 @@ Test(planner, korthikanti_gpt3_layer)
     cr_expect_float_eq(plan_activation_layer_tp_bytes(s, 1, h, a, 8), sbh * 23, 1);
     cr_expect_float_eq(plan_activation_layer_tp_sp_selective_bytes(s, 1, h, 8), sbh * 34 / 8, 1);
     cr_expect_float_eq(plan_activation_layer_full_recompute_bytes(s, 1, h, 1), 2 * sbh, 1);
+    /* full recomputation keeps each layer's input, split by tensor parallelism: 2 sbh / 8 =
+     * 2 x 25,165,824 / 8 = 6,291,456 bytes */
+    cr_expect_float_eq(plan_activation_layer_full_recompute_bytes(s, 1, h, 8), 6291456, 1);
 }
 
 /* Chinchilla (Hoffmann et al. 2022): 70B parameters on 1.4T tokens; C = 6ND = 5.88e23 FLOPs. */

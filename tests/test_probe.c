@@ -2,6 +2,7 @@
  * workloads' own checks, a short run and its JSON shape. */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "probes/probe.h"
+#include "probes/run_table.h"
 #include "tests/support.h"
 
 static void use_fixture(const char *name)
@@ -232,6 +234,53 @@ Test(probe, memory_is_the_larger_of_os_total_and_numa_sum)
     unsetenv("FWADVISOR_SYSROOT");
     ts_rmtree(dir);
     free(dir), free(proc), free(meminfo);
+}
+
+Test(probe, median_of_an_even_count_and_gemm_flops)
+{
+    double v[] = {4, 1, 3, 2};
+    struct probe_stats s;
+    probe_stats(v, 4, &s);
+    cr_expect_float_eq(s.median, 2.5, 1e-12, "the mean of the two middle values");
+    cr_expect_float_eq(s.min, 1, 0);
+    cr_expect_float_eq(s.max, 4, 0);
+    /* 2048^3 multiply-adds of 2 FLOPs: 17,179,869,184 */
+    cr_expect_float_eq(probe_gemm_flops(2048), 17179869184.0, 0);
+    cr_expect_float_eq(probe_gemm_flops(1), 2, 0);
+}
+
+/* A change counts as better or WORSE only beyond the noise: twice the larger coefficient of
+ * variation, at least 3%; for microseconds per step lower is better. */
+Test(probe, table_verdicts_on_both_sides_of_the_noise)
+{
+    static const struct {
+        double now, cv, base_cv;
+        const char *unit;
+        enum probe_verdict want;
+    } cases[] = {
+        {102.9, 0.005, 0.005, "GFLOP/s", PV_SAME},   /* +2.9%: under the 3% floor */
+        {103.1, 0.005, 0.005, "GFLOP/s", PV_BETTER}, /* +3.1%: over it */
+        {96.9, 0.005, 0.005, "GFLOP/s", PV_WORSE},
+        {107.9, 0.04, 0.01, "GFLOP/s", PV_SAME},     /* 2 x 4% = 8% of noise */
+        {108.1, 0.04, 0.01, "GFLOP/s", PV_BETTER},
+        {110, 0.005, 0.005, "us", PV_WORSE},          /* slower steps */
+        {90, 0.005, 0.005, "us", PV_BETTER},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char doc_text[512], base_text[512];
+        const char *row = "{\"schema\": \"fwadvisor.probe/1\", \"results\": [{\"workload\": \"gemm\", \"metric\": \"gflops\","
+                          " \"unit\": \"%s\", \"status\": \"ok\", \"median\": %g, \"min\": 1, \"max\": 200, \"cv\": %g,"
+                          " \"params\": {\"n\": 1024}}]}";
+        snprintf(doc_text, sizeof doc_text, row, cases[i].unit, cases[i].now, cases[i].cv);
+        snprintf(base_text, sizeof base_text, row, cases[i].unit, 100.0, cases[i].base_cv);
+        cJSON *doc = cJSON_Parse(doc_text), *base = cJSON_Parse(base_text);
+        struct probe_table *t = malloc(sizeof *t);
+        probe_table_build(doc, base, t);
+        cr_expect_eq(t->rows[0].verdict, cases[i].want, "case %zu: %g against 100 (%s)", i, cases[i].now, t->rows[0].cell[PT_CHANGE]);
+        free(t);
+        cJSON_Delete(doc);
+        cJSON_Delete(base);
+    }
 }
 
 Test(probe, statistics)

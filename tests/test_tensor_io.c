@@ -68,6 +68,9 @@ static struct bad_npy bad_npys[] = {
     {"{'descr': '<f4', 'shape': (4,), }", 16, -1, "no 'fortran_order'"},
     {"{'descr': '<f4', 'fortran_order': False, 'shape': (a, 4), }", 16, -1, "malformed"},
     {"{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }", 16, 70, "runs past the end"},
+    /* 118 header bytes after a 10-byte preamble in a 120-byte file: shorter than the file, but
+     * longer than what follows the preamble */
+    {"{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }", 16, 120, "runs past the end"},
 };
 
 ParameterizedTestParameters(tensor_io, npy_rejects_hostile_files)
@@ -176,6 +179,9 @@ static struct bad_st bad_sts[] = {
     {"{" W "," B "}", 28, "outside the 28 data bytes"},
     {"{\"layers.0.weight\":{\"dtype\":\"F32\",\"shape\":[2,3],\"data_offsets\":[0,20]},"
      "\"layers.0.bias\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[20,28]}}", 28, "its shape needs"},
+    /* a slice longer than its shape (28 bytes for 6 floats) */
+    {"{\"layers.0.weight\":{\"dtype\":\"F32\",\"shape\":[2,3],\"data_offsets\":[0,28]},"
+     "\"layers.0.bias\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[28,36]}}", 36, "its shape needs"},
     {"{\"layers.0.weight\":{\"dtype\":\"F32\",\"shape\":[2,3],\"data_offsets\":[0,24]},"
      "\"layers.0.bias\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[16,24]}}", 32, "overlap"},
     {"{\"layers.0.weight\":{\"dtype\":\"F32\",\"shape\":[4294967296,4294967296,4294967296],\"data_offsets\":[0,24]}," B "}",

@@ -161,6 +161,71 @@ static cJSON *recommend_json(const char *answers)
     return doc;
 }
 
+/* fwadvisor with the interface's recorded machine, in the same database. */
+static cJSON *run_json(const char *const *args)
+{
+    const char *fixtures = getenv("FWADVISOR_FIXTURES");
+    char sysroot[4200], xml[4300];
+    snprintf(sysroot, sizeof sysroot, "FWADVISOR_SYSROOT=%s/sysroot/nvidia-h100", fixtures ? fixtures : "tests/fixtures");
+    snprintf(xml, sizeof xml, "HWLOC_XMLFILE=%s/sysroot/nvidia-h100/topology.xml", fixtures ? fixtures : "tests/fixtures");
+    const char *env[] = {sysroot, xml, "FWADVISOR_DB", "TPU_ACCELERATOR_TYPE", "NO_COLOR=1", NULL};
+    const char *argv[16] = {dbarg};
+    int n = 1;
+    for (; args[n - 1] && n < 15; n++) argv[n] = args[n - 1];
+    argv[n] = NULL;
+    struct ts_run r;
+    cr_assert_eq(ts_run(&r, env, NULL, argv), 0);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cJSON *doc = cJSON_Parse(r.out);
+    ts_run_free(&r);
+    cr_assert_not_null(doc);
+    return doc;
+}
+
+/* A run document without what differs between two runs of the same workloads: times, the
+ * measured figures and the clock (measured on machines without cpufreq). */
+static void strip_measurements(cJSON *doc)
+{
+    static const char *const top[] = {"id", "started_at", "duration_s"};
+    for (size_t i = 0; i < sizeof top / sizeof top[0]; i++) cJSON_DeleteItemFromObject(doc, top[i]);
+    static const char *const cpu[] = {"max_mhz", "max_mhz_source", "peak_gflops_fp32", "peak_gflops_bf16", "peak_note"};
+    for (size_t i = 0; i < sizeof cpu / sizeof cpu[0]; i++) cJSON_DeleteItemFromObject(cJSON_GetObjectItem(doc, "cpu"), cpu[i]);
+    static const char *const fig[] = {"median", "min", "max", "mean", "cv", "noisy", "repeats", "peak_fraction"};
+    cJSON *r;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(doc, "results")) {
+        for (size_t i = 0; i < sizeof fig / sizeof fig[0]; i++) cJSON_DeleteItemFromObject(r, fig[i]);
+        /* measured in the run: the peak a training step is compared with, the best GEMM size */
+        cJSON_DeleteItemFromObject(cJSON_GetObjectItem(r, "params"), "peak_tflops");
+        if (!strcmp(cJSON_GetObjectItem(r, "metric")->valuestring, "gflops_best"))
+            cJSON_DeleteItemFromObject(cJSON_GetObjectItem(r, "params"), "n");
+    }
+}
+
+/* The interface and the command line run the same probe session: the same workloads give the
+ * same document, catalog peaks of the recorded H100s included, whatever the measurements. */
+Test(tui, the_interface_and_the_command_line_save_the_same_run_document, .timeout = 240)
+{
+    start(100, 30, "");
+    free(wait_for("Start the advisor"));
+    keys("Down");
+    keys("Enter");
+    free(wait_for_s("saved as probe run", 180));
+    keys("q");
+    cJSON *tui_doc = run_json((const char *const[]){"probe", "show", "latest", "--json", NULL});
+    cJSON *cli_doc = run_json((const char *const[]){"probe", "--json", NULL});
+    cr_expect(cJSON_GetArraySize(cJSON_GetObjectItem(tui_doc, "accelerators")) > 0);
+    cr_expect_not_null(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(tui_doc, "accelerators"), 0), "catalog"),
+                       "catalog peaks in the interface's run");
+    strip_measurements(tui_doc);
+    strip_measurements(cli_doc);
+    char *a = cJSON_Print(tui_doc), *b = cJSON_Print(cli_doc);
+    cr_expect_str_eq(a, b);
+    free(a);
+    free(b);
+    cJSON_Delete(tui_doc);
+    cJSON_Delete(cli_doc);
+}
+
 static void walk_preset(const char *preset)
 {
     const char *fixtures = getenv("FWADVISOR_FIXTURES");
@@ -274,6 +339,31 @@ Test(tui, export_writes_a_valid_report)
     free(path);
 }
 
+/* h on the results: the same editable path prompt as e, then the page recommend --html writes. */
+Test(tui, html_key_writes_the_page)
+{
+    start(100, 30, "");
+    free(wait_for("Start the advisor"));
+    keys("Enter");
+    free(wait_for("Step 1 of 15"));
+    keys_n("Enter", 15);
+    free(wait_for("[1 Ranking]"));
+    keys("h");
+    free(wait_for("Write the report as an HTML page to"));
+    keys("Enter");
+    free(wait_for("HTML report written to ./fwadvisor-report.html"));
+    char *path = ts_path(dir, "fwadvisor-report.html");
+    char *text = ts_read(path, NULL);
+    cr_assert_not_null(text);
+    cr_expect(strncmp(text, "<!DOCTYPE html>", 15) == 0);
+    cr_expect(strstr(text, "<section id=\"ranking\">") && strstr(text, "</html>"), "a whole page");
+    free(text);
+    free(path);
+    /* Left still goes back, now that h does not */
+    keys("Left");
+    free(wait_for(" of 15"));
+}
+
 Test(tui, small_terminal_says_so_and_recovers)
 {
     start(100, 30, "");
@@ -379,6 +469,10 @@ Test(tui, browse_the_knowledge_base_and_probe)
     cr_expect(saved || strstr(s, "nothing saved"), "%s", s);
     cr_expect(strstr(s, "WORKLOAD") && strstr(s, "MEDIAN"), "the command line's table:\n%s", s);
     free(s);
+    keys("h");
+    free(wait_for("Write the probe run as an HTML page to"));
+    keys("Enter");
+    free(wait_for("HTML report written to ./fwadvisor-probe.html"));
     /* The run stored opens again from the home screen. */
     keys("Escape");
     free(wait_for("> Run a probe of this machine"));

@@ -133,7 +133,7 @@ static void input_key(struct app *a, int ch)
 void app_refresh_hardware(struct app *a)
 {
     char err[512];
-    if (probe_advisor_hardware(a->k, "latest", 1, &a->hw, err, sizeof err) != KB_OK) memset(&a->hw, 0, sizeof a->hw);
+    if (probe_advisor_hardware(a->k, "latest", NULL, 1, &a->hw, err, sizeof err) != KB_OK) memset(&a->hw, 0, sizeof a->hw);
     if (strcmp(a->hw.kind, "cpu") == 0)
         snprintf(a->hw_line, sizeof a->hw_line, "CPU: %s (%d cores), %.1f GB memory; no accelerator found",
                  a->hw.name[0] ? a->hw.name : "model unknown", a->hw.cpu_threads, a->hw.host_memory_gb);
@@ -224,14 +224,15 @@ static void help_draw(struct app *a)
 {
     static const char *const lines[] = {
         "Keys (every screen)",
-        "  Up/Down, k/j      move          Left/Right, h/l   back / forward",
+        "  Up/Down, k/j      move          Left/Right, h/l   back / forward (h: see below)",
         "  Enter             choose        Space             toggle a choice or a tick",
         "  Tab, Shift-Tab    next tab      Backspace, Esc    back",
         "  ?                 this help     q                 quit (asks while a probe runs)",
         "",
         "Wizard: the side panel reranks the frameworks as you move between choices.",
-        "Results: 1-6 pick a tab; e exports the JSON report; on Pitfalls, Space ticks.",
-        "Probe: Esc cancels; what finished is kept, marked interrupted.",
+        "Results: 1-6 pick a tab; e exports the JSON report, h the HTML report;",
+        "  on Pitfalls, Space ticks.",
+        "Probe: Esc cancels; what finished is kept, marked interrupted; h: HTML.",
         "Knowledge base: Tab switches tables; Up/Down picks a fact.",
         "",
         "Press any key to close.",

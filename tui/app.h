@@ -104,6 +104,8 @@ int wizard_option_count(const struct app *a, int q);
 void results_compute(struct app *a);
 void results_draw(struct app *a);
 void results_key(struct app *a, int ch);
+/* Writes data to path atomically and says so (or why not) in the message line. */
+void results_save(struct app *a, const char *path, const char *data, size_t len, const char *what);
 
 /* probe_view.c */
 void probe_view_start(struct app *a);

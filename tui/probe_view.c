@@ -5,6 +5,7 @@
  * opens here too, from the home screen. The knowledge base is only touched from the
  * interface's thread. */
 #include "knowledge/probe_store.h"
+#include "probes/run_html.h"
 #include "probes/run_table.h"
 #include "probes/session.h"
 #include "tui/app.h"
@@ -314,7 +315,16 @@ void probe_view_draw(struct app *a)
     ui_text(LINES - 2, 1, COLS - 2, note, crt_attr(PAIR_DIM));
     free(t);
     free(ft);
-    ui_footer(a, " Esc/Backspace: home  Up/Down: scroll  b: baseline  a: advisor  ?: help  q: quit");
+    ui_footer(a, " Esc/Backspace: home  Up/Down: scroll  b: baseline  h: HTML  a: advisor  q: quit");
+}
+
+/* The run shown, with its baseline, as a page (what probe show --html writes). */
+static void html_done(struct app *a, const char *path)
+{
+    struct html page = {0};
+    if (probe_run_html(a->probe.shown, a->probe.baseline, &page) != 0) ui_message(a, 1, "out of memory");
+    else results_save(a, path, page.data, page.len, "HTML report");
+    html_free(&page);
 }
 
 void probe_view_key(struct app *a, int ch)
@@ -324,7 +334,10 @@ void probe_view_key(struct app *a, int ch)
         return;
     }
     switch (ch) {
-    case 27: case KEY_BACKSPACE: case 127: case 8: case KEY_LEFT: case 'h': a->screen = SCR_HOME; break;
+    case 27: case KEY_BACKSPACE: case 127: case 8: case KEY_LEFT: a->screen = SCR_HOME; break;
+    case 'h':
+        if (a->probe.shown) ui_begin_input(a, "Write the probe run as an HTML page to", "./fwadvisor-probe.html", html_done);
+        break;
     case KEY_UP: case 'k': a->probe.scroll--; break;
     case KEY_DOWN: case 'j': a->probe.scroll++; break;
     case 'b': next_baseline(a); break;

@@ -1,5 +1,7 @@
 /* Results in tabs: Ranking, Why, Compare, Plan, Deploy, Pitfalls; and the report's export. */
 #include "engine/file.h"
+#include "knowledge/report_html.h"
+#include "probes/advisor_hw.h"
 #include "tui/app.h"
 #include "tui/crt.h"
 #include "tui/layout.h"
@@ -19,7 +21,13 @@ void results_compute(struct app *a)
     struct answers ans;
     wizard_build(a, &ans, -1, 0);
     char err[256];
-    if (adv_recommend(a->akb, &ans, &a->hw, a->res, err, sizeof err) != KB_OK) {
+    /* The stored runs that match these answers (the side panel used the latest run as it was). */
+    struct adv_hw *hw = malloc(sizeof *hw);
+    if (!hw) return;
+    if (probe_advisor_hardware(a->k, "latest", &ans, 1, hw, err, sizeof err) != KB_OK) *hw = a->hw;
+    int status = adv_recommend(a->akb, &ans, hw, a->res, err, sizeof err);
+    free(hw);
+    if (status != KB_OK) {
         ui_message(a, 1, "%s", err); /* answers loaded from a file that contradict each other */
         return;
     }
@@ -29,14 +37,27 @@ void results_compute(struct app *a)
     memset(a->ticked, 0, sizeof a->ticked);
 }
 
-static void export_done(struct app *a, const char *path)
+void results_save(struct app *a, const char *path, const char *data, size_t len, const char *what)
 {
-    char now[32], err[512];
+    char err[512];
+    if (eng_file_write(path, &(struct eng_chunk){data, len}, 1, err, sizeof err) != ENG_FILE_OK) ui_message(a, 1, "%s", err);
+    else ui_message(a, 0, "%s written to %s", what, path);
+}
+
+/* The report document of the results shown (fwadvisor.report/1), stamped now. */
+static cJSON *report_now(struct app *a)
+{
+    char now[32];
     time_t t = time(NULL);
     struct tm tm;
     gmtime_r(&t, &tm);
     strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    cJSON *doc = adv_report_json(a->akb, a->res, now);
+    return adv_report_json(a->akb, a->res, now);
+}
+
+static void export_done(struct app *a, const char *path)
+{
+    cJSON *doc = report_now(a);
     char *text = doc ? cJSON_Print(doc) : NULL;
     cJSON_Delete(doc);
     if (!text) {
@@ -45,10 +66,19 @@ static void export_done(struct app *a, const char *path)
     }
     size_t len = strlen(text);
     text[len] = '\n';
-    if (eng_file_write(path, &(struct eng_chunk){text, len + 1}, 1, err, sizeof err) != ENG_FILE_OK)
-        ui_message(a, 1, "%s", err);
-    else ui_message(a, 0, "report written to %s", path);
+    results_save(a, path, text, len + 1, "report");
     free(text);
+}
+
+/* The same document as a page (what recommend --html writes). */
+static void html_done(struct app *a, const char *path)
+{
+    cJSON *doc = report_now(a);
+    struct html page = {0};
+    if (!doc || adv_report_html(doc, &page) != 0) ui_message(a, 1, "out of memory");
+    else results_save(a, path, page.data, page.len, "HTML report");
+    html_free(&page);
+    cJSON_Delete(doc);
 }
 
 static void draw_tabs(struct app *a)
@@ -202,7 +232,14 @@ static void draw_deploy(struct app *a, int top, int rows)
     snprintf(line, sizeof line, "Runtime: %s (%s)", a->res->runtime_name ? a->res->runtime_name : "-", a->res->runtime ? a->res->runtime : "-");
     ui_text(top, 1, COLS - 2, line, A_BOLD);
     ui_text(top + 1, 1, COLS - 2, a->res->deploy_hardware_note, A_NORMAL);
-    draw_reasons(a, a->res->runtime_reasons, a->res->nruntime_reasons, top + 3, rows - 3, 0);
+    /* The inference plan's lines (the command line's), then the reasons; Up/Down scroll both. */
+    struct plan_lines p = {a, top + 3, top + rows, 0};
+    adv_inference_text(a->akb, a->res, plan_line, &p);
+    int scroll = a->scroll;
+    a->scroll = scroll - p.skipped;
+    int y = p.y + (p.y > top + 3); /* a blank line after the serving lines */
+    if (y < top + rows) draw_reasons(a, a->res->runtime_reasons, a->res->nruntime_reasons, y, top + rows - y, 0);
+    a->scroll = scroll;
 }
 
 static void draw_pitfalls(struct app *a, int top, int rows)
@@ -230,7 +267,7 @@ void results_draw(struct app *a)
     case TAB_DEPLOY: draw_deploy(a, top, rows); break;
     case TAB_PITFALLS: draw_pitfalls(a, top, rows); break;
     }
-    ui_footer(a, " Tab/1-6: tabs  Up/Down: move  Enter: why  e: export JSON  Esc: wizard  ?: help  q: quit");
+    ui_footer(a, " Tab/1-6: tabs  Enter: why  e: JSON  h: HTML  Esc: wizard  ?: help  q: quit");
 }
 
 void results_key(struct app *a, int ch)
@@ -256,7 +293,8 @@ void results_key(struct app *a, int ch)
         if (a->tab == TAB_RANKING) a->tab = TAB_WHY, a->scroll = 0;
         break;
     case 'e': ui_begin_input(a, "Export the report (fwadvisor.report/1) to", "./fwadvisor-report.json", export_done); break;
-    case KEY_LEFT: case 'h': case KEY_BACKSPACE: case 127: case 8: case 27:
+    case 'h': ui_begin_input(a, "Write the report as an HTML page to", "./fwadvisor-report.html", html_done); break;
+    case KEY_LEFT: case KEY_BACKSPACE: case 127: case 8: case 27:
         if (a->tab == TAB_WHY) a->tab = TAB_RANKING;
         else a->screen = SCR_WIZARD;
         break;

@@ -281,7 +281,7 @@ void text_table(FILE *f, const struct text_column *cols, int ncols, const char *
     }
     if (total > TEXT_WIDTH && flex >= 0) {
         int shrink = total - TEXT_WIDTH;
-        widths[flex] = widths[flex] - shrink < 8 ? 8 : widths[flex] - shrink;
+        widths[flex] = widths[flex] - shrink < 6 ? 6 : widths[flex] - shrink;
     }
     for (int r = -1; r < nrows; r++) {
         char line[1024];

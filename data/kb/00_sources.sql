@@ -145,4 +145,6 @@ INSERT INTO sources (id, title, url, published, note) VALUES
  ('paddle-lite', 'Paddle Lite (PaddlePaddle/Paddle-Lite)', 'https://github.com/PaddlePaddle/Paddle-Lite', 'undated',
   'PaddlePaddle''s lightweight inference engine for mobile, embedded and IoT devices: Arm CPUs, Mali and Adreno GPUs, Huawei NPUs and others.'),
  ('mindspore-lite', 'MindSpore tutorials: MindSpore Lite inference overview', 'https://www.mindspore.cn/tutorials/en/r2.9.0/model_infer/lite_infer/overview.html', '2026',
-  'Lightweight inference engine: device-side .ms models and cloud-side .mindir models on Ascend (Atlas 300I Duo, 800I A3) and x86/Arm CPUs; converts MindSpore, ONNX, TensorFlow and TFLite models.');
+  'Lightweight inference engine: device-side .ms models and cloud-side .mindir models on Ascend (Atlas 300I Duo, 800I A3) and x86/Arm CPUs; converts MindSpore, ONNX, TensorFlow and TFLite models.'),
+ ('amd-epyc-9554', 'AMD EPYC 9554 processor specifications', 'https://www.amd.com/en/products/processors/server/epyc/4th-generation-9004-and-8004-series/amd-epyc-9554.html', '2022-11',
+  'A mainstream 4th-generation EPYC server socket: 64 cores, 3.1 GHz base; the plan''s assumed CPU device when the CPUs planned are not this machine''s.');

@@ -1,0 +1,33 @@
+/* launch_files: the chosen training plan as ready-to-edit launch files (fwadvisor recommend --emit
+ * DIR): a torchrun, accelerate launch or Megatron-LM command in launch.sh, an accelerate config and
+ * a DeepSpeed JSON for ZeRO and FSDP plans, a Slurm sbatch script for clusters, a jax.distributed
+ * note for JAX, and a README.txt that says what each file holds and which documentation its keys
+ * follow. Every file but the JSON cites that documentation in a comment line (JSON has no
+ * comments; README.txt cites it). Text only: writing the files is the caller's. */
+#ifndef FWADVISOR_LAUNCH_FILES_H
+#define FWADVISOR_LAUNCH_FILES_H
+
+#include <stddef.h>
+
+#include "knowledge/advisor.h"
+
+#define LAUNCH_MAX_FILES 6
+
+struct launch_file {
+    const char *name; /* a plain file name: README.txt, launch.sh, accelerate.yaml, ds_config.json, ... */
+    char *text;       /* owned, NUL-terminated */
+    size_t len;
+};
+
+struct launch_files {
+    int count;
+    struct launch_file files[LAUNCH_MAX_FILES];
+};
+
+/* The files for the plan in r (adv_recommend's result). Returns 0, or -1 with one line in err (out
+ * of memory); out is then empty. Free with launch_files_free. */
+int launch_files_make(const struct adv_kb *akb, const struct adv_result *r, struct launch_files *out, char *err,
+                      size_t errsz);
+void launch_files_free(struct launch_files *f);
+
+#endif

@@ -1,0 +1,572 @@
+/* The recommendation report as a page (report_html.h). Sections follow the document: the
+ * answers, the ranking with each framework's reasons, the comparison, the distributed strategy,
+ * memory, time and cost, the inference plan and the measured figures when present, deployment,
+ * pitfalls, assumptions and the sources. */
+#include "knowledge/report_html.h"
+#include "knowledge/json_doc.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const cJSON *get(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
+
+/* A number as text, "-" when absent. */
+static const char *fmt(double v, char *out, size_t n)
+{
+    html_num(v, out, n);
+    return out;
+}
+
+/* The source ids of an item as links to the list of sources at the end of the page. */
+static void source_links(struct html *h, const cJSON *item)
+{
+    const cJSON *s;
+    int first = 1;
+    cJSON_ArrayForEach(s, get(item, "sources")) {
+        if (!cJSON_IsString(s)) continue;
+        html_raw(h, first ? "" : ", ");
+        html_raw(h, "<a href=\"#src-");
+        html_text(h, s->valuestring);
+        html_raw(h, "\">");
+        html_text(h, s->valuestring);
+        html_raw(h, "</a>");
+        first = 0;
+    }
+}
+
+/* Reasons as a table: signed points (when with_delta), the text, the sources. */
+static void reasons_table(struct html *h, const cJSON *reasons, int with_delta)
+{
+    if (!cJSON_GetArraySize(reasons)) return;
+    html_raw(h, "<table class=\"reasons\"><thead><tr>");
+    if (with_delta) html_raw(h, "<th class=\"n\">points</th>");
+    html_raw(h, "<th>reason</th><th>sources</th></tr></thead><tbody>");
+    const cJSON *r;
+    cJSON_ArrayForEach(r, reasons) {
+        html_raw(h, "<tr>");
+        if (with_delta) {
+            double d = json_num(r, "delta");
+            char n[32];
+            html_rawf(h, "<td class=\"n\">%s", d > 0 ? "+" : "");
+            html_raw(h, fmt(d, n, sizeof n));
+            html_raw(h, "</td>");
+        }
+        html_elem(h, "td", json_str(r, "text"));
+        html_raw(h, "<td>");
+        source_links(h, r);
+        html_raw(h, "</td></tr>");
+    }
+    html_raw(h, "</tbody></table>\n");
+}
+
+static void card(struct html *h, const char *label, const char *value, const char *detail)
+{
+    html_raw(h, "<div class=\"card\"><span>");
+    html_text(h, label);
+    html_raw(h, "</span><b>");
+    html_text(h, value);
+    html_raw(h, "</b><span>");
+    html_text(h, detail);
+    html_raw(h, "</span></div>");
+}
+
+static void summary(struct html *h, const cJSON *doc)
+{
+    const cJSON *top = cJSON_GetArrayItem(get(doc, "ranking"), 0), *plan = get(doc, "plan");
+    const cJSON *mem = get(plan, "memory"), *time = get(plan, "time");
+    char a[32], b[64], line[256];
+    html_raw(h, "<div class=\"cards\">");
+    snprintf(line, sizeof line, "score %s of 100", fmt(json_num(top, "score"), a, sizeof a));
+    card(h, "Framework", json_str(top, "name"), line);
+    card(h, "Distributed training", json_str(get(doc, "distributed"), "name"), json_str(get(doc, "distributed"), "strategy"));
+    card(h, "Deployment", json_str(get(doc, "deployment"), "name"), json_str(get(doc, "deployment"), "runtime"));
+    double usable = json_num(mem, "usable_gb");
+    if (isnan(usable)) usable = json_num(mem, "device_memory_gb");
+    snprintf(line, sizeof line, "%s GB of %s GB per device", fmt(json_num(mem, "total_gb_per_device"), a, sizeof a),
+             fmt(usable, b, sizeof b));
+    card(h, "Memory", cJSON_IsTrue(get(mem, "fits")) ? "fits" : "does not fit", line);
+    double hours = json_num(time, "hours");
+    snprintf(line, sizeof line, "%s device-hours", fmt(json_num(time, "device_hours"), a, sizeof a));
+    snprintf(b, sizeof b, "%s h", fmt(hours, a, sizeof a));
+    card(h, "Training time", isnan(hours) ? "not planned" : b, isnan(hours) ? "tokens or a peak missing" : line);
+    double cost = json_num(time, "cost");
+    snprintf(line, sizeof line, "at %s per device-hour", fmt(json_num(get(doc, "answers"), "price_per_device_hour"), a, sizeof a));
+    card(h, "Cost", isnan(cost) ? "not planned" : fmt(cost, b, sizeof b), isnan(cost) ? "no price_per_device_hour" : line);
+    html_raw(h, "</div>\n");
+}
+
+static void answers(struct html *h, const cJSON *doc)
+{
+    html_raw(h, "<section id=\"answers\"><h2>Answers</h2>\n<p class=\"note\">Every answer (the keys of --set and "
+                "answer files) with the value used, defaults filled; a dash where none applies.</p>\n<dl class=\"kv two\">");
+    const cJSON *a;
+    cJSON_ArrayForEach(a, get(doc, "answers")) {
+        html_elem(h, "dt", a->string);
+        html_raw(h, "<dd>");
+        html_json(h, a);
+        html_raw(h, "</dd>");
+    }
+    html_raw(h, "</dl>\n");
+    const cJSON *hw = get(doc, "hardware");
+    html_raw(h, "<h3>Hardware</h3>\n<p>");
+    html_textf(h, "%s (source: %s). Device memory: %s.", json_str(hw, "note"), json_str(hw, "source"),
+               json_str(hw, "device_memory_source"));
+    html_raw(h, "</p></section>\n");
+}
+
+/* The first words of a reason, up to its colon, as a chart label. */
+static void short_reason(const char *text, char *out, size_t n)
+{
+    size_t len = strcspn(text, ":");
+    snprintf(out, n, "%.*s", (int)(len < n ? len : n - 1), text);
+}
+
+static void ranking(struct html *h, const cJSON *doc)
+{
+    const cJSON *rk = get(doc, "ranking"), *f;
+    int n = cJSON_GetArraySize(rk), i = 0;
+    struct html_bar *bars = calloc((size_t)(n > 0 ? n : 1), sizeof *bars);
+    char (*ptr)[48] = calloc((size_t)(n > 0 ? n : 1), sizeof *ptr);
+    if (!bars || !ptr) {
+        free(bars), free(ptr);
+        h->failed = 1;
+        return;
+    }
+    cJSON_ArrayForEach(f, rk) {
+        int excluded = cJSON_IsTrue(get(f, "excluded"));
+        snprintf(ptr[i], sizeof ptr[i], "/ranking/%d/score", i);
+        bars[i] = (struct html_bar){json_str(f, "name"), excluded ? NAN : json_num(f, "score"), NAN, NAN, NAN,
+                                    excluded ? "excluded" : NULL, excluded ? NULL : ptr[i], 0, i == 0 ? 0 : 4};
+        i++;
+    }
+    html_raw(h, "<section id=\"ranking\"><h2>Ranking</h2>\n");
+    struct html_chart c = {"Frameworks ranked for these answers", "score (points of 100)", 0, 100, 0, 0, "ranking-chart"};
+    html_bar_chart(h, &c, bars, n, NULL, 0);
+    free(bars);
+    free(ptr);
+    html_raw(h, "<p class=\"note\">Each score is the sum of its signed reasons; open a framework for them and "
+                "their sources.</p>\n");
+    i = 0;
+    cJSON_ArrayForEach(f, rk) {
+        const cJSON *reasons = get(f, "reasons"), *r;
+        int nr = cJSON_GetArraySize(reasons), j = 0;
+        double total = 0; /* the running sum: each reason's bar starts where the last one ended */
+        char score[32];
+        html_rawf(h, "<details id=\"why-%d\"%s><summary>", i, i == 0 ? " open" : "");
+        if (cJSON_IsTrue(get(f, "excluded"))) html_textf(h, "%s: excluded", json_str(f, "name"));
+        else html_textf(h, "#%d %s: %s points from %d reasons", i + 1, json_str(f, "name"),
+                        fmt(json_num(f, "score"), score, sizeof score), nr);
+        html_raw(h, "</summary>\n");
+        struct html_bar *rb = calloc((size_t)(nr > 0 ? nr : 1), sizeof *rb);
+        char (*labels)[64] = calloc((size_t)(nr > 0 ? nr : 1), sizeof *labels);
+        char (*rp)[64] = calloc((size_t)(nr > 0 ? nr : 1), sizeof *rp);
+        if (!rb || !labels || !rp) {
+            free(rb), free(labels), free(rp);
+            h->failed = 1;
+            return;
+        }
+        cJSON_ArrayForEach(r, reasons) {
+            short_reason(json_str(r, "text"), labels[j], sizeof labels[j]);
+            snprintf(rp[j], sizeof rp[j], "/ranking/%d/reasons/%d/delta", i, j);
+            double d = json_num(r, "delta");
+            rb[j] = (struct html_bar){labels[j], d, NAN, NAN, total, NULL, rp[j], 0, d < 0 ? 5 : 2};
+            total += isfinite(d) ? d : 0;
+            j++;
+        }
+        if (!cJSON_IsTrue(get(f, "excluded")) && nr > 0) {
+            char title[160];
+            snprintf(title, sizeof title, "%s: the score built from its reasons (+ for, - against)", json_str(f, "name"));
+            struct html_chart rc = {title, "score (points of 100), each bar starting where the last ended", 0, 100, 0, 1, NULL};
+            html_bar_chart(h, &rc, rb, nr, NULL, 0);
+        }
+        free(rb), free(labels), free(rp);
+        reasons_table(h, reasons, 1);
+        html_raw(h, "</details>\n");
+        i++;
+    }
+    html_raw(h, "</section>\n");
+}
+
+/* The comparison: criteria down, frameworks (in ranking order) across, the best score bold. */
+static void comparison(struct html *h, const cJSON *doc)
+{
+    const cJSON *weights = get(doc, "weights"), *w, *f;
+    if (!cJSON_GetArraySize(weights)) return;
+    html_raw(h, "<section id=\"comparison\"><h2>Comparison</h2>\n<p class=\"note\">The knowledge base's score of each "
+                "framework on each criterion (0-10) and the weight these answers gave the criterion; the best "
+                "score of a row is bold, a dash where the table has none (hardware fit is scored from the support "
+                "of the answered hardware: see each framework's reasons).</p>\n<table><thead><tr><th>criterion</th><th class=\"n\">weight</th>");
+    cJSON_ArrayForEach(f, get(doc, "ranking")) {
+        html_raw(h, "<th class=\"n\">");
+        html_text(h, json_str(f, "name"));
+        html_raw(h, "</th>");
+    }
+    html_raw(h, "</tr></thead><tbody>\n");
+    cJSON_ArrayForEach(w, weights) {
+        const cJSON *scores = get(w, "scores");
+        double best = -1;
+        cJSON_ArrayForEach(f, get(doc, "ranking")) best = fmax(best, json_num(scores, json_str(f, "framework")));
+        char n[32];
+        html_raw(h, "<tr>");
+        html_elem(h, "td", json_str(w, "name"));
+        html_raw(h, "<td class=\"n\">");
+        html_raw(h, fmt(json_num(w, "weight"), n, sizeof n));
+        html_raw(h, "</td>");
+        cJSON_ArrayForEach(f, get(doc, "ranking")) {
+            double s = json_num(scores, json_str(f, "framework"));
+            html_raw(h, !isnan(s) && s == best ? "<td class=\"n good\">" : "<td class=\"n\">");
+            html_raw(h, fmt(s, n, sizeof n));
+            html_raw(h, "</td>");
+        }
+        html_raw(h, "</tr>\n");
+    }
+    html_raw(h, "</tbody></table></section>\n");
+}
+
+static void strategy(struct html *h, const cJSON *doc)
+{
+    const cJSON *d = get(doc, "distributed"), *mem = get(get(doc, "plan"), "memory"), *lay = get(mem, "layout");
+    char tp[16], pp[16], dp[16], ep[16], n[32];
+    html_raw(h, "<section id=\"strategy\"><h2>Distributed training</h2>\n<p><b>");
+    html_text(h, json_str(d, "name"));
+    html_raw(h, "</b> (");
+    html_text(h, json_str(d, "strategy"));
+    html_raw(h, ")</p>\n");
+    html_rawf(h, "<p>Layout: <b>%s tensor &#215; %s pipeline &#215; %s data parallel</b>", fmt(json_num(lay, "tp"), tp, sizeof tp),
+              fmt(json_num(lay, "pp"), pp, sizeof pp), fmt(json_num(lay, "dp"), dp, sizeof dp));
+    if (json_num(lay, "ep") > 1) html_rawf(h, ", %s expert-parallel ranks", fmt(json_num(lay, "ep"), ep, sizeof ep));
+    if (json_num(lay, "virtual_stages") > 1) html_rawf(h, ", %s virtual stages", fmt(json_num(lay, "virtual_stages"), n, sizeof n));
+    if (cJSON_IsTrue(get(lay, "uneven_stages"))) html_raw(h, ", uneven stages");
+    html_rawf(h, "; %s micro-batches per step and data-parallel rank", fmt(json_num(lay, "micro_batches"), n, sizeof n));
+    if (!isnan(json_num(lay, "batch_tokens"))) html_rawf(h, ", %s tokens a step", fmt(json_num(lay, "batch_tokens"), n, sizeof n));
+    html_raw(h, ".</p>\n");
+    reasons_table(h, get(d, "reasons"), 0);
+    const cJSON *alt;
+    html_raw(h, "<p>Alternatives: ");
+    int first = 1;
+    cJSON_ArrayForEach(alt, get(d, "alternatives")) {
+        html_raw(h, first ? "" : ", ");
+        html_text(h, cJSON_IsString(alt) ? alt->valuestring : "");
+        first = 0;
+    }
+    html_raw(h, first ? "none.</p>\n" : ".</p>\n");
+    html_raw(h, "</section>\n");
+}
+
+static void memory(struct html *h, const cJSON *doc)
+{
+    const cJSON *mem = get(get(doc, "plan"), "memory"), *lay = get(mem, "layout");
+    double dev = json_num(mem, "device_memory_gb"), usable = json_num(mem, "usable_gb"), head = json_num(mem, "headroom_gb");
+    int fits = cJSON_IsTrue(get(mem, "fits"));
+    struct html_part parts[4] = {
+        {"model states (weights, gradients, optimizer)", json_num(mem, "model_states_gb_per_device"), "/plan/memory/model_states_gb_per_device", 0},
+        {"activations", json_num(mem, "activations_gb_per_device"), "/plan/memory/activations_gb_per_device", 1},
+        {"buffers", json_num(mem, "buffers_gb_per_device"), "/plan/memory/buffers_gb_per_device", 3},
+        {"headroom", head, "/plan/memory/headroom_gb", 6},
+    };
+    int nparts = !isnan(head) && head > 0 ? 4 : 3;
+    char a[32], b[32], label[256], title[256];
+    html_raw(h, "<section id=\"memory\"><h2>Memory per device</h2>\n");
+    double devices = json_num(lay, "tp") * json_num(lay, "pp") * json_num(lay, "dp");
+    if (devices == 1) snprintf(label, sizeof label, "the one device (%s)", json_str(mem, "strategy"));
+    else snprintf(label, sizeof label, "each of the %s devices (%s)", fmt(devices, a, sizeof a), json_str(mem, "strategy"));
+    snprintf(title, sizeof title, "Memory of one device: %s GB planned%s", fmt(json_num(mem, "total_gb_per_device"), a, sizeof a),
+             isnan(dev) ? "" : fits ? ", fits" : ", does not fit");
+    struct html_chart c = {title, "GB (10^9 bytes) per device", 0, 0, 0, 0, "memory-chart"};
+    int capped = !isnan(usable) && !isnan(dev) && usable < dev;
+    html_stacked_bar(h, &c, label, parts, nparts, isnan(usable) ? 0 : usable, capped ? "usable" : "device memory",
+                     capped ? "/plan/memory/usable_gb" : "/plan/memory/device_memory_gb", "GB");
+    if (isnan(dev)) html_raw(h, "<p><b>Device memory unknown:</b> the plan cannot say whether it fits.</p>\n");
+    else if (fits) html_rawf(h, "<p class=\"good\">Fits: %s GB left of %s GB usable.</p>\n", fmt(head, a, sizeof a), fmt(usable, b, sizeof b));
+    else html_rawf(h, "<p class=\"bad\">Does not fit: %s GB needed, %s GB usable (at least 10%% must stay free).</p>\n",
+                   fmt(json_num(mem, "total_gb_per_device"), a, sizeof a), fmt(usable, b, sizeof b));
+    html_raw(h, "<h3>Buffers</h3>\n");
+    html_json(h, get(mem, "buffers"));
+    html_raw(h, "<p class=\"note\">");
+    html_textf(h, "Activations: %s (%s). Recomputation: %s.", json_str(mem, "activations_note"), json_str(mem, "activations_mode"),
+               json_str(mem, "recompute"));
+    html_raw(h, "</p>\n");
+    if (json_num(mem, "cpu_gb_per_node") > 0) {
+        html_rawf(h, "<p>Offload needs %s GB of host memory per node", fmt(json_num(mem, "cpu_gb_per_node"), a, sizeof a));
+        if (!isnan(json_num(mem, "host_memory_gb_per_node")))
+            html_rawf(h, " of %s GB: %s", fmt(json_num(mem, "host_memory_gb_per_node"), b, sizeof b),
+                      cJSON_IsTrue(get(mem, "host_fits")) ? "fits" : "<b>does not fit</b>");
+        html_raw(h, ".</p>\n");
+    }
+    if (!isnan(json_num(mem, "fit_devices")))
+        html_rawf(h, "<p>The fewest devices that would fit: <b>%s</b>.</p>\n", fmt(json_num(mem, "fit_devices"), a, sizeof a));
+    if (cJSON_GetArraySize(get(mem, "remedies"))) {
+        html_raw(h, "<h3>What else would help</h3>\n<ul>");
+        const cJSON *r;
+        cJSON_ArrayForEach(r, get(mem, "remedies")) html_elem(h, "li", cJSON_IsString(r) ? r->valuestring : "");
+        html_raw(h, "</ul>\n");
+    }
+    html_raw(h, "</section>\n");
+}
+
+static void time_cost(struct html *h, const cJSON *doc)
+{
+    const cJSON *t = get(get(doc, "plan"), "time"), *ans = get(doc, "answers");
+    html_raw(h, "<section id=\"time\"><h2>Time and cost</h2>\n");
+    double hours = json_num(t, "hours");
+    if (isnan(hours)) {
+        html_raw(h, "<p>Not planned: ");
+        html_text(h, isnan(json_num(ans, "tokens")) ? "give tokens (samples x steps) to plan training time"
+                                                    : "no peak throughput is known for this hardware");
+        html_raw(h, ".</p></section>\n");
+        return;
+    }
+    char a[32], b[32], c[32], d[32], e[32];
+    double comm = json_num(t, "communication_hours");
+    struct html_part parts[4] = {
+        {"compute", json_num(t, "compute_hours"), "/plan/time/compute_hours", 0},
+        {isnan(comm) ? "communication (not estimated)" : "communication exposed", comm, isnan(comm) ? NULL : "/plan/time/communication_hours", 1},
+        {"pipeline bubble", json_num(t, "bubble_hours"), "/plan/time/bubble_hours", 2},
+        {"interruptions", json_num(t, "lost_hours"), "/plan/time/lost_hours", 5},
+    };
+    char title[160];
+    snprintf(title, sizeof title, "Wall-clock time of the run: %s hours", fmt(hours, a, sizeof a));
+    struct html_chart ch = {title, "hours", 0, 0, 0, 0, "time-chart"};
+    html_stacked_bar(h, &ch, "the whole run, split", parts, 4, 0, NULL, NULL, "h");
+    double devices = json_num(ans, "devices"), flops = json_num(t, "total_flops"), recompute = json_num(t, "recompute_flops");
+    double peak = json_num(t, "peak_tflops_per_device"), eff = json_num(t, "efficiency");
+    double work = flops + (isnan(recompute) ? 0 : recompute), check = work / (devices * peak * 1e12 * eff * 3600);
+    html_raw(h, "<div class=\"formula\">");
+    html_raw(h, "compute = (model FLOPs + recomputed FLOPs) / (devices &#215; dense peak &#215; efficiency)\n");
+    html_rawf(h, "        = (%s + %s) / (%s &#215; %s TFLOP/s &#215; %s) = ", fmt(flops, a, sizeof a),
+              fmt(isnan(recompute) ? 0 : recompute, b, sizeof b), fmt(devices, c, sizeof c), fmt(peak, d, sizeof d),
+              fmt(eff, e, sizeof e));
+    html_rawf(h, "%s h", fmt(json_num(t, "compute_hours"), a, sizeof a));
+    if (isfinite(check) && fabs(check - json_num(t, "compute_hours")) > 0.01 * check + 0.001)
+        html_raw(h, " (at the precision's realised rate, not the dense peak)");
+    html_raw(h, "\nhours   = compute + communication + bubble + interruptions");
+    html_rawf(h, "\n        = %s + %s + %s + %s = %s h", fmt(json_num(t, "compute_hours"), a, sizeof a), fmt(comm, b, sizeof b),
+              fmt(json_num(t, "bubble_hours"), c, sizeof c), fmt(json_num(t, "lost_hours"), d, sizeof d), fmt(hours, e, sizeof e));
+    if (json_num(t, "scaling_efficiency") < 1)
+        html_rawf(h, " (communication from the measured scaling efficiency %s)", fmt(json_num(t, "scaling_efficiency"), a, sizeof a));
+    html_rawf(h, "\ndevice-hours = hours &#215; devices = %s &#215; %s = %s", fmt(hours, a, sizeof a), fmt(devices, b, sizeof b),
+              fmt(json_num(t, "device_hours"), c, sizeof c));
+    if (!isnan(json_num(t, "cost")))
+        html_rawf(h, "\ncost    = device-hours &#215; price per device-hour = %s &#215; %s = %s", fmt(json_num(t, "device_hours"), a, sizeof a),
+                  fmt(json_num(ans, "price_per_device_hour"), b, sizeof b), fmt(json_num(t, "cost"), c, sizeof c));
+    html_rawf(h, "\nMFU     = model FLOPs / (devices &#215; peak &#215; wall time) = %s", fmt(json_num(t, "mfu"), a, sizeof a));
+    html_raw(h, "</div>\n<ul class=\"note\">");
+    html_raw(h, "<li>Peak: ");
+    html_text(h, json_str(t, "peak_source"));
+    html_raw(h, "</li><li>Efficiency: ");
+    html_textf(h, "%s of the peak while computing (%s)", fmt(eff, a, sizeof a), json_str(t, "efficiency_source"));
+    html_raw(h, "</li><li>Communication: ");
+    html_text(h, json_str(get(t, "communication"), "source"));
+    html_raw(h, "</li><li>Scaling: ");
+    html_text(h, json_str(t, "scaling_source"));
+    if (*json_str(t, "scaling_seed")) {
+        html_raw(h, "</li><li>");
+        html_text(h, json_str(t, "scaling_seed"));
+    }
+    html_raw(h, "</li></ul>\n</section>\n");
+}
+
+/* A member of the plan the page has no special drawing for (the inference plan, the measured
+ * figures, and whatever is added later): its name and its content as it is. */
+static void plan_member(struct html *h, const char *id, const char *title, const cJSON *v)
+{
+    if (!v || cJSON_IsNull(v)) return;
+    html_rawf(h, "<section id=\"%s\"><h2>", id);
+    html_text(h, title);
+    html_raw(h, "</h2>\n");
+    html_json(h, v);
+    html_raw(h, "</section>\n");
+}
+
+/* The inference plan: the serving layout, a stacked memory bar per device, decode and prefill. */
+static void inference(struct html *h, const cJSON *doc)
+{
+    const cJSON *inf = get(get(doc, "plan"), "inference"), *lay = get(inf, "layout"), *dev = get(inf, "device");
+    const cJSON *per = get(inf, "per_device"), *dec = get(inf, "decode"), *pre = get(inf, "prefill"), *n;
+    if (!cJSON_IsObject(inf)) return;
+    char a[32], b[32], c[32], d[32], label[256], title[256];
+    html_raw(h, "<section id=\"inference\"><h2>Inference plan</h2>\n<p>");
+    html_textf(h, "Serving on %s x %s (tensor %s x pipeline %s), weights in %s, KV cache in %s: context %s tokens, %s "
+               "sequences at once.", fmt(json_num(lay, "devices"), a, sizeof a),
+               *json_str(dev, "accelerator") ? json_str(dev, "accelerator") : json_str(dev, "hardware"),
+               fmt(json_num(lay, "tensor_parallel"), b, sizeof b), fmt(json_num(lay, "pipeline_parallel"), c, sizeof c),
+               json_str(inf, "precision"), json_str(inf, "kv_precision"), fmt(json_num(inf, "context"), d, sizeof d),
+               fmt(json_num(inf, "batch"), label, sizeof label));
+    html_raw(h, "</p>\n");
+    double usable = json_num(dev, "usable_gb"), total = json_num(per, "total_gb");
+    struct html_part parts[4] = {
+        {"weights", json_num(per, "weights_gb"), "/plan/inference/per_device/weights_gb", 0},
+        {"KV cache", json_num(per, "kv_cache_gb"), "/plan/inference/per_device/kv_cache_gb", 2},
+        {"overhead", json_num(per, "overhead_gb"), "/plan/inference/per_device/overhead_gb", 3},
+        {"free", usable - total, NULL, 6},
+    };
+    if (json_num(lay, "devices") == 1) snprintf(label, sizeof label, "the one serving device");
+    else snprintf(label, sizeof label, "each of the %s serving devices", fmt(json_num(lay, "devices"), a, sizeof a));
+    snprintf(title, sizeof title, "Serving memory of one device: %s GB", fmt(total, a, sizeof a));
+    struct html_chart ch = {title, "GB (10^9 bytes) per device", 0, 0, 0, 0, "inference-chart"};
+    html_stacked_bar(h, &ch, label, parts, usable > total ? 4 : 3, isnan(usable) ? 0 : usable, "usable",
+                     "/plan/inference/device/usable_gb", "GB");
+    const cJSON *fits = get(inf, "fits");
+    html_raw(h, "<ul>");
+    html_raw(h, cJSON_IsTrue(fits) ? "<li><b>Fits.</b>" : cJSON_IsFalse(fits) ? "<li><b class=\"bad\">Does not fit.</b>" : "<li>Fit unknown.");
+    html_textf(h, " The largest batch at this context: %s; the longest context at this batch: %s%s.",
+               fmt(json_num(inf, "max_batch"), a, sizeof a), fmt(json_num(inf, "max_context"), b, sizeof b),
+               cJSON_IsTrue(get(inf, "max_context_capped")) ? " (the model's position limit)" : "");
+    html_raw(h, "</li><li>");
+    html_textf(h, "Decode: %s tokens/s in all, %s per sequence, a step of %s ms, bound by %s GB/s of memory bandwidth (%s).",
+               fmt(json_num(dec, "tokens_per_s"), a, sizeof a), fmt(json_num(dec, "tokens_per_s_per_sequence"), b, sizeof b),
+               fmt(json_num(dec, "step_ms"), c, sizeof c), fmt(json_num(dec, "bandwidth_gbs"), d, sizeof d),
+               *json_str(dec, "bandwidth_note") ? json_str(dec, "bandwidth_note") : json_str(dec, "bandwidth_source"));
+    html_raw(h, "</li><li>");
+    html_textf(h, "Prefill: %s s for the batch, %s s a sequence, at %s TFLOP/s a device.", fmt(json_num(pre, "seconds"), a, sizeof a),
+               fmt(json_num(pre, "seconds_per_sequence"), b, sizeof b), fmt(json_num(pre, "peak_tflops_per_device"), c, sizeof c));
+    html_raw(h, "</li>");
+    cJSON_ArrayForEach(n, get(inf, "notes")) html_elem(h, "li", cJSON_IsString(n) ? n->valuestring : "");
+    html_raw(h, "</ul>\n<details><summary>Every figure of the inference plan</summary>\n");
+    html_json(h, inf);
+    html_raw(h, "</details></section>\n");
+}
+
+/* Which probe run's figures the plan used, each figure, and the runs passed over with why. */
+static void measured(struct html *h, const cJSON *doc)
+{
+    const cJSON *m = get(get(doc, "plan"), "measured");
+    if (!cJSON_IsObject(m)) return;
+    html_raw(h, "<section id=\"measured\"><h2>Measured on this machine</h2>\n<p>");
+    if (*json_str(m, "run")) html_textf(h, "Figures from probe run %s (fwadvisor probe show %s).", json_str(m, "run"), json_str(m, "run"));
+    else html_raw(h, "No stored probe run supplied figures to this plan: the catalog's stand.");
+    html_raw(h, "</p>\n");
+    if (cJSON_GetArraySize(get(m, "figures"))) html_json(h, get(m, "figures"));
+    if (cJSON_GetArraySize(get(m, "skipped"))) {
+        html_raw(h, "<h3>Runs passed over</h3>\n");
+        html_json(h, get(m, "skipped"));
+    }
+    html_raw(h, "</section>\n");
+}
+
+static void plan_rest(struct html *h, const cJSON *doc)
+{
+    static const char *const drawn[] = {"assumed_accelerator", "accelerator", "precision", "finetune", "assumptions",
+                                        "warnings", "memory", "time", "inference", "measured", NULL};
+    const cJSON *plan = get(doc, "plan"), *m;
+    inference(h, doc);
+    measured(h, doc);
+    cJSON_ArrayForEach(m, plan) {
+        int known = 0;
+        for (int i = 0; drawn[i]; i++) known |= strcmp(m->string, drawn[i]) == 0;
+        if (known) continue;
+        char title[128], id[64] = "plan-";
+        html_key_text(m->string, title, sizeof title);
+        /* the id from the name's letters and digits only: nothing from the document lands in markup raw */
+        size_t k = 5;
+        for (const char *c = m->string; *c && k + 1 < sizeof id; c++)
+            if ((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9')) id[k++] = *c;
+            else if (*c == '_') id[k++] = '-';
+        id[k] = '\0';
+        plan_member(h, id, title, m);
+    }
+}
+
+static void deployment(struct html *h, const cJSON *doc)
+{
+    const cJSON *d = get(doc, "deployment");
+    html_raw(h, "<section id=\"deployment\"><h2>Deployment</h2>\n<p><b>");
+    html_text(h, json_str(d, "name"));
+    html_raw(h, "</b> (");
+    html_text(h, json_str(d, "runtime"));
+    html_raw(h, ")</p>\n<p class=\"note\">");
+    html_text(h, json_str(d, "hardware_note"));
+    html_raw(h, "</p>\n");
+    reasons_table(h, get(d, "reasons"), 0);
+    html_raw(h, "</section>\n");
+}
+
+static void pitfalls(struct html *h, const cJSON *doc)
+{
+    const cJSON *p;
+    html_raw(h, "<section id=\"pitfalls\"><h2>Pitfalls</h2>\n<p class=\"note\">A checklist for the team: tick what is "
+                "taken care of (the boxes work in the browser and print empty).</p>\n<ul class=\"check\">\n");
+    cJSON_ArrayForEach(p, get(doc, "pitfalls")) {
+        html_raw(h, "<li><label><input type=\"checkbox\"> ");
+        html_text(h, json_str(p, "text"));
+        html_raw(h, "</label> <span class=\"note\">[");
+        source_links(h, p);
+        html_raw(h, "]</span></li>\n");
+    }
+    html_raw(h, "</ul></section>\n");
+}
+
+static void notes(struct html *h, const cJSON *doc)
+{
+    const cJSON *plan = get(doc, "plan"), *n;
+    int nw = cJSON_GetArraySize(get(plan, "warnings")), na = cJSON_GetArraySize(get(plan, "assumptions"));
+    if (!nw && !na) return;
+    html_raw(h, "<section id=\"assumptions\"><h2>Assumptions and warnings</h2>\n<ul>");
+    cJSON_ArrayForEach(n, get(plan, "warnings")) {
+        html_raw(h, "<li><b>Warning:</b> ");
+        html_text(h, cJSON_IsString(n) ? n->valuestring : "");
+        html_raw(h, "</li>");
+    }
+    cJSON_ArrayForEach(n, get(plan, "assumptions")) {
+        html_raw(h, "<li>Assumed: ");
+        html_text(h, cJSON_IsString(n) ? n->valuestring : "");
+        html_raw(h, "</li>");
+    }
+    html_raw(h, "</ul></section>\n");
+}
+
+static void sources(struct html *h, const cJSON *doc)
+{
+    const cJSON *s;
+    html_raw(h, "<section id=\"sources\"><h2>Sources</h2>\n<ol>\n");
+    cJSON_ArrayForEach(s, get(doc, "sources")) {
+        html_raw(h, "<li id=\"src-");
+        html_text(h, json_str(s, "id"));
+        html_raw(h, "\"><b>");
+        html_text(h, json_str(s, "id"));
+        html_raw(h, "</b>: ");
+        html_link(h, json_str(s, "url"), json_str(s, "title"));
+        const char *url = json_str(s, "url");
+        if (strncmp(url, "https://", 8) != 0 && strncmp(url, "http://", 7) != 0) {
+            html_raw(h, " (");
+            html_text(h, url);
+            html_raw(h, ")");
+        }
+        html_raw(h, ", ");
+        html_text(h, json_str(s, "published"));
+        html_raw(h, "</li>\n");
+    }
+    html_raw(h, "</ol></section>\n");
+}
+
+int adv_report_html(const cJSON *report, struct html *h)
+{
+    const cJSON *top = cJSON_GetArrayItem(get(report, "ranking"), 0), *kb = get(report, "kb");
+    char title[256];
+    snprintf(title, sizeof title, "fwadvisor recommendation: %s", json_str(top, "name"));
+    html_begin(h, title);
+    html_raw(h, "<header><h1>");
+    html_text(h, title);
+    html_raw(h, "</h1><p class=\"meta\">");
+    html_textf(h, "Generated %s from the fwadvisor.report/1 document; knowledge base %s (%s).", json_str(report, "generated_at"),
+               json_str(kb, "version"), json_str(kb, "date"));
+    html_raw(h, "</p></header>\n<main>\n");
+    summary(h, report);
+    answers(h, report);
+    ranking(h, report);
+    comparison(h, report);
+    strategy(h, report);
+    memory(h, report);
+    time_cost(h, report);
+    plan_rest(h, report);
+    deployment(h, report);
+    pitfalls(h, report);
+    notes(h, report);
+    sources(h, report);
+    html_raw(h, "</main>\n");
+    html_end(h, "Made by fwadvisor " FWADVISOR_VERSION ". Every figure on this page is the report's own "
+                "(fwadvisor recommend --json gives the same document).");
+    return h->failed ? -1 : 0;
+}

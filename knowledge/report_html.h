@@ -1,0 +1,15 @@
+/* report_html: the recommendation report as one self-contained HTML page (docs/report.md, "The
+ * HTML report"), drawn from the fwadvisor.report/1 document alone: what the page shows is what
+ * the JSON says, and members it has no drawing for are listed as they are. */
+#ifndef FWADVISOR_REPORT_HTML_H
+#define FWADVISOR_REPORT_HTML_H
+
+#include <cjson/cJSON.h>
+
+#include "knowledge/html.h"
+
+/* Appends the page for `report` to h (an empty, zeroed html). Returns 0, or -1 when out of
+ * memory; the caller frees h either way. */
+int adv_report_html(const cJSON *report, struct html *h);
+
+#endif

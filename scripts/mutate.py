@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""make mutate: puts small, realistic bugs into the code one at a time and runs the unit tests
+against each; a mutation the tests fail on is caught, one they pass is missed. Prints the score
+per area and overall, and exits 1 below the target (90%).
+
+The list is tests/mutate/mutations.txt, one mutation per line:
+    area | file | line | old text | new text
+`line` is where the text was when the mutation was written (a hint for the reader); the text
+itself must occur exactly once in the file, or the mutation is reported as stale. Blank lines
+and lines starting with # are skipped. A literal | in code is written \\|.
+
+Usage: scripts/mutate.py [--only AREA] [--list]
+"""
+import os, re, shutil, signal, subprocess, sys, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = "build-mutate"
+TARGET = 0.90
+
+
+def parse(path):
+    muts = []
+    for n, raw in enumerate(open(path, encoding="utf-8"), 1):
+        line = raw.rstrip("\n")
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        parts = [p.strip().replace("\\|", "|") for p in re.split(r"(?<!\\)\|", line)]
+        if len(parts) != 5:
+            sys.exit(f"mutations.txt:{n}: expected 'area | file | line | old | new', got {len(parts)} fields")
+        area, file, hint, old, new = parts
+        muts.append({"n": n, "area": area, "file": file, "line": hint, "old": old, "new": new})
+    return muts
+
+
+def run(cmd, log, timeout):
+    with open(log, "w") as f:
+        try:
+            return subprocess.run(cmd, cwd=ROOT, stdout=f, stderr=subprocess.STDOUT, timeout=timeout).returncode
+        except subprocess.TimeoutExpired:
+            return -1
+
+
+def main():
+    # SIGTERM and SIGINT end the run through the finally below, which puts the file back.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(130))
+    only = None
+    args = sys.argv[1:]
+    if "--only" in args:
+        only = args[args.index("--only") + 1]
+    muts = parse(os.path.join(ROOT, "tests", "mutate", "mutations.txt"))
+    if only:
+        muts = [m for m in muts if m["area"] == only]
+    if "--list" in args:
+        for m in muts:
+            print(f"{m['area']:10} {m['file']}:{m['line']}  {m['old']!r} -> {m['new']!r}")
+        return 0
+    os.makedirs(os.path.join(ROOT, BUILD), exist_ok=True)
+    make = ["make", "--no-print-directory", f"BUILD={BUILD}", f"BIN={BUILD}/fwadvisor", "CUDA=0"]
+    if run(make + ["test-prep"], os.path.join(ROOT, BUILD, "baseline-build.log"), 1800) != 0:
+        sys.exit(f"the unmutated tree does not build: {BUILD}/baseline-build.log")
+    env_test = make + ["test-run", "TEST_ARGS=--fail-fast"]
+    if run(env_test, os.path.join(ROOT, BUILD, "baseline-test.log"), 1800) != 0:
+        sys.exit(f"the unmutated tree fails its tests: {BUILD}/baseline-test.log")
+    results = {}
+    for m in muts:
+        path = os.path.join(ROOT, m["file"])
+        src = open(path, encoding="utf-8").read()
+        count = src.count(m["old"])
+        tag = f"{m['area']:10} {m['file']}:{m['line']}"
+        if count != 1:
+            print(f"STALE   {tag}  the text occurs {count} times", flush=True)
+            results.setdefault(m["area"], []).append("stale")
+            continue
+        backup = path + ".mutate-orig"
+        shutil.copy2(path, backup)
+        t0 = time.time()
+        try:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(src.replace(m["old"], m["new"], 1))
+            log = os.path.join(ROOT, BUILD, f"mutation-{m['n']}.log")
+            built = run(make + ["test-prep"], log, 1800) == 0
+            # A mutation that does not compile is caught by the compiler, not by a test: reported apart.
+            verdict = "nobuild" if not built else ("caught" if run(env_test, log, 1800) != 0 else "MISSED")
+        finally:
+            shutil.move(backup, path)
+            os.utime(path, None)  # newer than the mutated object: the next build recompiles it
+        print(f"{verdict:7} {tag}  {m['old']!r} -> {m['new']!r}  ({time.time() - t0:.0f} s)", flush=True)
+        results.setdefault(m["area"], []).append(verdict)
+    total = caught = 0
+    print("\narea        caught / counted  (stale and non-compiling mutations are not counted)")
+    for area, vs in sorted(results.items()):
+        c, k = vs.count("caught"), vs.count("caught") + vs.count("MISSED")
+        total, caught = total + k, caught + c
+        print(f"{area:11} {c:3} / {k:<3}  {100 * c / k if k else 0:5.1f}%")
+    score = caught / total if total else 0
+    print(f"{'all':11} {caught:3} / {total:<3}  {100 * score:5.1f}%  (target {100 * TARGET:.0f}%)")
+    return 0 if score >= TARGET else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,327 @@
+/* The inference plan: KV cache and weights worked by hand, the fewest devices, the largest batch
+ * and context on both sides of the fit boundary, decode against the bandwidth formula, prefill
+ * against the FLOP count, the serving device and precisions, and bad input. GB are 10^9 bytes.
+ *
+ * The fit rule is the training plan's: weights and cache x (1 + 5% allocator) + 1 GB framework
+ * <= 90% of device memory. On an 80 GB H100 the weights and cache may take
+ * (0.9 x 80 - 1) / 1.05 = 67.619047619 GB. */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "knowledge/advisor_kb.h"
+#include "knowledge/planner.h"
+#include "tests/support.h"
+
+static struct ts_advisor fx;
+static struct adv_kb *akb;
+static struct adv_result *res;
+static const struct adv_inference *inf;
+static char err[1024];
+
+static void setup(void)
+{
+    cr_assert_eq(ts_advisor_open(&fx, err, sizeof err), 0, "%s", err);
+    akb = fx.akb;
+    res = fx.res;
+    inf = &res->inference;
+}
+
+static void teardown(void) { ts_advisor_close(&fx); }
+
+TestSuite(inference, .init = setup, .fini = teardown);
+
+static int plan_with(const char *json, const struct adv_hw *hw)
+{
+    struct answers a;
+    answers_init(&a);
+    cr_assert_eq(answers_parse_json(&a, json, strlen(json), "answers", err, sizeof err), 0, "%s", err);
+    return adv_recommend(akb, &a, hw, res, err, sizeof err);
+}
+
+static void plan(const char *json) { cr_assert_eq(plan_with(json, NULL), KB_OK, "%s", err); }
+
+/* A Llama-2/3-70B-like model (80 layers, hidden 8192, 64 heads of 128, 8 KV heads) served from H100s. */
+#define LLAMA70 "\"model_kind\": \"llm\", \"model_params\": 70e9, \"hidden\": 8192, \"layers\": 80, \"heads\": 64, " \
+                "\"kv_heads\": 8, \"deploy\": \"server\", \"accelerator\": \"h100-sxm\""
+/* A Llama-3-8B-like model: 32 layers, hidden 4096, 32 heads, 8 KV heads. */
+#define LLAMA8 "\"model_kind\": \"llm\", \"model_params\": 8.03e9, \"hidden\": 4096, \"layers\": 32, \"heads\": 32, " \
+               "\"kv_heads\": 8, \"deploy\": \"server\", \"accelerator\": \"h100-sxm\""
+
+Test(inference, formulas)
+{
+    /* 2 (K, V) x 80 layers x 8 KV heads x 128 x 2 bytes = 327,680 bytes per token. */
+    cr_expect_float_eq(plan_kv_cache_bytes(80, 8, 128, 1, 2), 327680, 1e-9);
+    cr_expect_float_eq(plan_kv_cache_bytes(80, 8, 128, 8192 * 32, 1), 327680.0 / 2 * 8192 * 32, 1e-3);
+    /* PagedAttention's OPT-13B (Kwon et al. 2023): 2 x 5120 x 40 layers x 2 bytes = 800 KB per token. */
+    cr_expect_float_eq(plan_kv_cache_bytes(40, 40, 128, 1, 2), 800 * 1024, 1e-9);
+    /* 56.47483648 GB at 3,350 GB/s. */
+    cr_expect_float_eq(plan_decode_step_seconds(35e9, 21.47483648e9, 3350), 56.47483648 / 3350, 1e-15);
+    cr_expect_float_eq(plan_decode_step_seconds(35e9, 1e9, 0), 0, 1e-15, "no bandwidth, no estimate");
+    /* 2 x 70e9 x 8192 + 2 x 80 x 8192 x 8192^2 = 1.14688e15 + 8.796093022208e13. */
+    cr_expect_float_eq(plan_prefill_flops(70e9, 80, 8192, 8192), 1.23484093022208e15, 1);
+}
+
+Test(inference, kv_cache_and_weights_of_a_70b_model_with_gqa)
+{
+    plan("{" LLAMA70 ", \"serve_context\": 8192, \"serve_batch\": 32}");
+    cr_assert(inf->planned);
+    cr_expect_float_eq(inf->head_dim, 128, 1e-12, "8192 / 64");
+    cr_expect_float_eq(inf->kv_bytes_per_token, 327680, 1e-9);
+    /* 327,680 x 8,192 tokens x 32 sequences = 85,899,345,920 bytes. */
+    cr_expect_float_eq(inf->kv_cache_gb, 85.89934592, 1e-9);
+    cr_expect_float_eq(inf->weights_gb, 140, 1e-9, "70e9 x 2 bytes (bf16)");
+    cr_expect_str_eq(inf->precision, "bf16");
+    cr_expect_str_eq(inf->kv_precision, "bf16");
+    /* tp 2: (70 + 42.95) x 1.05 + 1 = 119.6 GB > 72; tp 4: (35 + 21.47483648) x 1.05 + 1 = 60.298578304 GB. */
+    cr_expect_eq(inf->tensor_parallel, 4);
+    cr_expect_eq(inf->pipeline_parallel, 1);
+    cr_expect_eq(inf->fits, 1);
+    cr_expect_float_eq(inf->weights_gb_per_device, 35, 1e-9);
+    cr_expect_float_eq(inf->kv_gb_per_device, 21.47483648, 1e-9);
+    cr_expect_float_eq(inf->total_gb_per_device, 60.298578304, 1e-9);
+    /* Largest batch at 8192 on the 4: (67.619047619 - 35) / 0.67108864 = 48.6; context for 32:
+     * (67.619047619e9 - 35e9) / (327680 x 32 / 4) = 12443.2. One device cannot hold 140 GB. */
+    cr_expect_float_eq(inf->max_batch, 48, 1e-12);
+    cr_expect_float_eq(inf->max_context, 12443, 1e-12);
+    cr_expect_float_eq(inf->max_batch_one_device, 0, 1e-12);
+    cr_expect_float_eq(answers_num(&res->answers, ANS_SERVE_CONTEXT), 8192, 1e-12);
+
+    /* An 8-bit cache is half: fp8 on Hopper, int8 anywhere. */
+    plan("{" LLAMA70 ", \"serve_context\": 8192, \"serve_batch\": 32, \"kv_precision\": \"fp8\"}");
+    cr_expect_float_eq(inf->kv_cache_gb, 42.94967296, 1e-9);
+    plan("{" LLAMA70 ", \"serve_context\": 8192, \"serve_batch\": 32, \"kv_precision\": \"int8\"}");
+    cr_expect_float_eq(inf->kv_cache_gb, 42.94967296, 1e-9);
+    /* FP8 weights are one byte per parameter. */
+    plan("{" LLAMA70 ", \"serve_context\": 8192, \"serve_batch\": 32, \"precision\": \"fp8\"}");
+    cr_expect_float_eq(inf->weights_gb, 70, 1e-9);
+}
+
+Test(inference, decode_is_bound_by_memory_bandwidth_and_prefill_by_compute)
+{
+    plan("{" LLAMA70 ", \"serve_context\": 8192, \"serve_batch\": 32}");
+    /* Each token reads a rank's weights and cache: (140/4 + 85.89934592/4) GB at 3,350 GB/s. */
+    double step = (140e9 / 4 + 85.89934592e9 / 4) / 3350e9;
+    cr_expect_float_eq(inf->bandwidth_gbs, 3350, 1e-9);
+    cr_expect_eq(inf->bandwidth_measured, 0);
+    cr_expect(strncmp(inf->bandwidth_source, "catalog:", 8) == 0, "%s", inf->bandwidth_source);
+    cr_expect_float_eq(inf->decode_step_s, step, 1e-15);
+    cr_expect_float_eq(inf->decode_tokens_per_s_per_sequence, 59.3184541789, 1e-6);
+    cr_expect_float_eq(inf->decode_tokens_per_s, 1898.1905337249, 1e-6);
+    /* 32 x 1.23484093022208e15 FLOP at 4 x 989.4 TFLOP/s dense bf16: 9.98 s at the least. */
+    cr_expect_float_eq(inf->prefill_flops, 3.951490976710656e16, 1e3);
+    cr_expect_float_eq(inf->peak_tflops, 989.4, 1e-9);
+    cr_expect_float_eq(inf->prefill_s, 3.951490976710656e16 / (4 * 989.4e12), 1e-9);
+    cr_expect_float_eq(inf->prefill_s_per_sequence, inf->prefill_s / 32, 1e-12);
+}
+
+Test(inference, a_measured_bandwidth_replaces_the_catalog)
+{
+    struct adv_hw hw;
+    memset(&hw, 0, sizeof hw);
+    strcpy(hw.source, "probe");
+    strcpy(hw.kind, "nvidia");
+    strcpy(hw.name, "NVIDIA H100 80GB HBM3");
+    hw.count = 1;
+    strcpy(hw.catalog_id, "h100-sxm");
+    hw.memory_bandwidth_gbs = 3000;
+    strcpy(hw.bandwidth_source, "copy kernel, probe run 7");
+    const char *answers = "{\"model_kind\": \"llm\", \"model_params\": 70e9, \"hidden\": 8192, \"layers\": 80, "
+                          "\"heads\": 64, \"kv_heads\": 8, \"deploy\": \"server\", \"hardware\": \"nvidia\", "
+                          "\"serve_context\": 8192, \"serve_batch\": 32}";
+    cr_assert_eq(plan_with(answers, &hw), KB_OK, "%s", err);
+    cr_expect_str_eq(answers_str(&res->answers, ANS_ACCELERATOR), "h100-sxm", "matched from the driver's name");
+    cr_expect_eq(inf->bandwidth_measured, 1);
+    cr_expect_float_eq(inf->bandwidth_gbs, 3000, 1e-9);
+    cr_expect(strstr(inf->bandwidth_source, "measured") && strstr(inf->bandwidth_source, "probe run 7"), "%s",
+              inf->bandwidth_source);
+    /* 32 x 3000 / 56.47483648 = 1699.87 tokens/s. */
+    cr_expect_float_eq(inf->decode_tokens_per_s, 1699.8721197537, 1e-6);
+    cr_expect_eq(adv_measured_used(res, "memory_bandwidth"), 1, "plan.measured says the figure was used");
+    /* The measured device answered by its id: still measured; another device answered: the
+     * catalog's, as for the training peak. */
+    cr_assert_eq(plan_with("{" LLAMA70 ", \"serve_context\": 8192, \"serve_batch\": 32}", &hw), KB_OK, "%s", err);
+    cr_expect_eq(inf->bandwidth_measured, 1);
+    cr_assert_eq(plan_with("{\"model_kind\": \"llm\", \"model_params\": 70e9, \"hidden\": 8192, \"layers\": 80, "
+                           "\"heads\": 64, \"kv_heads\": 8, \"deploy\": \"server\", \"accelerator\": \"h200-sxm\"}",
+                           &hw),
+                 KB_OK, "%s", err);
+    cr_expect_eq(inf->bandwidth_measured, 0);
+    cr_expect_float_eq(inf->bandwidth_gbs, 4800, 1e-9);
+    cr_expect_eq(adv_measured_used(res, "memory_bandwidth"), 0);
+}
+
+Test(inference, largest_batch_on_one_h100_both_sides_of_the_boundary)
+{
+    /* 8B: weights 16.06 GB, cache 2 x 32 x 8 x 128 x 2 = 131,072 bytes per token, 1.073741824 GB per
+     * sequence of 8192. (67.619047619 - 16.06) / 1.073741824 = 48.02 sequences. */
+    plan("{" LLAMA8 ", \"serve_context\": 8192, \"serve_batch\": 48}");
+    cr_expect_float_eq(inf->max_batch_one_device, 48, 1e-12);
+    cr_expect_float_eq(inf->max_batch, 48, 1e-12);
+    /* 48: (16.06 + 51.539607552) x 1.05 + 1 = 71.98 GB <= 72 on one device. */
+    cr_expect_eq(inf->tensor_parallel, 1);
+    cr_expect_eq(inf->fits, 1);
+    cr_expect_float_eq(inf->total_gb_per_device, 71.9795879296, 1e-9);
+    /* 49: (16.06 + 52.613349376) x 1.05 + 1 = 73.11 GB > 72: two devices. */
+    plan("{" LLAMA8 ", \"serve_context\": 8192, \"serve_batch\": 49}");
+    cr_expect_eq(inf->tensor_parallel, 2);
+    cr_expect_float_eq(inf->max_batch_one_device, 48, 1e-12);
+    /* One sequence may be (67.619047619e9 - 16.06e9) / 131072 = 393,364 tokens long: memory says so
+     * when the position limit is unknown, the limit when seq_len is answered for a model trained here. */
+    plan("{" LLAMA8 ", \"serve_context\": 8192}");
+    cr_expect_float_eq(inf->max_context, 393364, 1e-12);
+    cr_expect_eq(inf->max_context_capped, 0);
+    plan("{" LLAMA8 ", \"serve_context\": 8192, \"seq_len\": 8192}");
+    cr_expect_float_eq(inf->max_context, 8192, 1e-12);
+    cr_expect_eq(inf->max_context_capped, 1);
+}
+
+Test(inference, largest_batch_on_eight_h100_with_tensor_parallelism)
+{
+    /* tp 4 holds 48 sequences of 8192 (above): 49 need 8. On 8: 17.5 GB of weights, 0.33554432 GB
+     * of cache per sequence and device; (67.619047619 - 17.5) / 0.33554432 = 149.4. */
+    plan("{" LLAMA70 ", \"serve_context\": 8192, \"serve_batch\": 49}");
+    cr_expect_eq(inf->tensor_parallel, 8);
+    cr_expect_eq(inf->pipeline_parallel, 1);
+    cr_expect_float_eq(inf->max_batch, 149, 1e-12);
+    plan("{" LLAMA70 ", \"serve_context\": 8192, \"serve_batch\": 149}");
+    cr_expect_eq(inf->tensor_parallel, 8);
+    cr_expect_eq(inf->pipeline_parallel, 1);
+    cr_expect_eq(inf->fits, 1);
+    /* 150: (17.5 + 50.331648) x 1.05 + 1 = 72.22 GB: a second node of 8 as pipeline stage. */
+    plan("{" LLAMA70 ", \"serve_context\": 8192, \"serve_batch\": 150}");
+    cr_expect_eq(inf->tensor_parallel, 8);
+    cr_expect_eq(inf->pipeline_parallel, 2);
+    cr_expect_eq(inf->fits, 1);
+    cr_expect_float_eq(inf->weights_gb_per_device, 8.75, 1e-9);
+}
+
+Test(inference, tensor_ranks_beyond_the_kv_heads_hold_copies)
+{
+    /* 4 KV heads: 163,840 bytes per token, 134.217728 GB for 100 x 8192. tp 4: 35 + 33.55 GB,
+     * x 1.05 + 1 = 72.98 > 72; tp 8 splits the weights 8 ways but the cache only 4. */
+    plan("{\"model_kind\": \"llm\", \"model_params\": 70e9, \"hidden\": 8192, \"layers\": 80, \"heads\": 64, "
+         "\"kv_heads\": 4, \"deploy\": \"server\", \"accelerator\": \"h100-sxm\", \"serve_context\": 8192, "
+         "\"serve_batch\": 100}");
+    cr_expect_float_eq(inf->kv_cache_gb, 134.217728, 1e-9);
+    cr_expect_eq(inf->tensor_parallel, 8);
+    cr_expect_float_eq(inf->weights_gb_per_device, 17.5, 1e-9);
+    cr_expect_float_eq(inf->kv_gb_per_device, 33.554432, 1e-9);
+}
+
+Test(inference, serving_device_and_precisions)
+{
+    /* A device without BF16 stores the cache in fp16 when kv_precision is not answered. */
+    plan("{\"model_kind\": \"llm\", \"model_params\": 7e9, \"deploy\": \"server\", \"accelerator\": \"v100-sxm2-32gb\"}");
+    cr_expect_str_eq(inf->kv_precision, "fp16");
+    cr_expect_float_eq(inf->kv_bytes_per_value, 2, 1e-12);
+    cr_expect_eq(answers_has(&res->answers, ANS_KV_PRECISION), 0, "the answer stays unset: fp16 is not one of its values");
+    cr_expect_gt(inf->nnotes, 0);
+    /* Serving elsewhere than training: the vendor's usual device, assumed and said so. */
+    plan("{\"model_kind\": \"llm\", \"model_params\": 7e9, \"deploy\": \"server\", \"accelerator\": \"h100-sxm\", "
+         "\"deploy_hardware\": \"amd\"}");
+    cr_expect_eq(inf->assumed, 1);
+    cr_assert_geq(inf->accelerator, 0);
+    cr_expect_str_eq(akb->acc[inf->accelerator].id, "mi300x");
+    cr_expect_float_eq(inf->bandwidth_gbs, 5300, 1e-9);
+    cr_expect(strstr(inf->notes[0], "mi300x") != NULL, "%s", inf->notes[0]);
+    /* Serving on a CPU of unknown memory: no fit, no decode estimate, and no crash. */
+    plan("{\"model_kind\": \"llm\", \"model_params\": 7e9, \"deploy\": \"server\", \"accelerator\": \"h100-sxm\", "
+         "\"deploy_hardware\": \"cpu\"}");
+    cr_expect_eq(inf->fits, -1);
+    cr_expect_float_eq(inf->max_batch, -1, 1e-12);
+    cr_expect_float_eq(inf->decode_tokens_per_s, 0, 1e-12);
+    cJSON *doc = adv_report_json(akb, res, "2026-12-01T00:00:00Z");
+    cJSON *i = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "plan"), "inference");
+    cr_expect(cJSON_IsNull(cJSON_GetObjectItem(i, "fits")));
+    cr_expect(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(i, "decode"), "tokens_per_s")));
+    cJSON_Delete(doc);
+}
+
+Test(inference, only_for_llms_served_from_a_server)
+{
+    plan("{\"model_kind\": \"llm\", \"model_params\": 7e9, \"accelerator\": \"h100-sxm\"}");
+    cr_expect_eq(inf->planned, 0, "deploy none");
+    cr_expect_eq(answers_has(&res->answers, ANS_SERVE_CONTEXT), 0);
+    cJSON *doc = adv_report_json(akb, res, "2026-12-01T00:00:00Z");
+    cr_expect(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "plan"), "inference")));
+    cJSON_Delete(doc);
+    plan("{\"model_kind\": \"vision\", \"deploy\": \"server\", \"serve_batch\": 8}");
+    cr_expect_eq(inf->planned, 0, "not an LLM");
+    int said = 0;
+    for (int i = 0; i < res->nassumptions; i++) said |= strstr(res->assumptions[i], "no inference plan") != NULL;
+    cr_expect(said, "answered serving keys that plan nothing are said to");
+}
+
+Test(inference, report_json)
+{
+    plan("{" LLAMA70 ", \"serve_context\": 8192, \"serve_batch\": 32}");
+    cJSON *doc = adv_report_json(akb, res, "2026-12-01T00:00:00Z");
+    cJSON *i = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "plan"), "inference");
+    cr_assert(cJSON_IsObject(i));
+    cr_expect_float_eq(cJSON_GetObjectItem(i, "kv_cache_gb")->valuedouble, 85.899, 1e-9);
+    cr_expect_float_eq(cJSON_GetObjectItem(i, "weights_gb")->valuedouble, 140, 1e-9);
+    cr_expect_float_eq(cJSON_GetObjectItem(i, "kv_bytes_per_token")->valuedouble, 327680, 1e-9);
+    cr_expect_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(i, "layout"), "devices")->valueint, 4);
+    cr_expect_float_eq(cJSON_GetObjectItem(i, "max_batch")->valuedouble, 48, 1e-9);
+    cr_expect_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(i, "decode"), "bandwidth_source")->valuestring, "catalog");
+    cr_expect_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(i, "device"), "accelerator")->valuestring, "h100-sxm");
+    cr_expect_float_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "answers"), "kv_heads")->valuedouble, 8, 1e-9);
+    cJSON_Delete(doc);
+}
+
+struct bad_case {
+    char answers[240];
+    char message[120];
+};
+
+static struct bad_case bad_cases[] = {
+    {"{\"model_kind\": \"llm\", \"model_params\": 70e9, \"heads\": 64, \"kv_heads\": 6}",
+     "keys 'kv_heads' and 'heads': kv_heads 6 does not divide heads 64 ("},
+    {"{\"model_kind\": \"llm\", \"model_params\": 7e9, \"kv_heads\": 7}", "heads 32, derived from model_params (set heads)"},
+    {"{\"model_kind\": \"llm\", \"model_params\": 7e9, \"heads\": 32, \"kv_heads\": 64}", "kv_heads 64 does not divide heads 32"},
+    {"{\"model_kind\": \"llm\", \"model_params\": 7e9, \"seq_len\": 4096, \"serve_context\": 4097, \"deploy\": \"server\"}",
+     "keys 'serve_context' and 'seq_len': serve_context 4097 is above the model's position limit"},
+    {"{\"model_kind\": \"llm\", \"model_params\": 7e9, \"deploy\": \"server\", \"accelerator\": \"a100-sxm4-80gb\", "
+     "\"kv_precision\": \"fp8\"}",
+     "keys 'kv_precision' and 'accelerator': a100-sxm4-80gb (NVIDIA A100 SXM4 80GB) has no fp8"},
+    {"{\"model_kind\": \"llm\", \"model_params\": 7e9, \"deploy\": \"server\", \"accelerator\": \"v100-sxm2-32gb\", "
+     "\"kv_precision\": \"bf16\"}",
+     "keys 'kv_precision' and 'accelerator': v100-sxm2-32gb (NVIDIA Tesla V100 SXM2 32GB) has no bf16"},
+    {"{\"model_kind\": \"llm\", \"model_params\": 7e9, \"deploy\": \"server\", \"hardware\": \"nvidia\", "
+     "\"deploy_hardware\": \"tpu\", \"kv_precision\": \"fp8\"}",
+     "keys 'kv_precision' and 'deploy_hardware': tpu-v5e"},
+    {"{\"model_kind\": \"llm\", \"model_params\": 7e9, \"deploy\": \"server\", \"accelerator\": \"h100-sxm\", "
+     "\"precision\": \"fp8\", \"deploy_hardware\": \"tpu\"}",
+     "keys 'precision' and 'deploy_hardware': no fp8 on tpu-v5e"},
+};
+
+ParameterizedTestParameters(inference, bad_input_names_the_keys)
+{
+    return cr_make_param_array(struct bad_case, bad_cases, sizeof bad_cases / sizeof bad_cases[0]);
+}
+
+ParameterizedTest(struct bad_case *c, inference, bad_input_names_the_keys)
+{
+    cr_assert_eq(plan_with(c->answers, NULL), KB_ERR_INPUT, "accepted: %s", c->answers);
+    cr_expect(strstr(err, c->message) != NULL, "message: %s\nwant: %s", err, c->message);
+}
+
+Test(inference, the_other_side_of_each_bad_input_is_accepted)
+{
+    plan("{\"model_kind\": \"llm\", \"model_params\": 70e9, \"heads\": 64, \"kv_heads\": 8}");
+    /* The position limit itself, and a fine-tune (whose base's limit the answers do not give). */
+    plan("{\"model_kind\": \"llm\", \"model_params\": 7e9, \"seq_len\": 4096, \"serve_context\": 4096, \"deploy\": \"server\"}");
+    cr_expect_float_eq(inf->position_limit, 4096, 1e-12);
+    plan("{\"model_kind\": \"llm\", \"model_params\": 7e9, \"seq_len\": 4096, \"serve_context\": 32768, \"deploy\": \"server\", "
+         "\"finetune\": \"lora\"}");
+    cr_expect_float_eq(inf->position_limit, -1, 1e-12);
+    plan("{\"model_kind\": \"llm\", \"model_params\": 7e9, \"deploy\": \"server\", \"accelerator\": \"a100-sxm4-80gb\", "
+         "\"kv_precision\": \"int8\"}");
+    cr_expect_str_eq(inf->kv_precision, "int8");
+    plan("{\"model_kind\": \"llm\", \"model_params\": 7e9, \"deploy\": \"server\", \"accelerator\": \"h100-sxm\", "
+         "\"kv_precision\": \"fp8\"}");
+    cr_expect_str_eq(inf->kv_precision, "fp8");
+}

@@ -1,0 +1,331 @@
+/* fwadvisor recommend --emit DIR: the launch files of a ZeRO-3, a ZeRO-3 offload, a Megatron, a
+ * single-node DDP and a JAX plan, checked against the plan's own report and the tools' documented
+ * keys (the DeepSpeed JSON loads and holds only keys of DeepSpeed's configuration page; the shell
+ * files pass `bash -n`); and the refusals: a path that exists and is not an empty directory. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "tests/support.h"
+
+static char *dir;
+static char dbarg[4200], sysroot_env[4200];
+static const char *env[5];
+
+static void setup(void)
+{
+    dir = ts_tmpdir();
+    snprintf(dbarg, sizeof dbarg, "--db=%s/kb.sqlite3", dir);
+    ts_h100_env(env, sysroot_env, sizeof sysroot_env);
+}
+
+static void teardown(void)
+{
+    ts_rmtree(dir);
+    free(dir);
+}
+
+TestSuite(launch, .init = setup, .fini = teardown, .timeout = 60);
+
+#define MAX_ARGS 40
+
+/* Runs recommend with the answers in sets (NULL-terminated "KEY=VALUE"), plus extra arguments. */
+static int recommend(struct ts_run *r, const char *const *sets, const char *const *extra)
+{
+    const char *args[MAX_ARGS];
+    int n = 0;
+    args[n++] = dbarg;
+    args[n++] = "recommend";
+    args[n++] = "--probe";
+    args[n++] = "none";
+    for (int i = 0; sets && sets[i] && n < MAX_ARGS - 8; i++) args[n++] = "--set", args[n++] = sets[i];
+    for (int i = 0; extra && extra[i] && n < MAX_ARGS - 1; i++) args[n++] = extra[i];
+    args[n] = NULL;
+    cr_assert_eq(ts_run(r, env, NULL, args), 0);
+    return r->status;
+}
+
+/* The plan's report, for the numbers the files must carry. Caller frees. */
+static cJSON *report(const char *const *sets)
+{
+    struct ts_run r;
+    cr_assert_eq(recommend(&r, sets, (const char *const[]){"--json", NULL}), 0, "%s", r.err);
+    cJSON *doc = cJSON_Parse(r.out);
+    ts_run_free(&r);
+    cr_assert_not_null(doc);
+    return doc;
+}
+
+static cJSON *layout_of(cJSON *doc)
+{
+    return cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "plan"), "memory"), "layout");
+}
+
+/* Emits into dir/name and returns that folder (caller frees). */
+static char *emit(const char *const *sets, const char *name)
+{
+    char *out = ts_path(dir, name);
+    struct ts_run r;
+    cr_assert_eq(recommend(&r, sets, (const char *const[]){"--emit", out, NULL}), 0, "%s", r.err);
+    cr_expect(strstr(r.err, "launch files written to") != NULL, "%s", r.err);
+    ts_run_free(&r);
+    return out;
+}
+
+static char *read_in(const char *folder, const char *name)
+{
+    char *path = ts_path(folder, name);
+    char *text = ts_read(path, NULL);
+    free(path);
+    cr_assert_not_null(text, "%s/%s missing", folder, name);
+    return text;
+}
+
+static int exists_in(const char *folder, const char *name)
+{
+    char *path = ts_path(folder, name);
+    int ok = access(path, F_OK) == 0;
+    free(path);
+    return ok;
+}
+
+/* bash -n: the script parses. */
+static void parses_as_bash(const char *folder, const char *name)
+{
+    char *path = ts_path(folder, name);
+    struct ts_run r;
+    cr_assert_eq(ts_exec(&r, "/bin/bash", NULL, NULL, (const char *const[]){"-n", path, NULL}), 0);
+    cr_expect_eq(r.status, 0, "bash -n %s: %s", name, r.err);
+    ts_run_free(&r);
+    free(path);
+}
+
+/* launch.sh and, where there is one, job.sbatch parse. */
+static void scripts_parse(const char *folder)
+{
+    parses_as_bash(folder, "launch.sh");
+    if (exists_in(folder, "job.sbatch")) parses_as_bash(folder, "job.sbatch");
+}
+
+/* Keys of DeepSpeed's configuration page (https://www.deepspeed.ai/docs/config-json/) the files may use. */
+static int documented(const char *const *keys, const char *key)
+{
+    for (; *keys; keys++)
+        if (strcmp(*keys, key) == 0) return 1;
+    return 0;
+}
+
+static const char *const ds_top[] = {"train_batch_size", "train_micro_batch_size_per_gpu", "gradient_accumulation_steps",
+                                     "gradient_clipping", "bf16", "fp16", "zero_optimization", "steps_per_print", NULL};
+static const char *const ds_zero[] = {"stage", "overlap_comm", "contiguous_gradients", "reduce_bucket_size",
+                                      "allgather_bucket_size", "stage3_prefetch_bucket_size", "offload_optimizer",
+                                      "offload_param", NULL};
+
+static cJSON *deepspeed_config(const char *folder)
+{
+    char *text = read_in(folder, "ds_config.json");
+    cJSON *ds = cJSON_Parse(text);
+    free(text);
+    cr_assert_not_null(ds, "ds_config.json is not JSON");
+    cJSON *item;
+    cJSON_ArrayForEach(item, ds) cr_expect(documented(ds_top, item->string), "undocumented key %s", item->string);
+    cJSON_ArrayForEach(item, cJSON_GetObjectItem(ds, "zero_optimization"))
+        cr_expect(documented(ds_zero, item->string), "undocumented zero_optimization key %s", item->string);
+    return ds;
+}
+
+static double num(const cJSON *o, const char *key)
+{
+    const cJSON *item = cJSON_GetObjectItem(o, key);
+    cr_assert(cJSON_IsNumber(item), "%s is not a number", key);
+    return item->valuedouble;
+}
+
+Test(launch, zero3_plan_deepspeed_accelerate_and_slurm)
+{
+    const char *sets[] = {"model_kind=llm", "team=pytorch", "accelerator=h100-sxm", "model_params=30e9", "devices=16",
+                          "nodes=2", NULL};
+    cJSON *doc = report(sets);
+    cr_assert_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "distributed"), "strategy")->valuestring, "zero3");
+    double dp = num(layout_of(doc), "dp"), per_step = num(layout_of(doc), "micro_batches");
+    double seqs = num(layout_of(doc), "batch_tokens") / num(cJSON_GetObjectItem(doc, "answers"), "seq_len");
+    char *out = emit(sets, "zero3");
+    const char *files[] = {"README.txt", "launch.sh", "accelerate.yaml", "ds_config.json", "job.sbatch", NULL};
+    for (int i = 0; files[i]; i++) cr_expect(exists_in(out, files[i]), "%s missing", files[i]);
+    cr_expect(!exists_in(out, "jax-distributed.txt"));
+
+    cJSON *ds = deepspeed_config(out);
+    cJSON *zero = cJSON_GetObjectItem(ds, "zero_optimization");
+    cr_expect_float_eq(num(zero, "stage"), 3, 1e-12);
+    cr_expect_null(cJSON_GetObjectItem(zero, "offload_optimizer"), "plain ZeRO-3 keeps the optimizer on the GPUs");
+    cr_expect(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(ds, "bf16"), "enabled")));
+    /* DeepSpeed's rule: train_batch_size = micro-batch x accumulation x GPUs (data-parallel ranks). */
+    double micro = num(ds, "train_micro_batch_size_per_gpu"), acc = num(ds, "gradient_accumulation_steps");
+    cr_expect_float_eq(num(ds, "train_batch_size"), micro * acc * dp, 1e-9);
+    cr_expect_float_eq(acc, (double)(long)(per_step + 0.5), 1e-9, "the plan's micro-batches per step, rounded");
+    cr_expect_float_eq(micro * per_step * dp, seqs, 1e-3 * seqs, "the plan's sequences per step (micro_batches has 3 decimals)");
+    cJSON_Delete(ds);
+
+    char *yaml = read_in(out, "accelerate.yaml");
+    cr_expect(strstr(yaml, "distributed_type: DEEPSPEED\n") && strstr(yaml, "  deepspeed_config_file: ds_config.json\n") &&
+              strstr(yaml, "num_machines: 2\n") && strstr(yaml, "num_processes: 16 "),
+              "%s", yaml);
+    cr_expect_null(strstr(yaml, "\nmixed_precision:"), "Accelerate refuses it beside deepspeed_config_file");
+    cr_expect(strstr(yaml, "# ") == yaml && strstr(yaml, "huggingface.co/docs/accelerate"), "cites its documentation");
+    free(yaml);
+    char *launch = read_in(out, "launch.sh");
+    cr_expect(strstr(launch, "accelerate launch --config_file accelerate.yaml --num_machines 2 --num_processes 16"), "%s", launch);
+    free(launch);
+    char *sbatch = read_in(out, "job.sbatch");
+    cr_expect(strstr(sbatch, "#SBATCH --nodes=2\n") && strstr(sbatch, "#SBATCH --gpus-per-node=8\n") &&
+              strstr(sbatch, "slurm.schedmd.com"),
+              "%s", sbatch);
+    free(sbatch);
+    scripts_parse(out);
+    free(out);
+    cJSON_Delete(doc);
+}
+
+Test(launch, zero3_offload_puts_the_optimizer_in_host_memory)
+{
+    const char *sets[] = {"model_kind=llm", "team=pytorch", "accelerator=a100-sxm4-40gb", "model_params=20e9", "devices=8", NULL};
+    char *out = emit(sets, "offload");
+    cJSON *ds = deepspeed_config(out);
+    cJSON *zero = cJSON_GetObjectItem(ds, "zero_optimization");
+    cr_expect_float_eq(num(zero, "stage"), 3, 1e-12);
+    cJSON *off = cJSON_GetObjectItem(zero, "offload_optimizer");
+    cr_assert_not_null(off, "zero3-offload plan");
+    cr_expect_str_eq(cJSON_GetObjectItem(off, "device")->valuestring, "cpu");
+    cJSON_Delete(ds);
+    free(out);
+}
+
+Test(launch, megatron_plan_torchrun_counts_and_layout)
+{
+    const char *sets[] = {"model_kind=llm", "team=pytorch", "accelerator=h100-sxm", "model_params=70e9", "devices=32",
+                          "nodes=4", "priority=cost", "kv_heads=8", NULL};
+    cJSON *doc = report(sets);
+    cr_assert_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "distributed"), "strategy")->valuestring, "megatron");
+    cJSON *lay = layout_of(doc);
+    char *out = emit(sets, "megatron");
+    char *launch = read_in(out, "launch.sh");
+    /* 32 devices on 4 nodes: torchrun starts 8 processes on each of 4 nodes. */
+    cr_expect(strstr(launch, "torchrun --nnodes=4 --nproc-per-node=8 --rdzv-backend=c10d"), "%s", launch);
+    char want[160];
+    snprintf(want, sizeof want, "--tensor-model-parallel-size %d --pipeline-model-parallel-size %d", (int)num(lay, "tp"),
+             (int)num(lay, "pp"));
+    cr_expect(strstr(launch, want), "want %s in\n%s", want, launch);
+    cr_expect(strstr(launch, "--group-query-attention --num-query-groups 8"), "%s", launch);
+    cr_expect(strstr(launch, "--use-distributed-optimizer") && strstr(launch, "pretrain_gpt.py") && strstr(launch, "--bf16"));
+    cr_expect(strstr(launch, "github.com/NVIDIA/Megatron-LM"), "cites Megatron-LM");
+    /* Megatron's global batch: micro-batch x accumulation x data-parallel ranks. */
+    const char *g = strstr(launch, "--micro-batch-size ");
+    int micro = 0, global = 0;
+    cr_assert(g && sscanf(g, "--micro-batch-size %d --global-batch-size %d", &micro, &global) == 2);
+    cr_expect_eq(global % (micro * (int)num(lay, "dp")), 0);
+    free(launch);
+    char *sbatch = read_in(out, "job.sbatch");
+    cr_expect(strstr(sbatch, "#SBATCH --nodes=4\n") && strstr(sbatch, "#SBATCH --gpus-per-node=8\n"), "%s", sbatch);
+    free(sbatch);
+    cr_expect(!exists_in(out, "ds_config.json"));
+    scripts_parse(out);
+    free(out);
+    cJSON_Delete(doc);
+}
+
+Test(launch, fsdp_plan_is_an_accelerate_fsdp2_config)
+{
+    const char *sets[] = {"model_kind=llm", "team=pytorch", "accelerator=h100-sxm", "model_params=30e9", "devices=8", NULL};
+    char *out = emit(sets, "fsdp");
+    cr_expect(!exists_in(out, "ds_config.json"));
+    char *yaml = read_in(out, "accelerate.yaml");
+    cr_expect(strstr(yaml, "distributed_type: FSDP\n") && strstr(yaml, "  fsdp_version: 2\n") &&
+              strstr(yaml, "  fsdp_reshard_after_forward: true\n") && strstr(yaml, "\nmixed_precision: bf16\n") &&
+              strstr(yaml, "num_processes: 8 "),
+              "%s", yaml);
+    free(yaml);
+    char *launch = read_in(out, "launch.sh");
+    cr_expect(strstr(launch, "accelerate launch --config_file accelerate.yaml --num_machines 1 --num_processes 8"), "%s", launch);
+    free(launch);
+    scripts_parse(out);
+    free(out);
+}
+
+Test(launch, single_node_ddp_is_a_standalone_torchrun)
+{
+    const char *sets[] = {"model_kind=nlp", "team=pytorch", "accelerator=h100-sxm", "model_params=1e8", "devices=4", NULL};
+    char *out = emit(sets, "ddp");
+    char *launch = read_in(out, "launch.sh");
+    cr_expect(strstr(launch, "torchrun --standalone --nnodes=1 --nproc-per-node=4"), "%s", launch);
+    cr_expect(strstr(launch, "docs.pytorch.org/docs/stable/elastic/run.html"));
+    free(launch);
+    scripts_parse(out);
+    free(out);
+}
+
+Test(launch, jax_plan_has_a_jax_distributed_note)
+{
+    const char *args[] = {dbarg, "recommend", "--probe", "none", "--preset", "tpu-pod", "--emit", NULL, NULL};
+    char *out = ts_path(dir, "jax");
+    args[7] = out;
+    struct ts_run r;
+    cr_assert_eq(ts_run(&r, env, NULL, args), 0);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "(jax-sharding)"), "the preset's plan is JAX");
+    ts_run_free(&r);
+    char *note = read_in(out, "jax-distributed.txt");
+    /* 256 TPU chips on 64 hosts: one process per host. */
+    cr_expect(strstr(note, "jax.distributed.initialize()") && strstr(note, "num_processes=64") &&
+              strstr(note, "jax.device_count() == 256") && strstr(note, "docs.jax.dev"),
+              "%s", note);
+    cr_expect(strstr(note, "--worker=all"), "Cloud TPU hosts all run the program");
+    free(note);
+    cr_expect(!exists_in(out, "job.sbatch"), "no Slurm for Cloud TPUs");
+    scripts_parse(out);
+    free(out);
+}
+
+Test(launch, refuses_a_path_that_is_not_an_empty_directory)
+{
+    const char *sets[] = {"model_kind=llm", "accelerator=h100-sxm", NULL};
+    /* A folder with a file in it: exit 2, nothing added. */
+    char *full = ts_path(dir, "full");
+    cr_assert_eq(mkdir(full, 0700), 0);
+    char *keep = ts_path(full, "keep.txt");
+    cr_assert_eq(ts_write_str(keep, "mine\n"), 0);
+    struct ts_run r;
+    cr_expect_eq(recommend(&r, sets, (const char *const[]){"--emit", full, NULL}), 2);
+    cr_expect(strstr(r.err, "not an empty directory"), "%s", r.err);
+    cr_expect_str_empty(r.out, "refused before anything is planned or written");
+    ts_run_free(&r);
+    cr_expect(!exists_in(full, "launch.sh") && !exists_in(full, "README.txt"));
+    /* A regular file: exit 2, unchanged. */
+    cr_expect_eq(recommend(&r, sets, (const char *const[]){"--emit", keep, NULL}), 2);
+    ts_run_free(&r);
+    char *text = ts_read(keep, NULL);
+    cr_expect_str_eq(text, "mine\n");
+    free(text);
+    /* An empty folder is fine. */
+    char *empty = ts_path(dir, "empty");
+    cr_assert_eq(mkdir(empty, 0700), 0);
+    cr_expect_eq(recommend(&r, sets, (const char *const[]){"--emit", empty, NULL}), 0, "%s", r.err);
+    ts_run_free(&r);
+    cr_expect(exists_in(empty, "launch.sh"));
+    /* Invalid answers: exit 3, and the folder is not created. */
+    char *fresh = ts_path(dir, "fresh");
+    cr_expect_eq(recommend(&r, (const char *const[]){"model_kind=llm", "heads=64", "kv_heads=6", NULL},
+                           (const char *const[]){"--emit", fresh, NULL}),
+                 3);
+    cr_expect(strstr(r.err, "kv_heads") && strstr(r.err, "heads"), "%s", r.err);
+    ts_run_free(&r);
+    cr_expect_neq(access(fresh, F_OK), 0);
+    free(fresh);
+    free(empty);
+    free(keep);
+    free(full);
+}

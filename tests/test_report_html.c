@@ -1,0 +1,497 @@
+/* The HTML reports: the page helper's escaping, numbers and geometry; both pages checked against
+ * their JSON documents (HTML5, SVG as XML, every charted number), their size, their structure
+ * against a golden outline, rendering in headless Chromium, and --html's failures. */
+#include <criterion/criterion.h>
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "knowledge/html.h"
+#include "knowledge/probe_store.h"
+#include "probes/run_html.h"
+#include "tests/support.h"
+
+static char *dir;
+static char dbarg[4200];
+static const char *env[] = {"NO_COLOR=1", "FWADVISOR_DB", "FWADVISOR_SYSROOT", "HWLOC_XMLFILE", "TPU_ACCELERATOR_TYPE", NULL};
+
+static void setup(void)
+{
+    dir = ts_tmpdir();
+    snprintf(dbarg, sizeof dbarg, "--db=%s/kb.sqlite3", dir);
+}
+
+static void teardown(void)
+{
+    ts_rmtree(dir);
+    free(dir);
+}
+
+#define RUN(r, ...) cr_assert_eq(ts_run(&(r), env, NULL, (const char *const[]){__VA_ARGS__, NULL}), 0)
+
+/* --- the page helper ------------------------------------------------------------------------- */
+
+Test(html, outside_text_is_escaped_and_made_text)
+{
+    struct html h = {0};
+    /* markup characters, a C0 control, a lone byte, a broken sequence, a C1 control, a noncharacter */
+    html_text(&h, "<a href='x'>&\"\x01\xff\xc3(\xc2\x85\xef\xb7\x90 caf\xc3\xa9");
+    cr_assert_not(h.failed);
+    cr_expect_str_eq(h.data, "&lt;a href=&#39;x&#39;&gt;&amp;&quot;"
+                             "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd(\xef\xbf\xbd\xef\xbf\xbd"
+                             "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd caf\xc3\xa9");
+    html_free(&h);
+    html_link(&h, "javascript:alert(1)", "x");
+    cr_expect_str_eq(h.data, "x", "only http(s) addresses become links");
+    html_free(&h);
+    html_link(&h, "https://a.example/?q=\"<", "t");
+    cr_expect_str_eq(h.data, "<a href=\"https://a.example/?q=&quot;&lt;\">t</a>");
+    html_free(&h);
+}
+
+Test(html, numbers_read_as_people_read_them)
+{
+    static const struct {
+        double v;
+        const char *want;
+    } cases[] = {{54.6, "54.6"}, {80, "80"}, {0.0133111, "0.0133"}, {1.47e19, "1.47e19"}, {4909.05, "4909"},
+                 {999999, "999999"}, {1e6, "1e6"}, {1e-4, "0.0001"}, {2.5e-7, "2.5e-7"}, {0.001, "0.001"}, {-0.4, "-0.4"}, {0, "0"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char out[32];
+        html_num(cases[i].v, out, sizeof out);
+        cr_expect_str_eq(out, cases[i].want, "%g", cases[i].v);
+    }
+    char out[32];
+    html_num(NAN, out, sizeof out);
+    cr_expect_str_eq(out, "-");
+}
+
+/* Bars on a fixed 0..100 axis: the plot runs from x 200 to 590 (720 wide, 200 for labels, 130
+ * for values), 3.9 px a unit: 25 -> 97.5 px, 50 -> 195 px, the second bar 24 px lower. */
+Test(html, bar_lengths_are_proportional)
+{
+    struct html h = {0};
+    struct html_bar bars[2] = {{"a", 25, NAN, NAN, NAN, NULL, "/x/0", 0, 0}, {"b", 50, 40, 60, NAN, "noisy", "/x/1", 0, 1}};
+    struct html_chart c = {"T", "unit", 0, 100, 0, 0, NULL};
+    html_bar_chart(&h, &c, bars, 2, NULL, 0);
+    cr_assert_not(h.failed);
+    cr_expect(strstr(h.data, "<rect x=\"200.00\" y=\"12.0\" width=\"97.50\" height=\"16.0\""), "%s", h.data);
+    cr_expect(strstr(h.data, "<rect x=\"200.00\" y=\"36.0\" width=\"195.00\""), "%s", h.data);
+    cr_expect(strstr(h.data, "data-json=\"/x/1\" data-value=\"50\""), "%s", h.data);
+    /* the whisker from 40 (356) to 60 (434), the value and its note after it */
+    cr_expect(strstr(h.data, "M356.0 44.0H434.0"), "%s", h.data);
+    cr_expect(strstr(h.data, ">50  noisy</text>"), "%s", h.data);
+    cr_expect(strstr(h.data, "role=\"img\" aria-labelledby=\"c1-t\"><title id=\"c1-t\">T</title>"), "%s", h.data);
+    html_free(&h);
+}
+
+/* A stacked bar of 20 + 10 + 5 GB and 45 GB headroom against 80 GB: the axis ends at 80 (steps of
+ * 20), 680 px wide from x 20, 8.5 px a GB: 170, 85, 42.5 and 382.5 px; the marker at x 700. */
+Test(html, stacked_bar_against_capacity)
+{
+    struct html h = {0};
+    struct html_part parts[4] = {{"states", 20, "/m/s", 0}, {"act", 10, NULL, 1}, {"buf", 5, NULL, 3}, {"free", 45, NULL, 6}};
+    struct html_chart c = {"M", "GB", 0, 0, 0, 0, NULL};
+    html_stacked_bar(&h, &c, "each device", parts, 4, 80, "device memory", "/m/d", "GB");
+    cr_assert_not(h.failed);
+    cr_expect(strstr(h.data, "x=\"20.00\" y=\"34\" width=\"170.00\""), "%s", h.data);
+    cr_expect(strstr(h.data, "x=\"190.00\" y=\"34\" width=\"85.00\""), "%s", h.data);
+    cr_expect(strstr(h.data, "x=\"275.00\" y=\"34\" width=\"42.50\""), "%s", h.data);
+    cr_expect(strstr(h.data, "x=\"317.50\" y=\"34\" width=\"382.50\""), "%s", h.data);
+    cr_expect(strstr(h.data, "<line x1=\"700.0\" y1=\"28\" x2=\"700.0\" y2=\"70\""), "%s", h.data);
+    cr_expect(strstr(h.data, ">device memory 80 GB</text>"), "%s", h.data);
+    cr_expect(strstr(h.data, ">states: 20 GB</text>"), "%s", h.data);
+    html_free(&h);
+}
+
+/* --- arithmetic intensity -------------------------------------------------------------------- */
+
+static double intensity(const char *json)
+{
+    cJSON *r = cJSON_Parse(json);
+    cr_assert_not_null(r);
+    double v = probe_intensity(r);
+    cJSON_Delete(r);
+    return v;
+}
+
+Test(html, arithmetic_intensity_from_params)
+{
+    /* gemm: 2 n^3 FLOP over 3 n^2 elements: n = 2048 fp32 -> 4096 / 12; n = 8192 bf16 -> 16384 / 6 */
+    cr_expect_float_eq(intensity("{\"workload\": \"gemm\", \"params\": {\"n\": 2048, \"dtype\": \"fp32\"}}"), 341.3333, 1e-3);
+    cr_expect_float_eq(intensity("{\"workload\": \"gemm\", \"params\": {\"n\": 8192, \"dtype\": \"bf16\"}}"), 2730.667, 1e-2);
+    /* MLP 784-1024-1024-10, batch 256, fp32: 6 x 256 x 1861632 = 2859466752 FLOP; products
+     * 4 x 3 x (B in + B out + in out) per layer = 37360128 B, Adam 28 x 1863690 = 52183320 B:
+     * 2859466752 / 89543448... = 31.933 FLOP/B */
+    cr_expect_float_eq(intensity("{\"workload\": \"train-mlp\", \"params\": {\"layers\": \"784,1024,1024,10\", \"batch\": 256}}"),
+                       31.9333, 1e-3);
+    /* the same in bf16 moves half the product bytes: higher intensity */
+    cr_expect_gt(intensity("{\"workload\": \"train-mlp\", \"params\": {\"layers\": \"784,1024,1024,10\", \"batch\": 256, "
+                           "\"precision\": \"bf16\"}}"),
+                 31.94);
+    /* GPT 4 x 256, T 128, batch 8, vocab 256: N = 3225088, (6 N + 12 L C T) x 1024 tokens =
+     * 21425553408 FLOP over 438036480 B (products 239075328, attention 100663296, head 7077888,
+     * AdamW 28 x (N + 128 x 256)) = 48.913 */
+    cr_expect_float_eq(intensity("{\"workload\": \"train-gpt\", \"params\": {\"n_layer\": 4, \"n_head\": 4, \"n_embd\": 256, "
+                                 "\"ctx\": 128, \"vocab\": 256, \"batch\": 8, \"precision\": \"fp32\"}}"),
+                       48.9127, 1e-3);
+    cr_expect(isnan(intensity("{\"workload\": \"stream\", \"params\": {\"array_bytes\": 1}}")));
+    cr_expect(isnan(intensity("{\"workload\": \"train-mlp\", \"params\": {\"layers\": \"784,10\"}}")), "no batch: no figure");
+}
+
+/* --- the pages ------------------------------------------------------------------------------- */
+
+TestSuite(report_html, .init = setup, .fini = teardown, .timeout = 240);
+
+static const char *fixtures(void)
+{
+    const char *f = getenv("FWADVISOR_FIXTURES");
+    return f ? f : "tests/fixtures";
+}
+
+/* Runs a script of tests/html with python3; 77 from it (html5lib or Chromium missing) skips. */
+static int script(const char *name, const char *const *args, struct ts_run *r)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/../html/%s", fixtures(), name);
+    const char *argv[8] = {path};
+    int n = 1;
+    for (int i = 0; args[i] && n < 7; i++) argv[n++] = args[i];
+    argv[n] = NULL;
+    if (access("/usr/bin/python3", X_OK) != 0) cr_skip_test("no /usr/bin/python3");
+    cr_assert_eq(ts_exec(r, "/usr/bin/python3", NULL, NULL, argv), 0);
+    if (r->status == 77) {
+        char why[512];
+        snprintf(why, sizeof why, "%s", r->out);
+        ts_run_free(r);
+        cr_skip_test("%s", why);
+    }
+    return r->status;
+}
+
+/* The page checked against its document: prints what it checked. */
+static cJSON *check_page(const char *page, const char *doc)
+{
+    struct ts_run r;
+    int status = script("check_html.py", (const char *const[]){page, doc, NULL}, &r);
+    cr_assert_eq(status, 0, "%s: %s%s", page, r.out, r.err);
+    cJSON *res = cJSON_Parse(r.out);
+    cr_assert_not_null(res, "%s", r.out);
+    ts_run_free(&r);
+    return res;
+}
+
+/* The page's outline against the golden one (FWADVISOR_UPDATE_GOLDEN=1 writes it). */
+static void golden(const char *page, const char *doc, const char *name)
+{
+    struct ts_run r;
+    int status = script("check_html.py", (const char *const[]){page, doc, "--outline", NULL}, &r);
+    cr_assert_eq(status, 0, "%s%s", r.out, r.err);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/reports/%s", fixtures(), name);
+    const char *update = getenv("FWADVISOR_UPDATE_GOLDEN");
+    if (update && *update == '1') ts_write_str(path, r.out);
+    char *want = ts_read(path, NULL);
+    cr_assert_not_null(want, "no golden outline %s (FWADVISOR_UPDATE_GOLDEN=1 writes it)", path);
+    cr_expect_str_eq(r.out, want, "the page's structure changed; if that was meant, FWADVISOR_UPDATE_GOLDEN=1 "
+                                  "rewrites %s", path);
+    free(want);
+    ts_run_free(&r);
+}
+
+/* The page in headless Chromium. FWADVISOR_SHOTS=DIR keeps the screenshots there, to look at. */
+static void rendered(const char *page, const char *name)
+{
+    const char *keep = getenv("FWADVISOR_SHOTS");
+    char *shots = keep && *keep ? ts_path(keep, name) : ts_path(dir, "shots");
+    mkdir(shots, 0755);
+    struct ts_run r;
+    int status = script("render_check.py", (const char *const[]){page, shots, NULL}, &r);
+    cJSON *res = cJSON_Parse(r.out);
+    cr_assert_not_null(res, "%s %s", r.out, r.err);
+    cr_expect_eq(status, 0, "%s", r.out);
+    cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(res, "console_errors")), 0, "%s", r.out);
+    cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(res, "requests")), 0, "no request leaves the file: %s", r.out);
+    cr_expect_gt(cJSON_GetObjectItem(res, "ink")->valuedouble, 0.01, "not blank: %s", r.out);
+    cr_expect_gt(cJSON_GetObjectItem(res, "height")->valuedouble, 1000, "%s", r.out);
+    cJSON_Delete(res);
+    ts_run_free(&r);
+    free(shots);
+}
+
+/* recommend --html and -o for one set of answers (a preset, a price, and `also` when not NULL):
+ * the page and the document it was drawn from. */
+static void recommend_page(const char *preset, const char *also, const char *page, const char *doc)
+{
+    struct ts_run r;
+    RUN(r, dbarg, "recommend", "--preset", preset, "--set", "price_per_device_hour=2.5", "--probe", "none", "--html", page,
+        "-o", doc, "--set", also ? also : "price_per_device_hour=2.5");
+    cr_assert_eq(r.status, 0, "%s: %s", preset, r.err);
+    cr_expect(strstr(r.err, "HTML report written to"), "%s", r.err);
+    ts_run_free(&r);
+}
+
+Test(report_html, every_preset_gives_a_page_that_matches_its_report)
+{
+    static const char *const presets[] = {"academic-research", "first-image-classifier", "functional-team",
+                                          "gpt4-class-model", "mobile-app", "nvidia-2000-gpus", "quick-validation",
+                                          "raspberry-pi", "tpu-pod"};
+    char *page = ts_path(dir, "r.html"), *doc = ts_path(dir, "r.json");
+    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) {
+        recommend_page(presets[i], NULL, page, doc);
+        cJSON *res = check_page(page, doc);
+        char *text = ts_read(doc, NULL);
+        cJSON *report = cJSON_Parse(text);
+        /* every framework's score and every reason's points at least are charted */
+        int want = 0;
+        const cJSON *f;
+        cJSON_ArrayForEach(f, cJSON_GetObjectItem(report, "ranking"))
+            if (!cJSON_IsTrue(cJSON_GetObjectItem(f, "excluded"))) want += 1 + cJSON_GetArraySize(cJSON_GetObjectItem(f, "reasons"));
+        cr_expect_geq(cJSON_GetObjectItem(res, "marks")->valueint, want, "%s", presets[i]);
+        cr_expect_lt(cJSON_GetObjectItem(res, "bytes")->valueint, 300 * 1024, "%s: a full report under 300 KB", presets[i]);
+        cJSON_Delete(report);
+        cJSON_Delete(res);
+        free(text);
+    }
+    free(page);
+    free(doc);
+}
+
+/* The report's sources: each one cited listed once, with its address, and nothing uncited. */
+Test(report_html, the_report_lists_every_cited_source_once)
+{
+    char *page = ts_path(dir, "r.html"), *doc = ts_path(dir, "r.json");
+    recommend_page("mobile-app", NULL, page, doc);
+    char *text = ts_read(doc, NULL);
+    cJSON *report = cJSON_Parse(text);
+    const cJSON *sources = cJSON_GetObjectItem(report, "sources"), *s;
+    cr_assert_gt(cJSON_GetArraySize(sources), 3);
+    cJSON_ArrayForEach(s, sources) {
+        const char *id = cJSON_GetObjectItem(s, "id")->valuestring;
+        char needle[256];
+        snprintf(needle, sizeof needle, "\"%s\"", id);
+        int cited = 0;
+        for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle)) cited++;
+        cr_expect_geq(cited, 2, "%s: listed and cited", id);
+        cr_expect_gt(strlen(cJSON_GetObjectItem(s, "url")->valuestring), 0);
+        int dup = 0;
+        const cJSON *t;
+        cJSON_ArrayForEach(t, sources) dup += strcmp(cJSON_GetObjectItem(t, "id")->valuestring, id) == 0;
+        cr_expect_eq(dup, 1, "%s listed once", id);
+    }
+    /* the comparison: a score (or null) for every framework on every criterion */
+    const cJSON *w;
+    cJSON_ArrayForEach(w, cJSON_GetObjectItem(report, "weights"))
+        cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(w, "scores")), cJSON_GetArraySize(cJSON_GetObjectItem(report, "ranking")));
+    char *html = ts_read(page, NULL);
+    cr_expect(strstr(html, "<li id=\"src-seed-003\">"), "the sources are anchors the reasons link to");
+    cr_expect(strstr(html, "href=\"#src-seed-003\""));
+    free(html);
+    cJSON_Delete(report);
+    free(text);
+    free(page);
+    free(doc);
+}
+
+/* A plan with every part: LLM training on 2000 GPUs, served as well (the inference plan). */
+Test(report_html, recommendation_golden_and_rendered)
+{
+    char *page = ts_path(dir, "r.html"), *doc = ts_path(dir, "r.json");
+    recommend_page("nvidia-2000-gpus", "deploy=server", page, doc);
+    char *html = ts_read(page, NULL);
+    cr_expect(strstr(html, "<section id=\"inference\">") && strstr(html, "id=\"inference-chart\""), "the inference plan");
+    free(html);
+    golden(page, doc, "recommend.outline");
+    rendered(page, "recommend");
+    free(page);
+    free(doc);
+}
+
+/* The fixture run, and a baseline made from it: gemm 20% slower then (so +25% now, better) and
+ * train-tiny twice as fast then (so +100% us per step now, WORSE). */
+static cJSON *fixture_run(cJSON **base)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/reports/probe-full.json", fixtures());
+    char *text = ts_read(path, NULL);
+    cr_assert_not_null(text, "%s", path);
+    cJSON *doc = cJSON_Parse(text);
+    free(text);
+    cr_assert_not_null(doc);
+    if (base) {
+        *base = cJSON_Duplicate(doc, 1);
+        cJSON_ReplaceItemInObject(*base, "id", cJSON_CreateString("fixture-base"));
+        cJSON *r;
+        cJSON_ArrayForEach(r, cJSON_GetObjectItem(*base, "results")) {
+            const char *w = cJSON_GetObjectItem(r, "workload")->valuestring;
+            cJSON *med = cJSON_GetObjectItem(r, "median");
+            if (!cJSON_IsNumber(med)) continue;
+            if (!strcmp(w, "gemm")) cJSON_SetNumberValue(med, med->valuedouble * 0.8);
+            if (!strcmp(w, "train-tiny")) cJSON_SetNumberValue(med, med->valuedouble * 0.5);
+        }
+    }
+    return doc;
+}
+
+static void write_page(const cJSON *doc, const cJSON *base, const char *page, const char *json)
+{
+    struct html h = {0};
+    cr_assert_eq(probe_run_html(doc, base, &h), 0);
+    cr_assert_eq(ts_write(page, h.data, h.len), 0);
+    html_free(&h);
+    char *text = cJSON_Print(doc);
+    ts_write_str(json, text);
+    free(text);
+}
+
+Test(report_html, probe_page_matches_its_run)
+{
+    cJSON *base, *doc = fixture_run(&base);
+    char *page = ts_path(dir, "p.html"), *json = ts_path(dir, "p.json");
+    write_page(doc, base, page, json);
+    cJSON *res = check_page(page, json);
+    /* every finished result of the run is charted at least once */
+    int finished = 0;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(doc, "results")) {
+        const char *m = cJSON_GetObjectItem(r, "unit")->valuestring;
+        finished += !strcmp(cJSON_GetObjectItem(r, "status")->valuestring, "ok") &&
+                    (!strcmp(m, "GFLOP/s") || !strcmp(m, "TFLOP/s") || !strcmp(m, "GB/s"));
+    }
+    cr_expect_geq(cJSON_GetObjectItem(res, "marks")->valueint, finished);
+    cr_expect_lt(cJSON_GetObjectItem(res, "bytes")->valueint, 300 * 1024);
+    cJSON_Delete(res);
+    char *html = ts_read(page, NULL);
+    static const char *const parts[] = {
+        "roofline, the training workloads placed by arithmetic intensity", "All-reduce bus bandwidth by message size",
+        "Data-parallel efficiency by rank count", "id=\"frameworks\"", "step_ms by framework", "pytorch compile mlp",
+        "catalog BF16 dense 989400", "theoretical FP32 492", "catalog memory bandwidth 3350", "Baseline: probe run fixture-base",
+        ">+25  better</text>", ">+100  WORSE</text>", "transfer h2d_gbs: skipped: not asked for (--device cpu)",
+    };
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) cr_expect(strstr(html, parts[i]), "missing: %s", parts[i]);
+    free(html);
+    golden(page, json, "probe.outline");
+    rendered(page, "probe");
+    cJSON_Delete(doc);
+    cJSON_Delete(base);
+    free(page);
+    free(json);
+}
+
+/* Text from the run reaches the page escaped, wherever it is shown. */
+Test(report_html, outside_text_cannot_become_markup)
+{
+    cJSON *doc = fixture_run(NULL);
+    cJSON *cpu = cJSON_GetObjectItem(doc, "cpu");
+    cJSON_ReplaceItemInObject(cpu, "model", cJSON_CreateString("<script>alert(1)</script>"));
+    cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "results"), cJSON_GetArraySize(cJSON_GetObjectItem(doc, "results")) - 1);
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(r, "params"), "framework", cJSON_CreateString("\"><svg onload=x>"));
+    char *page = ts_path(dir, "p.html"), *json = ts_path(dir, "p.json");
+    write_page(doc, NULL, page, json);
+    char *html = ts_read(page, NULL);
+    cr_expect_null(strstr(html, "<script"));
+    cr_expect_null(strstr(html, "<svg onload"));
+    cr_expect(strstr(html, "&lt;script&gt;alert(1)&lt;/script&gt;"));
+    cJSON_Delete(check_page(page, json));
+    free(html);
+    free(page);
+    free(json);
+    cJSON_Delete(doc);
+}
+
+/* probe show ID --html, with --compare, through the command line. */
+Test(report_html, probe_show_writes_the_page)
+{
+    cJSON *base, *doc = fixture_run(&base);
+    char path[4300], err[512];
+    snprintf(path, sizeof path, "%s/kb.sqlite3", dir);
+    kb *k;
+    cr_assert_eq(kb_open(path, 0, &k, err, sizeof err), KB_OK, "%s", err);
+    cr_assert_eq(kb_probe_save(k, base, err, sizeof err), KB_OK, "%s", err);
+    cr_assert_eq(kb_probe_save(k, doc, err, sizeof err), KB_OK, "%s", err);
+    kb_close(k);
+    char *page = ts_path(dir, "show.html");
+    struct ts_run r;
+    RUN(r, dbarg, "probe", "show", "fixture-full", "--html", page, "--compare", "fixture-base");
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "better") && strstr(r.out, "WORSE"), "the table compared too:\n%s", r.out);
+    ts_run_free(&r);
+    char *html = ts_read(page, NULL);
+    cr_assert_not_null(html);
+    cr_expect(strstr(html, "Baseline: probe run fixture-base"));
+    free(html);
+    RUN(r, dbarg, "probe", "show", "fixture-full", "--html", page, "--compare", "no-such-run");
+    cr_expect_eq(r.status, 3, "%s", r.err);
+    cr_expect_eq(ts_lines(r.err), 1, "%s", r.err);
+    ts_run_free(&r);
+    RUN(r, dbarg, "probe", "delete", "fixture-full", "--html", page);
+    cr_expect_eq(r.status, 2, "%s", r.err);
+    ts_run_free(&r);
+    cJSON_Delete(doc);
+    cJSON_Delete(base);
+    free(page);
+}
+
+/* A new run writes its page too, and the page matches the document the run printed. */
+Test(report_html, a_new_run_writes_the_page_too)
+{
+    char *page = ts_path(dir, "run.html"), *json = ts_path(dir, "run.json");
+    struct ts_run r;
+    RUN(r, dbarg, "probe", "--workload", "train-tiny,allreduce", "--no-save", "--html", page, "-o", json);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.err, "HTML report written to"), "%s", r.err);
+    ts_run_free(&r);
+    cJSON_Delete(check_page(page, json));
+    char *html = ts_read(page, NULL);
+    cr_expect(strstr(html, "<td>us_per_step</td>") && strstr(html, "allreduce busbw_gbs: skipped"), "the table and the skips");
+    free(html);
+    free(page);
+    free(json);
+}
+
+/* --html into a directory, a folder that does not exist, and a full disk: exit 1, one line,
+ * nothing written. */
+Test(report_html, bad_targets_fail_with_one_line_and_write_nothing)
+{
+    struct ts_run r;
+    RUN(r, dbarg, "recommend", "--preset", "tpu-pod", "--html", dir);
+    cr_expect_eq(r.status, 1, "a directory: %s", r.err);
+    cr_expect_eq(ts_lines(r.err), 1, "%s", r.err);
+    ts_run_free(&r);
+    char *missing = ts_path(dir, "no/such/folder/r.html");
+    RUN(r, dbarg, "recommend", "--preset", "tpu-pod", "--html", missing);
+    cr_expect_eq(r.status, 1, "%s", r.err);
+    cr_expect_eq(ts_lines(r.err), 1, "%s", r.err);
+    ts_run_free(&r);
+    free(missing);
+    RUN(r, dbarg, "recommend", "--preset", "tpu-pod", "--html", "-", "--json");
+    cr_expect_eq(r.status, 2, "both on standard output: %s", r.err);
+    ts_run_free(&r);
+    RUN(r, dbarg, "recommend", "--preset", "tpu-pod", "--html", "-");
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(strncmp(r.out, "<!DOCTYPE html>", 15) == 0, "the page alone on standard output");
+    ts_run_free(&r);
+
+    if (system("unshare -rm true >/dev/null 2>&1") != 0) cr_skip_test("no user and mount namespaces here (unshare -rm)");
+    char script_text[16384];
+    snprintf(script_text, sizeof script_text,
+             "set -e; m=%s/full; mkdir -p $m; mount -t tmpfs -o size=256k tmpfs $m;"
+             " dd if=/dev/zero of=$m/fill bs=4k 2>/dev/null || true;"
+             " set +e; %s %s recommend --preset tpu-pod --html $m/r.html >/dev/null 2>%s/err; echo rc=$? > %s/rc;"
+             " ls -A $m > %s/left",
+             dir, getenv("FWADVISOR_BIN"), dbarg, dir, dir, dir);
+    cr_assert_eq(ts_exec(&r, "/usr/bin/unshare", env, NULL, (const char *const[]){"-rm", "sh", "-c", script_text, NULL}), 0);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    ts_run_free(&r);
+    char *rc_path = ts_path(dir, "rc"), *err_path = ts_path(dir, "err"), *left_path = ts_path(dir, "left");
+    char *rc = ts_read(rc_path, NULL), *err = ts_read(err_path, NULL), *left = ts_read(left_path, NULL);
+    cr_expect(rc && strstr(rc, "rc=1"), "a full disk: %s %s", rc ? rc : "(none)", err ? err : "");
+    cr_expect(err && ts_lines(err) == 1, "%s", err ? err : "(none)");
+    cr_expect(left && strcmp(left, "fill\n") == 0, "nothing half written: %s", left ? left : "(none)");
+    free(rc), free(err), free(left);
+    free(rc_path), free(err_path), free(left_path);
+}
