@@ -93,14 +93,14 @@ static void print_table(const struct probe_table *t)
     /* Finished results as a table; skipped ones after it, each with its reason. */
     int nrows = 0;
     for (int r = 0; r < t->nrows; r++) {
-        if (t->rows[r].skipped) continue;
+        if (t->rows[r].skipped || t->rows[r].frameworks) continue;
         for (int c = 0; c < nc; c++) cells[nrows * nc + c] = t->rows[r].cell[cols[c]];
         nrows++;
     }
     if (nrows) text_table(stdout, tc, nc, cells, nrows, 0);
     free(cells);
     for (int r = 0; r < t->nrows; r++) {
-        if (!t->rows[r].skipped) continue;
+        if (!t->rows[r].skipped || t->rows[r].frameworks) continue;
         char why[400];
         snprintf(why, sizeof why, "%-10s %-13.13s %s", t->rows[r].cell[PT_WORKLOAD], t->rows[r].cell[PT_METRIC],
                  t->rows[r].reason);

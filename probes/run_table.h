@@ -25,6 +25,8 @@ struct probe_table_row {
     enum probe_verdict verdict;
     double peak_fraction;  /* < 0 when there is no peak */
     double change;         /* against the baseline, percent (PV_SAME, PV_BETTER, PV_WORSE only) */
+    int frameworks;        /* a row of the frameworks workload: the command line and the interface
+                            * show it in the frameworks table below instead (rows stay one per result) */
 };
 
 struct probe_table {
@@ -42,7 +44,7 @@ const char *probe_table_compare_note(const struct probe_table *t);
 int probe_summary_lines(const cJSON *doc, char (*lines)[512], int max);
 
 /* --- the frameworks table (fw_table.c) -----------------------------------------------------
- * The rows of workload "frameworks" (which the table above leaves out) as one table per model:
+ * The rows of workload "frameworks" (marked `frameworks` in the table above) as one table per model:
  * framework, mode, device, median step time and its CV, samples or tokens per second, speed
  * relative to the engine on the same device and to the fastest there (1.35x: that much faster).
  * Timed rows come by model, then device, fastest first; then each row that did not run, with

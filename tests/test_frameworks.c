@@ -237,10 +237,13 @@ Test(frameworks, table_orders_by_speed_and_relates_to_engine_and_fastest)
     cr_expect(strstr(t->title[1], "GPT 4 layers x 128 wide") == t->title[1], "%s", t->title[1]);
     cr_expect_eq(t->nfound, 1);
     cr_expect_str_eq(t->found[0], "/usr/bin/python3 (Python 3.11.2): JAX 0.4.30 [cpu]");
-    /* the results table leaves these rows to this one */
+    /* the results table marks these rows for this one, one row per result as ever */
     struct probe_table *rt = malloc(sizeof *rt);
     probe_table_build(doc, NULL, rt);
-    cr_expect_eq(rt->nrows, 1);
+    cr_assert_eq(rt->nrows, 5);
+    cr_expect_not(rt->rows[0].frameworks);
+    for (int i = 1; i < 5; i++) cr_expect(rt->rows[i].frameworks);
+    cr_expect_str_eq(rt->rows[1].cell[PT_PARAMS], "pytorch eager gpt");
     free(rt);
     free(t);
     cJSON_Delete(doc);
@@ -352,10 +355,10 @@ Test(frameworks, advisor_hardware_finds_the_latest_run_with_frameworks)
     cJSON *later = cJSON_Parse("{\"id\": \"R9\", \"started_at\": \"2099-01-01T00:00:00Z\", \"results\": []}");
     cr_assert_eq(kb_probe_save(t.kb, later, err, sizeof err), KB_OK, "%s", err);
     struct adv_hw *hw = calloc(1, sizeof *hw);
-    cr_assert_eq(probe_advisor_hardware(t.kb, "latest", 0, hw, err, sizeof err), KB_OK, "%s", err);
+    cr_assert_eq(probe_advisor_hardware(t.kb, "latest", NULL, 0, hw, err, sizeof err), KB_OK, "%s", err);
     cr_expect_eq(hw->fw_speeds.count, 3);
     cr_expect_str_eq(hw->fw_speeds.run, "R1");
-    cr_assert_eq(probe_advisor_hardware(t.kb, "R9", 0, hw, err, sizeof err), KB_OK, "%s", err);
+    cr_assert_eq(probe_advisor_hardware(t.kb, "R9", NULL, 0, hw, err, sizeof err), KB_OK, "%s", err);
     cr_expect_eq(hw->fw_speeds.count, 0, "a run named by id is that run alone");
     free(hw);
     cJSON_Delete(with);

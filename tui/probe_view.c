@@ -286,16 +286,19 @@ void probe_view_draw(struct app *a)
         x += widths[cols[c]] + 1;
     }
     y++;
-    int rows_room = LINES - 2 - y - 1, fw_lines = 0;
+    /* the results' rows but the frameworks', then the frameworks table's lines */
+    int rows_room = LINES - 2 - y - 1, fw_lines = 0, nshown = 0, shown[PROBE_MAX_RESULTS];
+    for (int r = 0; r < t->nrows; r++)
+        if (!t->rows[r].frameworks) shown[nshown++] = r;
     while (ft->nrows && draw_fw_line(ft, fw_lines, -1)) fw_lines++; /* counted off screen */
-    if (p->scroll > t->nrows + fw_lines - rows_room) p->scroll = t->nrows + fw_lines - rows_room;
+    if (p->scroll > nshown + fw_lines - rows_room) p->scroll = nshown + fw_lines - rows_room;
     if (p->scroll < 0) p->scroll = 0;
-    for (int r = p->scroll; r < t->nrows + fw_lines && y < LINES - 3; r++, y++) {
-        if (r >= t->nrows) {
-            draw_fw_line(ft, r - t->nrows, y);
+    for (int i = p->scroll; i < nshown + fw_lines && y < LINES - 3; i++, y++) {
+        if (i >= nshown) {
+            draw_fw_line(ft, i - nshown, y);
             continue;
         }
-        const struct probe_table_row *row = &t->rows[r];
+        const struct probe_table_row *row = &t->rows[shown[i]];
         if (row->skipped) {
             snprintf(line, sizeof line, "%-10s %-13.13s %s", row->cell[PT_WORKLOAD], row->cell[PT_METRIC], row->reason);
             ui_text(y, 1, COLS - 2, line, crt_attr(PAIR_DIM));
