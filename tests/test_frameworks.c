@@ -589,3 +589,41 @@ Test(frameworks, cancel_within_a_second, .timeout = 60)
     ts_rmtree(dir);
     free(dir);
 }
+
+/* A machine with an NVIDIA GPU (as detection would record it) and Debian's CPU-only PyTorch: one
+ * row on the GPU saying why PyTorch cannot use it, beside the CPU's timed rows. */
+Test(frameworks, a_gpu_the_framework_cannot_use_is_a_row, .timeout = 240)
+{
+    struct ts_run r;
+    const char *check[] = {"-c", "import torch, numpy, sys; sys.exit(torch.cuda.is_available())", NULL};
+    if (access("/usr/bin/python3", X_OK) != 0 || ts_exec(&r, "/usr/bin/python3", NULL, NULL, check) != 0 || r.status != 0)
+        cr_skip_test("no CPU-only python3-torch here");
+    ts_run_free(&r);
+    unsetenv("FWADVISOR_SYSROOT");
+    unsetenv("HWLOC_XMLFILE");
+    struct probe_run *run = calloc(1, sizeof *run);
+    probe_detect(&run->hw);
+    run->hw.naccel = 1;
+    snprintf(run->hw.accel[0].kind, sizeof run->hw.accel[0].kind, "nvidia");
+    snprintf(run->hw.accel[0].name, sizeof run->hw.accel[0].name, "NVIDIA H100 80GB HBM3");
+    const char *pythons[] = {"/usr/bin/python3"};
+    struct probe_options o;
+    memset(&o, 0, sizeof o);
+    o.smoke = 1;
+    o.threads = 1;
+    o.workloads = PROBE_W_FRAMEWORKS;
+    o.pythons = pythons;
+    o.npythons = 1;
+    strcpy(o.device, "cpu");
+    cr_assert_eq(probe_run_workloads(run, &o), 0);
+    const struct probe_result *gpu = NULL, *eager = row_of(run, "pytorch", "eager", "mlp");
+    for (int i = 0; i < run->nresults; i++)
+        if (!strcmp(run->results[i].device, "nvidia")) gpu = &run->results[i];
+    cr_assert_not_null(gpu);
+    cr_expect(gpu->skipped);
+    cr_expect(strstr(gpu->reason, "torch.cuda.is_available() is False"), "%s", gpu->reason);
+    cr_expect(strstr(gpu->params, "\"framework\":\"pytorch\"") && strstr(gpu->params, "\"kind\":\"nvidia\""), "%s", gpu->params);
+    cr_assert_not_null(eager);
+    cr_expect_not(eager->skipped, "%s", eager->reason);
+    free(run);
+}

@@ -185,8 +185,10 @@ def time_steps(model, step, to_float):
 def run(framework_id, setup):
     """The script's body: setup(spec) imports the framework and returns an object with
     `version`, `devices` ([{"name", "kind", "label"}]) and `modes` ([(mode, note)]) and
-    train(mode, device, model) -> (step(k), to_float(loss)). Any failure becomes a row that says
-    why; an import failure ends the script with an error event."""
+    train(mode, device, model) -> (step(k), to_float(loss)); optionally skip(mode, device, model)
+    (why a mode cannot run, or None), why_not(kind) (why it cannot use an accelerator the
+    machine has) and cpu_only (measured on the CPU by design). Any failure becomes a row that
+    says why; an import failure ends the script with an error event."""
     spec = load_spec(sys.argv[1])
     _take_stdout()
     set_threads(spec.get("threads", 0))
@@ -198,8 +200,10 @@ def run(framework_id, setup):
         return 1
     devices = [d for d in fw.devices if spec.get("devices") != "accel" or d["kind"] != "cpu"]
     emit({"event": "framework", "id": framework_id, "version": fw.version, "devices": devices})
-    # An accelerator the machine has and this framework cannot use: one row that says so.
-    for kind in spec.get("accelerators", []) if spec.get("devices") != "cpu" else []:
+    # An accelerator the machine has and this framework cannot use: one row that says so (not
+    # for one measured on the CPU by design).
+    wanted = spec.get("accelerators", []) if spec.get("devices") != "cpu" and not getattr(fw, "cpu_only", False) else []
+    for kind in wanted:
         if not any(d["kind"] == kind for d in devices):
             why = fw.why_not(kind) if hasattr(fw, "why_not") else None
             emit({"event": "row", "id": framework_id, "mode": "-", "device": kind, "kind": kind,
