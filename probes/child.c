@@ -190,7 +190,8 @@ int probe_child_run(const char *const *argv, const char *const *env, const struc
                 keep_tail(out->err_tail, sizeof out->err_tail, &tail_len, buf, (size_t)n);
             }
         }
-        if (!exited && waitpid(pid, &status, WNOHANG) == pid) {
+        pid_t waited = exited ? 0 : waitpid(pid, &status, WNOHANG);
+        if (waited == pid || (waited < 0 && errno == ECHILD)) { /* ECHILD: reaped already (SIGCHLD ignored) */
             exited = 1;
             /* helpers it left behind in its group (a compiler's worker pool) go with it */
             if (!killed) kill(-pid, SIGKILL);
