@@ -145,8 +145,10 @@ static void print_fw_table(const cJSON *doc)
         }
     printf("\n");
     for (int i = 0; i < t->nfound; i++) text_wrap(stdout, t->found[i], 0, 2);
-    printf("\n");
-    text_wrap(stdout, probe_fw_table_note(), 0, 0);
+    if (t->ntimed) {
+        printf("\n");
+        text_wrap(stdout, probe_fw_table_note(), 0, 0);
+    }
     free(cells);
     free(t);
 }

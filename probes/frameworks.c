@@ -513,7 +513,7 @@ void probe_fw_run(struct probe_run *run, const struct probe_options *opt, int th
         run_job(s, &jobs[j]);
         char what[32];
         const char *id = run->frameworks.python[jobs[j].py].found[jobs[j].found].id;
-        snprintf(what, sizeof what, "frameworks: %s", jobs[j].backend ? jobs[j].backend : id);
+        snprintf(what, sizeof what, "frameworks: %s%s%s", id, jobs[j].backend ? "/" : "", jobs[j].backend ? jobs[j].backend : "");
         fw_progress(s, 0.86 / njobs, what);
     }
 done:

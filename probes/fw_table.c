@@ -160,6 +160,7 @@ void probe_fw_table_build(const cJSON *doc, struct probe_fw_table *t)
                      any_device ? " " : "", any_device ? device : "", json_str(e[i].r, "reason"));
             continue;
         }
+        t->ntimed++;
         double best, engine, cv = json_num(e[i].r, "cv"), per_step = json_num(p, "per_step");
         references(e, n, &e[i], &best, &engine);
         row->noisy = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e[i].r, "noisy"));

@@ -63,7 +63,7 @@ struct probe_fw_row {
 };
 
 struct probe_fw_table {
-    int nrows;
+    int nrows, ntimed;     /* rows, and those with figures */
     struct probe_fw_row rows[PROBE_MAX_RESULTS];
     char title[2][192];    /* each model in words */
     int nfound;

@@ -219,6 +219,7 @@ Test(frameworks, table_orders_by_speed_and_relates_to_engine_and_fastest)
     struct probe_fw_table *t = malloc(sizeof *t);
     probe_fw_table_build(doc, t);
     cr_assert_eq(t->nrows, 4);
+    cr_expect_eq(t->ntimed, 3);
     const char *order[] = {"JAX", "engine", "PyTorch", "TensorFlow"};
     for (int i = 0; i < 4; i++) cr_expect_str_eq(t->rows[i].cell[FC_FRAMEWORK], order[i]);
     cr_expect_str_eq(t->rows[0].cell[FC_VS_ENGINE], "2.00x");

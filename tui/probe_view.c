@@ -239,7 +239,7 @@ static int draw_fw_line(const struct probe_fw_table *ft, int i, int y)
     for (int r = 0; r < ft->nrows; r++)
         if (ft->rows[r].skipped && i-- == 0) return ui_text(y, 1, COLS - 2, ft->rows[r].reason, crt_attr(PAIR_DIM)), 1;
     if (i < ft->nfound) return ui_text(y, 1, COLS - 2, ft->found[i], crt_attr(PAIR_DIM)), 1;
-    return i == ft->nfound ? (ui_text(y, 1, COLS - 2, probe_fw_table_note(), crt_attr(PAIR_DIM)), 1) : 0;
+    return i == ft->nfound && ft->ntimed ? (ui_text(y, 1, COLS - 2, probe_fw_table_note(), crt_attr(PAIR_DIM)), 1) : 0;
 }
 
 void probe_view_draw(struct app *a)
