@@ -379,16 +379,20 @@ static const struct probe_result *row_of(const struct probe_run *run, const char
     return NULL;
 }
 
-/* Debian's python3-torch trains the engine's MLP and GPT: both rows timed, their first-step
- * losses the engine's within 1e-4, torch.compile said to need PyTorch 2 where it is 1.x; the
- * document validates against the schema. */
-Test(frameworks, debian_pytorch_trains_the_same_models, .timeout = 240)
+/* python3 at /usr/bin whose `import` of `code` works (Debian's python3-torch), else 0. */
+static int debian_python_runs(const char *code)
 {
     struct ts_run r;
-    const char *check[] = {"-c", "import torch, numpy", NULL};
-    if (access("/usr/bin/python3", X_OK) != 0 || ts_exec(&r, "/usr/bin/python3", NULL, NULL, check) != 0 || r.status != 0)
-        cr_skip_test("Debian's python3-torch is not installed");
-    ts_run_free(&r);
+    const char *check[] = {"-c", code, NULL};
+    int ok = access("/usr/bin/python3", X_OK) == 0 && ts_exec(&r, "/usr/bin/python3", NULL, NULL, check) == 0;
+    if (ok) ok = r.status == 0, ts_run_free(&r);
+    return ok;
+}
+
+/* A run of this machine and the options of a smoke-sized frameworks workload, one thread, with
+ * these interpreters. */
+static struct probe_run *fw_setup(struct probe_options *o, const char **pythons, int npythons)
+{
     unsetenv("FWADVISOR_SYSROOT");
     unsetenv("HWLOC_XMLFILE");
     struct probe_run *run = calloc(1, sizeof *run);
@@ -396,16 +400,26 @@ Test(frameworks, debian_pytorch_trains_the_same_models, .timeout = 240)
     strcpy(run->started_at, "2026-12-01T00:00:00Z");
     strcpy(run->version, "test");
     probe_detect(&run->hw);
+    memset(o, 0, sizeof *o);
+    o->smoke = 1;
+    o->threads = 1;
+    o->cpu_only = 1;
+    o->workloads = PROBE_W_FRAMEWORKS;
+    o->pythons = pythons;
+    o->npythons = npythons;
+    strcpy(o->device, "cpu");
+    return run;
+}
+
+/* Debian's python3-torch trains the engine's MLP and GPT: both rows timed, their first-step
+ * losses the engine's within 1e-4, torch.compile said to need PyTorch 2 where it is 1.x; the
+ * document validates against the schema. */
+Test(frameworks, debian_pytorch_trains_the_same_models, .timeout = 240)
+{
+    if (!debian_python_runs("import torch, numpy")) cr_skip_test("Debian's python3-torch is not installed");
     const char *pythons[] = {"/usr/bin/python3"};
     struct probe_options o;
-    memset(&o, 0, sizeof o);
-    o.smoke = 1;
-    o.threads = 1;
-    o.cpu_only = 1;
-    o.workloads = PROBE_W_FRAMEWORKS;
-    o.pythons = pythons;
-    o.npythons = 1;
-    strcpy(o.device, "cpu");
+    struct probe_run *run = fw_setup(&o, pythons, 1);
     cr_assert_eq(probe_run_workloads(run, &o), 0);
     cr_assert(run->frameworks.ran);
     cr_assert_eq(run->frameworks.npythons, 1);
@@ -556,22 +570,11 @@ Test(frameworks, cancel_within_a_second, .timeout = 60)
 {
     char *dir = ts_tmpdir();
     char *hang = write_fake(dir, "hang", "tensorflow", "exec sleep 600\n");
-    unsetenv("FWADVISOR_SYSROOT");
-    unsetenv("HWLOC_XMLFILE");
-    struct probe_run *run = calloc(1, sizeof *run);
-    probe_detect(&run->hw);
     const char *pythons[] = {hang};
     struct probe_options o;
-    memset(&o, 0, sizeof o);
-    o.smoke = 1;
-    o.threads = 1;
-    o.cpu_only = 1;
-    o.workloads = PROBE_W_FRAMEWORKS;
-    o.pythons = pythons;
-    o.npythons = 1;
+    struct probe_run *run = fw_setup(&o, pythons, 1);
     o.framework_timeout_s = 60;
     o.stop = &run_stop;
-    strcpy(o.device, "cpu");
     run_stop = 0;
     double at = 3, t0 = now_s();
     pthread_t t;
@@ -595,27 +598,15 @@ Test(frameworks, cancel_within_a_second, .timeout = 60)
  * row on the GPU saying why PyTorch cannot use it, beside the CPU's timed rows. */
 Test(frameworks, a_gpu_the_framework_cannot_use_is_a_row, .timeout = 240)
 {
-    struct ts_run r;
-    const char *check[] = {"-c", "import torch, numpy, sys; sys.exit(torch.cuda.is_available())", NULL};
-    if (access("/usr/bin/python3", X_OK) != 0 || ts_exec(&r, "/usr/bin/python3", NULL, NULL, check) != 0 || r.status != 0)
+    if (!debian_python_runs("import torch, numpy, sys; sys.exit(torch.cuda.is_available())"))
         cr_skip_test("no CPU-only python3-torch here");
-    ts_run_free(&r);
-    unsetenv("FWADVISOR_SYSROOT");
-    unsetenv("HWLOC_XMLFILE");
-    struct probe_run *run = calloc(1, sizeof *run);
-    probe_detect(&run->hw);
+    const char *pythons[] = {"/usr/bin/python3"};
+    struct probe_options o;
+    struct probe_run *run = fw_setup(&o, pythons, 1);
+    o.cpu_only = 0; /* the machine's GPU is for the frameworks to try */
     run->hw.naccel = 1;
     snprintf(run->hw.accel[0].kind, sizeof run->hw.accel[0].kind, "nvidia");
     snprintf(run->hw.accel[0].name, sizeof run->hw.accel[0].name, "NVIDIA H100 80GB HBM3");
-    const char *pythons[] = {"/usr/bin/python3"};
-    struct probe_options o;
-    memset(&o, 0, sizeof o);
-    o.smoke = 1;
-    o.threads = 1;
-    o.workloads = PROBE_W_FRAMEWORKS;
-    o.pythons = pythons;
-    o.npythons = 1;
-    strcpy(o.device, "cpu");
     cr_assert_eq(probe_run_workloads(run, &o), 0);
     const struct probe_result *gpu = NULL, *eager = row_of(run, "pytorch", "eager", "mlp");
     for (int i = 0; i < run->nresults; i++)
