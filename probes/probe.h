@@ -150,7 +150,10 @@ struct probe_options {
 
 enum { PROBE_W_GEMM = 1, PROBE_W_STREAM = 2, PROBE_W_TRANSFER = 4, PROBE_W_TRAIN_MLP = 8, PROBE_W_TRAIN_TINY = 16,
        PROBE_W_ALLREDUCE = 32, PROBE_W_TRAIN_DP = 64, PROBE_W_TRAIN_GPT = 128, PROBE_W_FRAMEWORKS = 256, PROBE_W_ALL = 511,
-       PROBE_W_DIST = PROBE_W_ALLREDUCE | PROBE_W_TRAIN_DP };
+       PROBE_W_DIST = PROBE_W_ALLREDUCE | PROBE_W_TRAIN_DP,
+       /* What a probe runs unless told: every workload of this machine's hardware. The frameworks
+        * (minutes, other programs started) only when asked for: --workload frameworks or all. */
+       PROBE_W_DEFAULT = PROBE_W_ALL & ~PROBE_W_FRAMEWORKS };
 
 /* The numerical checks the workloads apply to their own results: 16 sampled entries of C = A B
  * (n x n, row-major) against dot products in double; and STREAM's arrays after `ntimes` rounds of
