@@ -49,6 +49,9 @@ int cli_write_html(const char *path, const struct html *page);
  * failure prints the error and returns -1. */
 int cli_parse_number(const char *opt, const char *s, double lo, double hi, int integer, double *out);
 
+/* The training commands' step-time line (seconds in), within 80 columns. */
+void cli_print_step_times(double median, double min, double max, int n);
+
 /* Maps a knowledge-base status to an exit code. */
 int cli_exit_from_kb(int status);
 
