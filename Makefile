@@ -30,8 +30,10 @@ TEST_LIBS   := $(call pc_libs,$(PKGS_TEST))
 
 KB_DATA   := data/schema.sql $(sort $(wildcard data/kb/*.sql))
 PRESETS   := $(sort $(wildcard data/presets/*.json))
+# The frameworks probe's scripts, carried in the binary and written to a temporary folder to run.
+FW_SCRIPTS := $(sort $(wildcard probes/frameworks/*.py))
 LIB_SRC   := $(sort $(wildcard knowledge/*.c probes/*.c engine/*.c tui/*.c)) $(filter-out cli/main.c,$(sort $(wildcard cli/*.c)))
-LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/kb_data.o $(BUILD)/presets_data.o
+LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/kb_data.o $(BUILD)/presets_data.o $(BUILD)/fw_scripts_data.o
 MAIN_OBJ  := $(BUILD)/cli/main.o
 TEST_SRC  := $(sort $(wildcard tests/test_*.c))
 TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/support.o $(BUILD)/tests/tmux_driver.o
@@ -248,7 +250,10 @@ $(BUILD)/kb_data.c: $(KB_DATA) $(BUILD)/embed
 $(BUILD)/presets_data.c: $(PRESETS) $(BUILD)/embed
 	$(BUILD)/embed $@ presets $(PRESETS)
 
-$(BUILD)/kb_data.o $(BUILD)/presets_data.o: $(BUILD)/%.o: $(BUILD)/%.c
+$(BUILD)/fw_scripts_data.c: $(FW_SCRIPTS) $(BUILD)/embed
+	$(BUILD)/embed $@ fw_scripts $(FW_SCRIPTS)
+
+$(BUILD)/kb_data.o $(BUILD)/presets_data.o $(BUILD)/fw_scripts_data.o: $(BUILD)/%.o: $(BUILD)/%.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 # The embed tool runs on the build machine: no sanitizers, no project flags beyond warnings.

@@ -76,6 +76,8 @@ int cli_parse_number(const char *opt, const char *s, double lo, double hi, int i
 /* A float as the double JSON should print: the shortest decimal that reads back as the same
  * float (0.001f is 0.001, not 0.0010000000474974513). */
 double cli_float(float f);
+/* The training commands' step-time line (seconds in), within 80 columns. */
+void cli_print_step_times(double median, double min, double max, int n);
 
 /* Maps a knowledge-base status to an exit code. */
 int cli_exit_from_kb(int status);

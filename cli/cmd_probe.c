@@ -22,7 +22,8 @@
 
 static const char probe_usage[] =
     "Usage: fwadvisor probe [--quick|--full] [--device auto|cpu|cuda[:N]]\n"
-    "                       [--workload W[,W]] [--threads N] [--json] [-o FILE]\n"
+    "                       [--workload W[,W]] [--threads N] [--python PATH]...\n"
+    "                       [--framework-timeout S] [--json] [-o FILE]\n"
     "                       [--html FILE] [--no-save] [--compare ID|latest]\n"
     "       fwadvisor probe list [--json] [-o FILE]\n"
     "       fwadvisor probe show ID|latest [--json] [-o FILE] [--html FILE]\n"
@@ -32,19 +33,28 @@ static const char probe_usage[] =
     "Detects the CPU (hwloc, cpuid) and accelerators, then measures: gemm (sgemm\n"
     "sweep, GFLOP/s), stream (copy/scale/add/triad GB/s), train-mlp and train-tiny\n"
     "(the engine's training steps), train-gpt (a GPT step: tokens/s, TFLOP/s, MFU\n"
-    "against the measured and the catalog's peak); with a GPU (the CUDA plug-in)\n"
-    "the same on the GPU plus transfer. Under `mpirun -np N`: allreduce (bus\n"
-    "bandwidth, checked) and train-dp (data-parallel scaling efficiency). What\n"
-    "cannot run says why. The run is stored in the knowledge base (unless\n"
-    "--no-save) and feeds `fwadvisor recommend`. Ctrl-C stops within a second;\n"
-    "what was finished is saved, marked interrupted.\n"
+    "against the measured and the catalog's peak), frameworks, when asked for (the\n"
+    "same MLP and GPT trained by every installed PyTorch, JAX, TensorFlow, Keras 3,\n"
+    "MLX, PaddlePaddle and MindSpore, side by side with the engine); with a GPU\n"
+    "(the CUDA plug-in) the same on the GPU plus transfer. Under `mpirun -np N`:\n"
+    "allreduce (bus bandwidth, checked) and train-dp (data-parallel scaling\n"
+    "efficiency). What cannot run says why. The run is stored in the knowledge\n"
+    "base (unless --no-save) and feeds `fwadvisor recommend`. Ctrl-C stops within\n"
+    "a second; what was finished is saved, marked interrupted.\n"
     "\n"
     "  --quick / --full     fewer or more sizes and repeats (--quick: the default)\n"
     "  --device D           auto (default: the CPU, and GPU 0 when one opens), cpu,\n"
     "                       cuda or cuda:N (that GPU only)\n"
     "  --workload W,...     gemm, stream, transfer, train-mlp, train-tiny,\n"
-    "                       train-gpt, allreduce, train-dp (default: all; under\n"
-    "                       mpirun: allreduce,train-dp)\n"
+    "                       train-gpt, frameworks, allreduce, train-dp (default:\n"
+    "                       all but frameworks; all: every one; under mpirun:\n"
+    "                       allreduce,train-dp)\n"
+    "  --python PATH        an interpreter whose frameworks to measure\n"
+    "                       (repeatable; default: python3 on PATH and the active\n"
+    "                       virtual or conda environment)\n"
+    "  --framework-timeout S\n"
+    "                       each framework's process at most S seconds (default\n"
+    "                       120, --full 600)\n"
     "  --threads N          threads for the CPU measurements (default: the\n"
     "                       physical cores)\n"
     "  --compare ID|latest  each result beside a stored run, with the change in\n"
@@ -54,7 +64,8 @@ static const char probe_usage[] =
     "  --html FILE          the run as one self-contained HTML page with charts\n"
     "  --no-save            do not store the run\n";
 
-enum { OPT_QUICK = OPT_FIRST_FREE, OPT_FULL, OPT_DEVICE, OPT_WORKLOAD, OPT_THREADS, OPT_NOSAVE, OPT_COMPARE, OPT_HTML };
+enum { OPT_QUICK = OPT_FIRST_FREE, OPT_FULL, OPT_DEVICE, OPT_WORKLOAD, OPT_THREADS, OPT_NOSAVE, OPT_COMPARE, OPT_HTML,
+       OPT_PYTHON, OPT_FW_TIMEOUT };
 
 static volatile sig_atomic_t *stop_flag; /* the session's, while it measures */
 static void on_sigint(int sig)
@@ -92,7 +103,7 @@ static void print_table(const struct probe_table *t)
     tui_probe_table(stdout, t, 0);
     /* Skipped ones after the table, each with its reason. */
     for (int r = 0; r < t->nrows; r++) {
-        if (!t->rows[r].skipped) continue;
+        if (!t->rows[r].skipped || t->rows[r].frameworks) continue;
         char why[400];
         snprintf(why, sizeof why, "%-10s %-13.13s %s", t->rows[r].cell[PT_WORKLOAD], t->rows[r].cell[PT_METRIC],
                  t->rows[r].reason);
@@ -104,6 +115,39 @@ static void print_table(const struct probe_table *t)
             putchar('\n');
             text_wrap(stdout, notes[i], 0, 2);
         }
+}
+
+/* The frameworks workload's rows: a table per model, then what did not run and why, then what
+ * each interpreter has. */
+static void print_fw_table(const cJSON *doc)
+{
+    struct probe_fw_table *t = malloc(sizeof *t);
+    if (t) probe_fw_table_build(doc, t);
+    if (!t || !t->nrows) {
+        free(t);
+        return;
+    }
+    for (int m = 0; m < 2; m++) {
+        int rows = 0;
+        for (int r = 0; r < t->nrows; r++) rows += !t->rows[r].skipped && t->rows[r].model == m;
+        if (!rows) continue;
+        printf("\n");
+        text_wrap(stdout, t->title[m], 0, 2);
+        tui_probe_fw_table(stdout, t, m);
+    }
+    int first = 1;
+    for (int r = 0; r < t->nrows; r++)
+        if (t->rows[r].skipped) {
+            if (first) printf("\n"), first = 0;
+            text_wrap(stdout, t->rows[r].reason, 0, 2);
+        }
+    printf("\n");
+    for (int i = 0; i < t->nfound; i++) text_wrap(stdout, t->found[i], 0, 2);
+    if (t->ntimed) {
+        printf("\n");
+        text_wrap(stdout, probe_fw_table_note(), 0, 0);
+    }
+    free(t);
 }
 
 static void print_run(const cJSON *doc, const cJSON *base, int bold)
@@ -125,6 +169,7 @@ static void print_run(const cJSON *doc, const cJSON *base, int bold)
     probe_table_build(doc, base, t);
     print_table(t);
     free(t);
+    print_fw_table(doc);
 }
 
 /* The run as a page, compared with base when there is one. */
@@ -232,12 +277,16 @@ int cmd_probe(struct globals *g, int argc, char **argv)
         {"threads", required_argument, NULL, OPT_THREADS}, {"json", no_argument, NULL, OPT_JSON},
         {"output", required_argument, NULL, 'o'},      {"no-save", no_argument, NULL, OPT_NOSAVE},
         {"compare", required_argument, NULL, OPT_COMPARE}, {"html", required_argument, NULL, OPT_HTML},
+        {"python", required_argument, NULL, OPT_PYTHON}, {"framework-timeout", required_argument, NULL, OPT_FW_TIMEOUT},
         CLI_GLOBAL_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     const char *output = NULL, *compare = NULL, *device = "auto", *html = NULL;
     int json = 0, nosave = 0, opt, workloads_given = 0, full = 0, quick = 0, threads = 0, device_given = 0;
     unsigned workloads = 0;
+    const char *pythons[PROBE_FW_MAX_PYTHONS];
+    int npythons = 0;
+    double fw_timeout = 0;
     char err[1024];
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
@@ -263,6 +312,20 @@ int cmd_probe(struct globals *g, int argc, char **argv)
             threads = (int)t;
             break;
         }
+        case OPT_PYTHON:
+            if (npythons == PROBE_FW_MAX_PYTHONS)
+                return cli_usage_error("probe", "--python: at most %d interpreters", PROBE_FW_MAX_PYTHONS);
+            pythons[npythons++] = optarg;
+            break;
+        case OPT_FW_TIMEOUT: {
+            char *end;
+            fw_timeout = strtod(optarg, &end);
+            if (*end || !(fw_timeout >= 1 && fw_timeout <= 86400)) {
+                cli_error("--framework-timeout %s: expected seconds from 1 to 86400", optarg);
+                return EXIT_INPUT;
+            }
+            break;
+        }
         case OPT_JSON: json = 1; break;
         case 'o': output = optarg; break;
         case OPT_NOSAVE: nosave = 1; break;
@@ -282,7 +345,8 @@ int cmd_probe(struct globals *g, int argc, char **argv)
         /* The stored runs: the options of a measurement would change nothing there. */
         static const char *const subs[] = {"list", "show", "delete", NULL};
         const char *run_opt = quick ? "--quick" : full ? "--full" : device_given ? "--device" : workloads_given ? "--workload"
-                              : threads ? "--threads" : nosave ? "--no-save" : NULL;
+                              : threads ? "--threads" : nosave ? "--no-save" : npythons ? "--python"
+                              : fw_timeout > 0 ? "--framework-timeout" : NULL;
         int sub = cli_choice(argv[optind], subs), nargs = argc - optind - 1;
         if (sub < 0) return cli_unknown("probe", "probe subcommand", argv[optind], subs);
         if (run_opt) return cli_not_applicable("probe", run_opt, "to a measurement, not to probe list, show or delete");
@@ -304,6 +368,9 @@ int cmd_probe(struct globals *g, int argc, char **argv)
         return cli_not_applicable("probe", "--compare", "to the table or the --html page, which --json alone leaves out");
     if (threads && device_given && strncasecmp(device, "cuda", 4) == 0)
         return cli_not_applicable("probe", "--threads", "to the CPU's measurements, which --device cuda leaves out");
+    if ((npythons || fw_timeout > 0) && !(workloads_given && (workloads & PROBE_W_FRAMEWORKS)))
+        return cli_not_applicable("probe", npythons ? "--python" : "--framework-timeout",
+                                  "to the frameworks workload (--workload frameworks or all)");
     int wrc0 = cli_check_output(output, EXIT_USAGE); /* before minutes of measuring, not after */
     if (wrc0 == EXIT_OK && html && strcmp(html, "-") != 0) wrc0 = cli_check_output(html, EXIT_RUNTIME);
     if (wrc0 != EXIT_OK) return wrc0;
@@ -357,7 +424,7 @@ int cmd_probe(struct globals *g, int argc, char **argv)
     s->on_progress = draw_progress;
     s->on_progress_ctx = &bar;
     struct probe_session_config cfg = {device, workloads_given ? workloads : 0, full, 0, threads, mpi ? &dist : NULL,
-                                       mpi_gpu};
+                                       mpi_gpu, pythons, npythons, fw_timeout};
     int rc = EXIT_OK;
     kb *k = NULL;
     cJSON *base = NULL;

@@ -380,8 +380,7 @@ int cmd_train(struct globals *g, int argc, char **argv)
         free(text);
         cJSON_Delete(doc);
     } else {
-        printf("\nstep time: median %.3f ms, min %.3f, max %.3f (%d steps, the first left out)\n", median * 1e3,
-               min * 1e3, max * 1e3, n);
+        cli_print_step_times(median, min, max, n);
         printf("throughput: %.0f samples/s, %.2f GFLOP/s (%.4g FLOP per step)\n", median > 0 ? cfg.batch / median : 0,
                median > 0 ? flops / median / 1e9 : 0, flops);
         printf("memory: peak resident %.1f MB; model buffers %.1f MB\n", rss / 1e6, eng_model_buffer_bytes(m) / 1e6);

@@ -304,8 +304,7 @@ static int print_json(const struct gpt_args *a, const struct eng_gpt *m, const c
 
 static void print_text(const struct gpt_args *a, const struct summary *s)
 {
-    printf("\nstep time: median %.3f ms, min %.3f, max %.3f (%d steps, the first left out)\n", s->step.median * 1e3,
-           s->step.min * 1e3, s->step.max * 1e3, s->step.n);
+    cli_print_step_times(s->step.median, s->step.min, s->step.max, s->step.n);
     printf("throughput: %.0f tokens/s, %.4f TFLOP/s of model FLOPs (%.4g per token)\n", s->tokens_per_s, s->tflops,
            s->flops_per_token);
     printf("memory: peak resident %.1f MB; model buffers %.1f MB; planner %.1f MB\n", s->rss / 1e6, s->buffers / 1e6,

@@ -201,3 +201,12 @@ int cli_write_json(const cJSON *doc, const char *path)
     free(text);
     return rc;
 }
+
+void cli_print_step_times(double median, double min, double max, int n)
+{
+    char line[256];
+    snprintf(line, sizeof line, "step time: median %.4g ms, min %.4g, max %.4g (%d steps, the first left out)", median * 1e3,
+             min * 1e3, max * 1e3, n);
+    putchar('\n');
+    text_wrap(stdout, line, 0, 2); /* a slow step widens the figures: the line wraps, never runs past 80 columns */
+}

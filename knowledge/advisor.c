@@ -14,6 +14,8 @@ const char *const adv_path_names[] = {"none", "indirect", "converter", "native",
  * the answered hardware, learning_curve for a framework the team knows (it has been climbed). */
 #define HARDWARE_FIT "hardware_fit"
 #define LEARNING_CURVE "learning_curve"
+/* The criterion a probe run's framework measurements speak to. */
+#define SINGLE_DEVICE_SPEED "single_device_speed"
 
 /* --- a string arena: everything loaded lives until adv_kb_free ------------------------------ */
 
@@ -513,6 +515,7 @@ struct rank_ctx {
     int familiar_rule[ADV_MAX_FRAMEWORKS];
     int team_knows_any;
     const char *method_source;
+    const struct adv_fw_speeds *speeds;   /* measured on this machine, or NULL */
 };
 
 /* The team's familiarity with each framework: the largest share any applicable rule's
@@ -584,6 +587,13 @@ static int exclusion(const struct rank_ctx *c, int f, struct adv_framework *fr)
     return 0;
 }
 
+static const char *fw_name(const void *ctx, const char *id)
+{
+    const struct adv_kb *akb = ctx;
+    int f = adv_fw_index(akb, id);
+    return f >= 0 ? akb->fw[f].name : id;
+}
+
 /* The weighted criteria, signed against the mean of the eligible frameworks: a baseline reason
  * (the mean framework's points) and one reason per criterion. */
 static void criteria_reasons(const struct rank_ctx *c, const int *eligible, int f, struct adv_framework *fr,
@@ -646,6 +656,13 @@ static void criteria_reasons(const struct rank_ctx *c, const int *eligible, int 
         else
             snprintf(r->label, sizeof r->label, "%s %d/10 (average %.1f, weight %.3g)", akb->crit[k].name, v, mean[k],
                      c->weights[k]);
+        char measured[256];
+        if (strcmp(akb->crit[k].id, SINGLE_DEVICE_SPEED) == 0 &&
+            adv_measured_speed(c->speeds, answers_str(c->a, ANS_HARDWARE), fr->id, fw_name, akb, measured, sizeof measured)) {
+            size_t used = strlen(r->label);
+            snprintf(r->label + used, sizeof r->label - used, "; measured: %s", measured);
+            adv_utf8_trim(r->label);
+        }
     }
 }
 
@@ -767,6 +784,12 @@ static void support_reasons(const struct rank_ctx *c, int f, struct adv_framewor
 
 void adv_rank(const struct adv_kb *akb, const struct answers *a, struct adv_ranking *out)
 {
+    adv_rank_measured(akb, a, NULL, out);
+}
+
+void adv_rank_measured(const struct adv_kb *akb, const struct answers *a, const struct adv_fw_speeds *speeds,
+                       struct adv_ranking *out)
+{
     memset(out, 0, sizeof *out);
     unsigned char applies[ADV_MAX_RULES];
     adv_applicable(akb, a, applies);
@@ -775,6 +798,7 @@ void adv_rank(const struct adv_kb *akb, const struct answers *a, struct adv_rank
     c.akb = akb;
     c.a = a;
     c.applies = applies;
+    c.speeds = speeds;
     const char *hardware = answers_str(a, ANS_HARDWARE);
     c.h = hardware ? adv_hw_index(akb, hardware) : -1;
     c.os = answers_str(a, ANS_OS);

@@ -24,6 +24,22 @@ struct adv_kb; /* opaque: the facts in memory */
 int adv_kb_load(kb *k, struct adv_kb **out, char *err, size_t errsz);
 void adv_kb_free(struct adv_kb *akb);
 
+/* --- framework speed measured on this machine (the probe's frameworks workload) ------------ */
+#define ADV_MAX_FW_SPEEDS 48
+struct adv_fw_speed {
+    char framework[16];   /* pytorch, jax, tensorflow, keras, mlx, paddlepaddle, mindspore, or engine */
+    char mode[24];        /* eager, compile, jit, function, xla, fit-step/jax, ... */
+    char kind[16];        /* the hardware it ran on, as the `hardware` answer names it: cpu, nvidia, ... */
+    int model;            /* 0 the MLP, 1 the GPT */
+    double step_s;        /* median seconds per step */
+};
+struct adv_fw_speeds {
+    int count;            /* 0: no run measured the frameworks */
+    struct adv_fw_speed rows[ADV_MAX_FW_SPEEDS];
+    char run[40];         /* the probe run they come from */
+    char models[2][64];   /* the models in words: "MLP 784-1024-1024-10", "4-layer GPT" */
+};
+
 /* What the caller knows of the hardware: from a stored probe run, a quick detection, or
  * nothing (kind "" -> the answers decide). */
 #define ADV_MAX_MEASURED 8
@@ -74,6 +90,9 @@ struct adv_hw {
     int nmeasured, nskipped;
     struct adv_measured measured[ADV_MAX_MEASURED];
     struct { char run[40]; char why[200]; } skipped[ADV_MAX_SKIPPED];
+    /* The frameworks' own training speed measured by a probe run (probes/advisor_fw.c), count 0
+     * when none: the single-device speed criterion cites it for the answered hardware. */
+    struct adv_fw_speeds fw_speeds;
 };
 
 /* One explained contribution. `label` is formatted here; `detail` points into the loaded
@@ -273,6 +292,16 @@ int adv_recommend(const struct adv_kb *akb, const struct answers *answers, const
 
 /* Just the ranking, for answers already resolved by adv_recommend (the wizard's side panel). */
 void adv_rank(const struct adv_kb *akb, const struct answers *resolved, struct adv_ranking *out);
+/* The same with the frameworks' speed measured on this machine (may be NULL): each measured
+ * framework's single-device speed reason then says how it compared on the answered hardware. */
+void adv_rank_measured(const struct adv_kb *akb, const struct answers *resolved, const struct adv_fw_speeds *speeds,
+                       struct adv_ranking *out);
+
+/* The measured comparison for framework `id` on `hardware` ("on this machine JAX jit ran the
+ * 4-layer GPT 1.35x faster than PyTorch eager, the next fastest (probe run ID)"), using name(id)
+ * for framework names; 0 when the speeds hold no timed row of that framework on that hardware. */
+int adv_measured_speed(const struct adv_fw_speeds *speeds, const char *hardware, const char *id,
+                       const char *(*name)(const void *ctx, const char *id), const void *ctx, char *out, size_t n);
 
 /* The plan in words for people: calls line(ctx, label, text) once per line (device, layout, memory
  * breakdown, activations, buffers, host memory, nothing-fits remedies, time split, cost, peak,

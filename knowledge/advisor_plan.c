@@ -552,7 +552,7 @@ int adv_recommend(const struct adv_kb *akb, const struct answers *answers, const
     adv_resolve_deploy_hardware(out);
     resolve_shape(akb, out);
     if ((status = resolve_inputs(akb, out, err, errsz)) != KB_OK) return status;
-    adv_rank(akb, &out->answers, &out->ranking);
+    adv_rank_measured(akb, &out->answers, hw ? &hw->fw_speeds : NULL, &out->ranking);
     int fw = out->ranking.count > 0 && !out->ranking.items[0].excluded ? adv_fw_index(akb, out->ranking.items[0].id) : -1;
     unsigned char applies[ADV_MAX_RULES];
     adv_applicable(akb, &out->answers, applies);

@@ -1,6 +1,7 @@
 #include "probes/advisor_hw.h"
 #include "knowledge/json_doc.h"
 #include "knowledge/probe_store.h"
+#include "probes/advisor_fw.h"
 #include "probes/quick.h"
 
 #include <math.h>
@@ -233,6 +234,7 @@ int probe_advisor_hardware(kb *k, const char *probe, const struct answers *answe
                            char *err, size_t errsz)
 {
     memset(hw, 0, sizeof *hw);
+    probe_fw_speeds_find(k, probe, &hw->fw_speeds); /* the frameworks measured (advisor_fw.c) */
     if (strcasecmp(probe, "none") != 0 && strcasecmp(probe, "latest") != 0) { /* a named run: its figures, as asked */
         cJSON *doc = NULL;
         int status = kb_probe_get(k, probe, &doc, err, errsz);

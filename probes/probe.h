@@ -14,7 +14,7 @@
 
 #define PROBE_SCHEMA "fwadvisor.probe/1"
 #define PROBE_MAX_ACCEL 16
-#define PROBE_MAX_RESULTS 64
+#define PROBE_MAX_RESULTS 160
 
 struct probe_cpu {
     char vendor[32], model[128], arch[16], microarch[32];
@@ -107,7 +107,7 @@ struct probe_result {
     char reason[256];
     struct probe_stats stats;  /* of the metric (higher is better except for `us/step`) */
     double peak_fraction;      /* < 0 when there is no peak to compare with */
-    char params[160];          /* JSON object text */
+    char params[320];          /* JSON object text */
     int noisy;                 /* cv above 5% */
 };
 
@@ -131,10 +131,17 @@ struct probe_options {
     /* The GPU workloads: an opened CUDA plug-in (engine/cuda/plugin.h) and its device name
      * ("cuda:0"), or NULL with gpu_missing saying why (the transfer workload reports it). */
     const struct eng_cuda_plugin *gpu;
+    int cpu_only;              /* --device cpu: the framework scripts leave accelerators alone too */
     char gpu_device[16];
     char gpu_missing[256];
     int distributed;           /* running under MPI: allreduce and train-dp are run by probes/dist.c */
     unsigned workloads;        /* bit per PROBE_W_* */
+    /* The frameworks workload: the interpreters to measure (--python, in order; none: python3 on
+     * PATH and the active virtual or conda environment) and each framework process's time limit
+     * in seconds (0: 120, --full 600). */
+    const char *const *pythons;
+    int npythons;
+    double framework_timeout_s;
     volatile sig_atomic_t *stop; /* set by a signal handler: finish the current repeat and return */
     /* Progress: called between repeats (from the measuring thread). */
     void (*progress)(void *ctx, const struct probe_progress *p);
@@ -142,8 +149,11 @@ struct probe_options {
 };
 
 enum { PROBE_W_GEMM = 1, PROBE_W_STREAM = 2, PROBE_W_TRANSFER = 4, PROBE_W_TRAIN_MLP = 8, PROBE_W_TRAIN_TINY = 16,
-       PROBE_W_ALLREDUCE = 32, PROBE_W_TRAIN_DP = 64, PROBE_W_TRAIN_GPT = 128, PROBE_W_ALL = 255,
-       PROBE_W_DIST = PROBE_W_ALLREDUCE | PROBE_W_TRAIN_DP };
+       PROBE_W_ALLREDUCE = 32, PROBE_W_TRAIN_DP = 64, PROBE_W_TRAIN_GPT = 128, PROBE_W_FRAMEWORKS = 256, PROBE_W_ALL = 511,
+       PROBE_W_DIST = PROBE_W_ALLREDUCE | PROBE_W_TRAIN_DP,
+       /* What a probe runs unless told: every workload of this machine's hardware. The frameworks
+        * (minutes, other programs started) only when asked for: --workload frameworks or all. */
+       PROBE_W_DEFAULT = PROBE_W_ALL & ~PROBE_W_FRAMEWORKS };
 
 /* The numerical checks the workloads apply to their own results: 16 sampled entries of C = A B
  * (n x n, row-major) against dot products in double; and STREAM's arrays after `ntimes` rounds of
@@ -173,6 +183,37 @@ struct probe_ranks {
     struct probe_rank rank[PROBE_MAX_RANKS];
 };
 
+/* What the frameworks workload found: each interpreter, the frameworks it can import with their
+ * versions and the devices their processes reported, and the two models every one of them
+ * trained (probes/frameworks.c). */
+#define PROBE_FW_MAX_PYTHONS 8
+#define PROBE_FW_MAX_FOUND 10
+struct probe_fw_found {
+    char id[16];        /* pytorch, jax, tensorflow, keras, mlx, paddlepaddle, mindspore */
+    char version[48];
+    char devices[192];  /* as its process reported them: "cpu, cuda:0 (NVIDIA H100)"; "" when it never said */
+    char note[160];     /* Keras: its importable backends, or why it is not Keras 3 */
+};
+struct probe_fw_python {
+    char path[256];     /* as given or found */
+    char version[16], prefix[256];
+    char error[256];    /* why it could not be asked; "" when it answered */
+    int nfound;
+    struct probe_fw_found found[PROBE_FW_MAX_FOUND];
+};
+struct probe_fw_models {
+    char mlp_layers[64];
+    int mlp_batch;
+    int gpt_layers, gpt_heads, gpt_width, gpt_ctx, gpt_vocab, gpt_batch;
+    int warmup[2], steps[2]; /* [0] the MLP's, [1] the GPT's */
+};
+struct probe_fw_info {
+    int ran;            /* the workload ran: the run's "frameworks" section is written */
+    struct probe_fw_models models;
+    int npythons;
+    struct probe_fw_python python[PROBE_FW_MAX_PYTHONS];
+};
+
 struct probe_run {
     char id[40], started_at[32], version[32];
     double duration_s;
@@ -181,7 +222,14 @@ struct probe_run {
     struct probe_hw hw;
     int nresults;
     struct probe_result results[PROBE_MAX_RESULTS];
+    struct probe_fw_info frameworks;
 };
+
+/* A new result row of `workload` (device: opt's CPU name or the one given), or NULL when the
+ * run is full; and its statistics from n samples (sorted in place), noisy above 5% CV. */
+struct probe_result *probe_result_add(struct probe_run *run, const char *workload, const char *device, const char *metric,
+                                      const char *unit);
+void probe_result_finish(struct probe_result *res, double *samples, int n);
 
 /* Planned seconds of the selected workloads (probe_progress's plan), for run->hw. */
 double probe_plan_seconds(const struct probe_run *run, const struct probe_options *opt);

@@ -23,6 +23,49 @@ static double round_sig(double v)
     return round(v * scale) / scale; /* six significant digits: measurements are not more precise */
 }
 
+/* The frameworks workload's findings: the models every framework trained, and per interpreter
+ * what it has (the rows themselves are results of workload "frameworks"). */
+static void add_frameworks(cJSON *doc, const struct probe_fw_info *fw)
+{
+    cJSON *o = cJSON_AddObjectToObject(doc, "frameworks");
+    const struct probe_fw_models *m = &fw->models;
+    cJSON *models = cJSON_AddObjectToObject(o, "models");
+    cJSON *mlp = cJSON_AddObjectToObject(models, "mlp"), *gpt = cJSON_AddObjectToObject(models, "gpt");
+    cJSON_AddStringToObject(mlp, "layers", m->mlp_layers);
+    cJSON_AddNumberToObject(mlp, "batch", m->mlp_batch);
+    cJSON_AddStringToObject(mlp, "optimizer", "adam");
+    cJSON_AddNumberToObject(gpt, "n_layer", m->gpt_layers);
+    cJSON_AddNumberToObject(gpt, "n_head", m->gpt_heads);
+    cJSON_AddNumberToObject(gpt, "n_embd", m->gpt_width);
+    cJSON_AddNumberToObject(gpt, "ctx", m->gpt_ctx);
+    cJSON_AddNumberToObject(gpt, "vocab", m->gpt_vocab);
+    cJSON_AddNumberToObject(gpt, "batch", m->gpt_batch);
+    cJSON_AddStringToObject(gpt, "optimizer", "adamw");
+    for (int k = 0; k < 2; k++) {
+        cJSON_AddNumberToObject(k ? gpt : mlp, "warmup", m->warmup[k]);
+        cJSON_AddNumberToObject(k ? gpt : mlp, "steps", m->steps[k]);
+    }
+    cJSON *pys = cJSON_AddArrayToObject(o, "interpreters");
+    for (int i = 0; i < fw->npythons; i++) {
+        const struct probe_fw_python *p = &fw->python[i];
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "path", p->path);
+        cJSON_AddStringToObject(e, "version", p->version);
+        cJSON_AddStringToObject(e, "prefix", p->prefix);
+        if (p->error[0]) cJSON_AddStringToObject(e, "error", p->error);
+        cJSON *found = cJSON_AddArrayToObject(e, "frameworks");
+        for (int j = 0; j < p->nfound; j++) {
+            cJSON *f = cJSON_CreateObject();
+            cJSON_AddStringToObject(f, "id", p->found[j].id);
+            cJSON_AddStringToObject(f, "version", p->found[j].version);
+            cJSON_AddStringToObject(f, "devices", p->found[j].devices);
+            if (p->found[j].note[0]) cJSON_AddStringToObject(f, "note", p->found[j].note);
+            cJSON_AddItemToArray(found, f);
+        }
+        cJSON_AddItemToArray(pys, e);
+    }
+}
+
 cJSON *probe_run_to_json(const struct probe_run *run)
 {
     const struct probe_hw *hw = &run->hw;
@@ -109,6 +152,7 @@ cJSON *probe_run_to_json(const struct probe_run *run)
         }
         cJSON_AddItemToArray(acc, o);
     }
+    if (run->frameworks.ran) add_frameworks(doc, &run->frameworks);
     cJSON *results = cJSON_AddArrayToObject(doc, "results");
     for (int i = 0; i < run->nresults; i++) {
         const struct probe_result *r = &run->results[i];

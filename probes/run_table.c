@@ -45,6 +45,8 @@ static void short_params(const cJSON *r, char *out, size_t n)
         snprintf(out, n, "%.0f ranks", ranks);
     } else if (!isnan(json_num(p, "n_layer"))) { /* train-gpt: "4x256 T128" */
         snprintf(out, n, "%.0fx%.0f T%.0f", json_num(p, "n_layer"), json_num(p, "n_embd"), json_num(p, "ctx"));
+    } else if (*json_str(p, "framework")) { /* frameworks: "jax jit gpt" */
+        snprintf(out, n, "%s %s %s", json_str(p, "framework"), json_str(p, "mode"), json_str(p, "model"));
     } else if (*json_str(p, "peak_source")) { /* train-gpt's MFU: against which peak */
         const char *src = json_str(p, "peak_source");
         snprintf(out, n, "vs %s", strstr(src, "gemm") ? "gemm" : strstr(src, "estimated") ? "estimate"
@@ -101,6 +103,7 @@ void probe_table_build(const cJSON *doc, const cJSON *base, struct probe_table *
         snprintf(row->cell[PT_WORKLOAD], sizeof row->cell[0], "%s", json_str(r, "workload"));
         snprintf(row->cell[PT_METRIC], sizeof row->cell[0], "%s", short_metric(r));
         short_params(r, row->cell[PT_PARAMS], sizeof row->cell[0]);
+        row->frameworks = strcmp(json_str(r, "workload"), "frameworks") == 0; /* their own table (fw_table.c) */
         if (strcmp(json_str(r, "status"), "ok") != 0) {
             row->skipped = 1;
             snprintf(row->reason, sizeof row->reason, "%s", json_str(r, "reason"));

@@ -25,6 +25,8 @@ struct probe_table_row {
     enum probe_verdict verdict;
     double peak_fraction;  /* < 0 when there is no peak */
     double change;         /* against the baseline, percent (PV_SAME, PV_BETTER, PV_WORSE only) */
+    int frameworks;        /* a row of the frameworks workload: the command line and the interface
+                            * show it in the frameworks table below instead (rows stay one per result) */
 };
 
 struct probe_table {
@@ -40,5 +42,37 @@ const char *probe_table_compare_note(const struct probe_table *t);
 
 /* The summary lines of a run (at most max, each up to 512 bytes); returns how many. */
 int probe_summary_lines(const cJSON *doc, char (*lines)[512], int max);
+
+/* --- the frameworks table (fw_table.c) -----------------------------------------------------
+ * The rows of workload "frameworks" (marked `frameworks` in the table above) as one table per model:
+ * framework, mode, device, median step time and its CV, samples or tokens per second, speed
+ * relative to the engine on the same device and to the fastest there (1.35x: that much faster).
+ * Timed rows come by model, then device, fastest first; then each row that did not run, with
+ * why. Beneath: what each interpreter has. */
+enum probe_fw_col { FC_FRAMEWORK, FC_MODE, FC_DEVICE, FC_STEP, FC_CV, FC_RATE, FC_VS_ENGINE, FC_VS_BEST, FC_NCOLS };
+/* Headers (the rate's names the model's unit) and the interface's column widths. */
+const char *probe_fw_header(enum probe_fw_col col, int model);
+extern const int probe_fw_widths[FC_NCOLS];
+
+struct probe_fw_row {
+    char cell[FC_NCOLS][24];
+    int model;             /* 0 the MLP, 1 the GPT, -1 none (the framework did not get that far) */
+    int skipped;           /* the reason says why; no figures */
+    char reason[288];      /* "PyTorch compile GPT cpu: why" */
+    int noisy, engine, fastest;
+};
+
+struct probe_fw_table {
+    int nrows, ntimed;     /* rows, and those with figures */
+    struct probe_fw_row rows[PROBE_MAX_RESULTS];
+    char title[2][192];    /* each model in words */
+    int nfound;
+    char found[PROBE_FW_MAX_PYTHONS][400]; /* per interpreter: its path, Python version, frameworks */
+};
+
+/* Builds the table from a run document; 0 rows when the run has no frameworks results. */
+void probe_fw_table_build(const cJSON *doc, struct probe_fw_table *t);
+/* What the ratios mean, one line. */
+const char *probe_fw_table_note(void);
 
 #endif

@@ -50,8 +50,11 @@ int probe_session_begin(struct probe_session *s, const struct probe_session_conf
     o->full = c->full;
     o->smoke = c->smoke;
     o->threads = c->threads;
-    o->workloads = c->workloads ? c->workloads : c->dist ? PROBE_W_DIST : PROBE_W_ALL;
+    o->workloads = c->workloads ? c->workloads : c->dist ? PROBE_W_DIST : PROBE_W_DEFAULT;
     o->distributed = c->dist != NULL;
+    o->pythons = c->pythons;
+    o->npythons = c->npythons;
+    o->framework_timeout_s = c->framework_timeout_s;
     o->stop = &s->stop;
     o->progress = on_runner_progress;
     o->progress_ctx = s;
@@ -78,6 +81,7 @@ int probe_session_begin(struct probe_session *s, const struct probe_session_conf
         }
     } else {
         snprintf(o->gpu_missing, sizeof o->gpu_missing, "not asked for (--device cpu)");
+        o->cpu_only = 1;
     }
     /* A plug-in file in an unsafe place (or from another build) is not loaded: said once. */
     const char *w = eng_cuda_load_warning();

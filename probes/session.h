@@ -26,10 +26,15 @@ struct dist;
 
 struct probe_session_config {
     const char *device;  /* "auto" (the CPU, and GPU 0 when one opens), "cpu", "cuda", "cuda:N" */
-    unsigned workloads;  /* PROBE_W_*; 0: all that run in one process (under MPI: the distributed ones) */
+    unsigned workloads;  /* PROBE_W_*; 0: PROBE_W_DEFAULT (under MPI: the distributed ones) */
     int full, smoke, threads;
     struct dist *dist;   /* rank 0 of a run under MPI (its distributed workloads follow), else NULL */
     int dist_gpu;        /* under MPI: allreduce through NCCL on each rank's GPU */
+    /* The frameworks workload: interpreters to measure (none: found on PATH and in the active
+     * environment) and each framework process's time limit in seconds (0: the default). */
+    const char *const *pythons;
+    int npythons;
+    double framework_timeout_s;
 };
 
 enum probe_begin_status {

@@ -4,6 +4,7 @@
 #include "engine/cuda/plugin.h"
 #include "engine/engine.h"
 #include "engine/gpt.h"
+#include "probes/frameworks.h"
 #include "probes/probe.h"
 
 #include <math.h>
@@ -63,7 +64,7 @@ int probe_parse_workloads(const char *list, unsigned *out, char *err, size_t err
     static const struct { const char *name; unsigned bit; } names[] = {
         {"gemm", PROBE_W_GEMM}, {"stream", PROBE_W_STREAM}, {"transfer", PROBE_W_TRANSFER},
         {"train-mlp", PROBE_W_TRAIN_MLP}, {"train-tiny", PROBE_W_TRAIN_TINY}, {"allreduce", PROBE_W_ALLREDUCE},
-        {"train-dp", PROBE_W_TRAIN_DP}, {"train-gpt", PROBE_W_TRAIN_GPT},
+        {"train-dp", PROBE_W_TRAIN_DP}, {"train-gpt", PROBE_W_TRAIN_GPT}, {"frameworks", PROBE_W_FRAMEWORKS},
         {"all", PROBE_W_ALL},
     };
     *out = 0;
@@ -75,7 +76,7 @@ int probe_parse_workloads(const char *list, unsigned *out, char *err, size_t err
             if (strcasecmp(names[i].name, t) == 0) bit = names[i].bit;
         if (!bit) {
             snprintf(err, errsz, "unknown workload '%s' (gemm, stream, transfer, train-mlp, train-tiny, allreduce, train-dp, "
-                     "train-gpt, all)", t);
+                     "train-gpt, frameworks, all)", t);
             return -1;
         }
         *out |= bit;
@@ -150,19 +151,30 @@ static double plan_stream_round(size_t n) { return 80.0 * (double)n / 10e9; }
 /* A GPU step: its sizes are fixed and its rate unknown before it runs. */
 #define PLAN_GPU_STEP 2.0
 
-static struct probe_result *add_result(struct runner *r, const char *workload, const char *metric, const char *unit)
+struct probe_result *probe_result_add(struct probe_run *run, const char *workload, const char *device, const char *metric,
+                                      const char *unit)
 {
-    struct probe_run *run = r->run;
     if (run->nresults == PROBE_MAX_RESULTS) return NULL;
     struct probe_result *res = &run->results[run->nresults++];
     memset(res, 0, sizeof *res);
     snprintf(res->workload, sizeof res->workload, "%s", workload);
-    snprintf(res->device, sizeof res->device, "%s", r->opt->device[0] ? r->opt->device : "cpu");
+    snprintf(res->device, sizeof res->device, "%s", device && device[0] ? device : "cpu");
     snprintf(res->metric, sizeof res->metric, "%s", metric);
     snprintf(res->unit, sizeof res->unit, "%s", unit);
     snprintf(res->params, sizeof res->params, "{}");
     res->peak_fraction = -1;
     return res;
+}
+
+void probe_result_finish(struct probe_result *res, double *samples, int n)
+{
+    probe_stats(samples, n, &res->stats);
+    res->noisy = res->stats.cv > 0.05;
+}
+
+static struct probe_result *add_result(struct runner *r, const char *workload, const char *metric, const char *unit)
+{
+    return probe_result_add(r->run, workload, r->opt->device, metric, unit);
 }
 
 static void skip(struct runner *r, const char *workload, const char *metric, const char *unit, const char *reason)
@@ -173,11 +185,7 @@ static void skip(struct runner *r, const char *workload, const char *metric, con
     snprintf(res->reason, sizeof res->reason, "%s", reason);
 }
 
-static void finish(struct probe_result *res, double *samples, int n)
-{
-    probe_stats(samples, n, &res->stats);
-    res->noisy = res->stats.cv > 0.05;
-}
+static void finish(struct probe_result *res, double *samples, int n) { probe_result_finish(res, samples, n); }
 
 /* --- gemm -------------------------------------------------------------------------------- */
 
@@ -859,6 +867,8 @@ int probe_use_gpu(struct probe_options *o, int index, int also_cpu, char *err, s
     return 0;
 }
 
+static void fw_progress(void *ctx, double planned_seconds, const char *what) { progress(ctx, planned_seconds, what); }
+
 double probe_plan_seconds(const struct probe_run *run, const struct probe_options *opt)
 {
     struct runner r = {.run = (struct probe_run *)run, .opt = opt};
@@ -880,6 +890,7 @@ double probe_plan_seconds(const struct probe_run *run, const struct probe_option
         for (size_t i = 0; i < sizeof gpu_steps / sizeof gpu_steps[0]; i++)
             if (w & gpu_steps[i]) total += PLAN_GPU_STEP;
     }
+    if (w & PROBE_W_FRAMEWORKS) total += probe_fw_plan_seconds(opt);
     return total;
 }
 
@@ -907,6 +918,8 @@ int probe_run_workloads(struct probe_run *run, const struct probe_options *opt)
     if ((w & PROBE_W_GEMM) && !stopped(&r)) run_gemm(&r);
     if ((w & PROBE_W_TRAIN_MLP) && !stopped(&r)) run_train(&r, 0);
     if ((w & PROBE_W_TRAIN_GPT) && !stopped(&r)) run_train_gpt(&r, 0);
+    /* Last: the longest, and the one that starts other programs. */
+    if ((opt->workloads & PROBE_W_FRAMEWORKS) && !stopped(&r)) probe_fw_run(run, opt, r.threads, fw_progress, &r);
     if ((w & PROBE_W_TRANSFER) && !opt->gpu) {
         char why[220];
         snprintf(why, sizeof why, "skipped: %.200s", opt->gpu_missing[0] ? opt->gpu_missing : "no GPU");

@@ -16,12 +16,16 @@
  *     the run <= 1.5 x the planner's parameters + gradients + Adam + activations
  *   interface: first frame < 100 ms after start, every key handled and redrawn < 16 ms
  *     (measured inside fwadvisor, FWADVISOR_TUI_STATS, driven through tmux)
- *   probe: `fwadvisor probe --quick` <= 15 s and `--full` <= 90 s as whole processes; its gemm
- *     peak within 10% of the best cblas_sgemm this program gets in the same run
+ *   probe: `fwadvisor probe --quick` <= 15 s and `--full` <= 90 s as whole processes (the
+ *     hardware workloads: all but frameworks); its gemm peak within 10% of the best cblas_sgemm
+ *     this program gets in the same run
+ *   frameworks: `fwadvisor probe --quick --workload frameworks` with the bench-peers environment
+ *     (PyTorch, JAX, TensorFlow, and Keras 3 on each) < 60 s as a whole process; every row timed
  * Prints median/min/max per measurement and exits 1 when a target is missed.
  *
  *   bench PATH-TO-fwadvisor [PATH-TO-bench_torch.py [PATH-TO-bench_gpt.py [PEERS-VENV-PYTHON]]]
- * FWADVISOR_BENCH_ONLY=gpt runs the GPT comparison alone. */
+ * FWADVISOR_BENCH_ONLY=gpt runs the GPT comparison alone, FWADVISOR_BENCH_ONLY=frameworks the
+ * frameworks workload alone. */
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -409,8 +413,9 @@ static int bench_probe(char *bin)
 {
     int ok = 1, threads = probe_physical_cores();
     printf("\nprobe:\n");
-    char probe[] = "probe", nosave[] = "--no-save", json[] = "--json", quick[] = "--quick", full[] = "--full";
-    char *qargs[] = {bin, probe, quick, nosave, json, NULL};
+    char probe[] = "probe", nosave[] = "--no-save", json[] = "--json", quick[] = "--quick", full[] = "--full",
+         workload[] = "--workload", hardware[] = "gemm,stream,transfer,train-mlp,train-tiny,train-gpt,allreduce,train-dp";
+    char *qargs[] = {bin, probe, quick, nosave, json, workload, hardware, NULL};
     double t0 = now_ms();
     char *out = capture(qargs);
     double quick_s = (now_ms() - t0) / 1e3;
@@ -428,12 +433,50 @@ static int bench_probe(char *bin)
     printf("  gemm: probe --quick best %.1f GFLOP/s; cblas_sgemm here, best of n = 2048 and 4096: %.1f GFLOP/s\n",
            probe_gemm, direct);
     ok &= check("probe gemm peak / best cblas_sgemm [%]", 100 * probe_gemm / direct, 90, 1);
-    char *fargs[] = {bin, probe, full, nosave, json, NULL};
+    char *fargs[] = {bin, probe, full, nosave, json, workload, hardware, NULL};
     t0 = now_ms();
     out = capture(fargs);
     double full_s = (now_ms() - t0) / 1e3;
     free(out);
     ok &= check("`fwadvisor probe --full` wall time [s]", full_s, 90, 0);
+    return ok;
+}
+
+/* The frameworks workload with the bench-peers environment: wall time, and each row's median
+ * step time (or why it did not run). */
+static int bench_frameworks(char *bin, const char *venv_python)
+{
+    printf("\nframeworks (probe --quick --workload frameworks, bench-peers environment):\n");
+    if (!venv_python || access(venv_python, X_OK) != 0) {
+        printf("  no bench-peers environment (make bench-peers): skipped\n");
+        return 1;
+    }
+    char probe[] = "probe", nosave[] = "--no-save", json[] = "--json", quick[] = "--quick", workload[] = "--workload",
+         frameworks[] = "frameworks", python[] = "--python", *venv = (char *)venv_python;
+    char *args[] = {bin, probe, quick, nosave, json, workload, frameworks, python, venv, NULL};
+    double t0 = now_ms();
+    char *out = capture(args);
+    double wall_s = (now_ms() - t0) / 1e3;
+    cJSON *doc = out ? cJSON_Parse(out) : NULL;
+    int ok = doc != NULL, timed = 0;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "results")) {
+        const cJSON *p = cJSON_GetObjectItemCaseSensitive(r, "params"), *st = cJSON_GetObjectItemCaseSensitive(r, "status");
+        const cJSON *fw = cJSON_GetObjectItemCaseSensitive(p, "framework"), *mode = cJSON_GetObjectItemCaseSensitive(p, "mode"),
+                    *model = cJSON_GetObjectItemCaseSensitive(p, "model"), *why = cJSON_GetObjectItemCaseSensitive(r, "reason");
+        int good = cJSON_IsString(st) && !strcmp(st->valuestring, "ok");
+        timed += good;
+        ok &= good;
+        printf("  %-11s %-15s %-4s %s", cJSON_IsString(fw) ? fw->valuestring : "-", cJSON_IsString(mode) ? mode->valuestring : "-",
+               cJSON_IsString(model) ? model->valuestring : "-", good ? "" : "NOT TIMED: ");
+        if (good) printf("%8.2f ms/step (cv %.1f%%, first step %.2f s)\n", json_number(r, "median", NULL),
+                         100 * json_number(r, "cv", NULL), json_number(p, "first_step_s", NULL));
+        else printf("%s\n", cJSON_IsString(why) ? why->valuestring : "?");
+    }
+    cJSON_Delete(doc);
+    free(out);
+    printf("  %d rows timed\n", timed);
+    ok &= check("`fwadvisor probe --quick --workload frameworks` wall time [s]", wall_s, 60, 0);
     return ok;
 }
 
@@ -571,6 +614,7 @@ int main(int argc, char **argv)
     const char *only = getenv("FWADVISOR_BENCH_ONLY");
     if (only && strcmp(only, "gpt") == 0)
         return bench_gpt(bin, argc > 3 ? argv[3] : NULL, argc > 4 ? argv[4] : NULL) ? 0 : 1;
+    if (only && strcmp(only, "frameworks") == 0) return bench_frameworks(bin, argc > 4 ? argv[4] : NULL) ? 0 : 1;
     char *dir = ts_tmpdir();
     if (!dir) {
         perror("bench: temporary directory");
@@ -669,6 +713,7 @@ int main(int argc, char **argv)
     all_ok &= bench_engine(bin, argc > 2 ? argv[2] : NULL);
     all_ok &= bench_gpt(bin, argc > 3 ? argv[3] : NULL, argc > 4 ? argv[4] : NULL);
     all_ok &= bench_probe(bin);
+    all_ok &= bench_frameworks(bin, argc > 4 ? argv[4] : NULL);
     all_ok &= bench_mpi(bin);
     return all_ok ? 0 : 1;
 }

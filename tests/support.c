@@ -2,6 +2,8 @@
 #include "knowledge/advisor.h"
 #include "knowledge/kb.h"
 
+#include <cjson/cJSON.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -282,6 +284,20 @@ int ts_validate_json(const char *json_path, const char *schema_path, char *err, 
     snprintf(err, errsz, "%s%s", r.out, r.err);
     ts_run_free(&r);
     return status == 0 ? 0 : status == 3 ? -1 : 1;
+}
+
+int ts_validate_doc(const cJSON *doc, const char *schema_name, char *err, size_t errsz)
+{
+    char *text = cJSON_Print(doc), *dir = ts_tmpdir(), *path = dir ? ts_path(dir, "doc.json") : NULL, schema[4200];
+    const char *sd = getenv("FWADVISOR_SCHEMA_DIR");
+    snprintf(schema, sizeof schema, "%s/%s", sd && *sd ? sd : "docs", schema_name);
+    int rc = text && path && ts_write_str(path, text) == 0 ? ts_validate_json(path, schema, err, errsz) : 1;
+    if (rc == 1 && (!text || !path)) snprintf(err, errsz, "out of memory");
+    ts_rmtree(dir);
+    free(dir);
+    free(path);
+    free(text);
+    return rc;
 }
 
 void ts_h100_env(const char *env[5], char *sysroot, size_t n)

@@ -41,6 +41,10 @@ void ts_h100_env(const char *env[5], char *sysroot, size_t n);
  * valid, 1 when invalid (message in err), -1 when the validator is not installed. */
 int ts_validate_json(const char *json_path, const char *schema_path, char *err, size_t errsz);
 
+/* The same for a document in memory against docs/NAME ($FWADVISOR_SCHEMA_DIR/NAME). */
+struct cJSON;
+int ts_validate_doc(const struct cJSON *doc, const char *schema_name, char *err, size_t errsz);
+
 /* A fresh knowledge base in its own temporary directory, for suites that work on one. */
 struct kb;
 struct ts_kb {

@@ -136,6 +136,10 @@ Test(cli_edges, options_that_would_change_nothing_exit_2)
     EXPECT(2, "--compare applies to the table", dbarg, "probe", "--compare", "latest", "--json");
     EXPECT(2, "--threads applies to the CPU's measurements", dbarg, "probe", "--device", "cuda", "--threads", "2");
     EXPECT(2, "--quick and --full contradict", dbarg, "probe", "--quick", "--full");
+    EXPECT(2, "--python applies to the frameworks workload", dbarg, "probe", "--python", "/usr/bin/python3");
+    EXPECT(2, "--framework-timeout applies to the frameworks workload", dbarg, "probe", "--workload", "gemm",
+           "--framework-timeout", "5");
+    EXPECT(2, "--python applies to a measurement", dbarg, "probe", "list", "--python", "/usr/bin/python3");
     EXPECT(2, "--set applies to a recommendation", dbarg, "recommend", "--list-presets", "--set", "stage=research");
 }
 

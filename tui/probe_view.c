@@ -85,7 +85,7 @@ void probe_view_start(struct app *a)
     }
     probe_view_cleanup(a);
     /* As `probe --device auto`: the CPU, and GPU 0 as well when the CUDA plug-in opens one. */
-    struct probe_session_config cfg = {"auto", 0, 0, 0, 0, NULL, 0};
+    struct probe_session_config cfg = {"auto", 0, 0, 0, 0, NULL, 0, NULL, 0, 0};
     char err[512];
     p->session.on_progress = on_progress;
     p->session.on_progress_ctx = p;
@@ -239,7 +239,7 @@ int tui_probe_table(FILE *f, const struct probe_table *t, int bold)
     if (!cells) return 0;
     int nrows = 0;
     for (int r = 0; r < t->nrows; r++) {
-        if (t->rows[r].skipped) continue;
+        if (t->rows[r].skipped || t->rows[r].frameworks) continue; /* those have their own table */
         for (int c = 0; c < nc; c++) cells[nrows * nc + c] = t->rows[r].cell[cols[c]];
         nrows++;
     }
@@ -248,8 +248,25 @@ int tui_probe_table(FILE *f, const struct probe_table *t, int bold)
     return nrows;
 }
 
-/* The table as the command line prints it, at the pane's width; each row in its verdict's colours. */
-static void add_table(struct app *a, struct pane *p, const struct probe_table *t)
+int tui_probe_fw_table(FILE *f, const struct probe_fw_table *t, int model)
+{
+    const char *cells[PROBE_MAX_RESULTS * FC_NCOLS];
+    int nrows = 0;
+    for (int r = 0; r < t->nrows; r++) {
+        if (t->rows[r].skipped || t->rows[r].model != model) continue;
+        for (int c = 0; c < FC_NCOLS; c++) cells[nrows * FC_NCOLS + c] = t->rows[r].cell[c];
+        nrows++;
+    }
+    struct text_column tc[FC_NCOLS];
+    for (int c = 0; c < FC_NCOLS; c++) tc[c] = (struct text_column){probe_fw_header(c, model), c == FC_MODE, c >= FC_STEP};
+    if (nrows) text_table(f, tc, FC_NCOLS, cells, nrows, 0);
+    return nrows;
+}
+
+/* A table printed by fn at the pane's width, into the pane: the header bold, each row in the
+ * attribute attr_of gives its index. */
+static void add_printed(struct app *a, struct pane *p, void (*fn)(FILE *f, const void *t, int arg), const void *t,
+                        int arg, attr_t (*attr_of)(const void *t, int arg, int row))
 {
     char *buf = NULL;
     size_t len = 0;
@@ -257,29 +274,74 @@ static void add_table(struct app *a, struct pane *p, const struct probe_table *t
     if (!mem) return;
     int keep = text_table_width();
     text_set_table_width(p->width);
-    tui_probe_table(mem, t, 0);
+    fn(mem, t, arg);
     text_set_table_width(keep);
     fclose(mem);
-    int line = 0, r = -1;
+    int line = 0;
     for (char *s = buf, *nl; s && *s; s = nl ? nl + 1 : NULL, line++) {
         nl = strchr(s, '\n');
         if (nl) *nl = '\0';
-        attr_t attr = A_BOLD;
-        if (line > 0) {
-            while (++r < t->nrows && t->rows[r].skipped) {
-            }
-            const struct probe_table_row *row = &t->rows[r < t->nrows ? r : 0];
-            attr = row->verdict == PV_WORSE ? crt_attr(PAIR_BAD) | A_BOLD
-                   : row->verdict == PV_BETTER ? crt_attr(PAIR_GOOD)
-                   : row->noisy               ? crt_attr(PAIR_ACCENT)
-                                              : A_NORMAL;
-        }
-        if (vp_matches(&a->probe.vp, s) || line == 0) pane_add(p, -1, 0, attr, s);
+        if (line == 0 || vp_matches(&a->probe.vp, s)) pane_add(p, -1, 0, line ? attr_of(t, arg, line - 1) : A_BOLD, s);
     }
     free(buf);
+}
+
+static void print_results(FILE *f, const void *t, int arg) { (void)arg, tui_probe_table(f, t, 0); }
+static void print_fw(FILE *f, const void *t, int model) { tui_probe_fw_table(f, t, model); }
+
+/* The n-th finished row's colours: worse in bold red, better green, noisy marked. */
+static attr_t result_attr(const void *vt, int arg, int n)
+{
+    const struct probe_table *t = vt;
+    (void)arg;
+    for (int r = 0; r < t->nrows; r++) {
+        if (t->rows[r].skipped || t->rows[r].frameworks || n-- > 0) continue;
+        const struct probe_table_row *row = &t->rows[r];
+        return row->verdict == PV_WORSE ? crt_attr(PAIR_BAD) | A_BOLD
+               : row->verdict == PV_BETTER ? crt_attr(PAIR_GOOD)
+               : row->noisy               ? crt_attr(PAIR_ACCENT)
+                                          : A_NORMAL;
+    }
+    return A_NORMAL;
+}
+
+/* The n-th row of a model's frameworks table: the fastest marked, noisy ones too. */
+static attr_t fw_attr(const void *vt, int model, int n)
+{
+    const struct probe_fw_table *t = vt;
+    for (int r = 0; r < t->nrows; r++) {
+        if (t->rows[r].skipped || t->rows[r].model != model || n-- > 0) continue;
+        return t->rows[r].fastest ? crt_attr(PAIR_GOOD) : t->rows[r].noisy ? crt_attr(PAIR_ACCENT) : A_NORMAL;
+    }
+    return A_NORMAL;
+}
+
+/* The frameworks workload as `probe show` prints it: a table per model, what did not run, what
+ * each interpreter has, the note. */
+static void add_fw_table(struct app *a, struct pane *p, const struct probe_fw_table *ft)
+{
+    if (!ft->nrows) return;
+    for (int m = 0; m < 2; m++) {
+        int rows = 0;
+        for (int r = 0; r < ft->nrows; r++) rows += !ft->rows[r].skipped && ft->rows[r].model == m;
+        if (!rows) continue;
+        pane_gap(p);
+        pane_wrap(p, -1, 0, A_BOLD, NULL, 0, ft->title[m]);
+        add_printed(a, p, print_fw, ft, m, fw_attr);
+    }
+    for (int r = 0; r < ft->nrows; r++)
+        if (ft->rows[r].skipped) pane_wrap(p, -1, 0, crt_attr(PAIR_DIM), NULL, 0, ft->rows[r].reason);
+    for (int i = 0; i < ft->nfound; i++) pane_wrap(p, -1, 0, crt_attr(PAIR_DIM), NULL, 0, ft->found[i]);
+    if (ft->ntimed) pane_wrap(p, -1, 0, crt_attr(PAIR_DIM), NULL, 0, probe_fw_table_note());
+}
+
+/* The table as the command line prints it, at the pane's width; each row in its verdict's colours. */
+static void add_table(struct app *a, struct pane *p, const struct probe_table *t)
+{
+    add_printed(a, p, print_results, t, 0, result_attr);
     for (int k = 0; k < t->nrows; k++) {
         const struct probe_table_row *row = &t->rows[k];
-        if (!row->skipped) continue;
+        if (!row->skipped || row->frameworks) continue;
         char lead[64];
         snprintf(lead, sizeof lead, "%-10s %-13.13s ", row->cell[PT_WORKLOAD], row->cell[PT_METRIC]);
         pane_wrap(p, -1, 0, crt_attr(PAIR_DIM), lead, crt_attr(PAIR_DIM), row->reason);
@@ -288,6 +350,7 @@ static void add_table(struct app *a, struct pane *p, const struct probe_table *t
     for (int k = 0; k < 2; k++)
         if (*notes[k]) pane_wrap(p, -1, 0, crt_attr(PAIR_DIM), NULL, 0, notes[k]);
 }
+
 
 void probe_view_draw(struct app *a)
 {
@@ -319,11 +382,15 @@ void probe_view_draw(struct app *a)
     pane_wrap(pn, -1, 0, crt_attr(PAIR_DIM), NULL, 0, line);
     pane_gap(pn);
     struct probe_table *t = malloc(sizeof *t);
-    if (t) {
+    struct probe_fw_table *ft = malloc(sizeof *ft);
+    if (t && ft) {
         probe_table_build(p->shown, p->baseline, t);
         add_table(a, pn, t);
-        free(t);
+        probe_fw_table_build(p->shown, ft);
+        add_fw_table(a, pn, ft);
     }
+    free(t);
+    free(ft);
     vp_draw(&p->vp, pn, 2, 1, ui_content_rows(2), COLS - 2, a->utf8);
     ui_pane(a, &p->vp, pn);
     ui_searchable(a, &p->vp);

@@ -18,5 +18,8 @@ int tui_run(const struct tui_options *opt);
  * them. Returns the rows printed (the header not counted). */
 struct probe_table;
 int tui_probe_table(FILE *f, const struct probe_table *t, int bold);
+/* The same for the frameworks workload's table of one model (0: the MLP, 1: the GPT). */
+struct probe_fw_table;
+int tui_probe_fw_table(FILE *f, const struct probe_fw_table *t, int model);
 
 #endif
