@@ -79,7 +79,8 @@ def case(binary, tmp, name, layers, act, loss, opt, lr, wd, batch=8, rows=40, se
     np.save(paths["x.npy"], x)
     np.save(paths["y.npy"], y)
     cmd = [binary, "train", "--layers", ",".join(map(str, layers)), "--activation", act, "--loss", loss,
-           "--optimizer", opt, "--lr", repr(lr), "--weight-decay", repr(wd), "--momentum", "0.9",
+           "--optimizer", opt, "--lr", repr(lr), "--weight-decay", repr(wd),
+           *(["--momentum", "0.9"] if opt == "momentum" else []),  # refused where it would change nothing
            "--batch", str(batch), "--steps", str(STEPS), "--threads", "1", "--json",
            "--init", paths["init.safetensors"], "--data", paths["x.npy"], "--targets", paths["y.npy"],
            "--save", paths["out.safetensors"]]

@@ -69,7 +69,8 @@ def case(binary, tmp, spec):
         f.write(data)
     cmd = [binary, "train", "--model", "gpt", "--n-layer", str(layers), "--n-head", str(heads), "--n-embd", str(width),
            "--ctx", str(ctx), "--vocab", str(vocab), "--batch", str(bsz), "--steps", str(STEPS), "--optimizer", opt,
-           "--lr", repr(lr), "--weight-decay", repr(wd), "--momentum", "0.9", "--clip", repr(clip), "--json",
+           "--lr", repr(lr), "--weight-decay", repr(wd), *(["--momentum", "0.9"] if opt == "momentum" else []),
+           "--clip", repr(clip), "--json",
            "--text", paths["text.txt"], "--init", paths["init.safetensors"], "--save", paths["out.safetensors"]]
     res = subprocess.run(cmd, capture_output=True, text=True)
     if res.returncode != 0:
