@@ -205,8 +205,9 @@ int cli_write_json(const cJSON *doc, const char *path)
 void cli_print_step_times(double median, double min, double max, int n)
 {
     char line[256];
-    snprintf(line, sizeof line, "step time: median %.4g ms, min %.4g, max %.4g (%d steps, the first left out)", median * 1e3,
-             min * 1e3, max * 1e3, n);
+    double scale = median < 1e-3 ? 1e6 : 1e3; /* microseconds for the tiny steps */
+    snprintf(line, sizeof line, "step time: median %.4g %s, min %.4g, max %.4g (%d steps, the first left out)",
+             median * scale, scale == 1e6 ? "us" : "ms", min * scale, max * scale, n);
     putchar('\n');
     text_wrap(stdout, line, 0, 2); /* a slow step widens the figures: the line wraps, never runs past 80 columns */
 }
