@@ -482,13 +482,18 @@ static void plan_time(const struct adv_kb *akb, struct adv_result *r)
      * bandwidth); without one, a probe's measured data-parallel efficiency stands in for it. */
     int apply = !r->time.communication_known && D > 1 && r->hw.dp_efficiency > 0 && hours > 0;
     if (apply) {
-        r->scaling = r->hw.dp_efficiency;
+        /* Each rank of train-dp trains the baseline's rows, so it cannot beat one process: a
+         * figure above 100% is timing noise and counts as 100% (no communication time), never as
+         * a speed-up that would shorten the plan. */
+        int above = r->hw.dp_efficiency > 1;
+        r->scaling = above ? 1 : r->hw.dp_efficiency;
         double extra = (hours - r->time.lost_hours) * (1 / r->scaling - 1);
         r->time.dp_hours = r->time.communication_hours = extra;
         r->time.communication_known = 1;
         hours += extra;
-        snprintf(r->scaling_source, sizeof r->scaling_source, "measured: %.0f%% (%s), applied as communication time",
-                 r->hw.dp_efficiency * 100, r->hw.dp_source);
+        snprintf(r->scaling_source, sizeof r->scaling_source, "measured: %.0f%% (%s)%s, applied as communication time",
+                 r->hw.dp_efficiency * 100, r->hw.dp_source,
+                 above ? "; above 100%, which data parallelism cannot gain, so counted as 100%" : "");
     } else if (r->hw.dp_efficiency > 0) {
         snprintf(r->scaling_source, sizeof r->scaling_source, "measured %.0f%% (%s), not applied: %s", r->hw.dp_efficiency * 100,
                  r->hw.dp_source, D > 1 ? "communication computed from the links" : "one device");

@@ -464,48 +464,62 @@ static void run_train_dp(struct dist *d, struct probe_run *run, const struct pro
         }
     }
 
-    /* 2. The single-process baseline, measured now on rank 0 with the same rows per step and
-     *    threads, while the other ranks wait without spinning. */
-    double base_rate = 0;
+    /* 2 and 3. The single-process baseline and the data-parallel steps, in interleaved rounds:
+     *    each round times a few steps of one process on rank 0 (same rows per step and threads,
+     *    the other ranks waiting without spinning), then as many data-parallel steps on every
+     *    rank, each of which lasts as long as its slowest rank. A data-parallel step is compared
+     *    with its own round's baseline, so a neighbour's load that comes and goes shifts both
+     *    sides alike instead of making the efficiency look super-linear (or poor). */
     {
-        double *secs = malloc(sizeof(double) * (size_t)s.steps);
-        if (d->rank == 0 && secs) {
-            struct eng_model *one = NULL;
-            if (make_model(&s, s.batch, &one, err, sizeof err) == 0) {
-                for (int k = 0; k < s.warm + s.steps; k++) {
-                    eng_data_batch(&data, k, s.batch, x, t);
-                    double t0 = mono();
-                    eng_model_step(one, x, t);
-                    if (k >= s.warm) secs[k - s.warm] = mono() - t0;
-                }
-                struct probe_stats st;
-                probe_stats(secs, s.steps, &st);
-                base_rate = st.median > 0 ? s.batch / st.median : 0;
-                for (int i = 0; i < s.steps; i++) secs[i] = s.batch / secs[i];
-                if (r_1) set_stats(r_1, secs, s.steps);
-                eng_model_free(one);
-            }
-        }
-        free(secs);
-        dist_barrier(d);
-    }
-
-    /* 3. Data-parallel steps on every rank; a step lasts as long as its slowest rank. */
-    {
-        int n = s.steps;
+        int n = s.steps, rounds = opt->full ? 5 : 3;
+        if (rounds > n) rounds = n;
         double *step = calloc((size_t)n, sizeof *step), *cp = calloc((size_t)n, sizeof *cp),
-               *cm = calloc((size_t)n, sizeof *cm);
-        long long have = step && cp && cm;
+               *cm = calloc((size_t)n, sizeof *cm), *base = calloc((size_t)n, sizeof *base),
+               *round_rate = calloc((size_t)n, sizeof *round_rate);
+        struct eng_model *one = NULL;
+        long long have = step && cp && cm && base && round_rate &&
+                         (d->rank != 0 || make_model(&s, s.batch, &one, err, sizeof err) == 0);
         must(d, d->mpi->allreduce_sum_i64(&have, 1));
         if (have != d->size) {
             for (int i = 0; i < 5; i++) fail(rows_out[i], "out of memory for the timings");
-            free(step), free(cp), free(cm);
+            free(step), free(cp), free(cm), free(base), free(round_rate);
+            if (one) eng_model_free(one);
             goto out;
         }
-        for (int k = 0; k < s.warm + n; k++) {
-            double a, b, t0 = d->mpi->wtime();
+        for (int k = 0; one && k < s.warm; k++) {
+            eng_data_batch(&data, k, s.batch, x, t);
+            eng_model_step(one, x, t);
+        }
+        for (int k = 0; k < s.warm; k++) {
+            double a, b;
             dp_step(d, m, &data, s.check_steps + k, s.batch, x, t, &a, &b);
-            if (k >= s.warm) step[k - s.warm] = d->mpi->wtime() - t0, cp[k - s.warm] = a, cm[k - s.warm] = b;
+        }
+        for (int rd = 0, done = 0; rd < rounds; rd++) {
+            int lo = done, hi = (int)((long long)n * (rd + 1) / rounds);
+            if (one) {
+                for (int k = lo; k < hi; k++) {
+                    eng_data_batch(&data, s.warm + k, s.batch, x, t);
+                    double t0 = mono();
+                    eng_model_step(one, x, t);
+                    base[k] = mono() - t0;
+                }
+                /* the round's median step (probe_stats sorts, so a copy of it) */
+                struct probe_stats st;
+                memcpy(round_rate + lo, base + lo, sizeof(double) * (size_t)(hi - lo));
+                probe_stats(round_rate + lo, hi - lo, &st);
+                for (int k = lo; k < hi; k++) round_rate[k] = st.median > 0 ? s.batch / st.median : 0;
+            }
+            dist_barrier(d);
+            for (int k = lo; k < hi; k++) {
+                double a, b, t0 = d->mpi->wtime();
+                dp_step(d, m, &data, s.check_steps + s.warm + k, s.batch, x, t, &a, &b);
+                step[k] = d->mpi->wtime() - t0, cp[k] = a, cm[k] = b;
+            }
+            done = hi;
+        }
+        if (one && r_1) {
+            for (int i = 0; i < n; i++) base[i] = s.batch / base[i];
+            set_stats(r_1, base, n);
         }
         /* this rank's own medians, for the per-rank figures */
         struct probe_stats st;
@@ -527,8 +541,10 @@ static void run_train_dp(struct dist *d, struct probe_run *run, const struct pro
             double *rate = malloc(sizeof(double) * (size_t)n);
             for (int i = 0; rate && i < n; i++) rate[i] = (double)s.batch * d->size / step[i];
             if (rate && r_n) set_stats(r_n, rate, n);
-            if (rate && r_eff && base_rate > 0) {
-                for (int i = 0; i < n; i++) rate[i] /= d->size * base_rate;
+            int based = rate && r_eff;
+            for (int i = 0; based && i < n; i++) based = round_rate[i] > 0;
+            if (based) {
+                for (int i = 0; i < n; i++) rate[i] = (double)s.batch * d->size / step[i] / (d->size * round_rate[i]);
                 set_stats(r_eff, rate, n);
             } else {
                 fail(r_eff, "no single-process baseline");
@@ -549,7 +565,8 @@ static void run_train_dp(struct dist *d, struct probe_run *run, const struct pro
         }
         free(all);
         free(tmp);
-        free(step), free(cp), free(cm);
+        free(step), free(cp), free(cm), free(base), free(round_rate);
+        if (one) eng_model_free(one);
     }
 out:
     free(x);

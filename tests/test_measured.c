@@ -195,6 +195,53 @@ Test(measured, the_measured_efficiency_enters_the_hours)
     cr_expect(adv_measured_used(t.res, "data_parallel_efficiency"));
 }
 
+/* Both sides of 100%: each train-dp rank trains the baseline's rows, so a figure above 1 is
+ * timing noise; it counts as exactly 1 (no communication time), never as a speed-up that would
+ * shorten the plan (1.25 taken as measured would take 20% off the hours). At exactly 1 the plan
+ * adds nothing and says nothing of noise. */
+static void dp_run(const char *id, double efficiency)
+{
+    char rows[512];
+    snprintf(rows, sizeof rows,
+             "{\"workload\": \"train-dp\", \"device\": \"cpu\", \"metric\": \"scaling_efficiency\","
+             " \"status\": \"ok\", \"median\": %g, \"params\": {\"ranks\": 2}}",
+             efficiency);
+    store(id, "2026-11-02T00:00:00Z", 0, NULL, rows, RANKS);
+}
+
+Test(measured, an_efficiency_above_one_counts_as_one)
+{
+    dp_run("noisy", 1.25);
+    recommend("hardware=cpu devices=4 model_kind=vision model_params=2.5e7 tokens=1e10");
+    cr_expect_float_eq(t.res->hw.dp_efficiency, 1.25, 1e-9, "stored as measured");
+    cr_expect_float_eq(t.res->scaling, 1.0, 1e-12);
+    cr_expect_float_eq(t.res->time.communication_hours, 0.0, 1e-12);
+    cr_expect(strstr(t.res->scaling_source, "measured: 125%") && strstr(t.res->scaling_source, "counted as 100%"), "%s",
+              t.res->scaling_source);
+}
+
+Test(measured, an_efficiency_of_exactly_one_adds_no_time)
+{
+    dp_run("one", 1.0);
+    recommend("hardware=cpu devices=4 model_kind=vision model_params=2.5e7 tokens=1e10");
+    cr_expect_float_eq(t.res->scaling, 1.0, 1e-12);
+    cr_expect_float_eq(t.res->time.communication_hours, 0.0, 1e-12);
+    cr_expect(strstr(t.res->scaling_source, "measured: 100%") && !strstr(t.res->scaling_source, "counted as"), "%s",
+              t.res->scaling_source);
+}
+
+Test(measured, an_efficiency_just_below_one_adds_its_time)
+{
+    dp_run("near", 0.99);
+    recommend("hardware=cpu devices=4 model_kind=vision model_params=2.5e7 tokens=1e10");
+    double before = t.res->hours - t.res->time.communication_hours - t.res->time.lost_hours;
+    cr_expect_float_eq(t.res->scaling, 0.99, 1e-12);
+    /* 1 / 0.99 - 1 = 0.010101... */
+    cr_expect_float_eq(t.res->time.communication_hours, before * (1 / 0.99 - 1), 1e-9);
+    cr_expect(t.res->time.communication_hours > 0.0101 * before && t.res->time.communication_hours < 0.0102 * before);
+    cr_expect(!strstr(t.res->scaling_source, "counted as"), "%s", t.res->scaling_source);
+}
+
 /* With hardware auto, the newest complete run decides what this machine is. */
 Test(measured, hardware_auto_follows_the_newest_complete_run)
 {
