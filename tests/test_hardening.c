@@ -4,6 +4,7 @@
  * out-of-range numbers, bytes that are not UTF-8, impossible dates, read-only and full disks. */
 #include <criterion/criterion.h>
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -18,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "engine/file.h"
 #include "engine/plugin.h"
 #include "tests/support.h"
 #include "tui/text.h"
@@ -417,6 +419,27 @@ Test(hardening, output_to_a_directory_is_refused)
     cr_expect(strstr(r.err, "is a directory"), "%s", r.err);
     cr_expect_eq(ts_lines(r.err), 1);
     ts_run_free(&r);
+    free(sub);
+}
+
+/* The write itself refuses a directory, not only the check made before the work: a path that
+ * became a directory while a probe ran is left as it is, with nothing beside it. */
+Test(hardening, a_path_that_became_a_directory_is_refused_at_write_time)
+{
+    char *sub = ts_path(dir, "late");
+    cr_assert_eq(mkdir(sub, 0755), 0);
+    char err[512] = "";
+    struct eng_chunk c = {"{}\n", 3};
+    cr_expect_eq(eng_file_write(sub, &c, 1, err, sizeof err), ENG_FILE_REFUSED, "%s", err);
+    cr_expect(strstr(err, "cannot write") && strstr(err, "late': it is a directory"), "%s", err);
+    struct stat st;
+    cr_expect(stat(sub, &st) == 0 && S_ISDIR(st.st_mode));
+    cr_expect_eq(rmdir(sub), 0, "the directory stays empty");
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d);
+    for (struct dirent *e; (e = readdir(d));)
+        cr_expect(strncmp(e->d_name, ".late.", 6) != 0, "a temporary file beside it: %s", e->d_name);
+    closedir(d);
     free(sub);
 }
 
