@@ -151,9 +151,14 @@ void adv_plan_text(const struct adv_kb *akb, const struct adv_result *r,
     char devices[48], nodes[48];
     units_thousands(answers_num(a, ANS_DEVICES), 0, devices, sizeof devices);
     units_count(answers_num(a, ANS_NODES), "node", "nodes", nodes, sizeof nodes);
+    /* What is trained, in words: "full" is every parameter, pre-training or fine-tuning alike. */
+    const char *ft = answers_str(a, ANS_FINETUNE);
+    const char *trained = strcmp(ft, "lora") == 0    ? "LoRA adapters on frozen weights"
+                          : strcmp(ft, "qlora") == 0 ? "QLoRA: LoRA adapters on 4-bit frozen weights"
+                                                     : "all parameters trained";
     if (r->accelerator >= 0)
-        snprintf(text, sizeof text, "%s x %s (%s) on %s, %s, fine-tuning %s", devices, akb->acc[r->accelerator].name,
-                 akb->acc[r->accelerator].id, nodes, r->precision, answers_str(a, ANS_FINETUNE));
+        snprintf(text, sizeof text, "%s x %s (%s) on %s, %s, %s", devices, akb->acc[r->accelerator].name,
+                 akb->acc[r->accelerator].id, nodes, r->precision, trained);
     else
         snprintf(text, sizeof text, "%s x %s on %s, %s", devices, answers_str(a, ANS_HARDWARE), nodes,
                  r->precision ? r->precision : "fp32");

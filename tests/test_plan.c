@@ -534,7 +534,7 @@ Test(plan, plan_text_states_the_whole_formula)
     text[0] = '\0';
     adv_plan_text(akb, res, collect_line, text);
     static const char *const want[] = {
-        "Devices: 16 x NVIDIA A100 SXM4 80GB (a100-sxm4-80gb) on 2 nodes, bf16",
+        "Devices: 16 x NVIDIA A100 SXM4 80GB (a100-sxm4-80gb) on 2 nodes, bf16, all parameters trained",
         "Time: (6 x 1.3B parameters + 1.21B attention) FLOP per token x 26B tokens = 2.34e+20 model FLOP / (16 devices x "
         "312 TFLOP/s x efficiency 55%) = compute 24 hours",
         "= 24 hours, 383 device-hours",
@@ -548,4 +548,16 @@ Test(plan, plan_text_states_the_whole_formula)
     cr_expect(strstr(text, "+ communication 0 (data 0, tensor 0, pipeline 0, expert 0) + bubble 0 +") != NULL, "%s", text);
     /* 2161 hours = 90.04 days, past 60 days: 90.04 / 30.4375 = 2.96 months, one decimal: 3 */
     cr_expect(strstr(text, "The run takes 3 months, more than 90 days") != NULL, "%s", text);
+    /* what is trained, in words, for each value of finetune */
+    static const char *const ft[][2] = {{"lora", ", LoRA adapters on frozen weights"},
+                                         {"qlora", ", QLoRA: LoRA adapters on 4-bit frozen weights"}};
+    for (int i = 0; i < 2; i++) {
+        char doc[256];
+        snprintf(doc, sizeof doc, "{\"accelerator\": \"a100-sxm4-80gb\", \"model_params\": 7e9, \"finetune\": \"%s\"}",
+                 ft[i][0]);
+        plan(doc);
+        text[0] = '\0';
+        adv_plan_text(akb, res, collect_line, text);
+        cr_expect(strstr(text, ft[i][1]) != NULL && strstr(text, "all parameters") == NULL, "%s:\n%s", ft[i][0], text);
+    }
 }
