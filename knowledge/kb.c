@@ -2,6 +2,7 @@
 #include "knowledge/kb_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -540,9 +541,25 @@ static int prepare(kb *k, char *err, size_t errsz)
 {
     int rc, status;
     long long version = 0, app_id = 0, tables = 0;
-    rc = read_int(k->db, "PRAGMA user_version", &version);
-    if (rc == SQLITE_OK) rc = read_int(k->db, "PRAGMA application_id", &app_id);
-    if (rc == SQLITE_OK) rc = read_int(k->db, "SELECT count(*) FROM sqlite_master", &tables);
+    /* One statement, so one snapshot: read one by one, the three could straddle another
+     * process's creating transaction (version 0 before it, its tables after) and a database
+     * being created would look like an old schema that cannot be upgraded. */
+    sqlite3_stmt *hdr;
+    rc = sqlite3_prepare_v2(k->db,
+                            "SELECT (SELECT user_version FROM pragma_user_version),"
+                            " (SELECT application_id FROM pragma_application_id),"
+                            " (SELECT count(*) FROM sqlite_master)",
+                            -1, &hdr, NULL);
+    if (rc == SQLITE_OK) {
+        rc = sqlite3_step(hdr);
+        if (rc == SQLITE_ROW) {
+            version = sqlite3_column_int64(hdr, 0);
+            app_id = sqlite3_column_int64(hdr, 1);
+            tables = sqlite3_column_int64(hdr, 2);
+            rc = SQLITE_OK;
+        }
+        sqlite3_finalize(hdr);
+    }
     if (rc != SQLITE_OK) {
         return kb_db_error(k, rc, "opening", err, errsz);
     }
@@ -611,7 +628,7 @@ static int open_file(const char *path, int make_dirs, kb **out, int *write_faile
         return status;
     }
     struct stat st;
-    int existed = stat(path, &st) == 0;
+    int existed = stat(path, &st) == 0, created = 0;
     if (existed && S_ISDIR(st.st_mode)) {
         kb_errf(err, errsz, "database '%s' is a directory; choose a file with --db", path);
         return KB_ERR_DB;
@@ -619,6 +636,12 @@ static int open_file(const char *path, int make_dirs, kb **out, int *write_faile
     if (!existed && (status = check_parent_writable(path, err, errsz)) != KB_OK) {
         *write_failed = errno_is_write_failure(errno);
         return status;
+    }
+    if (!existed) {
+        /* Made here, empty, so that a failure removes only a file this process made; one that
+         * another process made at the same moment is theirs. */
+        int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (fd >= 0) created = 1, close(fd);
     }
 
     kb *k = calloc(1, sizeof *k);
@@ -645,7 +668,11 @@ static int open_file(const char *path, int make_dirs, kb **out, int *write_faile
 fail:
     *write_failed |= k->write_failed;
     sqlite3_close(k->db);
-    if (!existed && status != KB_OK) remove_db_files(path); /* never leave a half-made file */
+    /* Never leave a half-made file, and never take away one that another process may be
+     * filling: only a file made here and still empty goes. (The creation is one transaction, so
+     * a failed one leaves at most the header that write-ahead logging sets, which the next
+     * open takes for a new database.) */
+    if (created && status != KB_OK && stat(path, &st) == 0 && st.st_size == 0) remove_db_files(path);
     free(k);
     return status;
 }
