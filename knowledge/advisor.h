@@ -234,7 +234,7 @@ struct adv_result {
     const char *runtime, *runtime_name;
     int nruntime_reasons;
     struct adv_reason runtime_reasons[16];
-    char deploy_hardware_note[160]; /* how deploy_hardware was settled */
+    char deploy_hardware_note[224]; /* how deploy_hardware was settled */
 
     struct adv_memory memory;
     char shape_note[256];   /* how seq_len/hidden/layers/heads were obtained, or why not */

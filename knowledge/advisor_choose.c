@@ -186,7 +186,8 @@ void adv_resolve_deploy_hardware(struct adv_result *r)
     } else {
         answers_set_str(a, ANS_DEPLOY_HARDWARE, "cpu");
         snprintf(r->deploy_hardware_note, sizeof r->deploy_hardware_note, "deploy_hardware: auto -> cpu (%s)",
-                 strcmp(deploy, "mobile") == 0 ? "the phone's CPU, with NPU or GPU delegates where the runtime has them"
+                 strcmp(deploy, "mobile") == 0 ? "the phone's CPU, with NPU or GPU delegates where the runtime has them; "
+                                                 "set apple for iPhones and iPads, qualcomm for Snapdragon NPUs"
                  : strcmp(deploy, "edge") == 0  ? "an Arm or x86 board; set nvidia for Jetson, intel, qualcomm or ascend for NPUs"
                                                 : "the user's device");
     }

@@ -243,6 +243,26 @@ ParameterizedTest(struct scenario *sc, scenarios, expert_advice)
               sc->name, res->runtime, top->id);
 }
 
+/* A mobile app with deploy_hardware left at auto plans for the phone's CPU (LiteRT for a
+ * TensorFlow team) and says how to reach the other phones' runtimes: Core ML is listed as not on
+ * that hardware, and the note names apple for iPhones. */
+Test(scenarios, a_mobile_target_left_at_auto_names_the_other_phones)
+{
+    struct answers a;
+    answers_init(&a);
+    const char *sets[] = {"stage=production", "hardware=nvidia", "team=tensorflow", "model_kind=vision", "model_params=5e6",
+                          "deploy=mobile"};
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) cr_assert_eq(answers_set(&a, sets[i], err, sizeof err), 0);
+    cr_assert_eq(adv_recommend(akb, &a, NULL, res, err, sizeof err), KB_OK, "%s", err);
+    cr_expect_str_eq(res->runtime, "litert");
+    cr_expect(strstr(res->deploy_hardware_note, "auto -> cpu") && strstr(res->deploy_hardware_note, "set apple for iPhones"),
+              "%s", res->deploy_hardware_note);
+    int listed = 0;
+    for (int i = 0; i < res->nruntime_reasons; i++)
+        listed |= strstr(res->runtime_reasons[i].label, "Not on cpu hardware:") && strstr(res->runtime_reasons[i].label, "coreml");
+    cr_expect(listed, "Core ML listed as not on the phone's CPU");
+}
+
 Test(scenarios, at_least_thirty_situations)
 {
     cr_expect_geq(sizeof scenarios / sizeof scenarios[0], 30);
