@@ -250,8 +250,10 @@ void adv_inference_text(const struct adv_kb *akb, const struct adv_result *r,
     say(line, ctx, "Serving memory", text);
 
     if (inf->max_batch >= 0) {
-        used = (size_t)snprintf(text, sizeof text, "%.0f sequences of %g tokens on %s; %.0f on one device", inf->max_batch,
-                                inf->context, devices == 1 ? "one device" : "these devices", inf->max_batch_one_device);
+        used = (size_t)snprintf(text, sizeof text, "%.0f sequences of %g tokens on %s", inf->max_batch, inf->context,
+                                devices == 1 ? "one device" : "these devices");
+        if (devices > 1)
+            used += (size_t)snprintf(text + used, sizeof text - used, "; %.0f on one device", inf->max_batch_one_device);
         snprintf(text + used, sizeof text - used, "; context up to %.0f tokens for %g sequence%s%s", inf->max_context,
                  inf->batch, inf->batch == 1 ? "" : "s", inf->max_context_capped ? " (the position limit, seq_len)" : "");
         say(line, ctx, "Largest", text);
