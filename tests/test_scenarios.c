@@ -263,6 +263,31 @@ Test(scenarios, a_mobile_target_left_at_auto_names_the_other_phones)
     cr_expect(listed, "Core ML listed as not on the phone's CPU");
 }
 
+/* Seed 002's mixed-precision advice is for one accelerator card of up to 48 GB, as the seed
+ * speaks of cards: a 24 or 48 GB GPU gets it; an 80 GB card and a CPU do not. */
+static int strategy_says(const char *sets_text, const char *label)
+{
+    struct answers a;
+    answers_init(&a);
+    char copy[320];
+    snprintf(copy, sizeof copy, "%s", sets_text);
+    for (char *save = NULL, *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save))
+        cr_assert_eq(answers_set(&a, t, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(adv_recommend(akb, &a, NULL, res, err, sizeof err), KB_OK, "%s", err);
+    for (int i = 0; i < res->nstrategy_reasons; i++)
+        if (strcmp(res->strategy_reasons[i].label, label) == 0) return 1;
+    return 0;
+}
+
+Test(scenarios, mixed_precision_advice_is_for_accelerator_cards)
+{
+    const char *amp = "One accelerator with up to 48 GB";
+    cr_expect(strategy_says("hardware=nvidia devices=1 device_memory_gb=24 model_kind=vision model_params=2.5e7", amp));
+    cr_expect(strategy_says("hardware=nvidia devices=1 device_memory_gb=48 model_kind=vision model_params=2.5e7", amp));
+    cr_expect_not(strategy_says("hardware=nvidia devices=1 device_memory_gb=80 model_kind=vision model_params=2.5e7", amp));
+    cr_expect_not(strategy_says("hardware=cpu devices=1 device_memory_gb=24 model_kind=tabular model_params=1e6", amp));
+}
+
 Test(scenarios, at_least_thirty_situations)
 {
     cr_expect_geq(sizeof scenarios / sizeof scenarios[0], 30);
