@@ -295,6 +295,27 @@ Test(hardening, knowledge_base_text_is_shown_escaped_in_every_command)
     free(doc);
 }
 
+/* The knowledge base's version and date head the recommendation: they come from the database
+ * file, so they go through the filter too. */
+Test(hardening, the_knowledge_base_version_is_shown_escaped)
+{
+    struct ts_run r;
+    RUN(r, dbarg, "kb", "list");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    ts_run_free(&r);
+    sqlite3 *h;
+    cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
+    cr_assert_eq(sqlite3_exec(h, "UPDATE meta SET value = 'v1' || char(27) || ']0;pwned' || char(7) WHERE key = 'kb_version'",
+                              NULL, NULL, NULL),
+                 SQLITE_OK, "%s", sqlite3_errmsg(h));
+    sqlite3_close(h);
+    RUN(r, dbarg, "recommend");
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    expect_no_raw_controls("recommend", r.out);
+    cr_expect(strstr(r.out, "(knowledge base v1\\x1b]0;pwned\\x07,") != NULL, "%s", r.out);
+    ts_run_free(&r);
+}
+
 /* Error messages quote keys, values and names from input files: one line, escaped. */
 Test(hardening, error_messages_show_outside_text_escaped_on_one_line)
 {
