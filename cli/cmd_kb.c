@@ -153,15 +153,15 @@ static int list_text(const char *kind, const cJSON *rows, int bold)
             snprintf(cell(&c, r, 2), 256, "%s", str(row, "name"));
             snprintf(cell(&c, r, 3), 256, "%s", str(row, "source"));
         } else if (strcmp(kind, "distributed") == 0) {
-            kb_text_join(cJSON_GetObjectItemCaseSensitive(row, "frameworks"), ids, sizeof ids);
+            kb_text_join(cJSON_GetObjectItemCaseSensitive(row, "frameworks"), ", ", ids, sizeof ids);
             snprintf(cell(&c, r, 0), 256, "%s", str(row, "id"));
             snprintf(cell(&c, r, 1), 256, "%s", str(row, "status"));
             snprintf(cell(&c, r, 2), 256, "%.0f", num(row, "min_devices"));
             snprintf(cell(&c, r, 3), 256, "%s", ids);
         } else if (strcmp(kind, "deployment") == 0) {
             char targets[128];
-            kb_text_join(cJSON_GetObjectItemCaseSensitive(row, "targets"), targets, sizeof targets);
-            kb_text_join(cJSON_GetObjectItemCaseSensitive(row, "frameworks"), ids, sizeof ids);
+            kb_text_join(cJSON_GetObjectItemCaseSensitive(row, "targets"), ", ", targets, sizeof targets);
+            kb_text_join(cJSON_GetObjectItemCaseSensitive(row, "frameworks"), ", ", ids, sizeof ids);
             snprintf(cell(&c, r, 0), 256, "%s", str(row, "id"));
             snprintf(cell(&c, r, 1), 256, "%s", str(row, "status"));
             snprintf(cell(&c, r, 2), 256, "%s", targets[0] ? targets : "-");

@@ -22,14 +22,14 @@ static double num(const cJSON *o, const char *key)
     return v == v ? v : 0;
 }
 
-void kb_text_join(const cJSON *arr, char *out, size_t n)
+void kb_text_join(const cJSON *arr, const char *sep, char *out, size_t n)
 {
     size_t used = 0;
     const cJSON *v;
     out[0] = '\0';
     cJSON_ArrayForEach(v, arr) {
         if (!cJSON_IsString(v)) continue;
-        int w = snprintf(out + used, n - used, "%s%s", used ? ", " : "", v->valuestring);
+        int w = snprintf(out + used, n - used, "%s%s", used ? sep : "", v->valuestring);
         if (w < 0 || (size_t)w >= n - used) break;
         used += (size_t)w;
     }
@@ -39,7 +39,8 @@ void kb_text_join(const cJSON *arr, char *out, size_t n)
 static void cite(const cJSON *row, char *out, size_t n)
 {
     char also[256], sources[320];
-    kb_text_join(cJSON_GetObjectItemCaseSensitive(row, "also"), also, sizeof also);
+    /* adv_cite takes the further sources as the database stores them: comma-separated ids */
+    kb_text_join(cJSON_GetObjectItemCaseSensitive(row, "also"), ",", also, sizeof also);
     adv_cite(json_str(row, "source"), also, sources, sizeof sources);
     snprintf(out, n, "[%s, %s]", sources, json_str(row, "as_of"));
 }
@@ -140,7 +141,7 @@ static void generic(const cJSON *obj, line_fn line, void *ctx)
         } else if (cJSON_IsNumber(field)) {
             snprintf(text, sizeof text, "%g", field->valuedouble);
         } else if (cJSON_IsArray(field)) {
-            kb_text_join(field, text, sizeof text);
+            kb_text_join(field, ", ", text, sizeof text);
             if (!text[0]) snprintf(text, sizeof text, "-");
         } else {
             char *printed = cJSON_PrintUnformatted(field);

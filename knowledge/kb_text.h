@@ -24,8 +24,8 @@ struct kb_text_line {
 };
 
 void kb_fact_text(const cJSON *fact, void (*line)(void *ctx, const struct kb_text_line *l), void *ctx);
-/* "a, b, c" from an array of strings (cut at whole items to fit n). */
-void kb_text_join(const cJSON *arr, char *out, size_t n);
+/* "a, b, c" (sep ", ") from an array of strings (cut at whole items to fit n). */
+void kb_text_join(const cJSON *arr, const char *sep, char *out, size_t n);
 /* A support level in a few letters for tables and lists (first, yes, exp, comm, -), and the
  * line that says what they mean. */
 const char *kb_level_short(const char *level);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "knowledge/kb.h"
+#include "knowledge/kb_text.h"
 #include "tests/support.h"
 
 static struct ts_kb fx;
@@ -215,4 +216,17 @@ Test(kb_io, failure_while_applying_rolls_back)
     cr_expect_str_eq(after, before, "half an import landed");
     free(before);
     free(after);
+}
+
+/* A fact's citation in words: the source, then each further source once, comma and one space
+ * apart, then the date (the further sources are a list in the document). */
+Test(kb_io, a_citation_names_each_source_once)
+{
+    cJSON *row = cJSON_Parse("{\"fit\": 7, \"note\": \"n.\", \"source\": \"a\", \"also\": [\"b\", \"a\", \"c\"],"
+                             " \"as_of\": \"2026-01-02\"}");
+    cr_assert_not_null(row);
+    char text[256];
+    kb_support_text(row, text, sizeof text);
+    cr_expect_str_eq(text, "fit 7/10. n. [a, b, c, 2026-01-02]");
+    cJSON_Delete(row);
 }
