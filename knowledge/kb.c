@@ -593,9 +593,15 @@ static int prepare(kb *k, char *err, size_t errsz)
         }
     }
     if (fresh) {
-        char *mode = NULL;
-        rc = sqlite3_exec(k->db, "PRAGMA journal_mode=WAL", NULL, NULL, &mode);
-        sqlite3_free(mode);
+        /* Two processes switching a new file to write-ahead logging at once each hold a shared
+         * lock and want an exclusive one; SQLite answers one of them SQLITE_BUSY at once rather
+         * than wait into a deadlock, without asking the busy handler. The one answered lets go
+         * of its lock with the statement, so trying again after a pause succeeds. */
+        for (int waited_ms = 0;; waited_ms += 10) {
+            rc = sqlite3_exec(k->db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL);
+            if ((rc & 0xff) != SQLITE_BUSY || waited_ms >= k->busy_ms) break;
+            sqlite3_sleep(10);
+        }
         if (rc != SQLITE_OK) {
             return kb_db_error(k, rc, "creating the database", err, errsz);
         }
