@@ -308,10 +308,13 @@ static void search_layout(const struct ctx *c, int s, const struct adv_kb *akb, 
                 if (p > 1 && c->shaped) lay.vp = (int)floor(c->L / p);
                 struct adv_memory m;
                 evaluate(c, s, akb, k, &lay, &m);
-                struct adv_time tm;
-                double hours = adv_plan_time(akb, r, &m, &tm);
-                double key[4] = {lay.uneven, t * p, e, hours};
-                if (!m.fits) key[0] = m.total_gb, key[1] = key[2] = key[3] = 0;
+                /* Fitting layouts rank by evenness, model-parallel width, expert width, then
+                 * hours (timed only for them); the others by memory alone. */
+                double key[4] = {m.total_gb, 0, 0, 0};
+                if (m.fits) {
+                    struct adv_time tm;
+                    key[0] = lay.uneven, key[1] = t * p, key[2] = e, key[3] = adv_plan_time(akb, r, &m, &tm);
+                }
                 int better = !have || (m.fits && !best_fits);
                 if (have && m.fits == best_fits)
                     for (int i = 0; i < 4; i++)
