@@ -35,13 +35,6 @@ static void note(struct adv_inference *inf, const char *fmt, ...)
     adv_utf8_trim(inf->notes[inf->nnotes++]);
 }
 
-static int precision_of(const char *name)
-{
-    for (int p = PLAN_BF16; p <= PLAN_FP32; p++)
-        if (name && strcmp(adv_precision_name(p), name) == 0) return p;
-    return PLAN_BF16;
-}
-
 static double kv_bytes_of(const char *name)
 {
     for (size_t i = 0; i < sizeof kv_formats / sizeof kv_formats[0]; i++)
@@ -95,14 +88,14 @@ static int resolve_precisions(const struct adv_kb *akb, struct adv_result *r, st
 {
     struct answers *a = &r->answers;
     int acc = inf->accelerator;
-    int prec = precision_of(r->precision);
+    int prec = adv_precision_index(r->precision);
     if (acc >= 0 && inf->assumed && adv_precision_rate(akb, acc, prec) <= 0) {
         if (a->v[ANS_PRECISION].given) {
             snprintf(err, errsz, "keys 'precision' and 'deploy_hardware': no %s on %s (%s), the serving device assumed for %s",
                      adv_precision_name(prec), akb->acc[acc].id, akb->acc[acc].name, inf->hardware);
             return KB_ERR_INPUT;
         }
-        prec = akb->acc[acc].bf16 > 0 ? PLAN_BF16 : akb->acc[acc].fp16 > 0 ? PLAN_FP16 : PLAN_FP32;
+        prec = adv_best_precision(akb, acc);
         note(inf, "Weights served in %s: the serving device has no %s", adv_precision_name(prec), r->precision);
     }
     inf->precision = adv_precision_name(prec);

@@ -121,6 +121,10 @@ int adv_default_accelerator(const struct adv_kb *akb, const char *vendor);
  * and the precision's name. */
 double adv_precision_rate(const struct adv_kb *akb, int acc, int precision);
 const char *adv_precision_name(int precision);
+/* The plan_precision of a name ("bf16", ...); PLAN_BF16 for NULL or an unknown name. */
+int adv_precision_index(const char *name);
+/* The best half precision device acc has a matrix rate for: bf16, else fp16, else fp32. */
+int adv_best_precision(const struct adv_kb *akb, int acc);
 /* The catalog entry whose id is id, or -1. */
 int adv_accelerator_index(const struct adv_kb *akb, const char *id);
 /* Appends one line to r's assumptions (or warnings); silently full. */

@@ -122,6 +122,14 @@ static void nearest_accelerators(const struct adv_kb *akb, const char *id, char 
 
 /* --- hardware ----------------------------------------------------------------------------- */
 
+/* Whether a CPU plan is for this very machine: the hardware came from detection (auto), or the
+ * answers name one CPU on one node. */
+static int plan_is_this_machine(const struct adv_result *r)
+{
+    const struct answers *a = &r->answers;
+    return strcmp(r->hardware_source, "answers") != 0 || (answers_num(a, ANS_DEVICES) <= 1 && answers_num(a, ANS_NODES) <= 1);
+}
+
 /* Settles `hardware`, `accelerator` and `device_memory_gb`; r->accelerator is the catalog device
  * planned for (-1 none), r->assumed_accelerator set when the device was neither answered nor
  * detected. Fails on an unknown id or an accelerator of another kind than `hardware`. */
@@ -207,9 +215,7 @@ static int resolve_hardware(const struct adv_kb *akb, const struct adv_hw *hw, s
         snprintf(r->device_memory_source, sizeof r->device_memory_source, "%s", r->hardware_source);
     } else if (strcmp(hardware, "cpu") == 0) {
         /* This machine's memory only when the plan is for this machine. */
-        int this_machine = strcmp(r->hardware_source, "answers") != 0 ||
-                           (answers_num(a, ANS_DEVICES) <= 1 && answers_num(a, ANS_NODES) <= 1);
-        double mem = detected && this_machine && hw->host_memory_gb > 0 ? hw->host_memory_gb : 0;
+        double mem = detected && plan_is_this_machine(r) && hw->host_memory_gb > 0 ? hw->host_memory_gb : 0;
         if (mem > 0) {
             answers_set_num(a, ANS_DEVICE_MEMORY_GB, mem);
             snprintf(r->device_memory_source, sizeof r->device_memory_source, "host memory of this machine");
@@ -281,11 +287,16 @@ double adv_precision_rate(const struct adv_kb *akb, int acc, int precision)
 
 const char *adv_precision_name(int precision) { return precision >= 0 && precision < 4 ? precision_names[precision] : "fp32"; }
 
-static int precision_index(const char *name)
+int adv_precision_index(const char *name)
 {
     for (int i = 0; i < 4; i++)
         if (name && strcmp(precision_names[i], name) == 0) return i;
     return PLAN_BF16;
+}
+
+int adv_best_precision(const struct adv_kb *akb, int acc)
+{
+    return akb->acc[acc].bf16 > 0 ? PLAN_BF16 : akb->acc[acc].fp16 > 0 ? PLAN_FP16 : PLAN_FP32;
 }
 
 /* Precision, peak, efficiency, links, LoRA and MoE inputs and the facts the layout search needs,
@@ -311,7 +322,7 @@ static int resolve_inputs(const struct adv_kb *akb, struct adv_result *r, char *
 
     /* Precision: as answered (the device must have it), else the best of bf16/fp16 it has. */
     int given = a->v[ANS_PRECISION].given;
-    int prec = given ? precision_index(answers_str(a, ANS_PRECISION)) : PLAN_BF16;
+    int prec = given ? adv_precision_index(answers_str(a, ANS_PRECISION)) : PLAN_BF16;
     if (acc >= 0) {
         if (given && adv_precision_rate(akb, acc, prec) <= 0) {
             const char *other = a->v[ANS_ACCELERATOR].given ? "accelerator" : "hardware";
@@ -321,7 +332,7 @@ static int resolve_inputs(const struct adv_kb *akb, struct adv_result *r, char *
                      akb->acc[acc].bf16 > 0 ? "bf16" : akb->acc[acc].fp16 > 0 ? "fp16" : "fp32");
             return KB_ERR_INPUT;
         }
-        if (!given) prec = akb->acc[acc].bf16 > 0 ? PLAN_BF16 : akb->acc[acc].fp16 > 0 ? PLAN_FP16 : PLAN_FP32;
+        if (!given) prec = adv_best_precision(akb, acc);
     } else if (!given) {
         prec = strcmp(hardware, "cpu") == 0 ? PLAN_FP32 : PLAN_BF16;
     }
@@ -360,8 +371,7 @@ static int resolve_inputs(const struct adv_kb *akb, struct adv_result *r, char *
         adv_fact(akb, a, "cpu_assumed_ghz", &ghz, NULL);
         /* This machine's cores when the plan is for it (hardware auto, or one CPU on one node);
          * for CPU servers elsewhere, the cores of a typical server socket, said as assumed. */
-        int this_machine = strcmp(r->hardware_source, "answers") != 0 ||
-                           (answers_num(a, ANS_DEVICES) <= 1 && answers_num(a, ANS_NODES) <= 1);
+        int this_machine = plan_is_this_machine(r);
         double server_cores = 64;
         int cores_rule = -1;
         adv_fact(akb, a, "cpu_cores_per_device", &server_cores, &cores_rule);
