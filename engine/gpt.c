@@ -612,12 +612,6 @@ static const struct eng_gpt_ops gemm_only_ops = {
     .crossentropy = none_ce,
 };
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 double eng_gpt_time_gemms(struct eng_gpt *m)
 {
@@ -625,11 +619,11 @@ double eng_gpt_time_gemms(struct eng_gpt *m)
     m->ops = &gemm_only_ops;
     m->gemms_only = 1;
     m->be->synchronize();
-    double t0 = now_s();
+    double t0 = eng_now_s();
     forward(m, m->tokens, m->tokens);
     backward(m, m->tokens);
     m->be->synchronize();
-    double t = now_s() - t0;
+    double t = eng_now_s() - t0;
     m->ops = keep;
     m->gemms_only = 0;
     return t;
@@ -660,9 +654,9 @@ int eng_gpt_train(struct eng_gpt *m, const struct eng_tokens *t, struct eng_run 
             break;
         }
         eng_tokens_batch(t, s, c->batch, c->ctx, in, in + n);
-        double t0 = now_s();
+        double t0 = eng_now_s();
         float loss = eng_gpt_step(m, in, in + n);
-        double dt = now_s() - t0;
+        double dt = eng_now_s() - t0;
         if (run->stop && *run->stop) { /* the step may be half done: not counted */
             run->steps = s;
             break;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-static double now_seconds(void)
+double eng_now_s(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -39,9 +39,9 @@ int eng_train(struct eng_model *m, const struct eng_data *d, struct eng_run *run
             break;
         }
         eng_data_batch(d, s, c->batch, x, t);
-        double t0 = now_seconds();
+        double t0 = eng_now_s();
         float loss = eng_model_step(m, x, t);
-        double dt = now_seconds() - t0;
+        double dt = eng_now_s() - t0;
         if (run->losses) run->losses[s] = loss;
         if (run->step_seconds) run->step_seconds[s] = dt;
         if (on_step) on_step(ctx, s, loss, dt);

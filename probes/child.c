@@ -1,4 +1,5 @@
 #include "probes/child.h"
+#include "engine/engine.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -21,12 +22,6 @@
 
 extern char **environ;
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 uint64_t probe_child_group_rss(int pgid)
 {
@@ -147,7 +142,7 @@ int probe_child_run(const char *const *argv, const char *const *env, const struc
         snprintf(out->err_tail, sizeof out->err_tail, "cannot start %s: %s", argv[0], strerror(errno));
         goto fail;
     }
-    double start = now_s();
+    double start = eng_now_s();
     pid_t parent = getpid();
     pid = fork();
     if (pid < 0) {
@@ -195,10 +190,10 @@ int probe_child_run(const char *const *argv, const char *const *env, const struc
             exited = 1;
             /* helpers it left behind in its group (a compiler's worker pool) go with it */
             if (!killed) kill(-pid, SIGKILL);
-            killed_at = now_s();
+            killed_at = eng_now_s();
         }
         if (!out_open && !err_open && exited) break;
-        double t = now_s();
+        double t = eng_now_s();
         if (exited || killed) {
             if (t - killed_at > 2) break; /* something outside the group holds the pipes */
             continue;
@@ -223,7 +218,7 @@ int probe_child_run(const char *const *argv, const char *const *env, const struc
         rd.line[rd.used] = '\0';
         on_line(ctx, rd.line);
     }
-    out->seconds = now_s() - start;
+    out->seconds = eng_now_s() - start;
     if (why != PROBE_CHILD_EXITED) out->end = why;
     else if (rd.refused) out->end = PROBE_CHILD_REFUSED;
     else if (WIFSIGNALED(status)) out->end = PROBE_CHILD_SIGNALED, out->code = WTERMSIG(status);

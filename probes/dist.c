@@ -24,17 +24,11 @@ static double dog_last;  /* when a collective last returned (monotonic seconds) 
 static int dog_timeout, dog_rank, dog_running;
 static pthread_t dog_thread;
 
-static double mono(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static void pet(void)
 {
     pthread_mutex_lock(&dog_lock);
-    dog_last = mono();
+    dog_last = eng_now_s();
     pthread_mutex_unlock(&dog_lock);
 }
 
@@ -45,7 +39,7 @@ static void *watchdog(void *arg)
         usleep(200000);
         pthread_mutex_lock(&dog_lock);
         int running = dog_running;
-        double idle = mono() - dog_last;
+        double idle = eng_now_s() - dog_last;
         pthread_mutex_unlock(&dog_lock);
         if (!running) return NULL;
         if (idle > dog_timeout) {
@@ -499,9 +493,9 @@ static void run_train_dp(struct dist *d, struct probe_run *run, const struct pro
             if (one) {
                 for (int k = lo; k < hi; k++) {
                     eng_data_batch(&data, s.warm + k, s.batch, x, t);
-                    double t0 = mono();
+                    double t0 = eng_now_s();
                     eng_model_step(one, x, t);
-                    base[k] = mono() - t0;
+                    base[k] = eng_now_s() - t0;
                 }
                 /* the round's median step (probe_stats sorts, so a copy of it) */
                 struct probe_stats st;

@@ -16,12 +16,6 @@
 #include <string.h>
 #include <time.h>
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* --quick: train-mlp's MLP and a 4-layer GPT small enough that compiling it in every framework
  * stays within a minute on two cores; --full: train-gpt's CPU GPT (4 layers x 256, T 128) and
@@ -116,9 +110,9 @@ static float mlp_step(void *ctx, int k, double *seconds)
 {
     struct mlp_batches *b = ctx;
     eng_data_batch(b->d, k, b->batch, b->x, b->t);
-    double t0 = now_s();
+    double t0 = eng_now_s();
     float loss = eng_model_step(b->model, b->x, b->t);
-    *seconds = now_s() - t0;
+    *seconds = eng_now_s() - t0;
     return loss;
 }
 
@@ -131,9 +125,9 @@ struct gpt_batches {
 static float gpt_step(void *ctx, int k, double *seconds)
 {
     struct gpt_batches *b = ctx;
-    double t0 = now_s();
+    double t0 = eng_now_s();
     float loss = eng_gpt_step(b->model, b->xs + b->per * (size_t)k, b->ys + b->per * (size_t)k);
-    *seconds = now_s() - t0;
+    *seconds = eng_now_s() - t0;
     return loss;
 }
 

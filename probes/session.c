@@ -1,4 +1,5 @@
 #include "probes/session.h"
+#include "engine/engine.h"
 #include "engine/cuda/plugin.h"
 #include "knowledge/kb.h"
 #include "knowledge/probe_store.h"
@@ -16,12 +17,6 @@
 #define FWADVISOR_VERSION "unknown"
 #endif
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static void on_runner_progress(void *ctx, const struct probe_progress *p)
 {
@@ -98,7 +93,7 @@ int probe_session_begin(struct probe_session *s, const struct probe_session_conf
 
 void probe_session_measure(struct probe_session *s)
 {
-    double start = now_s();
+    double start = eng_now_s();
     struct probe_progress p = {0, -1, 0, "detection"};
     on_runner_progress(s, &p);
     probe_detect(&s->run->hw);
@@ -110,7 +105,7 @@ void probe_session_measure(struct probe_session *s)
         dist_run(s->dist, s->run, &s->opt, s->dist_gpu);
     }
     if (s->stop) s->run->interrupted = 1;
-    s->run->duration_s = now_s() - start;
+    s->run->duration_s = eng_now_s() - start;
     p = (struct probe_progress){1, 0, 0, "done"};
     on_runner_progress(s, &p);
 }

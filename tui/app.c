@@ -1,6 +1,7 @@
 /* The interactive advisor: the main loop, help, the prompt, the mouse, and drawing helpers. */
 #include "tui/tui.h"
 #include "tui/app.h"
+#include "engine/engine.h"
 #include "tui/crt.h"
 #include "tui/layout.h"
 #include "tui/text.h"
@@ -290,12 +291,7 @@ static void help_draw(struct app *a)
 
 /* --- the loop ------------------------------------------------------------------------------ */
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
+static double now_ms(void) { return eng_now_s() * 1e3; }
 
 static void draw(struct app *a)
 {

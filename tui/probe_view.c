@@ -5,6 +5,7 @@
  * opens here too, from the home screen. The knowledge base is only touched from the
  * interface's thread. */
 #include "knowledge/probe_store.h"
+#include "engine/engine.h"
 #include "knowledge/units.h"
 #include "probes/run_html.h"
 #include "probes/run_table.h"
@@ -22,12 +23,6 @@
 #include <string.h>
 #include <time.h>
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* The steps seen, in order, for the list while measuring (measuring thread, under the lock). */
 static void on_progress(void *ctx, const struct probe_progress *pr)
@@ -47,7 +42,7 @@ static void *worker(void *arg)
     probe_session_measure(&p->session);
     pthread_mutex_lock(&p->lock);
     p->finished = 1;
-    p->finished_at = now_s();
+    p->finished_at = eng_now_s();
     pthread_mutex_unlock(&p->lock);
     return NULL;
 }
@@ -95,7 +90,7 @@ void probe_view_start(struct app *a)
         return;
     }
     if (p->session.warning[0]) ui_message(a, 1, "warning: %s", p->session.warning);
-    p->t0 = now_s();
+    p->t0 = eng_now_s();
     p->started = 1;
     if (pthread_create(&p->thread, NULL, worker, p) != 0) {
         probe_session_end(&p->session);
@@ -217,7 +212,7 @@ static void draw_running(struct app *a)
     ui_text(y, 2, 24, line, A_NORMAL);
     ui_text(y, 27, COLS - 30, bar, A_NORMAL);
     char so_far[48], left[48];
-    units_duration(now_s() - p->t0, so_far, sizeof so_far);
+    units_duration(eng_now_s() - p->t0, so_far, sizeof so_far);
     if (pr.eta_s >= 0)
         snprintf(line, sizeof line, "%s so far, about %s left%s", so_far, units_duration(pr.eta_s, left, sizeof left),
                  pr.eta_revised ? " (revised up: the last step ran slower than planned)" : "");
@@ -411,7 +406,7 @@ void probe_view_key(struct app *a, int ch)
     struct probe_state *p = &a->probe;
     if (probe_view_running(a)) {
         if (ch == 27 && !p->session.stop) {
-            p->cancel_at = now_s();
+            p->cancel_at = eng_now_s();
             p->session.stop = 1;
         }
         return;
