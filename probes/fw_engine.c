@@ -76,59 +76,22 @@ struct engine_steps {
     double first_s;
 };
 
-/* Runs steps 0..total-1 (step(ctx, k) gathers batch k outside the clock, then times the step
- * itself into *seconds and returns its loss), keeping the first loss and the timed steps after
- * the warm-up; stops at the stop flag. 0, or -1 with why. */
-static int time_steps(struct fw_state *s, int total, int warmup, float (*step)(void *ctx, int k, double *seconds), void *ctx,
-                      struct engine_steps *out, char *why, size_t whysz)
+/* The engine's own timed loop (eng_train, eng_gpt_train) has run: the first step's loss and
+ * time, and the steps after the warm-up. 0, or -1 with why (the loop's error, or "interrupted"
+ * when the stop came before any timed step). */
+static int collect_steps(int status, const char *err, int done, const float *losses, const double *secs, int warmup,
+                         struct engine_steps *out, char *why, size_t whysz)
 {
     out->n = 0;
-    for (int k = 0; k < total && !fw_stopped(s); k++) {
-        double dt;
-        float loss = step(ctx, k, &dt);
-        if (!isfinite(loss)) {
-            snprintf(why, whysz, "the loss is not finite at step %d", k + 1);
-            return -1;
-        }
-        if (k == 0) out->first = loss, out->first_s = dt;
-        if (k >= warmup && out->n < 256) out->secs[out->n++] = dt;
+    if (status != ENG_OK) {
+        snprintf(why, whysz, "%s", err);
+        return -1;
     }
+    if (done > 0) out->first = losses[0], out->first_s = secs[0];
+    for (int k = warmup; k < done && out->n < 256; k++) out->secs[out->n++] = secs[k];
     if (out->n > 0) return 0;
     snprintf(why, whysz, "interrupted");
     return -1;
-}
-
-struct mlp_batches {
-    struct eng_model *model;
-    const struct eng_data *d;
-    float *x;
-    int32_t *t;
-    int batch;
-};
-
-static float mlp_step(void *ctx, int k, double *seconds)
-{
-    struct mlp_batches *b = ctx;
-    eng_data_batch(b->d, k, b->batch, b->x, b->t);
-    double t0 = eng_now_s();
-    float loss = eng_model_step(b->model, b->x, b->t);
-    *seconds = eng_now_s() - t0;
-    return loss;
-}
-
-struct gpt_batches {
-    struct eng_gpt *model;
-    const int32_t *xs, *ys;
-    size_t per;
-};
-
-static float gpt_step(void *ctx, int k, double *seconds)
-{
-    struct gpt_batches *b = ctx;
-    double t0 = eng_now_s();
-    float loss = eng_gpt_step(b->model, b->xs + b->per * (size_t)k, b->ys + b->per * (size_t)k);
-    *seconds = eng_now_s() - t0;
-    return loss;
 }
 
 static int write_npy(const char *dir, const char *name, enum eng_dtype dtype, int64_t rows, int64_t cols, void *data,
@@ -156,9 +119,13 @@ static int engine_mlp(struct fw_state *s, const struct eng_backend *be, const ch
     struct eng_model *model = NULL;
     struct eng_data d = {0};
     int in = c.sizes[0], classes = c.sizes[c.nsizes - 1];
-    float *x = malloc((size_t)B * in * sizeof *x);
-    int32_t *t = malloc((size_t)B * sizeof *t);
-    if (!x || !t || eng_model_create(&c, be, &model, why, whysz) != ENG_OK) goto done;
+    float *losses = malloc((size_t)total * sizeof *losses);
+    double *secs = malloc((size_t)total * sizeof *secs);
+    if (!losses || !secs) {
+        snprintf(why, whysz, "out of memory");
+        goto done;
+    }
+    if (eng_model_create(&c, be, &model, why, whysz) != ENG_OK) goto done;
     eng_model_init(model, 1);
     if (eng_data_synthetic(&d, total * B, in, classes, ENG_LOSS_CE, 1, why, whysz) != ENG_OK) goto done;
     if (dir) {
@@ -169,13 +136,15 @@ static int engine_mlp(struct fw_state *s, const struct eng_backend *be, const ch
             write_npy(dir, "mlp_y.npy", ENG_I32, (int64_t)total * B, 0, d.labels, why, whysz))
             goto done;
     }
-    struct mlp_batches ctx = {model, &d, x, t, B};
-    status = time_steps(s, total, warmup, mlp_step, &ctx, out, why, whysz);
+    struct eng_run run = {total, losses, secs, s->opt->stop};
+    char err[256] = "";
+    status = collect_steps(eng_train(model, &d, &run, NULL, NULL, err, sizeof err), err, run.steps, losses, secs, warmup,
+                           out, why, whysz);
 done:
     eng_data_free(&d);
     eng_model_free(model);
-    free(x);
-    free(t);
+    free(losses);
+    free(secs);
     return status;
 }
 
@@ -194,8 +163,12 @@ static int engine_gpt(struct fw_state *s, const struct eng_backend *be, const ch
     struct eng_gpt *model = NULL;
     struct eng_tokens tokens = {0};
     size_t per = (size_t)B * T;
-    int32_t *xs = malloc(per * total * sizeof *xs), *ys = malloc(per * total * sizeof *ys);
-    if (!xs || !ys) {
+    /* every step's inputs and targets, written for the framework scripts (the engine's own loop
+     * gathers the same batches from the tokens) */
+    int32_t *xs = dir ? malloc(per * total * sizeof *xs) : NULL, *ys = dir ? malloc(per * total * sizeof *ys) : NULL;
+    float *losses = malloc((size_t)total * sizeof *losses);
+    double *secs = malloc((size_t)total * sizeof *secs);
+    if ((dir && (!xs || !ys)) || !losses || !secs) {
         snprintf(why, whysz, "out of memory");
         goto done;
     }
@@ -203,8 +176,8 @@ static int engine_gpt(struct fw_state *s, const struct eng_backend *be, const ch
         eng_gpt_create(&c, be, &model, why, whysz) != ENG_OK)
         goto done;
     eng_gpt_init(model, 1);
-    for (int k = 0; k < total; k++) eng_tokens_batch(&tokens, k, B, T, xs + per * k, ys + per * k);
     if (dir) {
+        for (int k = 0; k < total; k++) eng_tokens_batch(&tokens, k, B, T, xs + per * k, ys + per * k);
         char path[PATH_MAX + 32];
         snprintf(path, sizeof path, "%s/gpt.safetensors", dir);
         if (eng_gpt_save(path, model, why, whysz) != ENG_OK ||
@@ -212,13 +185,17 @@ static int engine_gpt(struct fw_state *s, const struct eng_backend *be, const ch
             write_npy(dir, "gpt_y.npy", ENG_I32, (int64_t)total * B, T, ys, why, whysz))
             goto done;
     }
-    struct gpt_batches ctx = {model, xs, ys, per};
-    status = time_steps(s, total, warmup, gpt_step, &ctx, out, why, whysz);
+    struct eng_run run = {total, losses, secs, s->opt->stop};
+    char err[256] = "";
+    status = collect_steps(eng_gpt_train(model, &tokens, &run, NULL, NULL, err, sizeof err), err, run.steps, losses, secs,
+                           warmup, out, why, whysz);
 done:
     eng_gpt_free(model);
     eng_tokens_free(&tokens);
     free(xs);
     free(ys);
+    free(losses);
+    free(secs);
     return status;
 }
 
