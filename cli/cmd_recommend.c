@@ -166,7 +166,8 @@ static void print_text(const struct adv_kb *akb, const struct adv_result *r, int
     char line[1024];
     /* the version and date come from the database file: through the output filter */
     fputs(bold ? "\033[1mfwadvisor recommendation\033[0m" : "fwadvisor recommendation", stdout);
-    text_printf(stdout, " (knowledge base %s, %s)\n", adv_kb_version(akb), adv_kb_date(akb));
+    text_printf(stdout, " (knowledge base %s, %s)", adv_kb_version(akb), adv_kb_date(akb));
+    putchar('\n');
     char devices[32], nodes[48], params[32];
     snprintf(line, sizeof line, "Answers: stage %s, %s x %s on %s, %s model of %s parameters, deploy %s, priority %s; %s.",
              answers_str(a, ANS_STAGE), answers_str(a, ANS_HARDWARE), units_thousands(answers_num(a, ANS_DEVICES), 0, devices, sizeof devices),

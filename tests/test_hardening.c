@@ -312,7 +312,8 @@ Test(hardening, the_knowledge_base_version_is_shown_escaped)
     RUN(r, dbarg, "recommend");
     cr_expect_eq(r.status, 0, "%s", r.err);
     expect_no_raw_controls("recommend", r.out);
-    cr_expect(strstr(r.out, "(knowledge base v1\\x1b]0;pwned\\x07,") != NULL, "%s", r.out);
+    cr_expect(strstr(r.out, "(knowledge base v1\\x1b]0;pwned\\x07, ") != NULL, "%s", r.out);
+    cr_expect(strstr(r.out, ")\nAnswers:") != NULL, "the line ends where it did:\n%s", r.out);
     ts_run_free(&r);
 }
 
