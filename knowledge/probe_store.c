@@ -115,6 +115,29 @@ int kb_probe_list(kb *k, cJSON **rows, char *err, size_t errsz)
     return KB_OK;
 }
 
+int kb_probe_ids_with(kb *k, const char *workload, cJSON **ids, char *err, size_t errsz)
+{
+    *ids = NULL;
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(kb_db(k),
+                                "SELECT id FROM probe_runs WHERE EXISTS (SELECT 1 FROM json_each(doc, '$.results') "
+                                "WHERE json_extract(value, '$.workload') = ?1 AND json_extract(value, '$.status') = 'ok') "
+                                "ORDER BY started_at DESC, id DESC",
+                                -1, &st, NULL);
+    if (rc != SQLITE_OK) return kb_db_error(k, rc, "listing probe runs", err, errsz);
+    sqlite3_bind_text(st, 1, workload, -1, SQLITE_STATIC);
+    cJSON *arr = cJSON_CreateArray();
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && arr)
+        cJSON_AddItemToArray(arr, cJSON_CreateString((const char *)sqlite3_column_text(st, 0)));
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        cJSON_Delete(arr);
+        return kb_db_error(k, rc, "listing probe runs", err, errsz);
+    }
+    *ids = arr;
+    return KB_OK;
+}
+
 int kb_probe_get(kb *k, const char *id, cJSON **doc, char *err, size_t errsz)
 {
     *doc = NULL;

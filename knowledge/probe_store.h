@@ -18,6 +18,10 @@ int kb_probe_list(kb *k, cJSON **rows, char *err, size_t errsz);
 /* The document of run `id`, or of the newest run for "latest". *doc stays NULL with KB_OK when
  * "latest" finds no run; an unknown id is KB_ERR_INPUT. Caller frees. */
 int kb_probe_get(kb *k, const char *id, cJSON **doc, char *err, size_t errsz);
+/* The ids of the runs holding at least one "ok" result of workload, newest first (as
+ * kb_probe_list orders them), in a JSON array of strings: found inside the database, so no run
+ * without one is read in full. */
+int kb_probe_ids_with(kb *k, const char *workload, cJSON **ids, char *err, size_t errsz);
 int kb_probe_delete(kb *k, const char *id, char *err, size_t errsz);
 
 #endif

@@ -48,11 +48,12 @@ void probe_fw_speeds_find(kb *k, const char *probe, struct adv_fw_speeds *out)
         cJSON_Delete(doc);
         return;
     }
+    /* newest first, reading only the runs that hold a frameworks result */
     cJSON *rows = NULL;
     const cJSON *row;
-    if (kb_probe_list(k, &rows, err, sizeof err) != KB_OK) return;
-    cJSON_ArrayForEach(row, rows) { /* newest first */
-        if (kb_probe_get(k, json_str(row, "id"), &doc, err, sizeof err) != KB_OK || !doc) continue;
+    if (kb_probe_ids_with(k, "frameworks", &rows, err, sizeof err) != KB_OK) return;
+    cJSON_ArrayForEach(row, rows) {
+        if (!cJSON_IsString(row) || kb_probe_get(k, row->valuestring, &doc, err, sizeof err) != KB_OK || !doc) continue;
         probe_fw_speeds_from_run(doc, out);
         cJSON_Delete(doc);
         doc = NULL;

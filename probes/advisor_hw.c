@@ -234,11 +234,11 @@ int probe_advisor_hardware(kb *k, const char *probe, const struct answers *answe
                            char *err, size_t errsz)
 {
     memset(hw, 0, sizeof *hw);
-    probe_fw_speeds_find(k, probe, &hw->fw_speeds); /* the frameworks measured (advisor_fw.c) */
     if (strcasecmp(probe, "none") != 0 && strcasecmp(probe, "latest") != 0) { /* a named run: its figures, as asked */
         cJSON *doc = NULL;
         int status = kb_probe_get(k, probe, &doc, err, errsz);
         if (status != KB_OK) return status;
+        probe_fw_speeds_from_run(doc, &hw->fw_speeds); /* the frameworks measured (advisor_fw.c) */
         machine_from_run(doc, hw);
         device_figures(doc, hw->kind, hw);
         scaling_figures(doc, hw);
@@ -246,6 +246,7 @@ int probe_advisor_hardware(kb *k, const char *probe, const struct answers *answe
         cJSON_Delete(doc);
         return KB_OK;
     }
+    probe_fw_speeds_find(k, probe, &hw->fw_speeds); /* the newest frameworks measured (advisor_fw.c) */
     cJSON *rows = NULL;
     if (strcasecmp(probe, "latest") == 0 && kb_probe_list(k, &rows, err, errsz) != KB_OK) rows = NULL;
     struct wanted w = {"", NULL, 0};
