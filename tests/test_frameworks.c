@@ -361,6 +361,9 @@ Test(frameworks, advisor_hardware_finds_the_latest_run_with_frameworks)
     cr_expect_str_eq(hw->fw_speeds.run, "R1");
     cr_assert_eq(probe_advisor_hardware(t.kb, "R9", NULL, 0, hw, err, sizeof err), KB_OK, "%s", err);
     cr_expect_eq(hw->fw_speeds.count, 0, "a run named by id is that run alone");
+    cr_assert_eq(probe_advisor_hardware(t.kb, "R1", NULL, 0, hw, err, sizeof err), KB_OK, "%s", err);
+    cr_expect_eq(hw->fw_speeds.count, 3, "and a named run with frameworks gives them");
+    cr_expect_str_eq(hw->fw_speeds.run, "R1");
     free(hw);
     cJSON_Delete(with);
     cJSON_Delete(later);
