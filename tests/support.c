@@ -1,4 +1,5 @@
 #include "tests/support.h"
+#include "knowledge/answers.h"
 #include "knowledge/advisor.h"
 #include "knowledge/kb.h"
 
@@ -309,4 +310,24 @@ void ts_h100_env(const char *env[5], char *sysroot, size_t n)
     env[2] = "NO_COLOR=1";
     env[3] = "TPU_ACCELERATOR_TYPE";
     env[4] = NULL;
+}
+
+void ts_collect_line(void *ctx, const char *label, const char *text)
+{
+    struct ts_text *t = ctx;
+    size_t used = strlen(t->buf);
+    if (used + 1 < t->size) snprintf(t->buf + used, t->size - used, "%s: %s\n", label, text);
+}
+
+int ts_answers_sets(struct answers *a, const char *sets, char *err, size_t errsz)
+{
+    answers_init(a);
+    char copy[1024];
+    if ((size_t)snprintf(copy, sizeof copy, "%s", sets) >= sizeof copy) {
+        snprintf(err, errsz, "answers too long for the test helper: %s", sets);
+        return -1;
+    }
+    for (char *save = NULL, *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save))
+        if (answers_set(a, t, err, errsz)) return -1;
+    return 0;
 }

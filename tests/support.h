@@ -75,4 +75,18 @@ int ts_max_width(const char *s);
 /* Number of lines in s (a final line without a newline counts). */
 int ts_lines(const char *s);
 
+/* Text collected from a (label, text) line callback (adv_plan_text, adv_inference_text) as
+ * "label: text" lines; the buffer is cut at its size. */
+struct ts_text {
+    char *buf;
+    size_t size;
+};
+void ts_collect_line(void *ctx, const char *label, const char *text);
+
+/* Answers from --set style assignments separated by spaces ("hardware=nvidia devices=8"), on
+ * top of the defaults. 0, or -1 with the reason in err (a refused assignment, or input too long
+ * to take whole). */
+struct answers;
+int ts_answers_sets(struct answers *a, const char *sets, char *err, size_t errsz);
+
 #endif

@@ -178,13 +178,6 @@ Test(inference, largest_batch_on_one_h100_both_sides_of_the_boundary)
     cr_expect_eq(inf->max_context_capped, 1);
 }
 
-static void collect_line(void *ctx, const char *label, const char *text)
-{
-    char *out = ctx;
-    size_t used = strlen(out);
-    snprintf(out + used, 8192 - used, "%s: %s\n", label, text);
-}
-
 /* The largest batch in words: on one device once; on several, the devices' figure and then one
  * device's (48 sequences of 8192 fit one H100; 49 take two, which hold more). */
 Test(inference, largest_batch_in_words)
@@ -192,11 +185,11 @@ Test(inference, largest_batch_in_words)
     static char text[8192];
     plan("{" LLAMA8 ", \"serve_context\": 8192, \"serve_batch\": 48}");
     text[0] = '\0';
-    adv_inference_text(akb, res, collect_line, text);
+    adv_inference_text(akb, res, ts_collect_line, &(struct ts_text){text, sizeof text});
     cr_expect(strstr(text, "Largest: 48 sequences of 8192 tokens on one device; context up to") != NULL, "%s", text);
     plan("{" LLAMA8 ", \"serve_context\": 8192, \"serve_batch\": 49}");
     text[0] = '\0';
-    adv_inference_text(akb, res, collect_line, text);
+    adv_inference_text(akb, res, ts_collect_line, &(struct ts_text){text, sizeof text});
     char want[96];
     snprintf(want, sizeof want, "Largest: %.0f sequences of 8192 tokens on these devices; 48 on one device;", inf->max_batch);
     cr_expect(strstr(text, want) != NULL, "'%s' not in:\n%s", want, text);

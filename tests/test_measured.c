@@ -65,11 +65,7 @@ static void store(const char *id, const char *started, int interrupted, const ch
 static void recommend(const char *sets)
 {
     struct answers a;
-    answers_init(&a);
-    char copy[512];
-    snprintf(copy, sizeof copy, "%s", sets);
-    for (char *save = NULL, *s = strtok_r(copy, " ", &save); s; s = strtok_r(NULL, " ", &save))
-        cr_assert_eq(answers_set(&a, s, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(ts_answers_sets(&a, sets, err, sizeof err), 0, "%s", err);
     struct adv_hw *hw = calloc(1, sizeof *hw);
     cr_assert_eq(probe_advisor_hardware(t.kb.kb, "latest", &a, 0, hw, err, sizeof err), KB_OK, "%s", err);
     cr_assert_eq(adv_recommend(t.akb, &a, hw, t.res, err, sizeof err), KB_OK, "%s", err);

@@ -515,13 +515,6 @@ Test(plan, hostile_sizes_plan_in_bounded_time)
     }
 }
 
-static void collect_line(void *ctx, const char *label, const char *text)
-{
-    char *buf = ctx;
-    size_t used = strlen(buf);
-    snprintf(buf + used, 8192 - used, "%s: %s\n", label, text);
-}
-
 /* The plan in words states the whole formula, the device count in it, one duration format and
  * plurals: 6 x 1.3e9 + attention 12 L h s = 12 x 24 x 2048 x 2048 = 1.208e9 FLOP per token (the
  * 9.008e9 of the test above), 2.6e10 tokens, 16 A100s at 312 TFLOP/s x 55% give 23.7 hours of
@@ -532,7 +525,7 @@ Test(plan, plan_text_states_the_whole_formula)
          " \"layers\": 24, \"hidden\": 2048, \"heads\": 16, \"seq_len\": 2048, \"tokens\": 2.6e10, \"price_per_device_hour\": 2.5}");
     static char text[8192];
     text[0] = '\0';
-    adv_plan_text(akb, res, collect_line, text);
+    adv_plan_text(akb, res, ts_collect_line, &(struct ts_text){text, sizeof text});
     static const char *const want[] = {
         "Devices: 16 x NVIDIA A100 SXM4 80GB (a100-sxm4-80gb) on 2 nodes, bf16, all parameters trained",
         "Time: (6 x 1.3B parameters + 1.21B attention) FLOP per token x 26B tokens = 2.34e+20 model FLOP / (16 devices x "
@@ -543,7 +536,7 @@ Test(plan, plan_text_states_the_whole_formula)
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) cr_expect(strstr(text, want[i]) != NULL, "'%s' not in:\n%s", want[i], text);
     plan("{\"accelerator\": \"a100-sxm4-80gb\", \"model_params\": 1e9, \"tokens\": 2.2250e11}");
     text[0] = '\0';
-    adv_plan_text(akb, res, collect_line, text);
+    adv_plan_text(akb, res, ts_collect_line, &(struct ts_text){text, sizeof text});
     cr_expect(strstr(text, "on 1 node,") != NULL && strstr(text, "(1 device x") != NULL, "singular:\n%s", text);
     cr_expect(strstr(text, "+ communication 0 (data 0, tensor 0, pipeline 0, expert 0) + bubble 0 +") != NULL, "%s", text);
     /* 2161 hours = 90.04 days, past 60 days: 90.04 / 30.4375 = 2.96 months, one decimal: 3 */
@@ -557,7 +550,7 @@ Test(plan, plan_text_states_the_whole_formula)
                  ft[i][0]);
         plan(doc);
         text[0] = '\0';
-        adv_plan_text(akb, res, collect_line, text);
+        adv_plan_text(akb, res, ts_collect_line, &(struct ts_text){text, sizeof text});
         cr_expect(strstr(text, ft[i][1]) != NULL && strstr(text, "all parameters") == NULL, "%s:\n%s", ft[i][0], text);
     }
 }

@@ -208,11 +208,7 @@ static int cites(const char *source)
 ParameterizedTest(struct scenario *sc, scenarios, expert_advice)
 {
     struct answers a;
-    answers_init(&a);
-    char copy[320];
-    snprintf(copy, sizeof copy, "%s", sc->sets);
-    for (char *save = NULL, *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save))
-        cr_assert_eq(answers_set(&a, t, err, sizeof err), 0, "%s: %s", sc->name, err);
+    cr_assert_eq(ts_answers_sets(&a, sc->sets, err, sizeof err), 0, "%s: %s", sc->name, err);
     cr_assert_eq(adv_recommend(akb, &a, NULL, res, err, sizeof err), KB_OK, "%s: %s", sc->name, err);
     const struct adv_framework *top = &res->ranking.items[0];
     cr_expect(!top->excluded && in_set(top->id, sc->top), "%s: top %s (%.1f), expected %s; second %s (%.1f). Why: %s", sc->name,
@@ -249,10 +245,9 @@ ParameterizedTest(struct scenario *sc, scenarios, expert_advice)
 Test(scenarios, a_mobile_target_left_at_auto_names_the_other_phones)
 {
     struct answers a;
-    answers_init(&a);
-    const char *sets[] = {"stage=production", "hardware=nvidia", "team=tensorflow", "model_kind=vision", "model_params=5e6",
-                          "deploy=mobile"};
-    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) cr_assert_eq(answers_set(&a, sets[i], err, sizeof err), 0);
+    cr_assert_eq(ts_answers_sets(&a, "stage=production hardware=nvidia team=tensorflow model_kind=vision model_params=5e6 deploy=mobile",
+                                 err, sizeof err),
+                 0, "%s", err);
     cr_assert_eq(adv_recommend(akb, &a, NULL, res, err, sizeof err), KB_OK, "%s", err);
     cr_expect_str_eq(res->runtime, "litert");
     cr_expect(strstr(res->deploy_hardware_note, "auto -> cpu") && strstr(res->deploy_hardware_note, "set apple for iPhones"),
@@ -268,11 +263,7 @@ Test(scenarios, a_mobile_target_left_at_auto_names_the_other_phones)
 static int strategy_says(const char *sets_text, const char *label)
 {
     struct answers a;
-    answers_init(&a);
-    char copy[320];
-    snprintf(copy, sizeof copy, "%s", sets_text);
-    for (char *save = NULL, *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save))
-        cr_assert_eq(answers_set(&a, t, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(ts_answers_sets(&a, sets_text, err, sizeof err), 0, "%s", err);
     cr_assert_eq(adv_recommend(akb, &a, NULL, res, err, sizeof err), KB_OK, "%s", err);
     for (int i = 0; i < res->nstrategy_reasons; i++)
         if (strcmp(res->strategy_reasons[i].label, label) == 0) return 1;

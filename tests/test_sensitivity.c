@@ -30,16 +30,7 @@ static void teardown(void)
 
 TestSuite(sensitivity, .init = setup, .fini = teardown);
 
-/* Answers from --set style assignments separated by spaces. */
-static int build(struct answers *a, const char *sets)
-{
-    answers_init(a);
-    char copy[512];
-    snprintf(copy, sizeof copy, "%s", sets);
-    for (char *save = NULL, *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save))
-        if (answers_set(a, t, err, sizeof err)) return -1;
-    return 0;
-}
+static int build(struct answers *a, const char *sets) { return ts_answers_sets(a, sets, err, sizeof err); }
 
 static void recommend_into(struct adv_result *r, const char *sets)
 {
