@@ -33,11 +33,21 @@ def parse(path):
 
 
 def run(cmd, log, timeout):
+    """cmd's exit status, or -1 past timeout: then its whole process group goes (the test
+    binary's workers, the fwadvisor processes they start, tmux servers), not make alone, so
+    nothing of one mutation keeps loading the machine through the next."""
     with open(log, "w") as f:
+        p = subprocess.Popen(cmd, cwd=ROOT, stdout=f, stderr=subprocess.STDOUT, start_new_session=True)
         try:
-            return subprocess.run(cmd, cwd=ROOT, stdout=f, stderr=subprocess.STDOUT, timeout=timeout).returncode
+            return p.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
             return -1
+        except BaseException:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+            raise
 
 
 def main():
