@@ -333,6 +333,8 @@ int adv_kb_score(const struct adv_kb *akb, int framework, int criterion);
 int adv_kb_accelerator_count(const struct adv_kb *akb);
 const char *adv_kb_accelerator(const struct adv_kb *akb, int i, const char **name, const char **vendor,
                                double *memory_gb);
+/* The catalog entry whose id is id, or -1. */
+int adv_accelerator_index(const struct adv_kb *akb, const char *id);
 
 /* Knowledge-base version and date the advice was made from. */
 const char *adv_kb_version(const struct adv_kb *akb);

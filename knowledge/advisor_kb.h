@@ -125,8 +125,6 @@ const char *adv_precision_name(int precision);
 int adv_precision_index(const char *name);
 /* The best half precision device acc has a matrix rate for: bf16, else fp16, else fp32. */
 int adv_best_precision(const struct adv_kb *akb, int acc);
-/* The catalog entry whose id is id, or -1. */
-int adv_accelerator_index(const struct adv_kb *akb, const char *id);
 /* Appends one line to r's assumptions (or warnings); silently full. */
 void adv_assume(struct adv_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void adv_warn(struct adv_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

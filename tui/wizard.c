@@ -161,10 +161,17 @@ static int catalog_device(const struct app *a, const char *hardware, int k)
     return -1;
 }
 
+/* How many devices catalog_device lists: one pass over the catalog per vendor. */
 static int catalog_count(const struct app *a, int q, const char *hardware)
 {
+    if (!is_catalog(q)) return 0;
+    const struct wiz_question *hq = &wiz_questions[question("hardware")];
+    const char *vendor;
     int n = 0;
-    while (is_catalog(q) && catalog_device(a, hardware, n) >= 0) n++;
+    for (int v = 1; v < hq->nopts; v++) {
+        if (hardware && strcmp(hardware, hq->opts[v].value) != 0) continue;
+        for (int i = 0; adv_kb_accelerator(a->akb, i, NULL, &vendor, NULL); i++) n += strcmp(vendor, hq->opts[v].value) == 0;
+    }
     return n;
 }
 
@@ -274,11 +281,9 @@ void wizard_build(const struct app *a, struct answers *out, int tentative_q, int
         const char *value = option_value(a, q, sel, hardware);
         if (!value) continue;
         if (is_catalog(q) && hardware) { /* only a device of the hardware chosen: the list follows it */
-            const char *vendor, *id;
-            int other = 0;
-            for (int d = 0; (id = adv_kb_accelerator(a->akb, d, NULL, &vendor, NULL)); d++)
-                if (strcmp(id, value) == 0) other = strcmp(vendor, hardware) != 0;
-            if (other) continue;
+            const char *vendor;
+            int d = adv_accelerator_index(a->akb, value);
+            if (d >= 0 && adv_kb_accelerator(a->akb, d, NULL, &vendor, NULL) && strcmp(vendor, hardware) != 0) continue;
         }
         snprintf(assign, sizeof assign, "%s=%s", wq->key, value);
         answers_set(out, assign, err, sizeof err);
@@ -391,12 +396,13 @@ static void build_options(struct app *a, int width)
     const struct wiz_question *wq = &wiz_questions[a->q];
     struct pane *p = &a->wiz_pane;
     struct option_layout l = layout_of(a, a->q);
-    const char *last_vendor = "";
+    const char *last_vendor = "", *hardware = chosen_hardware(a, -1, 0);
+    int ncat = catalog_count(a, a->q, hardware);
     pane_reset(p, width);
     for (int i = 0; i < l.count; i++) {
-        if (l.catalog >= 0 && i >= l.catalog && i < l.catalog + catalog_count(a, a->q, chosen_hardware(a, -1, 0))) {
+        if (l.catalog >= 0 && i >= l.catalog && i < l.catalog + ncat) {
             const char *vendor;
-            adv_kb_accelerator(a->akb, catalog_device(a, chosen_hardware(a, -1, 0), i - l.catalog), NULL, &vendor, NULL);
+            adv_kb_accelerator(a->akb, catalog_device(a, hardware, i - l.catalog), NULL, &vendor, NULL);
             if (strcmp(vendor, last_vendor) != 0) {
                 const struct wiz_question *hq = &wiz_questions[question("hardware")];
                 for (int v = 0; v < hq->nopts; v++)
