@@ -51,45 +51,38 @@ struct view {
     int slurm;                                    /* a Slurm script makes sense (not TPUs or Macs) */
 };
 
+/* A file's text, written through a memory stream (open_memstream grows it). put() on a buffer
+ * whose stream could not be opened writes nothing, and add_file refuses it. */
 struct buf {
+    FILE *f;
     char *s;
-    size_t len, cap;
-    int failed;
+    size_t len;
 };
+
+/* In place: the stream keeps the addresses of b->s and b->len. */
+static void buf_open(struct buf *b)
+{
+    b->s = NULL;
+    b->len = 0;
+    b->f = open_memstream(&b->s, &b->len);
+}
 
 static void put(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void put(struct buf *b, const char *fmt, ...)
 {
-    if (b->failed) return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? b->cap - b->len : 0, fmt, ap);
-        va_end(ap);
-        if (n < 0) {
-            b->failed = 1;
-            return;
-        }
-        if (b->s && b->len + (size_t)n < b->cap) {
-            b->len += (size_t)n;
-            return;
-        }
-        size_t cap = b->cap ? b->cap : 1024;
-        while (cap <= b->len + (size_t)n) cap *= 2;
-        char *s = realloc(b->s, cap);
-        if (!s) {
-            b->failed = 1;
-            return;
-        }
-        b->s = s;
-        b->cap = cap;
-    }
+    if (!b->f) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(b->f, fmt, ap);
+    va_end(ap);
 }
 
 /* Hands the buffer to the next file slot; 0, or -1 when building it failed. */
 static int add_file(struct launch_files *out, const char *name, struct buf *b)
 {
-    if (b->failed || !b->s || out->count == LAUNCH_MAX_FILES) {
+    int failed = !b->f || ferror(b->f);
+    if (b->f && fclose(b->f) != 0) failed = 1;
+    if (failed || !b->s || out->count == LAUNCH_MAX_FILES) {
         free(b->s);
         return -1;
     }
@@ -211,7 +204,8 @@ static void megatron_args(struct buf *b, const struct view *v)
 
 static int write_launch(struct launch_files *out, const struct view *v, const char *line)
 {
-    struct buf b = {0};
+    struct buf b;
+    buf_open(&b);
     put(&b, "#!/usr/bin/env bash\n# fwadvisor launch: %s.\n", line);
     switch (v->launcher) {
     case L_TORCHRUN: put(&b, "# torchrun options: " DOC_TORCHRUN "\n"); break;
@@ -260,7 +254,8 @@ static int write_launch(struct launch_files *out, const struct view *v, const ch
 
 static int write_accelerate(struct launch_files *out, const struct view *v)
 {
-    struct buf b = {0};
+    struct buf b;
+    buf_open(&b);
     int ds = v->launcher == L_ACCELERATE_DEEPSPEED;
     put(&b, "# Accelerate config for %s (fwadvisor): %s\n", v->strategy, ds ? DOC_ACCELERATE_DS : DOC_ACCELERATE_FSDP);
     if (ds)
@@ -315,7 +310,8 @@ static int write_deepspeed(struct launch_files *out, const struct view *v)
     char *text = cJSON_Print(doc);
     cJSON_Delete(doc);
     if (!text) return -1;
-    struct buf b = {0};
+    struct buf b;
+    buf_open(&b);
     put(&b, "%s\n", text);
     free(text);
     return add_file(out, "ds_config.json", &b);
@@ -325,7 +321,8 @@ static int write_deepspeed(struct launch_files *out, const struct view *v)
 
 static int write_sbatch(struct launch_files *out, const struct view *v, const char *line)
 {
-    struct buf b = {0};
+    struct buf b;
+    buf_open(&b);
     char t[32];
     slurm_time(v, t, sizeof t);
     int gpus = strcmp(v->hardware, "cpu") != 0;
@@ -352,7 +349,8 @@ static int write_sbatch(struct launch_files *out, const struct view *v, const ch
 
 static int write_jax(struct launch_files *out, const struct view *v, const char *line)
 {
-    struct buf b = {0};
+    struct buf b;
+    buf_open(&b);
     int tpu = strcmp(v->hardware, "tpu") == 0;
     put(&b, "# jax.distributed launch for: %s.\n# jax.distributed.initialize: " DOC_JAX "\n# Multi-process JAX: " DOC_JAX_MULTI
             "\n",
@@ -383,7 +381,8 @@ static int write_jax(struct launch_files *out, const struct view *v, const char 
 static int write_readme(struct launch_files *out, const struct view *v, const char *line)
 {
     const struct adv_result *r = v->r;
-    struct buf b = {0};
+    struct buf b;
+    buf_open(&b);
     put(&b, "fwadvisor launch files\n======================\n\nPlan: %s.\n", line);
     put(&b, "Batch: %d sequence%s per micro-batch x %d accumulation step%s x %d data-parallel ranks = %d per step",
         v->micro_batch, v->micro_batch == 1 ? "" : "s", v->accumulation, v->accumulation == 1 ? "" : "s", v->dp, v->global_batch);
