@@ -293,7 +293,12 @@ fail:
     return ENG_FILE_ERR;
 }
 
-int eng_file_write(const char *path, const struct eng_chunk *chunks, int nchunks, char *err, size_t errsz)
+/* How path is written, decided once for the write and for the check before the work. */
+enum how { HOW_NEW, HOW_REPLACE, HOW_IN_PLACE };
+
+/* ENG_FILE_OK with *how (and, for a file replaced, its resolved path in real and its mode), or
+ * ENG_FILE_REFUSED / ENG_FILE_ERR with one line in err. */
+static int classify(const char *path, enum how *how, char *real, size_t realsz, mode_t *mode, char *err, size_t errsz)
 {
     struct stat st;
     if (stat(path, &st) != 0) {
@@ -305,60 +310,62 @@ int eng_file_write(const char *path, const struct eng_chunk *chunks, int nchunks
             snprintf(err, errsz, "cannot write '%s': a symbolic link to nothing", path);
             return ENG_FILE_REFUSED;
         }
-        return write_atomic(path, chunks, nchunks, 0, 0, path, err, errsz);
+        *how = HOW_NEW;
+        return ENG_FILE_OK;
     }
-    if (S_ISDIR(st.st_mode)) {
-        snprintf(err, errsz, "cannot write '%s': it is a directory", path);
-        return ENG_FILE_REFUSED;
-    }
-    if (S_ISBLK(st.st_mode) || S_ISSOCK(st.st_mode)) {
+    if (S_ISDIR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISSOCK(st.st_mode)) {
         snprintf(err, errsz, "cannot write '%s': it is a %s, not a file", path,
-                 S_ISBLK(st.st_mode) ? "block device" : "socket");
+                 S_ISDIR(st.st_mode) ? "directory" : S_ISBLK(st.st_mode) ? "block device" : "socket");
         return ENG_FILE_REFUSED;
     }
-    if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)) return write_in_place(path, chunks, nchunks, err, errsz);
+    *how = HOW_IN_PLACE;
+    if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)) return ENG_FILE_OK;
     /* A regular file: replace it, or the file a link points to (the link stays). What stands for
      * an open descriptor (/dev/stdout redirected to a file) is written through it. */
-    char real[PATH_MAX];
-    if (!realpath(path, real)) {
+    char resolved[PATH_MAX];
+    if (!realpath(path, resolved)) {
         snprintf(err, errsz, "cannot write '%s': %s", path, strerror(errno));
         return ENG_FILE_ERR;
     }
-    if (strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0 || strncmp(real, "/proc/", 6) == 0 ||
-        strncmp(real, "/dev/", 5) == 0)
-        return write_in_place(path, chunks, nchunks, err, errsz);
-    return write_atomic(real, chunks, nchunks, 1, st.st_mode, path, err, errsz);
+    if (strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0 || strncmp(resolved, "/proc/", 6) == 0 ||
+        strncmp(resolved, "/dev/", 5) == 0)
+        return ENG_FILE_OK;
+    snprintf(real, realsz, "%s", resolved);
+    *mode = st.st_mode;
+    *how = HOW_REPLACE;
+    return ENG_FILE_OK;
+}
+
+int eng_file_write(const char *path, const struct eng_chunk *chunks, int nchunks, char *err, size_t errsz)
+{
+    enum how how;
+    char real[PATH_MAX];
+    mode_t mode = 0;
+    int status = classify(path, &how, real, sizeof real, &mode, err, errsz);
+    if (status != ENG_FILE_OK) return status;
+    if (how == HOW_IN_PLACE) return write_in_place(path, chunks, nchunks, err, errsz);
+    if (how == HOW_NEW) return write_atomic(path, chunks, nchunks, 0, 0, path, err, errsz);
+    return write_atomic(real, chunks, nchunks, 1, mode, path, err, errsz);
 }
 
 int eng_file_check_write(const char *path, char *err, size_t errsz)
 {
-    struct stat st;
-    char dir[PATH_MAX], real[PATH_MAX];
-    if (stat(path, &st) == 0) {
-        if (S_ISDIR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISSOCK(st.st_mode)) {
-            snprintf(err, errsz, "cannot write '%s': it is a %s, not a file", path,
-                     S_ISDIR(st.st_mode) ? "directory" : S_ISBLK(st.st_mode) ? "block device" : "socket");
-            return ENG_FILE_REFUSED;
-        }
-        if (!S_ISREG(st.st_mode)) return ENG_FILE_OK; /* written in place */
-        if (!realpath(path, real)) snprintf(real, sizeof real, "%s", path);
-        path = real;
-    } else if (errno != ENOENT) {
-        snprintf(err, errsz, "cannot write '%s': %s", path, strerror(errno));
-        return ENG_FILE_ERR;
-    } else if (lstat(path, &st) == 0) {
-        snprintf(err, errsz, "cannot write '%s': a symbolic link to nothing", path);
-        return ENG_FILE_REFUSED;
-    }
-    const char *base = split_dir(path, dir, sizeof dir);
+    enum how how;
+    char real[PATH_MAX], dir[PATH_MAX];
+    mode_t mode = 0;
+    int status = classify(path, &how, real, sizeof real, &mode, err, errsz);
+    if (status != ENG_FILE_OK || how == HOW_IN_PLACE) return status;
+    const char *target = how == HOW_REPLACE ? real : path;
+    const char *base = split_dir(target, dir, sizeof dir);
     if (!*base) {
-        snprintf(err, errsz, "cannot write '%s': no file name", path);
+        snprintf(err, errsz, "cannot write '%s': no file name", target);
         return ENG_FILE_REFUSED;
     }
     /* The temporary file and the rename need a directory that exists and can be written. */
+    struct stat st;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) != 0) {
         int e = stat(dir, &st) != 0 ? errno : !S_ISDIR(st.st_mode) ? ENOTDIR : EACCES;
-        snprintf(err, errsz, "cannot write '%s': %s", path, strerror(e));
+        snprintf(err, errsz, "cannot write '%s': %s", target, strerror(e));
         return ENG_FILE_ERR;
     }
     return ENG_FILE_OK;

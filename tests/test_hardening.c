@@ -454,6 +454,10 @@ Test(hardening, a_path_that_became_a_directory_is_refused_at_write_time)
     struct eng_chunk c = {"{}\n", 3};
     cr_expect_eq(eng_file_write(sub, &c, 1, err, sizeof err), ENG_FILE_REFUSED, "%s", err);
     cr_expect(strstr(err, "cannot write") && strstr(err, "late': it is a directory"), "%s", err);
+    /* the check before the work decides the same way, in the same words */
+    char early[512] = "";
+    cr_expect_eq(eng_file_check_write(sub, early, sizeof early), ENG_FILE_REFUSED);
+    cr_expect_str_eq(early, err);
     struct stat st;
     cr_expect(stat(sub, &st) == 0 && S_ISDIR(st.st_mode));
     cr_expect_eq(rmdir(sub), 0, "the directory stays empty");
