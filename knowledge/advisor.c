@@ -111,13 +111,9 @@ const char *adv_source_title(const struct adv_kb *akb, const char *id)
 
 unsigned adv_value_bit(enum ans_index key, const char *value)
 {
-    const struct ans_key *k = &ans_keys[key];
-    for (int i = 0; value && k->allowed && k->allowed[i]; i++)
-        if (strcmp(k->allowed[i], value) == 0) return 1u << i;
-    return 0;
+    int i = ans_key_value_index(&ans_keys[key], value);
+    return i >= 0 ? 1u << i : 0;
 }
-
-static unsigned deploy_bit(const char *target) { return adv_value_bit(ANS_DEPLOY, target); }
 
 /* A comma-separated set as bits: of an answer key's values (key >= 0), or of hardware rows. */
 static unsigned set_bits(const struct adv_kb *akb, const char *text, int key)
@@ -309,10 +305,7 @@ static int load_options(struct loader *L)
         akb->rt[i].status = S(COL(st, 2));
         akb->rt[i].summary = S(COL(st, 3));
         akb->rt[i].source = S(COL(st, 4));
-        char targets[128];
-        snprintf(targets, sizeof targets, "%s", COL(st, 5) ? COL(st, 5) : "");
-        for (char *save = NULL, *t = strtok_r(targets, ",", &save); t; t = strtok_r(NULL, ",", &save))
-            akb->rt[i].targets |= deploy_bit(t);
+        akb->rt[i].targets = set_bits(akb, COL(st, 5), ANS_DEPLOY);
         akb->rt[i].hardware = set_bits(akb, COL(st, 6), ANS_DEPLOY_HARDWARE);
         akb->rt[i].kinds = set_bits(akb, COL(st, 7), ANS_MODEL_KIND);
     }
@@ -803,7 +796,7 @@ void adv_rank_measured(const struct adv_kb *akb, const struct answers *a, const 
     c.h = hardware ? adv_hw_index(akb, hardware) : -1;
     c.os = answers_str(a, ANS_OS);
     c.deploy = answers_str(a, ANS_DEPLOY);
-    c.deploy_mask = c.deploy && strcmp(c.deploy, "none") != 0 ? deploy_bit(c.deploy) : 0;
+    c.deploy_mask = c.deploy && strcmp(c.deploy, "none") != 0 ? adv_value_bit(ANS_DEPLOY, c.deploy) : 0;
     c.kind_bit = adv_value_bit(ANS_MODEL_KIND, answers_str(a, ANS_MODEL_KIND));
     const char *dh = answers_str(a, ANS_DEPLOY_HARDWARE);
     c.hw_deploy_bit = dh && strcmp(dh, "auto") != 0 ? adv_value_bit(ANS_DEPLOY_HARDWARE, dh) : 0;

@@ -65,13 +65,14 @@ int ans_key_index(const char *name)
     return k ? (int)(k - ans_keys) : -1;
 }
 
-int ans_key_allows(const struct ans_key *key, const char *value)
+int ans_key_value_index(const struct ans_key *key, const char *value)
 {
-    if (!key->allowed) return 0;
-    for (const char *const *v = key->allowed; *v; v++)
-        if (strcmp(*v, value) == 0) return 1;
-    return 0;
+    for (int i = 0; value && key->allowed && key->allowed[i]; i++)
+        if (strcmp(key->allowed[i], value) == 0) return i;
+    return -1;
 }
+
+int ans_key_allows(const struct ans_key *key, const char *value) { return ans_key_value_index(key, value) >= 0; }
 
 const char *ans_key_nearest(const char *name)
 {

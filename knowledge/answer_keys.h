@@ -50,6 +50,8 @@ extern const char *const ans_deploy_hardware[]; /* "auto" first */
 const struct ans_key *ans_key_find(const char *name);
 /* Index of a key, or -1. */
 int ans_key_index(const char *name);
+/* The position of value among key's allowed values (exact case), or -1. */
+int ans_key_value_index(const struct ans_key *key, const char *value);
 /* 1 if value is among key->allowed. */
 int ans_key_allows(const struct ans_key *key, const char *value);
 /* The known key nearest to name (knowledge/suggest.h), or NULL. */
