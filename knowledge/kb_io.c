@@ -300,7 +300,6 @@ static void row_key(const struct kb_table *t, const cJSON *row, char *out, size_
  * operating systems of the `os` answer and sources that exist. */
 static int check_os_support(struct import_ctx *ctx, const cJSON *os, int i, char *err, size_t errsz)
 {
-    static const char *const levels[] = {"first-class", "supported", "experimental", "community", "none", NULL};
     static const char *const fields[] = {"level", "since", "note", "source", NULL};
     const struct ans_key *os_key = ans_key_find("os");
     for (const cJSON *e = os ? os->child : NULL; e; e = e->next) {
@@ -323,9 +322,10 @@ static int check_os_support(struct import_ctx *ctx, const cJSON *os, int i, char
         }
         const cJSON *level = cJSON_GetObjectItemCaseSensitive(e, "level");
         const cJSON *source = cJSON_GetObjectItemCaseSensitive(e, "source");
-        if (!level || !allowed_value(levels, level->valuestring)) {
-            kb_errf(err, errsz, "%s: %s.level: expected one of first-class, supported, experimental, community, none",
-                    ctx->name, where);
+        if (!level || !allowed_value(kb_support_levels, level->valuestring)) {
+            char allowed[256];
+            list_allowed(kb_support_levels, allowed, sizeof allowed);
+            kb_errf(err, errsz, "%s: %s.level: expected one of %s", ctx->name, where, allowed);
             return -1;
         }
         if (!source || !kb_valid_ident(source->valuestring) || !id_exists(ctx, "sources", source->valuestring)) {

@@ -6,7 +6,7 @@
 #include <ctype.h>
 #include <string.h>
 
-static const char *const levels[] = {"first-class", "supported", "experimental", "community", "none", NULL};
+const char *const kb_support_levels[] = {"first-class", "supported", "experimental", "community", "none", NULL};
 static const char *const strategy_status[] = {"current", "maintenance", "legacy", "deprecated", NULL};
 static const char *const runtime_status[] = {"current", "maintenance", "deprecated", "archived", NULL};
 static const char *const targets[] = {"server", "mobile", "edge", "browser", NULL};
@@ -51,7 +51,7 @@ static const struct kb_column hardware_cols[] = {
     ID, TEXT("name"), TEXT("summary"), SOURCE, AS_OF,
 };
 static const struct kb_column hw_support_cols[] = {
-    KEYREF("framework", "frameworks"), KEYREF("hardware", "hardware"), ENUM("level", levels),
+    KEYREF("framework", "frameworks"), KEYREF("hardware", "hardware"), ENUM("level", kb_support_levels),
     TEXT_OPT("since"),
     {"fit", KB_INT, KB_ADDED | KB_MIN | KB_MAX, NULL, NULL, 0, 10, NULL},
     {"os_support", KB_JSON, KB_ADDED, NULL, NULL, 0, 0, NULL},

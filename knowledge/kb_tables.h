@@ -49,6 +49,8 @@ struct kb_table {
 #define KB_MAX_TABLES 32
 extern const struct kb_table kb_tables[];
 extern const int kb_table_count;
+/* The support levels of hw_support.level and of each operating system in os_support. */
+extern const char *const kb_support_levels[];
 
 const struct kb_table *kb_table_find(const char *name);
 const struct kb_column *kb_column_find(const struct kb_table *t, const char *name);
