@@ -162,6 +162,10 @@ static struct bad_doc bad_docs[] = {
                           " \"fit\": 6, \"os_support\": {\"beos\": {\"level\": \"none\", \"source\": \"seed-001\"}},"
                           " \"note\": \"n\", \"source\": \"seed-001\", \"as_of\": \"2026-01-01\"}]}",
      "os_support.beos: not an operating system"},
+    {"os_support_bad_level", HEAD "\"hw_support\": [{\"framework\": \"jax\", \"hardware\": \"amd\", \"level\": \"supported\","
+                             " \"fit\": 6, \"os_support\": {\"windows\": {\"level\": \"mostly\", \"source\": \"seed-001\"}},"
+                             " \"note\": \"n\", \"source\": \"seed-001\", \"as_of\": \"2026-01-01\"}]}",
+     "os_support.windows.level: expected one of first-class, supported, experimental, community, none"},
     {"os_support_no_source", HEAD "\"hw_support\": [{\"framework\": \"jax\", \"hardware\": \"amd\", \"level\": \"supported\","
                              " \"fit\": 6, \"os_support\": {\"windows\": {\"level\": \"none\"}},"
                              " \"note\": \"n\", \"source\": \"seed-001\", \"as_of\": \"2026-01-01\"}]}",
