@@ -297,8 +297,10 @@ void answers_fill_defaults(struct answers *a)
     if (!a->v[ANS_NODES].present) answers_set_num(a, ANS_NODES, 1);
     if (!a->v[ANS_MODEL_PARAMS].present) answers_set_num(a, ANS_MODEL_PARAMS, 1e7);
     if (!a->v[ANS_LORA_RANK].present) answers_set_num(a, ANS_LORA_RANK, 16);
+    /* Chinchilla's 20 tokens per parameter, within the largest number an answer may hold (a
+     * model above 5e13 parameters would otherwise default past it) */
     if (!a->v[ANS_TOKENS].present && strcmp(a->v[ANS_MODEL_KIND].str, "llm") == 0)
-        answers_set_num(a, ANS_TOKENS, 20 * a->v[ANS_MODEL_PARAMS].num);
+        answers_set_num(a, ANS_TOKENS, fmin(20 * a->v[ANS_MODEL_PARAMS].num, ANS_MAX_NUMBER));
     a->v[ANS_TEAM].present = 1;
     a->v[ANS_FUNCTIONAL].present = 1;
     a->v[ANS_HIGHER_ORDER_GRAD].present = 1;

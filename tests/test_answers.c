@@ -86,6 +86,20 @@ Test(answers, defaults_follow_design)
     cr_assert_eq(parse(&a, "{\"model_kind\": \"llm\", \"model_params\": 1e9}"), 0);
     answers_fill_defaults(&a);
     cr_expect_eq(answers_num(&a, ANS_TOKENS), 2e10);
+    /* ... within the largest number an answer holds: 20 x 5e13 = 1e15 exactly; 20 x 7e14 is cut
+     * to 1e15 (found by the answers fuzzer) */
+    answers_init(&a);
+    cr_assert_eq(parse(&a, "{\"model_kind\": \"llm\", \"model_params\": 5e13}"), 0);
+    answers_fill_defaults(&a);
+    cr_expect_eq(answers_num(&a, ANS_TOKENS), 1e15);
+    answers_init(&a);
+    cr_assert_eq(parse(&a, "{\"model_kind\": \"llm\", \"model_params\": 4.9e13}"), 0);
+    answers_fill_defaults(&a);
+    cr_expect_eq(answers_num(&a, ANS_TOKENS), 9.8e14);
+    answers_init(&a);
+    cr_assert_eq(parse(&a, "{\"model_kind\": \"llm\", \"model_params\": 7e14}"), 0);
+    answers_fill_defaults(&a);
+    cr_expect_eq(answers_num(&a, ANS_TOKENS), 1e15);
 }
 
 Test(answers, set_overrides_the_file_in_order)
