@@ -58,50 +58,37 @@ static const char recommend_usage[] =
 
 enum { OPT_SET = OPT_FIRST_FREE, OPT_PRESET, OPT_PROBE, OPT_LIST_PRESETS, OPT_EMIT, OPT_HTML };
 
-/* --emit DIR must be a new path or an empty directory: 0 (and *exists), or the usage error's
- * status with the message printed. */
-static int check_emit_dir(const char *dir, int *exists)
+/* --emit DIR must be a new path in a folder that exists, or an empty directory of the user's that
+ * nobody else can write (engine/file.h): 0, or the error's status with the message printed. */
+static int check_emit_dir(const char *dir)
 {
-    struct stat st;
-    *exists = 0;
-    if (stat(dir, &st) != 0) {
-        if (errno == ENOENT) return EXIT_OK;
-        return cli_usage_error("recommend", "--emit '%s': %s", dir, strerror(errno));
-    }
-    DIR *d = S_ISDIR(st.st_mode) ? opendir(dir) : NULL;
-    int empty = d != NULL;
-    for (struct dirent *e; d && empty && (e = readdir(d));)
-        empty = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
-    if (d) closedir(d);
-    if (!empty) return cli_usage_error("recommend", "--emit '%s' exists and is not an empty directory; nothing written", dir);
-    *exists = 1;
-    return EXIT_OK;
+    char err[PATH_MAX + 256];
+    int status = eng_dir_check_new(dir, err, sizeof err);
+    if (status == ENG_FILE_OK) return EXIT_OK;
+    if (status == ENG_FILE_REFUSED) return cli_usage_error("recommend", "--emit %s", err);
+    cli_error("--emit %s", err);
+    return EXIT_RUNTIME;
 }
 
-/* Writes the plan's launch files into dir (created when new), each atomically. */
-static int emit_launch_files(const struct adv_kb *akb, const struct adv_result *r, const char *dir, int exists)
+/* Writes the plan's launch files into dir, all or none; the scripts executable. */
+static int emit_launch_files(const struct adv_kb *akb, const struct adv_result *r, const char *dir)
 {
     struct launch_files files;
-    char err[512], path[PATH_MAX];
+    char err[PATH_MAX + 256];
     if (launch_files_make(akb, r, &files, err, sizeof err) != 0) {
         cli_error("%s", err);
         return EXIT_RUNTIME;
     }
-    int rc = EXIT_OK;
-    if (!exists && mkdir(dir, 0777) != 0) {
-        cli_error("--emit '%s': %s", dir, strerror(errno));
-        rc = errno == ENOENT || errno == ENOTDIR || errno == EEXIST ? EXIT_USAGE : EXIT_RUNTIME;
-    }
-    for (int i = 0; rc == EXIT_OK && i < files.count; i++) {
+    struct eng_named_file named[LAUNCH_MAX_FILES];
+    for (int i = 0; i < files.count; i++) {
         const struct launch_file *f = &files.files[i];
-        if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, f->name) >= sizeof path) {
-            cli_error("--emit '%s': path too long", dir);
-            rc = EXIT_USAGE;
-        } else if (eng_file_write(path, &(struct eng_chunk){f->text, f->len}, 1, err, sizeof err) != ENG_FILE_OK) {
-            cli_error("%s", err);
-            rc = EXIT_RUNTIME;
-        }
+        size_t n = strlen(f->name);
+        int script = (n > 3 && !strcmp(f->name + n - 3, ".sh")) || (n > 7 && !strcmp(f->name + n - 7, ".sbatch"));
+        named[i] = (struct eng_named_file){f->name, f->text, f->len, script ? 0755 : 0644};
     }
+    int status = eng_dir_write_new(dir, named, files.count, err, sizeof err), rc = EXIT_OK;
+    if (status == ENG_FILE_REFUSED) rc = cli_usage_error("recommend", "--emit %s", err);
+    else if (status != ENG_FILE_OK) cli_error("--emit %s", err), rc = EXIT_RUNTIME;
     if (rc == EXIT_OK) {
         text_printf(stderr, "launch files written to %s:", dir);
         for (int i = 0; i < files.count; i++) fprintf(stderr, " %s", files.files[i].name);
@@ -341,9 +328,8 @@ int cmd_recommend(struct globals *g, int argc, char **argv)
     int html_stdout = html && strcmp(html, "-") == 0;
     if (html_stdout && (json || (output && strcmp(output, "-") == 0)))
         return cli_usage_error("recommend", "--html - and the JSON report cannot both go to standard output");
-    int emit_exists = 0;
     if (emit) {
-        int bad = check_emit_dir(emit, &emit_exists);
+        int bad = check_emit_dir(emit);
         if (bad != EXIT_OK) return bad;
     }
     int unwritable = cli_check_output(output, EXIT_USAGE);
@@ -446,7 +432,7 @@ int cmd_recommend(struct globals *g, int argc, char **argv)
         }
     }
     if (rc == EXIT_OK && !json && !html_stdout) print_text(akb, r, g->color);
-    if (rc == EXIT_OK && emit) rc = emit_launch_files(akb, r, emit, emit_exists);
+    if (rc == EXIT_OK && emit) rc = emit_launch_files(akb, r, emit);
 done:
     free(r);
     adv_kb_free(akb);

@@ -243,7 +243,8 @@ cJSON *probe_run_to_json(const struct probe_run *run);
 
 /* Stores a run document in the knowledge base (kb_probe_save settles its id and updates doc).
  * When that fails for any reason (k may be NULL), the run is written as JSON to
- * probe-run-ID.json beside the database, else in the current directory, else in $TMPDIR, so no
+ * probe-run-ID-XXXXXXXX.json (a random, unguessable tail, created with O_EXCL) beside the
+ * database, else in the current directory, else in $TMPDIR, so no
  * measurement is lost. Returns 0 when stored; 1 when written to the file named in `where` (err
  * holds why the store failed); -1 when nothing could be written. */
 struct kb;

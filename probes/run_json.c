@@ -228,12 +228,18 @@ int probe_run_store(kb *k, cJSON *doc, char *where, size_t wheresz, char *err, s
     if (getcwd(dirs[ndirs], sizeof dirs[0])) ndirs++; /* printed in full, so it can be found */
     const char *tmp = getenv("TMPDIR");
     snprintf(dirs[ndirs++], sizeof dirs[0], "%s", tmp && *tmp ? tmp : "/tmp");
+    /* An unpredictable name made with O_EXCL: nothing planted in a shared folder is followed. */
+    char prefix[96];
+    snprintf(prefix, sizeof prefix, "probe-run-%.60s-", cJSON_IsString(id) ? id->valuestring : "unnamed");
+    for (char *p = prefix; *p; p++)
+        if (*p == '/') *p = '_';
     int status = -1;
     for (int i = 0; i < ndirs && status != 0; i++) {
         char why[PATH_MAX + 128];
-        snprintf(where, wheresz, "%s/probe-run-%s.json", dirs[i], cJSON_IsString(id) ? id->valuestring : "unnamed");
         struct eng_chunk chunk = {text, strlen(text)};
-        status = eng_file_write(where, &chunk, 1, why, sizeof why) == ENG_FILE_OK ? 0 : -1;
+        status = eng_file_write_unique(dirs[i], prefix, ".json", &chunk, 1, where, wheresz, why, sizeof why) == ENG_FILE_OK
+                     ? 0
+                     : -1;
     }
     if (status) where[0] = '\0';
     free(text);
