@@ -63,6 +63,7 @@ static int run(int argc, char **argv)
     text_set_ascii(!text_locale_utf8()); /* no '??' on terminals without UTF-8 */
     struct globals g = {NULL, cli_color_default()};
     cli_table_width_default();
+    kb_protect_path(NULL); /* --db adds its own as it is read */
 
     static const struct option opts[] = {
         CLI_GLOBAL_OPTIONS,

@@ -74,7 +74,7 @@ int cli_not_applicable(const char *cmd, const char *opt, const char *when)
 int cli_global_option(struct globals *g, int opt, const char *arg)
 {
     switch (opt) {
-    case OPT_DB: g->db = arg; return 1;
+    case OPT_DB: g->db = arg, kb_protect_path(arg); return 1;
     case OPT_NO_COLOR: g->color = 0; return 1;
     case OPT_WIDE: text_set_table_width(0); return 1;
     default: return 0;

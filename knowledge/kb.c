@@ -1,8 +1,10 @@
 /* Opening, creating, migrating and refreshing the knowledge base. */
 #include "knowledge/kb_internal.h"
+#include "engine/file.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -619,6 +621,30 @@ static int errno_is_write_failure(int e)
     return e == EROFS || e == EACCES || e == EPERM || e == ENOSPC || e == EDQUOT;
 }
 
+void kb_protect_path(const char *path)
+{
+    char real[PATH_MAX], fallback[PATH_MAX], err[64];
+    int is_default;
+    if (!path) {
+        if (kb_resolve_path(NULL, fallback, sizeof fallback, &is_default, err, sizeof err) != KB_OK) return;
+        path = fallback;
+    }
+    eng_file_protect(path);
+    if (realpath(path, real)) eng_file_protect(real);
+}
+
+int kb_begin_write(kb *k, const char *what, char *err, size_t errsz)
+{
+    int rc = kb_exec(k->db, "BEGIN IMMEDIATE");
+    if (rc != SQLITE_OK) return kb_db_error(k, rc, what, err, errsz);
+    struct stat st;
+    if (k->snapshot || !k->have_id || (stat(k->path, &st) == 0 && st.st_dev == k->dev && st.st_ino == k->ino))
+        return KB_OK;
+    kb_exec(k->db, "ROLLBACK");
+    kb_errf(err, errsz, "database '%s' was reset or replaced while this ran; nothing stored (run it again)", k->path);
+    return KB_ERR_DB;
+}
+
 /* Opens the file; *write_failed tells a failure to write (read-only or full disk) from others. */
 static int open_file(const char *path, int make_dirs, kb **out, int *write_failed, char *err, size_t errsz)
 {
@@ -633,8 +659,9 @@ static int open_file(const char *path, int make_dirs, kb **out, int *write_faile
         *write_failed = errno_is_write_failure(errno);
         return status;
     }
-    struct stat st;
+    struct stat st, opened;
     int existed = stat(path, &st) == 0, created = 0;
+    opened = st;
     if (existed && S_ISDIR(st.st_mode)) {
         kb_errf(err, errsz, "database '%s' is a directory; choose a file with --db", path);
         return KB_ERR_DB;
@@ -648,6 +675,7 @@ static int open_file(const char *path, int make_dirs, kb **out, int *write_faile
          * another process made at the same moment is theirs. */
         int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
         if (fd >= 0) created = 1, close(fd);
+        existed = stat(path, &opened) == 0;
     }
 
     kb *k = calloc(1, sizeof *k);
@@ -668,6 +696,10 @@ static int open_file(const char *path, int make_dirs, kb **out, int *write_faile
     }
     sqlite3_extended_result_codes(k->db, 1);
     sqlite3_busy_timeout(k->db, k->busy_ms);
+    /* What was at the path just before SQLite opened it is what it holds; a reset in between
+     * makes the first write fail, never go astray. */
+    k->dev = opened.st_dev, k->ino = opened.st_ino, k->have_id = existed;
+    kb_protect_path(path);
     if ((status = prepare(k, err, errsz)) != KB_OK) goto fail;
     *out = k;
     return KB_OK;
@@ -715,6 +747,7 @@ static int open_snapshot(const char *path, int is_default, kb **out, char *err, 
     snprintf(k->path, sizeof k->path, "%s", path);
     k->is_default = is_default;
     k->snapshot = 1;
+    kb_protect_path(path);
     k->busy_ms = busy_timeout_ms();
     int status = KB_ERR_DB, rc = sqlite3_open_v2(":memory:", &k->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
     if (rc != SQLITE_OK) {
@@ -802,35 +835,110 @@ void kb_version(kb *k, char *version, size_t vsz, char *date, size_t dsz)
     sqlite3_finalize(st);
 }
 
-int kb_reset(const char *path, int make_dirs, char *backup, size_t backupsz, char *err, size_t errsz)
+/* The write lock imports take, held on the file a reset moves aside, so that none is halfway
+ * through while it moves; the write-ahead log stays with the file when the lock is let go.
+ * *lock NULL: a damaged or foreign file nobody can be writing. KB_ERR_DB when writers keep it
+ * past the busy timeout. */
+static int lock_for_reset(const char *path, sqlite3 **lock, char *err, size_t errsz)
 {
-    struct stat st;
-    if (backup && backupsz) backup[0] = '\0';
-    if (stat(path, &st) == 0) {
-        if (S_ISDIR(st.st_mode)) {
-            kb_errf(err, errsz, "database '%s' is a directory; not touching it", path);
-            return KB_ERR_DB;
-        }
-        char bak[PATH_MAX + 16], from[PATH_MAX + 8], to[PATH_MAX + 24];
-        snprintf(bak, sizeof bak, "%s.bak", path);
-        /* The write-ahead log belongs to the file; keep the pair together under the new name. */
-        snprintf(to, sizeof to, "%s-wal", bak);
+    *lock = NULL;
+    sqlite3 *db = NULL;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+        sqlite3_close(db);
+        return KB_OK;
+    }
+    sqlite3_busy_timeout(db, busy_timeout_ms());
+    int one = 1;
+    sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &one);
+    int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+    if (rc == SQLITE_OK) {
+        *lock = db;
+        return KB_OK;
+    }
+    sqlite3_close(db);
+    if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED) return KB_OK;
+    kb_errf(err, errsz, "database '%s' is being written by another process (still locked after the busy timeout); "
+            "nothing reset", path);
+    return KB_ERR_DB;
+}
+
+static void unlock_reset(sqlite3 *lock)
+{
+    if (!lock) return;
+    sqlite3_exec(lock, "ROLLBACK", NULL, NULL, NULL);
+    sqlite3_close(lock);
+}
+
+/* Moves path (a regular file) and the files SQLite keeps beside it to path.bak. */
+static int move_aside(const char *path, char *bak, size_t baksz, char *err, size_t errsz)
+{
+    static const char *const kept[] = {"-wal", "-journal"};
+    char from[PATH_MAX + 16], to[PATH_MAX + 32];
+    snprintf(bak, baksz, "%s.bak", path);
+    /* The write-ahead log belongs to the file; keep the pair together under the new name. */
+    for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
+        snprintf(to, sizeof to, "%s%s", bak, kept[i]);
         unlink(to);
-        snprintf(to, sizeof to, "%s-shm", bak);
-        unlink(to);
-        if (rename(path, bak) != 0) {
-            kb_errf(err, errsz, "cannot move '%s' aside: %s", path, strerror(errno));
-            return KB_ERR_DB;
-        }
-        snprintf(from, sizeof from, "%s-wal", path);
-        snprintf(to, sizeof to, "%s-wal", bak);
+    }
+    snprintf(to, sizeof to, "%s-shm", bak);
+    unlink(to);
+    if (rename(path, bak) != 0) {
+        kb_errf(err, errsz, "cannot move '%s' aside: %s", path, strerror(errno));
+        return KB_ERR_DB;
+    }
+    for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
+        snprintf(from, sizeof from, "%s%s", path, kept[i]);
+        snprintf(to, sizeof to, "%s%s", bak, kept[i]);
         if (rename(from, to) != 0 && errno != ENOENT) {
             kb_errf(err, errsz, "cannot move '%s' aside: %s", from, strerror(errno));
             return KB_ERR_DB;
         }
-        snprintf(from, sizeof from, "%s-shm", path);
-        unlink(from);
+    }
+    snprintf(from, sizeof from, "%s-shm", path);
+    unlink(from);
+    return KB_OK;
+}
+
+static const char *node_kind(mode_t m)
+{
+    return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket"
+           : S_ISCHR(m) || S_ISBLK(m) ? "a device" : "not a regular file";
+}
+
+int kb_reset(const char *path, int make_dirs, char *backup, size_t backupsz, char *err, size_t errsz)
+{
+    struct stat st, lst;
+    if (backup && backupsz) backup[0] = '\0';
+    if (lstat(path, &lst) == 0) {
+        if (stat(path, &st) != 0) {
+            kb_errf(err, errsz, "database '%s' is a link to nothing; not touching it", path);
+            return KB_ERR_DB;
+        }
+        if (!S_ISREG(st.st_mode)) {
+            kb_errf(err, errsz, "database '%s' is %s, not a database file; not touching it", path, node_kind(st.st_mode));
+            return KB_ERR_DB;
+        }
+        /* A link stays a link: the file it names is what moves aside. */
+        char real[PATH_MAX], bak[PATH_MAX + 16];
+        if (!realpath(path, real)) {
+            kb_errf(err, errsz, "cannot reset '%s': %s", path, strerror(errno));
+            return KB_ERR_DB;
+        }
+        sqlite3 *lock;
+        int status = lock_for_reset(real, &lock, err, errsz);
+        if (status == KB_OK) status = move_aside(real, bak, sizeof bak, err, errsz);
+        if (status != KB_OK) {
+            unlock_reset(lock);
+            return status;
+        }
         if (backup) snprintf(backup, backupsz, "%s", bak);
+        /* The new file is made before the lock is let go: a writer that waited for it finds the
+         * file it holds moved and stops (kb_begin_write); one that opens now finds the new. */
+        kb *k = NULL;
+        status = kb_open(path, make_dirs, &k, err, errsz);
+        kb_close(k);
+        unlock_reset(lock);
+        return status;
     }
     kb *k = NULL;
     int status = kb_open(path, make_dirs, &k, err, errsz);

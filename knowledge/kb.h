@@ -65,8 +65,24 @@ int kb_busy_ms(const kb *k);
  * and the way out. `what` says what was being done ("reading frameworks"). */
 int kb_db_error(kb *k, int rc, const char *what, char *err, size_t errsz);
 
+/* No output file of this process may replace the database at path, or what SQLite keeps beside
+ * it, by that name or the file a link names (SQLite names its -wal after the link's target):
+ * engine/file.h's eng_file_protect. Opening a database does this itself; the command line calls it
+ * for the path it will open, so that the check before the work refuses too. A NULL path: the
+ * default one (FWADVISOR_DB, XDG_DATA_HOME, HOME). */
+void kb_protect_path(const char *path);
+
+/* BEGIN IMMEDIATE (the write lock that imports, probe saves and kb reset take), then a check that
+ * the file this connection holds is still the one at k->path: a reset that moved it aside while
+ * this process waited makes the write fail rather than land in the backup. KB_OK, or the
+ * error's status with one line in err; `what` says what was being done ("importing"). */
+int kb_begin_write(kb *k, const char *what, char *err, size_t errsz);
+
 /* Replaces the database at path with a fresh one. The old file (and its write-ahead log) is kept
- * as path.bak (path.bak-wal), replacing an older backup. Works on damaged files. */
+ * as path.bak (path.bak-wal), replacing an older backup. Works on damaged files. Only a regular
+ * file is moved (through a link, the file it names: the link stays); a directory, FIFO, device or
+ * socket is refused. The move happens under the write lock imports take, and the new file exists
+ * before the lock is let go, so no import that reports success lands in the backup. */
 int kb_reset(const char *path, int make_dirs, char *backup, size_t backupsz, char *err, size_t errsz);
 
 /* Version and date of the built-in facts stored in the database (meta table); "" if absent. */

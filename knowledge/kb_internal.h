@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /* The schema and seed files compiled in by scripts/embed.c; entry 0 is the schema. */
 extern const char *const kb_builtin_names[];
@@ -22,6 +23,9 @@ struct kb {
     int snapshot;     /* an in-memory copy for reading: nothing can be stored */
     void (*progress)(void *ctx, size_t done, size_t total); /* kb_set_progress */
     void *progress_ctx;
+    dev_t dev;        /* the file opened (kb_begin_write checks it is still the one at path) */
+    ino_t ino;
+    int have_id;
     char path[PATH_MAX];
 };
 

@@ -621,12 +621,11 @@ int kb_import(kb *k, const char *text, size_t len, const char *name, struct kb_i
         return KB_ERR_INPUT;
     }
 
-    int rc = kb_exec(k->db, "BEGIN IMMEDIATE");
-    if (rc != SQLITE_OK) {
+    int rc, status = kb_begin_write(k, "importing", err, errsz);
+    if (status != KB_OK) {
         cJSON_Delete(doc);
-        return kb_db_error(k, rc, "importing", err, errsz);
+        return status;
     }
-    int status = KB_OK;
     size_t total = 0, done = 0;
     for (int t = 0; t < kb_table_count; t++)
         total += (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, kb_tables[t].name));

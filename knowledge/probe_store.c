@@ -54,8 +54,12 @@ int kb_probe_save(kb *k, cJSON *doc, char *err, size_t errsz)
      * busy timeout), so probes started in the same second never take the same one. */
     char base[64], id[80];
     snprintf(base, sizeof base, "%s", *str(doc, "id") ? str(doc, "id") : "run");
-    int rc = kb_exec(kb_db(k), "BEGIN IMMEDIATE");
-    if (rc == SQLITE_OK) rc = free_id(k, base, id, sizeof id);
+    int begun = kb_begin_write(k, "saving the probe run", err, errsz);
+    if (begun != KB_OK) {
+        cJSON_free(text);
+        return begun;
+    }
+    int rc = free_id(k, base, id, sizeof id);
     if (rc == SQLITE_OK && strcmp(id, str(doc, "id")) != 0) {
         if (cJSON_GetObjectItemCaseSensitive(doc, "id")) cJSON_ReplaceItemInObjectCaseSensitive(doc, "id", cJSON_CreateString(id));
         else cJSON_AddStringToObject(doc, "id", id);
