@@ -34,24 +34,69 @@ void eng_array_free(struct eng_array *a)
 
 /* --- .npy ---------------------------------------------------------------------------------- */
 
-/* Finds 'key': in the header dict and returns a pointer just past the colon, or NULL. */
-static const char *dict_value(const char *h, size_t n, const char *key)
-{
-    size_t klen = strlen(key);
-    for (size_t i = 0; i + klen + 2 < n; i++) {
-        if ((h[i] == '\'' || h[i] == '"') && memcmp(h + i + 1, key, klen) == 0 && h[i + 1 + klen] == h[i]) {
-            const char *p = h + i + klen + 2;
-            while (p < h + n && *p == ' ') p++;
-            if (p < h + n && *p == ':') return p + 1;
-        }
-    }
-    return NULL;
-}
-
 static const char *skip_space(const char *p, const char *end)
 {
     while (p < end && (*p == ' ' || *p == '\t')) p++;
     return p;
+}
+
+static const char *skip_blank(const char *p, const char *end)
+{
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) p++;
+    return p;
+}
+
+/* Past one value of the header dict: a quoted string, a tuple, or a bare word (True, a number);
+ * NULL when it does not end inside the header. */
+static const char *skip_value(const char *p, const char *end)
+{
+    p = skip_blank(p, end);
+    if (p >= end) return NULL;
+    if (*p == '\'' || *p == '"') {
+        char q = *p++;
+        for (; p < end && *p != q; p++)
+            if (*p == '\\') p++;
+        return p < end ? p + 1 : NULL;
+    }
+    if (*p == '(') {
+        while (p < end && *p != ')') p++;
+        return p < end ? p + 1 : NULL;
+    }
+    const char *start = p;
+    while (p < end && *p != ',' && *p != '}' && *p != ' ' && *p != '\n') p++;
+    return p > start ? p : NULL;
+}
+
+enum { NPY_DESCR, NPY_FORTRAN, NPY_SHAPE, NPY_NKEYS };
+static const char *const npy_keys[NPY_NKEYS] = {"descr", "fortran_order", "shape"};
+
+/* Walks the header dict once: val[k] points just past the colon of key k's last occurrence, as
+ * Python's dict literal (and so NumPy) takes a repeated key. Returns NULL, or why the header is
+ * not a dict of those keys (NumPy refuses any other key too). */
+static const char *npy_header_keys(const char *h, const char *end, const char *val[NPY_NKEYS])
+{
+    for (int k = 0; k < NPY_NKEYS; k++) val[k] = NULL;
+    const char *p = skip_blank(h, end);
+    if (p >= end || *p++ != '{') return "is not a dict";
+    for (;;) {
+        p = skip_blank(p, end);
+        if (p < end && *p == '}') return NULL;
+        if (p >= end || (*p != '\'' && *p != '"')) return "is malformed (a key that is not a string)";
+        const char *key = p + 1, *after = skip_value(p, end);
+        if (!after) return "is malformed (an unterminated key)";
+        size_t klen = (size_t)(after - 1 - key);
+        p = skip_blank(after, end);
+        if (p >= end || *p++ != ':') return "is malformed (no ':' after a key)";
+        int which = -1;
+        for (int k = 0; k < NPY_NKEYS; k++)
+            if (strlen(npy_keys[k]) == klen && memcmp(key, npy_keys[k], klen) == 0) which = k;
+        if (which < 0) return "has a key other than 'descr', 'fortran_order' and 'shape'";
+        val[which] = p;
+        if (!(p = skip_value(p, end))) return "is malformed (a value runs past its end)";
+        p = skip_blank(p, end);
+        if (p < end && *p == ',') p++;
+        else if (p >= end || *p != '}') return "is malformed (no ',' between entries)";
+    }
 }
 
 int eng_npy_parse(const unsigned char *buf, size_t len, const char *name, struct eng_array *out, char *err,
@@ -83,8 +128,14 @@ int eng_npy_parse(const unsigned char *buf, size_t len, const char *name, struct
         return ENG_ERR_INPUT;
     }
     const char *h = (const char *)buf + header_at, *hend = h + header_len;
+    const char *val[NPY_NKEYS];
+    const char *bad = npy_header_keys(h, hend, val);
+    if (bad) {
+        snprintf(err, errsz, "%s: .npy header %s", name, bad);
+        return ENG_ERR_INPUT;
+    }
     /* descr */
-    const char *p = dict_value(h, header_len, "descr");
+    const char *p = val[NPY_DESCR];
     if (!p) {
         snprintf(err, errsz, "%s: .npy header has no 'descr'", name);
         return ENG_ERR_INPUT;
@@ -108,7 +159,7 @@ int eng_npy_parse(const unsigned char *buf, size_t len, const char *name, struct
         return ENG_ERR_INPUT;
     }
     /* fortran_order */
-    p = dict_value(h, header_len, "fortran_order");
+    p = val[NPY_FORTRAN];
     p = p ? skip_space(p, hend) : NULL;
     if (!p || (size_t)(hend - p) < 4) {
         snprintf(err, errsz, "%s: .npy header has no 'fortran_order'", name);
@@ -123,7 +174,7 @@ int eng_npy_parse(const unsigned char *buf, size_t len, const char *name, struct
         return ENG_ERR_INPUT;
     }
     /* shape: (a,) or (a, b) */
-    p = dict_value(h, header_len, "shape");
+    p = val[NPY_SHAPE];
     p = p ? skip_space(p, hend) : NULL;
     if (!p || p >= hend || *p != '(') {
         snprintf(err, errsz, "%s: .npy header has no 'shape' tuple", name);

@@ -68,6 +68,12 @@ static struct bad_npy bad_npys[] = {
     {"{'descr': '<f4', 'shape': (4,), }", 16, -1, "no 'fortran_order'"},
     {"{'descr': '<f4', 'fortran_order': False, 'shape': (a, 4), }", 16, -1, "malformed"},
     {"{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }", 16, 70, "runs past the end"},
+    /* NumPy takes exactly these three keys; a fourth, or a key that is not a string, is refused */
+    {"{'descr': '<f4', 'fortran_order': False, 'shape': (4,), 'extra': 1, }", 16, -1, "a key other than"},
+    {"{descr: '<f4', 'fortran_order': False, 'shape': (4,), }", 16, -1, "a key that is not a string"},
+    {"{'descr' '<f4', 'fortran_order': False, 'shape': (4,), }", 16, -1, "no ':' after a key"},
+    {"{'descr': '<f4', 'fortran_order': False, 'shape': (4,) 'x'}", 16, -1, "no ',' between entries"},
+    {"['descr', '<f4']", 16, -1, "is not a dict"},
     /* 118 header bytes after a 10-byte preamble in a 120-byte file: shorter than the file, but
      * longer than what follows the preamble */
     {"{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }", 16, 120, "runs past the end"},
@@ -88,6 +94,34 @@ ParameterizedTest(struct bad_npy *b, tensor_io, npy_rejects_hostile_files)
     cr_expect(strstr(err, b->expect) != NULL, "'%s' lacks '%s'", err, b->expect);
     cr_expect(strncmp(err, "bad.npy: ", 9) == 0, "names the file: %s", err);
     cr_expect_null(a.data);
+}
+
+/* A key given twice counts by its last value, as Python's dict literal and so NumPy take it; a key
+ * named inside a string value is no key. */
+Test(tensor_io, npy_takes_a_repeated_key_by_its_last_value)
+{
+    unsigned char buf[512];
+    struct eng_array a;
+    size_t n = make_npy(buf, "{'descr': '<i4', 'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", 8);
+    cr_assert_eq(eng_npy_parse(buf, n, "d.npy", &a, err, sizeof err), ENG_OK, "%s", err);
+    cr_expect_eq(a.dtype, ENG_F32, "the first descr was taken");
+    eng_array_free(&a);
+    n = make_npy(buf, "{'descr': '<f4', 'fortran_order': False, 'shape': (5,), 'shape': (1, 2), }", 8);
+    cr_assert_eq(eng_npy_parse(buf, n, "s.npy", &a, err, sizeof err), ENG_OK, "%s", err);
+    cr_expect_eq(a.ndim, 2);
+    cr_expect_eq(a.shape[1], 2);
+    eng_array_free(&a);
+    n = make_npy(buf, "{'descr': '<f4', 'fortran_order': True, 'fortran_order': False, 'shape': (2,), }", 8);
+    cr_expect_eq(eng_npy_parse(buf, n, "f.npy", &a, err, sizeof err), ENG_OK, "%s", err);
+    eng_array_free(&a);
+    n = make_npy(buf, "{'descr': '<i8', 'fortran_order': False, 'shape': (1,), }", 8);
+    cr_assert_eq(eng_npy_parse(buf, n, "q.npy", &a, err, sizeof err), ENG_OK, "%s", err);
+    cr_expect_eq(a.dtype, ENG_I64);
+    eng_array_free(&a);
+    /* 'shape': inside descr's string is not the shape */
+    n = make_npy(buf, "{'descr': \"'shape': (9,)\", 'fortran_order': False, 'shape': (2,), }", 8);
+    cr_expect_eq(eng_npy_parse(buf, n, "t.npy", &a, err, sizeof err), ENG_ERR_INPUT);
+    cr_expect(strstr(err, "dtype ''shape': (9,)' is not supported"), "%s", err);
 }
 
 Test(tensor_io, npy_rejects_short_and_foreign_files)
