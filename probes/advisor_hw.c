@@ -16,7 +16,9 @@
 
 /* --- what a stored run holds ----------------------------------------------------------------- */
 
-static int ok(const cJSON *r) { return strcmp(json_str(r, "status"), "ok") == 0; }
+/* A result the plan may use: measured, with a finite median (a run written by hand or by another
+ * tool may lack one or hold 1e999). */
+static int ok(const cJSON *r) { return strcmp(json_str(r, "status"), "ok") == 0 && isfinite(json_num(r, "median")); }
 
 /* The device kind a result was measured on: "cpu" or the kind of the run's first accelerator. */
 static const char *result_kind(const cJSON *doc, const cJSON *r)

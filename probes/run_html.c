@@ -12,7 +12,7 @@
 
 static const cJSON *get(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
 
-static int ok(const cJSON *r) { return strcmp(json_str(r, "status"), "ok") == 0 && !isnan(json_num(r, "median")); }
+static int ok(const cJSON *r) { return strcmp(json_str(r, "status"), "ok") == 0 && isfinite(json_num(r, "median")); }
 
 /* --- arithmetic intensity -------------------------------------------------------------------- */
 

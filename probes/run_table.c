@@ -109,15 +109,21 @@ void probe_table_build(const cJSON *doc, const cJSON *base, struct probe_table *
             snprintf(row->reason, sizeof row->reason, "%s", json_str(r, "reason"));
             continue;
         }
-        double med = json_num(r, "median"), cv = json_num(r, "cv");
+        double med = json_num(r, "median"), cv = json_num(r, "cv"), lo = json_num(r, "min"), hi = json_num(r, "max");
+        if (!isfinite(med)) { /* a stored run written by hand or by another tool */
+            row->skipped = 1;
+            snprintf(row->reason, sizeof row->reason, "malformed stored result: 'ok' without a finite median");
+            continue;
+        }
         snprintf(row->cell[PT_MEDIAN], sizeof row->cell[0], "%.4g", med);
-        snprintf(row->cell[PT_RANGE], sizeof row->cell[0], "%.3g..%.3g", json_num(r, "min"), json_num(r, "max"));
+        if (isfinite(lo) && isfinite(hi)) snprintf(row->cell[PT_RANGE], sizeof row->cell[0], "%.3g..%.3g", lo, hi);
+        else snprintf(row->cell[PT_RANGE], sizeof row->cell[0], "-");
         row->noisy = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "noisy"));
         t->any_noisy |= row->noisy;
-        double cv_pct = isnan(cv) ? 0 : cv * 100; /* a very noisy run: whole percent, so the column stays narrow */
+        double cv_pct = isfinite(cv) ? cv * 100 : 0; /* a very noisy run: whole percent, so the column stays narrow */
         snprintf(row->cell[PT_CV], sizeof row->cell[0], cv_pct < 99.95 ? "%.1f%s" : "%.0f%s", cv_pct, row->noisy ? "!" : "");
         double peak = json_num(r, "peak_fraction");
-        if (!isnan(peak)) {
+        if (isfinite(peak)) {
             row->peak_fraction = peak;
             snprintf(row->cell[PT_PEAK], sizeof row->cell[0], "%.0f", peak * 100);
         } else {
@@ -155,16 +161,32 @@ const char *probe_table_compare_note(const struct probe_table *t)
     return t->compared ? "Changes beyond the noise (twice the larger CV, at least 3%) say better or WORSE." : "";
 }
 
+/* Stored numbers as text, a few at a time for one line: "?" where the run lacks one or holds no
+ * finite number (a run written by hand or by another tool), never "nan". */
+struct numtext {
+    char s[8][32];
+    int n;
+};
+
+static const char *num(struct numtext *t, double v, const char *fmt)
+{
+    char *out = t->s[t->n++ % 8];
+    if (isfinite(v)) snprintf(out, sizeof t->s[0], fmt, v);
+    else snprintf(out, sizeof t->s[0], "?");
+    return out;
+}
+
 int probe_summary_lines(const cJSON *doc, char (*lines)[512], int max)
 {
     int n = 0;
+    struct numtext nt = {.n = 0};
     const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(doc, "cpu");
     if (n < max)
-        snprintf(lines[n++], 512, "probe run %s, %s, %.1f s%s", json_str(doc, "id"), json_str(doc, "started_at"),
-                 json_num(doc, "duration_s"), cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "interrupted")) ? ", INTERRUPTED" : "");
+        snprintf(lines[n++], 512, "probe run %s, %s, %s s%s", json_str(doc, "id"), json_str(doc, "started_at"),
+                 num(&nt, json_num(doc, "duration_s"), "%.1f"), cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "interrupted")) ? ", INTERRUPTED" : "");
     const cJSON *caches = cJSON_GetObjectItemCaseSensitive(cpu, "caches");
     char peak_text[48] = "unknown", simd[160] = "";
-    if (!isnan(json_num(cpu, "peak_gflops_fp32"))) snprintf(peak_text, sizeof peak_text, "%.0f GFLOP/s", json_num(cpu, "peak_gflops_fp32"));
+    if (isfinite(json_num(cpu, "peak_gflops_fp32"))) snprintf(peak_text, sizeof peak_text, "%.0f GFLOP/s", json_num(cpu, "peak_gflops_fp32"));
     const cJSON *f;
     cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(cpu, "simd")) {
         size_t used = strlen(simd);
@@ -172,21 +194,24 @@ int probe_summary_lines(const cJSON *doc, char (*lines)[512], int max)
     }
     if (n < max)
         snprintf(lines[n++], 512,
-                 "CPU: %s (%s), %.0f package(s), %.0f cores, %.0f threads, %.0f NUMA node(s), L3 %.0f MB, memory %.1f GB; "
+                 "CPU: %s (%s), %s package(s), %s cores, %s threads, %s NUMA node(s), L3 %s MB, memory %s GB; "
                  "SIMD: %s; FP32 peak %s (%s)",
                  *json_str(cpu, "model") ? json_str(cpu, "model") : "model unknown", json_str(cpu, "microarchitecture"),
-                 json_num(cpu, "packages"), json_num(cpu, "cores"), json_num(cpu, "threads"), json_num(cpu, "numa_nodes"),
-                 json_num(caches, "l3_bytes") / 1e6, json_num(cpu, "memory_bytes") / 1e9, simd[0] ? simd : "-", peak_text,
+                 num(&nt, json_num(cpu, "packages"), "%.0f"), num(&nt, json_num(cpu, "cores"), "%.0f"),
+                 num(&nt, json_num(cpu, "threads"), "%.0f"), num(&nt, json_num(cpu, "numa_nodes"), "%.0f"),
+                 num(&nt, json_num(caches, "l3_bytes") / 1e6, "%.0f"), num(&nt, json_num(cpu, "memory_bytes") / 1e9, "%.1f"),
+                 simd[0] ? simd : "-", peak_text,
                  json_str(cpu, "peak_note"));
     const cJSON *a;
     cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(doc, "accelerators")) {
         if (n >= max) break;
-        if (!isnan(json_num(a, "memory_bytes")))
-            snprintf(lines[n++], 512, "%s: %.0f x %s, %.1f GB each%s%s. %s", json_str(a, "kind"), json_num(a, "count"), json_str(a, "name"),
-                     json_num(a, "memory_bytes") / 1e9, *json_str(a, "compute_capability") ? ", compute capability " : "",
+        if (isfinite(json_num(a, "memory_bytes")))
+            snprintf(lines[n++], 512, "%s: %s x %s, %.1f GB each%s%s. %s", json_str(a, "kind"),
+                     num(&nt, json_num(a, "count"), "%.0f"), json_str(a, "name"), json_num(a, "memory_bytes") / 1e9, *json_str(a, "compute_capability") ? ", compute capability " : "",
                      json_str(a, "compute_capability"), json_str(a, "note"));
         else
-            snprintf(lines[n++], 512, "%s: %.0f x %s. %s", json_str(a, "kind"), json_num(a, "count"), json_str(a, "name"), json_str(a, "note"));
+            snprintf(lines[n++], 512, "%s: %s x %s. %s", json_str(a, "kind"), num(&nt, json_num(a, "count"), "%.0f"),
+                     json_str(a, "name"), json_str(a, "note"));
     }
     if (!cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, "accelerators")) && n < max)
         snprintf(lines[n++], 512, "accelerators: none found");
@@ -198,7 +223,8 @@ int probe_summary_lines(const cJSON *doc, char (*lines)[512], int max)
         cJSON_ArrayForEach(h, cJSON_GetObjectItemCaseSensitive(ranks, "hosts"))
             if (cJSON_IsString(h) && at < sizeof hosts)
                 at += (size_t)snprintf(hosts + at, sizeof hosts - at, "%s%s", at ? ", " : "", h->valuestring);
-        snprintf(lines[n++], 512, "ranks: %.0f on %s (%s)", json_num(ranks, "count"), hosts, json_str(ranks, "mpi"));
+        snprintf(lines[n++], 512, "ranks: %s on %s (%s)", num(&nt, json_num(ranks, "count"), "%.0f"), hosts,
+                 json_str(ranks, "mpi"));
     }
     return n;
 }

@@ -923,3 +923,40 @@ Test(hardening, a_damaged_database_is_one_line_naming_its_own_reset)
     cr_expect(strstr(r.err, want), "%s", r.err);
     ts_run_free(&r);
 }
+
+/* --- malformed stored runs ------------------------------------------------------------------- */
+
+/* A run another tool stored with an 'ok' result but no median, a median of 1e999 (infinite once
+ * read) and a CPU without its counts: shown with the rows marked malformed and "?" for what is
+ * missing, never "nan" or "inf", and no figure of it reaches a plan. */
+Test(hardening, a_malformed_stored_run_is_marked_not_shown_as_nan)
+{
+    struct ts_run r;
+    RUN(r, dbarg, "kb", "list");
+    ts_run_free(&r);
+    sqlite3 *h;
+    cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
+    const char *sql =
+        "INSERT INTO probe_runs (id, started_at, duration_s, interrupted, summary, doc) VALUES ('bad1', "
+        "'2026-12-01T00:00:00Z', 1, 0, 'x', '{\"schema\": \"fwadvisor.probe/1\", \"id\": \"bad1\", \"cpu\": {\"model\": "
+        "\"m\"}, \"accelerators\": [], \"results\": [{\"workload\": \"gemm\", \"metric\": \"gflops_best\", \"status\": \"ok\", "
+        "\"device\": \"cpu\", \"params\": {\"n\": 512}, \"unit\": \"GFLOP/s\"}, {\"workload\": \"stream\", \"metric\": "
+        "\"triad_gbs\", \"status\": \"ok\", \"device\": \"cpu\", \"median\": 1e999, \"unit\": \"GB/s\"}]}')";
+    cr_assert_eq(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK, "%s", sqlite3_errmsg(h));
+    sqlite3_close(h);
+    RUN(r, dbarg, "probe", "show", "bad1");
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(!strstr(r.out, "nan") && !strstr(r.out, "inf"), "%s", r.out);
+    cr_expect(strstr(r.out, "? cores, ? threads"), "%s", r.out);
+    const char *first = strstr(r.out, "malformed stored result: 'ok' without a finite median");
+    cr_expect(first && strstr(first + 1, "malformed stored result"), "both rows marked: %s", r.out);
+    ts_run_free(&r);
+    RUN(r, dbarg, "recommend", "--probe", "bad1", "--set", "hardware=auto", "--json");
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cJSON *doc = cJSON_Parse(r.out);
+    cr_assert_not_null(doc);
+    const cJSON *m = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "plan"), "measured");
+    cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(m, "figures")), 0, "a figure of the malformed run was used: %s", r.out);
+    cJSON_Delete(doc);
+    ts_run_free(&r);
+}
