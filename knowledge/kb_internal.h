@@ -22,6 +22,7 @@ struct kb {
     int snapshot;     /* an in-memory copy for reading: nothing can be stored */
     void (*progress)(void *ctx, size_t done, size_t total); /* kb_set_progress */
     void *progress_ctx;
+    char notice[256]; /* kb_notice */
     char path[PATH_MAX];
 };
 
@@ -30,6 +31,11 @@ void kb_errf(char *err, size_t errsz, const char *fmt, ...) __attribute__((forma
 
 /* Executes SQL with no result rows; returns the SQLite code. */
 int kb_exec(sqlite3 *db, const char *sql);
+
+/* The first table holding more rows than its max_rows, with its count in *rows; NULL when none
+ * is over, or on a read error (*rc set; SQLITE_OK otherwise). Inside a write transaction it sees
+ * the rows written so far. */
+const struct kb_table *kb_table_over_limit(kb *k, long long *rows, int *rc);
 
 /* Builds "SELECT c1, c2, ... FROM table" (+ " " + tail) from the constant table description
  * (identifiers only, never data); returns the SQLite code of the prepare. */
