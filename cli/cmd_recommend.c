@@ -183,8 +183,8 @@ static void print_text(const struct adv_kb *akb, const struct adv_result *r, int
 
     const struct adv_framework *top = &r->ranking.items[0];
     if (!top->excluded) {
-        snprintf(line, sizeof line, "Why %s: the largest of its %d %s (all: --json)", top->name, top->nreasons,
-                 units_plural(top->nreasons, "reason", "reasons"));
+        snprintf(line, sizeof line, "Why %s: the largest of its %d %s (all: --json)", top->name, adv_reason_total(top),
+                 units_plural(adv_reason_total(top), "reason", "reasons"));
         section(line, bold);
         const struct adv_reason *sorted[ADV_MAX_REASONS];
         for (int i = 0; i < top->nreasons; i++) sorted[i] = &top->reasons[i];

@@ -107,6 +107,7 @@ static int open_kb(struct globals *g, kb **k, int read_only)
         cli_error("%s", err);
         return cli_exit_from_kb(status);
     }
+    if (*kb_notice(*k)) cli_error("warning: %s", kb_notice(*k));
     return EXIT_OK;
 }
 

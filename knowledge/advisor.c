@@ -4,6 +4,8 @@
 #include "knowledge/planner.h"
 
 #include <math.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,31 +19,57 @@ const char *const adv_path_names[] = {"none", "indirect", "converter", "native",
 /* The criterion a probe run's framework measurements speak to. */
 #define SINGLE_DEVICE_SPEED "single_device_speed"
 
-/* --- a string arena: everything loaded lives until adv_kb_free ------------------------------ */
+/* --- an arena: everything loaded lives until adv_kb_free ------------------------------------ */
+
+#define ARENA_BLOCK 65536
 
 struct arena_block {
     struct arena_block *next;
     size_t used, cap;
-    char data[];
+    _Alignas(max_align_t) char data[];
 };
+
+/* n bytes from the arena at a multiple of align (a power of two, at most max_align_t's); NULL when
+ * out of memory. A large request gets a block of its own, behind the one strings are filling. */
+static void *arena_take(struct adv_kb *akb, size_t n, size_t align)
+{
+    struct arena_block *b = akb->arena;
+    size_t at = b ? (b->used + align - 1) & ~(align - 1) : 0;
+    if (b && at + n <= b->cap) {
+        b->used = at + n;
+        return b->data + at;
+    }
+    if (n > SIZE_MAX - sizeof *b) return NULL;
+    size_t cap = n > ARENA_BLOCK ? n : ARENA_BLOCK;
+    struct arena_block *nb = malloc(sizeof *nb + cap);
+    if (!nb) return NULL;
+    nb->used = n;
+    nb->cap = cap;
+    if (b && n > ARENA_BLOCK / 4) {
+        nb->next = b->next;
+        b->next = nb;
+    } else {
+        nb->next = b;
+        akb->arena = nb;
+    }
+    return nb->data;
+}
 
 static const char *arena_strdup(struct adv_kb *akb, const char *s)
 {
     if (!s) s = "";
     size_t n = strlen(s) + 1;
-    struct arena_block *b = akb->arena;
-    if (!b || b->used + n > b->cap) {
-        size_t cap = n > 65536 ? n : 65536;
-        struct arena_block *nb = malloc(sizeof *nb + cap);
-        if (!nb) return NULL;
-        nb->next = b;
-        nb->used = 0;
-        nb->cap = cap;
-        akb->arena = b = nb;
-    }
-    char *p = b->data + b->used;
-    memcpy(p, s, n);
-    b->used += n;
+    char *p = arena_take(akb, n, 1);
+    if (p) memcpy(p, s, n);
+    return p;
+}
+
+/* Zeroed room for count items of size bytes each, aligned for any type; NULL when out of memory. */
+static void *arena_calloc(struct adv_kb *akb, size_t count, size_t size)
+{
+    if (size && count > SIZE_MAX / size) return NULL;
+    void *p = arena_take(akb, count * size, _Alignof(max_align_t));
+    if (p) memset(p, 0, count * size);
     return p;
 }
 
@@ -59,54 +87,44 @@ void adv_kb_free(struct adv_kb *akb)
     free(akb);
 }
 
-int adv_fw_index(const struct adv_kb *akb, const char *id)
+/* Row i's id: every table looked up by id keeps it as the first member of its rows. */
+static const char *row_id(const void *rows, size_t size, int i)
 {
-    for (int i = 0; i < akb->nfw; i++)
-        if (strcmp(akb->fw[i].id, id) == 0) return i;
+    return *(const char *const *)(const void *)((const char *)rows + (size_t)i * size);
+}
+
+int adv_find_id(const void *rows, int n, size_t size, const char *id)
+{
+    int lo = 0, hi = n - 1;
+    while (id && lo <= hi) {
+        int mid = lo + (hi - lo) / 2, c = strcmp(row_id(rows, size, mid), id);
+        if (c == 0) return mid;
+        if (c < 0) lo = mid + 1;
+        else hi = mid - 1;
+    }
     return -1;
 }
 
-static int crit_index(const struct adv_kb *akb, const char *id)
-{
-    for (int i = 0; i < akb->ncrit; i++)
-        if (strcmp(akb->crit[i].id, id) == 0) return i;
-    return -1;
-}
-
-int adv_hw_index(const struct adv_kb *akb, const char *id)
-{
-    for (int i = 0; i < akb->nhw; i++)
-        if (strcmp(akb->hw[i].id, id) == 0) return i;
-    return -1;
-}
-
-int adv_strategy_index(const struct adv_kb *akb, const char *id)
-{
-    for (int i = 0; i < akb->nstrat; i++)
-        if (strcmp(akb->strat[i].id, id) == 0) return i;
-    return -1;
-}
-
-int adv_runtime_index(const struct adv_kb *akb, const char *id)
-{
-    for (int i = 0; i < akb->nrt; i++)
-        if (strcmp(akb->rt[i].id, id) == 0) return i;
-    return -1;
-}
+int adv_fw_index(const struct adv_kb *akb, const char *id) { return ADV_FIND(akb->fw, akb->nfw, id); }
+static int crit_index(const struct adv_kb *akb, const char *id) { return ADV_FIND(akb->crit, akb->ncrit, id); }
+int adv_hw_index(const struct adv_kb *akb, const char *id) { return ADV_FIND(akb->hw, akb->nhw, id); }
+int adv_strategy_index(const struct adv_kb *akb, const char *id) { return ADV_FIND(akb->strat, akb->nstrat, id); }
+int adv_runtime_index(const struct adv_kb *akb, const char *id) { return ADV_FIND(akb->rt, akb->nrt, id); }
+int adv_source_index(const struct adv_kb *akb, const char *id) { return ADV_FIND(akb->sources, akb->nsources, id); }
 
 const char *adv_kb_version(const struct adv_kb *akb) { return akb->version; }
 int adv_kb_framework_count(const struct adv_kb *akb) { return akb->nfw; }
 const char *adv_kb_framework_name(const struct adv_kb *akb, int i) { return akb->fw[i].name; }
 int adv_kb_criterion_count(const struct adv_kb *akb) { return akb->ncrit; }
+const char *adv_kb_criterion_id(const struct adv_kb *akb, int i) { return akb->crit[i].id; }
 const char *adv_kb_criterion_name(const struct adv_kb *akb, int i) { return akb->crit[i].name; }
 int adv_kb_score(const struct adv_kb *akb, int f, int c) { return akb->scores[f][c].present ? akb->scores[f][c].score : -1; }
 const char *adv_kb_date(const struct adv_kb *akb) { return akb->date; }
 
 const char *adv_source_title(const struct adv_kb *akb, const char *id)
 {
-    for (int i = 0; id && i < akb->nsources; i++)
-        if (strcmp(akb->sources[i].id, id) == 0) return akb->sources[i].title;
-    return NULL;
+    int i = adv_source_index(akb, id);
+    return i >= 0 ? akb->sources[i].title : NULL;
 }
 
 unsigned adv_value_bit(enum ans_index key, const char *value)
@@ -115,15 +133,22 @@ unsigned adv_value_bit(enum ans_index key, const char *value)
     return i >= 0 ? 1u << i : 0;
 }
 
-/* A comma-separated set as bits: of an answer key's values (key >= 0), or of hardware rows. */
+/* A comma-separated set as bits: of an answer key's values (key >= 0), or of hardware rows. Ids
+ * are at most 64 characters (kb_valid_ident); a longer item names nothing. */
 static unsigned set_bits(const struct adv_kb *akb, const char *text, int key)
 {
     unsigned bits = 0;
-    char copy[256];
-    snprintf(copy, sizeof copy, "%s", text ? text : "");
-    for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        if (key >= 0) bits |= adv_value_bit((enum ans_index)key, t);
-        else if (adv_hw_index(akb, t) >= 0) bits |= 1u << adv_hw_index(akb, t);
+    char item[80];
+    for (const char *p = text ? text : ""; *p;) {
+        size_t len = strcspn(p, ",");
+        if (len < sizeof item) {
+            memcpy(item, p, len);
+            item[len] = '\0';
+            int h = key >= 0 ? -1 : adv_hw_index(akb, item);
+            if (key >= 0) bits |= adv_value_bit((enum ans_index)key, item);
+            else if (h >= 0) bits |= 1u << h;
+        }
+        p += len + (p[len] == ',');
     }
     return bits;
 }
@@ -156,12 +181,62 @@ static int finish(struct loader *L, sqlite3_stmt *st, int rc)
     return L->status;
 }
 
-static int too_many(struct loader *L, const char *what)
+static int out_of_memory(struct loader *L)
 {
-    kb_errf(L->err, L->errsz, "knowledge base has more %s than this build handles", what);
-    L->status = KB_ERR_RUNTIME;
-    return L->status;
+    kb_errf(L->err, L->errsz, "out of memory loading the knowledge base");
+    return L->status = KB_ERR_RUNTIME;
 }
+
+/* The number of rows of a table, into *n. The load's read transaction keeps it true while the
+ * rows are read. A table over its structural limit (limit > 0) is refused, naming both. */
+static int count_rows(struct loader *L, const char *table, int limit, int *n)
+{
+    char sql[96];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM %s", table);
+    sqlite3_stmt *st = query(L, sql);
+    if (!st) return L->status;
+    int rc = sqlite3_step(st);
+    long long rows = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+    if (finish(L, st, rc == SQLITE_ROW ? SQLITE_DONE : rc)) return L->status;
+    if (limit && rows > limit) {
+        kb_errf(L->err, L->errsz, "database '%s': %s holds %lld rows; this build handles at most %d", kb_path(L->k), table,
+                rows, limit);
+        return L->status = KB_ERR_DB;
+    }
+    if (rows > INT_MAX / 2) return out_of_memory(L);
+    *n = (int)rows;
+    return KB_OK;
+}
+
+/* Zeroed room for n rows (and `extra` more) of size bytes, or NULL with L's status set. */
+static void *room(struct loader *L, int n, int extra, size_t size)
+{
+    void *p = arena_calloc(L->akb, (size_t)n + (size_t)extra, size);
+    if (!p) out_of_memory(L);
+    return p;
+}
+
+/* A row beyond the count read before: the read transaction rules it out; kept as a guard. */
+static int row_past_count(struct loader *L, sqlite3_stmt *st, const char *table)
+{
+    sqlite3_finalize(st);
+    kb_errf(L->err, L->errsz, "database '%s': %s changed while it was read", kb_path(L->k), table);
+    return L->status = KB_ERR_DB;
+}
+
+/* The rows just read are in strcmp order of their ids, as adv_find_id needs (ORDER BY id COLLATE
+ * BINARY gives it; a file written by another tool might hold ids that compare otherwise). */
+static int in_id_order(struct loader *L, const void *rows, int n, size_t size, const char *table)
+{
+    for (int i = 1; i < n; i++)
+        if (strcmp(row_id(rows, size, i - 1), row_id(rows, size, i)) >= 0) {
+            kb_errf(L->err, L->errsz, "database '%s': %s: ids '%s' and '%s' are not in order", kb_path(L->k), table,
+                    row_id(rows, size, i - 1), row_id(rows, size, i));
+            return L->status = KB_ERR_DB;
+        }
+    return KB_OK;
+}
+#define IN_ID_ORDER(L, rows, n, table) in_id_order((L), (rows), (n), sizeof *(rows), (table))
 
 #define S(x) arena_strdup(akb, (x))
 
@@ -202,29 +277,35 @@ static int load_basic(struct loader *L)
     struct adv_kb *akb = L->akb;
     sqlite3_stmt *st;
     int rc;
-    if (!(st = query(L, "SELECT id, name FROM frameworks ORDER BY id"))) return L->status;
+    int cap;
+    if (count_rows(L, "frameworks", ADV_MAX_FRAMEWORKS, &cap)) return L->status;
+    if (!(st = query(L, "SELECT id, name FROM frameworks ORDER BY id COLLATE BINARY"))) return L->status;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (akb->nfw == ADV_MAX_FRAMEWORKS) return sqlite3_finalize(st), too_many(L, "frameworks");
+        if (akb->nfw == cap) return row_past_count(L, st, "frameworks");
         akb->fw[akb->nfw].id = S(COL(st, 0));
         akb->fw[akb->nfw++].name = S(COL(st, 1));
     }
-    if (finish(L, st, rc)) return L->status;
-    if (!(st = query(L, "SELECT id, name, weight, source FROM criteria ORDER BY id"))) return L->status;
+    if (finish(L, st, rc) || IN_ID_ORDER(L, akb->fw, akb->nfw, "frameworks")) return L->status;
+    if (count_rows(L, "criteria", 0, &cap) || !(akb->crit = room(L, cap, 0, sizeof *akb->crit))) return L->status;
+    if (!(st = query(L, "SELECT id, name, weight, source FROM criteria ORDER BY id COLLATE BINARY"))) return L->status;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (akb->ncrit == ADV_MAX_CRITERIA) return sqlite3_finalize(st), too_many(L, "criteria");
+        if (akb->ncrit == cap) return row_past_count(L, st, "criteria");
         akb->crit[akb->ncrit].id = S(COL(st, 0));
         akb->crit[akb->ncrit].name = S(COL(st, 1));
         akb->crit[akb->ncrit].weight = sqlite3_column_double(st, 2);
         akb->crit[akb->ncrit++].source = S(COL(st, 3));
     }
-    if (finish(L, st, rc)) return L->status;
-    if (!(st = query(L, "SELECT id, name FROM hardware ORDER BY id"))) return L->status;
+    if (finish(L, st, rc) || IN_ID_ORDER(L, akb->crit, akb->ncrit, "criteria")) return L->status;
+    if (count_rows(L, "hardware", ADV_MAX_HARDWARE, &cap)) return L->status;
+    if (!(st = query(L, "SELECT id, name FROM hardware ORDER BY id COLLATE BINARY"))) return L->status;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (akb->nhw == ADV_MAX_HARDWARE) return sqlite3_finalize(st), too_many(L, "hardware platforms");
+        if (akb->nhw == cap) return row_past_count(L, st, "hardware");
         akb->hw[akb->nhw].id = S(COL(st, 0));
         akb->hw[akb->nhw++].name = S(COL(st, 1));
     }
-    if (finish(L, st, rc)) return L->status;
+    if (finish(L, st, rc) || IN_ID_ORDER(L, akb->hw, akb->nhw, "hardware")) return L->status;
+    for (int f = 0; f < akb->nfw; f++)
+        if (!(akb->scores[f] = room(L, akb->ncrit, 0, sizeof *akb->scores[f]))) return L->status;
     if (!(st = query(L, "SELECT framework, criterion, score, note, source, also FROM scores"))) return L->status;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         int f = adv_fw_index(akb, COL(st, 0)), c = crit_index(akb, COL(st, 1));
@@ -263,13 +344,14 @@ static int load_options(struct loader *L)
 {
     struct adv_kb *akb = L->akb;
     sqlite3_stmt *st;
-    int rc;
+    int rc, cap;
+    if (count_rows(L, "strategies", 0, &cap) || !(akb->strat = room(L, cap, 0, sizeof *akb->strat))) return L->status;
     if (!(st = query(L, "SELECT id, name, status, summary, memory_formula, source, replicated_bytes_per_param, "
                         "sharded_bytes_per_param, cpu_bytes_per_param, min_devices, tensor_parallel, kinds "
-                        "FROM strategies ORDER BY id")))
+                        "FROM strategies ORDER BY id COLLATE BINARY")))
         return L->status;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (akb->nstrat == ADV_MAX_STRATEGIES) return sqlite3_finalize(st), too_many(L, "strategies");
+        if (akb->nstrat == cap) return row_past_count(L, st, "strategies");
         int i = akb->nstrat++;
         akb->strat[i].id = S(COL(st, 0));
         akb->strat[i].name = S(COL(st, 1));
@@ -284,7 +366,7 @@ static int load_options(struct loader *L)
         akb->strat[i].tensor_parallel = sqlite3_column_int(st, 10);
         akb->strat[i].kinds = set_bits(akb, COL(st, 11), ANS_MODEL_KIND);
     }
-    if (finish(L, st, rc)) return L->status;
+    if (finish(L, st, rc) || IN_ID_ORDER(L, akb->strat, akb->nstrat, "strategies")) return L->status;
     if (!(st = query(L, "SELECT strategy, framework, hardware FROM strategy_frameworks"))) return L->status;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         int s = adv_strategy_index(akb, COL(st, 0)), f = adv_fw_index(akb, COL(st, 1));
@@ -295,10 +377,12 @@ static int load_options(struct loader *L)
         akb->strat[s].hardware[f] = hw ? hw : ~0u;
     }
     if (finish(L, st, rc)) return L->status;
-    if (!(st = query(L, "SELECT id, name, status, summary, source, targets, hardware, kinds FROM runtimes ORDER BY id")))
+    if (count_rows(L, "runtimes", 0, &cap) || !(akb->rt = room(L, cap, 0, sizeof *akb->rt))) return L->status;
+    if (!(st = query(L, "SELECT id, name, status, summary, source, targets, hardware, kinds FROM runtimes "
+                        "ORDER BY id COLLATE BINARY")))
         return L->status;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (akb->nrt == ADV_MAX_RUNTIMES) return sqlite3_finalize(st), too_many(L, "runtimes");
+        if (akb->nrt == cap) return row_past_count(L, st, "runtimes");
         int i = akb->nrt++;
         akb->rt[i].id = S(COL(st, 0));
         akb->rt[i].name = S(COL(st, 1));
@@ -309,7 +393,7 @@ static int load_options(struct loader *L)
         akb->rt[i].hardware = set_bits(akb, COL(st, 6), ANS_DEPLOY_HARDWARE);
         akb->rt[i].kinds = set_bits(akb, COL(st, 7), ANS_MODEL_KIND);
     }
-    if (finish(L, st, rc)) return L->status;
+    if (finish(L, st, rc) || IN_ID_ORDER(L, akb->rt, akb->nrt, "runtimes")) return L->status;
     if (!(st = query(L, "SELECT runtime, framework, path FROM runtime_frameworks"))) return L->status;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         int r = adv_runtime_index(akb, COL(st, 0)), f = adv_fw_index(akb, COL(st, 1));
@@ -320,12 +404,13 @@ static int load_options(struct loader *L)
             if (COL(st, 2) && strcmp(COL(st, 2), adv_path_names[p]) == 0) akb->rt[r].path[f] = (unsigned char)p;
     }
     if (finish(L, st, rc)) return L->status;
+    if (count_rows(L, "accelerators", 0, &cap) || !(akb->acc = room(L, cap, 0, sizeof *akb->acc))) return L->status;
     if (!(st = query(L, "SELECT id, name, vendor, source, memory_gb, bf16_tflops, fp16_tflops, fp32_tflops, "
                         "planner_default, match, tf32_tflops, fp8_tflops, bandwidth_gbs, link_gbs, network_gbs, "
-                        "interconnect FROM accelerators ORDER BY id")))
+                        "interconnect FROM accelerators ORDER BY id COLLATE BINARY")))
         return L->status;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (akb->nacc == ADV_MAX_ACCELERATORS) return sqlite3_finalize(st), too_many(L, "accelerators");
+        if (akb->nacc == cap) return row_past_count(L, st, "accelerators");
         int i = akb->nacc++;
         akb->acc[i].id = S(COL(st, 0));
         akb->acc[i].name = S(COL(st, 1));
@@ -344,19 +429,20 @@ static int load_options(struct loader *L)
         akb->acc[i].network_gbs = sqlite3_column_double(st, 14);
         akb->acc[i].interconnect = S(COL(st, 15));
     }
-    return finish(L, st, rc);
+    return finish(L, st, rc) ? L->status : IN_ID_ORDER(L, akb->acc, akb->nacc, "accelerators");
 }
 
 static int load_rules(struct loader *L)
 {
     struct adv_kb *akb = L->akb;
     sqlite3_stmt *st;
-    int rc;
+    int rc, cap;
+    if (count_rows(L, "rules", 0, &cap) || !(akb->rules = room(L, cap, 0, sizeof *akb->rules))) return L->status;
     if (!(st = query(L, "SELECT id, kind, title, text, source, condition, effect, priority, also FROM rules "
                         "ORDER BY kind, priority, id")))
         return L->status;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (akb->nrules == ADV_MAX_RULES) return sqlite3_finalize(st), too_many(L, "rules");
+        if (akb->nrules == cap) return row_past_count(L, st, "rules");
         int i = akb->nrules;
         akb->rules[i].cond = cJSON_Parse(COL(st, 5));
         akb->rules[i].effect = cJSON_Parse(COL(st, 6));
@@ -377,15 +463,37 @@ static int load_rules(struct loader *L)
         akb->rules[i].also = S(COL(st, 8));
     }
     if (finish(L, st, rc)) return L->status;
-    if (!(st = query(L, "SELECT id, title, url, published FROM sources ORDER BY id"))) return L->status;
+    if (count_rows(L, "sources", 0, &cap) || !(akb->sources = room(L, cap, 0, sizeof *akb->sources))) return L->status;
+    if (!(st = query(L, "SELECT id, title, url, published FROM sources ORDER BY id COLLATE BINARY"))) return L->status;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (akb->nsources == ADV_MAX_SOURCES) return sqlite3_finalize(st), too_many(L, "sources");
+        if (akb->nsources == cap) return row_past_count(L, st, "sources");
         akb->sources[akb->nsources].id = S(COL(st, 0));
         akb->sources[akb->nsources].title = S(COL(st, 1));
         akb->sources[akb->nsources].url = S(COL(st, 2));
         akb->sources[akb->nsources++].published = S(COL(st, 3));
     }
-    return finish(L, st, rc);
+    return finish(L, st, rc) ? L->status : IN_ID_ORDER(L, akb->sources, akb->nsources, "sources");
+}
+
+/* The working space of adv_rank and adv_recommend (struct adv_work), for the counts loaded. */
+static int make_work(struct loader *L)
+{
+    struct adv_kb *akb = L->akb;
+    struct adv_work *w = &akb->work;
+    if (!(w->applies = room(L, akb->nrules, 0, sizeof *w->applies)) ||
+        !(w->claimed = room(L, akb->nrules, 0, sizeof *w->claimed)) ||
+        !(w->weights = room(L, akb->ncrit, 0, sizeof *w->weights)) ||
+        !(w->mean = room(L, akb->ncrit, 0, sizeof *w->mean)) ||
+        !(w->counted = room(L, akb->ncrit, 0, sizeof *w->counted)) ||
+        !(w->exact = room(L, akb->ncrit, 1, sizeof *w->exact)) ||
+        !(w->rounded = room(L, akb->ncrit, 1, sizeof *w->rounded)) ||
+        !(w->cands = room(L, akb->nstrat, 1, sizeof *w->cands)) ||
+        !(w->cand_index = room(L, akb->nstrat, 1, sizeof *w->cand_index)) ||
+        !(w->cand_used = room(L, akb->nstrat, 1, sizeof *w->cand_used)) ||
+        !(w->strategy_points = room(L, akb->nstrat, 0, sizeof *w->strategy_points)) ||
+        !(w->runtime_points = room(L, akb->nrt, 0, sizeof *w->runtime_points)))
+        return L->status;
+    return KB_OK;
 }
 
 int adv_kb_load(kb *k, struct adv_kb **out, char *err, size_t errsz)
@@ -397,7 +505,15 @@ int adv_kb_load(kb *k, struct adv_kb **out, char *err, size_t errsz)
         return KB_ERR_RUNTIME;
     }
     struct loader L = {k, akb, err, errsz, KB_OK};
-    if (load_basic(&L) || load_options(&L) || load_rules(&L)) {
+    /* One read transaction: the tables are counted, then read, as of one moment. */
+    int rc = kb_exec(kb_db(k), "BEGIN");
+    if (rc != SQLITE_OK) {
+        L.status = kb_db_error(k, rc, "loading the knowledge base", err, errsz);
+    } else {
+        if (!load_basic(&L) && !load_options(&L) && !load_rules(&L)) make_work(&L);
+        kb_exec(kb_db(k), L.status == KB_OK ? "COMMIT" : "ROLLBACK");
+    }
+    if (L.status != KB_OK) {
         adv_kb_free(akb);
         return L.status;
     }
@@ -424,9 +540,11 @@ int adv_fact(const struct adv_kb *akb, const struct answers *a, const char *name
     return 1;
 }
 
-void adv_applicable(const struct adv_kb *akb, const struct answers *a, unsigned char applies[ADV_MAX_RULES])
+const unsigned char *adv_applicable(const struct adv_kb *akb, const struct answers *a)
 {
+    unsigned char *applies = akb->work.applies;
     for (int i = 0; i < akb->nrules; i++) applies[i] = (unsigned char)answers_match(a, akb->rules[i].cond);
+    return applies;
 }
 
 double adv_fact_or(const struct adv_kb *akb, const struct answers *a, const char *name, double fallback)
@@ -464,18 +582,58 @@ int adv_strategy_runs_on(const struct adv_kb *akb, int s, int fw, int h)
 
 /* --- ranking ---------------------------------------------------------------------------- */
 
-static struct adv_reason *add_reason(struct adv_framework *f, int delta_tenths, const char *detail,
-                                     const char *source)
+/* Adds delta to the last reason, which sums the reasons not listed. */
+static void add_unlisted(struct adv_framework *f, int delta_tenths)
 {
-    if (f->nreasons == ADV_MAX_REASONS) return NULL;
-    struct adv_reason *r = &f->reasons[f->nreasons++];
+    struct adv_reason *rest = &f->reasons[ADV_MAX_REASONS - 1];
+    rest->delta_tenths += delta_tenths;
+    f->unlisted++;
+    snprintf(rest->label, sizeof rest->label, "%d further reasons, each smaller than those listed", f->unlisted);
+}
+
+/* With every slot taken (a knowledge base with many criteria or rules), the last slot sums the
+ * reasons not listed, and the listed reason of the least size gives way to a larger one: returns
+ * its slot when it is smaller than `size` (or whatever its size, with must_list), else NULL. */
+static struct adv_reason *make_room(struct adv_framework *f, int size, int must_list)
+{
+    struct adv_reason *rest = &f->reasons[ADV_MAX_REASONS - 1];
+    if (!f->unlisted) { /* the last reason becomes the first of those not listed */
+        int delta = rest->delta_tenths;
+        *rest = (struct adv_reason){.delta_tenths = 0};
+        add_unlisted(f, delta);
+    }
+    int least = 0;
+    for (int i = 1; i < ADV_MAX_REASONS - 1; i++)
+        if (abs(f->reasons[i].delta_tenths) < abs(f->reasons[least].delta_tenths)) least = i;
+    if (!must_list && abs(f->reasons[least].delta_tenths) >= size) return NULL;
+    add_unlisted(f, f->reasons[least].delta_tenths);
+    return &f->reasons[least];
+}
+
+/* A reason for framework f, counted in its score; NULL when it is summed with others instead
+ * (make_room), so the caller has no label to write. must_list: it is listed in any case. */
+static struct adv_reason *add_reason_as(struct adv_framework *f, int delta_tenths, const char *detail,
+                                        const char *source, int must_list)
+{
+    f->score_tenths += delta_tenths;
+    struct adv_reason *r = f->nreasons < ADV_MAX_REASONS ? &f->reasons[f->nreasons++]
+                                                         : make_room(f, abs(delta_tenths), must_list);
+    if (!r) {
+        add_unlisted(f, delta_tenths);
+        return NULL;
+    }
     r->label[0] = '\0';
     r->detail = detail;
     r->delta_tenths = delta_tenths;
     r->source = source;
     r->also = NULL;
-    f->score_tenths += delta_tenths;
     return r;
+}
+
+static struct adv_reason *add_reason(struct adv_framework *f, int delta_tenths, const char *detail,
+                                     const char *source)
+{
+    return add_reason_as(f, delta_tenths, detail, source, 0);
 }
 
 /* Points x 10 as an int. The knowledge base bounds every rule's points (rules.c), so real values
@@ -503,7 +661,10 @@ struct rank_ctx {
     int h;                                /* hardware index, -1 unknown */
     const char *os, *deploy;
     unsigned deploy_mask, kind_bit, hw_deploy_bit;
-    double weights[ADV_MAX_CRITERIA], total_weight;
+    const double *weights;                /* per criterion (adv_criterion_weights) */
+    double total_weight;
+    const double *mean;                   /* per criterion: the eligible frameworks' mean score */
+    const int *counted;                   /* per criterion: how many of them have one */
     double familiar[ADV_MAX_FRAMEWORKS];  /* 0..1: how well the team knows each framework */
     int familiar_rule[ADV_MAX_FRAMEWORKS];
     int team_knows_any;
@@ -587,15 +748,13 @@ static const char *fw_name(const void *ctx, const char *id)
     return f >= 0 ? akb->fw[f].name : id;
 }
 
-/* The weighted criteria, signed against the mean of the eligible frameworks: a baseline reason
- * (the mean framework's points) and one reason per criterion. */
-static void criteria_reasons(const struct rank_ctx *c, const int *eligible, int f, struct adv_framework *fr,
-                             double criteria_points)
+/* The eligible frameworks' mean score on each criterion and how many have one, into c: what every
+ * framework's criteria are signed against. */
+static void criteria_means(struct rank_ctx *c, const int *eligible)
 {
     const struct adv_kb *akb = c->akb;
-    if (c->total_weight <= 0) return;
-    double mean[ADV_MAX_CRITERIA], base = 0;
-    int counted[ADV_MAX_CRITERIA];
+    double *mean = akb->work.mean;
+    int *counted = akb->work.counted;
     for (int k = 0; k < akb->ncrit; k++) {
         double sum = 0;
         counted[k] = 0;
@@ -604,12 +763,25 @@ static void criteria_reasons(const struct rank_ctx *c, const int *eligible, int 
             if (v >= 0) sum += v, counted[k]++;
         }
         mean[k] = counted[k] ? sum / counted[k] : 0;
-        base += criteria_points * c->weights[k] * mean[k] / (10.0 * c->total_weight);
     }
+    c->mean = mean;
+    c->counted = counted;
+}
+
+/* The weighted criteria, signed against the mean of the eligible frameworks: a baseline reason
+ * (the mean framework's points) and one reason per criterion. */
+static void criteria_reasons(const struct rank_ctx *c, int f, struct adv_framework *fr, double criteria_points)
+{
+    const struct adv_kb *akb = c->akb;
+    if (c->total_weight <= 0) return;
+    const double *mean = c->mean;
+    const int *counted = c->counted;
+    double base = 0;
+    for (int k = 0; k < akb->ncrit; k++) base += criteria_points * c->weights[k] * mean[k] / (10.0 * c->total_weight);
     /* Each reason is rounded to a tenth so that together they round like the exact total: the
      * score then does not depend on which frameworks form the average. */
-    double exact[ADV_MAX_CRITERIA + 1];
-    int rounded[ADV_MAX_CRITERIA + 1], n = 0;
+    double *exact = akb->work.exact;
+    int *rounded = akb->work.rounded, n = 0;
     exact[n++] = base;
     for (int k = 0; k < akb->ncrit; k++) {
         int v = criterion_score(c, f, k);
@@ -738,7 +910,7 @@ static void team_reasons(const struct rank_ctx *c, int f, struct adv_framework *
 static void rule_reasons(const struct rank_ctx *c, struct adv_framework *fr)
 {
     const struct adv_kb *akb = c->akb;
-    const char *claimed[ADV_MAX_RULES];
+    const char **claimed = akb->work.claimed;
     int nclaimed = 0;
     for (int i = 0; i < akb->nrules; i++) {
         const cJSON *d = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(akb->rules[i].effect, "score"), fr->id);
@@ -775,6 +947,28 @@ static void support_reasons(const struct rank_ctx *c, int f, struct adv_framewor
     }
 }
 
+/* The criteria's weights into out: base x the factors of every weight rule that holds (applies,
+ * or NULL to test each weight rule's condition here), kept within 1e-6..1e6. */
+static void weigh_criteria(const struct adv_kb *akb, const struct answers *a, const unsigned char *applies, double *out)
+{
+    for (int k = 0; k < akb->ncrit; k++) out[k] = akb->crit[k].weight;
+    for (int i = 0; i < akb->nrules; i++) {
+        const cJSON *w = cJSON_GetObjectItemCaseSensitive(akb->rules[i].effect, "weight");
+        if (!w || !(applies ? applies[i] : answers_match(a, akb->rules[i].cond))) continue;
+        for (const cJSON *e = w->child; e; e = e->next) {
+            int k = crit_index(akb, e->string);
+            if (k >= 0 && cJSON_IsNumber(e)) out[k] *= e->valuedouble;
+        }
+    }
+    for (int k = 0; k < akb->ncrit; k++) /* many compounding weight rules stay finite */
+        out[k] = out[k] < 1e-6 ? 1e-6 : out[k] > 1e6 ? 1e6 : out[k];
+}
+
+void adv_criterion_weights(const struct adv_kb *akb, const struct answers *resolved, double *out)
+{
+    weigh_criteria(akb, resolved, NULL, out);
+}
+
 void adv_rank(const struct adv_kb *akb, const struct answers *a, struct adv_ranking *out)
 {
     adv_rank_measured(akb, a, NULL, out);
@@ -784,8 +978,7 @@ void adv_rank_measured(const struct adv_kb *akb, const struct answers *a, const 
                        struct adv_ranking *out)
 {
     memset(out, 0, sizeof *out);
-    unsigned char applies[ADV_MAX_RULES];
-    adv_applicable(akb, a, applies);
+    const unsigned char *applies = adv_applicable(akb, a);
     struct rank_ctx c;
     memset(&c, 0, sizeof c);
     c.akb = akb;
@@ -801,26 +994,9 @@ void adv_rank_measured(const struct adv_kb *akb, const struct answers *a, const 
     const char *dh = answers_str(a, ANS_DEPLOY_HARDWARE);
     c.hw_deploy_bit = dh && strcmp(dh, "auto") != 0 ? adv_value_bit(ANS_DEPLOY_HARDWARE, dh) : 0;
 
-    /* Criterion weights: base x the factors of every matching weight rule. */
-    for (int k = 0; k < akb->ncrit; k++) c.weights[k] = akb->crit[k].weight;
-    for (int i = 0; i < akb->nrules; i++) {
-        const cJSON *w = cJSON_GetObjectItemCaseSensitive(akb->rules[i].effect, "weight");
-        if (!w || !applies[i]) continue;
-        for (const cJSON *e = w->child; e; e = e->next) {
-            int k = crit_index(akb, e->string);
-            if (k >= 0 && cJSON_IsNumber(e)) c.weights[k] *= e->valuedouble;
-        }
-    }
-    for (int k = 0; k < akb->ncrit; k++) /* many compounding weight rules stay finite */
-        c.weights[k] = c.weights[k] < 1e-6 ? 1e-6 : c.weights[k] > 1e6 ? 1e6 : c.weights[k];
-    for (int k = 0; k < akb->ncrit; k++) {
-        c.total_weight += c.weights[k];
-        if (out->nweights < 32) {
-            out->weights[out->nweights].criterion = akb->crit[k].id;
-            out->weights[out->nweights].name = akb->crit[k].name;
-            out->weights[out->nweights++].weight = c.weights[k];
-        }
-    }
+    weigh_criteria(akb, a, applies, akb->work.weights);
+    c.weights = akb->work.weights;
+    for (int k = 0; k < akb->ncrit; k++) c.total_weight += c.weights[k];
     double criteria_points = adv_fact_or(akb, a, "criteria_points", 60);
     double level_points[LEVEL_COUNT] = {0, adv_fact_or(akb, a, "level_supported", 0), adv_fact_or(akb, a, "level_experimental", 0),
                                         adv_fact_or(akb, a, "level_community", 0), 0};
@@ -838,20 +1014,19 @@ void adv_rank_measured(const struct adv_kb *akb, const struct answers *a, const 
         fr->excluded = exclusion(&c, f, fr);
         eligible[f] = !fr->excluded;
     }
+    criteria_means(&c, eligible);
     for (int f = 0; f < akb->nfw; f++) {
         struct adv_framework *fr = &out->items[f];
         if (fr->excluded) continue;
-        criteria_reasons(&c, eligible, f, fr, criteria_points);
+        criteria_reasons(&c, f, fr, criteria_points);
         support_reasons(&c, f, fr, level_points);
         unmet_needs(&c, f, fr);
         team_reasons(&c, f, fr);
         rule_reasons(&c, fr);
         /* Keep the score in 0..100 with a reason, so the reasons still add up. */
         if (fr->score_tenths > 1000 || fr->score_tenths < 0) {
-            if (fr->nreasons == ADV_MAX_REASONS) /* make room: the cap must be listed */
-                fr->score_tenths -= fr->reasons[--fr->nreasons].delta_tenths;
             int delta = fr->score_tenths > 1000 ? 1000 - fr->score_tenths : -fr->score_tenths;
-            struct adv_reason *r = add_reason(fr, delta, NULL, c.method_source);
+            struct adv_reason *r = add_reason_as(fr, delta, NULL, c.method_source, 1); /* the cap is always listed */
             snprintf(r->label, sizeof r->label, delta < 0 ? "Capped at 100" : "Floored at 0");
         }
     }
@@ -869,6 +1044,8 @@ void adv_utf8_trim(char *s)
     size_t need = lead < 0x80 ? 1 : (lead & 0xe0) == 0xc0 ? 2 : (lead & 0xf0) == 0xe0 ? 3 : (lead & 0xf8) == 0xf0 ? 4 : 1;
     if (n - start < need) s[start] = '\0';
 }
+
+int adv_reason_total(const struct adv_framework *f) { return f->nreasons + (f->unlisted ? f->unlisted - 1 : 0); }
 
 void adv_reason_text(const struct adv_reason *r, char *out, size_t n)
 {

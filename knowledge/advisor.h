@@ -1,8 +1,9 @@
 /* advisor: answers + hardware facts -> a ranked, explained recommendation with a distributed
  * strategy, a deployment runtime, a memory and time plan and the pitfalls that apply.
  *
- * The knowledge base is loaded once into memory (adv_kb_load); adv_rank and adv_recommend then
- * run without SQL or allocation, fast enough to rerun on every keystroke of the wizard. Every
+ * The knowledge base is loaded once into memory (adv_kb_load), with working space sized for its
+ * tables; adv_rank and adv_recommend then run without SQL or allocation (one call at a time per
+ * loaded knowledge base), fast enough to rerun on every keystroke of the wizard. Every
  * number the advice uses comes from the knowledge base: criteria scores and weights, rule
  * effects, support levels, the method's points (rule method-ranking), planning MFU and shapes. */
 #ifndef FWADVISOR_ADVISOR_H
@@ -14,13 +15,18 @@
 #include "knowledge/answers.h"
 #include "knowledge/kb.h"
 
-#define ADV_MAX_FRAMEWORKS 16
+/* Frameworks are numbered one bit each of a mask (the frameworks a strategy or runtime serves):
+ * a structural limit, which kb_import enforces. */
+#define ADV_MAX_FRAMEWORKS KB_MAX_FRAMEWORKS
 #define ADV_MAX_REASONS 48
-#define ADV_MAX_STRATEGIES 24
+#define ADV_MAX_ALTERNATIVES 6
 #define ADV_MAX_PITFALLS 32
 
 struct adv_kb; /* opaque: the facts in memory */
 
+/* Loads every table in one read transaction. KB_ERR_DB with one line naming the table when the
+ * file holds more frameworks or hardware platforms than this build handles (written by another
+ * tool) or a rule that is not valid JSON; KB_ERR_RUNTIME when out of memory. */
 int adv_kb_load(kb *k, struct adv_kb **out, char *err, size_t errsz);
 void adv_kb_free(struct adv_kb *akb);
 
@@ -110,14 +116,15 @@ struct adv_framework {
     int score_tenths; /* 0..1000; equals the sum of the reasons' deltas */
     int excluded;
     int nreasons;
+    /* Beyond ADV_MAX_REASONS the largest are listed and the last reason sums the `unlisted`
+     * others (0: every reason is listed). */
+    int unlisted;
     struct adv_reason reasons[ADV_MAX_REASONS];
 };
 
 struct adv_ranking {
     int count;
     struct adv_framework items[ADV_MAX_FRAMEWORKS]; /* best first, excluded last */
-    int nweights;
-    struct { const char *criterion, *name; double weight; } weights[32];
 };
 
 /* The parallel layout of a plan: tensor x pipeline x data parallel devices (tp*pp*dp = devices),
@@ -229,7 +236,7 @@ struct adv_result {
     int nstrategy_reasons;
     struct adv_reason strategy_reasons[16];
     int nalternatives;
-    const char *alternatives[ADV_MAX_STRATEGIES];
+    const char *alternatives[ADV_MAX_ALTERNATIVES];
 
     const char *runtime, *runtime_name;
     int nruntime_reasons;
@@ -290,6 +297,11 @@ int adv_measured_used(const struct adv_result *r, const char *name);
 int adv_recommend(const struct adv_kb *akb, const struct answers *answers, const struct adv_hw *hw,
                   struct adv_result *out, char *err, size_t errsz);
 
+/* The criteria's weights for resolved answers, as the ranking weighs them: each criterion's base
+ * weight times the factors of the weight rules that hold, kept within 1e-6..1e6. out holds
+ * adv_kb_criterion_count entries, in the order of adv_kb_criterion_name. */
+void adv_criterion_weights(const struct adv_kb *akb, const struct answers *resolved, double *out);
+
 /* Just the ranking, for answers already resolved by adv_recommend (the wizard's side panel). */
 void adv_rank(const struct adv_kb *akb, const struct answers *resolved, struct adv_ranking *out);
 /* The same with the frameworks' speed measured on this machine (may be NULL): each measured
@@ -321,12 +333,13 @@ void adv_inference_text(const struct adv_kb *akb, const struct adv_result *r,
 /* The fwadvisor.report/1 document. generated_at is an ISO-8601 UTC time. Caller frees. */
 cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, const char *generated_at);
 
-/* The criteria x frameworks table (seed articles' comparison): counts, names, and a score
- * 0..10, or -1 where the knowledge base has none. */
+/* The criteria x frameworks table (seed articles' comparison): counts, names (and criterion
+ * ids), and a score 0..10, or -1 where the knowledge base has none. */
 int adv_kb_framework_count(const struct adv_kb *akb);
 const char *adv_kb_framework_name(const struct adv_kb *akb, int i);
 int adv_kb_criterion_count(const struct adv_kb *akb);
 const char *adv_kb_criterion_name(const struct adv_kb *akb, int i);
+const char *adv_kb_criterion_id(const struct adv_kb *akb, int i);
 int adv_kb_score(const struct adv_kb *akb, int framework, int criterion);
 
 /* The accelerator catalog in load order: count, and the id, name, vendor and memory of entry i. */
@@ -344,6 +357,9 @@ const char *adv_source_title(const struct adv_kb *akb, const char *id);
 
 /* Cuts a string that snprintf may have truncated back to a whole UTF-8 character. */
 void adv_utf8_trim(char *s);
+
+/* How many reasons a framework's score has: those listed and those the last one sums. */
+int adv_reason_total(const struct adv_framework *f);
 
 /* Reason text as the report shows it: "label: detail" (or the label alone). */
 void adv_reason_text(const struct adv_reason *r, char *out, size_t n);

@@ -15,24 +15,31 @@ static int points_tenths(double points)
     return (int)lround((points > 1e4 ? 1e4 : points < -1e4 ? -1e4 : points) * 10);
 }
 
-/* Preference points (x10) for a strategy or runtime (`member` "strategy" or "runtime") from the
- * rules that apply. */
-static int preference_points(const struct adv_kb *akb, const unsigned char *applies, const char *member, const char *id)
+/* 1 when e is the first member of its object with its name (a lookup by name finds that one). */
+static int first_of_name(const cJSON *e)
 {
-    int pts = 0;
-    for (int i = 0; i < akb->nrules; i++) {
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(akb->rules[i].effect, member), id);
-        if (cJSON_IsNumber(v) && applies[i]) pts += points_tenths(v->valuedouble);
-    }
-    return pts;
+    for (const cJSON *p = e->prev; p && p->next; p = p->prev) /* cJSON's first item has prev = last */
+        if (strcmp(p->string, e->string) == 0) return 0;
+    return 1;
 }
 
-struct candidate {
-    int s, points, group; /* group: 0 single device, 1 replicated, 2 sharded, 3 offload */
-    struct adv_memory mem;
-};
+/* Preference points (x10) of every strategy or runtime (`member` "strategy" or "runtime", index
+ * its lookup by id) from the rules that apply, into points (n of them): one pass over the rules,
+ * however many strategies and runtimes there are. */
+static void preference_points(const struct adv_kb *akb, const unsigned char *applies, const char *member,
+                              int (*index)(const struct adv_kb *, const char *), int *points, int n)
+{
+    memset(points, 0, (size_t)n * sizeof *points);
+    for (int i = 0; i < akb->nrules; i++) {
+        const cJSON *m = applies[i] ? cJSON_GetObjectItemCaseSensitive(akb->rules[i].effect, member) : NULL;
+        for (const cJSON *e = cJSON_IsObject(m) ? m->child : NULL; e; e = e->next) {
+            int k = cJSON_IsNumber(e) && first_of_name(e) ? index(akb, e->string) : -1;
+            if (k >= 0) points[k] += points_tenths(e->valuedouble);
+        }
+    }
+}
 
-static int better(const struct adv_kb *akb, const struct candidate *x, const struct candidate *y)
+static int better(const struct adv_kb *akb, const struct adv_candidate *x, const struct adv_candidate *y)
 {
     /* A strategy made for this kind of model (TorchRec and ParameterServerStrategy for
      * recommendation models: they shard embedding tables row-wise and keep hot rows cached) comes
@@ -75,8 +82,9 @@ void adv_choose_strategy(const struct adv_kb *akb, struct adv_result *r, int fw,
     const char *hardware = answers_str(a, ANS_HARDWARE);
     int h = adv_hw_index(akb, hardware);
     unsigned kind = adv_value_bit(ANS_MODEL_KIND, answers_str(a, ANS_MODEL_KIND));
-    struct candidate cands[ADV_MAX_STRATEGIES];
-    int n = 0;
+    struct adv_candidate *cands = akb->work.cands; /* room for every strategy and the fallback */
+    int *points = akb->work.strategy_points, n = 0;
+    preference_points(akb, applies, "strategy", adv_strategy_index, points, akb->nstrat);
     for (int s = 0; s < akb->nstrat; s++) {
         const char *id = akb->strat[s].id;
         if (!adv_strategy_runs_on(akb, s, fw, h)) continue;
@@ -85,9 +93,9 @@ void adv_choose_strategy(const struct adv_kb *akb, struct adv_result *r, int fw,
         if (akb->strat[s].kinds && !(akb->strat[s].kinds & kind)) continue;
         if (D > 1 && strcmp(id, "single") == 0) continue;
         if (D == 1 && akb->strat[s].min_devices > 1) continue;
-        struct candidate *c = &cands[n++];
+        struct adv_candidate *c = &cands[n++];
         c->s = s;
-        c->points = preference_points(akb, applies, "strategy", id);
+        c->points = points[s];
         c->group = akb->strat[s].cpu > 0 ? 3 : D == 1 || akb->strat[s].sharded == 0 ? (D == 1 ? 0 : 1) : 2;
         adv_strategy_memory(akb, r, s, &c->mem);
     }
@@ -103,9 +111,9 @@ void adv_choose_strategy(const struct adv_kb *akb, struct adv_result *r, int fw,
     for (int i = 1; i < n; i++)
         if (better(akb, &cands[i], &cands[best])) best = i;
     /* Without a device memory figure nothing "fits"; prefer the simplest then. */
-    const struct candidate *c = &cands[best];
+    const struct adv_candidate *c = &cands[best];
     if (!c->mem.fits && c->mem.device_memory_gb > 0) { /* nothing fits: how many devices would, what else helps */
-        int idx[ADV_MAX_STRATEGIES];
+        int *idx = akb->work.cand_index;
         for (int i = 0; i < n; i++) idx[i] = cands[i].s;
         r->memory = c->mem;
         adv_plan_nothing_fits(akb, r, idx, n);
@@ -152,9 +160,10 @@ void adv_choose_strategy(const struct adv_kb *akb, struct adv_result *r, int fw,
                  c->mem.cpu_gb);
     /* Alternatives: the other candidates, best first; when the choice fits, only those that fit
      * too (a strategy that cannot hold the model is no alternative). */
-    int used[ADV_MAX_STRATEGIES] = {0};
+    int *used = akb->work.cand_used;
+    memset(used, 0, (size_t)n * sizeof *used);
     used[best] = 1;
-    for (int k = 1; k < n && r->nalternatives < 6; k++) {
+    for (int k = 1; k < n && r->nalternatives < ADV_MAX_ALTERNATIVES; k++) {
         int pick = -1;
         for (int i = 0; i < n; i++)
             if (!used[i] && (!c->mem.fits || cands[i].mem.fits) && (pick < 0 || better(akb, &cands[i], &cands[pick])))
@@ -214,6 +223,8 @@ void adv_choose_runtime(const struct adv_kb *akb, struct adv_result *r, int fw, 
     double path_points[PATH_NATIVE + 1] = {0, 0, 0, 0};
     static const char *const path_facts[] = {NULL, "runtime_indirect", "runtime_converter", "runtime_native"};
     for (int p = PATH_INDIRECT; p <= PATH_NATIVE; p++) adv_fact(akb, a, path_facts[p], &path_points[p], NULL);
+    int *points = akb->work.runtime_points;
+    preference_points(akb, applies, "runtime", adv_runtime_index, points, akb->nrt);
     int best = -1, best_pts = 0;
     char elsewhere[256];
     size_t used = 0;
@@ -226,7 +237,7 @@ void adv_choose_runtime(const struct adv_kb *akb, struct adv_result *r, int fw, 
                 used += (size_t)snprintf(elsewhere + used, sizeof elsewhere - used, "%s%s", used ? ", " : "", akb->rt[rt].id);
             continue;
         }
-        int pts = preference_points(akb, applies, "runtime", akb->rt[rt].id);
+        int pts = points[rt];
         if (fw >= 0) pts += points_tenths(path_points[akb->rt[rt].path[fw]]);
         if (strcmp(akb->rt[rt].status, "current") != 0) pts += points_tenths(maintenance);
         if (best < 0 || pts > best_pts) {

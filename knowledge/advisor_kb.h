@@ -4,15 +4,16 @@
 
 #include "knowledge/advisor.h"
 
+#include <limits.h>
+
 enum { LEVEL_FIRST, LEVEL_SUPPORTED, LEVEL_EXPERIMENTAL, LEVEL_COMMUNITY, LEVEL_NONE, LEVEL_COUNT };
 extern const char *const adv_level_names[LEVEL_COUNT];
 
-#define ADV_MAX_CRITERIA 32
-#define ADV_MAX_HARDWARE 16
-#define ADV_MAX_RUNTIMES 32
-#define ADV_MAX_ACCELERATORS 64
-#define ADV_MAX_RULES 256
-#define ADV_MAX_SOURCES 256
+/* Hardware platforms are numbered one bit each of a mask (strat.hardware): a structural limit,
+ * which kb_import enforces. Every other table is as long as the database makes it. */
+#define ADV_MAX_HARDWARE KB_MAX_HARDWARE
+_Static_assert(ADV_MAX_HARDWARE <= sizeof(unsigned) * CHAR_BIT, "one bit per hardware platform in an unsigned");
+_Static_assert(ADV_MAX_FRAMEWORKS <= sizeof(unsigned) * CHAR_BIT, "one bit per framework in an unsigned");
 
 struct adv_score { int present, score; const char *note, *source, *also; };
 
@@ -29,14 +30,37 @@ struct adv_support {
 enum { PATH_NONE, PATH_INDIRECT, PATH_CONVERTER, PATH_NATIVE };
 extern const char *const adv_path_names[];
 
+/* A strategy the advisor may choose, with its memory plan (advisor_choose.c). */
+struct adv_candidate {
+    int s, points, group; /* group: 0 single device, 1 replicated, 2 sharded, 3 offload */
+    struct adv_memory mem;
+};
+
+/* The working space of adv_rank and adv_recommend, sized by adv_kb_load from the row counts so
+ * that they run without allocating. One call at a time on a loaded knowledge base. */
+struct adv_work {
+    unsigned char *applies;        /* nrules: adv_applicable */
+    const char **claimed;          /* nrules: the claims counted for a framework */
+    double *weights, *mean;        /* ncrit: the criteria's weights, their mean scores */
+    int *counted;                  /* ncrit: frameworks with a score on the criterion */
+    double *exact;                 /* ncrit + 1: a framework's criteria points, baseline first */
+    int *rounded;                  /* ncrit + 1 */
+    struct adv_candidate *cands;   /* nstrat + 1: the strategies adv_choose_strategy weighs */
+    int *cand_index, *cand_used;   /* nstrat + 1 */
+    int *strategy_points;          /* nstrat: the rules' preference for each strategy */
+    int *runtime_points;           /* nrt: and for each runtime */
+};
+
+/* Frameworks and hardware platforms stay in fixed arrays (their limits are structural); the
+ * other tables are allocated from the arena with as many rows as the database holds. */
 struct adv_kb {
     struct arena_block *arena;
     char version[64], date[32];
     int nfw, ncrit, nhw, nstrat, nrt, nacc, nrules, nsources;
     struct { const char *id, *name; } fw[ADV_MAX_FRAMEWORKS];
-    struct { const char *id, *name, *source; double weight; } crit[ADV_MAX_CRITERIA];
+    struct { const char *id, *name, *source; double weight; } *crit;
     struct { const char *id, *name; } hw[ADV_MAX_HARDWARE];
-    struct adv_score scores[ADV_MAX_FRAMEWORKS][ADV_MAX_CRITERIA];
+    struct adv_score *scores[ADV_MAX_FRAMEWORKS]; /* per framework, ncrit of them */
     struct adv_support support[ADV_MAX_FRAMEWORKS][ADV_MAX_HARDWARE];
     struct {
         const char *id, *name, *status, *summary, *formula, *source;
@@ -45,7 +69,7 @@ struct adv_kb {
         unsigned kinds;      /* bit per model_kind value; 0: any */
         unsigned frameworks; /* bit per fw index */
         unsigned hardware[ADV_MAX_FRAMEWORKS]; /* per framework: bit per hw index it runs on */
-    } strat[ADV_MAX_STRATEGIES];
+    } *strat;
     struct {
         const char *id, *name, *status, *summary, *source;
         unsigned targets;    /* bit per deploy value index in answer_keys */
@@ -53,19 +77,26 @@ struct adv_kb {
         unsigned kinds;      /* bit per model_kind value; 0: any */
         unsigned frameworks;
         unsigned char path[ADV_MAX_FRAMEWORKS]; /* PATH_* per framework */
-    } rt[ADV_MAX_RUNTIMES];
+    } *rt;
     struct {
         const char *id, *name, *vendor, *match, *source, *interconnect;
         double memory_gb, bandwidth_gbs, fp32, tf32, bf16, fp16, fp8, link_gbs, network_gbs;
         int planner_default;
-    } acc[ADV_MAX_ACCELERATORS];
+    } *acc;
     struct {
         const char *id, *kind, *title, *text, *source, *also;
         cJSON *cond, *effect;
         int priority;
-    } rules[ADV_MAX_RULES];
-    struct { const char *id, *title, *url, *published; } sources[ADV_MAX_SOURCES];
+    } *rules;
+    struct { const char *id, *title, *url, *published; } *sources;
+    struct adv_work work;
 };
+
+/* The index of id among n rows whose first member is their id, in strcmp order (as adv_kb_load
+ * reads and checks them), or -1: a binary search, however long the table. ADV_FIND(rows, n, id)
+ * for an array of the adv_kb. */
+int adv_find_id(const void *rows, int n, size_t size, const char *id);
+#define ADV_FIND(rows, n, id) adv_find_id((rows), (n), sizeof *(rows), (id))
 
 int adv_fw_index(const struct adv_kb *akb, const char *id);
 int adv_hw_index(const struct adv_kb *akb, const char *id);
@@ -73,15 +104,16 @@ int adv_hw_index(const struct adv_kb *akb, const char *id);
 unsigned adv_value_bit(enum ans_index key, const char *value);
 int adv_strategy_index(const struct adv_kb *akb, const char *id);
 int adv_runtime_index(const struct adv_kb *akb, const char *id);
+int adv_source_index(const struct adv_kb *akb, const char *id);
 
 /* The value of a fact for these answers: from the matching rule with the highest priority that
  * states it (ties: the first in id order). Returns 1 and fills *value (and *rule) when found. */
 int adv_fact(const struct adv_kb *akb, const struct answers *a, const char *name, double *value, int *rule);
 
-/* applies[i] = 1 when rule i's condition holds for these answers. Every branch of a decision tree
- * that holds counts (evidence, not first-match); rules sharing a `claim` count once per framework,
- * which adv_rank sees to. */
-void adv_applicable(const struct adv_kb *akb, const struct answers *a, unsigned char applies[ADV_MAX_RULES]);
+/* applies[i] = 1 when rule i's condition holds for these answers, in the adv_kb's working space
+ * (valid until the next call). Every branch of a decision tree that holds counts (evidence, not
+ * first-match); rules sharing a `claim` count once per framework, which adv_rank sees to. */
+const unsigned char *adv_applicable(const struct adv_kb *akb, const struct answers *a);
 
 /* The effective support of framework f on hardware h under the answered os: the row's level,
  * or the os_support entry's where one exists (then *os_entry points to it). NULL when no row. */

@@ -61,12 +61,7 @@ const char *adv_kb_accelerator(const struct adv_kb *akb, int i, const char **nam
     return akb->acc[i].id;
 }
 
-int adv_accelerator_index(const struct adv_kb *akb, const char *id)
-{
-    for (int i = 0; id && i < akb->nacc; i++)
-        if (strcmp(akb->acc[i].id, id) == 0) return i;
-    return -1;
-}
+int adv_accelerator_index(const struct adv_kb *akb, const char *id) { return ADV_FIND(akb->acc, akb->nacc, id); }
 
 /* The catalog device a driver-reported name means: the longest `match` found in it and followed by
  * a character that cannot continue a model name ("nvidia l40" is in "nvidia l40s" but names
@@ -569,8 +564,7 @@ int adv_recommend(const struct adv_kb *akb, const struct answers *answers, const
     if ((status = resolve_inputs(akb, out, err, errsz)) != KB_OK) return status;
     adv_rank_measured(akb, &out->answers, hw ? &hw->fw_speeds : NULL, &out->ranking);
     int fw = out->ranking.count > 0 && !out->ranking.items[0].excluded ? adv_fw_index(akb, out->ranking.items[0].id) : -1;
-    unsigned char applies[ADV_MAX_RULES];
-    adv_applicable(akb, &out->answers, applies);
+    const unsigned char *applies = adv_applicable(akb, &out->answers);
     adv_choose_strategy(akb, out, fw, applies);
     adv_choose_runtime(akb, out, fw, applies);
     const struct adv_memory *m = &out->memory;

@@ -27,6 +27,7 @@ int kb_exec(sqlite3 *db, const char *sql)
 
 sqlite3 *kb_db(kb *k) { return k->db; }
 const char *kb_path(const kb *k) { return k->path; }
+const char *kb_notice(const kb *k) { return k->notice; }
 int kb_busy_ms(const kb *k) { return k->busy_ms; }
 
 void kb_set_progress(kb *k, void (*fn)(void *ctx, size_t done, size_t total), void *ctx)
@@ -311,6 +312,19 @@ static int stored_hash_matches(kb *k, int *matches)
     return rc;
 }
 
+const struct kb_table *kb_table_over_limit(kb *k, long long *rows, int *rc)
+{
+    *rc = SQLITE_OK;
+    for (int t = 0; t < kb_table_count; t++) {
+        if (!kb_tables[t].max_rows) continue;
+        char sql[128];
+        snprintf(sql, sizeof sql, "SELECT count(*) FROM %s", kb_tables[t].name);
+        if ((*rc = read_int(k->db, sql, rows)) != SQLITE_OK) return NULL;
+        if (*rows > kb_tables[t].max_rows) return &kb_tables[t];
+    }
+    return NULL;
+}
+
 static int foreign_keys_ok(kb *k, char *err, size_t errsz)
 {
     sqlite3_stmt *st;
@@ -401,6 +415,22 @@ static int refresh_builtin(kb *k, char *err, size_t errsz)
         }
     }
     if ((status = copy_seed(k, mem, err, errsz)) != KB_OK) goto fail;
+    /* The user's rows and this build's together may not fit a table's limit: then the file keeps
+     * the facts it has, which still fit, and the user hears why. */
+    long long rows;
+    const struct kb_table *over = kb_table_over_limit(k, &rows, &rc);
+    if (rc != SQLITE_OK) {
+        status = kb_db_error(k, rc, "refreshing built-in facts", err, errsz);
+        goto fail;
+    }
+    if (over) {
+        kb_errf(k->notice, sizeof k->notice,
+                "the built-in facts of this build were not applied: %s would hold %lld rows; this build handles at most %d",
+                over->name, rows, over->max_rows);
+        kb_exec(k->db, "ROLLBACK");
+        sqlite3_close(mem);
+        return KB_OK;
+    }
     if ((status = set_seed_hash(k, err, errsz)) != KB_OK) goto fail;
     if ((status = foreign_keys_ok(k, err, errsz)) != KB_OK) goto fail;
     if ((rc = kb_exec(k->db, "COMMIT")) != SQLITE_OK) {

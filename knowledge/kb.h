@@ -14,6 +14,11 @@
 #define KB_APPLICATION_ID 0x66776164 /* "fwad" in the database header */
 #define KB_EXPORT_SCHEMA "fwadvisor.kb/1"
 #define KB_DEFAULT_BUSY_MS 5000
+/* Tables whose rows the advisor numbers with one bit each of a 32-bit mask (the frameworks a
+ * strategy or runtime serves, the platforms a framework's strategy runs on): no write leaves more
+ * rows in them than this. kb_import refuses such a document; the advisor refuses such a file. */
+#define KB_MAX_FRAMEWORKS 32
+#define KB_MAX_HARDWARE 32
 
 /* Status codes; the command line maps them to its exit codes. */
 enum kb_status {
@@ -85,6 +90,11 @@ int kb_begin_write(kb *k, const char *what, char *err, size_t errsz);
  * before the lock is let go, so no import that reports success lands in the backup. */
 int kb_reset(const char *path, int make_dirs, char *backup, size_t backupsz, char *err, size_t errsz);
 
+/* What opening k left undone that the user should hear of, or "": the built-in facts of this
+ * build not applied because a table would then hold more rows than its limit (the database keeps
+ * the facts it had). */
+const char *kb_notice(const kb *k);
+
 /* Version and date of the built-in facts stored in the database (meta table); "" if absent. */
 void kb_version(kb *k, char *version, size_t vsz, char *date, size_t dsz);
 
@@ -102,7 +112,8 @@ struct kb_import_stats {
 
 /* Imports an export document. The whole document is checked first (JSON syntax with byte offset,
  * types, allowed values, ranges, dates, references to ids in the document or the database,
- * every fact's source); then it is applied in one transaction and marked as the user's. On any
+ * every fact's source); then it is applied in one transaction and marked as the user's, and
+ * refused (KB_ERR_INPUT) when a table would hold more rows than its limit (KB_MAX_*). On any
  * error the database is unchanged. `name` is used in messages (a file name or "-"). */
 int kb_import(kb *k, const char *text, size_t len, const char *name, struct kb_import_stats *stats,
               char *err, size_t errsz);

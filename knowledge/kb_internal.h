@@ -26,6 +26,7 @@ struct kb {
     dev_t dev;        /* the file opened (kb_begin_write checks it is still the one at path) */
     ino_t ino;
     int have_id;
+    char notice[256]; /* kb_notice */
     char path[PATH_MAX];
 };
 
@@ -34,6 +35,11 @@ void kb_errf(char *err, size_t errsz, const char *fmt, ...) __attribute__((forma
 
 /* Executes SQL with no result rows; returns the SQLite code. */
 int kb_exec(sqlite3 *db, const char *sql);
+
+/* The first table holding more rows than its max_rows, with its count in *rows; NULL when none
+ * is over, or on a read error (*rc set; SQLITE_OK otherwise). Inside a write transaction it sees
+ * the rows written so far. */
+const struct kb_table *kb_table_over_limit(kb *k, long long *rows, int *rc);
 
 /* Builds "SELECT c1, c2, ... FROM table" (+ " " + tail) from the constant table description
  * (identifiers only, never data); returns the SQLite code of the prepare. */

@@ -604,6 +604,19 @@ static int upsert_row(kb *k, const struct kb_table *t, const cJSON *row, sqlite3
     return rc == SQLITE_OK ? 0 : -1;
 }
 
+/* After the rows are written, inside the import's transaction: a table over its limit refuses
+ * the document (the caller rolls back). */
+static int within_limits(kb *k, const char *name, char *err, size_t errsz)
+{
+    long long rows;
+    int rc;
+    const struct kb_table *over = kb_table_over_limit(k, &rows, &rc);
+    if (rc != SQLITE_OK) return kb_db_error(k, rc, "importing", err, errsz);
+    if (!over) return KB_OK;
+    kb_errf(err, errsz, "%s: %s would hold %lld rows; this build handles at most %d", name, over->name, rows, over->max_rows);
+    return KB_ERR_INPUT;
+}
+
 int kb_import(kb *k, const char *text, size_t len, const char *name, struct kb_import_stats *stats,
               char *err, size_t errsz)
 {
@@ -654,6 +667,7 @@ int kb_import(kb *k, const char *text, size_t len, const char *name, struct kb_i
         sqlite3_finalize(lookup);
         sqlite3_finalize(upsert);
     }
+    if (status == KB_OK) status = within_limits(k, name, err, errsz);
     if (status == KB_OK) {
         /* Deferred foreign keys are checked by COMMIT; a failure leaves nothing behind. */
         rc = kb_exec(k->db, "COMMIT");

@@ -1,6 +1,7 @@
 /* Browsing queries behind `kb list` and `kb show`. */
 #include "knowledge/kb_internal.h"
 #include "knowledge/answer_keys.h"
+#include "knowledge/strset.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -102,17 +103,15 @@ int kb_list(kb *k, const char *kind, cJSON **rows, char *err, size_t errsz)
     return KB_OK;
 }
 
-/* Adds each source id cited in rows (a "source" member) to `cited` once. */
-static void collect_sources(const cJSON *rows, cJSON *cited)
+/* Adds each source id cited in rows (a "source" member) to `cited` once; `seen` holds the ids
+ * added so far, so a fact with thousands of related rows takes time linear in them. */
+static void collect_sources(const cJSON *rows, cJSON *cited, struct strset *seen)
 {
     const cJSON *row;
     cJSON_ArrayForEach(row, rows) {
         const cJSON *src = cJSON_GetObjectItemCaseSensitive(row, "source");
-        if (!cJSON_IsString(src)) continue;
-        int seen = 0;
-        const cJSON *have;
-        cJSON_ArrayForEach(have, cited) if (strcmp(have->valuestring, src->valuestring) == 0) seen = 1;
-        if (!seen) cJSON_AddItemToArray(cited, cJSON_CreateString(src->valuestring));
+        if (cJSON_IsString(src) && strset_add(seen, src->valuestring) != 0) /* new, or out of memory: listed */
+            cJSON_AddItemToArray(cited, cJSON_CreateString(src->valuestring));
     }
 }
 
@@ -186,19 +185,22 @@ int kb_show(kb *k, const char *given, cJSON **out, char *err, size_t errsz)
         cJSON_AddItemToObject(obj, t->id_label, row);
         cJSON *one = cJSON_CreateArray();
         cJSON_AddItemReferenceToArray(one, row);
-        collect_sources(one, cited);
+        struct strset seen = {0};
+        collect_sources(one, cited, &seen);
         cJSON_Delete(one);
         for (size_t r = 0; r < sizeof related_rows / sizeof related_rows[0]; r++) {
             if (strcmp(related_rows[r].label, t->id_label) != 0) continue;
             cJSON *arr = cJSON_AddArrayToObject(obj, related_rows[r].member);
             status = append_rows(k, kb_table_find(related_rows[r].table), related_rows[r].col, id, arr, err, errsz);
             if (status != KB_OK) {
+                strset_free(&seen);
                 cJSON_Delete(obj);
                 cJSON_Delete(cited);
                 return status;
             }
-            collect_sources(arr, cited);
+            collect_sources(arr, cited, &seen);
         }
+        strset_free(&seen);
         /* The sources this fact and its related rows cite, in full. */
         cJSON *sources = cJSON_AddArrayToObject(obj, "sources");
         const cJSON *src;

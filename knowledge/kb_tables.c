@@ -2,6 +2,7 @@
  * with the schema: tests/test_kb_seed.c checks every described column exists there. */
 #include "knowledge/kb_tables.h"
 #include "knowledge/answer_keys.h"
+#include "knowledge/kb.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -96,21 +97,21 @@ static const struct kb_column rules_cols[] = {
     SOURCE, ALSO, AS_OF,
 };
 
-#define TABLE(n, label) {#n, n##_cols, (int)(sizeof n##_cols / sizeof n##_cols[0]), label}
+#define TABLE(n, label, max_rows) {#n, n##_cols, (int)(sizeof n##_cols / sizeof n##_cols[0]), label, max_rows}
 
 const struct kb_table kb_tables[] = {
-    TABLE(sources, "source"),
-    TABLE(frameworks, "framework"),
-    TABLE(criteria, "criterion"),
-    TABLE(scores, NULL),
-    TABLE(hardware, "hardware"),
-    TABLE(hw_support, NULL),
-    TABLE(strategies, "strategy"),
-    TABLE(strategy_frameworks, NULL),
-    TABLE(runtimes, "runtime"),
-    TABLE(runtime_frameworks, NULL),
-    TABLE(accelerators, "accelerator"),
-    TABLE(rules, "rule"),
+    TABLE(sources, "source", 0),
+    TABLE(frameworks, "framework", KB_MAX_FRAMEWORKS),
+    TABLE(criteria, "criterion", 0),
+    TABLE(scores, NULL, 0),
+    TABLE(hardware, "hardware", KB_MAX_HARDWARE),
+    TABLE(hw_support, NULL, 0),
+    TABLE(strategies, "strategy", 0),
+    TABLE(strategy_frameworks, NULL, 0),
+    TABLE(runtimes, "runtime", 0),
+    TABLE(runtime_frameworks, NULL, 0),
+    TABLE(accelerators, "accelerator", 0),
+    TABLE(rules, "rule", 0),
 };
 const int kb_table_count = (int)(sizeof kb_tables / sizeof kb_tables[0]);
 _Static_assert(sizeof kb_tables / sizeof kb_tables[0] <= KB_MAX_TABLES, "raise KB_MAX_TABLES");

@@ -43,6 +43,7 @@ struct kb_table {
     const struct kb_column *cols;
     int ncols;
     const char *id_label; /* what `kb show` calls one row: "framework", ... (NULL: no show) */
+    int max_rows;         /* the most rows the table may hold (KB_MAX_*), 0: no limit */
 };
 
 /* More than the tables there are (a static check in kb_tables.c keeps it so). */

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static double round3(double x) { return round(x * 1000) / 1000; }
@@ -47,14 +48,6 @@ static void add_number_or_null(cJSON *o, const char *key, int has, double v)
     else cJSON_AddNullToObject(o, key);
 }
 
-/* The index of a source id in the loaded knowledge base, or -1. */
-static int source_index(const struct adv_kb *akb, const char *id)
-{
-    for (int i = 0; id && i < akb->nsources; i++)
-        if (strcmp(akb->sources[i].id, id) == 0) return i;
-    return -1;
-}
-
 /* Every source the document cites, in the order first cited: the members of each "sources"
  * array, and each "source" or "*_source" member that names a source (others are descriptions,
  * such as peak_source). Walking the finished document picks up whatever cites a source. */
@@ -66,7 +59,7 @@ static void cited(const struct adv_kb *akb, const cJSON *node, unsigned char *se
         size_t klen = key ? strlen(key) : 0;
         int citing = key && (strcmp(key, "source") == 0 || (klen > 7 && strcmp(key + klen - 7, "_source") == 0));
         if (cJSON_IsString(child) && (citing || (node->string && strcmp(node->string, "sources") == 0))) {
-            int i = source_index(akb, child->valuestring);
+            int i = adv_source_index(akb, child->valuestring);
             if (i < 0 || seen[i]) continue;
             seen[i] = 1;
             cJSON *o = cJSON_CreateObject();
@@ -167,23 +160,27 @@ cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, con
         cJSON_AddItemToArray(ranking, o);
     }
     cJSON *weights = cJSON_AddArrayToObject(doc, "weights");
-    for (int i = 0; i < r->ranking.nweights; i++) {
+    double *weight = malloc(((size_t)akb->ncrit + 1) * sizeof *weight);
+    if (!weight) {
+        cJSON_Delete(doc);
+        return NULL;
+    }
+    adv_criterion_weights(akb, &r->answers, weight);
+    for (int k = 0; k < akb->ncrit; k++) {
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "criterion", r->ranking.weights[i].criterion);
-        cJSON_AddStringToObject(o, "name", r->ranking.weights[i].name);
-        cJSON_AddNumberToObject(o, "weight", round3(r->ranking.weights[i].weight));
+        cJSON_AddStringToObject(o, "criterion", akb->crit[k].id);
+        cJSON_AddStringToObject(o, "name", akb->crit[k].name);
+        cJSON_AddNumberToObject(o, "weight", round3(weight[k]));
         /* the knowledge base's score of every framework on this criterion (the comparison) */
         cJSON *scores = cJSON_AddObjectToObject(o, "scores");
-        int k = -1;
-        for (int c = 0; c < akb->ncrit && k < 0; c++)
-            if (strcmp(akb->crit[c].id, r->ranking.weights[i].criterion) == 0) k = c;
         for (int f = 0; scores && f < akb->nfw; f++) {
-            int v = k >= 0 ? adv_kb_score(akb, f, k) : -1;
+            int v = adv_kb_score(akb, f, k);
             if (v >= 0) cJSON_AddNumberToObject(scores, akb->fw[f].id, v);
             else cJSON_AddNullToObject(scores, akb->fw[f].id);
         }
         cJSON_AddItemToArray(weights, o);
     }
+    free(weight);
 
     cJSON *dist = cJSON_AddObjectToObject(doc, "distributed");
     cJSON_AddStringToObject(dist, "strategy", r->strategy ? r->strategy : "single");
@@ -311,9 +308,14 @@ cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, con
         add_sources(o, r->pitfalls[i].source, r->pitfalls[i].also);
         cJSON_AddItemToArray(pit, o);
     }
-    unsigned char seen[ADV_MAX_SOURCES] = {0};
-    cJSON *sources = cJSON_CreateArray();
+    unsigned char *seen = calloc((size_t)akb->nsources + 1, 1);
+    cJSON *sources = seen ? cJSON_CreateArray() : NULL;
     if (sources) cited(akb, doc, seen, sources);
+    free(seen);
+    if (!sources) {
+        cJSON_Delete(doc);
+        return NULL;
+    }
     cJSON_AddItemToObject(doc, "sources", sources);
     return doc;
 }

@@ -223,11 +223,13 @@ Test(advisor, team_and_weights_move_scores)
     cr_expect_gt(find("tensorflow")->score_tenths, base);
     /* production weighs deployment and maturity */
     recommend("{\"hardware\": \"nvidia\", \"stage\": \"production\"}", NULL);
-    double deploy_w = 0, maturity_w = 0, base_w = 0;
-    for (int i = 0; i < res->ranking.nweights; i++) {
-        if (!strcmp(res->ranking.weights[i].criterion, "deployment")) deploy_w = res->ranking.weights[i].weight;
-        if (!strcmp(res->ranking.weights[i].criterion, "maturity")) maturity_w = res->ranking.weights[i].weight;
-        if (!strcmp(res->ranking.weights[i].criterion, "single_device_speed")) base_w = res->ranking.weights[i].weight;
+    double deploy_w = 0, maturity_w = 0, base_w = 0, w[64];
+    cr_assert_leq(adv_kb_criterion_count(akb), 64);
+    adv_criterion_weights(akb, &res->answers, w);
+    for (int k = 0; k < adv_kb_criterion_count(akb); k++) {
+        if (!strcmp(adv_kb_criterion_id(akb, k), "deployment")) deploy_w = w[k];
+        if (!strcmp(adv_kb_criterion_id(akb, k), "maturity")) maturity_w = w[k];
+        if (!strcmp(adv_kb_criterion_id(akb, k), "single_device_speed")) base_w = w[k];
     }
     cr_expect_gt(deploy_w, base_w);
     cr_expect_gt(maturity_w, base_w);
@@ -386,8 +388,10 @@ Test(advisor, worked_example_in_the_docs)
     recommend("{\"stage\": \"research\", \"hardware\": \"nvidia\", \"os\": \"linux\", \"team\": [\"jax\"],"
               " \"functional\": true, \"higher_order_grad\": true}",
               NULL);
-    double total = 0;
-    for (int i = 0; i < res->ranking.nweights; i++) total += res->ranking.weights[i].weight;
+    double total = 0, w[64];
+    cr_assert_leq(adv_kb_criterion_count(akb), 64);
+    adv_criterion_weights(akb, &res->answers, w);
+    for (int k = 0; k < adv_kb_criterion_count(akb); k++) total += w[k];
     cr_expect_float_eq(total, 17.25, 1e-12);
     const struct adv_framework *jax = find("jax"), *torch = find("pytorch");
     cr_expect_str_eq(res->ranking.items[0].id, "jax");

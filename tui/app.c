@@ -459,6 +459,7 @@ int tui_run(const struct tui_options *opt)
     a->probe.vp.cursor = a->kb_detail_vp.cursor = -1;
     a->kb_fact_row = -1;
     app_refresh_hardware(a);
+    if (*kb_notice(a->k)) ui_message(a, 1, "%s", kb_notice(a->k));
     if (crt_init(opt->color) != 0) {
         text_printf(stderr, "fwadvisor: cannot start the terminal interface (TERM=%s)", getenv("TERM") ? getenv("TERM") : "");
         fputc('\n', stderr);

@@ -65,15 +65,13 @@ static void row_label(const cJSON *row, char *out, size_t n)
 static void build_grouped(struct app *a, struct pane *p)
 {
     const char *group = a->kb_by_hardware ? "hardware" : "framework", *other = a->kb_by_hardware ? "framework" : "hardware";
-    const char *seen[64];
-    int nseen = 0;
     const cJSON *row;
     cJSON_ArrayForEach(row, a->kb_rows) {
         const char *g = json_str(row, group);
-        int known = 0;
-        for (int i = 0; i < nseen; i++) known |= strcmp(seen[i], g) == 0;
-        if (known || nseen == 64) continue;
-        seen[nseen++] = g;
+        int first = 1; /* the group's first row: its heading goes here */
+        for (const cJSON *before = a->kb_rows->child; before != row && first; before = before->next)
+            first = strcmp(json_str(before, group), g) != 0;
+        if (!first) continue;
         int heading = 0, i = 0;
         const cJSON *r;
         cJSON_ArrayForEach(r, a->kb_rows) {

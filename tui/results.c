@@ -142,7 +142,7 @@ static void build_why(struct app *a, struct pane *p)
     const struct adv_framework *f = &a->res->ranking.items[sel >= 0 && sel < a->res->ranking.count ? sel : 0];
     char head[200], n[48];
     snprintf(head, sizeof head, "%s: %.1f points from %s (pick another on Ranking)", f->name, f->score_tenths / 10.0,
-             units_count(f->nreasons, "reason", "reasons", n, sizeof n));
+             units_count(adv_reason_total(f), "reason", "reasons", n, sizeof n));
     pane_wrap(p, -1, 0, A_BOLD, NULL, 0, head);
     add_reasons(p, f->reasons, f->nreasons, 1);
 }

@@ -203,6 +203,16 @@ static void number_label(const char *value, char *out, size_t n)
     else units_thousands(v, v == floor(v) ? 0 : 2, out, n);
 }
 
+/* How catalog device d is offered: "NVIDIA H100 SXM, 80 GB". */
+static const char *device_label(const struct app *a, int d, char *buf, size_t n)
+{
+    const char *name;
+    double mem;
+    adv_kb_accelerator(a->akb, d, &name, NULL, &mem);
+    snprintf(buf, n, "%s, %g GB", name, mem);
+    return buf;
+}
+
 const char *wizard_option_label(const struct app *a, int q, int i, char *buf, size_t n)
 {
     struct option_layout l = layout_of(a, q);
@@ -215,11 +225,7 @@ const char *wizard_option_label(const struct app *a, int q, int i, char *buf, si
         snprintf(buf, n, "%s (given)", num);
         return buf;
     }
-    const char *name;
-    double mem;
-    adv_kb_accelerator(a->akb, catalog_device(a, chosen_hardware(a, -1, 0), i - l.catalog), &name, NULL, &mem);
-    snprintf(buf, n, "%s, %g GB", name, mem);
-    return buf;
+    return device_label(a, catalog_device(a, chosen_hardware(a, -1, 0), i - l.catalog), buf, n);
 }
 
 const char *wizard_option_help(const struct app *a, int q, int i, char *buf, size_t n)
@@ -390,32 +396,43 @@ static void step_of(const struct app *a, int *k, int *n)
         }
 }
 
-/* The options as a pane: the catalog's devices under a heading per vendor. */
-static void build_options(struct app *a, int width)
+/* Option i of the question on screen, as one entry of the pane. */
+static void option_entry(struct app *a, const struct option_layout *l, int i, const char *text)
 {
     const struct wiz_question *wq = &wiz_questions[a->q];
-    struct pane *p = &a->wiz_pane;
+    char line[200];
+    const char *mark = wq->multi ? (((a->multi[a->q] >> i) & 1u) ? "[x] " : "[ ] ") : (i == a->sel[a->q] ? "(*) " : "( ) ");
+    if (i == l->other) mark = "    ";
+    snprintf(line, sizeof line, "%s%s", text, i == wq->default_index ? "  (default)" : "");
+    if (vp_matches(&a->wiz_vp, line))
+        pane_wrap(&a->wiz_pane, i, l->catalog >= 0 && i >= l->catalog ? 3 : 1, A_NORMAL, mark, A_NORMAL, line);
+}
+
+/* The options as a pane: the catalog's devices under a heading per vendor, in catalog_device's
+ * order, one pass over the catalog per vendor (however long the catalog). */
+static void build_options(struct app *a, int width)
+{
     struct option_layout l = layout_of(a, a->q);
-    const char *last_vendor = "", *hardware = chosen_hardware(a, -1, 0);
-    int ncat = catalog_count(a, a->q, hardware);
-    pane_reset(p, width);
+    const struct wiz_question *hq = &wiz_questions[question("hardware")];
+    const char *hardware = chosen_hardware(a, -1, 0);
+    char label[128];
+    pane_reset(&a->wiz_pane, width);
     for (int i = 0; i < l.count; i++) {
-        if (l.catalog >= 0 && i >= l.catalog && i < l.catalog + ncat) {
-            const char *vendor;
-            adv_kb_accelerator(a->akb, catalog_device(a, hardware, i - l.catalog), NULL, &vendor, NULL);
-            if (strcmp(vendor, last_vendor) != 0) {
-                const struct wiz_question *hq = &wiz_questions[question("hardware")];
-                for (int v = 0; v < hq->nopts; v++)
-                    if (hq->opts[v].value && strcmp(hq->opts[v].value, vendor) == 0) pane_add(p, -1, 1, A_BOLD | A_UNDERLINE, hq->opts[v].label);
-                last_vendor = vendor;
+        if (i != l.catalog) {
+            option_entry(a, &l, i, wizard_option_label(a, a->q, i, label, sizeof label));
+            continue;
+        }
+        const char *vendor;
+        for (int v = 1; v < hq->nopts; v++) {
+            if (hardware && strcmp(hardware, hq->opts[v].value) != 0) continue;
+            int heading = 0;
+            for (int d = 0; adv_kb_accelerator(a->akb, d, NULL, &vendor, NULL); d++) {
+                if (strcmp(vendor, hq->opts[v].value) != 0) continue;
+                if (!heading++) pane_add(&a->wiz_pane, -1, 1, A_BOLD | A_UNDERLINE, hq->opts[v].label);
+                option_entry(a, &l, i++, device_label(a, d, label, sizeof label));
             }
         }
-        char label[128], line[200];
-        const char *text = wizard_option_label(a, a->q, i, label, sizeof label);
-        const char *mark = wq->multi ? (((a->multi[a->q] >> i) & 1u) ? "[x] " : "[ ] ") : (i == a->sel[a->q] ? "(*) " : "( ) ");
-        if (i == l.other) mark = "    ";
-        snprintf(line, sizeof line, "%s%s", text, i == wq->default_index ? "  (default)" : "");
-        if (vp_matches(&a->wiz_vp, line)) pane_wrap(p, i, l.catalog >= 0 && i >= l.catalog ? 3 : 1, A_NORMAL, mark, A_NORMAL, line);
+        i--; /* the loop's step moves past the last device */
     }
 }
 
