@@ -108,30 +108,36 @@ static int list_hardware_text(const cJSON *rows, int bold)
     return EXIT_OK;
 }
 
-static int list_text(const char *kind, const cJSON *rows, int bold)
+/* One cell of a `kb list` column (knowledge/kb.h, kb_list_kind_rows). */
+static void fill_cell(char *out, size_t n, const cJSON *row, const struct kb_list_column *col)
+{
+    double v = num(row, col->field);
+    switch (col->cell) {
+    case KB_CELL_TEXT: snprintf(out, n, "%s", str(row, col->field)); break;
+    case KB_CELL_NUMBER: snprintf(out, n, "%g", v); break;
+    case KB_CELL_WHOLE: snprintf(out, n, "%.0f", v); break;
+    case KB_CELL_WEIGHT: snprintf(out, n, "%.2g", v); break;
+    case KB_CELL_RATE:
+        if (v > 0) snprintf(out, n, "%g", v);
+        else snprintf(out, n, "-");
+        break;
+    case KB_CELL_LIST:
+    case KB_CELL_LIST_OR_DASH:
+        kb_text_join(cJSON_GetObjectItemCaseSensitive(row, col->field), ", ", out, n);
+        if (!out[0] && col->cell == KB_CELL_LIST_OR_DASH) snprintf(out, n, "-");
+        break;
+    case KB_CELL_TITLE: snprintf(out, n, "%s", *str(row, col->field) ? str(row, col->field) : str(row, "text")); break;
+    }
+}
+
+static int list_text(const struct kb_list_kind *kind, const cJSON *rows, int bold)
 {
     int n = cJSON_GetArraySize(rows);
-    if (strcmp(kind, "hardware") == 0) return list_hardware_text(rows, bold);
-    struct text_column cols[8];
+    if (kind->matrix) return list_hardware_text(rows, bold);
+    struct text_column cols[KB_LIST_MAX_COLUMNS];
     int ncols = 0;
-#define COL(h, flex, right) cols[ncols++] = (struct text_column){h, flex, right}
-    if (strcmp(kind, "frameworks") == 0) {
-        COL("ID", 0, 0); COL("NAME", 1, 0); COL("VERSION", 0, 0); COL("RELEASED", 0, 0); COL("AS OF", 0, 0);
-    } else if (strcmp(kind, "criteria") == 0) {
-        COL("ID", 0, 0); COL("WEIGHT", 0, 1); COL("NAME", 1, 0); COL("SOURCE", 0, 0);
-    } else if (strcmp(kind, "distributed") == 0) {
-        COL("ID", 0, 0); COL("STATUS", 0, 0); COL("MIN", 0, 1); COL("FRAMEWORKS", 1, 0);
-    } else if (strcmp(kind, "deployment") == 0) {
-        COL("ID", 0, 0); COL("STATUS", 0, 0); COL("TARGETS", 0, 0); COL("FRAMEWORKS", 1, 0);
-    } else if (strcmp(kind, "accelerators") == 0) {
-        COL("ID", 0, 0); COL("VENDOR", 0, 0); COL("MEM GB", 0, 1); COL("GB/s", 0, 1); COL("FP32 TF", 0, 1);
-        COL("BF16 TF", 0, 1); COL("FP8 TF", 0, 1); COL("NAME", 1, 0);
-    } else if (strcmp(kind, "rules") == 0) {
-        COL("ID", 0, 0); COL("KIND", 0, 0); COL("TITLE", 1, 0);
-    } else { /* sources */
-        COL("ID", 0, 0); COL("PUBLISHED", 0, 0); COL("TITLE", 1, 0);
-    }
-#undef COL
+    for (; ncols < KB_LIST_MAX_COLUMNS && kind->cols[ncols].header; ncols++)
+        cols[ncols] = (struct text_column){kind->cols[ncols].header, kind->cols[ncols].flex, kind->cols[ncols].right};
     struct cells c;
     if (cells_init(&c, n, ncols)) {
         cli_error("out of memory");
@@ -140,58 +146,12 @@ static int list_text(const char *kind, const cJSON *rows, int bold)
     int r = 0;
     const cJSON *row;
     cJSON_ArrayForEach(row, rows) {
-        char ids[256];
-        if (strcmp(kind, "frameworks") == 0) {
-            snprintf(cell(&c, r, 0), 256, "%s", str(row, "id"));
-            snprintf(cell(&c, r, 1), 256, "%s", str(row, "name"));
-            snprintf(cell(&c, r, 2), 256, "%s", str(row, "version"));
-            snprintf(cell(&c, r, 3), 256, "%s", str(row, "released"));
-            snprintf(cell(&c, r, 4), 256, "%s", str(row, "as_of"));
-        } else if (strcmp(kind, "criteria") == 0) {
-            snprintf(cell(&c, r, 0), 256, "%s", str(row, "id"));
-            snprintf(cell(&c, r, 1), 256, "%.2g", num(row, "weight"));
-            snprintf(cell(&c, r, 2), 256, "%s", str(row, "name"));
-            snprintf(cell(&c, r, 3), 256, "%s", str(row, "source"));
-        } else if (strcmp(kind, "distributed") == 0) {
-            kb_text_join(cJSON_GetObjectItemCaseSensitive(row, "frameworks"), ", ", ids, sizeof ids);
-            snprintf(cell(&c, r, 0), 256, "%s", str(row, "id"));
-            snprintf(cell(&c, r, 1), 256, "%s", str(row, "status"));
-            snprintf(cell(&c, r, 2), 256, "%.0f", num(row, "min_devices"));
-            snprintf(cell(&c, r, 3), 256, "%s", ids);
-        } else if (strcmp(kind, "deployment") == 0) {
-            char targets[128];
-            kb_text_join(cJSON_GetObjectItemCaseSensitive(row, "targets"), ", ", targets, sizeof targets);
-            kb_text_join(cJSON_GetObjectItemCaseSensitive(row, "frameworks"), ", ", ids, sizeof ids);
-            snprintf(cell(&c, r, 0), 256, "%s", str(row, "id"));
-            snprintf(cell(&c, r, 1), 256, "%s", str(row, "status"));
-            snprintf(cell(&c, r, 2), 256, "%s", targets[0] ? targets : "-");
-            snprintf(cell(&c, r, 3), 256, "%s", ids[0] ? ids : "-");
-        } else if (strcmp(kind, "accelerators") == 0) {
-            snprintf(cell(&c, r, 0), 256, "%s", str(row, "id"));
-            snprintf(cell(&c, r, 1), 256, "%s", str(row, "vendor"));
-            snprintf(cell(&c, r, 2), 256, "%g", num(row, "memory_gb"));
-            snprintf(cell(&c, r, 3), 256, "%g", num(row, "bandwidth_gbs"));
-            snprintf(cell(&c, r, 4), 256, "%g", num(row, "fp32_tflops"));
-            static const char *const rates[] = {"bf16_tflops", "fp8_tflops"}; /* 0: no such mode */
-            for (int k = 0; k < 2; k++) {
-                if (num(row, rates[k]) > 0) snprintf(cell(&c, r, 5 + k), 256, "%g", num(row, rates[k]));
-                else snprintf(cell(&c, r, 5 + k), 256, "-");
-            }
-            snprintf(cell(&c, r, 7), 256, "%s", str(row, "name"));
-        } else if (strcmp(kind, "rules") == 0) {
-            snprintf(cell(&c, r, 0), 256, "%s", str(row, "id"));
-            snprintf(cell(&c, r, 1), 256, "%s", str(row, "kind"));
-            snprintf(cell(&c, r, 2), 256, "%s", *str(row, "title") ? str(row, "title") : str(row, "text"));
-        } else {
-            snprintf(cell(&c, r, 0), 256, "%s", str(row, "id"));
-            snprintf(cell(&c, r, 1), 256, "%s", str(row, "published"));
-            snprintf(cell(&c, r, 2), 256, "%s", str(row, "title"));
-        }
+        for (int col = 0; col < ncols; col++) fill_cell(cell(&c, r, col), 256, row, &kind->cols[col]);
         r++;
     }
     text_table(stdout, cols, ncols, c.ptrs, n, bold);
     cells_free(&c);
-    printf("\n%d %s. Details: fwadvisor kb show ID\n", n, kind);
+    printf("\n%d %s. Details: fwadvisor kb show ID\n", n, kind->name);
     return EXIT_OK;
 }
 
@@ -313,12 +273,13 @@ int cmd_kb(struct globals *g, int argc, char **argv)
     }
     if (strcmp(sub, "list") == 0) {
         if (nargs > 1) return cli_usage_error("kb", "kb list takes at most one KIND");
-        int known = nargs ? cli_choice(args[0], kb_list_kinds) : 0;
-        if (known < 0) return cli_unknown("kb", "kind", args[0], kb_list_kinds);
-        const char *kind = kb_list_kinds[known];
+        const char *const *kinds = kb_list_kind_names();
+        int known = nargs ? cli_choice(args[0], kinds) : 0;
+        if (known < 0) return cli_unknown("kb", "kind", args[0], kinds);
+        const struct kb_list_kind *kind = &kb_list_kind_rows[known];
         if ((rc = cli_open_kb_read(g, &k)) != EXIT_OK) return rc;
         cJSON *rows = NULL;
-        int status = kb_list(k, kind, &rows, err, sizeof err);
+        int status = kb_list(k, kind->name, &rows, err, sizeof err);
         if (status != KB_OK) {
             cli_error("%s", err);
             kb_close(k);

@@ -123,8 +123,39 @@ void kb_set_progress(kb *k, void (*fn)(void *ctx, size_t done, size_t total), vo
 
 /* --- queries (kb_query.c) ------------------------------------------------------------------ */
 
-/* The kinds `kb list` knows, NULL-terminated; kb_list(NULL kind) lists frameworks. */
-extern const char *const kb_list_kinds[];
+/* The kinds of fact `kb list` shows, one row each: the table the knowledge layer reads, the linked
+ * table whose framework ids a row gains, and the columns the command line prints; the interface's
+ * browser has a tab per row. A new kind is one row in kb_query.c. */
+enum kb_cell {
+    KB_CELL_TEXT,   /* the field as it is */
+    KB_CELL_NUMBER, /* %g */
+    KB_CELL_WHOLE,  /* %.0f */
+    KB_CELL_WEIGHT, /* %.2g */
+    KB_CELL_RATE,   /* %g, "-" for 0 (the device has no such mode) */
+    KB_CELL_LIST,   /* an array of ids joined by ", " */
+    KB_CELL_LIST_OR_DASH, /* the same, "-" when empty */
+    KB_CELL_TITLE,  /* the field, else "text" (a rule without a title) */
+};
+struct kb_list_column {
+    const char *header, *field;
+    enum kb_cell cell;
+    int flex, right; /* takes the width left over; right-aligned */
+};
+#define KB_LIST_MAX_COLUMNS 8
+struct kb_list_kind {
+    const char *name;                 /* frameworks, criteria, hardware, ... */
+    const char *table;                /* the table its rows come from */
+    const char *link_table, *link_key; /* rows gain "frameworks": ids from link_table, or NULL */
+    int matrix;                       /* shown as a framework-by-platform matrix, not columns */
+    struct kb_list_column cols[KB_LIST_MAX_COLUMNS]; /* up to the first NULL header */
+};
+extern const struct kb_list_kind kb_list_kind_rows[];
+extern const int kb_list_kind_count;
+/* The kind named name (exact), or NULL. */
+const struct kb_list_kind *kb_list_kind_find(const char *name);
+/* The kinds' names in the table's order, NULL-terminated (for choices and tabs); kb_list(NULL
+ * kind) lists the first, frameworks. */
+const char *const *kb_list_kind_names(void);
 
 /* Rows of one kind as a cJSON array of objects (columns as in the export document; strategies
  * and runtimes gain "frameworks": [ids]). Unknown kind: KB_ERR_INPUT. Caller frees *rows. */

@@ -6,8 +6,47 @@
 #include <ctype.h>
 #include <string.h>
 
-const char *const kb_list_kinds[] = {"frameworks", "criteria", "hardware", "distributed", "deployment",
-                                     "accelerators", "rules", "sources", NULL};
+const struct kb_list_kind kb_list_kind_rows[] = {
+    {"frameworks", "frameworks", NULL, NULL, 0,
+     {{"ID", "id", KB_CELL_TEXT, 0, 0}, {"NAME", "name", KB_CELL_TEXT, 1, 0},
+      {"VERSION", "version", KB_CELL_TEXT, 0, 0}, {"RELEASED", "released", KB_CELL_TEXT, 0, 0},
+      {"AS OF", "as_of", KB_CELL_TEXT, 0, 0}}},
+    {"criteria", "criteria", NULL, NULL, 0,
+     {{"ID", "id", KB_CELL_TEXT, 0, 0}, {"WEIGHT", "weight", KB_CELL_WEIGHT, 0, 1},
+      {"NAME", "name", KB_CELL_TEXT, 1, 0}, {"SOURCE", "source", KB_CELL_TEXT, 0, 0}}},
+    {"hardware", "hw_support", NULL, NULL, 1, {{NULL}}},
+    {"distributed", "strategies", "strategy_frameworks", "strategy", 0,
+     {{"ID", "id", KB_CELL_TEXT, 0, 0}, {"STATUS", "status", KB_CELL_TEXT, 0, 0},
+      {"MIN", "min_devices", KB_CELL_WHOLE, 0, 1}, {"FRAMEWORKS", "frameworks", KB_CELL_LIST, 1, 0}}},
+    {"deployment", "runtimes", "runtime_frameworks", "runtime", 0,
+     {{"ID", "id", KB_CELL_TEXT, 0, 0}, {"STATUS", "status", KB_CELL_TEXT, 0, 0},
+      {"TARGETS", "targets", KB_CELL_LIST_OR_DASH, 0, 0}, {"FRAMEWORKS", "frameworks", KB_CELL_LIST_OR_DASH, 1, 0}}},
+    {"accelerators", "accelerators", NULL, NULL, 0,
+     {{"ID", "id", KB_CELL_TEXT, 0, 0}, {"VENDOR", "vendor", KB_CELL_TEXT, 0, 0},
+      {"MEM GB", "memory_gb", KB_CELL_NUMBER, 0, 1}, {"GB/s", "bandwidth_gbs", KB_CELL_NUMBER, 0, 1},
+      {"FP32 TF", "fp32_tflops", KB_CELL_NUMBER, 0, 1}, {"BF16 TF", "bf16_tflops", KB_CELL_RATE, 0, 1},
+      {"FP8 TF", "fp8_tflops", KB_CELL_RATE, 0, 1}, {"NAME", "name", KB_CELL_TEXT, 1, 0}}},
+    {"rules", "rules", NULL, NULL, 0,
+     {{"ID", "id", KB_CELL_TEXT, 0, 0}, {"KIND", "kind", KB_CELL_TEXT, 0, 0}, {"TITLE", "title", KB_CELL_TITLE, 1, 0}}},
+    {"sources", "sources", NULL, NULL, 0,
+     {{"ID", "id", KB_CELL_TEXT, 0, 0}, {"PUBLISHED", "published", KB_CELL_TEXT, 0, 0},
+      {"TITLE", "title", KB_CELL_TEXT, 1, 0}}},
+};
+const int kb_list_kind_count = (int)(sizeof kb_list_kind_rows / sizeof kb_list_kind_rows[0]);
+
+const struct kb_list_kind *kb_list_kind_find(const char *name)
+{
+    for (int i = 0; i < kb_list_kind_count; i++)
+        if (strcmp(kb_list_kind_rows[i].name, name) == 0) return &kb_list_kind_rows[i];
+    return NULL;
+}
+
+const char *const *kb_list_kind_names(void)
+{
+    static const char *names[sizeof kb_list_kind_rows / sizeof kb_list_kind_rows[0] + 1];
+    for (int i = 0; i < kb_list_kind_count; i++) names[i] = kb_list_kind_rows[i].name;
+    return names;
+}
 
 /* Rows of table t matching `col = value` (all rows when col is NULL), ordered by key, appended
  * to arr. */
@@ -70,19 +109,14 @@ static int add_linked_frameworks(kb *k, cJSON *arr, const char *link_table, cons
 int kb_list(kb *k, const char *kind, cJSON **rows, char *err, size_t errsz)
 {
     *rows = NULL;
-    if (!kind) kind = "frameworks";
-    const char *table = NULL;
-    if (strcmp(kind, "frameworks") == 0) table = "frameworks";
-    else if (strcmp(kind, "criteria") == 0) table = "criteria";
-    else if (strcmp(kind, "hardware") == 0) table = "hw_support";
-    else if (strcmp(kind, "distributed") == 0) table = "strategies";
-    else if (strcmp(kind, "deployment") == 0) table = "runtimes";
-    else if (strcmp(kind, "accelerators") == 0) table = "accelerators";
-    else if (strcmp(kind, "rules") == 0) table = "rules";
-    else if (strcmp(kind, "sources") == 0) table = "sources";
-    if (!table) {
-        kb_errf(err, errsz, "unknown kind '%s' (use frameworks, criteria, hardware, distributed, deployment, "
-                "accelerators, rules or sources)", kind);
+    const struct kb_list_kind *kd = kb_list_kind_find(kind ? kind : kb_list_kind_rows[0].name);
+    if (!kd) {
+        char names[256];
+        size_t used = 0;
+        for (int i = 0; i < kb_list_kind_count; i++)
+            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", kb_list_kind_rows[i].name,
+                                     i + 2 < kb_list_kind_count ? ", " : i + 2 == kb_list_kind_count ? " or " : "");
+        kb_errf(err, errsz, "unknown kind '%s' (use %s)", kind, names);
         return KB_ERR_INPUT;
     }
     cJSON *arr = cJSON_CreateArray();
@@ -90,11 +124,9 @@ int kb_list(kb *k, const char *kind, cJSON **rows, char *err, size_t errsz)
         kb_errf(err, errsz, "out of memory");
         return KB_ERR_RUNTIME;
     }
-    int status = append_rows(k, kb_table_find(table), NULL, NULL, arr, err, errsz);
-    if (status == KB_OK && strcmp(table, "strategies") == 0)
-        status = add_linked_frameworks(k, arr, "strategy_frameworks", "strategy", err, errsz);
-    if (status == KB_OK && strcmp(table, "runtimes") == 0)
-        status = add_linked_frameworks(k, arr, "runtime_frameworks", "runtime", err, errsz);
+    int status = append_rows(k, kb_table_find(kd->table), NULL, NULL, arr, err, errsz);
+    if (status == KB_OK && kd->link_table)
+        status = add_linked_frameworks(k, arr, kd->link_table, kd->link_key, err, errsz);
     if (status != KB_OK) {
         cJSON_Delete(arr);
         return status;

@@ -13,8 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { KB_KINDS = 8 };
-static int is_hardware(const struct app *a) { return strcmp(kb_list_kinds[a->kb_tab], "hardware") == 0; }
+#define KB_KINDS kb_list_kind_count
+static int is_hardware(const struct app *a) { return kb_list_kind_rows[a->kb_tab].matrix; }
 
 static void forget_fact(struct app *a)
 {
@@ -30,7 +30,7 @@ static void load(struct app *a)
     cJSON_Delete(a->kb_rows);
     a->kb_rows = NULL;
     forget_fact(a);
-    if (kb_list(a->k, kb_list_kinds[a->kb_tab], &a->kb_rows, err, sizeof err) != KB_OK) ui_message(a, 1, "%s", err);
+    if (kb_list(a->k, kb_list_kind_rows[a->kb_tab].name, &a->kb_rows, err, sizeof err) != KB_OK) ui_message(a, 1, "%s", err);
     a->kb_list_vp = (struct viewport){.cursor = 0};
     a->kb_detail_vp = (struct viewport){.cursor = -1};
     a->kb_focus = 0;
@@ -185,7 +185,7 @@ static void build_detail(struct app *a, struct pane *p)
 void kb_view_draw(struct app *a)
 {
     ui_title(a, "knowledge base");
-    ui_tabs(a, 1, kb_list_kinds, KB_KINDS, a->kb_tab, '1');
+    ui_tabs(a, 1, kb_list_kind_names(), KB_KINDS, a->kb_tab, '1');
     int top = 3, rows = ui_content_rows(top);
     int listw = COLS / 3 < 26 ? 26 : COLS / 3 > 44 ? 44 : COLS / 3, dx = listw + 2, dw = COLS - dx - 1;
     struct pane *lp = &a->kb_list_pane, *dp = &a->kb_detail_pane;
