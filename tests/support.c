@@ -280,11 +280,23 @@ int ts_validate_json(const char *json_path, const char *schema_path, char *err, 
         "sys.exit(1 if errors else 0)\n";
     struct ts_run r;
     const char *args[] = {"-c", script, json_path, schema_path, NULL};
-    if (access("/usr/bin/python3", X_OK) != 0 || ts_exec(&r, "/usr/bin/python3", NULL, NULL, args) != 0) return -1;
-    int status = r.status;
-    snprintf(err, errsz, "%s%s", r.out, r.err);
-    ts_run_free(&r);
-    return status == 0 ? 0 : status == 3 ? -1 : 1;
+    int status = 3;
+    if (access("/usr/bin/python3", X_OK) == 0 && ts_exec(&r, "/usr/bin/python3", NULL, NULL, args) == 0) {
+        status = r.status;
+        snprintf(err, errsz, "%s%s", r.out, r.err);
+        ts_run_free(&r);
+    }
+    if (status != 3) return status == 0 ? 0 : 1;
+    /* No validator: CI has one (scripts/deps.sh installs it), so there a missing one fails; on
+     * a machine without it the check is skipped where it can be seen, never passed. */
+    const char *ci = getenv("CI");
+    if (ci && *ci && strcmp(ci, "false") != 0) {
+        snprintf(err, errsz, "python3-jsonschema is missing, and CI must validate %s", schema_path);
+        return 1;
+    }
+    fprintf(stderr, "SKIPPED: schema check of %s against %s (python3-jsonschema is not installed)\n", json_path,
+            schema_path);
+    return -1;
 }
 
 int ts_validate_doc(const cJSON *doc, const char *schema_name, char *err, size_t errsz)
