@@ -1,4 +1,5 @@
-/* The tables that variants are rows of: each row reaches every place that reads it. */
+/* The tables that variants are rows of: each row reaches every place that reads it (kb list
+ * kinds, the wizard's questions against the answer keys). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,7 +7,10 @@
 
 #include <cjson/cJSON.h>
 
+#include "knowledge/answer_keys.h"
+#include "knowledge/answers.h"
 #include "knowledge/kb.h"
+#include "tui/app.h"
 #include "tests/support.h"
 
 static char *dir;
@@ -83,4 +87,53 @@ Test(tables, an_unknown_kind_lists_the_rows)
                           "accelerators, rules or sources)");
     cr_expect_null(rows);
     ts_kb_close(&t);
+}
+
+/* --- the wizard's questions -------------------------------------------------------------------- */
+
+/* Every option the wizard offers is a value its answer key takes: the validator would refuse a
+ * value the two lists disagree on, and the wizard would then say so on every screen. */
+Test(tables, every_wizard_option_is_a_value_its_key_takes)
+{
+    int checked = 0;
+    for (int q = 0; q < wiz_question_count; q++) {
+        const struct wiz_question *wq = &wiz_questions[q];
+        cr_expect_geq(ans_key_index(wq->key), 0, "question %s is no answer key", wq->key);
+        cr_expect_gt(wq->nopts, 0, "%s", wq->key);
+        cr_expect_lt(wq->default_index, wq->nopts, "%s", wq->key);
+        for (int i = 0; i < wq->nopts; i++) {
+            if (!wq->opts[i].value) continue;
+            struct answers a;
+            char assign[160], err[256];
+            answers_init(&a);
+            snprintf(assign, sizeof assign, "%s=%s", wq->key, wq->opts[i].value);
+            cr_expect_eq(answers_set(&a, assign, err, sizeof err), 0, "%s: %s", assign, err);
+            checked++;
+        }
+    }
+    cr_expect_geq(checked, 90, "only %d options checked", checked);
+}
+
+/* A value the answers refuse (a loaded or typed one) is said, not silently dropped. */
+Test(tables, the_wizard_says_what_the_answers_refuse)
+{
+    struct ts_advisor t;
+    char err[512];
+    cr_assert_eq(ts_advisor_open(&t, err, sizeof err), 0, "%s", err);
+    struct app *a = calloc(1, sizeof *a);
+    cr_assert_not_null(a);
+    a->akb = t.akb;
+    answers_init(&a->base);
+    for (int q = 0; q < wiz_question_count; q++) a->sel[q] = wiz_questions[q].default_index > 0 ? wiz_questions[q].default_index : 0;
+    struct answers out;
+    cr_expect_eq(wizard_build(a, &out, -1, 0, err, sizeof err), 0, "the defaults: %s", err);
+    int q = 0;
+    while (strcmp(wiz_questions[q].key, "devices") != 0) q++;
+    snprintf(a->custom[q], sizeof a->custom[q], "-3");
+    a->sel[q] = wiz_questions[q].nopts; /* the given value, past the options */
+    err[0] = '\0';
+    cr_expect_eq(wizard_build(a, &out, -1, 0, err, sizeof err), -1);
+    cr_expect(strstr(err, "devices"), "%s", err);
+    free(a);
+    ts_advisor_close(&t);
 }

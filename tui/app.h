@@ -147,7 +147,10 @@ void home_load_answers(struct app *a, const char *path);
 
 /* wizard.c */
 void wizard_start(struct app *a, const struct answers *loaded);
-void wizard_build(const struct app *a, struct answers *out, int tentative_q, int tentative_sel);
+/* The answers of the wizard's choices over the loaded ones (tentative_q >= 0: tentative_sel for
+ * that question, the side panel's preview). A choice the answers refuse is kept out and said: -1
+ * with the first refusal in err, else 0. */
+int wizard_build(const struct app *a, struct answers *out, int tentative_q, int tentative_sel, char *err, size_t errsz);
 void wizard_draw(struct app *a);
 void wizard_key(struct app *a, int ch);
 const char *wizard_option_label(const struct app *a, int q, int i, char *buf, size_t n);

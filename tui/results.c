@@ -22,8 +22,11 @@ void results_compute(struct app *a)
     if (!a->res) a->res = calloc(1, sizeof *a->res);
     if (!a->res) return;
     struct answers ans;
-    wizard_build(a, &ans, -1, 0);
     char err[256];
+    if (wizard_build(a, &ans, -1, 0, err, sizeof err)) {
+        ui_message(a, 1, "%s", err); /* a choice the answers refuse: said, never dropped */
+        return;
+    }
     /* The stored runs that match these answers (the side panel used the latest run as it was). */
     struct adv_hw *hw = malloc(sizeof *hw);
     if (!hw) return;

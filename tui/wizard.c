@@ -13,15 +13,17 @@
 #include <string.h>
 
 #define O(label, value, help) {label, value, help}
+/* The options and their count, counted by the compiler rather than by hand. */
+#define OPTS(...) (int)(sizeof((struct wiz_option[]){__VA_ARGS__}) / sizeof(struct wiz_option)), {__VA_ARGS__}
 
 const struct wiz_question wiz_questions[] = {
-    {"stage", "Project stage", 0, 0, NULL, NULL, 1, 4, {
+    {"stage", "Project stage", 0, 0, NULL, NULL, 1, OPTS(
         O("Learning", "learning", "First models: an easy start and many tutorials (seed 002 Q1: PyTorch + torchvision, or Keras)."),
         O("Research", "research", "New ideas and papers: debugging and published code matter most (seed 002: research -> PyTorch)."),
         O("Prototype", "prototype", "A product whose architecture is not settled: iterate fast (seed 003: startups start with PyTorch)."),
         O("Production", "production", "Shipping and keeping a model: deployment, maturity and maintenance weigh more (seeds 000, 003)."),
-    }},
-    {"hardware", "Hardware you train on", 0, 0, NULL, NULL, 0, 8, {
+    )},
+    {"hardware", "Hardware you train on", 0, 0, NULL, NULL, 0, OPTS(
         O("Detected (auto)", "auto", "What fwadvisor found on this machine: the latest probe run, else the device nodes."),
         O("NVIDIA GPUs", "nvidia", "All three major frameworks support NVIDIA well; match CUDA and cuDNN versions (seed 001)."),
         O("AMD GPUs", "amd", "PyTorch has official ROCm builds; TensorFlow and JAX carry more set-up risk (seed 001)."),
@@ -30,17 +32,17 @@ const struct wiz_question wiz_questions[] = {
         O("Intel GPUs", "intel", "Stock PyTorch XPU (IPEX ended after 2.8); others experimental."),
         O("Huawei Ascend", "ascend", "MindSpore is first-class; PyTorch through torch_npu; PaddlePaddle via plug-ins."),
         O("CPU only", "cpu", "Every framework runs; training speed is what a probe measures on this machine."),
-    }},
-    {"accelerator", "Device model (memory)", 0, 0, NULL, NULL, 0, 1, {
+    )},
+    {"accelerator", "Device model (memory)", 0, 0, NULL, NULL, 0, OPTS(
         O("Detected, or the usual one (assumed)", NULL,
           "The detected device, else the vendor's usual one; the plan says which it assumed on its first line."),
-    }},
-    {"os", "Operating system", 0, 0, NULL, NULL, 0, 3, {
+    )},
+    {"os", "Operating system", 0, 0, NULL, NULL, 0, OPTS(
         O("Linux", "linux", "Every framework's first platform."),
         O("Windows", "windows", "TensorFlow lost native GPU support after 2.10 (use WSL2); JAX GPU needs WSL2."),
         O("macOS", "macos", "Apple GPUs through PyTorch MPS or MLX; no CUDA."),
-    }},
-    {"devices", "Accelerators in total", 0, 1, NULL, NULL, 0, 13, {
+    )},
+    {"devices", "Accelerators in total", 0, 1, NULL, NULL, 0, OPTS(
         O("1", "1", "One device: no distributed stack needed (seed 002: PyTorch AMP on one GPU)."),
         O("2", "2", "Data parallel across two devices."), O("4", "4", "4-16 devices: DDP is the robust choice (seed 002)."),
         O("8", "8", "One 8-GPU node: seed 001's scaling anecdote (DDP ~95%, MirroredStrategy ~92%, pmap ~98%)."),
@@ -52,14 +54,14 @@ const struct wiz_question wiz_questions[] = {
         O("1,024", "1024", "Thousand-card scale: communication may take 30% of the time (seed 003)."),
         O("2,048", "2048", "Seed 002 Q2: 2000 cards -> PyTorch + FSDP/DeepSpeed, or TPU pods."),
         O("4,096", "4096", "Frontier-scale training."),
-    }},
-    {"nodes", "Machines (nodes)", 0, 1, NULL, NULL, 0, 10, {
+    )},
+    {"nodes", "Machines (nodes)", 0, 1, NULL, NULL, 0, OPTS(
         O("1", "1", "One machine."), O("2", "2", "Two machines: the network joins the picture."),
         O("4", "4", "Four machines."), O("8", "8", "Eight machines."), O("16", "16", "Sixteen machines."),
         O("32", "32", "A cluster."), O("64", "64", "A cluster."), O("128", "128", "A large cluster."),
         O("256", "256", "A large cluster."), O("512", "512", "A very large cluster."),
-    }},
-    {"model_kind", "Kind of model", 0, 0, NULL, NULL, 7, 8, {
+    )},
+    {"model_kind", "Kind of model", 0, 0, NULL, NULL, 7, OPTS(
         O("Vision", "vision", "Image models: torchvision, timm, Keras applications (seed 002 Q1)."),
         O("NLP", "nlp", "Text models below LLM scale."),
         O("LLM", "llm", "Large language models: memory plans include activations (Korthikanti et al.)."),
@@ -67,8 +69,8 @@ const struct wiz_question wiz_questions[] = {
         O("Reinforcement learning", "rl", "JAX's functional style suits RL research (seed 002)."),
         O("Diffusion", "diffusion", "Image generation models."), O("Tabular", "tabular", "Tabular data."),
         O("Other", "other", "Anything else."),
-    }},
-    {"model_params", "Model size (parameters)", 0, 1, NULL, NULL, 2, 12, {
+    )},
+    {"model_params", "Model size (parameters)", 0, 1, NULL, NULL, 2, OPTS(
         O("100 thousand", "1e5", "A toy model."), O("1 million", "1e6", "Tiny: a CPU trains it."),
         O("10 million", "1e7", "Small: one GPU easily."), O("100 million", "1e8", "BERT-base scale."),
         O("1 billion", "1e9", "16 GB of Adam model states alone (ZeRO paper)."),
@@ -79,30 +81,30 @@ const struct wiz_question wiz_questions[] = {
         O("175 billion", "1.75e11", "GPT-3 scale: 3D parallelism (Megatron, DeepSpeed)."),
         O("405 billion", "4.05e11", "Llama 3.1 405B: 16,384 H100s with 4D parallelism."),
         O("1 trillion", "1e12", "Seed 002 Q3: GPT-4 class: JAX or PyTorch at scale."),
-    }},
-    {"team", "What the team knows (Space to tick several)", 1, 0, NULL, NULL, -1, 5, {
+    )},
+    {"team", "What the team knows (Space to tick several)", 1, 0, NULL, NULL, -1, OPTS(
         O("PyTorch", "pytorch", "Seed 000: choose what the team knows; existing skill avoids retraining."),
         O("TensorFlow", "tensorflow", "A TensorFlow code base in production is a reason to stay (seed 003)."),
         O("JAX", "jax", "A team fluent in JAX has already paid its learning curve (seed 001)."),
         O("Keras", "keras", "Keras 3 runs on JAX, TensorFlow or PyTorch."),
         O("None yet", "none", "New to frameworks: Keras and fastai give a gentle start (seed 002)."),
-    }},
-    {"functional", "At home in functional programming?", 0, 0, NULL, NULL, 1, 2, {
+    )},
+    {"functional", "At home in functional programming?", 0, 0, NULL, NULL, 1, OPTS(
         O("Yes", "true", "Seed 002's tree: a functional team -> JAX (pure functions, grad/jit/vmap)."),
         O("No", "false", "Then JAX's functional style is its steepest cost (seed 001: 3 months of PyTorch first)."),
-    }},
-    {"higher_order_grad", "Gradients of gradients (meta-learning)?", 0, 0, NULL, NULL, 1, 2, {
+    )},
+    {"higher_order_grad", "Gradients of gradients (meta-learning)?", 0, 0, NULL, NULL, 1, OPTS(
         O("Yes", "true", "Seed 002: JAX composes grad freely, which meta-learning needs."),
         O("No", "false", "Ordinary first-order training."),
-    }},
-    {"deploy", "Where the model runs", 0, 0, NULL, NULL, 0, 5, {
+    )},
+    {"deploy", "Where the model runs", 0, 0, NULL, NULL, 0, OPTS(
         O("Nowhere yet", "none", "No deployment target."),
         O("Servers", "server", "LLMs: vLLM, SGLang, TensorRT-LLM; other models: Triton, ONNX Runtime, OpenVINO."),
         O("Mobile apps", "mobile", "Seed 002's tree: mobile -> TensorFlow Lite (now LiteRT); ExecuTorch for PyTorch."),
         O("Edge devices", "edge", "Seed 002 Q4: a Raspberry Pi -> TF Lite or ONNX Runtime; Jetson -> TensorRT."),
         O("Browsers", "browser", "TF.js (deprioritized) or ONNX Runtime Web."),
-    }},
-    {"deploy_hardware", "Hardware the model is served on", 0, 0, "deploy", "none", 0, 9, {
+    )},
+    {"deploy_hardware", "Hardware the model is served on", 0, 0, "deploy", "none", 0, OPTS(
         O("Same as training / device CPU (auto)", "auto", "Servers: the training hardware; edge and phones: their CPU."),
         O("CPU", "cpu", "x86 or Arm CPUs: ONNX Runtime, LiteRT, ExecuTorch (XNNPACK)."),
         O("NVIDIA GPU or Jetson", "nvidia", "Servers: vLLM, TensorRT-LLM, Triton; Jetson boards: TensorRT."),
@@ -112,17 +114,17 @@ const struct wiz_question wiz_questions[] = {
         O("Intel CPU, GPU or NPU", "intel", "OpenVINO is Intel's tuned path."),
         O("Google TPU", "tpu", "LLMs: JetStream or vLLM on TPU."),
         O("Huawei Ascend", "ascend", "MindIE, vLLM (vllm-ascend) or MindSpore Lite."),
-    }},
-    {"priority", "What matters most", 0, 0, NULL, NULL, 0, 3, {
+    )},
+    {"priority", "What matters most", 0, 0, NULL, NULL, 0, OPTS(
         O("Iteration speed", "iteration", "Debugging and ecosystem weigh more (seed 003: PyTorch for fast iteration)."),
         O("Compute cost", "cost", "Training and memory efficiency weigh more (seed 003: JAX may save 20% compute, needs 30% more talent budget)."),
         O("Stability", "stability", "Maturity and maintenance weigh more; native strategies (seed 003: TensorFlow in established production)."),
-    }},
-    {"price_per_device_hour", "Price per device-hour (optional)", 0, 1, NULL, NULL, 0, 7, {
+    )},
+    {"price_per_device_hour", "Price per device-hour (optional)", 0, 1, NULL, NULL, 0, OPTS(
         O("No price", NULL, "The plan shows hours only."), O("0.50", "0.5", "Per device and hour, any currency."),
         O("1.00", "1", "Per device and hour."), O("2.00", "2", "Per device and hour."),
         O("2.50", "2.5", "Per device and hour."), O("4.00", "4", "Per device and hour."), O("8.00", "8", "Per device and hour."),
-    }},
+    )},
 };
 const int wiz_question_count = (int)(sizeof wiz_questions / sizeof wiz_questions[0]);
 
@@ -266,9 +268,10 @@ int wizard_asked(const struct app *a, int q)
 
 /* The answers of the wizard's choices, over the loaded ones; tentative_q >= 0 uses
  * tentative_sel for that question (the side panel's preview). */
-void wizard_build(const struct app *a, struct answers *out, int tentative_q, int tentative_sel)
+int wizard_build(const struct app *a, struct answers *out, int tentative_q, int tentative_sel, char *err, size_t errsz)
 {
-    char err[256], assign[256];
+    char assign[256], why[256];
+    int refused = 0;
     *out = a->base;
     for (int q = 0; q < wiz_question_count; q++) {
         const struct wiz_question *wq = &wiz_questions[q];
@@ -279,7 +282,7 @@ void wizard_build(const struct app *a, struct answers *out, int tentative_q, int
                 if ((a->multi[q] >> i) & 1u)
                     used += (size_t)snprintf(assign + used, sizeof assign - used, "%s%s", used > strlen(wq->key) + 1 ? "," : "",
                                              wq->opts[i].value);
-            answers_set(out, assign, err, sizeof err);
+            if (answers_set(out, assign, why, sizeof why) && !refused++) snprintf(err, errsz, "%s", why);
             continue;
         }
         int sel = q == tentative_q ? tentative_sel : a->sel[q];
@@ -292,12 +295,13 @@ void wizard_build(const struct app *a, struct answers *out, int tentative_q, int
             if (d >= 0 && adv_kb_accelerator(a->akb, d, NULL, &vendor, NULL) && strcmp(vendor, hardware) != 0) continue;
         }
         snprintf(assign, sizeof assign, "%s=%s", wq->key, value);
-        answers_set(out, assign, err, sizeof err);
+        if (answers_set(out, assign, why, sizeof why) && !refused++) snprintf(err, errsz, "%s", why);
     }
     /* The choices are made one at a time: the OS defaults to this machine's, which may not run
      * the hardware picked later (macOS with NVIDIA GPUs); the hardware and target win. */
     while (answers_drop_contradiction(out)) {
     }
+    return refused ? -1 : 0;
 }
 
 void wizard_start(struct app *a, const struct answers *loaded)
@@ -354,9 +358,9 @@ void wizard_start(struct app *a, const struct answers *loaded)
 static void side_panel(struct app *a, int x, int w)
 {
     struct answers ans;
-    wizard_build(a, &ans, a->q, a->sel[a->q]);
     char err[256];
-    int status = adv_recommend(a->akb, &ans, &a->hw, a->preview, err, sizeof err);
+    int status = wizard_build(a, &ans, a->q, a->sel[a->q], err, sizeof err) ? KB_ERR_INPUT
+                 : adv_recommend(a->akb, &ans, &a->hw, a->preview, err, sizeof err);
     crt_box(1, x, LINES - 3, w);
     if (status != KB_OK) { /* answers that contradict each other or the catalog */
         ui_wrap(2, x + 2, w - 4, LINES - 6, err, crt_attr(PAIR_BAD));
@@ -490,7 +494,10 @@ static void advance(struct app *a)
 {
     struct answers ans;
     char err[512];
-    wizard_build(a, &ans, -1, 0);
+    if (wizard_build(a, &ans, -1, 0, err, sizeof err)) {
+        ui_message(a, 1, "%s", err);
+        return;
+    }
     if (answers_check_combination(&ans, err, sizeof err) && strstr(err, wiz_questions[a->q].key)) {
         ui_message(a, 1, "%s", err);
         return;
