@@ -196,6 +196,175 @@ static void import_progress(void *ctx, size_t done, size_t total)
     fflush(stderr);
 }
 
+/* --- the subcommands: parsed once, each a row with the options it takes ---------------- */
+
+enum { KB_OPT_JSON = 1, KB_OPT_OUTPUT = 2, KB_OPT_USER = 4, KB_OPT_YES = 8 };
+
+struct kb_args {
+    struct globals *g;
+    char **args;
+    int nargs, json, yes, user_only;
+    const char *output;
+};
+
+static int kb_path_cmd(struct kb_args *a)
+{
+    char path[PATH_MAX], err[1024];
+    int is_default;
+    if (kb_resolve_path(a->g->db, path, sizeof path, &is_default, err, sizeof err) != KB_OK) {
+        cli_error("%s", err);
+        return EXIT_DB;
+    }
+    text_put(stdout, path);
+    putchar('\n');
+    return EXIT_OK;
+}
+
+static int kb_reset_cmd(struct kb_args *a)
+{
+    if (!a->yes)
+        return cli_usage_error("kb", "kb reset replaces the knowledge base (your imported facts and probe "
+                                     "runs go with it, into FILE.bak); add --yes to confirm");
+    char path[PATH_MAX], backup[PATH_MAX + 16], err[1024];
+    int is_default;
+    int status = kb_resolve_path(a->g->db, path, sizeof path, &is_default, err, sizeof err);
+    if (status == KB_OK) status = kb_reset(path, is_default, backup, sizeof backup, err, sizeof err);
+    if (status != KB_OK) {
+        cli_error("%s", err);
+        return cli_exit_from_kb(status);
+    }
+    if (backup[0]) text_printf(stdout, "knowledge base reset: %s (previous file kept as %s)", path, backup);
+    else text_printf(stdout, "knowledge base created: %s", path);
+    putchar('\n');
+    return EXIT_OK;
+}
+
+static int kb_list_cmd(struct kb_args *a)
+{
+    const char *const *kinds = kb_list_kind_names();
+    int known = a->nargs ? cli_choice(a->args[0], kinds) : 0;
+    if (known < 0) return cli_unknown("kb", "kind", a->args[0], kinds);
+    const struct kb_list_kind *kind = &kb_list_kind_rows[known];
+    kb *k;
+    char err[1024];
+    int rc = cli_open_kb_read(a->g, &k);
+    if (rc != EXIT_OK) return rc;
+    cJSON *rows = NULL;
+    int status = kb_list(k, kind->name, &rows, err, sizeof err);
+    kb_close(k);
+    if (status != KB_OK) {
+        cli_error("%s", err);
+        return cli_exit_from_kb(status);
+    }
+    rc = a->json ? cli_write_json(rows, NULL) : list_text(kind, rows, a->g->color);
+    cJSON_Delete(rows);
+    return rc;
+}
+
+static int kb_show_cmd(struct kb_args *a)
+{
+    kb *k;
+    char err[1024];
+    int rc = cli_open_kb_read(a->g, &k), bold = a->g->color;
+    if (rc != EXIT_OK) return rc;
+    cJSON *obj = NULL;
+    int status = kb_show(k, a->args[0], &obj, err, sizeof err);
+    kb_close(k);
+    if (status != KB_OK) {
+        cli_error("%s", err);
+        return cli_exit_from_kb(status);
+    }
+    if (a->json) rc = cli_write_json(obj, NULL);
+    else kb_fact_text(obj, show_line, &bold), rc = EXIT_OK;
+    cJSON_Delete(obj);
+    return rc;
+}
+
+static int kb_export_cmd(struct kb_args *a)
+{
+    kb *k;
+    char err[1024];
+    int rc = cli_open_kb_read(a->g, &k);
+    if (rc != EXIT_OK) return rc;
+    cJSON *doc = NULL;
+    int status = kb_export(k, a->user_only, &doc, err, sizeof err);
+    kb_close(k);
+    if (status != KB_OK) {
+        cli_error("%s", err);
+        return cli_exit_from_kb(status);
+    }
+    rc = cli_write_json(doc, a->output);
+    cJSON_Delete(doc);
+    if (rc == EXIT_OK && a->output && strcmp(a->output, "-") != 0) {
+        text_printf(stderr, "exported to %s", a->output);
+        fputc('\n', stderr);
+    }
+    return rc;
+}
+
+static int kb_import_cmd(struct kb_args *a)
+{
+    char *data, err[1024];
+    size_t len;
+    if (cli_read_file(a->args[0], &data, &len, err, sizeof err)) {
+        cli_error("%s", err);
+        return EXIT_INPUT;
+    }
+    kb *k;
+    int rc = cli_open_kb(a->g, &k);
+    if (rc != EXIT_OK) {
+        free(data);
+        return rc;
+    }
+    struct kb_import_stats stats;
+    int progress = isatty(STDERR_FILENO);
+    if (progress) kb_set_progress(k, import_progress, NULL);
+    int status = kb_import(k, data, len, strcmp(a->args[0], "-") == 0 ? "standard input" : a->args[0], &stats, err,
+                           sizeof err);
+    if (progress) fputs("\r\033[K", stderr); /* the progress line, cleared */
+    free(data);
+    kb_close(k);
+    if (status != KB_OK) {
+        cli_error("%s", err);
+        return cli_exit_from_kb(status);
+    }
+    printf("imported %d facts: %d added, %d changed, %d unchanged\n", stats.added + stats.changed + stats.unchanged,
+           stats.added, stats.changed, stats.unchanged);
+    return EXIT_OK;
+}
+
+static const struct kb_sub {
+    const char *name;
+    int min_args, max_args;
+    const char *args_error; /* when the count is outside [min_args, max_args] */
+    unsigned options;       /* the KB_OPT_* it takes */
+    int (*run)(struct kb_args *a);
+} kb_subs[] = {
+    {"list", 0, 1, "kb list takes at most one KIND", KB_OPT_JSON, kb_list_cmd},
+    {"show", 1, 1, "kb show takes one ID", KB_OPT_JSON, kb_show_cmd},
+    {"export", 0, 0, "kb export takes no arguments (use -o FILE)", KB_OPT_OUTPUT | KB_OPT_USER, kb_export_cmd},
+    {"import", 1, 1, "kb import takes one FILE (or - for standard input)", 0, kb_import_cmd},
+    {"path", 0, 0, "kb path takes no arguments", 0, kb_path_cmd},
+    {"reset", 0, 0, "kb reset takes no arguments", KB_OPT_YES, kb_reset_cmd},
+};
+#define NSUBS (int)(sizeof kb_subs / sizeof kb_subs[0])
+
+/* "--json applies to kb list and kb show": the subcommands whose row takes the option. */
+static int not_applicable(const char *option, unsigned bit)
+{
+    char where[128] = "";
+    int n = 0, count = 0;
+    for (int i = 0; i < NSUBS; i++) count += (kb_subs[i].options & bit) != 0;
+    for (int i = 0; i < NSUBS; i++) {
+        if (!(kb_subs[i].options & bit)) continue;
+        size_t used = strlen(where);
+        snprintf(where + used, sizeof where - used, "%skb %s", n == 0 ? "" : n + 1 == count ? " and " : ", ",
+                 kb_subs[i].name);
+        n++;
+    }
+    return cli_usage_error("kb", "%s applies to %s", option, where);
+}
+
 int cmd_kb(struct globals *g, int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -206,16 +375,16 @@ int cmd_kb(struct globals *g, int argc, char **argv)
         CLI_GLOBAL_OPTIONS,
         {NULL, 0, NULL, 0},
     };
-    int json = 0, yes = 0, user_only = 0, opt;
-    const char *output = NULL;
+    struct kb_args a = {.g = g};
+    int opt;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
         switch (opt) {
         case 'h': fputs(kb_usage, stdout); return EXIT_OK;
-        case OPT_JSON: json = 1; break;
-        case OPT_USER: user_only = 1; break;
-        case OPT_YES: yes = 1; break;
-        case 'o': output = optarg; break;
+        case OPT_JSON: a.json = 1; break;
+        case OPT_USER: a.user_only = 1; break;
+        case OPT_YES: a.yes = 1; break;
+        case 'o': a.output = optarg; break;
         case ':': return cli_usage_error("kb", "option '%s' needs a value", argv[optind - 1]);
         case '?':
             if (optopt) return cli_usage_error("kb", "unknown option '-%c'", optopt);
@@ -223,133 +392,20 @@ int cmd_kb(struct globals *g, int argc, char **argv)
         default: cli_global_option(g, opt, optarg);
         }
     }
+    const char *names[NSUBS + 1];
+    for (int i = 0; i < NSUBS; i++) names[i] = kb_subs[i].name;
+    names[NSUBS] = NULL;
     if (optind >= argc) return cli_usage_error("kb", "missing subcommand (list, show, export, import, path, reset)");
-    static const char *const subs[] = {"list", "show", "export", "import", "path", "reset", NULL};
-    int which = cli_choice(argv[optind], subs);
-    if (which < 0) return cli_unknown("kb", "kb subcommand", argv[optind], subs);
-    const char *sub = subs[which];
-    char **args = argv + optind + 1;
-    int nargs = argc - optind - 1;
-    int bold = g->color;
+    int which = cli_choice(argv[optind], names);
+    if (which < 0) return cli_unknown("kb", "kb subcommand", argv[optind], names);
+    const struct kb_sub *sub = &kb_subs[which];
+    a.args = argv + optind + 1;
+    a.nargs = argc - optind - 1;
     /* Options that only some subcommands take. */
-    if (json && strcmp(sub, "list") != 0 && strcmp(sub, "show") != 0)
-        return cli_usage_error("kb", "--json applies to kb list and kb show");
-    if ((output || user_only) && strcmp(sub, "export") != 0)
-        return cli_usage_error("kb", "%s applies to kb export", output ? "--output" : "--user");
-    if (yes && strcmp(sub, "reset") != 0) return cli_usage_error("kb", "--yes applies to kb reset");
-
-    char err[1024];
-    kb *k = NULL;
-    int rc;
-    if (strcmp(sub, "path") == 0) {
-        if (nargs) return cli_usage_error("kb", "kb path takes no arguments");
-        char path[PATH_MAX];
-        int is_default;
-        if (kb_resolve_path(g->db, path, sizeof path, &is_default, err, sizeof err) != KB_OK) {
-            cli_error("%s", err);
-            return EXIT_DB;
-        }
-        text_put(stdout, path);
-        putchar('\n');
-        return EXIT_OK;
-    }
-    if (strcmp(sub, "reset") == 0) {
-        if (nargs) return cli_usage_error("kb", "kb reset takes no arguments");
-        if (!yes)
-            return cli_usage_error("kb", "kb reset replaces the knowledge base (your imported facts and probe "
-                                         "runs go with it, into FILE.bak); add --yes to confirm");
-        char path[PATH_MAX], backup[PATH_MAX + 16];
-        int is_default;
-        int status = kb_resolve_path(g->db, path, sizeof path, &is_default, err, sizeof err);
-        if (status == KB_OK) status = kb_reset(path, is_default, backup, sizeof backup, err, sizeof err);
-        if (status != KB_OK) {
-            cli_error("%s", err);
-            return cli_exit_from_kb(status);
-        }
-        if (backup[0]) text_printf(stdout, "knowledge base reset: %s (previous file kept as %s)", path, backup);
-        else text_printf(stdout, "knowledge base created: %s", path);
-        putchar('\n');
-        return EXIT_OK;
-    }
-    if (strcmp(sub, "list") == 0) {
-        if (nargs > 1) return cli_usage_error("kb", "kb list takes at most one KIND");
-        const char *const *kinds = kb_list_kind_names();
-        int known = nargs ? cli_choice(args[0], kinds) : 0;
-        if (known < 0) return cli_unknown("kb", "kind", args[0], kinds);
-        const struct kb_list_kind *kind = &kb_list_kind_rows[known];
-        if ((rc = cli_open_kb_read(g, &k)) != EXIT_OK) return rc;
-        cJSON *rows = NULL;
-        int status = kb_list(k, kind->name, &rows, err, sizeof err);
-        if (status != KB_OK) {
-            cli_error("%s", err);
-            kb_close(k);
-            return cli_exit_from_kb(status);
-        }
-        rc = json ? cli_write_json(rows, NULL) : list_text(kind, rows, bold);
-        cJSON_Delete(rows);
-        kb_close(k);
-        return rc;
-    }
-    if (strcmp(sub, "show") == 0) {
-        if (nargs != 1) return cli_usage_error("kb", "kb show takes one ID");
-        if ((rc = cli_open_kb_read(g, &k)) != EXIT_OK) return rc;
-        cJSON *obj = NULL;
-        int status = kb_show(k, args[0], &obj, err, sizeof err);
-        kb_close(k);
-        if (status != KB_OK) {
-            cli_error("%s", err);
-            return cli_exit_from_kb(status);
-        }
-        if (json) rc = cli_write_json(obj, NULL);
-        else kb_fact_text(obj, show_line, &bold), rc = EXIT_OK;
-        cJSON_Delete(obj);
-        return rc;
-    }
-    if (strcmp(sub, "export") == 0) {
-        if (nargs) return cli_usage_error("kb", "kb export takes no arguments (use -o FILE)");
-        if ((rc = cli_open_kb_read(g, &k)) != EXIT_OK) return rc;
-        cJSON *doc = NULL;
-        int status = kb_export(k, user_only, &doc, err, sizeof err);
-        kb_close(k);
-        if (status != KB_OK) {
-            cli_error("%s", err);
-            return cli_exit_from_kb(status);
-        }
-        rc = cli_write_json(doc, output);
-        cJSON_Delete(doc);
-        if (rc == EXIT_OK && output && strcmp(output, "-") != 0) {
-            text_printf(stderr, "exported to %s", output);
-            fputc('\n', stderr);
-        }
-        return rc;
-    }
-    if (strcmp(sub, "import") == 0) {
-        if (nargs != 1) return cli_usage_error("kb", "kb import takes one FILE (or - for standard input)");
-        char *data;
-        size_t len;
-        if (cli_read_file(args[0], &data, &len, err, sizeof err)) {
-            cli_error("%s", err);
-            return EXIT_INPUT;
-        }
-        if ((rc = cli_open_kb(g, &k)) != EXIT_OK) {
-            free(data);
-            return rc;
-        }
-        struct kb_import_stats stats;
-        int progress = isatty(STDERR_FILENO);
-        if (progress) kb_set_progress(k, import_progress, NULL);
-        int status = kb_import(k, data, len, strcmp(args[0], "-") == 0 ? "standard input" : args[0], &stats, err,
-                               sizeof err);
-        if (progress) fputs("\r\033[K", stderr); /* the progress line, cleared */
-        free(data);
-        kb_close(k);
-        if (status != KB_OK) {
-            cli_error("%s", err);
-            return cli_exit_from_kb(status);
-        }
-        printf("imported %d facts: %d added, %d changed, %d unchanged\n", stats.added + stats.changed + stats.unchanged,
-               stats.added, stats.changed, stats.unchanged);
-        return EXIT_OK;
-    }
-    return cli_unknown("kb", "kb subcommand", sub, subs); /* not reached: every one is handled above */
+    if (a.json && !(sub->options & KB_OPT_JSON)) return not_applicable("--json", KB_OPT_JSON);
+    if (a.output && !(sub->options & KB_OPT_OUTPUT)) return not_applicable("--output", KB_OPT_OUTPUT);
+    if (a.user_only && !(sub->options & KB_OPT_USER)) return not_applicable("--user", KB_OPT_USER);
+    if (a.yes && !(sub->options & KB_OPT_YES)) return not_applicable("--yes", KB_OPT_YES);
+    if (a.nargs < sub->min_args || a.nargs > sub->max_args) return cli_usage_error("kb", "%s", sub->args_error);
+    return sub->run(&a);
 }

@@ -137,3 +137,44 @@ Test(tables, the_wizard_says_what_the_answers_refuse)
     free(a);
     ts_advisor_close(&t);
 }
+
+/* --- kb subcommands ------------------------------------------------------------------------- */
+
+/* Each option is refused, exit 2, by every subcommand whose row does not take it, naming those
+ * that do; argument counts are checked on both sides. */
+Test(tables, kb_subcommands_refuse_what_their_row_does_not_take)
+{
+    static const struct {
+        const char *args[4];
+        const char *message;
+    } cases[] = {
+        {{"export", "--json"}, "--json applies to kb list and kb show"},
+        {{"reset", "--json"}, "--json applies to kb list and kb show"},
+        {{"list", "-o", "x.json"}, "--output applies to kb export"},
+        {{"show", "jax", "--user"}, "--user applies to kb export"},
+        {{"list", "--yes"}, "--yes applies to kb reset"},
+        {{"list", "rules", "sources"}, "kb list takes at most one KIND"},
+        {{"show"}, "kb show takes one ID"},
+        {{"show", "jax", "pytorch"}, "kb show takes one ID"},
+        {{"import"}, "kb import takes one FILE (or - for standard input)"},
+        {{"path", "x"}, "kb path takes no arguments"},
+        {{"reset"}, "kb reset replaces the knowledge base (your imported facts and probe runs go with it, into "
+                    "FILE.bak); add --yes to confirm"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *argv[8] = {dbarg, "kb"};
+        int n = 2;
+        for (int j = 0; j < 4 && cases[i].args[j]; j++) argv[n++] = cases[i].args[j];
+        argv[n] = NULL;
+        struct ts_run r;
+        cr_assert_eq(ts_run(&r, env, NULL, argv), 0);
+        cr_expect_eq(r.status, 2, "%s: %s", cases[i].message, r.err);
+        cr_expect(strncmp(r.err, "fwadvisor: ", 11) == 0 && strncmp(r.err + 11, cases[i].message, strlen(cases[i].message)) == 0,
+                  "%s", r.err);
+        ts_run_free(&r);
+    }
+    struct ts_run r;
+    cr_assert_eq(ts_run(&r, env, NULL, (const char *const[]){dbarg, "kb", "show", "jax", "--json", NULL}), 0);
+    cr_expect_eq(r.status, 0, "one ID with --json is taken: %s", r.err);
+    ts_run_free(&r);
+}
