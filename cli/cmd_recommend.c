@@ -276,7 +276,16 @@ static void iso_now(char *out, size_t n)
     strftime(out, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-int cmd_recommend(struct globals *g, int argc, char **argv)
+/* --- the command: parse, check the outputs, gather the answers, advise, write ------------- */
+
+struct rec_opts {
+    const char *answers_file, *preset, *output, *html, *probe, *emit;
+    const char *sets[64];
+    int nsets, json, list, probe_given, html_stdout;
+};
+
+/* Options into o: EXIT_OK, or the usage error's status (help printed: -1). */
+static int parse_options(struct globals *g, int argc, char **argv, struct rec_opts *o)
 {
     static const struct option opts[] = {
         {"answers", required_argument, NULL, 'a'},
@@ -291,25 +300,25 @@ int cmd_recommend(struct globals *g, int argc, char **argv)
         CLI_GLOBAL_OPTIONS,
         {NULL, 0, NULL, 0},
     };
-    const char *answers_file = NULL, *preset = NULL, *output = NULL, *html = NULL, *probe = "latest", *emit = NULL;
-    const char *sets[64];
-    int nsets = 0, json = 0, opt, list = 0, probe_given = 0;
+    memset(o, 0, sizeof *o);
+    o->probe = "latest";
+    int opt;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":ha:o:", opts, NULL)) != -1) {
         switch (opt) {
-        case 'h': fputs(recommend_usage, stdout); return EXIT_OK;
-        case 'a': answers_file = optarg; break;
-        case 'o': output = optarg; break;
-        case OPT_HTML: html = optarg; break;
-        case OPT_JSON: json = 1; break;
-        case OPT_PRESET: preset = optarg; break;
-        case OPT_PROBE: probe = optarg, probe_given = 1; break;
-        case OPT_EMIT: emit = optarg; break;
+        case 'h': fputs(recommend_usage, stdout); return -1;
+        case 'a': o->answers_file = optarg; break;
+        case 'o': o->output = optarg; break;
+        case OPT_HTML: o->html = optarg; break;
+        case OPT_JSON: o->json = 1; break;
+        case OPT_PRESET: o->preset = optarg; break;
+        case OPT_PROBE: o->probe = optarg, o->probe_given = 1; break;
+        case OPT_EMIT: o->emit = optarg; break;
         case OPT_SET:
-            if (nsets == 64) return cli_usage_error("recommend", "too many --set options (64 at most)");
-            sets[nsets++] = optarg;
+            if (o->nsets == 64) return cli_usage_error("recommend", "too many --set options (64 at most)");
+            o->sets[o->nsets++] = optarg;
             break;
-        case OPT_LIST_PRESETS: list = 1; break;
+        case OPT_LIST_PRESETS: o->list = 1; break;
         case ':': return cli_usage_error("recommend", "option '%s' needs a value", argv[optind - 1]);
         case '?':
             if (optopt) return cli_usage_error("recommend", "unknown option '-%c'", optopt);
@@ -318,122 +327,143 @@ int cmd_recommend(struct globals *g, int argc, char **argv)
         }
     }
     if (optind < argc) return cli_usage_error("recommend", "unexpected argument '%s'", argv[optind]);
-    if (answers_file && preset) return cli_usage_error("recommend", "give either --answers or --preset, not both");
-    if (list) {
-        const char *other = answers_file ? "--answers" : preset ? "--preset" : nsets ? "--set" : output ? "--output"
-                            : html ? "--html" : emit ? "--emit" : probe_given ? "--probe" : NULL;
-        if (other) return cli_not_applicable("recommend", other, "to a recommendation, not to --list-presets");
-        return list_presets(json, g->color);
-    }
-    int html_stdout = html && strcmp(html, "-") == 0;
-    if (html_stdout && (json || (output && strcmp(output, "-") == 0)))
+    if (o->answers_file && o->preset) return cli_usage_error("recommend", "give either --answers or --preset, not both");
+    o->html_stdout = o->html && strcmp(o->html, "-") == 0;
+    return EXIT_OK;
+}
+
+/* --list-presets takes no option of a recommendation. */
+static int run_list(const struct globals *g, const struct rec_opts *o)
+{
+    const char *other = o->answers_file ? "--answers" : o->preset ? "--preset" : o->nsets ? "--set"
+                        : o->output ? "--output" : o->html ? "--html" : o->emit ? "--emit"
+                        : o->probe_given ? "--probe" : NULL;
+    if (other) return cli_not_applicable("recommend", other, "to a recommendation, not to --list-presets");
+    return list_presets(o->json, g->color);
+}
+
+/* Every output can be written, before the work. */
+static int check_outputs(const struct rec_opts *o)
+{
+    if (o->html_stdout && (o->json || (o->output && strcmp(o->output, "-") == 0)))
         return cli_usage_error("recommend", "--html - and the JSON report cannot both go to standard output");
-    if (emit) {
-        int bad = check_emit_dir(emit);
+    if (o->emit) {
+        int bad = check_emit_dir(o->emit);
         if (bad != EXIT_OK) return bad;
     }
-    int unwritable = cli_check_output(output, EXIT_USAGE);
-    if (unwritable == EXIT_OK && !html_stdout) unwritable = cli_check_output(html, EXIT_RUNTIME);
-    if (unwritable != EXIT_OK) return unwritable;
+    int unwritable = cli_check_output(o->output, EXIT_USAGE);
+    if (unwritable == EXIT_OK && !o->html_stdout) unwritable = cli_check_output(o->html, EXIT_RUNTIME);
+    return unwritable;
+}
 
-    char err[1024];
-    struct answers answers;
-    answers_init(&answers);
-    if (preset) {
-        int i = preset_find(preset);
-        char near[128];
-        if (i < 0 && preset_suggest(preset, near, sizeof near)) {
-            cli_error("unknown preset '%s' (did you mean '%s'? fwadvisor recommend --list-presets)", preset, near);
-            return EXIT_INPUT;
-        }
-        if (i < 0) {
-            cli_error("unknown preset '%s' (fwadvisor recommend --list-presets)", preset);
-            return EXIT_INPUT;
-        }
-        const char *text = preset_text((size_t)i);
-        if (answers_parse_json(&answers, text, strlen(text), preset, err, sizeof err)) {
-            cli_error("%s", err);
-            return EXIT_INPUT;
-        }
+static int load_preset(const char *preset, struct answers *answers, char *err, size_t errsz)
+{
+    int i = preset_find(preset);
+    char near[128];
+    if (i < 0 && preset_suggest(preset, near, sizeof near)) {
+        cli_error("unknown preset '%s' (did you mean '%s'? fwadvisor recommend --list-presets)", preset, near);
+        return EXIT_INPUT;
     }
-    if (answers_file) {
+    if (i < 0) {
+        cli_error("unknown preset '%s' (fwadvisor recommend --list-presets)", preset);
+        return EXIT_INPUT;
+    }
+    const char *text = preset_text((size_t)i);
+    if (answers_parse_json(answers, text, strlen(text), preset, err, errsz)) {
+        cli_error("%s", err);
+        return EXIT_INPUT;
+    }
+    return EXIT_OK;
+}
+
+/* The answers: a preset or a file, then each --set, then a check that they agree. */
+static int gather_answers(const struct rec_opts *o, struct answers *answers)
+{
+    char err[1024];
+    answers_init(answers);
+    if (o->preset && load_preset(o->preset, answers, err, sizeof err) != EXIT_OK) return EXIT_INPUT;
+    if (o->answers_file) {
         char *data;
         size_t len;
-        if (cli_read_file(answers_file, &data, &len, err, sizeof err)) {
+        if (cli_read_file(o->answers_file, &data, &len, err, sizeof err)) {
             cli_error("%s", err);
             return EXIT_INPUT;
         }
-        int bad = answers_parse_json(&answers, data, len, strcmp(answers_file, "-") == 0 ? "standard input" : answers_file,
-                                     err, sizeof err);
+        const char *name = strcmp(o->answers_file, "-") == 0 ? "standard input" : o->answers_file;
+        int bad = answers_parse_json(answers, data, len, name, err, sizeof err);
         free(data);
         if (bad) {
             cli_error("%s", err);
             return EXIT_INPUT;
         }
     }
-    for (int i = 0; i < nsets; i++) {
-        if (answers_set(&answers, sets[i], err, sizeof err)) {
+    for (int i = 0; i < o->nsets; i++) {
+        if (answers_set(answers, o->sets[i], err, sizeof err)) {
             cli_error("%s", err);
             return EXIT_INPUT;
         }
     }
-    if (answers_check_combination(&answers, err, sizeof err)) {
+    if (answers_check_combination(answers, err, sizeof err)) {
         cli_error("%s", err);
         return EXIT_INPUT;
     }
-    kb *k = NULL;
-    int rc0 = cli_open_kb_read(g, &k);
-    if (rc0 != EXIT_OK) return rc0;
-    struct adv_kb *akb = NULL;
-    int status = adv_kb_load(k, &akb, err, sizeof err);
-    struct adv_hw hw;
-    if (status == KB_OK) status = probe_advisor_hardware(k, probe, &answers, 0, &hw, err, sizeof err);
-    kb_close(k);
-    if (status != KB_OK) {
-        cli_error("%s", err);
-        adv_kb_free(akb);
-        return cli_exit_from_kb(status);
-    }
+    return EXIT_OK;
+}
 
-    struct adv_result *r = calloc(1, sizeof *r);
-    if (!r) {
-        adv_kb_free(akb);
+/* The report as JSON and HTML, drawn from one document so the page shows what --json says. */
+static int write_reports(const struct adv_kb *akb, const struct adv_result *r, const struct rec_opts *o)
+{
+    char now[32];
+    iso_now(now, sizeof now);
+    cJSON *doc = adv_report_json(akb, r, now);
+    if (!doc) {
         cli_error("out of memory");
         return EXIT_RUNTIME;
     }
-    status = adv_recommend(akb, &answers, &hw, r, err, sizeof err);
     int rc = EXIT_OK;
+    if (o->html) {
+        struct html page = {0};
+        adv_report_html(doc, &page);
+        rc = cli_write_html(o->html, &page);
+        html_free(&page);
+    }
+    if (rc == EXIT_OK && (o->json || o->output)) rc = cli_write_json(doc, o->output);
+    cJSON_Delete(doc);
+    if (rc == EXIT_OK && o->output && strcmp(o->output, "-") != 0) {
+        text_printf(stderr, "report written to %s", o->output);
+        fputc('\n', stderr);
+    }
+    return rc;
+}
+
+int cmd_recommend(struct globals *g, int argc, char **argv)
+{
+    struct rec_opts o;
+    int rc = parse_options(g, argc, argv, &o);
+    if (rc != EXIT_OK) return rc < 0 ? EXIT_OK : rc;
+    if (o.list) return run_list(g, &o);
+    if ((rc = check_outputs(&o)) != EXIT_OK) return rc;
+    struct answers answers;
+    if ((rc = gather_answers(&o, &answers)) != EXIT_OK) return rc;
+
+    char err[1024];
+    kb *k = NULL;
+    if ((rc = cli_open_kb_read(g, &k)) != EXIT_OK) return rc;
+    struct adv_kb *akb = NULL;
+    int status = adv_kb_load(k, &akb, err, sizeof err);
+    struct adv_hw hw;
+    if (status == KB_OK) status = probe_advisor_hardware(k, o.probe, &answers, 0, &hw, err, sizeof err);
+    kb_close(k);
+    struct adv_result *r = status == KB_OK ? calloc(1, sizeof *r) : NULL;
+    if (status == KB_OK && !r) status = KB_ERR_RUNTIME, snprintf(err, sizeof err, "out of memory");
+    if (status == KB_OK) status = adv_recommend(akb, &answers, &hw, r, err, sizeof err);
     if (status != KB_OK) {
         cli_error("%s", err);
         rc = cli_exit_from_kb(status);
-        goto done;
     }
-    if (json || output || html) {
-        char now[32];
-        iso_now(now, sizeof now);
-        cJSON *doc = adv_report_json(akb, r, now);
-        if (!doc) {
-            cli_error("out of memory");
-            rc = EXIT_RUNTIME;
-            goto done;
-        }
-        /* The page is drawn from the document, so it shows what --json says. */
-        if (html) {
-            struct html page = {0};
-            adv_report_html(doc, &page);
-            rc = cli_write_html(html, &page);
-            html_free(&page);
-        }
-        if (rc == EXIT_OK && (json || output)) rc = cli_write_json(doc, output);
-        cJSON_Delete(doc);
-        if (rc == EXIT_OK && output && strcmp(output, "-") != 0) {
-            text_printf(stderr, "report written to %s", output);
-            fputc('\n', stderr);
-        }
-    }
-    if (rc == EXIT_OK && !json && !html_stdout) print_text(akb, r, g->color);
-    if (rc == EXIT_OK && emit) rc = emit_launch_files(akb, r, emit);
-done:
+    if (rc == EXIT_OK && (o.json || o.output || o.html)) rc = write_reports(akb, r, &o);
+    if (rc == EXIT_OK && !o.json && !o.html_stdout) print_text(akb, r, g->color);
+    if (rc == EXIT_OK && o.emit) rc = emit_launch_files(akb, r, o.emit);
     free(r);
     adv_kb_free(akb);
     return rc;
