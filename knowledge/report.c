@@ -127,17 +127,9 @@ static cJSON *inference_json(const struct adv_kb *akb, const struct adv_inferenc
     return o;
 }
 
-cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, const char *generated_at)
+/* The sections of the report, in the order the document has them. */
+static void report_hardware(cJSON *doc, const struct adv_result *r)
 {
-    cJSON *doc = cJSON_CreateObject();
-    if (!doc) return NULL;
-    cJSON_AddStringToObject(doc, "schema", "fwadvisor.report/1");
-    cJSON_AddStringToObject(doc, "generated_at", generated_at);
-    cJSON *kbinfo = cJSON_AddObjectToObject(doc, "kb");
-    cJSON_AddStringToObject(kbinfo, "version", akb->version);
-    cJSON_AddStringToObject(kbinfo, "date", akb->date);
-    cJSON_AddItemToObject(doc, "answers", answers_to_json(&r->answers));
-
     cJSON *hw = cJSON_AddObjectToObject(doc, "hardware");
     cJSON_AddStringToObject(hw, "source", r->hardware_source);
     cJSON_AddStringToObject(hw, "kind", answers_str(&r->answers, ANS_HARDWARE));
@@ -148,6 +140,10 @@ cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, con
     cJSON_AddStringToObject(hw, "device_memory_source", r->device_memory_source);
     cJSON_AddStringToObject(hw, "note", r->hardware_note);
 
+}
+
+static void report_ranking(cJSON *doc, const struct adv_result *r)
+{
     cJSON *ranking = cJSON_AddArrayToObject(doc, "ranking");
     for (int i = 0; i < r->ranking.count; i++) {
         const struct adv_framework *f = &r->ranking.items[i];
@@ -159,12 +155,13 @@ cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, con
         cJSON_AddItemToObject(o, "reasons", reasons_json(f->reasons, f->nreasons));
         cJSON_AddItemToArray(ranking, o);
     }
+}
+
+static int report_weights(cJSON *doc, const struct adv_kb *akb, const struct adv_result *r)
+{
     cJSON *weights = cJSON_AddArrayToObject(doc, "weights");
     double *weight = malloc(((size_t)akb->ncrit + 1) * sizeof *weight);
-    if (!weight) {
-        cJSON_Delete(doc);
-        return NULL;
-    }
+    if (!weight) return -1;
     adv_criterion_weights(akb, &r->answers, weight);
     for (int k = 0; k < akb->ncrit; k++) {
         cJSON *o = cJSON_CreateObject();
@@ -182,6 +179,11 @@ cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, con
     }
     free(weight);
 
+    return 0;
+}
+
+static void report_strategy_runtime(cJSON *doc, const struct adv_result *r)
+{
     cJSON *dist = cJSON_AddObjectToObject(doc, "distributed");
     cJSON_AddStringToObject(dist, "strategy", r->strategy ? r->strategy : "single");
     cJSON_AddStringToObject(dist, "name", r->strategy_name ? r->strategy_name : "");
@@ -196,15 +198,10 @@ cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, con
     cJSON_AddStringToObject(dep, "hardware_note", r->deploy_hardware_note);
     cJSON_AddItemToObject(dep, "reasons", reasons_json(r->runtime_reasons, r->nruntime_reasons));
 
-    cJSON *plan = cJSON_AddObjectToObject(doc, "plan");
-    if (r->assumed_accelerator) cJSON_AddStringToObject(plan, "assumed_accelerator", r->assumed_accelerator);
-    else cJSON_AddNullToObject(plan, "assumed_accelerator");
-    if (r->accelerator >= 0) cJSON_AddStringToObject(plan, "accelerator", akb->acc[r->accelerator].id);
-    else cJSON_AddNullToObject(plan, "accelerator");
-    cJSON_AddStringToObject(plan, "precision", r->precision ? r->precision : "fp32");
-    cJSON_AddStringToObject(plan, "finetune", answers_str(&r->answers, ANS_FINETUNE));
-    cJSON_AddItemToObject(plan, "assumptions", notes_json(r->assumptions, r->nassumptions));
-    cJSON_AddItemToObject(plan, "warnings", notes_json(r->warnings, r->nwarnings));
+}
+
+static void report_memory(cJSON *plan, const struct adv_result *r)
+{
     cJSON *mem = cJSON_AddObjectToObject(plan, "memory");
     const struct adv_memory *m = &r->memory;
     cJSON_AddStringToObject(mem, "strategy", m->strategy ? m->strategy : "single");
@@ -240,6 +237,10 @@ cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, con
     cJSON_AddStringToObject(mem, "activations_mode", m->activation_mode ? m->activation_mode : "not estimated");
     add_number_or_null(mem, "fit_devices", r->fit_devices > 0, r->fit_devices);
     cJSON_AddItemToObject(mem, "remedies", notes_json(r->remedies, r->nremedies));
+}
+
+static void report_time(cJSON *plan, const struct adv_result *r)
+{
     cJSON *time = cJSON_AddObjectToObject(plan, "time");
     add_number_or_null(time, "total_flops", r->total_flops > 0, r->total_flops);
     add_number_or_null(time, "attention_flops", r->time.attention_flops > 0, r->time.attention_flops);
@@ -273,6 +274,10 @@ cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, con
     add_number_or_null(time, "device_hours", r->has_hours, round3(r->device_hours));
     add_number_or_null(time, "cost", r->has_cost, round(r->cost * 100) / 100);
 
+}
+
+static void report_measured(cJSON *plan, const struct adv_result *r)
+{
     /* What stored probe runs supplied, what of it the plan used, and the runs passed over. */
     cJSON *meas = cJSON_AddObjectToObject(plan, "measured");
     if (r->hw.measured_run[0]) cJSON_AddStringToObject(meas, "run", r->hw.measured_run);
@@ -297,8 +302,10 @@ cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, con
         cJSON_AddItemToArray(skip, o);
     }
 
-    cJSON_AddItemToObject(plan, "inference", inference_json(akb, &r->inference));
+}
 
+static void report_pitfalls(cJSON *doc, const struct adv_result *r)
+{
     cJSON *pit = cJSON_AddArrayToObject(doc, "pitfalls");
     for (int i = 0; i < r->npitfalls; i++) {
         cJSON *o = cJSON_CreateObject();
@@ -308,6 +315,39 @@ cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, con
         add_sources(o, r->pitfalls[i].source, r->pitfalls[i].also);
         cJSON_AddItemToArray(pit, o);
     }
+}
+
+cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, const char *generated_at)
+{
+    cJSON *doc = cJSON_CreateObject();
+    if (!doc) return NULL;
+    cJSON_AddStringToObject(doc, "schema", "fwadvisor.report/1");
+    cJSON_AddStringToObject(doc, "generated_at", generated_at);
+    cJSON *kbinfo = cJSON_AddObjectToObject(doc, "kb");
+    cJSON_AddStringToObject(kbinfo, "version", akb->version);
+    cJSON_AddStringToObject(kbinfo, "date", akb->date);
+    cJSON_AddItemToObject(doc, "answers", answers_to_json(&r->answers));
+    report_hardware(doc, r);
+    report_ranking(doc, r);
+    if (report_weights(doc, akb, r)) {
+        cJSON_Delete(doc);
+        return NULL;
+    }
+    report_strategy_runtime(doc, r);
+    cJSON *plan = cJSON_AddObjectToObject(doc, "plan");
+    if (r->assumed_accelerator) cJSON_AddStringToObject(plan, "assumed_accelerator", r->assumed_accelerator);
+    else cJSON_AddNullToObject(plan, "assumed_accelerator");
+    if (r->accelerator >= 0) cJSON_AddStringToObject(plan, "accelerator", akb->acc[r->accelerator].id);
+    else cJSON_AddNullToObject(plan, "accelerator");
+    cJSON_AddStringToObject(plan, "precision", r->precision ? r->precision : "fp32");
+    cJSON_AddStringToObject(plan, "finetune", answers_str(&r->answers, ANS_FINETUNE));
+    cJSON_AddItemToObject(plan, "assumptions", notes_json(r->assumptions, r->nassumptions));
+    cJSON_AddItemToObject(plan, "warnings", notes_json(r->warnings, r->nwarnings));
+    report_memory(plan, r);
+    report_time(plan, r);
+    report_measured(plan, r);
+    cJSON_AddItemToObject(plan, "inference", inference_json(akb, &r->inference));
+    report_pitfalls(doc, r);
     unsigned char *seen = calloc((size_t)akb->nsources + 1, 1);
     cJSON *sources = seen ? cJSON_CreateArray() : NULL;
     if (sources) cited(akb, doc, seen, sources);
