@@ -294,15 +294,11 @@ int adv_best_precision(const struct adv_kb *akb, int acc)
     return akb->acc[acc].bf16 > 0 ? PLAN_BF16 : akb->acc[acc].fp16 > 0 ? PLAN_FP16 : PLAN_FP32;
 }
 
-/* Precision, peak, efficiency, links, LoRA and MoE inputs and the facts the layout search needs,
- * into r->in. Fails when the precision is one the device lacks (answers_check_combination has
- * compared active_params with model_params). */
-static int resolve_inputs(const struct adv_kb *akb, struct adv_result *r, char *err, size_t errsz)
+/* Parameters, active parameters and experts (mixture of experts). */
+static void resolve_moe(struct adv_result *r)
 {
-    struct answers *a = &r->answers;
+    const struct answers *a = &r->answers;
     struct adv_plan_inputs *in = &r->in;
-    const char *hardware = answers_str(a, ANS_HARDWARE);
-    int acc = r->accelerator;
     in->params = answers_num(a, ANS_MODEL_PARAMS);
     in->active = answers_has(a, ANS_ACTIVE_PARAMS) ? answers_num(a, ANS_ACTIVE_PARAMS) : in->params;
     in->experts = answers_has(a, ANS_EXPERTS) ? answers_num(a, ANS_EXPERTS) : 1;
@@ -315,7 +311,15 @@ static int resolve_inputs(const struct adv_kb *akb, struct adv_result *r, char *
         adv_assume(r, "Mixture of experts: %.3g of %.3g parameters active per token; %s", in->active, in->params,
                    "the active ones are counted as shared, the rest as experts split by expert parallelism; top-2 routing for traffic");
 
-    /* Precision: as answered (the device must have it), else the best of bf16/fp16 it has. */
+}
+
+/* Precision: as answered (the device must have it), else the best of bf16/fp16 it has. */
+static int resolve_precision(const struct adv_kb *akb, struct adv_result *r, char *err, size_t errsz)
+{
+    struct answers *a = &r->answers;
+    struct adv_plan_inputs *in = &r->in;
+    const char *hardware = answers_str(a, ANS_HARDWARE);
+    int acc = r->accelerator;
     int given = a->v[ANS_PRECISION].given;
     int prec = given ? adv_precision_index(answers_str(a, ANS_PRECISION)) : PLAN_BF16;
     if (acc >= 0) {
@@ -335,8 +339,19 @@ static int resolve_inputs(const struct adv_kb *akb, struct adv_result *r, char *
     r->precision = precision_names[prec];
     answers_set_str(a, ANS_PRECISION, r->precision);
 
-    /* Peak: a probe's measured figure for this hardware when no other device was answered, else
-     * the catalog's dense rate at the precision (FP8: the realised share of its gain). */
+    return KB_OK;
+}
+
+/* The peak: a probe's measured figure for this hardware when no other device was answered, else
+ * the catalog's dense rate at the precision (FP8: the realised share of its gain). Returns
+ * whether the figure is measured. */
+static int resolve_peak(const struct adv_kb *akb, struct adv_result *r)
+{
+    struct answers *a = &r->answers;
+    struct adv_plan_inputs *in = &r->in;
+    const char *hardware = answers_str(a, ANS_HARDWARE);
+    int acc = r->accelerator;
+    int prec = in->precision;
     double gain = adv_fact_or(akb, a, "fp8_realised_gain", 0.3);
     int measured = r->hw.peak_tflops > 0 && strcmp(r->hw.kind, hardware) == 0 &&
                    (!a->v[ANS_ACCELERATOR].given || strcmp(r->hw.catalog_id, answers_str(a, ANS_ACCELERATOR)) == 0);
@@ -385,6 +400,13 @@ static int resolve_inputs(const struct adv_kb *akb, struct adv_result *r, char *
     }
     adv_utf8_trim(r->peak_source);
 
+    return measured;
+}
+
+/* The planning efficiency, or the MFU a probe measured on this very device. */
+static void resolve_efficiency(const struct adv_kb *akb, struct adv_result *r, int measured)
+{
+    const struct answers *a = &r->answers;
     int rule = -1;
     r->efficiency = 0.4;
     if (adv_fact(akb, a, "compute_efficiency", &r->efficiency, &rule)) {
@@ -403,7 +425,14 @@ static int resolve_inputs(const struct adv_kb *akb, struct adv_result *r, char *
     r->mfu_source = r->efficiency_source;
     r->mfu_text = r->efficiency_text;
 
-    /* Links: a probe's measured bus bandwidth for this hardware, else the catalog's. */
+}
+
+/* Links: a probe's measured bus bandwidth for this hardware, else the catalog's. */
+static void resolve_links(const struct adv_kb *akb, struct adv_result *r)
+{
+    struct adv_plan_inputs *in = &r->in;
+    const char *hardware = answers_str(&r->answers, ANS_HARDWARE);
+    int acc = r->accelerator;
     if (acc >= 0) {
         in->link_gbs = akb->acc[acc].link_gbs;
         in->network_gbs = akb->acc[acc].network_gbs;
@@ -420,6 +449,14 @@ static int resolve_inputs(const struct adv_kb *akb, struct adv_result *r, char *
     }
     adv_utf8_trim(r->communication_source);
 
+}
+
+/* Fine-tuning, recomputation, attention kernels and the facts the layout search needs. */
+static void resolve_training_facts(const struct adv_kb *akb, struct adv_result *r)
+{
+    struct answers *a = &r->answers;
+    struct adv_plan_inputs *in = &r->in;
+    const char *hardware = answers_str(a, ANS_HARDWARE);
     const char *ft = answers_str(a, ANS_FINETUNE);
     in->finetune = strcmp(ft, "lora") == 0 ? ADV_LORA : strcmp(ft, "qlora") == 0 ? ADV_QLORA : ADV_FULL;
     if (in->finetune != ADV_FULL) {
@@ -458,6 +495,20 @@ static int resolve_inputs(const struct adv_kb *akb, struct adv_result *r, char *
         adv_assume(r, "GPU working set capped at %.0f%% of unified memory by macOS (raise it with `sudo sysctl "
                       "iogpu.wired_limit_mb=N`)",
                    in->working_set * 100);
+}
+
+/* Precision, peak, efficiency, links, LoRA and MoE inputs and the facts the layout search needs,
+ * into r->in. Fails when the precision is one the device lacks (answers_check_combination has
+ * compared active_params with model_params). */
+static int resolve_inputs(const struct adv_kb *akb, struct adv_result *r, char *err, size_t errsz)
+{
+    resolve_moe(r);
+    int status = resolve_precision(akb, r, err, errsz);
+    if (status != KB_OK) return status;
+    int measured = resolve_peak(akb, r);
+    resolve_efficiency(akb, r, measured);
+    resolve_links(akb, r);
+    resolve_training_facts(akb, r);
     return KB_OK;
 }
 
