@@ -256,6 +256,9 @@ struct adv_result {
     double efficiency;               /* fraction of the dense peak reached while computing */
     const char *efficiency_source, *efficiency_text;
     char communication_source[200];  /* where the link figures came from */
+    /* Which plan figures are a probe's measurement (each *_source says it in words): read as
+     * data, never out of the sentences. */
+    int peak_measured, efficiency_measured, communication_measured, scaling_measured;
 
     double total_flops, peak_tflops, mfu, hours, device_hours, cost;
     int has_hours, has_cost;

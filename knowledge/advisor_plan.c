@@ -355,6 +355,7 @@ static int resolve_peak(const struct adv_kb *akb, struct adv_result *r)
     double gain = adv_fact_or(akb, a, "fp8_realised_gain", 0.3);
     int measured = r->hw.peak_tflops > 0 && strcmp(r->hw.kind, hardware) == 0 &&
                    (!a->v[ANS_ACCELERATOR].given || strcmp(r->hw.catalog_id, answers_str(a, ANS_ACCELERATOR)) == 0);
+    r->peak_measured = measured;
     if (measured) {
         r->peak_tflops = r->hw.peak_tflops;
         in->rate_tflops = r->hw.peak_tflops;
@@ -420,6 +421,7 @@ static void resolve_efficiency(const struct adv_kb *akb, struct adv_result *r, i
                    r->hw.train_mfu_source, r->efficiency * 100);
         r->efficiency = r->hw.train_mfu;
         r->efficiency_source = "probe";
+        r->efficiency_measured = 1;
         r->efficiency_text = r->hw.train_mfu_source;
     }
     r->mfu_source = r->efficiency_source;
@@ -442,6 +444,7 @@ static void resolve_links(const struct adv_kb *akb, struct adv_result *r)
     }
     if (r->hw.bus_bandwidth_gbs > 0 && strcmp(r->hw.kind, hardware) == 0) {
         in->measured_gbs = r->hw.bus_bandwidth_gbs;
+        r->communication_measured = 1;
         in->measured_inter_node = r->hw.bus_inter_node;
         snprintf(r->communication_source, sizeof r->communication_source,
                  "measured: %.1f GB/s all-reduce bus bandwidth over %d ranks%s (%s) for data-parallel traffic",
@@ -547,6 +550,7 @@ static void plan_time(const struct adv_kb *akb, struct adv_result *r)
         r->time.dp_hours = r->time.communication_hours = extra;
         r->time.communication_known = 1;
         hours += extra;
+        r->scaling_measured = 1;
         snprintf(r->scaling_source, sizeof r->scaling_source, "measured: %.0f%% (%s)%s, applied as communication time",
                  r->hw.dp_efficiency * 100, r->hw.dp_source,
                  above ? "; above 100%, which data parallelism cannot gain, so counted as 100%" : "");
@@ -644,10 +648,10 @@ int adv_recommend(const struct adv_kb *akb, const struct answers *answers, const
 
 int adv_measured_used(const struct adv_result *r, const char *name)
 {
-    if (strcmp(name, "gemm_peak") == 0) return strncmp(r->peak_source, "probe", 5) == 0;
-    if (strcmp(name, "training_mfu") == 0) return r->efficiency_source && strcmp(r->efficiency_source, "probe") == 0;
-    if (strcmp(name, "allreduce_busbw") == 0) return strncmp(r->communication_source, "measured", 8) == 0;
-    if (strcmp(name, "data_parallel_efficiency") == 0) return strncmp(r->scaling_source, "measured:", 9) == 0;
+    if (strcmp(name, "gemm_peak") == 0) return r->peak_measured;
+    if (strcmp(name, "training_mfu") == 0) return r->efficiency_measured;
+    if (strcmp(name, "allreduce_busbw") == 0) return r->communication_measured;
+    if (strcmp(name, "data_parallel_efficiency") == 0) return r->scaling_measured;
     if (strcmp(name, "memory_bandwidth") == 0) return r->inference.bandwidth_measured;
     return 0;
 }
