@@ -10,7 +10,8 @@
  *             rows and the first-step losses every framework must reproduce
  *   each      framework runs its script (probes/frameworks/fw_*.py, built into the binary and
  *             written to that folder) in its own process under a time and a memory limit
- *             (probes/child.h): its modes (PyTorch eager and torch.compile, JAX jit, TensorFlow
+ *             (probes/child.h), kept apart from the caller's folder and settings
+ *             (fw_isolation.c): its modes (PyTorch eager and torch.compile, JAX jit, TensorFlow
  *             tf.function with and without XLA, Keras fit-step per backend, MLX compile,
  *             PaddlePaddle eager, MindSpore PyNative) on the CPU and the accelerator it sees
  *

@@ -1,7 +1,8 @@
-/* The frameworks workload's children, and the libraries the environment names checked as
- * plug-ins are: grandchildren that leave their process group or session (killed, their memory
- * counted), and FWADVISOR_NVML_LIB / FWADVISOR_CUDA_LIB / FWADVISOR_NCCL_LIB in folders anyone
- * may write. */
+/* The frameworks workload's children kept apart from the caller, and the libraries the
+ * environment names checked as plug-ins are: modules planted in the caller's folder, the
+ * environment and working directory a child gets, grandchildren that leave their process group
+ * or session (killed, their memory counted), folders a killed run left behind, and
+ * FWADVISOR_NVML_LIB / FWADVISOR_CUDA_LIB / FWADVISOR_NCCL_LIB in folders anyone may write. */
 #include <criterion/criterion.h>
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -85,7 +86,20 @@ static pid_t pid_in(const char *path, double seconds)
     }
 }
 
-/* A fake interpreter's answer to the detection script: the one framework named. */
+/* A pid that was a process's a moment ago and is no one's now. */
+static pid_t dead_pid(void)
+{
+    pid_t p = fork();
+    if (p == 0) _exit(0);
+    cr_assert_gt(p, 0);
+    waitpid(p, NULL, 0);
+    return p;
+}
+
+/* A fake interpreter's answer to the detection script: no framework, or the one named. */
+static const char detect_none[] =
+    "case \"$2\" in */fwdetect.py) echo '{\"event\": \"python\", \"version\": \"3.0\", \"prefix\": \"/fake\","
+    " \"frameworks\": []}'; exit 0;; esac\n";
 static const char detect_pytorch[] =
     "case \"$2\" in */fwdetect.py) echo '{\"event\": \"python\", \"version\": \"3.0\", \"prefix\": \"/fake\","
     " \"frameworks\": [{\"id\": \"pytorch\", \"version\": \"9.9\"}]}'; exit 0;; esac\n";
@@ -104,6 +118,139 @@ static void run_frameworks(struct ts_run *r, const char *const *env, const char 
     if (python) args[n++] = "--python", args[n++] = python;
     args[n] = NULL;
     cr_assert_eq(ts_run(r, env, NULL, args), 0);
+}
+
+/* --- what a child starts with -------------------------------------------------------------------- */
+
+/* Python's own startup hooks planted in the caller's folder (sitecustomize.py, usercustomize.py)
+ * and modules named as frameworks (torch.py, jax.py), with PYTHONPATH=":/x" (its empty entry the
+ * current folder) and a user site-packages of the caller's choosing: Debian's real python3 runs
+ * the detection, and none of them is imported. */
+Test(fw_isolation, modules_planted_in_the_callers_folder_never_run, .timeout = 240)
+{
+    if (access("/usr/bin/python3", X_OK) != 0) cr_skip_test("no /usr/bin/python3");
+    char *planted = ts_path(dir, "planted"), *userbase = ts_path(dir, "userbase");
+    cr_assert_eq(mkdir(planted, 0755), 0);
+    char ub_env[4300];
+    snprintf(ub_env, sizeof ub_env, "PYTHONUSERBASE=%s", userbase);
+    struct ts_run r;
+    const char *site_env[] = {ub_env, NULL};
+    cr_assert_eq(ts_exec(&r, "/usr/bin/python3", site_env, NULL,
+                         (const char *const[]){"-c", "import site; print(site.getusersitepackages())", NULL}),
+                 0);
+    char usersite[4300];
+    snprintf(usersite, sizeof usersite, "%.*s", (int)strcspn(r.out, "\n"), r.out);
+    ts_run_free(&r);
+    char mk[4400];
+    snprintf(mk, sizeof mk, "mkdir -p '%s'", usersite);
+    cr_assert_eq(system(mk), 0);
+    const char *modules[] = {"sitecustomize", "usercustomize", "torch", "jax"};
+    for (int i = 0; i < 4; i++) {
+        char path[4400], text[4400];
+        snprintf(path, sizeof path, "%s/%s.py", i == 1 ? usersite : planted, modules[i]);
+        snprintf(text, sizeof text, "open('%s/ran-%s', 'w').close()\n", dir, modules[i]);
+        cr_assert_eq(ts_write_str(path, text), 0);
+    }
+    char cwd[PATH_MAX];
+    cr_assert_not_null(getcwd(cwd, sizeof cwd));
+    cr_assert_eq(chdir(planted), 0);
+    const char *env[] = {"NO_COLOR=1", "FWADVISOR_DB", "FWADVISOR_SYSROOT", "HWLOC_XMLFILE", "PYTHONPATH=:/x", ub_env,
+                         tmpdir_env, "PYTHONNOUSERSITE", NULL};
+    run_frameworks(&r, env, "/usr/bin/python3");
+    cr_assert_eq(chdir(cwd), 0);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    for (int i = 0; i < 4; i++) {
+        char marker[4400];
+        snprintf(marker, sizeof marker, "%s/ran-%s", dir, modules[i]);
+        cr_expect_neq(access(marker, F_OK), 0, "the planted %s.py ran", modules[i]);
+    }
+    /* and it was the real interpreter that answered */
+    cJSON *doc = cJSON_Parse(r.out);
+    const cJSON *py = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "frameworks"), "interpreters"), 0);
+    cr_assert_not_null(py, "%s", r.out);
+    cr_expect_str_eq(cJSON_GetObjectItem(py, "path")->valuestring, "/usr/bin/python3");
+    cr_expect_null(cJSON_GetObjectItem(py, "error"), "%s", r.out);
+    cr_expect(strncmp(cJSON_GetObjectItem(py, "version")->valuestring, "3.", 2) == 0, "%s", r.out);
+    const cJSON *f;
+    cJSON_ArrayForEach(f, cJSON_GetObjectItem(py, "frameworks"))
+        cr_expect_neq(strcmp(cJSON_GetObjectItem(f, "version")->valuestring, "?"), 0,
+                      "a planted module was taken for %s", cJSON_GetObjectItem(f, "id")->valuestring);
+    cJSON_Delete(doc);
+    ts_run_free(&r);
+    free(planted), free(userbase);
+}
+
+/* The environment, arguments and working directory a child gets, as a fake interpreter writes
+ * them down: PYTHONPATH's and PYTHONHOME's absolute entries only, no user site-packages, none of
+ * the variables that name code to run or leave out the scripts' folder, -s and -B, and the
+ * private folder (absolute, under TMPDIR, named for the run's process) to start in. */
+Test(fw_isolation, a_child_gets_absolute_paths_no_user_site_and_the_private_folder)
+{
+    char *seen = ts_path(dir, "seen"), *fake = ts_path(dir, "python"), text[8192];
+    snprintf(text, sizeof text, "#!/bin/sh\n{ pwd; for a in \"$@\"; do echo \"arg=$a\"; done; env; } > '%s'\n%s", seen,
+             detect_none);
+    write_exec(fake, text);
+    const char *env[] = {"NO_COLOR=1", "FWADVISOR_DB", "FWADVISOR_SYSROOT", "HWLOC_XMLFILE", tmpdir_env,
+                         "PYTHONPATH=:/x:rel:./y::/z:", "PYTHONHOME=/opt/py:relhome", "PYTHONSTARTUP=/s.py",
+                         "PYTHONINSPECT=1", "PYTHONUSERBASE=/u", "PYTHONSAFEPATH=1", "PYTHONBREAKPOINT=m.f",
+                         "PYTHONPYCACHEPREFIX=cache", "PYTHONEXECUTABLE=/e", "PYTHONNOUSERSITE", NULL};
+    struct ts_run r;
+    run_frameworks(&r, env, fake);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    ts_run_free(&r);
+    char *got = ts_read(seen, NULL);
+    cr_assert_not_null(got, "the fake interpreter did not run");
+    /* the first line: where it ran */
+    char prefix[PATH_MAX + 64];
+    int n = snprintf(prefix, sizeof prefix, "%s/fwadvisor-frameworks-", real_dir);
+    cr_expect(strncmp(got, prefix, (size_t)n) == 0, "ran in %.200s", got);
+    const char *p = got + n;
+    while (*p >= '0' && *p <= '9') p++;
+    cr_expect(p > got + n && *p == '-' && strcspn(p + 1, "\n") == 6, "named for the run's process: %.200s", got);
+    char folder[PATH_MAX + 64], want[PATH_MAX + 128];
+    snprintf(folder, sizeof folder, "%.*s", (int)strcspn(got, "\n"), got);
+    snprintf(want, sizeof want, "\narg=-sB\narg=%s/fwdetect.py\n", folder);
+    cr_expect(strstr(got, want) != NULL, "%s", got);
+    cr_expect(strstr(got, "\nPYTHONPATH=/x:/z\n") != NULL, "%s", got);
+    cr_expect(strstr(got, "\nPYTHONHOME=/opt/py\n") != NULL, "%s", got);
+    cr_expect(strstr(got, "\nPYTHONNOUSERSITE=1\n") != NULL, "%s", got);
+    cr_expect(strstr(got, "\nPYTHONDONTWRITEBYTECODE=1\n") != NULL, "%s", got);
+    const char *never[] = {"PYTHONSTARTUP=", "PYTHONINSPECT=", "PYTHONUSERBASE=", "PYTHONSAFEPATH=", "PYTHONBREAKPOINT=",
+                           "PYTHONPYCACHEPREFIX=", "PYTHONEXECUTABLE="};
+    for (size_t i = 0; i < sizeof never / sizeof never[0]; i++) {
+        char line[64];
+        snprintf(line, sizeof line, "\n%s", never[i]);
+        cr_expect_null(strstr(got, line), "%s reached the child", never[i]);
+    }
+    cr_expect_neq(access(folder, F_OK), 0, "the private folder is removed afterwards");
+    free(got), free(seen), free(fake);
+}
+
+/* An empty entry of PATH (":/usr/bin:/bin") and a relative VIRTUAL_ENV both mean the caller's
+ * folder: an interpreter planted there is not the one the workload runs. */
+Test(fw_isolation, interpreters_are_not_taken_from_the_callers_folder)
+{
+    char *planted = ts_path(dir, "planted"), *venv_bin = ts_path(dir, "planted/venv"), text[4400];
+    cr_assert_eq(mkdir(planted, 0755), 0);
+    cr_assert_eq(mkdir(venv_bin, 0755), 0);
+    char *bin = ts_path(venv_bin, "bin"), *py3 = ts_path(planted, "python3"), *venv_py = ts_path(bin, "python");
+    cr_assert_eq(mkdir(bin, 0755), 0);
+    snprintf(text, sizeof text, "#!/bin/sh\n: > '%s/planted-ran'\n%s", dir, detect_none);
+    write_exec(py3, text);
+    write_exec(venv_py, text);
+    char cwd[PATH_MAX];
+    cr_assert_not_null(getcwd(cwd, sizeof cwd));
+    cr_assert_eq(chdir(planted), 0);
+    const char *env[] = {"NO_COLOR=1", "FWADVISOR_DB", "FWADVISOR_SYSROOT", "HWLOC_XMLFILE", tmpdir_env,
+                         "PATH=:/usr/bin:/bin", "VIRTUAL_ENV=venv", "CONDA_PREFIX", NULL};
+    struct ts_run r;
+    run_frameworks(&r, env, NULL);
+    cr_assert_eq(chdir(cwd), 0);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    char *marker = ts_path(dir, "planted-ran");
+    cr_expect_neq(access(marker, F_OK), 0, "a planted interpreter ran: %s", r.out);
+    ts_run_free(&r);
+    free(planted), free(venv_bin), free(bin), free(py3), free(venv_py), free(marker);
 }
 
 /* --- what a child leaves behind -------------------------------------------------------------------- */
@@ -233,6 +380,149 @@ Test(fw_isolation, the_exit_status_is_known_where_sigchld_is_ignored)
     cr_expect_eq(r.code, 3);
     cr_expect_lt(r.seconds, 5);
     signal(SIGCHLD, SIG_DFL);
+}
+
+/* --- folders a killed run left ------------------------------------------------------------------------ */
+
+static char *make_folder(const char *name)
+{
+    char *path = ts_path(dir, name);
+    cr_assert_eq(mkdir(path, 0700), 0, "%s", path);
+    char *file = ts_path(path, "spec.json");
+    cr_assert_eq(ts_write_str(file, "{}"), 0);
+    free(file);
+    return path;
+}
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0;
+}
+
+/* At the workload's start: a folder of this user's whose process is gone is removed (a link
+ * planted in it removed as a link, its targets untouched); one whose process lives, one a run
+ * still holds locked, one of another user's, a link named like one, and names of another form
+ * are kept. The run's own folder is gone afterwards. */
+Test(fw_isolation, folders_left_by_a_killed_run_are_removed_at_the_next_start)
+{
+    char name[128];
+    pid_t dead = dead_pid();
+    snprintf(name, sizeof name, "fwadvisor-frameworks-%d-aB3dE9", (int)dead);
+    char *stale = make_folder(name);
+    char *outside = ts_path(dir, "outside"), *outside_file = ts_path(dir, "outside/keep.txt");
+    char *target_file = ts_path(dir, "keep-too.txt");
+    cr_assert_eq(mkdir(outside, 0755), 0);
+    cr_assert_eq(ts_write_str(outside_file, "kept"), 0);
+    cr_assert_eq(ts_write_str(target_file, "kept"), 0);
+    char *sub = ts_path(stale, "sub"), *link_dir = ts_path(stale, "sub/to-dir"), *link_file = ts_path(stale, "to-file");
+    cr_assert_eq(mkdir(sub, 0700), 0);
+    cr_assert_eq(symlink(outside, link_dir), 0);
+    cr_assert_eq(symlink(target_file, link_file), 0);
+
+    snprintf(name, sizeof name, "fwadvisor-frameworks-%d-LiVe01", (int)getpid());
+    char *live = make_folder(name);
+    snprintf(name, sizeof name, "fwadvisor-frameworks-%d-LoCk01", (int)dead);
+    char *locked = make_folder(name);
+    int lock_fd = open(locked, O_RDONLY | O_DIRECTORY);
+    cr_assert(lock_fd >= 0 && flock(lock_fd, LOCK_EX) == 0);
+    snprintf(name, sizeof name, "fwadvisor-frameworks-%d-link01", (int)dead);
+    char *link_named = ts_path(dir, name);
+    cr_assert_eq(symlink(outside, link_named), 0);
+    char *odd = make_folder("fwadvisor-frameworks-aB3dE9");
+    snprintf(name, sizeof name, "fwadvisor-frameworks-%d-toolong", (int)dead);
+    char *odd2 = make_folder(name);
+    char *theirs = NULL;
+    if (geteuid() == 0) {
+        snprintf(name, sizeof name, "fwadvisor-frameworks-%d-Other1", (int)dead);
+        theirs = make_folder(name);
+        cr_assert_eq(chown(theirs, NOBODY, NOBODY), 0);
+    }
+
+    char *fake = ts_path(dir, "python"), text[4096];
+    snprintf(text, sizeof text, "#!/bin/sh\n%s", detect_none);
+    write_exec(fake, text);
+    const char *env[] = {"NO_COLOR=1", "FWADVISOR_DB", "FWADVISOR_SYSROOT", "HWLOC_XMLFILE", tmpdir_env, NULL};
+    struct ts_run r;
+    run_frameworks(&r, env, fake);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    ts_run_free(&r);
+
+    cr_expect_not(exists(stale), "the folder of a process that is gone stays");
+    cr_expect(exists(outside_file) && exists(target_file), "a link's target was removed");
+    char *kept = ts_read(target_file, NULL);
+    cr_expect_str_eq(kept ? kept : "", "kept");
+    free(kept);
+    cr_expect(exists(live), "a living process's folder was removed");
+    cr_expect(exists(locked), "a folder a run holds locked was removed");
+    cr_expect(exists(link_named), "a link named like a folder was removed");
+    cr_expect(exists(odd) && exists(odd2), "a name of another form was taken for a run's folder");
+    if (theirs) cr_expect(exists(theirs), "another user's folder was removed");
+    /* nothing else of the form is left: the run removed its own */
+    DIR *d = opendir(dir);
+    int left = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) left += strncmp(e->d_name, "fwadvisor-frameworks-", 21) == 0;
+    closedir(d);
+    cr_expect_eq(left, theirs ? 6 : 5);
+    close(lock_fd);
+    free(stale), free(outside), free(outside_file), free(target_file), free(sub), free(link_dir), free(link_file);
+    free(live), free(locked), free(link_named), free(odd), free(odd2), free(theirs), free(fake);
+    if (!theirs) cr_skip_test("not root: another user's folder is not tried");
+}
+
+/* Run as another user (nobody), the sweep leaves a folder named for a process that lives but
+ * is not that user's (kill answers EPERM, not ESRCH) and one that belongs to someone else, and
+ * removes that user's own stale one. */
+Test(fw_isolation, the_sweep_as_another_user_keeps_what_is_not_its_own)
+{
+    if (geteuid() != 0) cr_skip_test("needs root, to run the program as nobody");
+    cr_assert_eq(chmod(dir, 0755), 0);
+    char *base = ts_path(dir, "nobody");
+    cr_assert_eq(mkdir(base, 0755), 0);
+    cr_assert_eq(chown(base, NOBODY, NOBODY), 0);
+    char name[160], *paths[3];
+    pid_t dead = dead_pid();
+    snprintf(name, sizeof name, "nobody/fwadvisor-frameworks-%d-eperm1", (int)getpid());
+    paths[0] = make_folder(name);
+    snprintf(name, sizeof name, "nobody/fwadvisor-frameworks-%d-dead01", (int)dead);
+    paths[1] = make_folder(name);
+    snprintf(name, sizeof name, "nobody/fwadvisor-frameworks-%d-root01", (int)dead);
+    paths[2] = make_folder(name);
+    for (int i = 0; i < 2; i++) {
+        char *file = ts_path(paths[i], "spec.json");
+        cr_assert(chown(paths[i], NOBODY, NOBODY) == 0 && chown(file, NOBODY, NOBODY) == 0);
+        free(file);
+    }
+    char *fake = ts_path(base, "python"), text[4096];
+    snprintf(text, sizeof text, "#!/bin/sh\n%s", detect_none);
+    write_exec(fake, text);
+    const char *bin = getenv("FWADVISOR_BIN");
+    cr_assert_not_null(bin);
+    char tmp_env[4300], home_env[4300], db_env[4300];
+    snprintf(tmp_env, sizeof tmp_env, "TMPDIR=%s", base);
+    snprintf(home_env, sizeof home_env, "HOME=%s", base);
+    snprintf(db_env, sizeof db_env, "FWADVISOR_DB=%s/kb.sqlite3", base);
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, 1), dup2(null, 2);
+        if (setgroups(0, NULL) != 0 || setgid(NOBODY) != 0 || setuid(NOBODY) != 0) _exit(126);
+        char *const env[] = {"NO_COLOR=1", "PATH=/usr/bin:/bin", tmp_env, home_env, db_env, NULL};
+        const char *argv[] = {bin, "probe", "--workload", "frameworks", "--device", "cpu", "--no-save",
+                              "--threads", "1", "--python", fake, NULL};
+        execve(bin, (char *const *)argv, env);
+        _exit(127);
+    }
+    int status;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d", status);
+    cr_expect(exists(paths[0]), "a living process of another user's was taken for gone");
+    cr_expect_not(exists(paths[1]), "the user's own stale folder stays");
+    cr_expect(exists(paths[2]), "root's folder was removed");
+    for (int i = 0; i < 3; i++) free(paths[i]);
+    free(base), free(fake);
 }
 
 /* --- libraries named by the environment ----------------------------------------------------------------- */
