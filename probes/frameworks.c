@@ -6,6 +6,7 @@
 #include "knowledge/json_doc.h"
 #include "probes/child.h"
 #include "probes/fw_internal.h"
+#include "probes/quick.h"
 
 #include <cjson/cJSON.h>
 #include <limits.h>
@@ -41,6 +42,15 @@ const char *probe_fw_name(const char *id)
 int probe_fw_loss_agrees(double loss, double engine_loss)
 {
     return isfinite(loss) && isfinite(engine_loss) && fabs(loss - engine_loss) <= PROBE_FW_LOSS_RTOL * fabs(engine_loss);
+}
+
+uint64_t probe_fw_memory_limit(uint64_t total, uint64_t available)
+{
+    uint64_t limit = total ? total / 2 : PROBE_FW_MEMORY_UNKNOWN;
+    if (limit < PROBE_FW_MEMORY_FLOOR) limit = PROBE_FW_MEMORY_FLOOR;
+    uint64_t room = total && available ? (total < available ? total : available) : total ? total : available;
+    if (room && limit > room / 4 * 3) limit = room / 4 * 3;
+    return limit;
 }
 
 /* Planned seconds: a rough allowance (imports and compilation dominate, and how many frameworks
@@ -418,9 +428,7 @@ void probe_fw_run(struct probe_run *run, const struct probe_options *opt, int th
     s->plan_left = probe_fw_plan_seconds(opt);
     s->engine_loss[0] = s->engine_loss[1] = NAN;
     s->timeout = opt->framework_timeout_s > 0 ? opt->framework_timeout_s : opt->full ? 600 : 120;
-    uint64_t mem = run->hw.cpu.memory_bytes;
-    s->memory_limit = mem ? mem / 2 : (uint64_t)8 << 30;
-    if (s->memory_limit < ((uint64_t)2 << 30)) s->memory_limit = (uint64_t)2 << 30;
+    s->memory_limit = probe_fw_memory_limit(run->hw.cpu.memory_bytes, (uint64_t)quick_memory_available_bytes());
     s->dir_fd = -1;
     memset(&run->frameworks, 0, sizeof run->frameworks);
     run->frameworks.ran = 1;

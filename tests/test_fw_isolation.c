@@ -1,8 +1,9 @@
 /* The frameworks workload's children kept apart from the caller, and the libraries the
  * environment names checked as plug-ins are: modules planted in the caller's folder, the
  * environment and working directory a child gets, grandchildren that leave their process group
- * or session (killed, their memory counted), folders a killed run left behind, and
- * FWADVISOR_NVML_LIB / FWADVISOR_CUDA_LIB / FWADVISOR_NCCL_LIB in folders anyone may write. */
+ * or session (killed, their memory counted), the memory limit's clamps, folders a killed run
+ * left behind, and FWADVISOR_NVML_LIB / FWADVISOR_CUDA_LIB / FWADVISOR_NCCL_LIB in folders
+ * anyone may write. */
 #include <criterion/criterion.h>
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -380,6 +381,36 @@ Test(fw_isolation, the_exit_status_is_known_where_sigchld_is_ignored)
     cr_expect_eq(r.code, 3);
     cr_expect_lt(r.seconds, 5);
     signal(SIGCHLD, SIG_DFL);
+}
+
+/* --- the memory limit -------------------------------------------------------------------------------- */
+
+#define GiB ((uint64_t)1 << 30)
+#define MiB ((uint64_t)1 << 20)
+
+/* Half the total; at least 2 GiB; at most 3/4 of the total and of what is available. */
+Test(fw_isolation, the_memory_limit_fits_the_machine)
+{
+    /* half of 64 GiB; 3/4 of 60 GiB available (45) does not bind */
+    cr_expect_eq(probe_fw_memory_limit(64 * GiB, 60 * GiB), 32 * GiB);
+    /* what is available binds from 3/4 x available < 32 GiB: 43 GiB (32.25) not yet, 42 GiB (31.5) */
+    cr_expect_eq(probe_fw_memory_limit(64 * GiB, 43 * GiB), 32 * GiB);
+    cr_expect_eq(probe_fw_memory_limit(64 * GiB, 42 * GiB), 63 * GiB / 2);
+    /* the 2 GiB floor: 5 GiB total is above it (2.5), 3 GiB raised to it (1.5 -> 2, under 2.25) */
+    cr_expect_eq(probe_fw_memory_limit(5 * GiB, 5 * GiB), 5 * GiB / 2);
+    cr_expect_eq(probe_fw_memory_limit(3 * GiB, 3 * GiB), 2 * GiB);
+    /* the floor itself capped at 3/4 of the total once that is below 2 GiB: 2.75 GiB total
+     * (2.0625) keeps the floor, 2.5 GiB total (1.875) does not; 2 GiB total gets 1.5, not all 2 */
+    cr_expect_eq(probe_fw_memory_limit(11 * GiB / 4, 0), 2 * GiB);
+    cr_expect_eq(probe_fw_memory_limit(5 * GiB / 2, 0), 15 * GiB / 8);
+    cr_expect_eq(probe_fw_memory_limit(2 * GiB, 2 * GiB), 3 * GiB / 2);
+    cr_expect_eq(probe_fw_memory_limit(1 * GiB, 0), 768 * MiB);
+    /* and by what is available: 2 GiB free of 16 GiB gives 1.5 GiB */
+    cr_expect_eq(probe_fw_memory_limit(16 * GiB, 2 * GiB), 3 * GiB / 2);
+    /* the total unknown: 8 GiB, unless 3/4 of what is available is less (12 GiB: 9, 10 GiB: 7.5) */
+    cr_expect_eq(probe_fw_memory_limit(0, 0), 8 * GiB);
+    cr_expect_eq(probe_fw_memory_limit(0, 12 * GiB), 8 * GiB);
+    cr_expect_eq(probe_fw_memory_limit(0, 10 * GiB), 15 * GiB / 2);
 }
 
 /* --- folders a killed run left ------------------------------------------------------------------------ */
