@@ -51,7 +51,9 @@ CUDA_ARCHS  ?= -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code
 CUDA_PLUGIN := $(BUILD)/fwadvisor-cuda.so
 CUDA_SRC    := engine/cuda/cuda_backend.cu engine/cuda/cuda_bench.cu engine/cuda/gpt_kernels.cu
 CUDA_OBJ    := $(CUDA_SRC:%.cu=$(BUILD)/%.o)
-CUDA_HDRS   := engine/cuda/plugin.h engine/cuda/numerics.h engine/backend.h engine/gpt_ops.h
+# The plug-in checks $FWADVISOR_NCCL_LIB with the program's own check of a library's path.
+CUDA_C_OBJ  := $(BUILD)/engine/cuda/libpath.o
+CUDA_HDRS   := engine/cuda/plugin.h engine/cuda/numerics.h engine/backend.h engine/gpt_ops.h engine/libpath.h
 # Host code warning-free as the C code is; numerics.h's optimizer arithmetic relies on the
 # default --fmad=true never touching its explicitly rounded intrinsics, and on no fast math.
 NVCC_FLAGS  := -O3 -std=c++17 $(CUDA_ARCHS) -Xcompiler -fPIC,-Wall,-Wextra,-Wshadow -Xcompiler -fvisibility=hidden \
@@ -197,9 +199,13 @@ $(BUILD)/engine/cuda/%.o: engine/cuda/%.cu $(CUDA_HDRS)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCC_FLAGS) -c -o $@ $<
 
-$(CUDA_PLUGIN): $(CUDA_OBJ)
+$(CUDA_C_OBJ): engine/libpath.c engine/libpath.h
 	@mkdir -p $(dir $@)
-	$(NVCC) $(CUDA_ARCHS) -shared -o $@ $(CUDA_OBJ) -lcublas -ldl -Xlinker -rpath=$(CUDA_HOME)/lib64
+	$(CC) $(WARNFLAGS) -O2 -g -fPIC -fvisibility=hidden -D_XOPEN_SOURCE=700 -D_DEFAULT_SOURCE -I. -c -o $@ $<
+
+$(CUDA_PLUGIN): $(CUDA_OBJ) $(CUDA_C_OBJ)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(CUDA_ARCHS) -shared -o $@ $(CUDA_OBJ) $(CUDA_C_OBJ) -lcublas -ldl -Xlinker -rpath=$(CUDA_HOME)/lib64
 
 $(MPI_PLUGIN): probes/mpi/mpi_plugin.c probes/mpi/plugin.h
 	@mkdir -p $(dir $@)

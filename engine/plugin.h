@@ -5,13 +5,14 @@
  * plug-in directory fixed at build time (FWADVISOR_PLUGIN_DIR, $(LIBDIR)/fwadvisor), or the build
  * tree when the running binary is the uninstalled one of that build (both paths compiled in), or
  * an explicit path in the plug-in's environment variable. Never from a folder found relative to
- * wherever the binary was copied. The file and every directory above it must belong to root or
- * the running user and be writable by no one else (a sticky directory owned by root, like /tmp,
- * is allowed: nobody else can replace what is in it). */
+ * wherever the binary was copied. The file and every directory above it must pass
+ * eng_plugin_path_safe (engine/libpath.h). */
 #ifndef FWADVISOR_ENGINE_PLUGIN_H
 #define FWADVISOR_ENGINE_PLUGIN_H
 
 #include <stddef.h>
+
+#include "engine/libpath.h" /* eng_plugin_path_safe: the check of the file and the folders above it */
 
 /* Checks what a plug-in's entry point returned (interface and program version); 0 when it will
  * do, else -1 with the reason in why. */
@@ -31,9 +32,5 @@ enum eng_plugin_status {
  * there). */
 enum eng_plugin_status eng_plugin_open(const char *env_var, const char *file, const char *symbol, int global,
                                        eng_plugin_check check, const void **api, char *err, size_t errsz);
-
-/* 0 when path (made absolute and free of links into `real`) and every directory above it are
- * owned by root or the running user and writable by no one else; else -1 with the reason. */
-int eng_plugin_path_safe(const char *path, char *real, size_t realsz, char *why, size_t whysz);
 
 #endif

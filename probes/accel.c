@@ -2,9 +2,11 @@
  * needs neither), AMD through the kernel's kfd topology and drm, TPUs and Ascend NPUs through
  * their device nodes and environment, Apple through sysctl. */
 #include "probes/probe.h"
+#include "engine/libpath.h"
 #include "probes/sysfs.h"
 
 #include <dlfcn.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,10 +33,14 @@ typedef int (*cu_count_fn)(int *);
 typedef int (*cu_get_fn)(int *, int);
 typedef int (*cu_attr_fn)(int *, int, int);
 
+/* The library $env names, where a plug-in could be loaded from (engine/libpath.h), else `name`
+ * through the loader's own search; NULL when it will not open or is refused (the session warns
+ * of a refused one before detection runs). */
 static void *open_lib(const char *env, const char *name)
 {
-    const char *path = getenv(env);
-    return dlopen(path && *path ? path : name, RTLD_NOW | RTLD_LOCAL);
+    char path[PATH_MAX], why[PATH_MAX + 256];
+    if (eng_env_library(env, name, path, sizeof path, why, sizeof why) != 0) return NULL;
+    return dlopen(path, RTLD_NOW | RTLD_LOCAL);
 }
 
 /* Adds NVIDIA GPUs found through NVML; returns how many, or -1 when NVML is not there. */

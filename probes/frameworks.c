@@ -6,23 +6,15 @@
 #include "knowledge/json_doc.h"
 #include "probes/child.h"
 #include "probes/fw_internal.h"
+#include "probes/quick.h"
 
 #include <cjson/cJSON.h>
-#include <errno.h>
-#include <ftw.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
-
-/* The framework scripts, built into the binary from probes/frameworks/ (scripts/embed.c). */
-extern const char *const fw_scripts_names[];
-extern const char *const fw_scripts_texts[];
-extern const size_t fw_scripts_count;
-extern char **environ;
 
 static const struct fw_kind {
     const char *id, *name, *script;
@@ -52,6 +44,15 @@ int probe_fw_loss_agrees(double loss, double engine_loss)
     return isfinite(loss) && isfinite(engine_loss) && fabs(loss - engine_loss) <= PROBE_FW_LOSS_RTOL * fabs(engine_loss);
 }
 
+uint64_t probe_fw_memory_limit(uint64_t total, uint64_t available)
+{
+    uint64_t limit = total ? total / 2 : PROBE_FW_MEMORY_UNKNOWN;
+    if (limit < PROBE_FW_MEMORY_FLOOR) limit = PROBE_FW_MEMORY_FLOOR;
+    uint64_t room = total && available ? (total < available ? total : available) : total ? total : available;
+    if (room && limit > room / 4 * 3) limit = room / 4 * 3;
+    return limit;
+}
+
 /* Planned seconds: a rough allowance (imports and compilation dominate, and how many frameworks
  * are installed is not known before they are found); the time left then follows what ran. */
 double probe_fw_plan_seconds(const struct probe_options *opt) { return opt->smoke ? 20 : opt->full ? 300 : 50; }
@@ -66,74 +67,22 @@ void fw_progress(struct fw_state *s, double share, const char *what)
     if (s->progress) s->progress(s->progress_ctx, planned, what);
 }
 
-/* --- the private folder and the children's environment ------------------------------------- */
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st, (void)flag, (void)ftw;
-    remove(path);
-    return 0;
-}
-
-static int make_folder(struct fw_state *s, char *why, size_t whysz)
-{
-    const char *tmp = getenv("TMPDIR");
-    snprintf(s->dir, sizeof s->dir, "%s/fwadvisor-frameworks-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(s->dir)) {
-        snprintf(why, whysz, "cannot make a temporary folder in %s: %s", tmp && *tmp ? tmp : "/tmp", strerror(errno));
-        s->dir[0] = '\0';
-        return -1;
-    }
-    for (size_t i = 0; i < fw_scripts_count; i++) {
-        char path[PATH_MAX + 64], err[PATH_MAX + 128];
-        snprintf(path, sizeof path, "%s/%s", s->dir, fw_scripts_names[i]);
-        struct eng_chunk chunk = {fw_scripts_texts[i], strlen(fw_scripts_texts[i])};
-        if (eng_file_write(path, &chunk, 1, err, sizeof err) != ENG_FILE_OK) {
-            snprintf(why, whysz, "%.250s", err);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-/* This process's environment with the scripts' settings: no bytecode files in the folder,
- * quiet TensorFlow, JAX not taking a GPU's memory up front; with --device cpu no accelerator. */
-static int make_env(struct fw_state *s)
-{
-    const char *ours[] = {"PYTHONDONTWRITEBYTECODE=1", "PYTHONUNBUFFERED=1", "TF_CPP_MIN_LOG_LEVEL=2",
-                          "XLA_PYTHON_CLIENT_PREALLOCATE=false", s->opt->cpu_only ? "CUDA_VISIBLE_DEVICES=" : NULL,
-                          s->opt->cpu_only ? "JAX_PLATFORMS=cpu" : NULL};
-    size_t n = 0, nours = sizeof ours / sizeof ours[0];
-    while (environ[n]) n++;
-    s->env = calloc(n + nours + 1, sizeof *s->env);
-    if (!s->env) return -1;
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        int replaced = 0;
-        for (size_t j = 0; j < nours && !replaced; j++)
-            replaced = ours[j] && strncmp(environ[i], ours[j], (size_t)(strchr(ours[j], '=') - ours[j]) + 1) == 0;
-        if (!replaced && !(s->env[k++] = strdup(environ[i]))) return -1;
-    }
-    for (size_t j = 0; j < nours; j++)
-        if (ours[j] && !(s->env[k++] = strdup(ours[j]))) return -1;
-    return 0;
-}
-
-static void free_env(char **env)
-{
-    for (size_t i = 0; env && env[i]; i++) free(env[i]);
-    free(env);
-}
-
 /* --- interpreters --------------------------------------------------------------------------- */
 
+/* Every interpreter's options, one word (a wrapper script sees the script's path second): no
+ * user site-packages (-s), no bytecode files written (-B). */
+#define PYTHON_FLAGS "-sB"
+
+/* name in the first folder of PATH that has it. Only absolute folders: an empty or relative
+ * entry means wherever the caller happens to be, not a place an interpreter was installed. */
 static int find_on_path(const char *name, char *out, size_t outsz)
 {
     const char *path = getenv("PATH");
     char copy[8192];
     snprintf(copy, sizeof copy, "%s", path ? path : "/usr/bin:/bin");
     for (char *save = NULL, *dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
-        snprintf(out, outsz, "%s/%s", *dir ? dir : ".", name);
+        if (dir[0] != '/') continue;
+        snprintf(out, outsz, "%s/%s", dir, name);
         if (access(out, X_OK) == 0) return 0;
     }
     return -1;
@@ -152,7 +101,7 @@ static void add_candidate(struct fw_state *s, const char *path, const char *erro
 }
 
 /* --python PATH (a name without a slash is looked up on PATH), else the active virtual and
- * conda environments and python3 on PATH. */
+ * conda environments (an absolute prefix) and python3 on PATH. */
 static void find_interpreters(struct fw_state *s)
 {
     char path[PATH_MAX + 16], cwd[PATH_MAX];
@@ -173,7 +122,7 @@ static void find_interpreters(struct fw_state *s)
     static const char *const envs[] = {"VIRTUAL_ENV", "CONDA_PREFIX"};
     for (int i = 0; i < 2; i++) {
         const char *prefix = getenv(envs[i]);
-        if (!prefix || !*prefix) continue;
+        if (!prefix || prefix[0] != '/') continue;
         snprintf(path, sizeof path, "%s/bin/python", prefix);
         if (access(path, X_OK) == 0) add_candidate(s, path, NULL);
     }
@@ -243,11 +192,11 @@ static void detect(struct fw_state *s, int i)
     if (p->error[0]) return;
     char script[PATH_MAX + 32];
     snprintf(script, sizeof script, "%s/fwdetect.py", s->dir);
-    const char *argv[] = {p->path, "-B", script, NULL};
+    const char *argv[] = {p->path, PYTHON_FLAGS, script, NULL};
     struct probe_child_limits lim = {s->timeout < 30 ? s->timeout : 30, s->memory_limit, s->opt->stop};
     struct detect_ctx d = {p, "", 0, 0};
     struct probe_child_result res;
-    if (probe_child_run(argv, (const char *const *)s->env, &lim, on_detect_line, &d, &res) != 0) {
+    if (probe_child_run_in(s->dir, argv, (const char *const *)s->env, &lim, on_detect_line, &d, &res) != 0) {
         snprintf(p->error, sizeof p->error, "%.250s", res.err_tail);
         return;
     }
@@ -408,11 +357,11 @@ static void run_job(struct fw_state *s, const struct job *job)
     char script[PATH_MAX + 32], spec[PATH_MAX + 32];
     snprintf(script, sizeof script, "%s/%s", s->dir, k->script);
     snprintf(spec, sizeof spec, "%s/spec.json", s->dir);
-    const char *argv[] = {s->run->frameworks.python[job->py].path, "-B", script, spec, job->backend, NULL};
+    const char *argv[] = {s->run->frameworks.python[job->py].path, PYTHON_FLAGS, script, spec, job->backend, NULL};
     struct probe_child_limits lim = {s->timeout, s->memory_limit, s->opt->stop};
     struct job_ctx c = {.s = s, .job = job, .id = found->id};
     struct probe_child_result res;
-    int started = probe_child_run(argv, (const char *const *)s->env, &lim, on_job_line, &c, &res) == 0;
+    int started = probe_child_run_in(s->dir, argv, (const char *const *)s->env, &lim, on_job_line, &c, &res) == 0;
     if (c.done) return;
     /* Ended before it said it was done: the measurement it was in (or the framework) says why. */
     char why[400];
@@ -479,16 +428,15 @@ void probe_fw_run(struct probe_run *run, const struct probe_options *opt, int th
     s->plan_left = probe_fw_plan_seconds(opt);
     s->engine_loss[0] = s->engine_loss[1] = NAN;
     s->timeout = opt->framework_timeout_s > 0 ? opt->framework_timeout_s : opt->full ? 600 : 120;
-    uint64_t mem = run->hw.cpu.memory_bytes;
-    s->memory_limit = mem ? mem / 2 : (uint64_t)8 << 30;
-    if (s->memory_limit < ((uint64_t)2 << 30)) s->memory_limit = (uint64_t)2 << 30;
+    s->memory_limit = probe_fw_memory_limit(run->hw.cpu.memory_bytes, (uint64_t)quick_memory_available_bytes());
+    s->dir_fd = -1;
     memset(&run->frameworks, 0, sizeof run->frameworks);
     run->frameworks.ran = 1;
     fw_shape(opt, &run->frameworks.models);
     char why[512] = "";
     struct job jobs[PROBE_FW_MAX_PYTHONS * (PROBE_FW_MAX_FOUND + 2)];
     int njobs = 0;
-    if (make_folder(s, why, sizeof why) != 0 || make_env(s) != 0) {
+    if (fw_folder_make(s, why, sizeof why) != 0 || fw_env_make(s) != 0) {
         struct probe_result *res = probe_result_add(run, "frameworks", "cpu", "step_ms", "ms");
         if (res) res->skipped = 1, snprintf(res->reason, sizeof res->reason, "%s", why[0] ? why : "out of memory");
         goto done;
@@ -517,8 +465,8 @@ void probe_fw_run(struct probe_run *run, const struct probe_options *opt, int th
         fw_progress(s, 0.86 / njobs, what);
     }
 done:
-    if (s->dir[0]) nftw(s->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    fw_folder_remove(s);
     fw_progress(s, 1, "frameworks");
-    free_env(s->env);
+    fw_env_free(s->env);
     free(s);
 }

@@ -10,7 +10,8 @@
  *             rows and the first-step losses every framework must reproduce
  *   each      framework runs its script (probes/frameworks/fw_*.py, built into the binary and
  *             written to that folder) in its own process under a time and a memory limit
- *             (probes/child.h): its modes (PyTorch eager and torch.compile, JAX jit, TensorFlow
+ *             (probes/child.h), kept apart from the caller's folder and settings
+ *             (fw_isolation.c): its modes (PyTorch eager and torch.compile, JAX jit, TensorFlow
  *             tf.function with and without XLA, Keras fit-step per backend, MLX compile,
  *             PaddlePaddle eager, MindSpore PyNative) on the CPU and the accelerator it sees
  *
@@ -28,6 +29,15 @@
 
 /* 1 when |loss - engine_loss| <= PROBE_FW_LOSS_RTOL x |engine_loss| (and both are finite). */
 int probe_fw_loss_agrees(double loss, double engine_loss);
+
+/* The memory limit of each framework's process and all it starts (probes/child.h): half the
+ * machine's memory total (PROBE_FW_MEMORY_UNKNOWN when it is not known, 0), at least
+ * PROBE_FW_MEMORY_FLOOR (a framework's import and the models), and yet at most 3/4 of the
+ * total and of what is available now (0: not known), whichever is less, so that the limit
+ * stops a framework before the machine runs out. */
+#define PROBE_FW_MEMORY_FLOOR ((uint64_t)2 << 30)
+#define PROBE_FW_MEMORY_UNKNOWN ((uint64_t)8 << 30)
+uint64_t probe_fw_memory_limit(uint64_t total, uint64_t available);
 
 /* The framework's name for people ("PyTorch", "JAX", ..., "engine"); the id itself when unknown. */
 const char *probe_fw_name(const char *id);

@@ -1,6 +1,7 @@
-/* What the two halves of the frameworks workload share (frameworks.c: interpreters and framework
+/* What the parts of the frameworks workload share (frameworks.c: interpreters and framework
  * processes; fw_engine.c: the engine's reference models, their files and the run's description
- * for the scripts). Not for other modules: frameworks.h is the workload's interface. */
+ * for the scripts; fw_isolation.c: the children's private folder and environment). Not for
+ * other modules: frameworks.h is the workload's interface. */
 #ifndef FWADVISOR_PROBES_FW_INTERNAL_H
 #define FWADVISOR_PROBES_FW_INTERNAL_H
 
@@ -13,12 +14,13 @@ struct fw_state {
     struct probe_run *run;
     const struct probe_options *opt;
     int threads;
-    char dir[PATH_MAX];                          /* the private folder; "" when none was made */
+    char dir[PATH_MAX];                          /* the private folder, absolute; "" when none was made */
+    int dir_fd;                                  /* it, open and locked while the run lasts; -1 */
     char **env;                                  /* the scripts' environment (owned) */
     char exe[PROBE_FW_MAX_PYTHONS][PATH_MAX];    /* per run->frameworks.python[]: its sys.executable */
     unsigned keras[PROBE_FW_MAX_PYTHONS];        /* Keras 3's importable backends, a bit each */
     double timeout;                              /* seconds per framework process */
-    uint64_t memory_limit;                       /* bytes per framework process group */
+    uint64_t memory_limit;                       /* bytes per framework process and all it starts */
     double engine_loss[2];                       /* first-step losses of the MLP and the GPT; NAN when not run */
     char engine_why[256];                        /* why the engine could not run a model */
     void (*progress)(void *ctx, double planned_seconds, const char *what);
@@ -27,6 +29,18 @@ struct fw_state {
 };
 
 int fw_stopped(const struct fw_state *s);
+
+/* The private folder (fw_isolation.c): stale ones of this user's removed, s->dir made and
+ * locked, the scripts written into it. 0, or -1 with why. */
+int fw_folder_make(struct fw_state *s, char *why, size_t whysz);
+/* Removes s->dir and all it holds, following no link. */
+void fw_folder_remove(struct fw_state *s);
+/* Removes the folders in base that runs of this user left (fwadvisor-frameworks-PID-XXXXXX)
+ * whose process is gone and that no run holds locked. */
+void fw_remove_stale(const char *base);
+/* The children's environment into s->env: 0, or -1 when out of memory. */
+int fw_env_make(struct fw_state *s);
+void fw_env_free(char **env);
 /* Reports `share` of the workload's planned seconds as done (at most what is left). */
 void fw_progress(struct fw_state *s, double share, const char *what);
 

@@ -1,12 +1,14 @@
 #include "probes/session.h"
 #include "engine/engine.h"
 #include "engine/cuda/plugin.h"
+#include "engine/libpath.h"
 #include "knowledge/kb.h"
 #include "knowledge/probe_store.h"
 #include "probes/dist.h"
 
 #include "knowledge/json_doc.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,24 @@
 #define FWADVISOR_VERSION "unknown"
 #endif
 
+
+/* The libraries a probe opens from a path in the environment: detection's NVML and CUDA
+ * driver (probes/accel.c) and the CUDA plug-in's NCCL (engine/cuda/cuda_bench.cu). */
+static const char *const env_libraries[] = {"FWADVISOR_NVML_LIB", "FWADVISOR_CUDA_LIB", "FWADVISOR_NCCL_LIB"};
+
+/* A plug-in or library that is there but will not be loaded, and why, into s->warning: each
+ * said once, "; " between them. */
+static void collect_warnings(struct probe_session *s)
+{
+    size_t used = 0;
+    const char *w = eng_cuda_load_warning();
+    if (w) used = (size_t)snprintf(s->warning, sizeof s->warning, "%s", w);
+    for (size_t i = 0; i < sizeof env_libraries / sizeof env_libraries[0] && used < sizeof s->warning; i++) {
+        char path[PATH_MAX], why[PATH_MAX + 256];
+        if (eng_env_library(env_libraries[i], "", path, sizeof path, why, sizeof why) == 0) continue;
+        used += (size_t)snprintf(s->warning + used, sizeof s->warning - used, "%s%s", used ? "; " : "", why);
+    }
+}
 
 static void on_runner_progress(void *ctx, const struct probe_progress *p)
 {
@@ -79,8 +99,7 @@ int probe_session_begin(struct probe_session *s, const struct probe_session_conf
         o->cpu_only = 1;
     }
     /* A plug-in file in an unsafe place (or from another build) is not loaded: said once. */
-    const char *w = eng_cuda_load_warning();
-    if (w) snprintf(s->warning, sizeof s->warning, "%s", w);
+    collect_warnings(s);
 
     time_t t0 = time(NULL);
     struct tm tm;

@@ -56,7 +56,8 @@ struct probe_session {
     cJSON *doc;                     /* after probe_session_finish; owned */
     struct dist *dist;
     int dist_gpu;
-    char warning[512];              /* a plug-in found but not loaded, and why; "" when none */
+    char warning[1024];             /* plug-ins and libraries found but not loaded, and why ("; "
+                                     * between them); "" when none */
     volatile sig_atomic_t stop;     /* set (from any thread or a signal handler) to cancel */
     /* Called from the measuring thread after each step. */
     void (*on_progress)(void *ctx, const struct probe_progress *p);

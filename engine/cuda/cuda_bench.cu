@@ -9,6 +9,7 @@ extern "C" {
 #include "engine/cuda/plugin.h"
 }
 #include "engine/cuda/numerics.h"
+#include "engine/libpath.h"
 
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
@@ -16,6 +17,7 @@ extern "C" {
 #include <cuda_runtime.h>
 
 #include <dlfcn.h>
+#include <limits.h>
 #include <math.h>
 #include <sched.h>
 #include <stdint.h>
@@ -96,12 +98,17 @@ static struct nccl_api {
     const char *(*get_error_string)(int result);
 } N;
 
-/* Opens NCCL once; a failure is not kept, so a later call can find it. 0, or -1 with err. */
+/* Opens NCCL once; a failure is not kept, so a later call can find it. $FWADVISOR_NCCL_LIB is
+ * checked as the program checks a plug-in's path (engine/libpath.h, linked into this plug-in).
+ * 0, or -1 with err. */
 static int nccl_load(char *err, size_t errsz)
 {
     if (N.lib) return 0;
-    const char *env = getenv("FWADVISOR_NCCL_LIB");
-    const char *path = env && *env ? env : "libnccl.so.2";
+    char path[PATH_MAX], why[PATH_MAX + 256];
+    if (eng_env_library("FWADVISOR_NCCL_LIB", "libnccl.so.2", path, sizeof path, why, sizeof why) != 0) {
+        snprintf(err, errsz, "NCCL is not available (%s)", why);
+        return -1;
+    }
     void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
         const char *e = dlerror();
