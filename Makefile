@@ -32,7 +32,7 @@ KB_DATA   := data/schema.sql $(sort $(wildcard data/kb/*.sql))
 PRESETS   := $(sort $(wildcard data/presets/*.json))
 # The frameworks probe's scripts, carried in the binary and written to a temporary folder to run.
 FW_SCRIPTS := $(sort $(wildcard probes/frameworks/*.py))
-LIB_SRC   := $(sort $(wildcard knowledge/*.c probes/*.c engine/*.c tui/*.c)) $(filter-out cli/main.c,$(sort $(wildcard cli/*.c)))
+LIB_SRC   := $(sort $(wildcard common/*.c knowledge/*.c probes/*.c engine/*.c tui/*.c)) $(filter-out cli/main.c,$(sort $(wildcard cli/*.c)))
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/kb_data.o $(BUILD)/presets_data.o $(BUILD)/fw_scripts_data.o
 MAIN_OBJ  := $(BUILD)/cli/main.o
 TEST_SRC  := $(sort $(wildcard tests/test_*.c))
@@ -142,11 +142,11 @@ sanitize-run: $(BIN) $(MPI_TARGET) $(BUILD)/unit-tests $(TEST_FIXTURES)
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-FUZZ_SRC     := engine/tensor_io.c engine/file.c engine/model.c engine/data.c engine/cpu_backend.c engine/gpt_cpu.c \
+FUZZ_SRC     := engine/tensor_io.c common/file.c engine/model.c engine/data.c engine/cpu_backend.c engine/gpt_cpu.c \
                 engine/pool.c
 # The answers and import readers need the knowledge layer (and, for import, the built-in facts).
-FUZZ_KB_SRC  := knowledge/answers.c knowledge/answer_keys.c knowledge/json_doc.c knowledge/rules.c knowledge/suggest.c \
-                knowledge/units.c knowledge/kb_tables.c
+FUZZ_KB_SRC  := knowledge/answers.c knowledge/answer_keys.c common/json_doc.c knowledge/rules.c common/suggest.c \
+                common/units.c knowledge/kb_tables.c
 FUZZ_TARGETS := npy safetensors answers import
 
 fuzz:
@@ -170,7 +170,7 @@ build/fuzz/fuzz_answers: tests/fuzz/fuzz_answers.c $(FUZZ_KB_SRC)
 	@mkdir -p build/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(WARNFLAGS) $(CPPFLAGS) $(MAIN_CFLAGS) -o $@ $^ $(call pc_libs,libcjson) -lm
 
-build/fuzz/fuzz_import: tests/fuzz/fuzz_import.c $(filter knowledge/%,$(LIB_SRC)) build/kb_data.c build/presets_data.c
+build/fuzz/fuzz_import: tests/fuzz/fuzz_import.c $(filter common/% knowledge/%,$(LIB_SRC)) build/kb_data.c build/presets_data.c
 	@mkdir -p build/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(WARNFLAGS) $(CPPFLAGS) $(MAIN_CFLAGS) -Wno-unused-command-line-argument -o $@ $^ \
 	    $(call pc_libs,libcjson sqlite3) -lm

@@ -35,7 +35,7 @@ int cli_global_option(struct globals *g, int opt, const char *arg);
  * launcher (Open MPI gives its ranks a pseudo-terminal even when their output goes to a file). */
 int cli_color_default(void);
 /* Tables and lists as wide as the terminal (at least 80 columns), or never cut when standard
- * output is not a terminal or --wide was given (tui/text.h, text_set_table_width). */
+ * output is not a terminal or --wide was given (common/text.h, text_set_table_width). */
 void cli_table_width_default(void);
 
 
@@ -44,7 +44,7 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints an error and "Try 'fwadvisor CMD --help'." and returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The usage error for an unknown word among choices (NULL-terminated): "unknown WHAT 'x' (did you
- * mean 'y'?)" by knowledge/suggest.h, else the choices listed. Returns EXIT_USAGE. */
+ * mean 'y'?)" by common/suggest.h, else the choices listed. Returns EXIT_USAGE. */
 int cli_unknown(const char *cmd, const char *what, const char *word, const char *const *choices);
 /* The index of word among choices, any case, or -1. */
 int cli_choice(const char *word, const char *const *choices);
@@ -54,7 +54,7 @@ int cli_not_applicable(const char *cmd, const char *opt, const char *when);
 /* Reads a whole file ("-" for stdin, at most 64 MiB) into a NUL-terminated buffer the caller
  * frees. Returns 0, or -1 with a message in err. */
 int cli_read_file(const char *path, char **data, size_t *len, char *err, size_t errsz);
-/* Writes data to path (engine/file.h: atomic for a regular file, in place for a FIFO or a
+/* Writes data to path (common/file.h: atomic for a regular file, in place for a FIFO or a
  * terminal, never over a directory), or to stdout when path is NULL or "-". Prints the error
  * and returns the exit status: 0, 2 for a target that cannot be a file, 1 for other failures. */
 int cli_write_output(const char *path, const char *data, size_t len);
@@ -70,7 +70,7 @@ struct html;
 int cli_write_html(const char *path, const struct html *page);
 
 /* Parses the value s of option --opt as a number in [lo, hi] (a whole one when integer; K/M/B/T
- * suffixes as knowledge/units.h reads them); on failure prints the error and returns -1. */
+ * suffixes as common/units.h reads them); on failure prints the error and returns -1. */
 int cli_parse_number(const char *opt, const char *s, double lo, double hi, int integer, double *out);
 
 /* A float as the double JSON should print: the shortest decimal that reads back as the same
@@ -104,6 +104,6 @@ void cli_train_on_step(void *ctx, int step, float loss, double seconds);
 int cmd_train_gpt(struct globals *g, int argc, char **argv);
 int cmd_probe(struct globals *g, int argc, char **argv);
 
-#include "tui/text.h"
+#include "common/text.h"
 
 #endif

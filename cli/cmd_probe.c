@@ -1,8 +1,8 @@
 /* fwadvisor probe: detect and measure this machine; list, show, delete and compare stored runs. */
 #include "cli/cli.h"
-#include "knowledge/json_doc.h"
+#include "common/json_doc.h"
 #include "knowledge/probe_store.h"
-#include "knowledge/units.h"
+#include "common/units.h"
 #include "probes/dist.h"
 #include "probes/probe.h"
 #include "probes/run_html.h"

@@ -1,11 +1,11 @@
 /* fwadvisor recommend: answers -> ranked, explained recommendation with a plan. */
 #include "cli/cli.h"
-#include "engine/file.h"
+#include "common/file.h"
 #include "knowledge/advisor.h"
 #include "knowledge/launch_files.h"
 #include "knowledge/presets.h"
 #include "knowledge/report_html.h"
-#include "knowledge/units.h"
+#include "common/units.h"
 #include "probes/advisor_hw.h"
 
 #include <dirent.h>
@@ -59,13 +59,13 @@ static const char recommend_usage[] =
 enum { OPT_SET = OPT_FIRST_FREE, OPT_PRESET, OPT_PROBE, OPT_LIST_PRESETS, OPT_EMIT, OPT_HTML };
 
 /* --emit DIR must be a new path in a folder that exists, or an empty directory of the user's that
- * nobody else can write (engine/file.h): 0, or the error's status with the message printed. */
+ * nobody else can write (common/file.h): 0, or the error's status with the message printed. */
 static int check_emit_dir(const char *dir)
 {
     char err[PATH_MAX + 256];
-    int status = eng_dir_check_new(dir, err, sizeof err);
-    if (status == ENG_FILE_OK) return EXIT_OK;
-    if (status == ENG_FILE_REFUSED) return cli_usage_error("recommend", "--emit %s", err);
+    int status = file_dir_check_new(dir, err, sizeof err);
+    if (status == FILE_OK) return EXIT_OK;
+    if (status == FILE_REFUSED) return cli_usage_error("recommend", "--emit %s", err);
     cli_error("--emit %s", err);
     return EXIT_RUNTIME;
 }
@@ -79,16 +79,16 @@ static int emit_launch_files(const struct adv_kb *akb, const struct adv_result *
         cli_error("%s", err);
         return EXIT_RUNTIME;
     }
-    struct eng_named_file named[LAUNCH_MAX_FILES];
+    struct file_named named[LAUNCH_MAX_FILES];
     for (int i = 0; i < files.count; i++) {
         const struct launch_file *f = &files.files[i];
         size_t n = strlen(f->name);
         int script = (n > 3 && !strcmp(f->name + n - 3, ".sh")) || (n > 7 && !strcmp(f->name + n - 7, ".sbatch"));
-        named[i] = (struct eng_named_file){f->name, f->text, f->len, script ? 0755 : 0644};
+        named[i] = (struct file_named){f->name, f->text, f->len, script ? 0755 : 0644};
     }
-    int status = eng_dir_write_new(dir, named, files.count, err, sizeof err), rc = EXIT_OK;
-    if (status == ENG_FILE_REFUSED) rc = cli_usage_error("recommend", "--emit %s", err);
-    else if (status != ENG_FILE_OK) cli_error("--emit %s", err), rc = EXIT_RUNTIME;
+    int status = file_dir_write_new(dir, named, files.count, err, sizeof err), rc = EXIT_OK;
+    if (status == FILE_REFUSED) rc = cli_usage_error("recommend", "--emit %s", err);
+    else if (status != FILE_OK) cli_error("--emit %s", err), rc = EXIT_RUNTIME;
     if (rc == EXIT_OK) {
         text_printf(stderr, "launch files written to %s:", dir);
         for (int i = 0; i < files.count; i++) fprintf(stderr, " %s", files.files[i].name);

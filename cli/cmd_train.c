@@ -3,7 +3,7 @@
 #include "engine/cuda/plugin.h"
 #include "engine/engine.h"
 #include "engine/tensor_io.h"
-#include "knowledge/units.h"
+#include "common/units.h"
 #include "probes/cpu_cores.h"
 #include "probes/quick.h"
 

@@ -2,7 +2,7 @@
  * is the only place that exits. */
 #include "cli/cli.h"
 #include "knowledge/kb.h"
-#include "tui/text.h"
+#include "common/text.h"
 #include "tui/tui.h"
 
 #include <errno.h>

@@ -1,9 +1,9 @@
 /* Errors, file input and atomic output for the command line. */
 #include "cli/cli.h"
-#include "engine/file.h"
-#include "knowledge/html.h"
+#include "common/file.h"
+#include "common/html.h"
 #include "knowledge/kb.h"
-#include "knowledge/suggest.h"
+#include "common/suggest.h"
 #include "probes/mpi/plugin.h"
 
 #include <errno.h>
@@ -142,7 +142,7 @@ int cli_exit_from_kb(int status)
 int cli_read_file(const char *path, char **data, size_t *len, char *err, size_t errsz)
 {
     unsigned char *bytes;
-    if (eng_file_read(path, INPUT_LIMIT, &bytes, len, err, errsz) != ENG_FILE_OK) return -1;
+    if (file_read(path, INPUT_LIMIT, &bytes, len, err, errsz) != FILE_OK) return -1;
     *data = (char *)bytes;
     return 0;
 }
@@ -157,10 +157,10 @@ static int write_output(const char *path, const char *data, size_t len, int refu
         }
         return EXIT_OK;
     }
-    int status = eng_file_write(path, &(struct eng_chunk){data, len}, 1, err, sizeof err);
-    if (status == ENG_FILE_OK) return EXIT_OK;
+    int status = file_write(path, &(struct file_chunk){data, len}, 1, err, sizeof err);
+    if (status == FILE_OK) return EXIT_OK;
     cli_error("%s", err);
-    return status == ENG_FILE_REFUSED ? refused_status : EXIT_RUNTIME;
+    return status == FILE_REFUSED ? refused_status : EXIT_RUNTIME;
 }
 
 int cli_write_output(const char *path, const char *data, size_t len) { return write_output(path, data, len, EXIT_USAGE); }
@@ -183,10 +183,10 @@ int cli_check_output(const char *path, int refused_status)
 {
     char err[PATH_MAX + 256];
     if (!path || strcmp(path, "-") == 0) return EXIT_OK;
-    int status = eng_file_check_write(path, err, sizeof err);
-    if (status == ENG_FILE_OK) return EXIT_OK;
+    int status = file_check_write(path, err, sizeof err);
+    if (status == FILE_OK) return EXIT_OK;
     cli_error("%s", err);
-    return status == ENG_FILE_REFUSED ? refused_status : EXIT_RUNTIME;
+    return status == FILE_REFUSED ? refused_status : EXIT_RUNTIME;
 }
 
 int cli_write_json(const cJSON *doc, const char *path)

@@ -32,8 +32,6 @@ struct eng_config {
 
 /* Defaults of torch.optim: lr 1e-3, betas (0.9, 0.999), eps 1e-8, momentum 0.9 for `momentum`,
  * weight decay 0 (AdamW: 0.01), ReLU, cross-entropy, batch 64. */
-/* Seconds on the monotonic clock: for intervals (steps, timeouts, ETAs), not dates. */
-double eng_now_s(void);
 void eng_config_defaults(struct eng_config *c);
 /* Parses "784,1024,1024,10" into c->sizes. Returns 0, or -1 with a message. */
 int eng_parse_layers(struct eng_config *c, const char *spec, char *err, size_t errsz);

@@ -1,6 +1,7 @@
 /* The GPT decoder: buffers, forward and backward passes, the optimizer step (gpt.h). The kernels
  * come from the back-end (gpt_ops.h); this file only lays out memory and calls them in order. */
 #include "engine/gpt.h"
+#include "common/clock.h"
 #include "engine/gpt_ops.h"
 
 #include <math.h>
@@ -619,11 +620,11 @@ double eng_gpt_time_gemms(struct eng_gpt *m)
     m->ops = &gemm_only_ops;
     m->gemms_only = 1;
     m->be->synchronize();
-    double t0 = eng_now_s();
+    double t0 = clock_now_s();
     forward(m, m->tokens, m->tokens);
     backward(m, m->tokens);
     m->be->synchronize();
-    double t = eng_now_s() - t0;
+    double t = clock_now_s() - t0;
     m->ops = keep;
     m->gemms_only = 0;
     return t;
@@ -654,9 +655,9 @@ int eng_gpt_train(struct eng_gpt *m, const struct eng_tokens *t, struct eng_run 
             break;
         }
         eng_tokens_batch(t, s, c->batch, c->ctx, in, in + n);
-        double t0 = eng_now_s();
+        double t0 = clock_now_s();
         float loss = eng_gpt_step(m, in, in + n);
-        double dt = eng_now_s() - t0;
+        double dt = clock_now_s() - t0;
         if (run->stop && *run->stop) { /* the step may be half done: not counted */
             run->steps = s;
             break;

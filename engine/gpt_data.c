@@ -1,5 +1,5 @@
 /* Token streams for the GPT: seeded synthetic chains and the bytes of any file (gpt.h). */
-#include "engine/file.h"
+#include "common/file.h"
 #include "engine/gpt.h"
 
 #include <stdio.h>
@@ -36,20 +36,20 @@ int eng_tokens_synthetic(struct eng_tokens *t, size_t len, int vocab, uint64_t s
 int eng_tokens_from_file(struct eng_tokens *t, const char *path, size_t min_len, char *err, size_t errsz)
 {
     memset(t, 0, sizeof *t);
-    struct eng_mapped *map = malloc(sizeof *map);
+    struct file_mapped *map = malloc(sizeof *map);
     if (!map) {
         snprintf(err, errsz, "out of memory");
         return ENG_ERR_RUNTIME;
     }
-    int status = eng_file_map(path, MAX_TEXT_BYTES, map, err, errsz);
-    if (status != ENG_FILE_OK) {
+    int status = file_map(path, MAX_TEXT_BYTES, map, err, errsz);
+    if (status != FILE_OK) {
         free(map);
-        return status == ENG_FILE_ERR ? ENG_ERR_RUNTIME : ENG_ERR_INPUT;
+        return status == FILE_ERR ? ENG_ERR_RUNTIME : ENG_ERR_INPUT;
     }
     if (map->len < min_len) {
         snprintf(err, errsz, "%s: %zu bytes, shorter than one batch (%zu bytes: batch x ctx + 1)", path, map->len,
                  min_len);
-        eng_file_unmap(map);
+        file_unmap(map);
         free(map);
         return ENG_ERR_INPUT;
     }
@@ -64,7 +64,7 @@ void eng_tokens_free(struct eng_tokens *t)
 {
     free(t->ids);
     if (t->map) {
-        eng_file_unmap(t->map);
+        file_unmap(t->map);
         free(t->map);
     }
     memset(t, 0, sizeof *t);

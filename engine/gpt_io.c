@@ -1,6 +1,6 @@
 /* GPT weights as safetensors under nanoGPT's names (gpt.h). Reading goes through tensor_io's
  * checked parser; writing through the atomic file writer. */
-#include "engine/file.h"
+#include "common/file.h"
 #include "engine/gpt.h"
 #include "engine/tensor_io.h"
 
@@ -11,20 +11,20 @@
 #define MAX_WEIGHT_BYTES ((size_t)64 << 30)
 #define LM_HEAD "lm_head.weight"
 
-static int open_file(const char *path, struct eng_mapped *map, struct eng_st_file **f, char *err, size_t errsz)
+static int open_file(const char *path, struct file_mapped *map, struct eng_st_file **f, char *err, size_t errsz)
 {
-    int status = eng_file_map(path, MAX_WEIGHT_BYTES, map, err, errsz);
-    if (status != ENG_FILE_OK) return status == ENG_FILE_ERR ? ENG_ERR_RUNTIME : ENG_ERR_INPUT;
+    int status = file_map(path, MAX_WEIGHT_BYTES, map, err, errsz);
+    if (status != FILE_OK) return status == FILE_ERR ? ENG_ERR_RUNTIME : ENG_ERR_INPUT;
     *f = malloc(sizeof **f);
     if (!*f) {
-        eng_file_unmap(map);
+        file_unmap(map);
         snprintf(err, errsz, "out of memory");
         return ENG_ERR_RUNTIME;
     }
     status = eng_st_parse(map->data, map->len, path, *f, err, errsz);
     if (status != ENG_OK) {
         free(*f);
-        eng_file_unmap(map);
+        file_unmap(map);
     }
     return status;
 }
@@ -38,7 +38,7 @@ static const struct eng_st_tensor *find(const struct eng_st_file *f, const char 
 
 int eng_gpt_file_positions(const char *path, int *rows, int *width, char *err, size_t errsz)
 {
-    struct eng_mapped map;
+    struct file_mapped map;
     struct eng_st_file *f;
     int status = open_file(path, &map, &f, err, errsz);
     if (status != ENG_OK) return status;
@@ -52,7 +52,7 @@ int eng_gpt_file_positions(const char *path, int *rows, int *width, char *err, s
         *width = (int)t->shape[1];
     }
     free(f);
-    eng_file_unmap(&map);
+    file_unmap(&map);
     return status;
 }
 
@@ -130,7 +130,7 @@ static int check_file(const struct eng_st_file *f, const char *path, const struc
 
 int eng_gpt_load(const char *path, struct eng_gpt *m, char *err, size_t errsz)
 {
-    struct eng_mapped map;
+    struct file_mapped map;
     struct eng_st_file *f;
     int status = open_file(path, &map, &f, err, errsz);
     if (status != ENG_OK) return status;
@@ -155,7 +155,7 @@ int eng_gpt_load(const char *path, struct eng_gpt *m, char *err, size_t errsz)
     }
     free(host);
     free(f);
-    eng_file_unmap(&map);
+    file_unmap(&map);
     return status;
 }
 
@@ -193,9 +193,9 @@ int eng_gpt_save(const char *path, const struct eng_gpt *m, char *err, size_t er
     while ((8 + used) % 8) header[used++] = ' '; /* the data section 8-byte aligned */
     unsigned char len8[8];
     for (int i = 0; i < 8; i++) len8[i] = (unsigned char)((uint64_t)used >> (8 * i));
-    const struct eng_chunk chunks[] = {{len8, 8}, {header, used}, {data, at}};
-    int status = eng_file_write(path, chunks, 3, err, errsz);
+    const struct file_chunk chunks[] = {{len8, 8}, {header, used}, {data, at}};
+    int status = file_write(path, chunks, 3, err, errsz);
     free(header);
     free(data);
-    return status == ENG_FILE_OK ? ENG_OK : status == ENG_FILE_REFUSED ? ENG_ERR_INPUT : ENG_ERR_RUNTIME;
+    return status == FILE_OK ? ENG_OK : status == FILE_REFUSED ? ENG_ERR_INPUT : ENG_ERR_RUNTIME;
 }

@@ -1,7 +1,7 @@
 /* .npy and safetensors readers and writers. Nothing read from a file is trusted: every length is
  * checked against what remains, every product against overflow. */
 #include "engine/tensor_io.h"
-#include "engine/file.h"
+#include "common/file.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
@@ -18,11 +18,11 @@
 
 /* Maps a file for a parser: the header is checked against the file's size before any data is
  * read, so a huge file with a bad header costs no memory. */
-static int map_input(const char *path, struct eng_mapped *m, char *err, size_t errsz)
+static int map_input(const char *path, struct file_mapped *m, char *err, size_t errsz)
 {
-    int status = eng_file_map(path, MAX_FILE_BYTES, m, err, errsz);
-    if (status == ENG_FILE_OK) return ENG_OK;
-    if (status == ENG_FILE_TOO_BIG || status == ENG_FILE_MISSING) return ENG_ERR_INPUT;
+    int status = file_map(path, MAX_FILE_BYTES, m, err, errsz);
+    if (status == FILE_OK) return ENG_OK;
+    if (status == FILE_TOO_BIG || status == FILE_MISSING) return ENG_ERR_INPUT;
     return ENG_ERR_RUNTIME;
 }
 
@@ -240,18 +240,18 @@ int eng_npy_parse(const unsigned char *buf, size_t len, const char *name, struct
 
 int eng_npy_load(const char *path, struct eng_array *out, char *err, size_t errsz)
 {
-    struct eng_mapped m;
+    struct file_mapped m;
     int status = map_input(path, &m, err, errsz);
     if (status) return status;
     status = eng_npy_parse(m.data, m.len, path, out, err, errsz);
-    eng_file_unmap(&m);
+    file_unmap(&m);
     return status;
 }
 
-static int write_file(const char *path, const struct eng_chunk *chunks, int n, char *err, size_t errsz)
+static int write_file(const char *path, const struct file_chunk *chunks, int n, char *err, size_t errsz)
 {
-    int status = eng_file_write(path, chunks, n, err, errsz);
-    return status == ENG_FILE_OK ? ENG_OK : status == ENG_FILE_REFUSED ? ENG_ERR_INPUT : ENG_ERR_RUNTIME;
+    int status = file_write(path, chunks, n, err, errsz);
+    return status == FILE_OK ? ENG_OK : status == FILE_REFUSED ? ENG_ERR_INPUT : ENG_ERR_RUNTIME;
 }
 
 int eng_npy_save(const char *path, const struct eng_array *a, char *err, size_t errsz)
@@ -273,7 +273,7 @@ int eng_npy_save(const char *path, const struct eng_array *a, char *err, size_t 
     header[n + (int)(padded - total)] = '\n';
     size_t hlen = padded - 10;
     unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(hlen & 0xff), (unsigned char)(hlen >> 8)};
-    const struct eng_chunk chunks[] = {{pre, 10}, {header, hlen}, {a->data, a->count * item}};
+    const struct file_chunk chunks[] = {{pre, 10}, {header, hlen}, {a->data, a->count * item}};
     return write_file(path, chunks, 3, err, errsz);
 }
 
@@ -521,19 +521,19 @@ int eng_st_apply(const struct eng_st_file *f, const char *name, struct eng_model
 
 int eng_st_load_model(const char *path, struct eng_model *m, char *err, size_t errsz)
 {
-    struct eng_mapped map;
+    struct file_mapped map;
     int status = map_input(path, &map, err, errsz);
     if (status) return status;
     struct eng_st_file *f = malloc(sizeof *f);
     if (!f) {
-        eng_file_unmap(&map);
+        file_unmap(&map);
         snprintf(err, errsz, "out of memory");
         return ENG_ERR_RUNTIME;
     }
     status = eng_st_parse(map.data, map.len, path, f, err, errsz);
     if (status == ENG_OK) status = eng_st_apply(f, path, m, err, errsz);
     free(f);
-    eng_file_unmap(&map);
+    file_unmap(&map);
     return status;
 }
 
@@ -567,7 +567,7 @@ int eng_st_save_model(const char *path, const struct eng_model *m, char *err, si
     while ((8 + used) % 8) header[used++] = ' '; /* data section 8-byte aligned */
     unsigned char len8[8];
     for (int i = 0; i < 8; i++) len8[i] = (unsigned char)((uint64_t)used >> (8 * i));
-    const struct eng_chunk chunks[] = {{len8, 8}, {header, used}, {data, total}};
+    const struct file_chunk chunks[] = {{len8, 8}, {header, used}, {data, total}};
     int status = write_file(path, chunks, 3, err, errsz);
     free(header);
     free(data);

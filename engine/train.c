@@ -1,17 +1,11 @@
 /* The timed training loop. */
 #include "engine/engine.h"
+#include "common/clock.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-
-double eng_now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 int eng_train(struct eng_model *m, const struct eng_data *d, struct eng_run *run,
               void (*on_step)(void *ctx, int step, float loss, double seconds), void *ctx, char *err, size_t errsz)
@@ -39,9 +33,9 @@ int eng_train(struct eng_model *m, const struct eng_data *d, struct eng_run *run
             break;
         }
         eng_data_batch(d, s, c->batch, x, t);
-        double t0 = eng_now_s();
+        double t0 = clock_now_s();
         float loss = eng_model_step(m, x, t);
-        double dt = eng_now_s() - t0;
+        double dt = clock_now_s() - t0;
         if (run->losses) run->losses[s] = loss;
         if (run->step_seconds) run->step_seconds[s] = dt;
         if (on_step) on_step(ctx, s, loss, dt);

@@ -3,7 +3,7 @@
  * choice of strategy and runtime is advisor_choose.c's, memory advisor_memory.c's, the time split
  * advisor_time.c's. */
 #include "knowledge/advisor_kb.h"
-#include "knowledge/units.h"
+#include "common/units.h"
 #include "knowledge/planner.h"
 
 #include <ctype.h>

@@ -1,7 +1,7 @@
 /* The plan in words, one labelled line at a time, shared by the command line and the interface:
  * device, layout, memory breakdown, time split, links and what was assumed. */
 #include "knowledge/advisor_kb.h"
-#include "knowledge/units.h"
+#include "common/units.h"
 
 #include <stdio.h>
 #include <string.h>

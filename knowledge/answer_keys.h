@@ -3,7 +3,7 @@
 #ifndef FWADVISOR_ANSWER_KEYS_H
 #define FWADVISOR_ANSWER_KEYS_H
 
-#include "knowledge/suggest.h"
+#include "common/suggest.h"
 
 enum ans_type {
     ANS_ENUM,      /* one string of `allowed` */
@@ -54,7 +54,7 @@ int ans_key_index(const char *name);
 int ans_key_value_index(const struct ans_key *key, const char *value);
 /* 1 if value is among key->allowed. */
 int ans_key_allows(const struct ans_key *key, const char *value);
-/* The known key nearest to name (knowledge/suggest.h), or NULL. */
+/* The known key nearest to name (common/suggest.h), or NULL. */
 const char *ans_key_nearest(const char *name);
 
 #endif

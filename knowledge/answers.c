@@ -1,8 +1,8 @@
 /* Parsing, validating and completing a team's answers, and evaluating rule conditions on them. */
 #include "knowledge/answers.h"
-#include "knowledge/json_doc.h"
+#include "common/json_doc.h"
 #include "knowledge/kb_tables.h"
-#include "knowledge/units.h"
+#include "common/units.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -30,7 +30,7 @@ void answers_init(struct answers *a);
 
 /* Applies a JSON document (an object of answer keys; "schema" may name ANSWERS_SCHEMA and
  * "description" say what the file is for). Enum values are taken in any case ("NVIDIA");
- * numbers may be strings with K/M/B/T suffixes ("70B", knowledge/units.h). `name`
+ * numbers may be strings with K/M/B/T suffixes ("70B", common/units.h). `name`
  * names the source in messages. Returns 0, or -1 with one line in err (key, allowed values,
  * nearest key for a typo, byte offset for malformed JSON). */
 int answers_parse_json(struct answers *a, const char *text, size_t len, const char *name, char *err,

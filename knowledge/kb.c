@@ -1,6 +1,6 @@
 /* Opening, creating, migrating and refreshing the knowledge base. */
 #include "knowledge/kb_internal.h"
-#include "engine/file.h"
+#include "common/file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -659,8 +659,8 @@ void kb_protect_path(const char *path)
         if (kb_resolve_path(NULL, fallback, sizeof fallback, &is_default, err, sizeof err) != KB_OK) return;
         path = fallback;
     }
-    eng_file_protect(path);
-    if (realpath(path, real)) eng_file_protect(real);
+    file_protect(path);
+    if (realpath(path, real)) file_protect(real);
 }
 
 int kb_begin_write(kb *k, const char *what, char *err, size_t errsz)

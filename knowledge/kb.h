@@ -72,7 +72,7 @@ int kb_db_error(kb *k, int rc, const char *what, char *err, size_t errsz);
 
 /* No output file of this process may replace the database at path, or what SQLite keeps beside
  * it, by that name or the file a link names (SQLite names its -wal after the link's target):
- * engine/file.h's eng_file_protect. Opening a database does this itself; the command line calls it
+ * common/file.h's file_protect. Opening a database does this itself; the command line calls it
  * for the path it will open, so that the check before the work refuses too. A NULL path: the
  * default one (FWADVISOR_DB, XDG_DATA_HOME, HOME). */
 void kb_protect_path(const char *path);

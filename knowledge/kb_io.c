@@ -1,7 +1,7 @@
 /* Export and import of the knowledge base (fwadvisor.kb/1, docs/knowledge-base.md). */
 #include "knowledge/kb_internal.h"
-#include "knowledge/json_doc.h"
-#include "knowledge/strset.h"
+#include "common/json_doc.h"
+#include "common/strset.h"
 #include "knowledge/rules.h"
 #include "knowledge/answer_keys.h"
 

@@ -1,7 +1,7 @@
 /* Browsing queries behind `kb list` and `kb show`. */
 #include "knowledge/kb_internal.h"
 #include "knowledge/answer_keys.h"
-#include "knowledge/strset.h"
+#include "common/strset.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -162,7 +162,7 @@ static const struct related related_rows[] = {
     {"runtime", "frameworks", "runtime_frameworks", "runtime"},
 };
 
-/* Nearest id in any browsable table, for "did you mean" (knowledge/suggest.h). */
+/* Nearest id in any browsable table, for "did you mean" (common/suggest.h). */
 static void nearest_id(kb *k, const char *id, char *out, size_t n)
 {
     struct suggest s;

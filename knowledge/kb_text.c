@@ -1,7 +1,7 @@
 /* A fact of the knowledge base in words. */
 #include "knowledge/kb_text.h"
 #include "knowledge/advisor.h"
-#include "knowledge/json_doc.h"
+#include "common/json_doc.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 #include "knowledge/presets.h"
-#include "knowledge/suggest.h"
+#include "common/suggest.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>

@@ -12,7 +12,7 @@ const char *preset_text(size_t i);
 const char *preset_description(size_t i, char *buf, size_t bufsz);
 /* Index of a preset by name in any case, or -1. */
 int preset_find(const char *name);
-/* The preset nearest to an unknown name (knowledge/suggest.h) into buf, or NULL. */
+/* The preset nearest to an unknown name (common/suggest.h) into buf, or NULL. */
 const char *preset_suggest(const char *name, char *buf, size_t bufsz);
 
 #endif

@@ -3,7 +3,7 @@
  * memory, time and cost, the inference plan and the measured figures when present, deployment,
  * pitfalls, assumptions and the sources. */
 #include "knowledge/report_html.h"
-#include "knowledge/json_doc.h"
+#include "common/json_doc.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "knowledge/html.h"
+#include "common/html.h"
 
 /* Appends the page for `report` to h (an empty, zeroed html). Returns 0, or -1 when out of
  * memory; the caller frees h either way. */

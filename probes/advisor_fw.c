@@ -1,5 +1,5 @@
 #include "probes/advisor_fw.h"
-#include "knowledge/json_doc.h"
+#include "common/json_doc.h"
 #include "knowledge/probe_store.h"
 
 #include <math.h>

@@ -1,6 +1,7 @@
 /* The child runner (child.h): a supervising process between this one and the program, which
  * gathers every process the program starts and ends them all with it. */
 #include "probes/child.h"
+#include "common/clock.h"
 #include "engine/engine.h"
 
 #include <errno.h>
@@ -409,7 +410,7 @@ int probe_child_run_in(const char *dir, const char *const *argv, const char *con
         snprintf(out->err_tail, sizeof out->err_tail, "cannot start %s: %s", argv[0], strerror(errno));
         goto fail;
     }
-    double start = eng_now_s();
+    double start = clock_now_s();
     struct spawn sp = {argv, env ? (char *const *)env : environ, dir, devnull, outp[1], errp[1],
                        ctl[0], rep[1], getpid()};
     pid = fork();
@@ -453,7 +454,7 @@ int probe_child_run_in(const char *dir, const char *const *argv, const char *con
                 if (n == (ssize_t)sizeof r && r.kind == REPORT_ENDED) status = r.value;
                 else if (n > 0) continue;
                 else rep_open = 0; /* the supervisor is gone (it ends right after the report) */
-                if (!exited) killed_at = eng_now_s();
+                if (!exited) killed_at = clock_now_s();
                 exited = 1;
                 continue;
             }
@@ -469,7 +470,7 @@ int probe_child_run_in(const char *dir, const char *const *argv, const char *con
             }
         }
         if (!out_open && !err_open && exited) break;
-        double t = eng_now_s();
+        double t = clock_now_s();
         if (exited || killed) {
             if (t - killed_at > 2) break; /* something outside the supervisor's reach holds the pipes */
             continue;
@@ -496,7 +497,7 @@ int probe_child_run_in(const char *dir, const char *const *argv, const char *con
         rd.line[rd.used] = '\0';
         on_line(ctx, rd.line);
     }
-    out->seconds = eng_now_s() - start;
+    out->seconds = clock_now_s() - start;
     if (why != PROBE_CHILD_EXITED) out->end = why;
     else if (rd.refused) out->end = PROBE_CHILD_REFUSED;
     else if (WIFSIGNALED(status)) out->end = PROBE_CHILD_SIGNALED, out->code = WTERMSIG(status);

@@ -5,6 +5,7 @@
  * results. A watchdog ends a rank whose peers stop answering, so a lost rank never hangs the
  * others. */
 #include "probes/dist.h"
+#include "common/clock.h"
 
 #include "engine/cuda/plugin.h"
 #include "engine/engine.h"
@@ -28,7 +29,7 @@ static pthread_t dog_thread;
 static void pet(void)
 {
     pthread_mutex_lock(&dog_lock);
-    dog_last = eng_now_s();
+    dog_last = clock_now_s();
     pthread_mutex_unlock(&dog_lock);
 }
 
@@ -39,7 +40,7 @@ static void *watchdog(void *arg)
         usleep(200000);
         pthread_mutex_lock(&dog_lock);
         int running = dog_running;
-        double idle = eng_now_s() - dog_last;
+        double idle = clock_now_s() - dog_last;
         pthread_mutex_unlock(&dog_lock);
         if (!running) return NULL;
         if (idle > dog_timeout) {
@@ -493,9 +494,9 @@ static void run_train_dp(struct dist *d, struct probe_run *run, const struct pro
             if (one) {
                 for (int k = lo; k < hi; k++) {
                     eng_data_batch(&data, s.warm + k, s.batch, x, t);
-                    double t0 = eng_now_s();
+                    double t0 = clock_now_s();
                     eng_model_step(one, x, t);
-                    base[k] = eng_now_s() - t0;
+                    base[k] = clock_now_s() - t0;
                 }
                 /* the round's median step (probe_stats sorts, so a copy of it) */
                 struct probe_stats st;

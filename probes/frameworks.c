@@ -2,8 +2,8 @@
  * each framework's script under limits, and turning what it answers into result rows. The
  * engine's half (the reference models, their files and rows) is in fw_engine.c. */
 #include "probes/frameworks.h"
-#include "engine/file.h"
-#include "knowledge/json_doc.h"
+#include "common/file.h"
+#include "common/json_doc.h"
 #include "probes/child.h"
 #include "probes/fw_internal.h"
 #include "probes/quick.h"

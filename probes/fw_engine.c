@@ -3,7 +3,7 @@
  * spec.json), and the engine's own rows. */
 #include "engine/cuda/plugin.h"
 #include "engine/engine.h"
-#include "engine/file.h"
+#include "common/file.h"
 #include "engine/gpt.h"
 #include "engine/tensor_io.h"
 #include "probes/frameworks.h"
@@ -257,8 +257,8 @@ static int write_spec(struct fw_state *s, const int *have, char *why, size_t why
     char *text = cJSON_Print(spec), path[PATH_MAX + 32];
     cJSON_Delete(spec);
     snprintf(path, sizeof path, "%s/spec.json", s->dir);
-    struct eng_chunk chunk = {text, text ? strlen(text) : 0};
-    int status = text && eng_file_write(path, &chunk, 1, why, whysz) == ENG_FILE_OK ? 0 : -1;
+    struct file_chunk chunk = {text, text ? strlen(text) : 0};
+    int status = text && file_write(path, &chunk, 1, why, whysz) == FILE_OK ? 0 : -1;
     if (!text) snprintf(why, whysz, "out of memory");
     free(text);
     return status;

@@ -16,7 +16,7 @@
  * only), PYTHONUSERBASE, PYTHONBREAKPOINT, PYTHONPYCACHEPREFIX, PYTHONEXECUTABLE, nor
  * PYTHONSAFEPATH (what it leaves out is the private folder the scripts import from). */
 #include "probes/fw_internal.h"
-#include "engine/file.h"
+#include "common/file.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -75,7 +75,7 @@ static long folder_pid(const char *name)
     return pid > 0 && *end == '-' && strlen(end + 1) == 6 ? pid : -1;
 }
 
-/* As engine/file.c's stale temporary files: gone when kill says there is no such process (a
+/* As common/file.c's stale temporary files: gone when kill says there is no such process (a
  * process of another user's that exists answers EPERM). */
 static int process_gone(long pid) { return pid != (long)getpid() && kill((pid_t)pid, 0) != 0 && errno == ESRCH; }
 
@@ -131,8 +131,8 @@ int fw_folder_make(struct fw_state *s, char *why, size_t whysz)
     for (size_t i = 0; i < fw_scripts_count; i++) {
         char path[PATH_MAX + 64], err[PATH_MAX + 128];
         snprintf(path, sizeof path, "%s/%s", s->dir, fw_scripts_names[i]);
-        struct eng_chunk chunk = {fw_scripts_texts[i], strlen(fw_scripts_texts[i])};
-        if (eng_file_write(path, &chunk, 1, err, sizeof err) != ENG_FILE_OK) {
+        struct file_chunk chunk = {fw_scripts_texts[i], strlen(fw_scripts_texts[i])};
+        if (file_write(path, &chunk, 1, err, sizeof err) != FILE_OK) {
             snprintf(why, whysz, "%.250s", err);
             return -1;
         }

@@ -3,7 +3,7 @@
 #include "probes/frameworks.h"
 #include "probes/run_table.h"
 
-#include "knowledge/json_doc.h"
+#include "common/json_doc.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * named as the command line's table names them (run_table.c), and the change against a
  * baseline is run_table's verdict. */
 #include "probes/run_html.h"
-#include "knowledge/json_doc.h"
+#include "common/json_doc.h"
 #include "probes/run_table.h"
 
 #include <math.h>

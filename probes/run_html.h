@@ -8,7 +8,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "knowledge/html.h"
+#include "common/html.h"
 
 /* Appends the page for run `doc` to h (a zeroed html), compared with `base` when not NULL.
  * Returns 0, or -1 when out of memory; the caller frees h either way. */

@@ -1,6 +1,6 @@
 /* The fwadvisor.probe/1 document of a run (docs/probe.md, docs/probe.schema.json), and storing it. */
 #include "probes/probe.h"
-#include "engine/file.h"
+#include "common/file.h"
 #include "knowledge/probe_store.h"
 
 #include <limits.h>
@@ -236,8 +236,8 @@ int probe_run_store(kb *k, cJSON *doc, char *where, size_t wheresz, char *err, s
     int status = -1;
     for (int i = 0; i < ndirs && status != 0; i++) {
         char why[PATH_MAX + 128];
-        struct eng_chunk chunk = {text, strlen(text)};
-        status = eng_file_write_unique(dirs[i], prefix, ".json", &chunk, 1, where, wheresz, why, sizeof why) == ENG_FILE_OK
+        struct file_chunk chunk = {text, strlen(text)};
+        status = file_write_unique(dirs[i], prefix, ".json", &chunk, 1, where, wheresz, why, sizeof why) == FILE_OK
                      ? 0
                      : -1;
     }

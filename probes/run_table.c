@@ -1,6 +1,6 @@
 #include "probes/run_table.h"
 
-#include "knowledge/json_doc.h"
+#include "common/json_doc.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,4 +1,5 @@
 #include "probes/session.h"
+#include "common/clock.h"
 #include "engine/engine.h"
 #include "engine/cuda/plugin.h"
 #include "engine/libpath.h"
@@ -6,7 +7,7 @@
 #include "knowledge/probe_store.h"
 #include "probes/dist.h"
 
-#include "knowledge/json_doc.h"
+#include "common/json_doc.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -112,7 +113,7 @@ int probe_session_begin(struct probe_session *s, const struct probe_session_conf
 
 void probe_session_measure(struct probe_session *s)
 {
-    double start = eng_now_s();
+    double start = clock_now_s();
     struct probe_progress p = {0, -1, 0, "detection"};
     on_runner_progress(s, &p);
     probe_detect(&s->run->hw);
@@ -124,7 +125,7 @@ void probe_session_measure(struct probe_session *s)
         dist_run(s->dist, s->run, &s->opt, s->dist_gpu);
     }
     if (s->stop) s->run->interrupted = 1;
-    s->run->duration_s = eng_now_s() - start;
+    s->run->duration_s = clock_now_s() - start;
     p = (struct probe_progress){1, 0, 0, "done"};
     on_runner_progress(s, &p);
 }

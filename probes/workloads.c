@@ -2,6 +2,7 @@
  * loop warms up first, repeats until both a minimum count and a minimum time, and reports the
  * median with min, max and the coefficient of variation; every result is checked. */
 #include "engine/cuda/plugin.h"
+#include "common/clock.h"
 #include "engine/engine.h"
 #include "engine/gpt.h"
 #include "probes/frameworks.h"
@@ -105,7 +106,7 @@ static void progress(struct runner *r, double planned_seconds, const char *what)
     struct probe_progress p = {r->total > 0 ? r->done / r->total : 1, -1, 0, ""};
     if (p.fraction > 1) p.fraction = 1;
     snprintf(p.what, sizeof p.what, "%s", what);
-    double elapsed = eng_now_s() - r->started;
+    double elapsed = clock_now_s() - r->started;
     if (r->done > 0 && elapsed > 0) {
         p.eta_s = (r->total > r->done ? r->total - r->done : 0) * elapsed / r->done;
         /* Rising against the last figure by more than a second and a tenth: said, not hidden. */
@@ -236,11 +237,11 @@ static void run_gemm(struct runner *r)
         double flops = probe_gemm_flops(n);
         be->gemm(0, 0, n, n, n, 1, a, n, b, n, 0, c, n); /* warm-up: packing buffers, threads */
         int count = 0, min_n = gemm_min_count(r);
-        double min_t = gemm_min_time(r), start = eng_now_s();
-        while (count < 256 && (count < min_n || eng_now_s() - start < min_t) && !stopped(r)) {
-            double t0 = eng_now_s();
+        double min_t = gemm_min_time(r), start = clock_now_s();
+        while (count < 256 && (count < min_n || clock_now_s() - start < min_t) && !stopped(r)) {
+            double t0 = clock_now_s();
             be->gemm(0, 0, n, n, n, 1, a, n, b, n, 0, c, n);
-            samples[count++] = flops / (eng_now_s() - t0) / 1e9;
+            samples[count++] = flops / (clock_now_s() - t0) / 1e9;
         }
         struct probe_result *res = add_result(r, "gemm", "gflops", "GFLOP/s");
         if (!res) break;
@@ -350,11 +351,11 @@ static void *stream_thread(void *arg)
 static double stream_once(struct stream_ctx *s, int kernel)
 {
     s->kernel = kernel;
-    double t0 = eng_now_s();
+    double t0 = clock_now_s();
     pthread_barrier_wait(&s->start);
     stream_kernel(s, 0);
     pthread_barrier_wait(&s->end);
-    return eng_now_s() - t0;
+    return clock_now_s() - t0;
 }
 
 /* STREAM's array length: four times the last-level cache (at least 2^21 doubles), as STREAM's
@@ -468,9 +469,9 @@ static int train_steps(struct runner *r, const struct eng_backend *be, const cha
     int count = 0;
     for (int s = 0; x && t && s < warmup + steps && !stopped(r); s++) {
         eng_data_batch(&d, s, batch, x, t);
-        double t0 = eng_now_s();
+        double t0 = clock_now_s();
         float loss = eng_model_step(m, x, t);
-        double dt = eng_now_s() - t0;
+        double dt = clock_now_s() - t0;
         if (!isfinite(loss)) break; /* a diverging step is no measurement */
         if (s >= warmup) secs[count++] = dt;
     }
@@ -569,8 +570,8 @@ static int gpu_timed(struct runner *r, double *samples, int max)
     const struct eng_cuda_plugin *g = r->opt->gpu;
     if (g->bench_run() < 0) return 0;
     int count = 0, min_n = r->opt->full ? 10 : 5;
-    double min_t = r->opt->smoke ? 0.01 : r->opt->full ? 0.5 : 0.15, start = eng_now_s();
-    while (count < max && (count < min_n || eng_now_s() - start < min_t) && !stopped(r)) {
+    double min_t = r->opt->smoke ? 0.01 : r->opt->full ? 0.5 : 0.15, start = clock_now_s();
+    while (count < max && (count < min_n || clock_now_s() - start < min_t) && !stopped(r)) {
         double t = g->bench_run();
         if (t <= 0) return 0;
         samples[count++] = t;
@@ -732,9 +733,9 @@ static double measured_peak_gflops(struct runner *r, int gpu, enum eng_precision
     float *a = calloc((size_t)n * n, sizeof *a), *b = calloc((size_t)n * n, sizeof *b), *c = malloc((size_t)n * n * sizeof *c);
     for (size_t i = 0; a && b && i < (size_t)n * n; i++) a[i] = b[i] = (float)(i % 13) * 0.01f;
     for (int i = 0; a && b && c && i < 4 && !stopped(r); i++) {
-        double t0 = eng_now_s();
+        double t0 = clock_now_s();
         be->gemm(0, 0, n, n, n, 1, a, n, b, n, 0, c, n);
-        double t = eng_now_s() - t0;
+        double t = clock_now_s() - t0;
         if (i > 0 && flops / t / 1e9 > best) best = flops / t / 1e9;
     }
     free(a), free(b), free(c);
@@ -891,7 +892,7 @@ double probe_plan_seconds(const struct probe_run *run, const struct probe_option
 int probe_run_workloads(struct probe_run *run, const struct probe_options *opt)
 {
     struct runner r = {.run = run, .opt = opt, .threads = opt->threads > 0 ? opt->threads : (run->hw.cpu.cores > 0 ? run->hw.cpu.cores : 1),
-                       .started = eng_now_s(), .last_eta = -1};
+                       .started = clock_now_s(), .last_eta = -1};
     unsigned w = opt->workloads;
     int cpu = opt->cpu || !opt->gpu;
     int gpt = (w & PROBE_W_TRAIN_GPT) ? 1 : 0;

@@ -19,10 +19,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "engine/file.h"
+#include "common/file.h"
 #include "engine/plugin.h"
 #include "tests/support.h"
-#include "tui/text.h"
+#include "common/text.h"
 
 static char *dir;
 static char dbarg[4300], db[4200];
@@ -451,12 +451,12 @@ Test(hardening, a_path_that_became_a_directory_is_refused_at_write_time)
     char *sub = ts_path(dir, "late");
     cr_assert_eq(mkdir(sub, 0755), 0);
     char err[512] = "";
-    struct eng_chunk c = {"{}\n", 3};
-    cr_expect_eq(eng_file_write(sub, &c, 1, err, sizeof err), ENG_FILE_REFUSED, "%s", err);
+    struct file_chunk c = {"{}\n", 3};
+    cr_expect_eq(file_write(sub, &c, 1, err, sizeof err), FILE_REFUSED, "%s", err);
     cr_expect(strstr(err, "cannot write") && strstr(err, "late': it is a directory"), "%s", err);
     /* the check before the work decides the same way, in the same words */
     char early[512] = "";
-    cr_expect_eq(eng_file_check_write(sub, early, sizeof early), ENG_FILE_REFUSED);
+    cr_expect_eq(file_check_write(sub, early, sizeof early), FILE_REFUSED);
     cr_expect_str_eq(early, err);
     struct stat st;
     cr_expect(stat(sub, &st) == 0 && S_ISDIR(st.st_mode));

@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "engine/file.h"
+#include "common/file.h"
 #include "knowledge/kb.h"
 #include "tests/support.h"
 
@@ -338,21 +338,21 @@ Test(hardening_files, a_link_planted_while_emitting_is_never_followed)
     free(victim);
 }
 
-/* eng_dir_write_new is all or nothing: a second file that cannot be made takes the first with it,
+/* file_dir_write_new is all or nothing: a second file that cannot be made takes the first with it,
  * and a folder it made goes too. */
 Test(hardening_files, a_failed_folder_write_leaves_nothing)
 {
     char *folder = ts_path(dir, "all-or-nothing");
-    struct eng_named_file files[] = {{"a.txt", "a", 1, 0644}, {"a.txt", "b", 1, 0644}};
+    struct file_named files[] = {{"a.txt", "a", 1, 0644}, {"a.txt", "b", 1, 0644}};
     char err[512] = "";
-    cr_expect_eq(eng_dir_write_new(folder, files, 2, err, sizeof err), ENG_FILE_ERR);
+    cr_expect_eq(file_dir_write_new(folder, files, 2, err, sizeof err), FILE_ERR);
     cr_expect(strstr(err, "a.txt' appeared while the files were written"), "%s", err);
     cr_expect_neq(access(folder, F_OK), 0, "the folder made for the files is gone");
     /* an existing empty folder stays, empty */
     cr_assert_eq(mkdir(folder, 0700), 0);
-    cr_expect_eq(eng_dir_write_new(folder, files, 2, err, sizeof err), ENG_FILE_ERR);
+    cr_expect_eq(file_dir_write_new(folder, files, 2, err, sizeof err), FILE_ERR);
     cr_expect_eq(count_entries(folder), 0);
-    cr_expect_eq(eng_dir_write_new(folder, files, 1, err, sizeof err), ENG_FILE_OK, "%s", err);
+    cr_expect_eq(file_dir_write_new(folder, files, 1, err, sizeof err), FILE_OK, "%s", err);
     cr_expect_eq(count_entries(folder), 1);
     free(folder);
 }
@@ -417,21 +417,21 @@ Test(hardening_files, output_onto_the_database_in_use_is_refused)
 }
 
 /* In process: once a database is open, no write reaches it by any of its names. */
-Test(hardening_files, eng_file_write_refuses_the_protected_files)
+Test(hardening_files, file_write_refuses_the_protected_files)
 {
     struct ts_kb t;
     char err[512];
     cr_assert_eq(ts_kb_open(&t, err, sizeof err), 0, "%s", err);
-    struct eng_chunk c = {"x", 1};
+    struct file_chunk c = {"x", 1};
     char wal[4300], journal[4300];
     snprintf(wal, sizeof wal, "%s-wal", t.path);
     snprintf(journal, sizeof journal, "%s-journal", t.path);
-    cr_expect_eq(eng_file_write(t.path, &c, 1, err, sizeof err), ENG_FILE_REFUSED);
-    cr_expect_eq(eng_file_write(wal, &c, 1, err, sizeof err), ENG_FILE_REFUSED);
-    cr_expect_eq(eng_file_check_write(journal, err, sizeof err), ENG_FILE_REFUSED, "a journal not there yet");
+    cr_expect_eq(file_write(t.path, &c, 1, err, sizeof err), FILE_REFUSED);
+    cr_expect_eq(file_write(wal, &c, 1, err, sizeof err), FILE_REFUSED);
+    cr_expect_eq(file_check_write(journal, err, sizeof err), FILE_REFUSED, "a journal not there yet");
     char other[4300];
     snprintf(other, sizeof other, "%s-walnut", t.path);
-    cr_expect_eq(eng_file_write(other, &c, 1, err, sizeof err), ENG_FILE_OK, "%s", err);
+    cr_expect_eq(file_write(other, &c, 1, err, sizeof err), FILE_OK, "%s", err);
     ts_kb_close(&t);
 }
 
@@ -471,12 +471,12 @@ Test(hardening_files, devices_other_than_null_and_terminals_are_refused)
 Test(hardening_files, fallback_files_get_unguessable_names)
 {
     char a[4400], b[4400], err[512];
-    struct eng_chunk c = {"{}\n", 3};
+    struct file_chunk c = {"{}\n", 3};
     char *planted = ts_path(dir, "probe-run-x.json"), *victim = victim_file();
     cr_assert_eq(symlink(victim, planted), 0);
-    cr_assert_eq(eng_file_write_unique(dir, "probe-run-x-", ".json", &c, 1, a, sizeof a, err, sizeof err), ENG_FILE_OK,
+    cr_assert_eq(file_write_unique(dir, "probe-run-x-", ".json", &c, 1, a, sizeof a, err, sizeof err), FILE_OK,
                  "%s", err);
-    cr_assert_eq(eng_file_write_unique(dir, "probe-run-x-", ".json", &c, 1, b, sizeof b, err, sizeof err), ENG_FILE_OK,
+    cr_assert_eq(file_write_unique(dir, "probe-run-x-", ".json", &c, 1, b, sizeof b, err, sizeof err), FILE_OK,
                  "%s", err);
     cr_expect_str_neq(a, b);
     size_t plen = strlen(dir) + strlen("/probe-run-x-");

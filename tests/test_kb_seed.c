@@ -6,7 +6,7 @@
 
 #include "knowledge/kb.h"
 #include "knowledge/kb_tables.h"
-#include "tui/text.h"
+#include "common/text.h"
 #include "tests/support.h"
 
 static struct ts_kb fx;

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "knowledge/html.h"
+#include "common/html.h"
 #include "knowledge/probe_store.h"
 #include "probes/run_html.h"
 #include "tests/support.h"

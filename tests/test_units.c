@@ -1,12 +1,12 @@
-/* Numbers as people write and read them (knowledge/units.h), "did you mean"
- * (knowledge/suggest.h), and the answers that use both: suffixes, any case, contradictions. */
+/* Numbers as people write and read them (common/units.h), "did you mean"
+ * (common/suggest.h), and the answers that use both: suffixes, any case, contradictions. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
 
 #include "knowledge/answers.h"
-#include "knowledge/suggest.h"
-#include "knowledge/units.h"
+#include "common/suggest.h"
+#include "common/units.h"
 
 Test(units, durations_switch_unit_at_each_boundary)
 {

@@ -1,10 +1,10 @@
 /* The interactive advisor: the main loop, help, the prompt, the mouse, and drawing helpers. */
 #include "tui/tui.h"
+#include "common/clock.h"
 #include "tui/app.h"
-#include "engine/engine.h"
 #include "tui/crt.h"
 #include "tui/layout.h"
-#include "tui/text.h"
+#include "common/text.h"
 #include "probes/advisor_hw.h"
 
 #include <limits.h>
@@ -291,7 +291,7 @@ static void help_draw(struct app *a)
 
 /* --- the loop ------------------------------------------------------------------------------ */
 
-static double now_ms(void) { return eng_now_s() * 1e3; }
+static double now_ms(void) { return clock_now_s() * 1e3; }
 
 static void draw(struct app *a)
 {

@@ -1,5 +1,5 @@
 #include "tui/crt.h"
-#include "tui/text.h"
+#include "common/text.h"
 
 #include <signal.h>
 #include <stdlib.h>

@@ -1,12 +1,12 @@
 /* The home screen (this machine, the way in to everything) and the preset picker. Answers
  * loaded from a file or a preset go straight to the results; Esc there opens the wizard with
  * them, to change one answer at a time. */
-#include "engine/file.h"
+#include "common/file.h"
 #include "knowledge/presets.h"
 #include "tui/app.h"
 #include "tui/crt.h"
 #include "tui/layout.h"
-#include "tui/text.h"
+#include "common/text.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -40,7 +40,7 @@ void home_load_answers(struct app *a, const char *path)
     unsigned char *buf;
     size_t n;
     char err[PATH_MAX + 512];
-    if (eng_file_read(path, (size_t)64 << 20, &buf, &n, err, sizeof err) != ENG_FILE_OK) {
+    if (file_read(path, (size_t)64 << 20, &buf, &n, err, sizeof err) != FILE_OK) {
         ui_message(a, 1, "%s", err);
         return;
     }

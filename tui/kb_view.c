@@ -4,11 +4,11 @@
  * scores with their notes, sources with whole addresses. Hardware support is grouped by framework
  * or by hardware (g). Both panes scroll and search. */
 #include "knowledge/kb_text.h"
-#include "knowledge/json_doc.h"
+#include "common/json_doc.h"
 #include "tui/app.h"
 #include "tui/crt.h"
 #include "tui/layout.h"
-#include "tui/text.h"
+#include "common/text.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -5,8 +5,8 @@
  * opens here too, from the home screen. The knowledge base is only touched from the
  * interface's thread. */
 #include "knowledge/probe_store.h"
-#include "engine/engine.h"
-#include "knowledge/units.h"
+#include "common/clock.h"
+#include "common/units.h"
 #include "probes/run_html.h"
 #include "probes/run_table.h"
 #include "probes/session.h"
@@ -14,7 +14,7 @@
 #include "tui/app.h"
 #include "tui/crt.h"
 #include "tui/layout.h"
-#include "tui/text.h"
+#include "common/text.h"
 
 #include <limits.h>
 #include <math.h>
@@ -42,7 +42,7 @@ static void *worker(void *arg)
     probe_session_measure(&p->session);
     pthread_mutex_lock(&p->lock);
     p->finished = 1;
-    p->finished_at = eng_now_s();
+    p->finished_at = clock_now_s();
     pthread_mutex_unlock(&p->lock);
     return NULL;
 }
@@ -90,7 +90,7 @@ void probe_view_start(struct app *a)
         return;
     }
     if (p->session.warning[0]) ui_message(a, 1, "warning: %s", p->session.warning);
-    p->t0 = eng_now_s();
+    p->t0 = clock_now_s();
     p->started = 1;
     if (pthread_create(&p->thread, NULL, worker, p) != 0) {
         probe_session_end(&p->session);
@@ -212,7 +212,7 @@ static void draw_running(struct app *a)
     ui_text(y, 2, 24, line, A_NORMAL);
     ui_text(y, 27, COLS - 30, bar, A_NORMAL);
     char so_far[48], left[48];
-    units_duration(eng_now_s() - p->t0, so_far, sizeof so_far);
+    units_duration(clock_now_s() - p->t0, so_far, sizeof so_far);
     if (pr.eta_s >= 0)
         snprintf(line, sizeof line, "%s so far, about %s left%s", so_far, units_duration(pr.eta_s, left, sizeof left),
                  pr.eta_revised ? " (revised up: the last step ran slower than planned)" : "");
@@ -406,7 +406,7 @@ void probe_view_key(struct app *a, int ch)
     struct probe_state *p = &a->probe;
     if (probe_view_running(a)) {
         if (ch == 27 && !p->session.stop) {
-            p->cancel_at = eng_now_s();
+            p->cancel_at = clock_now_s();
             p->session.stop = 1;
         }
         return;

@@ -1,14 +1,14 @@
 /* Results in tabs: Ranking, Why, Compare, Plan, Deploy, Pitfalls; and the report's export. Each
  * tab's content is a pane (tui/viewport.h); what carries a verdict is wrapped, never cut, and the
  * Plan's verdicts stay above its pane. */
-#include "engine/file.h"
+#include "common/file.h"
 #include "knowledge/report_html.h"
-#include "knowledge/units.h"
+#include "common/units.h"
 #include "probes/advisor_hw.h"
 #include "tui/app.h"
 #include "tui/crt.h"
 #include "tui/layout.h"
-#include "tui/text.h"
+#include "common/text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,7 +50,7 @@ void results_compute(struct app *a)
 void results_save(struct app *a, const char *path, const char *data, size_t len, const char *what)
 {
     char err[512];
-    if (eng_file_write(path, &(struct eng_chunk){data, len}, 1, err, sizeof err) != ENG_FILE_OK) ui_message(a, 1, "%s", err);
+    if (file_write(path, &(struct file_chunk){data, len}, 1, err, sizeof err) != FILE_OK) ui_message(a, 1, "%s", err);
     else ui_message(a, 0, "%s written to %s", what, path);
 }
 

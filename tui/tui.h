@@ -14,7 +14,7 @@ struct tui_options {
 int tui_run(const struct tui_options *opt);
 
 /* The finished results of a probe run's table (probes/run_table.h) aligned in columns at the
- * table width (tui/text.h): how `fwadvisor probe` prints them and how the probe screen shows
+ * table width (common/text.h): how `fwadvisor probe` prints them and how the probe screen shows
  * them. Returns the rows printed (the header not counted). */
 struct probe_table;
 int tui_probe_table(FILE *f, const struct probe_table *t, int bold);

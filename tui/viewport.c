@@ -2,7 +2,7 @@
 #include "tui/viewport.h"
 #include "tui/app.h"
 #include "tui/crt.h"
-#include "tui/text.h"
+#include "common/text.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -39,7 +39,7 @@ void pane_free(struct pane *p);
 void pane_add(struct pane *p, int item, int x, attr_t attr, const char *text);
 /* Text wrapped to the width from column x; `lead` (may be NULL) starts the first line and the
  * continuation lines are indented under the text after it ("+12.0  reason ...", "[ ] pitfall").
- * Outside text goes through the output filter (tui/text.h). Returns the lines added. */
+ * Outside text goes through the output filter (common/text.h). Returns the lines added. */
 int pane_wrap(struct pane *p, int item, int x, attr_t attr, const char *lead, attr_t lead_attr, const char *text);
 /* A blank line. */
 void pane_gap(struct pane *p);

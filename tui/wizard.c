@@ -1,10 +1,10 @@
 /* The wizard: one question per screen for the answers that matter, each choice explained from
  * the seed articles, with a side panel that reranks the frameworks as the selection moves. */
-#include "knowledge/units.h"
+#include "common/units.h"
 #include "tui/app.h"
 #include "tui/crt.h"
 #include "tui/layout.h"
-#include "tui/text.h"
+#include "common/text.h"
 
 #include <ctype.h>
 #include <math.h>

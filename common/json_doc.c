@@ -1,4 +1,4 @@
-#include "knowledge/json_doc.h"
+#include "common/json_doc.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* Text layout for terminal output: display widths, cutting and wrapping, aligned tables. */
-#include "tui/text.h"
+#include "common/text.h"
 
 #include <ctype.h>
 #include <langinfo.h>

@@ -1,5 +1,5 @@
 /* Durations, thousands separators, plurals and suffixed numbers. */
-#include "knowledge/units.h"
+#include "common/units.h"
 
 #include <ctype.h>
 #include <errno.h>

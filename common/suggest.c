@@ -1,5 +1,5 @@
 /* Nearest names for "did you mean". */
-#include "knowledge/suggest.h"
+#include "common/suggest.h"
 
 #include <ctype.h>
 #include <limits.h>

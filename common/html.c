@@ -1,5 +1,5 @@
 /* The page and its charts (html.h). */
-#include "knowledge/html.h"
+#include "common/html.h"
 
 #include <math.h>
 #include <stdarg.h>

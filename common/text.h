@@ -1,7 +1,7 @@
 /* text: terminal text layout shared by the command line's output and the interface: display
  * widths of UTF-8 (East Asian wide characters take two columns), cutting, wrapping, tables. */
-#ifndef FWADVISOR_TUI_TEXT_H
-#define FWADVISOR_TUI_TEXT_H
+#ifndef FWADVISOR_COMMON_TEXT_H
+#define FWADVISOR_COMMON_TEXT_H
 
 #include <stddef.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-#include "knowledge/strset.h"
+#include "common/strset.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-#include "engine/file.h"
+#include "common/file.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -22,8 +22,8 @@ static int open_failed(const char *path, char *err, size_t errsz)
 {
     int e = errno;
     snprintf(err, errsz, "cannot read '%s': %s", path, strerror(e));
-    return e == ENOENT || e == EACCES || e == EISDIR || e == ENOTDIR || e == ELOOP || e == ENAMETOOLONG ? ENG_FILE_MISSING
-                                                                                                       : ENG_FILE_ERR;
+    return e == ENOENT || e == EACCES || e == EISDIR || e == ENOTDIR || e == ELOOP || e == ENAMETOOLONG ? FILE_MISSING
+                                                                                                       : FILE_ERR;
 }
 
 /* Reads fd to its end into a growing buffer, at most max_bytes. */
@@ -35,7 +35,7 @@ static int read_stream(int fd, const char *name, size_t max_bytes, size_t hint, 
     for (;;) {
         if (!buf) {
             snprintf(err, errsz, "out of memory reading %s", name);
-            return ENG_FILE_ERR;
+            return FILE_ERR;
         }
         if (used + 1 == cap) {
             if (cap - 1 > max_bytes) break;
@@ -54,7 +54,7 @@ static int read_stream(int fd, const char *name, size_t max_bytes, size_t hint, 
         if (n < 0) {
             snprintf(err, errsz, "cannot read %s: %s", name, strerror(errno));
             free(buf);
-            return ENG_FILE_ERR;
+            return FILE_ERR;
         }
         if (n == 0) break;
         used += (size_t)n;
@@ -62,15 +62,15 @@ static int read_stream(int fd, const char *name, size_t max_bytes, size_t hint, 
     if (used > max_bytes) {
         snprintf(err, errsz, "%s is larger than %zu MiB", name, max_bytes >> 20);
         free(buf);
-        return ENG_FILE_TOO_BIG;
+        return FILE_TOO_BIG;
     }
     buf[used] = '\0';
     *data = buf;
     *len = used;
-    return ENG_FILE_OK;
+    return FILE_OK;
 }
 
-int eng_file_read(const char *path, size_t max_bytes, unsigned char **data, size_t *len, char *err, size_t errsz)
+int file_read(const char *path, size_t max_bytes, unsigned char **data, size_t *len, char *err, size_t errsz)
 {
     *data = NULL;
     *len = 0;
@@ -89,7 +89,7 @@ int eng_file_read(const char *path, size_t max_bytes, unsigned char **data, size
     if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > max_bytes) {
         snprintf(err, errsz, "'%s' is larger than %zu MiB", path, max_bytes >> 20);
         close(fd);
-        return ENG_FILE_TOO_BIG;
+        return FILE_TOO_BIG;
     }
     /* Pipes and process substitutions are read as streams, under the same limit. */
     int status = read_stream(fd, name, max_bytes, S_ISREG(st.st_mode) ? (size_t)st.st_size : 0, data, len, err, errsz);
@@ -97,7 +97,7 @@ int eng_file_read(const char *path, size_t max_bytes, unsigned char **data, size
     return status;
 }
 
-int eng_file_map(const char *path, size_t max_bytes, struct eng_mapped *out, char *err, size_t errsz)
+int file_map(const char *path, size_t max_bytes, struct file_mapped *out, char *err, size_t errsz)
 {
     memset(out, 0, sizeof *out);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -111,19 +111,19 @@ int eng_file_map(const char *path, size_t max_bytes, struct eng_mapped *out, cha
     if (!S_ISREG(st.st_mode)) {
         snprintf(err, errsz, "cannot read '%s': not a regular file", path);
         close(fd);
-        return ENG_FILE_TOO_BIG;
+        return FILE_TOO_BIG;
     }
     if ((uint64_t)st.st_size > max_bytes) {
         snprintf(err, errsz, "'%s' is larger than %zu MiB", path, max_bytes >> 20);
         close(fd);
-        return ENG_FILE_TOO_BIG;
+        return FILE_TOO_BIG;
     }
     size_t size = (size_t)st.st_size;
     if (size == 0) {
         close(fd);
         static const unsigned char empty[1];
         out->data = empty;
-        return ENG_FILE_OK;
+        return FILE_OK;
     }
     void *p = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
     if (p != MAP_FAILED) {
@@ -132,7 +132,7 @@ int eng_file_map(const char *path, size_t max_bytes, struct eng_mapped *out, cha
         out->len = size;
         out->base = p;
         out->is_mapped = 1;
-        return ENG_FILE_OK;
+        return FILE_OK;
     }
     /* A file system without mmap: read it. */
     unsigned char *buf;
@@ -145,10 +145,10 @@ int eng_file_map(const char *path, size_t max_bytes, struct eng_mapped *out, cha
     out->data = buf;
     out->len = len;
     out->base = buf;
-    return ENG_FILE_OK;
+    return FILE_OK;
 }
 
-void eng_file_unmap(struct eng_mapped *m)
+void file_unmap(struct file_mapped *m)
 {
     if (m->is_mapped) munmap(m->base, m->len);
     else free(m->base);
@@ -200,7 +200,7 @@ static int create_unique(int dfd, const char *prefix, const char *suffix, mode_t
     return fd;
 }
 
-static int write_all(int fd, const struct eng_chunk *chunks, int nchunks)
+static int write_all(int fd, const struct file_chunk *chunks, int nchunks)
 {
     for (int i = 0; i < nchunks; i++) {
         const char *p = chunks[i].data;
@@ -256,7 +256,7 @@ static struct protected_file {
 } protected_files[MAX_PROTECTED];
 static int nprotected;
 
-void eng_file_protect(const char *path)
+void file_protect(const char *path)
 {
     char dir[PATH_MAX];
     const char *base = split_dir(path, dir, sizeof dir);
@@ -274,7 +274,7 @@ void eng_file_protect(const char *path)
     snprintf(p->path, sizeof p->path, "%s", path);
 }
 
-void eng_file_unprotect_all(void) { nprotected = 0; }
+void file_unprotect_all(void) { nprotected = 0; }
 
 /* The protected file that name in directory dfd is, or would replace: by name for a file not
  * there yet, by inode for one that is (a hard or symbolic link to the database included). dfd
@@ -364,7 +364,7 @@ static int under_dev(int dfd)
 static int refuse_protected(const char *shown, const char *which, char *err, size_t errsz)
 {
     snprintf(err, errsz, "cannot write '%s': it would replace the knowledge base in use ('%s')", shown, which);
-    return ENG_FILE_REFUSED;
+    return FILE_REFUSED;
 }
 
 static void close_target(struct target *t)
@@ -379,22 +379,22 @@ static int target_alias(const char *cur, const char *shown, struct target *t, ch
     char which[PATH_MAX + 16];
     if (stat(cur, &st) != 0) {
         snprintf(err, errsz, "cannot write '%s': %s", shown, strerror(errno));
-        return ENG_FILE_ERR;
+        return FILE_ERR;
     }
     if (S_ISDIR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISSOCK(st.st_mode)) {
         refuse_kind(&st, shown, err, errsz);
-        return ENG_FILE_REFUSED;
+        return FILE_REFUSED;
     }
     if (S_ISREG(st.st_mode) && is_protected(-1, "", &st, which, sizeof which))
         return refuse_protected(shown, which, err, errsz);
     t->how = HOW_IN_PLACE;
     snprintf(t->alias, sizeof t->alias, "%s", cur);
-    return ENG_FILE_OK;
+    return FILE_OK;
 }
 
 /* Follows path to what a write would touch, link by link, holding each folder open so that no
- * name is looked up twice: ENG_FILE_OK with t filled (t->dfd open, close_target frees it), or
- * ENG_FILE_REFUSED / ENG_FILE_ERR with one line in err that names shown. */
+ * name is looked up twice: FILE_OK with t filled (t->dfd open, close_target frees it), or
+ * FILE_REFUSED / FILE_ERR with one line in err that names shown. */
 static int resolve(const char *path, const char *shown, struct target *t, char *err, size_t errsz)
 {
     char cur[PATH_MAX], dir[PATH_MAX], which[PATH_MAX + 16];
@@ -402,29 +402,29 @@ static int resolve(const char *path, const char *shown, struct target *t, char *
     t->dfd = -1;
     if (strlen(path) >= sizeof cur) {
         snprintf(err, errsz, "cannot write '%s': %s", shown, strerror(ENAMETOOLONG));
-        return ENG_FILE_ERR;
+        return FILE_ERR;
     }
     snprintf(cur, sizeof cur, "%s", path);
     for (int hop = 0;; hop++) {
         if (hop > MAX_LINK_HOPS) {
             snprintf(err, errsz, "cannot write '%s': %s", shown, strerror(ELOOP));
-            return ENG_FILE_ERR;
+            return FILE_ERR;
         }
         if (is_descriptor_alias(cur)) return target_alias(cur, shown, t, err, errsz);
         const char *base = split_dir(cur, dir, sizeof dir);
         if (!*base) {
             snprintf(err, errsz, "cannot write '%s': no file name", shown);
-            return ENG_FILE_REFUSED;
+            return FILE_REFUSED;
         }
         if (strlen(base) > NAME_MAX) {
             snprintf(err, errsz, "cannot write '%s': %s", shown, strerror(ENAMETOOLONG));
-            return ENG_FILE_ERR;
+            return FILE_ERR;
         }
         snprintf(t->base, sizeof t->base, "%s", base);
         t->dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (t->dfd < 0) {
             snprintf(err, errsz, "cannot write '%s': %s", shown, strerror(errno));
-            return ENG_FILE_ERR;
+            return FILE_ERR;
         }
         struct stat st, dst;
         if (fstatat(t->dfd, base, &st, AT_SYMLINK_NOFOLLOW) != 0) {
@@ -432,12 +432,12 @@ static int resolve(const char *path, const char *shown, struct target *t, char *
             if (e == ENOENT && hop > 0) {
                 snprintf(err, errsz, "cannot write '%s': a symbolic link to nothing", shown);
                 close_target(t);
-                return ENG_FILE_REFUSED;
+                return FILE_REFUSED;
             }
             if (e != ENOENT) {
                 snprintf(err, errsz, "cannot write '%s': %s", shown, strerror(e));
                 close_target(t);
-                return ENG_FILE_ERR;
+                return FILE_ERR;
             }
             if (is_protected(t->dfd, base, NULL, which, sizeof which)) {
                 close_target(t);
@@ -446,10 +446,10 @@ static int resolve(const char *path, const char *shown, struct target *t, char *
             if (under_dev(t->dfd)) {
                 snprintf(err, errsz, "cannot write '%s': no such device, and no file is made under /dev", shown);
                 close_target(t);
-                return ENG_FILE_REFUSED;
+                return FILE_REFUSED;
             }
             t->how = HOW_NEW;
-            return ENG_FILE_OK;
+            return FILE_OK;
         }
         if (S_ISLNK(st.st_mode)) {
             if (fstat(t->dfd, &dst) != 0 || !link_may_be_followed(&dst, &st)) {
@@ -458,14 +458,14 @@ static int resolve(const char *path, const char *shown, struct target *t, char *
                          "all); not followed",
                          shown);
                 close_target(t);
-                return ENG_FILE_REFUSED;
+                return FILE_REFUSED;
             }
             char link[PATH_MAX];
             ssize_t n = readlinkat(t->dfd, base, link, sizeof link - 1);
             close_target(t);
             if (n < 0) {
                 snprintf(err, errsz, "cannot write '%s': %s", shown, strerror(errno));
-                return ENG_FILE_ERR;
+                return FILE_ERR;
             }
             link[n] = '\0';
             char next[PATH_MAX * 2 + 2];
@@ -473,18 +473,18 @@ static int resolve(const char *path, const char *shown, struct target *t, char *
             else snprintf(next, sizeof next, "%s/%s", dir, link);
             if (strlen(next) >= sizeof cur) {
                 snprintf(err, errsz, "cannot write '%s': %s", shown, strerror(ENAMETOOLONG));
-                return ENG_FILE_ERR;
+                return FILE_ERR;
             }
             snprintf(cur, sizeof cur, "%s", next);
             continue;
         }
         if (S_ISFIFO(st.st_mode) || (S_ISCHR(st.st_mode) && harmless_device(&st))) {
             t->how = HOW_IN_PLACE;
-            return ENG_FILE_OK;
+            return FILE_OK;
         }
         if (refuse_kind(&st, shown, err, errsz)) {
             close_target(t);
-            return ENG_FILE_REFUSED;
+            return FILE_REFUSED;
         }
         if (is_protected(t->dfd, base, &st, which, sizeof which)) {
             close_target(t);
@@ -493,19 +493,19 @@ static int resolve(const char *path, const char *shown, struct target *t, char *
         if (under_dev(t->dfd)) {
             snprintf(err, errsz, "cannot write '%s': no file under /dev is replaced", shown);
             close_target(t);
-            return ENG_FILE_REFUSED;
+            return FILE_REFUSED;
         }
         t->how = HOW_REPLACE;
         /* The old file's permissions are kept when it is ours; set-id bits never are. */
         t->mode = st.st_uid == geteuid() ? st.st_mode & 0777 : 0;
-        return ENG_FILE_OK;
+        return FILE_OK;
     }
 }
 
 /* --- the writes ---------------------------------------------------------------------------- */
 
 /* A FIFO or character device: written where it is, as a shell redirection would. */
-static int write_in_place(const struct target *t, const char *shown, const struct eng_chunk *chunks, int nchunks,
+static int write_in_place(const struct target *t, const char *shown, const struct file_chunk *chunks, int nchunks,
                           char *err, size_t errsz)
 {
     int fd = t->alias[0] ? open(t->alias, O_WRONLY | O_NOCTTY | O_CLOEXEC)
@@ -516,19 +516,19 @@ static int write_in_place(const struct target *t, const char *shown, const struc
         if (fstat(fd, &st) != 0 || !(S_ISFIFO(st.st_mode) || (S_ISCHR(st.st_mode) && harmless_device(&st)))) {
             close(fd);
             snprintf(err, errsz, "cannot write '%s': it changed while being opened", shown);
-            return ENG_FILE_ERR;
+            return FILE_ERR;
         }
     }
     if (fd < 0 || write_all(fd, chunks, nchunks) != 0) {
         snprintf(err, errsz, "cannot write '%s': %s", shown, strerror(errno));
         if (fd >= 0) close(fd);
-        return ENG_FILE_ERR;
+        return FILE_ERR;
     }
     if (close(fd) != 0 && errno != EINTR) {
         snprintf(err, errsz, "cannot write '%s': %s", shown, strerror(errno));
-        return ENG_FILE_ERR;
+        return FILE_ERR;
     }
-    return ENG_FILE_OK;
+    return FILE_OK;
 }
 
 /* Removes ".BASE.PID.fwtmp-XXXXXX" files in dfd whose process no longer exists. */
@@ -557,7 +557,7 @@ static void remove_stale(int dfd, const char *base)
 }
 
 /* A regular file, new or replaced: a temporary file in the same folder, fsync, rename. */
-static int write_atomic(const struct target *t, const char *shown, const struct eng_chunk *chunks, int nchunks,
+static int write_atomic(const struct target *t, const char *shown, const struct file_chunk *chunks, int nchunks,
                         char *err, size_t errsz)
 {
     char tmp[NAME_MAX + 1], prefix[NAME_MAX + 1];
@@ -570,7 +570,7 @@ static int write_atomic(const struct target *t, const char *shown, const struct 
     if (fd < 0) {
         snprintf(err, errsz, "cannot write '%s': %s", shown, strerror(errno));
         pthread_sigmask(SIG_SETMASK, &old, NULL);
-        return ENG_FILE_ERR;
+        return FILE_ERR;
     }
     if (write_all(fd, chunks, nchunks) != 0 || (t->mode && fchmod(fd, t->mode) != 0) || fsync(fd) != 0) goto fail;
     if (close(fd) != 0) {
@@ -581,62 +581,62 @@ static int write_atomic(const struct target *t, const char *shown, const struct 
     if (renameat(t->dfd, tmp, t->dfd, t->base) != 0) goto fail;
     fsync(t->dfd); /* the rename itself, durable */
     pthread_sigmask(SIG_SETMASK, &old, NULL);
-    return ENG_FILE_OK;
+    return FILE_OK;
 fail:
     snprintf(err, errsz, "cannot write '%s': %s", shown, strerror(errno));
     if (fd >= 0) close(fd);
     unlinkat(t->dfd, tmp, 0);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
-    return ENG_FILE_ERR;
+    return FILE_ERR;
 }
 
-int eng_file_write(const char *path, const struct eng_chunk *chunks, int nchunks, char *err, size_t errsz)
+int file_write(const char *path, const struct file_chunk *chunks, int nchunks, char *err, size_t errsz)
 {
     struct target t;
     int status = resolve(path, path, &t, err, errsz);
-    if (status != ENG_FILE_OK) return status;
+    if (status != FILE_OK) return status;
     status = t.how == HOW_IN_PLACE ? write_in_place(&t, path, chunks, nchunks, err, errsz)
                                    : write_atomic(&t, path, chunks, nchunks, err, errsz);
     close_target(&t);
     return status;
 }
 
-int eng_file_check_write(const char *path, char *err, size_t errsz)
+int file_check_write(const char *path, char *err, size_t errsz)
 {
     struct target t;
     int status = resolve(path, path, &t, err, errsz);
-    if (status != ENG_FILE_OK) return status;
+    if (status != FILE_OK) return status;
     /* The temporary file and the rename need a folder that can be written. */
     if (t.how != HOW_IN_PLACE && faccessat(t.dfd, ".", W_OK | X_OK, 0) != 0) {
         snprintf(err, errsz, "cannot write '%s': %s", path, strerror(errno));
-        status = ENG_FILE_ERR;
+        status = FILE_ERR;
     }
     close_target(&t);
     return status;
 }
 
-int eng_file_write_unique(const char *dir, const char *prefix, const char *suffix, const struct eng_chunk *chunks,
+int file_write_unique(const char *dir, const char *prefix, const char *suffix, const struct file_chunk *chunks,
                           int nchunks, char *path, size_t pathsz, char *err, size_t errsz)
 {
     path[0] = '\0';
     int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd < 0) {
         snprintf(err, errsz, "cannot write into '%s': %s", dir, strerror(errno));
-        return ENG_FILE_ERR;
+        return FILE_ERR;
     }
     sigset_t old;
     hold_signals(&old);
     char name[NAME_MAX + 1];
     int fd = create_unique(dfd, prefix, suffix, 0600, name);
-    int status = ENG_FILE_OK;
+    int status = FILE_OK;
     if (fd < 0 || write_all(fd, chunks, nchunks) != 0 || fsync(fd) != 0) {
         snprintf(err, errsz, "cannot write into '%s': %s", dir, strerror(errno));
         if (fd >= 0) close(fd), unlinkat(dfd, name, 0);
-        status = ENG_FILE_ERR;
+        status = FILE_ERR;
     } else if (close(fd) != 0) {
         snprintf(err, errsz, "cannot write into '%s': %s", dir, strerror(errno));
         unlinkat(dfd, name, 0);
-        status = ENG_FILE_ERR;
+        status = FILE_ERR;
     } else {
         fsync(dfd);
         snprintf(path, pathsz, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", name);
@@ -659,7 +659,7 @@ static int open_private_dir(const char *path, int created, char *err, size_t err
     if (*base && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
         if (stat(parent, &pst) != 0 || !link_may_be_followed(&pst, &lst)) {
             snprintf(err, errsz, "'%s' is a link another user made in a shared folder; not followed", path);
-            return ENG_FILE_REFUSED;
+            return FILE_REFUSED;
         }
     } else {
         flags |= O_NOFOLLOW;
@@ -668,13 +668,13 @@ static int open_private_dir(const char *path, int created, char *err, size_t err
     if (dfd < 0) {
         int e = errno;
         snprintf(err, errsz, "'%s': %s", path, e == ENOTDIR || e == ELOOP ? "exists and is not an empty directory" : strerror(e));
-        return e == ENOTDIR || e == ELOOP ? ENG_FILE_REFUSED : ENG_FILE_ERR;
+        return e == ENOTDIR || e == ELOOP ? FILE_REFUSED : FILE_ERR;
     }
     struct stat st;
     if (fstat(dfd, &st) != 0) {
         snprintf(err, errsz, "'%s': %s", path, strerror(errno));
         close(dfd);
-        return ENG_FILE_ERR;
+        return FILE_ERR;
     }
     const char *why = st.st_uid != geteuid()            ? "belongs to another user"
                       : !created && (st.st_mode & 022)   ? "can be written by others"
@@ -693,41 +693,41 @@ static int open_private_dir(const char *path, int created, char *err, size_t err
     if (why) {
         snprintf(err, errsz, "'%s' %s; nothing written", path, why);
         close(dfd);
-        return ENG_FILE_REFUSED;
+        return FILE_REFUSED;
     }
     return dfd;
 }
 
-int eng_dir_check_new(const char *path, char *err, size_t errsz)
+int file_dir_check_new(const char *path, char *err, size_t errsz)
 {
     struct stat st;
     if (lstat(path, &st) != 0) {
         if (errno != ENOENT) {
             snprintf(err, errsz, "'%s': %s", path, strerror(errno));
-            return ENG_FILE_ERR;
+            return FILE_ERR;
         }
         char parent[PATH_MAX];
         split_dir(path, parent, sizeof parent);
         if (access(parent, W_OK | X_OK) != 0) {
             int e = errno;
             snprintf(err, errsz, "'%s': %s", path, strerror(e));
-            return e == ENOENT || e == ENOTDIR ? ENG_FILE_REFUSED : ENG_FILE_ERR;
+            return e == ENOENT || e == ENOTDIR ? FILE_REFUSED : FILE_ERR;
         }
-        return ENG_FILE_OK;
+        return FILE_OK;
     }
     int dfd = open_private_dir(path, 0, err, errsz);
     if (dfd < 0) return dfd;
     close(dfd);
-    return ENG_FILE_OK;
+    return FILE_OK;
 }
 
-int eng_dir_write_new(const char *path, const struct eng_named_file *files, int nfiles, char *err, size_t errsz)
+int file_dir_write_new(const char *path, const struct file_named *files, int nfiles, char *err, size_t errsz)
 {
     int created = mkdir(path, 0755) == 0;
     if (!created && errno != EEXIST) {
         int e = errno;
         snprintf(err, errsz, "'%s': %s", path, strerror(e));
-        return e == ENOENT || e == ENOTDIR ? ENG_FILE_REFUSED : ENG_FILE_ERR;
+        return e == ENOENT || e == ENOTDIR ? FILE_REFUSED : FILE_ERR;
     }
     int dfd = open_private_dir(path, created, err, errsz);
     if (dfd < 0) {
@@ -736,9 +736,9 @@ int eng_dir_write_new(const char *path, const struct eng_named_file *files, int 
     }
     sigset_t old;
     hold_signals(&old);
-    int made = 0, status = ENG_FILE_OK;
-    for (; made < nfiles && status == ENG_FILE_OK; made++) {
-        const struct eng_named_file *f = &files[made];
+    int made = 0, status = FILE_OK;
+    for (; made < nfiles && status == FILE_OK; made++) {
+        const struct file_named *f = &files[made];
         /* O_EXCL in the same order for every writer: of two writing into one folder at once,
          * the second finds the first's first file and stops with nothing of its own written. */
         int fd = openat(dfd, f->name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, f->mode);
@@ -748,16 +748,16 @@ int eng_dir_write_new(const char *path, const struct eng_named_file *files, int 
                          "there); nothing written", path, f->name);
             else
                 snprintf(err, errsz, "cannot write '%s/%s': %s", path, f->name, strerror(errno));
-            status = ENG_FILE_ERR;
+            status = FILE_ERR;
             break;
         }
-        struct eng_chunk chunk = {f->data, f->len};
+        struct file_chunk chunk = {f->data, f->len};
         if (write_all(fd, &chunk, 1) != 0 || fsync(fd) != 0 || close(fd) != 0) {
             snprintf(err, errsz, "cannot write '%s/%s': %s", path, f->name, strerror(errno));
-            status = ENG_FILE_ERR;
+            status = FILE_ERR;
         }
     }
-    if (status != ENG_FILE_OK) { /* all or nothing: what this call made goes */
+    if (status != FILE_OK) { /* all or nothing: what this call made goes */
         for (int i = 0; i < made; i++) unlinkat(dfd, files[i].name, 0);
         if (created) rmdir(path);
     } else {
