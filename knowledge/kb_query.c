@@ -14,7 +14,7 @@ const struct kb_list_kind kb_list_kind_rows[] = {
     {"criteria", "criteria", NULL, NULL, 0,
      {{"ID", "id", KB_CELL_TEXT, 0, 0}, {"WEIGHT", "weight", KB_CELL_WEIGHT, 0, 1},
       {"NAME", "name", KB_CELL_TEXT, 1, 0}, {"SOURCE", "source", KB_CELL_TEXT, 0, 0}}},
-    {"hardware", "hw_support", NULL, NULL, 1, {{NULL}}},
+    {.name = "hardware", .table = "hw_support", .matrix = 1},
     {"distributed", "strategies", "strategy_frameworks", "strategy", 0,
      {{"ID", "id", KB_CELL_TEXT, 0, 0}, {"STATUS", "status", KB_CELL_TEXT, 0, 0},
       {"MIN", "min_devices", KB_CELL_WHOLE, 0, 1}, {"FRAMEWORKS", "frameworks", KB_CELL_LIST, 1, 0}}},
