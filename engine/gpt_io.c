@@ -163,39 +163,26 @@ int eng_gpt_save(const char *path, const struct eng_gpt *m, char *err, size_t er
 {
     int n = eng_gpt_tensor_count(m);
     size_t total = 0;
-    for (int k = 0; k < n; k++) total += eng_gpt_tensor_at(m, k)->count * sizeof(float);
-    size_t wte_bytes = eng_gpt_tensor_at(m, 0)->count * sizeof(float);
-    size_t cap = 192 * (size_t)(n + 1) + 64, used;
-    char *header = malloc(cap);
-    unsigned char *data = malloc(total + wte_bytes);
-    if (!header || !data) {
-        free(header);
+    for (int k = 0; k < n; k++) total += eng_gpt_tensor_at(m, k)->count;
+    float *data = malloc((total ? total : 1) * sizeof *data);
+    struct eng_st_out *t = malloc(((size_t)n + 1) * sizeof *t);
+    if (!data || !t) {
         free(data);
+        free(t);
         snprintf(err, errsz, "out of memory");
         return ENG_ERR_RUNTIME;
     }
-    used = (size_t)snprintf(header, cap, "{\"__metadata__\":{\"format\":\"pt\"}");
     size_t at = 0;
     for (int k = 0; k <= n; k++) {
-        /* Every tensor in order, then lm_head.weight: wte's values again. */
-        const struct eng_gpt_tensor *t = eng_gpt_tensor_at(m, k < n ? k : 0);
-        size_t bytes = t->count * sizeof(float);
-        if (k < n) eng_gpt_read_tensor(m, k, (float *)(void *)(data + at));
-        else memcpy(data + at, data, bytes); /* wte is the first tensor */
-        char shape[64];
-        shape_text(shape, sizeof shape, t->ndim, t->shape);
-        used += (size_t)snprintf(header + used, cap - used,
-                                 ",\"%s\":{\"dtype\":\"F32\",\"shape\":%s,\"data_offsets\":[%zu,%zu]}",
-                                 k < n ? t->name : LM_HEAD, shape, at, at + bytes);
-        at += bytes;
+        /* Every tensor in order, then lm_head.weight: wte's values again (wte is the first). */
+        const struct eng_gpt_tensor *g = eng_gpt_tensor_at(m, k < n ? k : 0);
+        if (k < n) eng_gpt_read_tensor(m, k, data + at);
+        t[k] = (struct eng_st_out){k < n ? g->name : LM_HEAD, g->ndim, {0}, k < n ? data + at : data, g->count};
+        for (int d = 0; d < g->ndim && d < 4; d++) t[k].shape[d] = g->shape[d];
+        if (k < n) at += g->count;
     }
-    header[used++] = '}';
-    while ((8 + used) % 8) header[used++] = ' '; /* the data section 8-byte aligned */
-    unsigned char len8[8];
-    for (int i = 0; i < 8; i++) len8[i] = (unsigned char)((uint64_t)used >> (8 * i));
-    const struct file_chunk chunks[] = {{len8, 8}, {header, used}, {data, at}};
-    int status = file_write(path, chunks, 3, err, errsz);
-    free(header);
+    int status = eng_st_write(path, t, n + 1, err, errsz);
     free(data);
-    return status == FILE_OK ? ENG_OK : status == FILE_REFUSED ? ENG_ERR_INPUT : ENG_ERR_RUNTIME;
+    free(t);
+    return status;
 }

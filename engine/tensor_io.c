@@ -537,39 +537,76 @@ int eng_st_load_model(const char *path, struct eng_model *m, char *err, size_t e
     return status;
 }
 
+int eng_st_write(const char *path, const struct eng_st_out *t, int n, char *err, size_t errsz)
+{
+    char *header = NULL;
+    size_t used = 0;
+    FILE *h = open_memstream(&header, &used);
+    struct file_chunk *chunks = malloc(((size_t)n + 2) * sizeof *chunks);
+    if (!h || !chunks) {
+        if (h) fclose(h);
+        free(header);
+        free(chunks);
+        snprintf(err, errsz, "out of memory");
+        return ENG_ERR_RUNTIME;
+    }
+    fputs("{\"__metadata__\":{\"format\":\"pt\"}", h);
+    size_t at = 0;
+    for (int k = 0; k < n; k++) {
+        size_t bytes = t[k].count * sizeof(float);
+        fprintf(h, ",\"%s\":{\"dtype\":\"F32\",\"shape\":[", t[k].name);
+        for (int d = 0; d < t[k].ndim; d++) fprintf(h, "%s%lld", d ? "," : "", (long long)t[k].shape[d]);
+        fprintf(h, "],\"data_offsets\":[%zu,%zu]}", at, at + bytes);
+        chunks[k + 2] = (struct file_chunk){t[k].data, bytes};
+        at += bytes;
+    }
+    fputc('}', h);
+    for (long pos = ftell(h); (8 + pos) % 8; pos++) fputc(' ', h); /* the data section 8-byte aligned */
+    int failed = ferror(h);
+    if (fclose(h) != 0 || failed || !header) {
+        free(header);
+        free(chunks);
+        snprintf(err, errsz, "out of memory");
+        return ENG_ERR_RUNTIME;
+    }
+    unsigned char len8[8];
+    for (int i = 0; i < 8; i++) len8[i] = (unsigned char)((uint64_t)used >> (8 * i));
+    chunks[0] = (struct file_chunk){len8, 8};
+    chunks[1] = (struct file_chunk){header, used};
+    int status = write_file(path, chunks, n + 2, err, errsz);
+    free(header);
+    free(chunks);
+    return status;
+}
+
 int eng_st_save_model(const char *path, const struct eng_model *m, char *err, size_t errsz)
 {
     const struct eng_config *c = eng_model_config(m);
     int layers = c->nsizes - 1;
     size_t total = 0;
-    for (int l = 0; l < layers; l++) total += ((size_t)c->sizes[l] * c->sizes[l + 1] + (size_t)c->sizes[l + 1]) * 4;
-    char *header = malloc(256 * (size_t)layers + 64);
-    unsigned char *data = malloc(total ? total : 4);
-    if (!header || !data) {
-        free(header);
-        free(data);
+    for (int l = 0; l < layers; l++) total += (size_t)c->sizes[l] * c->sizes[l + 1] + (size_t)c->sizes[l + 1];
+    float *data = malloc((total ? total : 1) * sizeof *data);
+    struct eng_st_out *t = malloc(2 * (size_t)layers * sizeof *t);
+    char (*names)[32] = malloc(2 * (size_t)layers * sizeof *names);
+    int status = ENG_ERR_RUNTIME;
+    if (data && t && names) {
+        size_t at = 0;
+        for (int l = 0; l < layers; l++) {
+            int in = c->sizes[l], o = c->sizes[l + 1];
+            float *w = data + at, *b = w + (size_t)in * o;
+            eng_model_get_layer(m, l, w, b);
+            snprintf(names[2 * l], sizeof names[0], "layers.%d.weight", l);
+            snprintf(names[2 * l + 1], sizeof names[0], "layers.%d.bias", l);
+            t[2 * l] = (struct eng_st_out){names[2 * l], 2, {o, in}, w, (size_t)in * o};
+            t[2 * l + 1] = (struct eng_st_out){names[2 * l + 1], 1, {o}, b, (size_t)o};
+            at += (size_t)in * o + (size_t)o;
+        }
+        status = eng_st_write(path, t, 2 * layers, err, errsz);
+    } else {
         snprintf(err, errsz, "out of memory");
-        return ENG_ERR_RUNTIME;
     }
-    size_t used = (size_t)sprintf(header, "{\"__metadata__\":{\"format\":\"pt\"}");
-    size_t at = 0;
-    for (int l = 0; l < layers; l++) {
-        int in = c->sizes[l], o = c->sizes[l + 1];
-        size_t wbytes = (size_t)in * o * 4, bbytes = (size_t)o * 4;
-        eng_model_get_layer(m, l, (float *)(void *)(data + at), (float *)(void *)(data + at + wbytes));
-        used += (size_t)sprintf(header + used,
-                                ",\"layers.%d.weight\":{\"dtype\":\"F32\",\"shape\":[%d,%d],\"data_offsets\":[%zu,%zu]}"
-                                ",\"layers.%d.bias\":{\"dtype\":\"F32\",\"shape\":[%d],\"data_offsets\":[%zu,%zu]}",
-                                l, o, in, at, at + wbytes, l, o, at + wbytes, at + wbytes + bbytes);
-        at += wbytes + bbytes;
-    }
-    header[used++] = '}';
-    while ((8 + used) % 8) header[used++] = ' '; /* data section 8-byte aligned */
-    unsigned char len8[8];
-    for (int i = 0; i < 8; i++) len8[i] = (unsigned char)((uint64_t)used >> (8 * i));
-    const struct file_chunk chunks[] = {{len8, 8}, {header, used}, {data, total}};
-    int status = write_file(path, chunks, 3, err, errsz);
-    free(header);
     free(data);
+    free(t);
+    free(names);
     return status;
 }

@@ -61,6 +61,18 @@ int eng_st_parse(const unsigned char *buf, size_t len, const char *name, struct 
 int eng_st_load_model(const char *path, struct eng_model *m, char *err, size_t errsz);
 /* Checks a parsed file against m and copies the weights in (shared by the loader and fuzzing). */
 int eng_st_apply(const struct eng_st_file *f, const char *name, struct eng_model *m, char *err, size_t errsz);
+/* One F32 tensor to write: its name, shape and values. */
+struct eng_st_out {
+    const char *name;
+    int ndim;
+    int64_t shape[4];
+    const float *data;
+    size_t count;
+};
+/* Writes the tensors in order as one safetensors file, atomically (format "pt" in __metadata__,
+ * compact JSON, the data section 8-byte aligned): the one writer of the MLP's and the GPT's
+ * weights, loadable by safetensors.torch.load_file / PyTorch. */
+int eng_st_write(const char *path, const struct eng_st_out *t, int n, char *err, size_t errsz);
 /* Writes m's weights atomically, loadable by safetensors.torch.load_file / PyTorch. */
 int eng_st_save_model(const char *path, const struct eng_model *m, char *err, size_t errsz);
 
