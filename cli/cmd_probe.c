@@ -8,7 +8,6 @@
 #include "probes/run_html.h"
 #include "probes/run_table.h"
 #include "probes/session.h"
-#include "tui/tui.h"
 
 #include <getopt.h>
 #include <limits.h>
@@ -100,7 +99,7 @@ static void clear_progress(const struct bar *b)
 
 static void print_table(const struct probe_table *t)
 {
-    tui_probe_table(stdout, t, 0);
+    probe_table_print(stdout, t, 0);
     /* Skipped ones after the table, each with its reason. */
     for (int r = 0; r < t->nrows; r++) {
         if (!t->rows[r].skipped || t->rows[r].frameworks) continue;
@@ -133,7 +132,7 @@ static void print_fw_table(const cJSON *doc)
         if (!rows) continue;
         printf("\n");
         text_wrap(stdout, t->title[m], 0, 2);
-        tui_probe_fw_table(stdout, t, m);
+        probe_fw_table_print(stdout, t, m);
     }
     int first = 1;
     for (int r = 0; r < t->nrows; r++)

@@ -1,5 +1,7 @@
 #include "probes/run_table.h"
 
+#include "common/text.h"
+
 #include "common/json_doc.h"
 
 #include <math.h>
@@ -227,4 +229,42 @@ int probe_summary_lines(const cJSON *doc, char (*lines)[512], int max)
                  json_str(ranks, "mpi"));
     }
     return n;
+}
+
+/* --- printed ------------------------------------------------------------------------------ */
+
+int probe_table_print(FILE *f, const struct probe_table *t, int bold)
+{
+    const enum probe_col *cols = t->compared ? probe_table_compared : probe_table_plain;
+    struct text_column tc[PT_NCOLS];
+    int nc = 0;
+    for (; cols[nc] != PT_NCOLS; nc++)
+        tc[nc] = (struct text_column){probe_table_headers[cols[nc]], cols[nc] == PT_PARAMS, /* gives way when narrow */
+                                      cols[nc] >= PT_MEDIAN && cols[nc] != PT_RANGE};
+    const char **cells = calloc((size_t)t->nrows * (size_t)nc + 1, sizeof *cells);
+    if (!cells) return 0;
+    int nrows = 0;
+    for (int r = 0; r < t->nrows; r++) {
+        if (t->rows[r].skipped || t->rows[r].frameworks) continue; /* those have their own table */
+        for (int c = 0; c < nc; c++) cells[nrows * nc + c] = t->rows[r].cell[cols[c]];
+        nrows++;
+    }
+    if (nrows) text_table(f, tc, nc, cells, nrows, bold);
+    free(cells);
+    return nrows;
+}
+
+int probe_fw_table_print(FILE *f, const struct probe_fw_table *t, int model)
+{
+    const char *cells[PROBE_MAX_RESULTS * FC_NCOLS];
+    int nrows = 0;
+    for (int r = 0; r < t->nrows; r++) {
+        if (t->rows[r].skipped || t->rows[r].model != model) continue;
+        for (int c = 0; c < FC_NCOLS; c++) cells[nrows * FC_NCOLS + c] = t->rows[r].cell[c];
+        nrows++;
+    }
+    struct text_column tc[FC_NCOLS];
+    for (int c = 0; c < FC_NCOLS; c++) tc[c] = (struct text_column){probe_fw_header(c, model), c == FC_MODE, c >= FC_STEP};
+    if (nrows) text_table(f, tc, FC_NCOLS, cells, nrows, 0);
+    return nrows;
 }

@@ -7,6 +7,7 @@
 #define FWADVISOR_PROBES_RUN_TABLE_H
 
 #include <cjson/cJSON.h>
+#include <stdio.h>
 
 #include "probes/probe.h"
 
@@ -74,5 +75,12 @@ struct probe_fw_table {
 void probe_fw_table_build(const cJSON *doc, struct probe_fw_table *t);
 /* What the ratios mean, one line. */
 const char *probe_fw_table_note(void);
+
+/* The finished results of a run's table aligned in columns at the table width (common/text.h):
+ * how `fwadvisor probe` prints them and how the probe screen shows them. Returns the rows printed
+ * (the header not counted). */
+int probe_table_print(FILE *f, const struct probe_table *t, int bold);
+/* The same for the frameworks workload's table of one model (0: the MLP, 1: the GPT). */
+int probe_fw_table_print(FILE *f, const struct probe_fw_table *t, int model);
 
 #endif

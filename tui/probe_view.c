@@ -222,42 +222,6 @@ static void draw_running(struct app *a)
     ui_footer(a, " Esc: cancel (within a second, keeping what finished)   q: quit (asks first)");
 }
 
-int tui_probe_table(FILE *f, const struct probe_table *t, int bold)
-{
-    const enum probe_col *cols = t->compared ? probe_table_compared : probe_table_plain;
-    struct text_column tc[PT_NCOLS];
-    int nc = 0;
-    for (; cols[nc] != PT_NCOLS; nc++)
-        tc[nc] = (struct text_column){probe_table_headers[cols[nc]], cols[nc] == PT_PARAMS, /* gives way when narrow */
-                                      cols[nc] >= PT_MEDIAN && cols[nc] != PT_RANGE};
-    const char **cells = calloc((size_t)t->nrows * (size_t)nc + 1, sizeof *cells);
-    if (!cells) return 0;
-    int nrows = 0;
-    for (int r = 0; r < t->nrows; r++) {
-        if (t->rows[r].skipped || t->rows[r].frameworks) continue; /* those have their own table */
-        for (int c = 0; c < nc; c++) cells[nrows * nc + c] = t->rows[r].cell[cols[c]];
-        nrows++;
-    }
-    if (nrows) text_table(f, tc, nc, cells, nrows, bold);
-    free(cells);
-    return nrows;
-}
-
-int tui_probe_fw_table(FILE *f, const struct probe_fw_table *t, int model)
-{
-    const char *cells[PROBE_MAX_RESULTS * FC_NCOLS];
-    int nrows = 0;
-    for (int r = 0; r < t->nrows; r++) {
-        if (t->rows[r].skipped || t->rows[r].model != model) continue;
-        for (int c = 0; c < FC_NCOLS; c++) cells[nrows * FC_NCOLS + c] = t->rows[r].cell[c];
-        nrows++;
-    }
-    struct text_column tc[FC_NCOLS];
-    for (int c = 0; c < FC_NCOLS; c++) tc[c] = (struct text_column){probe_fw_header(c, model), c == FC_MODE, c >= FC_STEP};
-    if (nrows) text_table(f, tc, FC_NCOLS, cells, nrows, 0);
-    return nrows;
-}
-
 /* A table printed by fn at the pane's width, into the pane: the header bold, each row in the
  * attribute attr_of gives its index. */
 static void add_printed(struct app *a, struct pane *p, void (*fn)(FILE *f, const void *t, int arg), const void *t,
@@ -281,8 +245,8 @@ static void add_printed(struct app *a, struct pane *p, void (*fn)(FILE *f, const
     free(buf);
 }
 
-static void print_results(FILE *f, const void *t, int arg) { (void)arg, tui_probe_table(f, t, 0); }
-static void print_fw(FILE *f, const void *t, int model) { tui_probe_fw_table(f, t, model); }
+static void print_results(FILE *f, const void *t, int arg) { (void)arg, probe_table_print(f, t, 0); }
+static void print_fw(FILE *f, const void *t, int model) { probe_fw_table_print(f, t, model); }
 
 /* The n-th finished row's colours: worse in bold red, better green, noisy marked. */
 static attr_t result_attr(const void *vt, int arg, int n)

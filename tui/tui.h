@@ -13,13 +13,4 @@ struct tui_options {
 /* Runs until the user quits. Returns 0, or an exit status with a message already printed. */
 int tui_run(const struct tui_options *opt);
 
-/* The finished results of a probe run's table (probes/run_table.h) aligned in columns at the
- * table width (common/text.h): how `fwadvisor probe` prints them and how the probe screen shows
- * them. Returns the rows printed (the header not counted). */
-struct probe_table;
-int tui_probe_table(FILE *f, const struct probe_table *t, int bold);
-/* The same for the frameworks workload's table of one model (0: the MLP, 1: the GPT). */
-struct probe_fw_table;
-int tui_probe_fw_table(FILE *f, const struct probe_fw_table *t, int model);
-
 #endif
