@@ -50,6 +50,8 @@ struct probe_state {
     cJSON *shown, *baseline;    /* the run on screen and the run it is compared with */
     int baseline_pick;
     char message[256];
+    int signalled;              /* a signal stopped the probe: the interface ends once it is stored */
+    char exit_lines[2][512];    /* then said on standard error: where the run went, if not stored; what was kept */
     struct viewport vp;
     struct pane pane;
 };
@@ -169,6 +171,9 @@ void probe_view_open_stored(struct app *a, const char *id);
 void probe_view_draw(struct app *a);
 void probe_view_key(struct app *a, int ch);
 void probe_view_poll(struct app *a);
+/* 1 once a signal has stopped the probe (Ctrl-C, SIGTERM, SIGHUP): waits for the measuring to
+ * end and stores what finished; the interface then ends with exit_lines on standard error. */
+int probe_view_interrupted(struct app *a);
 int probe_view_running(const struct app *a);
 void probe_view_cleanup(struct app *a);
 
