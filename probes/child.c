@@ -19,6 +19,10 @@
 
 #define LINE_MAX_BYTES ((size_t)1 << 20)
 #define TICK_MS 100
+/* How long the pipes may stay open once the group is gone (held by something outside it, such
+ * as a daemon it started): a while for its last output, but not past a cancel's second. */
+#define PIPE_GRACE_S 2.0
+#define PIPE_GRACE_STOPPED_S 0.2
 
 extern char **environ;
 
@@ -194,8 +198,9 @@ int probe_child_run(const char *const *argv, const char *const *env, const struc
         }
         if (!out_open && !err_open && exited) break;
         double t = eng_now_s();
-        if (exited || killed) {
-            if (t - killed_at > 2) break; /* something outside the group holds the pipes */
+        if (exited || killed) { /* something outside the group may hold the pipes */
+            int stopping = lim && lim->stop && *lim->stop;
+            if (t - killed_at > (stopping ? PIPE_GRACE_STOPPED_S : PIPE_GRACE_S)) break;
             continue;
         }
         if (rd.refused) why = PROBE_CHILD_REFUSED;

@@ -5,8 +5,10 @@
  * with it), with standard input from /dev/null, and dies with this process (PR_SET_PDEATHSIG on
  * Linux). Every 100 ms the parent checks the stop flag, the time limit and the resident memory
  * of the whole group (/proc/PID/stat); past any of them, or when on_line asks, the group gets
- * SIGKILL, so a cancel takes effect within a second. Safe to call from any thread: nothing
- * between fork and exec allocates. Nothing here prints. */
+ * SIGKILL, so a cancel takes effect within a second; its pipes, when a process outside the
+ * group (a daemon it started) holds them open, are read for 2 s more at most, 0.2 s after a
+ * stop. Safe to call from any thread: nothing between fork and exec allocates. Nothing here
+ * prints. */
 #ifndef FWADVISOR_PROBES_CHILD_H
 #define FWADVISOR_PROBES_CHILD_H
 
