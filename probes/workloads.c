@@ -806,9 +806,11 @@ static int gpt_steps(struct runner *r, const struct eng_backend *be, struct gpt_
     if (eng_tokens_synthetic(&t, (size_t)s.B * s.T * 4 + 1, s.V, 1, why, whysz) != ENG_OK) return 0;
     double *all = malloc((size_t)(warmup + steps) * sizeof *all);
     if (all && eng_gpt_create(&c, be, &m, why, whysz) == ENG_OK) {
-        eng_gpt_init(m, 1);
         struct eng_run run = {warmup + steps, NULL, all, r->opt->stop}; /* Esc and Ctrl-C end it within a layer */
-        if (eng_gpt_train(m, &t, &run, NULL, NULL, why, whysz) == ENG_OK && run.steps > warmup) {
+        /* The model's set-up alone took a quarter of a second on two busy cores: its weights are
+         * drawn only when no stop came meanwhile. */
+        if (!stopped(r)) eng_gpt_init(m, 1);
+        if (!stopped(r) && eng_gpt_train(m, &t, &run, NULL, NULL, why, whysz) == ENG_OK && run.steps > warmup) {
             n = run.steps - warmup;
             memcpy(secs, all + warmup, (size_t)n * sizeof *secs);
         }
