@@ -68,12 +68,23 @@ static int read_stream(int fd, const char *name, size_t max_bytes, size_t hint, 
     return ENG_FILE_OK;
 }
 
-int eng_file_read(const char *path, size_t max_bytes, unsigned char **data, size_t *len, char *err, size_t errsz)
+/* What a file that is not a regular one is, for a message. */
+static const char *kind_name(mode_t mode)
+{
+    return S_ISDIR(mode) ? "directory" : S_ISBLK(mode) ? "block device" : S_ISSOCK(mode) ? "socket"
+           : S_ISFIFO(mode) ? "FIFO" : S_ISCHR(mode) ? "character device" : "special file";
+}
+
+/* eng_file_read, or with regular_only what eng_file_read_regular reads. */
+static int read_path(const char *path, int regular_only, size_t max_bytes, unsigned char **data, size_t *len, char *err,
+                     size_t errsz)
 {
     *data = NULL;
     *len = 0;
-    if (strcmp(path, "-") == 0) return read_stream(STDIN_FILENO, "standard input", max_bytes, 0, data, len, err, errsz);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (!regular_only && strcmp(path, "-") == 0)
+        return read_stream(STDIN_FILENO, "standard input", max_bytes, 0, data, len, err, errsz);
+    /* O_NONBLOCK: a FIFO without a writer opens at once, to be refused below */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | (regular_only ? O_NONBLOCK : 0));
     if (fd < 0) return open_failed(path, err, errsz);
     struct stat st;
     if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
@@ -81,6 +92,11 @@ int eng_file_read(const char *path, size_t max_bytes, unsigned char **data, size
         int status = open_failed(path, err, errsz);
         close(fd);
         return status;
+    }
+    if (regular_only && !S_ISREG(st.st_mode)) {
+        snprintf(err, errsz, "cannot read '%s': it is a %s, not a regular file", path, kind_name(st.st_mode));
+        close(fd);
+        return ENG_FILE_REFUSED;
     }
     char name[PATH_MAX + 2];
     snprintf(name, sizeof name, "'%s'", path);
@@ -93,6 +109,16 @@ int eng_file_read(const char *path, size_t max_bytes, unsigned char **data, size
     int status = read_stream(fd, name, max_bytes, S_ISREG(st.st_mode) ? (size_t)st.st_size : 0, data, len, err, errsz);
     close(fd);
     return status;
+}
+
+int eng_file_read(const char *path, size_t max_bytes, unsigned char **data, size_t *len, char *err, size_t errsz)
+{
+    return read_path(path, 0, max_bytes, data, len, err, errsz);
+}
+
+int eng_file_read_regular(const char *path, size_t max_bytes, unsigned char **data, size_t *len, char *err, size_t errsz)
+{
+    return read_path(path, 1, max_bytes, data, len, err, errsz);
 }
 
 int eng_file_map(const char *path, size_t max_bytes, struct eng_mapped *out, char *err, size_t errsz)
@@ -298,7 +324,8 @@ enum how { HOW_NEW, HOW_REPLACE, HOW_IN_PLACE };
 
 /* ENG_FILE_OK with *how (and, for a file replaced, its resolved path in real and its mode), or
  * ENG_FILE_REFUSED / ENG_FILE_ERR with one line in err. */
-static int classify(const char *path, enum how *how, char *real, size_t realsz, mode_t *mode, char *err, size_t errsz)
+static int classify(const char *path, int regular_only, enum how *how, char *real, size_t realsz, mode_t *mode, char *err,
+                    size_t errsz)
 {
     struct stat st;
     if (stat(path, &st) != 0) {
@@ -314,11 +341,14 @@ static int classify(const char *path, enum how *how, char *real, size_t realsz, 
         return ENG_FILE_OK;
     }
     if (S_ISDIR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISSOCK(st.st_mode)) {
-        snprintf(err, errsz, "cannot write '%s': it is a %s, not a file", path,
-                 S_ISDIR(st.st_mode) ? "directory" : S_ISBLK(st.st_mode) ? "block device" : "socket");
+        snprintf(err, errsz, "cannot write '%s': it is a %s, not a file", path, kind_name(st.st_mode));
         return ENG_FILE_REFUSED;
     }
     *how = HOW_IN_PLACE;
+    if ((S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)) && regular_only) {
+        snprintf(err, errsz, "cannot write '%s': it is a %s, not a regular file", path, kind_name(st.st_mode));
+        return ENG_FILE_REFUSED;
+    }
     if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)) return ENG_FILE_OK;
     /* A regular file: replace it, or the file a link points to (the link stays). What stands for
      * an open descriptor (/dev/stdout redirected to a file) is written through it. */
@@ -336,16 +366,27 @@ static int classify(const char *path, enum how *how, char *real, size_t realsz, 
     return ENG_FILE_OK;
 }
 
-int eng_file_write(const char *path, const struct eng_chunk *chunks, int nchunks, char *err, size_t errsz)
+static int write_path(const char *path, int regular_only, const struct eng_chunk *chunks, int nchunks, char *err,
+                      size_t errsz)
 {
     enum how how;
     char real[PATH_MAX];
     mode_t mode = 0;
-    int status = classify(path, &how, real, sizeof real, &mode, err, errsz);
+    int status = classify(path, regular_only, &how, real, sizeof real, &mode, err, errsz);
     if (status != ENG_FILE_OK) return status;
     if (how == HOW_IN_PLACE) return write_in_place(path, chunks, nchunks, err, errsz);
     if (how == HOW_NEW) return write_atomic(path, chunks, nchunks, 0, 0, path, err, errsz);
     return write_atomic(real, chunks, nchunks, 1, mode, path, err, errsz);
+}
+
+int eng_file_write(const char *path, const struct eng_chunk *chunks, int nchunks, char *err, size_t errsz)
+{
+    return write_path(path, 0, chunks, nchunks, err, errsz);
+}
+
+int eng_file_write_regular(const char *path, const struct eng_chunk *chunks, int nchunks, char *err, size_t errsz)
+{
+    return write_path(path, 1, chunks, nchunks, err, errsz);
 }
 
 int eng_file_check_write(const char *path, char *err, size_t errsz)
@@ -353,7 +394,7 @@ int eng_file_check_write(const char *path, char *err, size_t errsz)
     enum how how;
     char real[PATH_MAX], dir[PATH_MAX];
     mode_t mode = 0;
-    int status = classify(path, &how, real, sizeof real, &mode, err, errsz);
+    int status = classify(path, 0, &how, real, sizeof real, &mode, err, errsz);
     if (status != ENG_FILE_OK || how == HOW_IN_PLACE) return status;
     const char *target = how == HOW_REPLACE ? real : path;
     const char *base = split_dir(target, dir, sizeof dir);

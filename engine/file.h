@@ -20,7 +20,8 @@
 enum eng_file_status {
     ENG_FILE_OK = 0,
     ENG_FILE_ERR = -1,     /* I/O failure, missing file, out of memory */
-    ENG_FILE_REFUSED = -2, /* write: the target is a directory or a block device (a usage error) */
+    ENG_FILE_REFUSED = -2, /* write: the target is a directory or a block device (a usage error);
+                            * the _regular forms: not a regular file */
     ENG_FILE_TOO_BIG = -3, /* read: larger than the limit, or not a regular file to map */
     ENG_FILE_MISSING = -4, /* read: no such file, no permission, a directory */
 };
@@ -28,6 +29,10 @@ enum eng_file_status {
 /* Reads path ("-": standard input) whole, at most max_bytes, NUL-terminated (the NUL not counted
  * in *len). Caller frees *data. */
 int eng_file_read(const char *path, size_t max_bytes, unsigned char **data, size_t *len, char *err, size_t errsz);
+/* The same for a reader that must never wait (the interface): a regular file only. A FIFO, a
+ * device or a socket is refused at once, without waiting for a writer; "-" is a file's name. */
+int eng_file_read_regular(const char *path, size_t max_bytes, unsigned char **data, size_t *len, char *err,
+                          size_t errsz);
 
 /* A regular file mapped read-only (or read into memory where mapping is not possible). */
 struct eng_mapped {
@@ -45,6 +50,9 @@ struct eng_chunk {
     size_t len;
 };
 int eng_file_write(const char *path, const struct eng_chunk *chunks, int nchunks, char *err, size_t errsz);
+/* The same for a writer that must never wait (the interface): a FIFO or a character device is
+ * refused instead of written in place. */
+int eng_file_write_regular(const char *path, const struct eng_chunk *chunks, int nchunks, char *err, size_t errsz);
 /* Whether eng_file_write could write path now, checked before minutes of work are spent on what
  * goes into it: ENG_FILE_REFUSED for a directory, a block device, a socket or a link to
  * nothing; ENG_FILE_ERR when the directory is missing or cannot be written. Nothing is created. */

@@ -144,7 +144,8 @@ void home_draw(struct app *a);
 void home_key(struct app *a, int ch);
 void presets_draw(struct app *a);
 void presets_key(struct app *a, int ch);
-/* Answers from a file (fwadvisor.answers/1) straight to the results. */
+/* Answers from a file (fwadvisor.answers/1) straight to the results; only a regular file is
+ * read (a FIFO would hold the interface until something writes to it). */
 void home_load_answers(struct app *a, const char *path);
 
 /* wizard.c */
@@ -162,7 +163,8 @@ int wizard_asked(const struct app *a, int q);
 void results_compute(struct app *a);
 void results_draw(struct app *a);
 void results_key(struct app *a, int ch);
-/* Writes data to path atomically and says so (or why not) in the message line. */
+/* Writes data to path atomically and says so (or why not) in the message line; a FIFO or a
+ * device is refused, never waited on. */
 void results_save(struct app *a, const char *path, const char *data, size_t len, const char *what);
 
 /* probe_view.c */
