@@ -12,7 +12,6 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -38,8 +37,9 @@ static const char probe_usage[] =
     "(the CUDA plug-in) the same on the GPU plus transfer. Under `mpirun -np N`:\n"
     "allreduce (bus bandwidth, checked) and train-dp (data-parallel scaling\n"
     "efficiency). What cannot run says why. The run is stored in the knowledge\n"
-    "base (unless --no-save) and feeds `fwadvisor recommend`. Ctrl-C stops within\n"
-    "a second; what was finished is saved, marked interrupted.\n"
+    "base (unless --no-save) and feeds `fwadvisor recommend`. Ctrl-C, SIGTERM or\n"
+    "SIGHUP stops it within a second; what was finished is saved, marked\n"
+    "interrupted (status 1). A second one ends the program at once.\n"
     "\n"
     "  --quick / --full     fewer or more sizes and repeats (--quick: the default)\n"
     "  --device D           auto (default: the CPU, and GPU 0 when one opens), cpu,\n"
@@ -65,13 +65,6 @@ static const char probe_usage[] =
 
 enum { OPT_QUICK = OPT_FIRST_FREE, OPT_FULL, OPT_DEVICE, OPT_WORKLOAD, OPT_THREADS, OPT_NOSAVE, OPT_COMPARE, OPT_HTML,
        OPT_PYTHON, OPT_FW_TIMEOUT };
-
-static volatile sig_atomic_t *stop_flag; /* the session's, while it measures */
-static void on_sigint(int sig)
-{
-    (void)sig;
-    if (stop_flag) *stop_flag = 1;
-}
 
 struct bar {
     int active;
@@ -455,20 +448,14 @@ int cmd_probe(struct globals *g, int argc, char **argv)
         }
     }
 
-    /* Ctrl-C finishes the current repeat and keeps what finished; under MPI an interrupt ends
-     * every rank (the launcher forwards it) and nothing is saved. */
-    struct sigaction sa, old;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = mpi ? SIG_DFL : on_sigint;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old);
-    stop_flag = &s->stop;
+    /* Ctrl-C, SIGTERM and SIGHUP stop the measuring and keep what finished (probes/session.h);
+     * under MPI an interrupt ends every rank (the launcher forwards it) and nothing is saved. */
+    if (!mpi) probe_session_catch_signals(s);
     probe_session_measure(s);
-    sigaction(SIGINT, &old, NULL);
-    stop_flag = NULL;
     clear_progress(&bar);
 
     if (probe_session_finish(s, k) != 0) {
+        if (!mpi) probe_session_release_signals();
         cli_error("out of memory");
         rc = EXIT_RUNTIME;
         goto done;
@@ -477,7 +464,7 @@ int cmd_probe(struct globals *g, int argc, char **argv)
         int status = probe_session_baseline(k, compare, s->doc, &base, err, sizeof err);
         if (status == KB_OK && !base) cli_error("--compare latest: no earlier complete run of this machine is stored");
     }
-    int saved = 0, finished = probe_session_finished(s);
+    int saved = 0;
     if (!nosave) {
         char where[PATH_MAX];
         enum probe_save_status st = probe_session_save(s, k, where, sizeof where, err, sizeof err);
@@ -486,6 +473,7 @@ int cmd_probe(struct globals *g, int argc, char **argv)
         else if (st == PROBE_LOST) cli_error("%s; the run could not be written to a file either", err);
         if (st == PROBE_SPILLED || st == PROBE_LOST) rc = EXIT_DB;
     }
+    if (!mpi) probe_session_release_signals(); /* a signal that came while storing ends the program here */
     int wrc = EXIT_OK;
     if (html) wrc = write_html(s->doc, base, html);
     if (output && wrc == EXIT_OK) wrc = cli_write_json(s->doc, output);
@@ -496,9 +484,9 @@ int cmd_probe(struct globals *g, int argc, char **argv)
     }
     if (rc == EXIT_OK) rc = wrc;
     if (s->run->interrupted) {
-        if (saved) cli_error("interrupted: the %d finished result%s saved as probe run %s, marked interrupted", finished,
-                             finished == 1 ? " is" : "s are", s->run->id);
-        else cli_error("interrupted: nothing was saved");
+        char line[256];
+        probe_session_signal_line(s, saved, line, sizeof line);
+        cli_error("%s", line);
         if (rc == EXIT_OK) rc = EXIT_RUNTIME;
     }
 done:

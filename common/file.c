@@ -70,12 +70,23 @@ static int read_stream(int fd, const char *name, size_t max_bytes, size_t hint, 
     return FILE_OK;
 }
 
-int file_read(const char *path, size_t max_bytes, unsigned char **data, size_t *len, char *err, size_t errsz)
+/* What a file that is not a regular one is, for a message. */
+static const char *kind_name(mode_t mode)
+{
+    return S_ISDIR(mode) ? "directory" : S_ISBLK(mode) ? "block device" : S_ISSOCK(mode) ? "socket"
+           : S_ISFIFO(mode) ? "FIFO" : S_ISCHR(mode) ? "character device" : "special file";
+}
+
+/* file_read, or with regular_only what file_read_regular reads. */
+static int read_path(const char *path, int regular_only, size_t max_bytes, unsigned char **data, size_t *len, char *err,
+                     size_t errsz)
 {
     *data = NULL;
     *len = 0;
-    if (strcmp(path, "-") == 0) return read_stream(STDIN_FILENO, "standard input", max_bytes, 0, data, len, err, errsz);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (!regular_only && strcmp(path, "-") == 0)
+        return read_stream(STDIN_FILENO, "standard input", max_bytes, 0, data, len, err, errsz);
+    /* O_NONBLOCK: a FIFO without a writer opens at once, to be refused below */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | (regular_only ? O_NONBLOCK : 0));
     if (fd < 0) return open_failed(path, err, errsz);
     struct stat st;
     if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
@@ -83,6 +94,11 @@ int file_read(const char *path, size_t max_bytes, unsigned char **data, size_t *
         int status = open_failed(path, err, errsz);
         close(fd);
         return status;
+    }
+    if (regular_only && !S_ISREG(st.st_mode)) {
+        snprintf(err, errsz, "cannot read '%s': it is a %s, not a regular file", path, kind_name(st.st_mode));
+        close(fd);
+        return FILE_REFUSED;
     }
     char name[PATH_MAX + 2];
     snprintf(name, sizeof name, "'%s'", path);
@@ -95,6 +111,16 @@ int file_read(const char *path, size_t max_bytes, unsigned char **data, size_t *
     int status = read_stream(fd, name, max_bytes, S_ISREG(st.st_mode) ? (size_t)st.st_size : 0, data, len, err, errsz);
     close(fd);
     return status;
+}
+
+int file_read(const char *path, size_t max_bytes, unsigned char **data, size_t *len, char *err, size_t errsz)
+{
+    return read_path(path, 0, max_bytes, data, len, err, errsz);
+}
+
+int file_read_regular(const char *path, size_t max_bytes, unsigned char **data, size_t *len, char *err, size_t errsz)
+{
+    return read_path(path, 1, max_bytes, data, len, err, errsz);
 }
 
 int file_map(const char *path, size_t max_bytes, struct file_mapped *out, char *err, size_t errsz)
@@ -395,7 +421,7 @@ static int target_alias(const char *cur, const char *shown, struct target *t, ch
 /* Follows path to what a write would touch, link by link, holding each folder open so that no
  * name is looked up twice: FILE_OK with t filled (t->dfd open, close_target frees it), or
  * FILE_REFUSED / FILE_ERR with one line in err that names shown. */
-static int resolve(const char *path, const char *shown, struct target *t, char *err, size_t errsz)
+static int resolve(const char *path, const char *shown, int regular_only, struct target *t, char *err, size_t errsz)
 {
     char cur[PATH_MAX], dir[PATH_MAX], which[PATH_MAX + 16];
     memset(t, 0, sizeof *t);
@@ -410,7 +436,15 @@ static int resolve(const char *path, const char *shown, struct target *t, char *
             snprintf(err, errsz, "cannot write '%s': %s", shown, strerror(ELOOP));
             return FILE_ERR;
         }
-        if (is_descriptor_alias(cur)) return target_alias(cur, shown, t, err, errsz);
+        if (is_descriptor_alias(cur)) {
+            int status = target_alias(cur, shown, t, err, errsz);
+            struct stat ast;
+            if (status == FILE_OK && regular_only && stat(cur, &ast) == 0 && !S_ISREG(ast.st_mode)) {
+                snprintf(err, errsz, "cannot write '%s': it is a %s, not a regular file", shown, kind_name(ast.st_mode));
+                return FILE_REFUSED;
+            }
+            return status;
+        }
         const char *base = split_dir(cur, dir, sizeof dir);
         if (!*base) {
             snprintf(err, errsz, "cannot write '%s': no file name", shown);
@@ -477,6 +511,11 @@ static int resolve(const char *path, const char *shown, struct target *t, char *
             }
             snprintf(cur, sizeof cur, "%s", next);
             continue;
+        }
+        if ((S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)) && regular_only) {
+            snprintf(err, errsz, "cannot write '%s': it is a %s, not a regular file", shown, kind_name(st.st_mode));
+            close_target(t);
+            return FILE_REFUSED;
         }
         if (S_ISFIFO(st.st_mode) || (S_ISCHR(st.st_mode) && harmless_device(&st))) {
             t->how = HOW_IN_PLACE;
@@ -590,10 +629,11 @@ fail:
     return FILE_ERR;
 }
 
-int file_write(const char *path, const struct file_chunk *chunks, int nchunks, char *err, size_t errsz)
+static int write_path(const char *path, int regular_only, const struct file_chunk *chunks, int nchunks, char *err,
+                      size_t errsz)
 {
     struct target t;
-    int status = resolve(path, path, &t, err, errsz);
+    int status = resolve(path, path, regular_only, &t, err, errsz);
     if (status != FILE_OK) return status;
     status = t.how == HOW_IN_PLACE ? write_in_place(&t, path, chunks, nchunks, err, errsz)
                                    : write_atomic(&t, path, chunks, nchunks, err, errsz);
@@ -601,10 +641,20 @@ int file_write(const char *path, const struct file_chunk *chunks, int nchunks, c
     return status;
 }
 
+int file_write(const char *path, const struct file_chunk *chunks, int nchunks, char *err, size_t errsz)
+{
+    return write_path(path, 0, chunks, nchunks, err, errsz);
+}
+
+int file_write_regular(const char *path, const struct file_chunk *chunks, int nchunks, char *err, size_t errsz)
+{
+    return write_path(path, 1, chunks, nchunks, err, errsz);
+}
+
 int file_check_write(const char *path, char *err, size_t errsz)
 {
     struct target t;
-    int status = resolve(path, path, &t, err, errsz);
+    int status = resolve(path, path, 0, &t, err, errsz);
     if (status != FILE_OK) return status;
     /* The temporary file and the rename need a folder that can be written. */
     if (t.how != HOW_IN_PLACE && faccessat(t.dfd, ".", W_OK | X_OK, 0) != 0) {

@@ -27,7 +27,8 @@
 enum file_status {
     FILE_OK = 0,
     FILE_ERR = -1,     /* I/O failure, missing file, out of memory */
-    FILE_REFUSED = -2, /* write: the target cannot be a file of ours: a directory, a device, the database (a usage error) */
+    FILE_REFUSED = -2, /* write: the target cannot be a file of ours: a directory, a device, the database (a usage
+                        * error); the _regular forms: not a regular file */
     FILE_TOO_BIG = -3, /* read: larger than the limit, or not a regular file to map */
     FILE_MISSING = -4, /* read: no such file, no permission, a directory */
 };
@@ -35,6 +36,10 @@ enum file_status {
 /* Reads path ("-": standard input) whole, at most max_bytes, NUL-terminated (the NUL not counted
  * in *len). Caller frees *data. */
 int file_read(const char *path, size_t max_bytes, unsigned char **data, size_t *len, char *err, size_t errsz);
+/* The same for a reader that must never wait (the interface): a regular file only. A FIFO, a
+ * device or a socket is refused at once, without waiting for a writer; "-" is a file's name. */
+int file_read_regular(const char *path, size_t max_bytes, unsigned char **data, size_t *len, char *err,
+                      size_t errsz);
 
 /* A regular file mapped read-only (or read into memory where mapping is not possible). */
 struct file_mapped {
@@ -52,6 +57,9 @@ struct file_chunk {
     size_t len;
 };
 int file_write(const char *path, const struct file_chunk *chunks, int nchunks, char *err, size_t errsz);
+/* The same for a writer that must never wait (the interface): a FIFO or a character device is
+ * refused instead of written in place. */
+int file_write_regular(const char *path, const struct file_chunk *chunks, int nchunks, char *err, size_t errsz);
 /* Whether file_write could write path now, checked before minutes of work are spent on what
  * goes into it: FILE_REFUSED for a directory, a block device, a socket or a link to
  * nothing; FILE_ERR when the directory is missing or cannot be written. Nothing is created. */

@@ -23,6 +23,10 @@
 #define LINE_MAX_BYTES ((size_t)1 << 20)
 #define TICK_MS 100  /* the parent's look at the limits */
 #define WATCH_MS 20  /* the supervisor's look at its children */
+/* How long the pipes may stay open once the run is over (held by something outside the
+ * supervisor's reach): a while for its last output, but not past a cancel's second. */
+#define PIPE_GRACE_S 2.0
+#define PIPE_GRACE_STOPPED_S 0.2
 
 extern char **environ;
 
@@ -471,8 +475,9 @@ int probe_child_run_in(const char *dir, const char *const *argv, const char *con
         }
         if (!out_open && !err_open && exited) break;
         double t = clock_now_s();
-        if (exited || killed) {
-            if (t - killed_at > 2) break; /* something outside the supervisor's reach holds the pipes */
+        if (exited || killed) { /* something outside the supervisor's reach may hold the pipes */
+            int stopping = lim && lim->stop && *lim->stop;
+            if (t - killed_at > (stopping ? PIPE_GRACE_STOPPED_S : PIPE_GRACE_S)) break;
             continue;
         }
         if (rd.refused) why = PROBE_CHILD_REFUSED;

@@ -12,7 +12,9 @@
  * supervisor (PR_SET_PDEATHSIG). Every 100 ms this process checks the stop flag, the time limit
  * and the resident memory of everything under the supervisor (/proc/PID/stat, by parent); past
  * any of them, or when on_line asks, the run is ended, so a cancel takes effect within a
- * second. Safe to call from any thread: nothing between fork and exec allocates. Nothing here
+ * second; its pipes, when something outside the supervisor's reach holds them open, are read for
+ * 2 s more at most, 0.2 s after a stop. Safe to call from any thread: nothing between fork and
+ * exec allocates. Nothing here
  * prints. */
 #ifndef FWADVISOR_PROBES_CHILD_H
 #define FWADVISOR_PROBES_CHILD_H

@@ -1,3 +1,4 @@
+/* session: one probe run from start to stored (session.h), and the signals that stop it. */
 #include "probes/session.h"
 #include "common/clock.h"
 #include "engine/engine.h"
@@ -9,7 +10,9 @@
 
 #include "common/json_doc.h"
 
+#include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +129,7 @@ void probe_session_measure(struct probe_session *s)
     }
     if (s->stop) s->run->interrupted = 1;
     s->run->duration_s = clock_now_s() - start;
+    s->measured = 1; /* before "done": who sees it knows a signal now waits for the release */
     p = (struct probe_progress){1, 0, 0, "done"};
     on_runner_progress(s, &p);
 }
@@ -189,6 +193,85 @@ void probe_session_end(struct probe_session *s)
     s->doc = NULL;
     s->run = NULL;
     pthread_mutex_destroy(&s->lock);
+}
+
+/* --- signals -------------------------------------------------------------------------------- */
+
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
+#define NSTOP (sizeof stop_signals / sizeof stop_signals[0])
+
+static struct probe_session *volatile catcher;
+static struct sigaction before[NSTOP];
+static volatile sig_atomic_t installed[NSTOP], held;
+
+/* What was there before the catch, back for every signal caught. */
+static void restore_before(void)
+{
+    for (size_t i = 0; i < NSTOP; i++)
+        if (installed[i]) sigaction(stop_signals[i], &before[i], NULL);
+    for (size_t i = 0; i < NSTOP; i++) installed[i] = 0;
+}
+
+/* Async-signal-safe: flags, sigaction and raise only. Raised inside the handler, the signal is
+ * blocked until the handler returns and is then delivered to what was there before. */
+static void on_stop_signal(int sig)
+{
+    int saved_errno = errno;
+    struct probe_session *s = catcher;
+    if (s && s->measured) {
+        held = sig;
+    } else if (s && !s->signal) {
+        s->signal = sig;
+        s->stop = 1;
+    } else {
+        catcher = NULL;
+        restore_before();
+        raise(sig);
+    }
+    errno = saved_errno;
+}
+
+void probe_session_catch_signals(struct probe_session *s)
+{
+    held = 0;
+    catcher = s;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < NSTOP; i++) sigaddset(&sa.sa_mask, stop_signals[i]);
+    for (size_t i = 0; i < NSTOP; i++) {
+        struct sigaction old;
+        if (sigaction(stop_signals[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN) continue;
+        if (sigaction(stop_signals[i], &sa, &before[i]) == 0) installed[i] = 1;
+    }
+}
+
+void probe_session_release_signals(void)
+{
+    catcher = NULL;
+    restore_before();
+    int sig = held;
+    held = 0;
+    if (sig) raise(sig);
+}
+
+static const char *signal_name(int sig)
+{
+    return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "a signal";
+}
+
+void probe_session_signal_line(const struct probe_session *s, int saved, char *out, size_t outsz)
+{
+    int n = probe_session_finished(s);
+    char by[32] = "";
+    if (s->signal) snprintf(by, sizeof by, " by %s", signal_name(s->signal));
+    if (saved)
+        snprintf(out, outsz, "interrupted%s: the %d finished result%s saved as probe run %s, marked interrupted", by, n,
+                 n == 1 ? " is" : "s are", s->run->id);
+    else
+        snprintf(out, outsz, "interrupted%s: nothing was saved", by);
 }
 
 /* --- the baseline ---------------------------------------------------------------------------- */

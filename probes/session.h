@@ -9,6 +9,14 @@
  *   save     stored in the knowledge base, else kept in a JSON file (probe_run_store)
  *   end      the GPU closed, everything freed
  *
+ * Signals: between catch_signals and release_signals, SIGINT, SIGTERM and SIGHUP stop the
+ * measuring as `stop` does (the first one; it is kept in `signal`), so the command line and the
+ * interface keep what finished, stored marked interrupted. A second one while the workloads wind
+ * down gets what it got before the catch (the default: the program ends at once and keeps
+ * nothing; the interface's handler restores the terminal first). Once the measuring is over, a
+ * signal waits for release_signals and takes its course then, so a run being stored is stored
+ * whole. A signal ignored at the catch (nohup) stays ignored. One session catches at a time.
+ *
  * Nothing here prints; the front end shows what the session reports. */
 #ifndef FWADVISOR_PROBES_SESSION_H
 #define FWADVISOR_PROBES_SESSION_H
@@ -59,6 +67,8 @@ struct probe_session {
     char warning[1024];             /* plug-ins and libraries found but not loaded, and why ("; "
                                      * between them); "" when none */
     volatile sig_atomic_t stop;     /* set (from any thread or a signal handler) to cancel */
+    volatile sig_atomic_t signal;   /* the caught signal that set stop; 0 when none did */
+    volatile sig_atomic_t measured; /* the measuring is over (a signal now waits for the release) */
     /* Called from the measuring thread after each step. */
     void (*on_progress)(void *ctx, const struct probe_progress *p);
     void *on_progress_ctx;
@@ -79,6 +89,14 @@ int probe_session_finish(struct probe_session *s, struct kb *k);
 enum probe_save_status probe_session_save(struct probe_session *s, struct kb *k, char *where, size_t wheresz,
                                           char *err, size_t errsz);
 void probe_session_end(struct probe_session *s);
+
+/* After begin: SIGINT, SIGTERM and SIGHUP stop s (see above) until the release, which restores
+ * what was there before and passes on a signal that waited (the program may end there). */
+void probe_session_catch_signals(struct probe_session *s);
+void probe_session_release_signals(void);
+/* For standard error after a caught signal stopped the run: "interrupted by SIGTERM: the 3
+ * finished results are saved as probe run ID, marked interrupted", or "...: nothing was saved". */
+void probe_session_signal_line(const struct probe_session *s, int saved, char *out, size_t outsz);
 
 /* The stored run to compare with: `which` is a run id or "latest" (the newest complete run made
  * on the same devices as doc, doc itself excluded). NULL with KB_OK when there is none; an

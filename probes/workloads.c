@@ -99,6 +99,10 @@ struct runner {
 
 static int stopped(const struct runner *r) { return r->opt->stop && *r->opt->stop; }
 
+/* The longest a CPU product is planned to run without a look at the stop flag: a stop within a
+ * second, with room for a loaded machine that runs it at a third of the rate seen. */
+#define STOP_SLICE_S 0.1
+
 static void progress(struct runner *r, double planned_seconds, const char *what)
 {
     r->done += planned_seconds;
@@ -210,6 +214,32 @@ static const int *gemm_sizes(const struct runner *r, int *count)
     return r->opt->smoke ? smoke : r->opt->full ? full : quick;
 }
 
+/* The depth of one call of a product of n that should take at most STOP_SLICE_S at `gflops`:
+ * n when the whole product does, else a multiple of 256 (the BLAS blocks its depth in such
+ * steps and updates C once a step anyway, so the cut costs next to nothing). */
+static int gemm_slice_depth(int n, double gflops)
+{
+    double once = probe_gemm_flops(n) / (gflops * 1e9);
+    int slices = (int)ceil(once / STOP_SLICE_S);
+    if (slices <= 1) return n;
+    int depth = ((n + slices - 1) / slices + 255) / 256 * 256;
+    return depth < n ? depth : n;
+}
+
+/* C = A B (n x n, row-major) in slices of the inner dimension, the stop flag looked at between
+ * them. The seconds it took, or -1 when the stop cut it (C is then incomplete). */
+static double timed_gemm(const struct runner *r, const struct eng_backend *be, int n, int depth, const float *a,
+                         const float *b, float *c)
+{
+    double t0 = clock_now_s();
+    for (int k = 0; k < n; k += depth) {
+        if (k && stopped(r)) return -1;
+        int w = n - k < depth ? n - k : depth;
+        be->gemm(0, 0, n, n, w, 1, a + k, n, b + (size_t)k * n, n, k ? 1 : 0, c, n);
+    }
+    return clock_now_s() - t0;
+}
+
 static void run_gemm(struct runner *r)
 {
     int nsizes;
@@ -230,19 +260,23 @@ static void run_gemm(struct runner *r)
     }
     for (int s = 0; s < nsizes && !stopped(r); s++) {
         int n = sizes[s];
-        for (size_t i = 0; i < (size_t)n * n; i++) {
-            a[i] = 2 * eng_rng_uniform(&rng) - 1;
-            b[i] = 2 * eng_rng_uniform(&rng) - 1;
-        }
+        for (size_t i = 0; i < (size_t)n && !stopped(r); i++) /* a row at a time: 4096 rows take a while */
+            for (size_t j = i * n; j < (i + 1) * n; j++) {
+                a[j] = 2 * eng_rng_uniform(&rng) - 1;
+                b[j] = 2 * eng_rng_uniform(&rng) - 1;
+            }
         double flops = probe_gemm_flops(n);
-        be->gemm(0, 0, n, n, n, 1, a, n, b, n, 0, c, n); /* warm-up: packing buffers, threads */
-        int count = 0, min_n = gemm_min_count(r);
+        /* sliced as the rate seen so far (at first the prior) says a stop needs */
+        int depth = gemm_slice_depth(n, best > 0 ? best : prior_gflops(r)), count = 0, min_n = gemm_min_count(r);
+        /* A product the stop cut leaves C incomplete, so that size is interrupted as a whole. */
+        int cut = stopped(r) || timed_gemm(r, be, n, depth, a, b, c) < 0; /* warm-up: packing buffers, threads */
         double min_t = gemm_min_time(r), start = clock_now_s();
-        while (count < 256 && (count < min_n || clock_now_s() - start < min_t) && !stopped(r)) {
-            double t0 = clock_now_s();
-            be->gemm(0, 0, n, n, n, 1, a, n, b, n, 0, c, n);
-            samples[count++] = flops / (clock_now_s() - t0) / 1e9;
+        while (!cut && count < 256 && (count < min_n || clock_now_s() - start < min_t) && !stopped(r)) {
+            double t = timed_gemm(r, be, n, depth, a, b, c);
+            if (t < 0) cut = 1;
+            else samples[count++] = flops / t / 1e9;
         }
+        if (cut) count = 0;
         struct probe_result *res = add_result(r, "gemm", "gflops", "GFLOP/s");
         if (!res) break;
         snprintf(res->params, sizeof res->params, "{\"n\": %d, \"threads\": %d, \"dtype\": \"fp32\"}", n, r->threads);
@@ -732,10 +766,10 @@ static double measured_peak_gflops(struct runner *r, int gpu, enum eng_precision
     be->set_threads(r->threads);
     float *a = calloc((size_t)n * n, sizeof *a), *b = calloc((size_t)n * n, sizeof *b), *c = malloc((size_t)n * n * sizeof *c);
     for (size_t i = 0; a && b && i < (size_t)n * n; i++) a[i] = b[i] = (float)(i % 13) * 0.01f;
+    int depth = gemm_slice_depth(n, prior_gflops(r));
     for (int i = 0; a && b && c && i < 4 && !stopped(r); i++) {
-        double t0 = clock_now_s();
-        be->gemm(0, 0, n, n, n, 1, a, n, b, n, 0, c, n);
-        double t = clock_now_s() - t0;
+        double t = timed_gemm(r, be, n, depth, a, b, c);
+        if (t < 0) break;
         if (i > 0 && flops / t / 1e9 > best) best = flops / t / 1e9;
     }
     free(a), free(b), free(c);
@@ -773,9 +807,11 @@ static int gpt_steps(struct runner *r, const struct eng_backend *be, struct gpt_
     if (eng_tokens_synthetic(&t, (size_t)s.B * s.T * 4 + 1, s.V, 1, why, whysz) != ENG_OK) return 0;
     double *all = malloc((size_t)(warmup + steps) * sizeof *all);
     if (all && eng_gpt_create(&c, be, &m, why, whysz) == ENG_OK) {
-        eng_gpt_init(m, 1);
         struct eng_run run = {warmup + steps, NULL, all, r->opt->stop}; /* Esc and Ctrl-C end it within a layer */
-        if (eng_gpt_train(m, &t, &run, NULL, NULL, why, whysz) == ENG_OK && run.steps > warmup) {
+        /* The model's set-up alone took a quarter of a second on two busy cores: its weights are
+         * drawn only when no stop came meanwhile. */
+        if (!stopped(r)) eng_gpt_init(m, 1);
+        if (!stopped(r) && eng_gpt_train(m, &t, &run, NULL, NULL, why, whysz) == ENG_OK && run.steps > warmup) {
             n = run.steps - warmup;
             memcpy(secs, all + warmup, (size_t)n * sizeof *secs);
         }

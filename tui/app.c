@@ -477,6 +477,7 @@ int tui_run(const struct tui_options *opt)
         timeout(pending ? 100 : -1);
         int ch = getch();
         double t0 = now_ms();
+        if (probe_view_interrupted(a)) break; /* the run is stored: the interface ends */
         if (ch == ERR && !pending) continue;
         if (ch == ERR) {
             probe_view_poll(a);
@@ -495,8 +496,15 @@ int tui_run(const struct tui_options *opt)
         }
     }
     crt_done();
+    int signalled = a->probe.signalled;
+    for (int i = 0; signalled && i < 2; i++)
+        if (a->probe.exit_lines[i][0]) {
+            fputs("fwadvisor: ", stderr);
+            text_put(stderr, a->probe.exit_lines[i]);
+            fputc('\n', stderr);
+        }
     probe_view_cleanup(a);
     write_stats(&st);
     app_free(a);
-    return 0;
+    return signalled ? 1 : 0; /* as `fwadvisor probe` after an interrupt */
 }

@@ -50,6 +50,8 @@ struct probe_state {
     cJSON *shown, *baseline;    /* the run on screen and the run it is compared with */
     int baseline_pick;
     char message[256];
+    int signalled;              /* a signal stopped the probe: the interface ends once it is stored */
+    char exit_lines[2][512];    /* then said on standard error: where the run went, if not stored; what was kept */
     struct viewport vp;
     struct pane pane;
 };
@@ -142,7 +144,8 @@ void home_draw(struct app *a);
 void home_key(struct app *a, int ch);
 void presets_draw(struct app *a);
 void presets_key(struct app *a, int ch);
-/* Answers from a file (fwadvisor.answers/1) straight to the results. */
+/* Answers from a file (fwadvisor.answers/1) straight to the results; only a regular file is
+ * read (a FIFO would hold the interface until something writes to it). */
 void home_load_answers(struct app *a, const char *path);
 
 /* wizard.c */
@@ -163,7 +166,8 @@ int wizard_asked(const struct app *a, int q);
 void results_compute(struct app *a);
 void results_draw(struct app *a);
 void results_key(struct app *a, int ch);
-/* Writes data to path atomically and says so (or why not) in the message line. */
+/* Writes data to path atomically and says so (or why not) in the message line; a FIFO or a
+ * device is refused, never waited on. */
 void results_save(struct app *a, const char *path, const char *data, size_t len, const char *what);
 
 /* probe_view.c */
@@ -172,6 +176,9 @@ void probe_view_open_stored(struct app *a, const char *id);
 void probe_view_draw(struct app *a);
 void probe_view_key(struct app *a, int ch);
 void probe_view_poll(struct app *a);
+/* 1 once a signal has stopped the probe (Ctrl-C, SIGTERM, SIGHUP): waits for the measuring to
+ * end and stores what finished; the interface then ends with exit_lines on standard error. */
+int probe_view_interrupted(struct app *a);
 int probe_view_running(const struct app *a);
 void probe_view_cleanup(struct app *a);
 

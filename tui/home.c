@@ -40,7 +40,7 @@ void home_load_answers(struct app *a, const char *path)
     unsigned char *buf;
     size_t n;
     char err[PATH_MAX + 512];
-    if (file_read(path, (size_t)64 << 20, &buf, &n, err, sizeof err) != FILE_OK) {
+    if (file_read_regular(path, (size_t)64 << 20, &buf, &n, err, sizeof err) != FILE_OK) {
         ui_message(a, 1, "%s", err);
         return;
     }

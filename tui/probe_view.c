@@ -3,7 +3,9 @@
  * left; Esc cancels (what finished is kept). Then the run as the command line shows it: the same
  * summary and the same table, compared with a baseline run the user picks (b). A stored run
  * opens here too, from the home screen. The knowledge base is only touched from the
- * interface's thread. */
+ * interface's thread. While a probe runs, Ctrl-C, SIGTERM and SIGHUP stop it as on the command
+ * line (the session's signals): what finished is stored, marked interrupted, and the interface
+ * ends (status 1). */
 #include "knowledge/probe_store.h"
 #include "common/clock.h"
 #include "common/units.h"
@@ -69,6 +71,8 @@ static void reset(struct probe_state *p)
     p->cancel_at = p->finished_at = 0;
     p->baseline_pick = 0;
     p->message[0] = '\0';
+    p->signalled = 0;
+    p->exit_lines[0][0] = p->exit_lines[1][0] = '\0';
 }
 
 void probe_view_start(struct app *a)
@@ -92,7 +96,9 @@ void probe_view_start(struct app *a)
     if (p->session.warning[0]) ui_message(a, 1, "warning: %s", p->session.warning);
     p->t0 = clock_now_s();
     p->started = 1;
+    probe_session_catch_signals(&p->session);
     if (pthread_create(&p->thread, NULL, worker, p) != 0) {
+        probe_session_release_signals();
         probe_session_end(&p->session);
         p->started = 0;
         ui_message(a, 1, "cannot start the probe thread");
@@ -120,24 +126,55 @@ void probe_view_open_stored(struct app *a, const char *id)
     a->screen = SCR_PROBE;
 }
 
-/* Once the worker is done: join it, finish the document, store the run and let the advisor
- * use it; compare with the latest stored run of the same machine. */
+static void store(struct app *a);
+
+/* The worker done: join it, finish the document, store the run and let the advisor use it;
+ * compare with the latest stored run of the same machine. Then the signals are the
+ * interface's again (one that came while storing takes its course here). */
+static void collect(struct app *a)
+{
+    struct probe_state *p = &a->probe;
+    pthread_join(p->thread, NULL);
+    p->collected = 1;
+    store(a);
+    probe_session_end(&p->session);
+    probe_session_release_signals();
+}
+
 void probe_view_poll(struct app *a)
 {
     struct probe_state *p = &a->probe;
-    if (!p->started || p->collected || probe_view_running(a)) return;
-    pthread_join(p->thread, NULL);
-    p->collected = 1;
+    if (p->started && !p->collected && !probe_view_running(a)) collect(a);
+}
+
+int probe_view_interrupted(struct app *a)
+{
+    struct probe_state *p = &a->probe;
+    if (p->started && !p->collected && p->session.signal) {
+        if (p->cancel_at <= 0) p->cancel_at = clock_now_s();
+        collect(a); /* waits for the worker: it stops within a second */
+    }
+    return p->signalled;
+}
+
+/* The run finished (or stopped): stored, and what became of it in p->message; after a signal,
+ * the lines the interface leaves on standard error too. */
+static void store(struct app *a)
+{
+    struct probe_state *p = &a->probe;
     char err[512], where[PATH_MAX];
+    p->signalled = p->session.signal != 0;
     if (probe_session_finish(&p->session, a->k) != 0) {
         snprintf(p->message, sizeof p->message, "out of memory");
+        if (p->signalled) probe_session_signal_line(&p->session, 0, p->exit_lines[1], sizeof p->exit_lines[1]);
         return;
     }
     probe_session_baseline(a->k, "latest", p->session.doc, &p->baseline, err, sizeof err);
     /* How long Esc took to stop the measuring, said: the interface promises under a second. */
     char took[48] = "";
     if (p->cancel_at > 0) units_duration(p->finished_at - p->cancel_at, took, sizeof took);
-    switch (probe_session_save(&p->session, a->k, where, sizeof where, err, sizeof err)) {
+    enum probe_save_status st = probe_session_save(&p->session, a->k, where, sizeof where, err, sizeof err);
+    switch (st) {
     case PROBE_SAVED:
         snprintf(p->message, sizeof p->message, "saved as probe run %s%s%s%s", p->session.run->id,
                  p->session.run->interrupted ? " (cancelled in " : "", took, p->session.run->interrupted ? ": the finished results only)" : "");
@@ -150,7 +187,10 @@ void probe_view_poll(struct app *a)
         break;
     }
     p->shown = cJSON_Duplicate(p->session.doc, 1);
-    probe_session_end(&p->session);
+    if (p->signalled) {
+        if (st == PROBE_SPILLED || st == PROBE_LOST) snprintf(p->exit_lines[0], sizeof p->exit_lines[0], "%s", p->message);
+        probe_session_signal_line(&p->session, st == PROBE_SAVED, p->exit_lines[1], sizeof p->exit_lines[1]);
+    }
 }
 
 void probe_view_cleanup(struct app *a)
@@ -160,6 +200,7 @@ void probe_view_cleanup(struct app *a)
         p->session.stop = 1;
         pthread_join(p->thread, NULL);
         probe_session_end(&p->session);
+        probe_session_release_signals();
     }
     reset(p);
 }

@@ -50,7 +50,8 @@ void results_compute(struct app *a)
 void results_save(struct app *a, const char *path, const char *data, size_t len, const char *what)
 {
     char err[512];
-    if (file_write(path, &(struct file_chunk){data, len}, 1, err, sizeof err) != FILE_OK) ui_message(a, 1, "%s", err);
+    if (file_write_regular(path, &(struct file_chunk){data, len}, 1, err, sizeof err) != FILE_OK)
+        ui_message(a, 1, "%s", err);
     else ui_message(a, 0, "%s written to %s", what, path);
 }
 

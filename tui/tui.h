@@ -10,7 +10,9 @@ struct tui_options {
     int color;       /* colour allowed (NO_COLOR and --no-color turn it off) */
 };
 
-/* Runs until the user quits. Returns 0, or an exit status with a message already printed. */
+/* Runs until the user quits, or until a signal has stopped a probe and what finished is stored
+ * (then 1, as an interrupted `fwadvisor probe`). Returns 0, or an exit status with a message
+ * already printed. */
 int tui_run(const struct tui_options *opt);
 
 #endif
