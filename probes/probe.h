@@ -166,7 +166,11 @@ int probe_stream_check(const double *a, const double *b, const double *c, size_t
  * the transfer row reports. Close with eng_device_close after the run. */
 int probe_use_gpu(struct probe_options *o, int index, int also_cpu, char *err, size_t errsz);
 
-/* Parses "gemm,stream,..." into PROBE_W_* bits. Returns 0, or -1 with the offending name in err. */
+/* The i-th workload in the order a probe runs them (its name, and its PROBE_W_* bit in *bit), or
+ * NULL past the last: what --workload, the usage and the schema's enum name. */
+const char *probe_workload_name(int i, unsigned *bit);
+/* Parses "gemm,stream,..." (and "all") into PROBE_W_* bits. Returns 0, or -1 with the offending
+ * name in err. */
 int probe_parse_workloads(const char *list, unsigned *out, char *err, size_t errsz);
 
 /* A run under MPI (mpirun -np N fwadvisor probe ...): rank 0 gathers every rank's figures. */

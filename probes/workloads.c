@@ -54,35 +54,6 @@ void probe_stats(double *v, int n, struct probe_stats *out)
     free(dev);
 }
 
-int probe_parse_workloads(const char *list, unsigned *out, char *err, size_t errsz)
-{
-    static const struct { const char *name; unsigned bit; } names[] = {
-        {"gemm", PROBE_W_GEMM}, {"stream", PROBE_W_STREAM}, {"transfer", PROBE_W_TRANSFER},
-        {"train-mlp", PROBE_W_TRAIN_MLP}, {"train-tiny", PROBE_W_TRAIN_TINY}, {"allreduce", PROBE_W_ALLREDUCE},
-        {"train-dp", PROBE_W_TRAIN_DP}, {"train-gpt", PROBE_W_TRAIN_GPT}, {"frameworks", PROBE_W_FRAMEWORKS},
-        {"all", PROBE_W_ALL},
-    };
-    *out = 0;
-    char copy[256];
-    snprintf(copy, sizeof copy, "%s", list);
-    for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        unsigned bit = 0;
-        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-            if (strcasecmp(names[i].name, t) == 0) bit = names[i].bit;
-        if (!bit) {
-            snprintf(err, errsz, "unknown workload '%s' (gemm, stream, transfer, train-mlp, train-tiny, allreduce, train-dp, "
-                     "train-gpt, frameworks, all)", t);
-            return -1;
-        }
-        *out |= bit;
-    }
-    if (!*out) {
-        snprintf(err, errsz, "no workload named");
-        return -1;
-    }
-    return 0;
-}
-
 /* --- bookkeeping ------------------------------------------------------------------------- */
 
 struct runner {
@@ -900,28 +871,127 @@ int probe_use_gpu(struct probe_options *o, int index, int also_cpu, char *err, s
 
 static void fw_progress(void *ctx, double planned_seconds, const char *what) { progress(ctx, planned_seconds, what); }
 
+/* --- the workloads, one row each ------------------------------------------------------------ */
+
+static void gpu_tiny(struct runner *r) { run_gpu_train(r, 1); }
+static void gpu_stream(struct runner *r) { run_gpu_memory(r, PROBE_W_STREAM); }
+static void gpu_transfer(struct runner *r) { run_gpu_memory(r, PROBE_W_TRANSFER); }
+static void gpu_mlp(struct runner *r) { run_gpu_train(r, 0); }
+static void gpu_gpt(struct runner *r) { run_train_gpt(r, 1); }
+static void cpu_tiny(struct runner *r) { run_train(r, 1); }
+static void cpu_mlp(struct runner *r) { run_train(r, 0); }
+static void cpu_gpt(struct runner *r) { run_train_gpt(r, 0); }
+static void run_frameworks(struct runner *r) { probe_fw_run(r->run, r->opt, r->threads, fw_progress, r); }
+
+static double plan_gemm_sweep(const struct runner *r)
+{
+    int nsizes;
+    const int *sizes = gemm_sizes(r, &nsizes);
+    double total = 0;
+    for (int i = 0; i < nsizes; i++) total += plan_gemm(r, sizes[i]);
+    return total;
+}
+static double plan_stream(const struct runner *r) { return stream_rounds(r) * plan_stream_round(stream_elements(r)); }
+static double plan_tiny(const struct runner *r) { return plan_cpu_train(r, 1); }
+static double plan_mlp(const struct runner *r) { return plan_cpu_train(r, 0); }
+static double plan_gpt(const struct runner *r) { return plan_train_gpt(r, 0); }
+static double plan_frameworks(const struct runner *r) { return probe_fw_plan_seconds(r->opt); }
+
+/* The row saying why a workload asked for did not run here. */
+static void no_transfer(struct runner *r)
+{
+    if (r->opt->gpu) return;
+    char why[220];
+    snprintf(why, sizeof why, "skipped: %.200s", r->opt->gpu_missing[0] ? r->opt->gpu_missing : "no GPU");
+    skip(r, "transfer", "h2d_gbs", "GB/s", why);
+}
+/* Under MPI the command line runs these through probes/dist.c after the others. */
+static void no_allreduce(struct runner *r)
+{
+    if (!r->opt->distributed) skip(r, "allreduce", "busbw_gbs", "GB/s", "skipped: single process (run under mpirun -np N)");
+}
+static void no_train_dp(struct runner *r)
+{
+    if (!r->opt->distributed)
+        skip(r, "train-dp", "scaling_efficiency", "ratio", "skipped: single process (run under mpirun -np N)");
+}
+
+/* In the order a probe runs them: the GPU's first when there is one, then the CPU's: the
+ * training steps first, then STREAM (its own threads run while OpenBLAS's pool is idle), then
+ * the sgemm sweep, whose best figure the training steps are compared with afterwards; last the
+ * frameworks, the longest, and the one that starts other programs, on whatever device. A new
+ * workload is its row here, its bit in probe.h and its run functions. */
+static const struct workload {
+    const char *name;                           /* as --workload names it */
+    unsigned bit;
+    void (*gpu)(struct runner *r);              /* on the GPU (probe --device cuda), or NULL */
+    void (*cpu)(struct runner *r);              /* on this machine's CPU, or NULL */
+    int any_device;                             /* cpu runs once on a GPU run too (the frameworks) */
+    double (*plan)(const struct runner *r);     /* planned seconds of cpu, or NULL */
+    void (*absent)(struct runner *r);           /* the row of why it did not run here, or NULL */
+} workloads[] = {
+    {"train-tiny", PROBE_W_TRAIN_TINY, gpu_tiny, cpu_tiny, 0, plan_tiny, NULL},
+    {"stream", PROBE_W_STREAM, gpu_stream, run_stream, 0, plan_stream, NULL},
+    {"transfer", PROBE_W_TRANSFER, gpu_transfer, NULL, 0, NULL, no_transfer},
+    {"gemm", PROBE_W_GEMM, run_gpu_gemm, run_gemm, 0, plan_gemm_sweep, NULL},
+    {"train-mlp", PROBE_W_TRAIN_MLP, gpu_mlp, cpu_mlp, 0, plan_mlp, NULL},
+    {"train-gpt", PROBE_W_TRAIN_GPT, gpu_gpt, cpu_gpt, 0, plan_gpt, NULL},
+    {"frameworks", PROBE_W_FRAMEWORKS, NULL, run_frameworks, 1, plan_frameworks, NULL},
+    {"allreduce", PROBE_W_ALLREDUCE, NULL, NULL, 0, NULL, no_allreduce},
+    {"train-dp", PROBE_W_TRAIN_DP, NULL, NULL, 0, NULL, no_train_dp},
+};
+#define NWORKLOADS (int)(sizeof workloads / sizeof workloads[0])
+
+const char *probe_workload_name(int i, unsigned *bit)
+{
+    if (i < 0 || i >= NWORKLOADS) return NULL;
+    if (bit) *bit = workloads[i].bit;
+    return workloads[i].name;
+}
+
+int probe_parse_workloads(const char *list, unsigned *out, char *err, size_t errsz)
+{
+    char names[256] = "";
+    for (int i = 0; i < NWORKLOADS; i++) {
+        size_t used = strlen(names);
+        snprintf(names + used, sizeof names - used, "%s, ", workloads[i].name);
+    }
+    *out = 0;
+    char copy[256];
+    snprintf(copy, sizeof copy, "%s", list);
+    for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        unsigned bit = strcasecmp(t, "all") == 0 ? PROBE_W_ALL : 0;
+        for (int i = 0; i < NWORKLOADS; i++)
+            if (strcasecmp(workloads[i].name, t) == 0) bit = workloads[i].bit;
+        if (!bit) {
+            snprintf(err, errsz, "unknown workload '%s' (%sall)", t, names);
+            return -1;
+        }
+        *out |= bit;
+    }
+    if (!*out) {
+        snprintf(err, errsz, "no workload named");
+        return -1;
+    }
+    return 0;
+}
+
+/* Whether row w runs in this pass: asked for, and on this device. */
+static int runs(const struct workload *w, const struct probe_options *opt, int gpu_pass)
+{
+    if (!(opt->workloads & w->bit)) return 0;
+    if (gpu_pass) return opt->gpu && w->gpu;
+    return w->cpu && (w->any_device || opt->cpu || !opt->gpu);
+}
+
 double probe_plan_seconds(const struct probe_run *run, const struct probe_options *opt)
 {
     struct runner r = {.run = (struct probe_run *)run, .opt = opt};
-    unsigned w = opt->workloads;
     double total = 0;
-    if (opt->cpu || !opt->gpu) {
-        int nsizes;
-        const int *sizes = gemm_sizes(&r, &nsizes);
-        if (w & PROBE_W_GEMM)
-            for (int i = 0; i < nsizes; i++) total += plan_gemm(&r, sizes[i]);
-        if (w & PROBE_W_STREAM) total += stream_rounds(&r) * plan_stream_round(stream_elements(&r));
-        if (w & PROBE_W_TRAIN_TINY) total += plan_cpu_train(&r, 1);
-        if (w & PROBE_W_TRAIN_MLP) total += plan_cpu_train(&r, 0);
-        if (w & PROBE_W_TRAIN_GPT) total += plan_train_gpt(&r, 0);
+    for (int i = 0; i < NWORKLOADS; i++) {
+        if (runs(&workloads[i], opt, 1)) total += PLAN_GPU_STEP;
+        if (runs(&workloads[i], opt, 0) && workloads[i].plan) total += workloads[i].plan(&r);
     }
-    if (opt->gpu) {
-        static const unsigned gpu_steps[] = {PROBE_W_GEMM, PROBE_W_STREAM, PROBE_W_TRANSFER, PROBE_W_TRAIN_MLP,
-                                             PROBE_W_TRAIN_TINY, PROBE_W_TRAIN_GPT};
-        for (size_t i = 0; i < sizeof gpu_steps / sizeof gpu_steps[0]; i++)
-            if (w & gpu_steps[i]) total += PLAN_GPU_STEP;
-    }
-    if (w & PROBE_W_FRAMEWORKS) total += probe_fw_plan_seconds(opt);
     return total;
 }
 
@@ -929,38 +999,13 @@ int probe_run_workloads(struct probe_run *run, const struct probe_options *opt)
 {
     struct runner r = {.run = run, .opt = opt, .threads = opt->threads > 0 ? opt->threads : (run->hw.cpu.cores > 0 ? run->hw.cpu.cores : 1),
                        .started = clock_now_s(), .last_eta = -1};
-    unsigned w = opt->workloads;
-    int cpu = opt->cpu || !opt->gpu;
-    int gpt = (w & PROBE_W_TRAIN_GPT) ? 1 : 0;
     r.total = probe_plan_seconds(run, opt);
     if (r.total <= 0) r.total = 1;
-    if (opt->gpu) {
-        if ((w & PROBE_W_TRAIN_TINY) && !stopped(&r)) run_gpu_train(&r, 1);
-        if ((w & (PROBE_W_STREAM | PROBE_W_TRANSFER)) && !stopped(&r)) run_gpu_memory(&r, w);
-        if ((w & PROBE_W_GEMM) && !stopped(&r)) run_gpu_gemm(&r);
-        if ((w & PROBE_W_TRAIN_MLP) && !stopped(&r)) run_gpu_train(&r, 0);
-        if (gpt && !stopped(&r)) run_train_gpt(&r, 1);
-    }
-    if (!cpu) w &= ~(unsigned)(PROBE_W_GEMM | PROBE_W_STREAM | PROBE_W_TRAIN_MLP | PROBE_W_TRAIN_TINY | PROBE_W_TRAIN_GPT);
-    /* The steps first, then STREAM (its own threads run while OpenBLAS's pool is idle), then
-     * the sgemm sweep, whose best figure the training steps are compared with afterwards. */
-    if ((w & PROBE_W_TRAIN_TINY) && !stopped(&r)) run_train(&r, 1);
-    if ((w & PROBE_W_STREAM) && !stopped(&r)) run_stream(&r);
-    if ((w & PROBE_W_GEMM) && !stopped(&r)) run_gemm(&r);
-    if ((w & PROBE_W_TRAIN_MLP) && !stopped(&r)) run_train(&r, 0);
-    if ((w & PROBE_W_TRAIN_GPT) && !stopped(&r)) run_train_gpt(&r, 0);
-    /* Last: the longest, and the one that starts other programs. */
-    if ((opt->workloads & PROBE_W_FRAMEWORKS) && !stopped(&r)) probe_fw_run(run, opt, r.threads, fw_progress, &r);
-    if ((w & PROBE_W_TRANSFER) && !opt->gpu) {
-        char why[220];
-        snprintf(why, sizeof why, "skipped: %.200s", opt->gpu_missing[0] ? opt->gpu_missing : "no GPU");
-        skip(&r, "transfer", "h2d_gbs", "GB/s", why);
-    }
-    /* Under MPI the command line runs these through probes/dist.c after this function. */
-    if ((w & PROBE_W_ALLREDUCE) && !opt->distributed)
-        skip(&r, "allreduce", "busbw_gbs", "GB/s", "skipped: single process (run under mpirun -np N)");
-    if ((w & PROBE_W_TRAIN_DP) && !opt->distributed)
-        skip(&r, "train-dp", "scaling_efficiency", "ratio", "skipped: single process (run under mpirun -np N)");
+    for (int pass = 1; pass >= 0; pass--)
+        for (int i = 0; i < NWORKLOADS && !stopped(&r); i++)
+            if (runs(&workloads[i], opt, pass)) (pass ? workloads[i].gpu : workloads[i].cpu)(&r);
+    for (int i = 0; i < NWORKLOADS; i++)
+        if ((opt->workloads & workloads[i].bit) && workloads[i].absent) workloads[i].absent(&r);
     if (stopped(&r)) {
         run->interrupted = 1;
         return 1;

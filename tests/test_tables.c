@@ -1,5 +1,5 @@
 /* The tables that variants are rows of: each row reaches every place that reads it (kb list
- * kinds, the wizard's questions against the answer keys). */
+ * kinds, kb subcommands, the wizard's questions against the answer keys, the probe workloads). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +10,7 @@
 #include "knowledge/answer_keys.h"
 #include "knowledge/answers.h"
 #include "knowledge/kb.h"
+#include "probes/probe.h"
 #include "tui/app.h"
 #include "tests/support.h"
 
@@ -177,4 +178,61 @@ Test(tables, kb_subcommands_refuse_what_their_row_does_not_take)
     cr_assert_eq(ts_run(&r, env, NULL, (const char *const[]){dbarg, "kb", "show", "jax", "--json", NULL}), 0);
     cr_expect_eq(r.status, 0, "one ID with --json is taken: %s", r.err);
     ts_run_free(&r);
+}
+
+/* --- probe workloads ------------------------------------------------------------------------- */
+
+/* Every workload row: a bit of its own, all of them PROBE_W_ALL; its name taken by --workload
+ * (any case), listed in `probe --help`, in docs/probe.md and in the run document's schema enum,
+ * which names no other. */
+Test(tables, workload_rows_reach_the_parser_the_help_the_docs_and_the_schema)
+{
+    unsigned all = 0, bit;
+    int n = 0;
+    struct ts_run help;
+    cr_assert_eq(ts_run(&help, env, NULL, (const char *const[]){"probe", "--help", NULL}), 0);
+    const char *sd = getenv("FWADVISOR_SCHEMA_DIR");
+    char path[4200];
+    snprintf(path, sizeof path, "%s/probe.schema.json", sd && *sd ? sd : "docs");
+    char *schema_text = ts_read(path, NULL);
+    snprintf(path, sizeof path, "%s/probe.md", sd && *sd ? sd : "docs");
+    char *doc = ts_read(path, NULL);
+    cr_assert(schema_text && doc);
+    cJSON *schema = cJSON_Parse(schema_text);
+    const cJSON *enums = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(
+                             cJSON_GetObjectItem(cJSON_GetObjectItem(schema, "properties"), "results"), "items"), "properties"),
+                             "workload"), "enum");
+    cr_assert_not_null(enums, "the schema's workload enum");
+    for (const char *name; (name = probe_workload_name(n, &bit)); n++) {
+        cr_expect_eq(bit & (bit - 1), 0, "%s: one bit", name);
+        cr_expect_eq(all & bit, 0, "%s: a bit of its own", name);
+        all |= bit;
+        unsigned parsed = 0;
+        char err[256], upper[32];
+        snprintf(upper, sizeof upper, "%s", name);
+        for (char *c = upper; *c; c++) *c = (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c);
+        cr_expect_eq(probe_parse_workloads(upper, &parsed, err, sizeof err), 0, "%s: %s", upper, err);
+        cr_expect_eq(parsed, bit, "%s", name);
+        cr_expect(strstr(help.out, name), "probe --help lacks %s", name);
+        char quoted[40];
+        snprintf(quoted, sizeof quoted, "`%s`", name);
+        cr_expect(strstr(doc, quoted), "docs/probe.md lacks %s", quoted);
+        int in_enum = 0;
+        const cJSON *v;
+        cJSON_ArrayForEach(v, enums) in_enum |= cJSON_IsString(v) && strcmp(v->valuestring, name) == 0;
+        cr_expect(in_enum, "the schema's enum lacks %s", name);
+    }
+    cr_expect_eq(n, 9);
+    cr_expect_eq(cJSON_GetArraySize(enums), n, "the schema names workloads the table lacks");
+    cr_expect_eq(all, (unsigned)PROBE_W_ALL);
+    unsigned parsed = 0;
+    char err[256];
+    cr_expect_eq(probe_parse_workloads("all", &parsed, err, sizeof err), 0);
+    cr_expect_eq(parsed, (unsigned)PROBE_W_ALL);
+    cr_expect_eq(probe_parse_workloads("gemm,bogus", &parsed, err, sizeof err), -1);
+    cr_expect_str_eq(err, "unknown workload 'bogus' (train-tiny, stream, transfer, gemm, train-mlp, train-gpt, frameworks, "
+                          "allreduce, train-dp, all)");
+    cJSON_Delete(schema);
+    free(schema_text), free(doc);
+    ts_run_free(&help);
 }
