@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "engine/file.h"
 #include "tests/support.h"
 #include "tests/tmux_driver.h"
 
@@ -677,4 +678,45 @@ Test(probe_signals, the_interface_refuses_to_write_a_report_to_a_fifo)
     free(tty_wait("[2 Why]"));
     free(answers);
     free(fifo);
+}
+
+/* The interface's reads and writes (engine/file.h, _regular) refuse what is not a regular file
+ * without waiting, with one line saying what it is; the command line's keep reading a pipe and
+ * writing a device in place. */
+Test(probe_signals, regular_only_reads_and_writes_refuse_fifos_and_devices)
+{
+    char *fifo = make_fifo("io.fifo"), *file = ts_path(tty_dir(), "plain.json"), err[4400], want[4400];
+    unsigned char *data;
+    size_t len;
+    cr_assert_eq(eng_file_read_regular(fifo, 1 << 20, &data, &len, err, sizeof err), ENG_FILE_REFUSED);
+    snprintf(want, sizeof want, "cannot read '%s': it is a FIFO, not a regular file", fifo);
+    cr_expect_str_eq(err, want);
+    cr_expect_eq(eng_file_read_regular("/dev/null", 1 << 20, &data, &len, err, sizeof err), ENG_FILE_REFUSED);
+    cr_expect_str_eq(err, "cannot read '/dev/null': it is a character device, not a regular file");
+    cr_expect_eq(eng_file_read_regular("-", 1 << 20, &data, &len, err, sizeof err), ENG_FILE_MISSING,
+                 "'-' is a file's name there, not standard input");
+    ts_write_str(file, "{}");
+    cr_assert_eq(eng_file_read_regular(file, 1 << 20, &data, &len, err, sizeof err), ENG_FILE_OK, "%s", err);
+    cr_expect(len == 2 && !memcmp(data, "{}", 2));
+    free(data);
+    /* the plain read takes what a writer puts into the FIFO */
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fd = open(fifo, O_WRONLY);
+        _exit(fd >= 0 && write(fd, "abc", 3) == 3 ? 0 : 1);
+    }
+    cr_assert_eq(eng_file_read(fifo, 1 << 20, &data, &len, err, sizeof err), ENG_FILE_OK, "%s", err);
+    cr_expect(len == 3 && !memcmp(data, "abc", 3));
+    free(data);
+    waitpid(pid, NULL, 0);
+    struct eng_chunk chunk = {"x", 1};
+    cr_expect_eq(eng_file_write_regular(fifo, &chunk, 1, err, sizeof err), ENG_FILE_REFUSED);
+    snprintf(want, sizeof want, "cannot write '%s': it is a FIFO, not a regular file", fifo);
+    cr_expect_str_eq(err, want);
+    cr_expect_eq(eng_file_write_regular("/dev/null", &chunk, 1, err, sizeof err), ENG_FILE_REFUSED);
+    cr_expect_str_eq(err, "cannot write '/dev/null': it is a character device, not a regular file");
+    cr_expect_eq(eng_file_write("/dev/null", &chunk, 1, err, sizeof err), ENG_FILE_OK, "%s", err);
+    cr_expect_eq(eng_file_write_regular(file, &chunk, 1, err, sizeof err), ENG_FILE_OK, "%s", err);
+    free(fifo);
+    free(file);
 }
