@@ -129,6 +129,7 @@ static void proc_start(struct proc *p, const char *const *args, const char *cons
         int tty = open(slave_path, O_RDWR | O_NOCTTY), null = open("/dev/null", O_RDWR);
         dup2(null, 0), dup2(null, 1), dup2(tty, 2);
         setenv("NO_COLOR", "1", 1);
+        setenv("TMPDIR", tty_dir(), 1); /* what a killed run leaves (the frameworks' folder) goes with the test's */
         static const char *const unset[] = {"FWADVISOR_DB", "FWADVISOR_SYSROOT", "HWLOC_XMLFILE",
                                             "TPU_ACCELERATOR_TYPE"};
         for (size_t i = 0; i < sizeof unset / sizeof unset[0]; i++) unsetenv(unset[i]);
