@@ -126,7 +126,44 @@ void probe_view_open_stored(struct app *a, const char *id)
     a->screen = SCR_PROBE;
 }
 
-static void store(struct app *a);
+/* The run finished (or stopped): stored, and what became of it in p->message; after a signal,
+ * the lines the interface leaves on standard error too. */
+static void store(struct app *a)
+{
+    struct probe_state *p = &a->probe;
+    char err[512], where[PATH_MAX];
+    p->signalled = p->session.signal != 0;
+    if (probe_session_finish(&p->session, a->k) != 0) {
+        snprintf(p->message, sizeof p->message, "out of memory");
+        if (p->signalled) probe_session_signal_line(&p->session, 0, p->exit_lines[1], sizeof p->exit_lines[1]);
+        return;
+    }
+    probe_session_baseline(a->k, "latest", p->session.doc, &p->baseline, err, sizeof err);
+    /* How long Esc took to stop the measuring, said: the interface promises under a second. */
+    char how[80] = "interrupted", took[48];
+    if (p->cancel_at > 0)
+        snprintf(how, sizeof how, "cancelled in %s", units_duration(p->finished_at - p->cancel_at, took, sizeof took));
+    int cut = p->session.run->interrupted;
+    enum probe_save_status st = probe_session_save(&p->session, a->k, where, sizeof where, err, sizeof err);
+    switch (st) {
+    case PROBE_SAVED:
+        snprintf(p->message, sizeof p->message, "saved as probe run %s%s%s%s", p->session.run->id, cut ? " (" : "",
+                 cut ? how : "", cut ? ": the finished results only)" : "");
+        app_refresh_hardware(a);
+        break;
+    case PROBE_SPILLED: snprintf(p->message, sizeof p->message, "not stored (%.100s); kept in %.120s", err, where); break;
+    case PROBE_LOST: snprintf(p->message, sizeof p->message, "%.250s", err); break;
+    case PROBE_NOTHING:
+        snprintf(p->message, sizeof p->message, "%s, before anything finished: nothing saved", how);
+        break;
+    }
+    p->shown = cJSON_Duplicate(p->session.doc, 1);
+    if (p->signalled) {
+        if (st == PROBE_SPILLED || st == PROBE_LOST)
+            snprintf(p->exit_lines[0], sizeof p->exit_lines[0], "%s", p->message);
+        probe_session_signal_line(&p->session, st == PROBE_SAVED, p->exit_lines[1], sizeof p->exit_lines[1]);
+    }
+}
 
 /* The worker done: join it, finish the document, store the run and let the advisor use it;
  * compare with the latest stored run of the same machine. Then the signals are the
@@ -150,47 +187,8 @@ void probe_view_poll(struct app *a)
 int probe_view_interrupted(struct app *a)
 {
     struct probe_state *p = &a->probe;
-    if (p->started && !p->collected && p->session.signal) {
-        if (p->cancel_at <= 0) p->cancel_at = clock_now_s();
-        collect(a); /* waits for the worker: it stops within a second */
-    }
+    if (p->started && !p->collected && p->session.signal) collect(a); /* the worker stops within a second */
     return p->signalled;
-}
-
-/* The run finished (or stopped): stored, and what became of it in p->message; after a signal,
- * the lines the interface leaves on standard error too. */
-static void store(struct app *a)
-{
-    struct probe_state *p = &a->probe;
-    char err[512], where[PATH_MAX];
-    p->signalled = p->session.signal != 0;
-    if (probe_session_finish(&p->session, a->k) != 0) {
-        snprintf(p->message, sizeof p->message, "out of memory");
-        if (p->signalled) probe_session_signal_line(&p->session, 0, p->exit_lines[1], sizeof p->exit_lines[1]);
-        return;
-    }
-    probe_session_baseline(a->k, "latest", p->session.doc, &p->baseline, err, sizeof err);
-    /* How long Esc took to stop the measuring, said: the interface promises under a second. */
-    char took[48] = "";
-    if (p->cancel_at > 0) units_duration(p->finished_at - p->cancel_at, took, sizeof took);
-    enum probe_save_status st = probe_session_save(&p->session, a->k, where, sizeof where, err, sizeof err);
-    switch (st) {
-    case PROBE_SAVED:
-        snprintf(p->message, sizeof p->message, "saved as probe run %s%s%s%s", p->session.run->id,
-                 p->session.run->interrupted ? " (cancelled in " : "", took, p->session.run->interrupted ? ": the finished results only)" : "");
-        app_refresh_hardware(a);
-        break;
-    case PROBE_SPILLED: snprintf(p->message, sizeof p->message, "not stored (%.100s); kept in %.120s", err, where); break;
-    case PROBE_LOST: snprintf(p->message, sizeof p->message, "%.250s", err); break;
-    case PROBE_NOTHING:
-        snprintf(p->message, sizeof p->message, "cancelled in %s, before anything finished: nothing saved", took);
-        break;
-    }
-    p->shown = cJSON_Duplicate(p->session.doc, 1);
-    if (p->signalled) {
-        if (st == PROBE_SPILLED || st == PROBE_LOST) snprintf(p->exit_lines[0], sizeof p->exit_lines[0], "%s", p->message);
-        probe_session_signal_line(&p->session, st == PROBE_SAVED, p->exit_lines[1], sizeof p->exit_lines[1]);
-    }
 }
 
 void probe_view_cleanup(struct app *a)
