@@ -335,7 +335,7 @@ static cJSON *interrupt(const char *const *args, const char *marker, int times, 
     double took;
     cJSON *doc = interrupt_once(args, marker, times, marker_file, delay_ms, k, kept, &took);
     if (took >= 1.0) {
-        cr_log_warn("%s: %.3f s, over the second: once more", sig_names[k], took);
+        fprintf(stderr, "probe_signals: %s: %.3f s, over the second: once more\n", sig_names[k], took);
         cJSON_Delete(doc);
         doc = interrupt_once(args, marker, times, marker_file, delay_ms, k, kept, &took);
     }
@@ -614,7 +614,7 @@ Test(probe_signals, the_interface_keeps_a_probe_a_signal_stops)
         double took = tui_interrupt_once(k);
         tries++;
         if (took >= 1.0) {
-            cr_log_warn("interface %s: %.3f s, over the second: once more", sig_names[k], took);
+            fprintf(stderr, "probe_signals: interface %s: %.3f s, over the second: once more\n", sig_names[k], took);
             took = tui_interrupt_once(k);
             tries++;
         }
