@@ -509,7 +509,7 @@ static int resolve(const char *path, const char *shown, int regular_only, struct
                 snprintf(err, errsz, "cannot write '%s': %s", shown, strerror(ENAMETOOLONG));
                 return FILE_ERR;
             }
-            snprintf(cur, sizeof cur, "%s", next);
+            memcpy(cur, next, strlen(next) + 1);
             continue;
         }
         if ((S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)) && regular_only) {

@@ -300,7 +300,7 @@ void probe_cpu_peaks(struct probe_cpu *cpu)
     }
     if (cpu->flops_per_cycle > 0 && cpu->max_mhz > 0 && cpu->cores > 0) {
         cpu->peak_gflops = (double)cpu->cores * cpu->max_mhz * cpu->flops_per_cycle / 1e3;
-        snprintf(cpu->peak_note, sizeof cpu->peak_note, "%s%d cores x %.0f MHz (%s) x %d FP32 FLOP/cycle (%s)",
+        snprintf(cpu->peak_note, sizeof cpu->peak_note, "%s%d cores x %.0f MHz (%.40s) x %d FP32 FLOP/cycle (%.80s)",
                  cpu->peak_estimated ? "estimated: " : "", cpu->cores, cpu->max_mhz, cpu->mhz_source, cpu->flops_per_cycle,
                  cpu->peak_estimated ? how : cpu->microarch);
     } else {

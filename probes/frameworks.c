@@ -438,7 +438,7 @@ void probe_fw_run(struct probe_run *run, const struct probe_options *opt, int th
     int njobs = 0;
     if (fw_folder_make(s, why, sizeof why) != 0 || fw_env_make(s) != 0) {
         struct probe_result *res = probe_result_add(run, "frameworks", "cpu", "step_ms", "ms");
-        if (res) res->skipped = 1, snprintf(res->reason, sizeof res->reason, "%s", why[0] ? why : "out of memory");
+        if (res) res->skipped = 1, snprintf(res->reason, sizeof res->reason, "%.250s", why[0] ? why : "out of memory");
         goto done;
     }
     find_interpreters(s);
