@@ -76,6 +76,9 @@ int cli_parse_number(const char *opt, const char *s, double lo, double hi, int i
 /* A float as the double JSON should print: the shortest decimal that reads back as the same
  * float (0.001f is 0.001, not 0.0010000000474974513). */
 double cli_float(float f);
+/* The memory a CPU training run may take: --max-memory GB when given (> 0), else what this
+ * machine has available (0 when unknown); *what names which, for the refusal. */
+double cli_train_memory_limit(double max_memory_gb, const char **what);
 /* The training commands' step-time line (seconds in), within 80 columns. */
 void cli_print_step_times(double median, double min, double max, int n);
 

@@ -84,6 +84,16 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+double cli_train_memory_limit(double max_memory_gb, const char **what)
+{
+    if (max_memory_gb > 0) {
+        *what = "--max-memory";
+        return max_memory_gb * 1e9;
+    }
+    *what = "available on this machine";
+    return quick_memory_available_bytes();
+}
+
 void cli_train_on_step(void *ctx, int step, float loss, double seconds)
 {
     struct cli_train_progress *p = ctx;
@@ -258,13 +268,10 @@ static int check_memory(const struct train_opts *o)
     const struct eng_config *cfg = &o->cfg;
     if (o->device_index >= 0) return EXIT_OK;
     int in = cfg->sizes[0], out = cfg->sizes[cfg->nsizes - 1];
-    double need = eng_config_buffer_bytes(cfg), limit = o->max_memory_gb * 1e9;
+    double need = eng_config_buffer_bytes(cfg);
     if (!o->data) need += (double)synthetic_rows(cfg->batch) * ((double)in + (cfg->loss == ENG_LOSS_CE ? 1 : out)) * 4;
-    const char *what = "--max-memory";
-    if (limit <= 0) {
-        limit = quick_memory_available_bytes();
-        what = "available on this machine";
-    }
+    const char *what;
+    double limit = cli_train_memory_limit(o->max_memory_gb, &what);
     if (limit > 0 && need > limit) {
         cli_error("--layers %s needs %.3g GB (parameters, gradients, optimizer state, activations and data), more "
                   "than the %.3g GB %s",

@@ -6,7 +6,6 @@
 #include "knowledge/planner.h"
 #include "probes/cpu_cores.h"
 #include "probes/probe.h"
-#include "probes/quick.h"
 
 #include <cjson/cJSON.h>
 #include <getopt.h>
@@ -207,12 +206,9 @@ static int check(struct gpt_args *a)
     /* What the model will hold, before anything is allocated: a size the machine cannot hold is
      * refused at once, not after minutes of paging. */
     if (a->device_index < 0) {
-        double need = eng_gpt_config_buffer_bytes(c, eng_cpu_backend()), limit = a->max_memory_gb * 1e9;
-        const char *what = "--max-memory";
-        if (limit <= 0) {
-            limit = quick_memory_available_bytes();
-            what = "available on this machine";
-        }
+        double need = eng_gpt_config_buffer_bytes(c, eng_cpu_backend());
+        const char *what;
+        double limit = cli_train_memory_limit(a->max_memory_gb, &what);
         if (limit > 0 && need > limit) {
             cli_error("this model needs %.3g GB (parameters, gradients, optimizer state, activations), more than the "
                       "%.3g GB %s", need / 1e9, limit / 1e9, what);
