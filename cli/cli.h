@@ -102,7 +102,7 @@ int cmd_train(struct globals *g, int argc, char **argv);
 struct cli_train_progress {
     int every, steps, json;
 };
-void cli_train_on_step(void *ctx, int step, float loss, double seconds);
+int cli_train_on_step(void *ctx, int step, float loss, double seconds);
 /* `fwadvisor train --model gpt ...` (cmd_train_gpt.c), called by cmd_train. */
 int cmd_train_gpt(struct globals *g, int argc, char **argv);
 int cmd_probe(struct globals *g, int argc, char **argv);

@@ -94,12 +94,12 @@ double cli_train_memory_limit(double max_memory_gb, const char **what)
     return quick_memory_available_bytes();
 }
 
-void cli_train_on_step(void *ctx, int step, float loss, double seconds)
+int cli_train_on_step(void *ctx, int step, float loss, double seconds)
 {
     struct cli_train_progress *p = ctx;
-    if (p->json) return;
-    if (step == 0 || (step + 1) % p->every == 0 || step + 1 == p->steps)
+    if (!p->json && (step == 0 || (step + 1) % p->every == 0 || step + 1 == p->steps))
         printf("step %6d/%d  loss %.6f  %8.3f ms\n", step + 1, p->steps, loss, seconds * 1e3);
+    return 0;
 }
 
 /* Rows of synthetic data: four batches, at least 1024. */

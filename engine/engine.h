@@ -125,9 +125,35 @@ struct eng_run {
     const volatile sig_atomic_t *stop;
 };
 
-/* Runs `steps` timed steps on data (batches gathered before each step's timer starts).
- * on_step (may be NULL) is called after each step with its loss. */
-int eng_train(struct eng_model *m, const struct eng_data *d, struct eng_run *run,
-              void (*on_step)(void *ctx, int step, float loss, double seconds), void *ctx, char *err, size_t errsz);
+/* Called after each finished step with its index (from 0), its loss and its seconds (the step
+ * alone: the batch is gathered before its timer starts). A nonzero return ends the run there,
+ * that step counted in run->steps. */
+typedef int (*eng_step_hook)(void *ctx, int step, float loss, double seconds);
+
+/* How a run's loop calls out and which batches it takes; a zeroed one is eng_train's. */
+struct eng_loop {
+    eng_step_hook on_step; /* may be NULL */
+    void *ctx;             /* on_step's and on_grads's */
+    /* MLP only, may be NULL: called between the backward pass and the update with the flat
+     * gradient buffer (eng_model_grad_buffer), to change in place; data-parallel training
+     * averages it over the ranks there. */
+    void (*on_grads)(void *ctx, float *grads, size_t n);
+    /* Step s trains on the data's batch number first_batch + s * batch_stride (stride 0: 1), so
+     * a run can go on where another ended, or take one rank's share of a global batch. */
+    long first_batch, batch_stride;
+};
+
+/* The batch number of step s. */
+long eng_loop_batch(const struct eng_loop *loop, int s);
+
+/* Runs run->steps timed steps on data (batches gathered before each step's timer starts).
+ * loop->on_step is called after each step with its loss, before the loss is checked; a loss
+ * that is not finite ends the run with ENG_ERR_RUNTIME, run->steps lowered to the steps before
+ * it. loop NULL: a zeroed one. */
+int eng_train_loop(struct eng_model *m, const struct eng_data *d, struct eng_run *run, const struct eng_loop *loop,
+                   char *err, size_t errsz);
+/* eng_train_loop with on_step and ctx alone. */
+int eng_train(struct eng_model *m, const struct eng_data *d, struct eng_run *run, eng_step_hook on_step, void *ctx,
+              char *err, size_t errsz);
 
 #endif

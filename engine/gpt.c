@@ -632,9 +632,8 @@ double eng_gpt_time_gemms(struct eng_gpt *m)
 
 /* --- training ------------------------------------------------------------------------------ */
 
-int eng_gpt_train(struct eng_gpt *m, const struct eng_tokens *t, struct eng_run *run,
-                  void (*on_step)(void *ctx, int step, float loss, double seconds), void *ctx, char *err,
-                  size_t errsz)
+int eng_gpt_train_loop(struct eng_gpt *m, const struct eng_tokens *t, struct eng_run *run,
+                       const struct eng_loop *loop, char *err, size_t errsz)
 {
     const struct eng_gpt_config *c = &m->cfg;
     if (t->vocab > c->vocab) {
@@ -654,7 +653,7 @@ int eng_gpt_train(struct eng_gpt *m, const struct eng_tokens *t, struct eng_run 
             run->steps = s;
             break;
         }
-        eng_tokens_batch(t, s, c->batch, c->ctx, in, in + n);
+        eng_tokens_batch(t, eng_loop_batch(loop, s), c->batch, c->ctx, in, in + n);
         double t0 = clock_now_s();
         float loss = eng_gpt_step(m, in, in + n);
         double dt = clock_now_s() - t0;
@@ -671,9 +670,19 @@ int eng_gpt_train(struct eng_gpt *m, const struct eng_tokens *t, struct eng_run 
         }
         if (run->losses) run->losses[s] = loss;
         if (run->step_seconds) run->step_seconds[s] = dt;
-        if (on_step) on_step(ctx, s, loss, dt);
+        if (loop && loop->on_step && loop->on_step(loop->ctx, s, loss, dt)) {
+            run->steps = s + 1;
+            break;
+        }
     }
     m->stop = NULL;
     free(in);
     return status;
+}
+
+int eng_gpt_train(struct eng_gpt *m, const struct eng_tokens *t, struct eng_run *run, eng_step_hook on_step,
+                  void *ctx, char *err, size_t errsz)
+{
+    struct eng_loop loop = {.on_step = on_step, .ctx = ctx};
+    return eng_gpt_train_loop(m, t, run, &loop, err, errsz);
 }

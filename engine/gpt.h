@@ -128,11 +128,14 @@ void eng_tokens_batch(const struct eng_tokens *t, long step, int batch, int ctx,
 /* --- training ------------------------------------------------------------------------------ */
 
 /* Runs run->steps timed steps on tokens (batches gathered before each step's timer starts);
- * on_step and run->stop as eng_train (on the CPU the stop is seen between layers too). Stops at
+ * run->stop, loop->on_step and the batch numbers as eng_train_loop (on the CPU the stop is seen
+ * between layers too; on_step is called only for a finite loss; on_grads is not used). Stops at
  * a loss that is not finite: ENG_ERR_RUNTIME with the step number (from 1) in err, the steps
  * before it in run. */
-int eng_gpt_train(struct eng_gpt *m, const struct eng_tokens *t, struct eng_run *run,
-                  void (*on_step)(void *ctx, int step, float loss, double seconds), void *ctx, char *err,
-                  size_t errsz);
+int eng_gpt_train_loop(struct eng_gpt *m, const struct eng_tokens *t, struct eng_run *run,
+                       const struct eng_loop *loop, char *err, size_t errsz);
+/* eng_gpt_train_loop with on_step and ctx alone. */
+int eng_gpt_train(struct eng_gpt *m, const struct eng_tokens *t, struct eng_run *run, eng_step_hook on_step,
+                  void *ctx, char *err, size_t errsz);
 
 #endif

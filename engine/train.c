@@ -1,4 +1,4 @@
-/* The timed training loop. */
+/* The timed training loop of the MLP. */
 #include "engine/engine.h"
 #include "common/clock.h"
 
@@ -7,8 +7,27 @@
 #include <stdlib.h>
 #include <time.h>
 
-int eng_train(struct eng_model *m, const struct eng_data *d, struct eng_run *run,
-              void (*on_step)(void *ctx, int step, float loss, double seconds), void *ctx, char *err, size_t errsz)
+long eng_loop_batch(const struct eng_loop *loop, int s)
+{
+    if (!loop) return s;
+    return loop->first_batch + (long)s * (loop->batch_stride > 0 ? loop->batch_stride : 1);
+}
+
+/* One step on a batch in host memory: the model's own step, or with on_grads its two halves and
+ * the gradients handed over between them. */
+static float mlp_step(struct eng_model *m, const struct eng_loop *loop, const float *x, const void *t)
+{
+    if (!loop || !loop->on_grads) return eng_model_step(m, x, t);
+    float loss = eng_model_forward_backward(m, x, t);
+    size_t n;
+    float *g = eng_model_grad_buffer(m, &n);
+    loop->on_grads(loop->ctx, g, n);
+    eng_model_update(m);
+    return loss;
+}
+
+int eng_train_loop(struct eng_model *m, const struct eng_data *d, struct eng_run *run, const struct eng_loop *loop,
+                   char *err, size_t errsz)
 {
     const struct eng_config *c = eng_model_config(m);
     if (d->in != c->sizes[0] || d->out != c->sizes[c->nsizes - 1] || d->loss != c->loss) {
@@ -27,29 +46,41 @@ int eng_train(struct eng_model *m, const struct eng_data *d, struct eng_run *run
         snprintf(err, errsz, "out of memory for a batch");
         return ENG_ERR_RUNTIME;
     }
+    int status = ENG_OK;
     for (int s = 0; s < run->steps; s++) {
         if (run->stop && *run->stop) {
             run->steps = s;
             break;
         }
-        eng_data_batch(d, s, c->batch, x, t);
+        eng_data_batch(d, eng_loop_batch(loop, s), c->batch, x, t);
         double t0 = clock_now_s();
-        float loss = eng_model_step(m, x, t);
+        float loss = mlp_step(m, loop, x, t);
         double dt = clock_now_s() - t0;
         if (run->losses) run->losses[s] = loss;
         if (run->step_seconds) run->step_seconds[s] = dt;
-        if (on_step) on_step(ctx, s, loss, dt);
+        int enough = loop && loop->on_step ? loop->on_step(loop->ctx, s, loss, dt) : 0;
         if (!isfinite(loss)) {
             snprintf(err, errsz,
                      "the loss is %s at step %d: training diverged (learning rate too high?) or the data or weights "
                      "hold non-finite values; stopped",
                      isnan(loss) ? "NaN" : "infinite", s + 1);
-            free(x);
-            free(t);
-            return ENG_ERR_RUNTIME;
+            run->steps = s;
+            status = ENG_ERR_RUNTIME;
+            break;
+        }
+        if (enough) {
+            run->steps = s + 1;
+            break;
         }
     }
     free(x);
     free(t);
-    return ENG_OK;
+    return status;
+}
+
+int eng_train(struct eng_model *m, const struct eng_data *d, struct eng_run *run, eng_step_hook on_step, void *ctx,
+              char *err, size_t errsz)
+{
+    struct eng_loop loop = {.on_step = on_step, .ctx = ctx};
+    return eng_train_loop(m, d, run, &loop, err, errsz);
 }
