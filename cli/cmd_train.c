@@ -5,6 +5,7 @@
 #include "engine/tensor_io.h"
 #include "common/units.h"
 #include "probes/cpu_cores.h"
+#include "probes/probe.h"
 #include "probes/quick.h"
 
 #include <cjson/cJSON.h>
@@ -76,12 +77,6 @@ int cli_parse_number(const char *opt, const char *s, double lo, double hi, int i
     }
     *out = v;
     return 0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 double cli_train_memory_limit(double max_memory_gb, const char **what)
@@ -307,14 +302,10 @@ struct step_stats {
 
 static void step_stats(const double *secs, int nsteps, struct step_stats *st)
 {
-    int skip = nsteps > 1 ? 1 : 0, n = nsteps - skip;
-    double *sorted = malloc((size_t)n * sizeof *sorted);
-    for (int i = 0; sorted && i < n; i++) sorted[i] = secs[i + skip];
-    if (sorted) qsort(sorted, (size_t)n, sizeof *sorted, cmp_double);
-    st->median = sorted ? (n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2) : 0;
-    st->min = sorted ? sorted[0] : 0, st->max = sorted ? sorted[n - 1] : 0;
-    st->n = n;
-    free(sorted);
+    int skip = nsteps > 1 ? 1 : 0;
+    struct probe_stats ps;
+    probe_stats_copy(secs + skip, nsteps - skip, &ps);
+    st->median = ps.median, st->min = ps.min, st->max = ps.max, st->n = nsteps - skip;
 }
 
 /* fwadvisor.train/1. */

@@ -237,13 +237,8 @@ static void summarise(const struct eng_gpt *m, const double *secs, int nsteps, s
 {
     const struct eng_gpt_config *c = eng_gpt_config_of(m);
     int skip = nsteps > 1 ? 1 : 0;
-    double *v = malloc((size_t)nsteps * sizeof *v);
     memset(s, 0, sizeof *s);
-    if (v) {
-        memcpy(v, secs + skip, (size_t)(nsteps - skip) * sizeof *v);
-        probe_stats(v, nsteps - skip, &s->step);
-        free(v);
-    }
+    probe_stats_copy(secs + skip, nsteps - skip, &s->step);
     double tokens = (double)c->batch * c->ctx;
     s->tokens_per_s = s->step.median > 0 ? tokens / s->step.median : 0;
     s->flops_per_token = eng_gpt_flops_per_token(m);

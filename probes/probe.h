@@ -98,8 +98,9 @@ struct probe_stats {
 };
 /* FLOPs of one n x n x n matrix product: 2 per multiply-add. */
 double probe_gemm_flops(int n);
-/* Statistics of n samples (sorted in place). */
+/* Statistics of n samples (sorted in place); probe_stats_copy leaves them as they are. */
 void probe_stats(double *samples, int n, struct probe_stats *out);
+void probe_stats_copy(const double *samples, int n, struct probe_stats *out);
 
 struct probe_result {
     char workload[16], device[16], metric[32], unit[16];

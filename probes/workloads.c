@@ -17,42 +17,7 @@
 #include <time.h>
 
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 double probe_gemm_flops(int n) { return 2.0 * n * n * (double)n; }
-
-void probe_stats(double *v, int n, struct probe_stats *out)
-{
-    memset(out, 0, sizeof *out);
-    if (n <= 0) return;
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    double sum = 0, sq = 0;
-    for (int i = 0; i < n; i++) sum += v[i];
-    double mean = sum / n;
-    for (int i = 0; i < n; i++) sq += (v[i] - mean) * (v[i] - mean);
-    out->n = n;
-    out->min = v[0];
-    out->max = v[n - 1];
-    out->mean = mean;
-    out->median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-    /* The spread as a robust coefficient of variation: 1.4826 x the median absolute deviation
-     * over the median (equal to sd/mean for normal noise), so one step that an interrupt
-     * stretched does not call a steady measurement noisy. */
-    double *dev = malloc((size_t)n * sizeof *dev);
-    if (dev && out->median != 0) {
-        for (int i = 0; i < n; i++) dev[i] = fabs(v[i] - out->median);
-        qsort(dev, (size_t)n, sizeof *dev, cmp_double);
-        double mad = n % 2 ? dev[n / 2] : (dev[n / 2 - 1] + dev[n / 2]) / 2;
-        out->cv = n > 1 ? 1.4826 * mad / fabs(out->median) : 0;
-    } else {
-        out->cv = n > 1 && mean != 0 ? sqrt(sq / (n - 1)) / fabs(mean) : 0;
-    }
-    free(dev);
-}
 
 /* --- bookkeeping ------------------------------------------------------------------------- */
 
