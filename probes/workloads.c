@@ -416,6 +416,20 @@ done:
 
 /* --- training steps ---------------------------------------------------------------------- */
 
+/* The seconds of the steps after the warm-up, kept by the training loop's hook; a step whose
+ * loss is not finite is no measurement. */
+struct timed_steps {
+    double *secs;
+    int warmup, count;
+};
+
+static int keep_timed(void *ctx, int step, float loss, double seconds)
+{
+    struct timed_steps *t = ctx;
+    if (step >= t->warmup && isfinite(loss)) t->secs[t->count++] = seconds;
+    return 0;
+}
+
 static int train_steps(struct runner *r, const struct eng_backend *be, const char *layers, int batch, int warmup,
                        int steps, double *secs, double *flops)
 {
@@ -434,23 +448,14 @@ static int train_steps(struct runner *r, const struct eng_backend *be, const cha
         eng_model_free(m);
         return 0;
     }
-    float *x = malloc((size_t)batch * c.sizes[0] * sizeof *x);
-    int32_t *t = malloc((size_t)batch * sizeof *t);
-    int count = 0;
-    for (int s = 0; x && t && s < warmup + steps && !stopped(r); s++) {
-        eng_data_batch(&d, s, batch, x, t);
-        double t0 = clock_now_s();
-        float loss = eng_model_step(m, x, t);
-        double dt = clock_now_s() - t0;
-        if (!isfinite(loss)) break; /* a diverging step is no measurement */
-        if (s >= warmup) secs[count++] = dt;
-    }
+    struct timed_steps timed = {secs, warmup, 0};
+    struct eng_run run = {.steps = warmup + steps, .stop = r->opt->stop};
+    struct eng_loop loop = {.on_step = keep_timed, .ctx = &timed};
+    eng_train_loop(m, &d, &run, &loop, err, sizeof err); /* a diverging run keeps the steps before it */
     *flops = eng_model_step_flops(m);
-    free(x);
-    free(t);
     eng_data_free(&d);
     eng_model_free(m);
-    return count;
+    return timed.count;
 }
 
 /* The rows of a training workload from n timed steps (seconds): train-tiny's us per step, or
@@ -741,23 +746,18 @@ static int gpt_steps(struct runner *r, const struct eng_backend *be, struct gpt_
     struct eng_tokens t;
     int n = 0;
     if (eng_tokens_synthetic(&t, (size_t)s.B * s.T * 4 + 1, s.V, 1, why, whysz) != ENG_OK) return 0;
-    double *all = malloc((size_t)(warmup + steps) * sizeof *all);
-    if (all && eng_gpt_create(&c, be, &m, why, whysz) == ENG_OK) {
-        struct eng_run run = {warmup + steps, NULL, all, r->opt->stop}; /* Esc and Ctrl-C end it within a layer */
+    if (eng_gpt_create(&c, be, &m, why, whysz) == ENG_OK) {
+        struct eng_run run = {.steps = warmup + steps, .stop = r->opt->stop}; /* Esc and Ctrl-C end it within a layer */
+        struct timed_steps timed = {secs, warmup, 0};
+        struct eng_loop loop = {.on_step = keep_timed, .ctx = &timed};
         /* The model's set-up alone took a quarter of a second on two busy cores: its weights are
          * drawn only when no stop came meanwhile. */
         if (!stopped(r)) eng_gpt_init(m, 1);
-        if (!stopped(r) && eng_gpt_train(m, &t, &run, NULL, NULL, why, whysz) == ENG_OK && run.steps > warmup) {
-            n = run.steps - warmup;
-            memcpy(secs, all + warmup, (size_t)n * sizeof *secs);
-        }
+        if (!stopped(r) && eng_gpt_train_loop(m, &t, &run, &loop, why, whysz) == ENG_OK) n = timed.count;
         *flops_per_token = eng_gpt_flops_per_token(m);
-    } else if (!all) {
-        snprintf(why, whysz, "out of memory");
     }
     eng_gpt_free(m);
     eng_tokens_free(&t);
-    free(all);
     return n;
 }
 
