@@ -325,27 +325,53 @@ static int make_model(const struct dp_setup *s, int batch, struct eng_model **m,
     return 0;
 }
 
-/* One data-parallel step on this rank's rows of global step k; the compute and communication
- * times go to *compute and *comm. */
-static float dp_step(struct dist *d, struct eng_model *m, const struct eng_data *data, int k, int batch, float *x,
-                     int32_t *t, double *compute, double *comm)
+/* The loop's hooks on one rank: the gradients averaged over the ranks between the backward pass
+ * and the update (each rank's gradient is already a mean over its rows, so this is the mean over
+ * the global batch), and each step's seconds split into compute and the all-reduce. */
+struct dp_hook {
+    struct dist *d;
+    double comm;            /* this step's all-reduce, seconds */
+    double *step, *cp, *cm; /* per step (total, compute, communication), or NULL */
+};
+
+static void dp_average(void *ctx, float *g, size_t n)
 {
-    eng_data_batch(data, k * d->size + d->rank, batch, x, t);
-    double t0 = d->mpi->wtime();
-    float loss = eng_model_forward_backward(m, x, t);
-    double t1 = d->mpi->wtime();
-    size_t n;
-    float *g = eng_model_grad_buffer(m, &n);
-    must(d, d->mpi->allreduce_sum_f32(NULL, g, n));
-    double t2 = d->mpi->wtime();
-    /* the mean over the global batch: each rank's gradient is already a mean over its rows */
-    float inv = 1.0f / (float)d->size;
+    struct dp_hook *h = ctx;
+    double t0 = clock_now_s();
+    must(h->d, h->d->mpi->allreduce_sum_f32(NULL, g, n));
+    h->comm = clock_now_s() - t0;
+    float inv = 1.0f / (float)h->d->size;
     for (size_t i = 0; i < n; i++) g[i] *= inv;
-    eng_model_update(m);
-    double t3 = d->mpi->wtime();
-    *compute = (t1 - t0) + (t3 - t2);
-    *comm = t2 - t1;
-    return loss;
+}
+
+static int dp_record(void *ctx, int step, float loss, double seconds)
+{
+    struct dp_hook *h = ctx;
+    (void)loss;
+    if (h->step) h->step[step] = seconds, h->cp[step] = seconds - h->comm, h->cm[step] = h->comm;
+    return 0;
+}
+
+/* `steps` data-parallel steps of m from global step k0, each on this rank's rows of the global
+ * batch (batch k * ranks + rank of the data); with step, cp and cm each step's times. */
+static void dp_steps(struct dist *d, struct eng_model *m, const struct eng_data *data, int k0, int steps, double *step,
+                     double *cp, double *cm)
+{
+    struct dp_hook h = {d, 0, step, cp, cm};
+    struct eng_run run = {.steps = steps};
+    struct eng_loop loop = {.on_step = dp_record, .ctx = &h, .on_grads = dp_average,
+                            .first_batch = (long)k0 * d->size + d->rank, .batch_stride = d->size};
+    char err[256];
+    eng_train_loop(m, data, &run, &loop, err, sizeof err);
+}
+
+/* `steps` steps of one process from batch `first` of the data; with secs each step's seconds. */
+static void one_steps(struct eng_model *m, const struct eng_data *data, long first, int steps, double *secs)
+{
+    struct eng_run run = {.steps = steps, .step_seconds = secs};
+    struct eng_loop loop = {.first_batch = first};
+    char err[256];
+    eng_train_loop(m, data, &run, &loop, err, sizeof err);
 }
 
 /* The tests' way to stop one rank at a known point of train-dp (every rank has started the
@@ -365,17 +391,178 @@ static void hold_for_test(const struct dist *d)
     for (int i = 0; i < 1200; i++) usleep(100000);
 }
 
-static void run_train_dp(struct dist *d, struct probe_run *run, const struct probe_options *opt)
+/* The cores of this host shared between its ranks: the threads each rank's engine runs. */
+static int dp_threads(struct dist *d, struct probe_run *run, const struct probe_options *opt)
 {
-    struct dp_setup s = {"784,1024,1024,10", 256, 1, 3, 3, opt->full ? 40 : 15};
-    if (opt->smoke) s = (struct dp_setup){"32,64,10", 16, 1, 3, 1, 5};
-    /* the cores of this host shared between its ranks */
     int cores = opt->threads > 0 ? opt->threads : (run ? run->hw.cpu.cores : 0);
     long long c = cores;
     must(d, d->mpi->bcast(&c, sizeof c, 0));
     cores = c > 0 ? (int)c : 1;
-    s.threads = cores / (d->local_size > 0 ? d->local_size : 1);
-    if (s.threads < 1) s.threads = 1;
+    int threads = cores / (d->local_size > 0 ? d->local_size : 1);
+    return threads < 1 ? 1 : threads;
+}
+
+/* Rank 0 (holding every rank's weights after the check's steps): 0 when the ranks agree and
+ * match one process stepping over the same global batches, 1 ranks differ, 2 differs from one
+ * process, 3 the single-process reference could not run. `mine` is scratch of np floats. */
+static long long dp_verdict(const struct dist *d, const struct dp_setup *s, const struct eng_data *data,
+                            const float *every, float *mine, size_t np)
+{
+    for (int r = 1; r < d->size; r++)
+        if (memcmp(every, every + (size_t)r * np, np * sizeof *mine) != 0) return 1;
+    struct eng_model *one = NULL;
+    char err[256];
+    if (make_model(s, s->batch * d->size, &one, err, sizeof err) != 0) return 3;
+    one_steps(one, data, 0, s->check_steps, NULL);
+    eng_model_get_params(one, mine);
+    eng_model_free(one);
+    /* the same sums in another order: relative 1e-4 (Adam's first steps move each weight by
+     * about lr whatever the gradient's size, so the floor is lr / 100) */
+    double worst = 0;
+    for (size_t i = 0; i < np; i++) {
+        double diff = fabs((double)every[i] - mine[i]), tol = 1e-4 * fabs((double)mine[i]) + 1e-5;
+        if (diff / tol > worst) worst = diff / tol;
+    }
+    return worst > 1 ? 2 : 0;
+}
+
+/* 1. Correctness: K steps on every rank, then the weights everywhere must be the same bits and
+ *    match one process stepping over the same global batch. NULL, or why the rows fail. */
+static const char *dp_check(struct dist *d, const struct dp_setup *s, struct eng_model *m, const struct eng_data *data)
+{
+    dp_steps(d, m, data, 0, s->check_steps, NULL, NULL, NULL);
+    size_t np = eng_model_param_count(m);
+    float *mine = malloc(np * sizeof *mine);
+    float *every = d->rank == 0 ? malloc(np * sizeof *every * (size_t)d->size) : NULL;
+    long long have = mine && (d->rank != 0 || every);
+    must(d, d->mpi->allreduce_sum_i64(&have, 1));
+    long long verdict = 0;
+    if (have == d->size) {
+        eng_model_get_params(m, mine);
+        must(d, d->mpi->gather(mine, every, (int)(np * sizeof *mine), 0));
+        if (d->rank == 0) verdict = dp_verdict(d, s, data, every, mine, np);
+    }
+    free(mine);
+    free(every);
+    dist_barrier(d);
+    must(d, d->mpi->bcast(&verdict, sizeof verdict, 0));
+    if (have != d->size) return "out of memory for the weight check";
+    return verdict == 1 ? "result check failed: the ranks' weights differ"
+           : verdict == 2 ? "result check failed: weights differ from a single-process run"
+           : verdict == 3 ? "the single-process reference could not run"
+                          : NULL;
+}
+
+/* The timed steps of every rank (data-parallel: total, compute, communication) and rank 0's
+ * single-process baseline with its round's rate. */
+struct dp_times {
+    int n;
+    double *step, *cp, *cm, *base, *round_rate;
+};
+
+static void dp_times_free(struct dp_times *t)
+{
+    free(t->step), free(t->cp), free(t->cm), free(t->base), free(t->round_rate);
+}
+
+/* 2 and 3. The single-process baseline and the data-parallel steps, in interleaved rounds: each
+ *    round times a few steps of one process on rank 0 (same rows per step and threads, the other
+ *    ranks waiting without spinning), then as many data-parallel steps on every rank, each of
+ *    which lasts as long as its slowest rank. A data-parallel step is compared with its own
+ *    round's baseline, so a neighbour's load that comes and goes shifts both sides alike instead
+ *    of making the efficiency look super-linear (or poor). 0, or -1 when out of memory. */
+static int dp_time(struct dist *d, const struct probe_options *opt, const struct dp_setup *s, struct eng_model *m,
+                   const struct eng_data *data, struct dp_times *t)
+{
+    int n = s->steps, rounds = opt->full ? 5 : 3;
+    if (rounds > n) rounds = n;
+    t->n = n;
+    t->step = calloc((size_t)n, sizeof *t->step), t->cp = calloc((size_t)n, sizeof *t->cp);
+    t->cm = calloc((size_t)n, sizeof *t->cm), t->base = calloc((size_t)n, sizeof *t->base);
+    t->round_rate = calloc((size_t)n, sizeof *t->round_rate);
+    struct eng_model *one = NULL;
+    char err[256];
+    long long have = t->step && t->cp && t->cm && t->base && t->round_rate &&
+                     (d->rank != 0 || make_model(s, s->batch, &one, err, sizeof err) == 0);
+    must(d, d->mpi->allreduce_sum_i64(&have, 1));
+    if (have != d->size) {
+        if (one) eng_model_free(one);
+        return -1;
+    }
+    if (one) one_steps(one, data, 0, s->warm, NULL);
+    dp_steps(d, m, data, s->check_steps, s->warm, NULL, NULL, NULL);
+    for (int rd = 0, done = 0; rd < rounds; rd++) {
+        int lo = done, hi = (int)((long long)n * (rd + 1) / rounds);
+        if (one) {
+            one_steps(one, data, s->warm + lo, hi - lo, t->base + lo);
+            struct probe_stats st; /* the round's median step */
+            probe_stats_copy(t->base + lo, hi - lo, &st);
+            for (int k = lo; k < hi; k++) t->round_rate[k] = st.median > 0 ? s->batch / st.median : 0;
+        }
+        dist_barrier(d);
+        dp_steps(d, m, data, s->check_steps + s->warm + lo, hi - lo, t->step + lo, t->cp + lo, t->cm + lo);
+        done = hi;
+    }
+    if (one) eng_model_free(one);
+    return 0;
+}
+
+/* Rank 0's rows from the slowest rank's times per step, and every rank's own medians for the
+ * per-rank figures. */
+static void dp_report(struct dist *d, struct probe_run *run, const struct dp_setup *s, struct dp_times *t,
+                      struct probe_result *rows_out[5])
+{
+    int n = t->n;
+    struct probe_result *r_eff = rows_out[0], *r_n = rows_out[1], *r_1 = rows_out[2], *r_cp = rows_out[3],
+                        *r_cm = rows_out[4];
+    if (d->rank == 0 && r_1) {
+        for (int i = 0; i < n; i++) t->base[i] = s->batch / t->base[i];
+        set_stats(r_1, t->base, n);
+    }
+    struct probe_stats st;
+    struct { double compute_ms, comm_ms, rate; } me = {0, 0, 0}, *all = NULL;
+    probe_stats_copy(t->cp, n, &st), me.compute_ms = st.median * 1e3;
+    probe_stats_copy(t->cm, n, &st), me.comm_ms = st.median * 1e3;
+    probe_stats_copy(t->step, n, &st), me.rate = st.median > 0 ? s->batch / st.median : 0;
+    if (d->rank == 0) all = calloc((size_t)d->size, sizeof *all);
+    long long have_all = d->rank != 0 || all;
+    must(d, d->mpi->allreduce_sum_i64(&have_all, 1));
+    if (have_all == d->size) must(d, d->mpi->gather(&me, all, (int)sizeof me, 0));
+    must(d, d->mpi->allreduce_max_f64(t->step, n));
+    must(d, d->mpi->allreduce_max_f64(t->cp, n));
+    must(d, d->mpi->allreduce_max_f64(t->cm, n));
+    if (d->rank == 0 && run) {
+        double *rate = malloc(sizeof(double) * (size_t)n);
+        for (int i = 0; rate && i < n; i++) rate[i] = (double)s->batch * d->size / t->step[i];
+        if (rate && r_n) set_stats(r_n, rate, n);
+        int based = rate && r_eff;
+        for (int i = 0; based && i < n; i++) based = t->round_rate[i] > 0;
+        if (based) {
+            for (int i = 0; i < n; i++) rate[i] = (double)s->batch * d->size / t->step[i] / (d->size * t->round_rate[i]);
+            set_stats(r_eff, rate, n);
+        } else {
+            fail(r_eff, "no single-process baseline");
+        }
+        for (int i = 0; i < n; i++) t->cp[i] *= 1e3, t->cm[i] *= 1e3;
+        if (r_cp) set_stats(r_cp, t->cp, n);
+        if (r_cm) set_stats(r_cm, t->cm, n);
+        free(rate);
+        /* dist_run has listed the ranks and their hosts */
+        for (int i = 0; all && i < run->ranks.listed; i++) {
+            struct probe_rank *pr = &run->ranks.rank[i];
+            pr->compute_ms = all[i].compute_ms;
+            pr->comm_ms = all[i].comm_ms;
+            pr->samples_per_s = all[i].rate;
+        }
+    }
+    free(all);
+}
+
+static void run_train_dp(struct dist *d, struct probe_run *run, const struct probe_options *opt)
+{
+    struct dp_setup s = {"784,1024,1024,10", 256, 1, 3, 3, opt->full ? 40 : 15};
+    if (opt->smoke) s = (struct dp_setup){"32,64,10", 16, 1, 3, 1, 5};
+    s.threads = dp_threads(d, run, opt);
 
     char err[256];
     struct eng_model *m = NULL;
@@ -383,9 +570,6 @@ static void run_train_dp(struct dist *d, struct probe_run *run, const struct pro
     int rows = d->size * s.batch * 4, in = atoi(s.layers);
     int have_data = eng_data_synthetic(&data, rows, in, 10, ENG_LOSS_CE, 1, err, sizeof err) == ENG_OK;
     long long ok = have_data && make_model(&s, s.batch, &m, err, sizeof err) == 0;
-    float *x = malloc((size_t)s.batch * d->size * in * sizeof *x);
-    int32_t *t = malloc((size_t)s.batch * d->size * sizeof *t);
-    ok = ok && x && t;
     long long all_ok = ok;
     must(d, d->mpi->allreduce_sum_i64(&all_ok, 1));
     struct probe_result *r_eff = add(run, "train-dp", "scaling_efficiency", "ratio");
@@ -400,172 +584,19 @@ static void run_train_dp(struct dist *d, struct probe_run *run, const struct pro
     struct probe_result *rows_out[] = {r_eff, r_n, r_1, r_cp, r_cm};
     for (int i = 0; i < 5; i++)
         if (rows_out[i]) snprintf(rows_out[i]->params, sizeof rows_out[i]->params, "%s", params);
-    if (all_ok != d->size) {
-        for (int i = 0; i < 5; i++) fail(rows_out[i], "the engine could not start on every rank (memory?)");
-        goto out;
+    const char *why = all_ok != d->size ? "the engine could not start on every rank (memory?)" : NULL;
+    if (!why) {
+        hold_for_test(d);
+        why = dp_check(d, &s, m, &data);
     }
-
-    hold_for_test(d);
-
-    /* 1. Correctness: K steps on every rank, then the weights everywhere must be the same bits
-     *    and match one process stepping over the same global batch. */
-    {
-        double cp, cm;
-        for (int k = 0; k < s.check_steps; k++) dp_step(d, m, &data, k, s.batch, x, t, &cp, &cm);
-        size_t np = eng_model_param_count(m);
-        float *mine = malloc(np * sizeof *mine);
-        float *every = d->rank == 0 ? malloc(np * sizeof *every * (size_t)d->size) : NULL;
-        long long have = mine && (d->rank != 0 || every);
-        must(d, d->mpi->allreduce_sum_i64(&have, 1));
-        long long verdict = 0; /* 0 ok, 1 ranks differ, 2 differs from one process */
-        double worst = 0;
-        if (have == d->size) {
-            eng_model_get_params(m, mine);
-            must(d, d->mpi->gather(mine, every, (int)(np * sizeof *mine), 0));
-            if (d->rank == 0) {
-                for (int r = 1; r < d->size && !verdict; r++)
-                    if (memcmp(every, every + (size_t)r * np, np * sizeof *mine) != 0) verdict = 1;
-                struct eng_model *one = NULL;
-                if (!verdict && make_model(&s, s.batch * d->size, &one, err, sizeof err) == 0) {
-                    for (int k = 0; k < s.check_steps; k++) {
-                        eng_data_batch(&data, k, s.batch * d->size, x, t);
-                        eng_model_step(one, x, t);
-                    }
-                    eng_model_get_params(one, mine);
-                    /* the same sums in another order: relative 1e-4 (Adam's first steps move each
-                     * weight by about lr whatever the gradient's size, so the floor is lr / 100) */
-                    for (size_t i = 0; i < np; i++) {
-                        double diff = fabs((double)every[i] - mine[i]), tol = 1e-4 * fabs((double)mine[i]) + 1e-5;
-                        if (diff / tol > worst) worst = diff / tol;
-                    }
-                    if (worst > 1) verdict = 2;
-                    eng_model_free(one);
-                } else if (!verdict) {
-                    verdict = 3;
-                }
-            }
-        }
-        free(mine);
-        free(every);
-        dist_barrier(d);
-        must(d, d->mpi->bcast(&verdict, sizeof verdict, 0));
-        if (verdict || have != d->size) {
-            const char *why = have != d->size ? "out of memory for the weight check"
-                              : verdict == 1 ? "result check failed: the ranks' weights differ"
-                              : verdict == 2 ? "result check failed: weights differ from a single-process run"
-                                             : "the single-process reference could not run";
-            for (int i = 0; i < 5; i++) fail(rows_out[i], why);
-            goto out;
-        }
+    struct dp_times times = {0};
+    if (!why && dp_time(d, opt, &s, m, &data, &times) != 0) why = "out of memory for the timings";
+    if (why) {
+        for (int i = 0; i < 5; i++) fail(rows_out[i], why);
+    } else {
+        dp_report(d, run, &s, &times, rows_out);
     }
-
-    /* 2 and 3. The single-process baseline and the data-parallel steps, in interleaved rounds:
-     *    each round times a few steps of one process on rank 0 (same rows per step and threads,
-     *    the other ranks waiting without spinning), then as many data-parallel steps on every
-     *    rank, each of which lasts as long as its slowest rank. A data-parallel step is compared
-     *    with its own round's baseline, so a neighbour's load that comes and goes shifts both
-     *    sides alike instead of making the efficiency look super-linear (or poor). */
-    {
-        int n = s.steps, rounds = opt->full ? 5 : 3;
-        if (rounds > n) rounds = n;
-        double *step = calloc((size_t)n, sizeof *step), *cp = calloc((size_t)n, sizeof *cp),
-               *cm = calloc((size_t)n, sizeof *cm), *base = calloc((size_t)n, sizeof *base),
-               *round_rate = calloc((size_t)n, sizeof *round_rate);
-        struct eng_model *one = NULL;
-        long long have = step && cp && cm && base && round_rate &&
-                         (d->rank != 0 || make_model(&s, s.batch, &one, err, sizeof err) == 0);
-        must(d, d->mpi->allreduce_sum_i64(&have, 1));
-        if (have != d->size) {
-            for (int i = 0; i < 5; i++) fail(rows_out[i], "out of memory for the timings");
-            free(step), free(cp), free(cm), free(base), free(round_rate);
-            if (one) eng_model_free(one);
-            goto out;
-        }
-        for (int k = 0; one && k < s.warm; k++) {
-            eng_data_batch(&data, k, s.batch, x, t);
-            eng_model_step(one, x, t);
-        }
-        for (int k = 0; k < s.warm; k++) {
-            double a, b;
-            dp_step(d, m, &data, s.check_steps + k, s.batch, x, t, &a, &b);
-        }
-        for (int rd = 0, done = 0; rd < rounds; rd++) {
-            int lo = done, hi = (int)((long long)n * (rd + 1) / rounds);
-            if (one) {
-                for (int k = lo; k < hi; k++) {
-                    eng_data_batch(&data, s.warm + k, s.batch, x, t);
-                    double t0 = clock_now_s();
-                    eng_model_step(one, x, t);
-                    base[k] = clock_now_s() - t0;
-                }
-                /* the round's median step (probe_stats sorts, so a copy of it) */
-                struct probe_stats st;
-                memcpy(round_rate + lo, base + lo, sizeof(double) * (size_t)(hi - lo));
-                probe_stats(round_rate + lo, hi - lo, &st);
-                for (int k = lo; k < hi; k++) round_rate[k] = st.median > 0 ? s.batch / st.median : 0;
-            }
-            dist_barrier(d);
-            for (int k = lo; k < hi; k++) {
-                double a, b, t0 = d->mpi->wtime();
-                dp_step(d, m, &data, s.check_steps + s.warm + k, s.batch, x, t, &a, &b);
-                step[k] = d->mpi->wtime() - t0, cp[k] = a, cm[k] = b;
-            }
-            done = hi;
-        }
-        if (one && r_1) {
-            for (int i = 0; i < n; i++) base[i] = s.batch / base[i];
-            set_stats(r_1, base, n);
-        }
-        /* this rank's own medians, for the per-rank figures */
-        struct probe_stats st;
-        double *tmp = malloc(sizeof(double) * (size_t)n);
-        struct { double compute_ms, comm_ms, rate; } me = {0, 0, 0}, *all = NULL;
-        if (tmp) {
-            memcpy(tmp, cp, sizeof(double) * (size_t)n), probe_stats(tmp, n, &st), me.compute_ms = st.median * 1e3;
-            memcpy(tmp, cm, sizeof(double) * (size_t)n), probe_stats(tmp, n, &st), me.comm_ms = st.median * 1e3;
-            memcpy(tmp, step, sizeof(double) * (size_t)n), probe_stats(tmp, n, &st), me.rate = st.median > 0 ? s.batch / st.median : 0;
-        }
-        if (d->rank == 0) all = calloc((size_t)d->size, sizeof *all);
-        long long have_all = d->rank != 0 || all;
-        must(d, d->mpi->allreduce_sum_i64(&have_all, 1));
-        if (have_all == d->size) must(d, d->mpi->gather(&me, all, (int)sizeof me, 0));
-        must(d, d->mpi->allreduce_max_f64(step, n));
-        must(d, d->mpi->allreduce_max_f64(cp, n));
-        must(d, d->mpi->allreduce_max_f64(cm, n));
-        if (d->rank == 0 && run) {
-            double *rate = malloc(sizeof(double) * (size_t)n);
-            for (int i = 0; rate && i < n; i++) rate[i] = (double)s.batch * d->size / step[i];
-            if (rate && r_n) set_stats(r_n, rate, n);
-            int based = rate && r_eff;
-            for (int i = 0; based && i < n; i++) based = round_rate[i] > 0;
-            if (based) {
-                for (int i = 0; i < n; i++) rate[i] = (double)s.batch * d->size / step[i] / (d->size * round_rate[i]);
-                set_stats(r_eff, rate, n);
-            } else {
-                fail(r_eff, "no single-process baseline");
-            }
-            for (int i = 0; i < n; i++) cp[i] *= 1e3, cm[i] *= 1e3;
-            if (r_cp) set_stats(r_cp, cp, n);
-            if (r_cm) set_stats(r_cm, cm, n);
-            free(rate);
-            if (all) {
-                /* dist_run has listed the ranks and their hosts */
-                for (int i = 0; i < run->ranks.listed; i++) {
-                    struct probe_rank *pr = &run->ranks.rank[i];
-                    pr->compute_ms = all[i].compute_ms;
-                    pr->comm_ms = all[i].comm_ms;
-                    pr->samples_per_s = all[i].rate;
-                }
-            }
-        }
-        free(all);
-        free(tmp);
-        free(step), free(cp), free(cm), free(base), free(round_rate);
-        if (one) eng_model_free(one);
-    }
-out:
-    free(x);
-    free(t);
+    dp_times_free(&times);
     if (m) eng_model_free(m);
     if (have_data) eng_data_free(&data);
 }
