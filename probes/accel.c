@@ -1,7 +1,9 @@
-/* Accelerator detection: NVIDIA through NVML and the CUDA driver loaded with dlopen (the binary
- * needs neither), AMD through the kernel's kfd topology and drm, TPUs and Ascend NPUs through
- * their device nodes and environment, Apple through sysctl. */
+/* Accelerator detection, one quick_vendors row a vendor with its quick and full detection:
+ * NVIDIA through NVML and the CUDA driver loaded with dlopen (the binary needs neither), AMD
+ * through the kernel's kfd topology and drm, TPUs and Ascend NPUs through their device nodes and
+ * environment, Apple through sysctl. */
 #include "probes/probe.h"
+#include "probes/quick.h"
 #include "engine/libpath.h"
 #include "probes/sysfs.h"
 
@@ -133,6 +135,27 @@ static void detect_nvidia(struct probe_hw *hw)
              gpus > 0 ? "/proc/driver/nvidia/gpus" : "device nodes only");
 }
 
+/* The driver lists each GPU under /proc/driver/nvidia/gpus; device nodes otherwise. */
+static int quick_nvidia(struct quick_hw *out)
+{
+    char first[256];
+    int n;
+    if ((n = sysfs_count("/proc/driver/nvidia/gpus", "", 0, first, sizeof first)) > 0) {
+        char info[512];
+        snprintf(info, sizeof info, "/proc/driver/nvidia/gpus/%s/information", first);
+        sysfs_field(info, "Model", out->name, sizeof out->name);
+        out->count = n;
+        snprintf(out->evidence, sizeof out->evidence, "/proc/driver/nvidia/gpus (%d)", n);
+        return 1;
+    }
+    if ((n = sysfs_count("/dev", "nvidia", 1, NULL, 0)) > 0) {
+        out->count = n;
+        snprintf(out->evidence, sizeof out->evidence, "/dev/nvidia* (%d)", n);
+        return 1;
+    }
+    return 0;
+}
+
 /* --- AMD ------------------------------------------------------------------------------------- */
 
 static const char *amd_product(long long gfx)
@@ -183,6 +206,23 @@ static void detect_amd(struct probe_hw *hw)
              vram ? ", drm mem_info_vram_total" : "");
 }
 
+/* The kernel fusion driver's topology has one node per CPU and GPU; GPUs have SIMDs. */
+static int quick_amd(struct quick_hw *out)
+{
+    if (!sysfs_exists("/dev/kfd")) return 0;
+    int gpus = 0;
+    int nodes = sysfs_count("/sys/class/kfd/kfd/topology/nodes", "", 0, NULL, 0);
+    for (int i = 0; i < nodes && i < 256; i++) {
+        char props[160];
+        long long simd = 0;
+        snprintf(props, sizeof props, "/sys/class/kfd/kfd/topology/nodes/%d/properties", i);
+        if (sysfs_keyval(props, "simd_count", &simd) && simd > 0) gpus++;
+    }
+    out->count = gpus > 0 ? gpus : 1;
+    snprintf(out->evidence, sizeof out->evidence, "/dev/kfd (%d GPU nodes)", gpus);
+    return 1;
+}
+
 /* --- TPU, Ascend, Apple ---------------------------------------------------------------------- */
 
 static void detect_tpu(struct probe_hw *hw)
@@ -199,6 +239,18 @@ static void detect_tpu(struct probe_hw *hw)
     snprintf(a->note, sizeof a->note, "/dev/accel* (%d)%s%s", n, worker ? ", worker " : "", worker ? worker : "");
 }
 
+/* TPU VMs expose /dev/accel* (or vfio) and name the slice in TPU_ACCELERATOR_TYPE. */
+static int quick_tpu(struct quick_hw *out)
+{
+    const char *tpu_type = getenv("TPU_ACCELERATOR_TYPE");
+    int n = sysfs_count("/dev", "accel", 1, NULL, 0);
+    if (n == 0 && !(tpu_type && *tpu_type)) return 0;
+    out->count = n > 0 ? n : 1;
+    if (tpu_type) snprintf(out->name, sizeof out->name, "%s", tpu_type);
+    snprintf(out->evidence, sizeof out->evidence, "/dev/accel* (%d)%s", n, tpu_type ? ", TPU_ACCELERATOR_TYPE" : "");
+    return 1;
+}
+
 static void detect_ascend(struct probe_hw *hw)
 {
     int n = sysfs_count("/dev", "davinci", 1, NULL, 0);
@@ -213,6 +265,15 @@ static void detect_ascend(struct probe_hw *hw)
         sysfs_field("/usr/local/Ascend/driver/version.info", "version", version, sizeof version))
         snprintf(a->driver, sizeof a->driver, "%s", version);
     snprintf(a->note, sizeof a->note, "/dev/davinci* (%d)", n);
+}
+
+static int quick_ascend(struct quick_hw *out)
+{
+    int n = sysfs_count("/dev", "davinci", 1, NULL, 0);
+    if (n == 0) return 0;
+    out->count = n;
+    snprintf(out->evidence, sizeof out->evidence, "/dev/davinci* (%d)", n);
+    return 1;
 }
 
 static const char *sysctl_value(const char *text, const char *key, char *out, size_t n)
@@ -277,6 +338,30 @@ static void detect_apple(struct probe_hw *hw)
 #endif
 }
 
+/* An Apple Silicon build runs on Apple Silicon. */
+static int quick_apple(struct quick_hw *out)
+{
+#if defined(__APPLE__) && defined(__aarch64__)
+    out->count = 1;
+    snprintf(out->evidence, sizeof out->evidence, "Apple Silicon build");
+    return 1;
+#else
+    (void)out;
+    return 0;
+#endif
+}
+
+/* --- the vendors ----------------------------------------------------------------------------- */
+
+const struct quick_vendor quick_vendors[] = {
+    {"nvidia", quick_nvidia, detect_nvidia},
+    {"amd", quick_amd, detect_amd},
+    {"tpu", quick_tpu, detect_tpu},
+    {"ascend", quick_ascend, detect_ascend},
+    {"apple", quick_apple, detect_apple},
+};
+const int quick_nvendors = (int)(sizeof quick_vendors / sizeof quick_vendors[0]);
+
 void probe_detect(struct probe_hw *hw)
 {
     memset(hw, 0, sizeof *hw);
@@ -294,9 +379,5 @@ void probe_detect(struct probe_hw *hw)
 #endif
     probe_detect_cpu(&hw->cpu);
     snprintf(hw->cpu.arch, sizeof hw->cpu.arch, "%s", hw->arch);
-    detect_nvidia(hw);
-    detect_amd(hw);
-    detect_tpu(hw);
-    detect_ascend(hw);
-    detect_apple(hw);
+    for (int v = 0; v < quick_nvendors; v++) quick_vendors[v].full(hw);
 }

@@ -58,60 +58,11 @@ void quick_detect(struct quick_hw *out, int cpu_model)
     out->cpu_threads = cpus > 0 ? (int)cpus : 1;
     out->host_memory_gb = (double)probe_memory_bytes(numa_sum_bytes()) / 1e9;
 
-    char first[256];
-    int n;
-    /* NVIDIA: the driver lists each GPU under /proc/driver/nvidia/gpus; device nodes otherwise. */
-    if ((n = sysfs_count("/proc/driver/nvidia/gpus", "", 0, first, sizeof first)) > 0) {
-        char info[512];
-        snprintf(info, sizeof info, "/proc/driver/nvidia/gpus/%s/information", first);
-        sysfs_field(info, "Model", out->name, sizeof out->name);
-        snprintf(out->kind, sizeof out->kind, "nvidia");
-        out->count = n;
-        snprintf(out->evidence, sizeof out->evidence, "/proc/driver/nvidia/gpus (%d)", n);
-        return;
-    }
-    if ((n = sysfs_count("/dev", "nvidia", 1, NULL, 0)) > 0) {
-        snprintf(out->kind, sizeof out->kind, "nvidia");
-        out->count = n;
-        snprintf(out->evidence, sizeof out->evidence, "/dev/nvidia* (%d)", n);
-        return;
-    }
-    /* AMD: the kernel fusion driver's topology has one node per CPU and GPU; GPUs have SIMDs. */
-    if (sysfs_exists("/dev/kfd")) {
-        int gpus = 0;
-        int nodes = sysfs_count("/sys/class/kfd/kfd/topology/nodes", "", 0, NULL, 0);
-        for (int i = 0; i < nodes && i < 256; i++) {
-            char props[160];
-            long long simd = 0;
-            snprintf(props, sizeof props, "/sys/class/kfd/kfd/topology/nodes/%d/properties", i);
-            if (sysfs_keyval(props, "simd_count", &simd) && simd > 0) gpus++;
+    for (int v = 0; v < quick_nvendors; v++)
+        if (quick_vendors[v].quick(out)) {
+            snprintf(out->kind, sizeof out->kind, "%s", quick_vendors[v].kind);
+            return;
         }
-        snprintf(out->kind, sizeof out->kind, "amd");
-        out->count = gpus > 0 ? gpus : 1;
-        snprintf(out->evidence, sizeof out->evidence, "/dev/kfd (%d GPU nodes)", gpus);
-        return;
-    }
-    /* TPU VMs expose /dev/accel* (or vfio) and name the slice in TPU_ACCELERATOR_TYPE. */
-    const char *tpu_type = getenv("TPU_ACCELERATOR_TYPE");
-    if ((n = sysfs_count("/dev", "accel", 1, NULL, 0)) > 0 || (tpu_type && *tpu_type)) {
-        snprintf(out->kind, sizeof out->kind, "tpu");
-        out->count = n > 0 ? n : 1;
-        if (tpu_type) snprintf(out->name, sizeof out->name, "%s", tpu_type);
-        snprintf(out->evidence, sizeof out->evidence, "/dev/accel* (%d)%s", n, tpu_type ? ", TPU_ACCELERATOR_TYPE" : "");
-        return;
-    }
-    if ((n = sysfs_count("/dev", "davinci", 1, NULL, 0)) > 0) {
-        snprintf(out->kind, sizeof out->kind, "ascend");
-        out->count = n;
-        snprintf(out->evidence, sizeof out->evidence, "/dev/davinci* (%d)", n);
-        return;
-    }
-#if defined(__APPLE__) && defined(__aarch64__)
-    snprintf(out->kind, sizeof out->kind, "apple");
-    out->count = 1;
-    snprintf(out->evidence, sizeof out->evidence, "Apple Silicon build");
-    return;
-#endif
     snprintf(out->kind, sizeof out->kind, "cpu");
     /* The CPU's model as hwloc knows it (HWLOC_XMLFILE for a recorded machine). */
     hwloc_topology_t topo;

@@ -13,6 +13,21 @@ struct quick_hw {
     double host_memory_gb;
 };
 
+struct probe_hw;
+
+/* One accelerator vendor's detection, both ways: `quick` looks at device nodes and driver files
+ * only and, when the vendor is there, fills count, name (when known) and evidence and returns 1;
+ * `full` adds the vendor's accelerators to hw (probe_detect). The rows are in precedence order:
+ * quick_detect reports the first vendor found, probe_detect every one. A new vendor is a row
+ * here plus its two functions (probes/accel.c). */
+struct quick_vendor {
+    const char *kind; /* quick_hw.kind and probe_accel.kind */
+    int (*quick)(struct quick_hw *out);
+    void (*full)(struct probe_hw *hw);
+};
+extern const struct quick_vendor quick_vendors[];
+extern const int quick_nvendors;
+
 /* Fills *out; never fails (an unreadable tree reads as a CPU-only machine). cpu_model asks
  * hwloc for the CPU's model too, which costs a topology load (milliseconds). */
 void quick_detect(struct quick_hw *out, int cpu_model);
