@@ -84,6 +84,27 @@ Test(step_hook, mlp_stops_after_the_step_that_asked)
     eng_model_free(m);
 }
 
+/* A loss that is not finite: the hook still sees that step, and the run ends with the steps before
+ * it counted. Row 8 (in step 1's batch) overflows the first layer. */
+Test(step_hook, mlp_a_diverged_step_ends_the_run)
+{
+    struct eng_data d;
+    struct eng_model *m = mlp(&d);
+    for (int k = 0; k < 16; k++) d.x[8 * 16 + k] = 3e38f;
+    struct seen s = {.stop_after = -1};
+    float losses[5];
+    struct eng_run run = {.steps = 5, .losses = losses};
+    struct eng_loop loop = {.on_step = record, .ctx = &s};
+    cr_expect_eq(eng_train_loop(m, &d, &run, &loop, err, sizeof err), ENG_ERR_RUNTIME);
+    cr_expect(strstr(err, "at step 2") != NULL, "%s", err);
+    cr_expect_eq(run.steps, 1, "the steps before it: %d", run.steps);
+    cr_expect_eq(s.calls, 2);
+    cr_expect_float_eq(s.losses[0], mlp_losses[0], 1e-6);
+    cr_expect(isnan(s.losses[1]));
+    eng_data_free(&d);
+    eng_model_free(m);
+}
+
 /* The gradients between the two halves of a step: left as they are, the losses are the plain
  * step's; zeroed from the start (no moments yet), Adam moves nothing. */
 static void keep_grads(void *ctx, float *g, size_t n)
