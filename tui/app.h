@@ -13,7 +13,8 @@
 #include "tui/line_edit.h"
 #include "tui/viewport.h"
 
-enum tui_screen { SCR_HOME, SCR_PRESETS, SCR_WIZARD, SCR_RESULTS, SCR_PROBE, SCR_KB };
+/* The screens; each has its row in app.c's table of screens (draw, key, help). */
+enum tui_screen { SCR_HOME, SCR_PRESETS, SCR_WIZARD, SCR_RESULTS, SCR_PROBE, SCR_KB, SCR_COUNT };
 enum { TAB_RANKING, TAB_WHY, TAB_COMPARE, TAB_PLAN, TAB_DEPLOY, TAB_PITFALLS, TAB_COUNT };
 
 /* A question of the wizard: which answer key it asks, how, and when. Its options are the key's
