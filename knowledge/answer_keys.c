@@ -1,53 +1,185 @@
+/* The answer keys: one row per key, and for each its choices with their labels and help. */
 #include "knowledge/answer_keys.h"
 
 #include <string.h>
 
-static const char *const stages[] = {"learning", "research", "prototype", "production", NULL};
-static const char *const hardware[] = {"auto", "nvidia", "amd", "tpu", "apple", "intel", "ascend", "cpu", NULL};
-static const char *const oses[] = {"linux", "windows", "macos", NULL};
-const char *const ans_model_kinds[] = {"vision", "nlp", "llm", "recsys", "rl", "diffusion", "tabular", "other", NULL};
-static const char *const teams[] = {"pytorch", "tensorflow", "jax", "keras", "none", NULL};
-static const char *const deploys[] = {"none", "server", "mobile", "edge", "browser", NULL};
-static const char *const priorities[] = {"iteration", "cost", "stability", NULL};
-const char *const ans_deploy_hardware[] = {"auto", "cpu", "nvidia", "amd", "apple", "qualcomm", "intel", "tpu", "ascend", NULL};
-static const char *const precisions[] = {"bf16", "fp16", "fp8", "fp32", NULL};
-static const char *const finetunes[] = {"full", "lora", "qlora", NULL};
-static const char *const recomputes[] = {"auto", "none", "selective", "full", NULL};
-static const char *const kv_precisions[] = {"bf16", "fp8", "int8", NULL};
+#define CHOICE(value, label, help) {value, label, help},
+#define VALUE(value, label, help) value,
+/* A choice table and its length, counted by the compiler. */
+#define CHOICES(table) table, (int)(sizeof table / sizeof table[0])
 
+static const struct ans_choice stages[] = {
+    {"learning", "Learning", "First models: an easy start and many tutorials (seed 002 Q1: PyTorch + torchvision, or Keras)."},
+    {"research", "Research", "New ideas and papers: debugging and published code matter most (seed 002: research -> PyTorch)."},
+    {"prototype", "Prototype", "A product whose architecture is not settled: iterate fast (seed 003: startups start with PyTorch)."},
+    {"production", "Production", "Shipping and keeping a model: deployment, maturity and maintenance weigh more (seeds 000, 003)."},
+};
+static const struct ans_choice hardware[] = {
+    {"auto", "Detected (auto)", "What fwadvisor found on this machine: the latest probe run, else the device nodes."},
+    {"nvidia", "NVIDIA GPUs", "All three major frameworks support NVIDIA well; match CUDA and cuDNN versions (seed 001)."},
+    {"amd", "AMD GPUs", "PyTorch has official ROCm builds; TensorFlow and JAX carry more set-up risk (seed 001)."},
+    {"tpu", "Google TPUs", "JAX is TPU-native, TensorFlow supported; PyTorch/XLA is in flux (seeds 000, 001)."},
+    {"apple", "Apple Silicon", "PyTorch MPS and MLX; jax-metal is dead and tensorflow-metal broken since TF 2.18."},
+    {"intel", "Intel GPUs", "Stock PyTorch XPU (IPEX ended after 2.8); others experimental."},
+    {"ascend", "Huawei Ascend", "MindSpore is first-class; PyTorch through torch_npu; PaddlePaddle via plug-ins."},
+    {"cpu", "CPU only", "Every framework runs; training speed is what a probe measures on this machine."},
+};
+static const struct ans_choice oses[] = {
+    {"linux", "Linux", "Every framework's first platform."},
+    {"windows", "Windows", "TensorFlow lost native GPU support after 2.10 (use WSL2); JAX GPU needs WSL2."},
+    {"macos", "macOS", "Apple GPUs through PyTorch MPS or MLX; no CUDA."},
+};
+static const struct ans_choice devices[] = {
+    {"1", "1", "One device: no distributed stack needed (seed 002: PyTorch AMP on one GPU)."},
+    {"2", "2", "Data parallel across two devices."},
+    {"4", "4", "4-16 devices: DDP is the robust choice (seed 002)."},
+    {"8", "8", "One 8-GPU node: seed 001's scaling anecdote (DDP ~95%, MirroredStrategy ~92%, pmap ~98%)."},
+    {"16", "16", "4-16 devices: DDP, FSDP when the model does not fit (seed 002)."},
+    {"32", "32", "A few nodes: sharded data parallel when the model is large."},
+    {"64", "64", "Several nodes: sharded data parallel (ZeRO, FSDP) when the model is large."},
+    {"128", "128", "Hundreds of devices: 3D parallelism for large models (seed 002)."},
+    {"256", "256", "A TPU pod slice or a GPU cluster."},
+    {"512", "512", "A large cluster."},
+    {"1024", "1,024", "Thousand-card scale: communication may take 30% of the time (seed 003)."},
+    {"2048", "2,048", "Seed 002 Q2: 2000 cards -> PyTorch + FSDP/DeepSpeed, or TPU pods."},
+    {"4096", "4,096", "Frontier-scale training."},
+};
+static const struct ans_choice nodes[] = {
+    {"1", "1", "One machine."}, {"2", "2", "Two machines: the network joins the picture."},
+    {"4", "4", "Four machines."}, {"8", "8", "Eight machines."}, {"16", "16", "Sixteen machines."},
+    {"32", "32", "A cluster."}, {"64", "64", "A cluster."}, {"128", "128", "A large cluster."},
+    {"256", "256", "A large cluster."}, {"512", "512", "A very large cluster."},
+};
+#define MODEL_KINDS(C) \
+    C("vision", "Vision", "Image models: torchvision, timm, Keras applications (seed 002 Q1).") \
+    C("nlp", "NLP", "Text models below LLM scale.") \
+    C("llm", "LLM", "Large language models: memory plans include activations (Korthikanti et al.).") \
+    C("recsys", "Recommender", "Embedding-heavy models (seed 001's custom-gradient anecdote).") \
+    C("rl", "Reinforcement learning", "JAX's functional style suits RL research (seed 002).") \
+    C("diffusion", "Diffusion", "Image generation models.") \
+    C("tabular", "Tabular", "Tabular data.") \
+    C("other", "Other", "Anything else.")
+static const struct ans_choice model_kinds[] = {MODEL_KINDS(CHOICE)};
+const char *const ans_model_kinds[] = {MODEL_KINDS(VALUE) NULL};
+static const struct ans_choice model_params[] = {
+    {"1e5", "100 thousand", "A toy model."}, {"1e6", "1 million", "Tiny: a CPU trains it."},
+    {"1e7", "10 million", "Small: one GPU easily."}, {"1e8", "100 million", "BERT-base scale."},
+    {"1e9", "1 billion", "16 GB of Adam model states alone (ZeRO paper)."},
+    {"7e9", "7 billion", "112 GB of model states: sharding or offload on 80 GB GPUs."},
+    {"1.3e10", "13 billion", "Seed 001: 13B on 8 V100s with DeepSpeed ZeRO."},
+    {"3e10", "30 billion", "480 GB of model states: sharded across nodes, or LoRA on a few GPUs."},
+    {"7e10", "70 billion", "Chinchilla-size: multi-node sharded training."},
+    {"1.75e11", "175 billion", "GPT-3 scale: 3D parallelism (Megatron, DeepSpeed)."},
+    {"4.05e11", "405 billion", "Llama 3.1 405B: 16,384 H100s with 4D parallelism."},
+    {"1e12", "1 trillion", "Seed 002 Q3: GPT-4 class: JAX or PyTorch at scale."},
+};
+static const struct ans_choice teams[] = {
+    {"pytorch", "PyTorch", "Seed 000: choose what the team knows; existing skill avoids retraining."},
+    {"tensorflow", "TensorFlow", "A TensorFlow code base in production is a reason to stay (seed 003)."},
+    {"jax", "JAX", "A team fluent in JAX has already paid its learning curve (seed 001)."},
+    {"keras", "Keras", "Keras 3 runs on JAX, TensorFlow or PyTorch."},
+    {"none", "None yet", "New to frameworks: Keras and fastai give a gentle start (seed 002)."},
+};
+static const struct ans_choice functional[] = {
+    {"true", "Yes", "Seed 002's tree: a functional team -> JAX (pure functions, grad/jit/vmap)."},
+    {"false", "No", "Then JAX's functional style is its steepest cost (seed 001: 3 months of PyTorch first)."},
+};
+static const struct ans_choice higher_order_grad[] = {
+    {"true", "Yes", "Seed 002: JAX composes grad freely, which meta-learning needs."},
+    {"false", "No", "Ordinary first-order training."},
+};
+static const struct ans_choice deploys[] = {
+    {"none", "Nowhere yet", "No deployment target."},
+    {"server", "Servers", "LLMs: vLLM, SGLang, TensorRT-LLM; other models: Triton, ONNX Runtime, OpenVINO."},
+    {"mobile", "Mobile apps", "Seed 002's tree: mobile -> TensorFlow Lite (now LiteRT); ExecuTorch for PyTorch."},
+    {"edge", "Edge devices", "Seed 002 Q4: a Raspberry Pi -> TF Lite or ONNX Runtime; Jetson -> TensorRT."},
+    {"browser", "Browsers", "TF.js (deprioritized) or ONNX Runtime Web."},
+};
+static const struct ans_choice priorities[] = {
+    {"iteration", "Iteration speed", "Debugging and ecosystem weigh more (seed 003: PyTorch for fast iteration)."},
+    {"cost", "Compute cost",
+     "Training and memory efficiency weigh more (seed 003: JAX may save 20% compute, needs 30% more talent budget)."},
+    {"stability", "Stability",
+     "Maturity and maintenance weigh more; native strategies (seed 003: TensorFlow in established production)."},
+};
+static const struct ans_choice prices[] = {
+    {"0.5", "0.50", "Per device and hour, any currency."}, {"1", "1.00", "Per device and hour."},
+    {"2", "2.00", "Per device and hour."}, {"2.5", "2.50", "Per device and hour."},
+    {"4", "4.00", "Per device and hour."}, {"8", "8.00", "Per device and hour."},
+};
+static const struct ans_choice no_price = {NULL, "No price", "The plan shows hours only."};
+#define DEPLOY_HARDWARE(C) \
+    C("auto", "Same as training / device CPU (auto)", "Servers: the training hardware; edge and phones: their CPU.") \
+    C("cpu", "CPU", "x86 or Arm CPUs: ONNX Runtime, LiteRT, ExecuTorch (XNNPACK).") \
+    C("nvidia", "NVIDIA GPU or Jetson", "Servers: vLLM, TensorRT-LLM, Triton; Jetson boards: TensorRT.") \
+    C("amd", "AMD GPU", "vLLM and SGLang on ROCm; ONNX Runtime with MIGraphX (no Triton on AMD).") \
+    C("apple", "Apple device", "iPhone, iPad, Mac: Core ML, or ExecuTorch's Core ML back-end.") \
+    C("qualcomm", "Qualcomm NPU", "Snapdragon phones and boards: ExecuTorch QNN, LiteRT and ONNX Runtime QNN.") \
+    C("intel", "Intel CPU, GPU or NPU", "OpenVINO is Intel's tuned path.") \
+    C("tpu", "Google TPU", "LLMs: JetStream or vLLM on TPU.") \
+    C("ascend", "Huawei Ascend", "MindIE, vLLM (vllm-ascend) or MindSpore Lite.")
+static const struct ans_choice deploy_hardware[] = {DEPLOY_HARDWARE(CHOICE)};
+const char *const ans_deploy_hardware[] = {DEPLOY_HARDWARE(VALUE) NULL};
+static const struct ans_choice assumed_device = {
+    NULL, "Detected, or the usual one (assumed)",
+    "The detected device, else the vendor's usual one; the plan says which it assumed on its first line."};
+static const struct ans_choice precisions[] = {
+    {"bf16", "BF16", "Mixed precision with BF16 activations: the usual choice on devices that have it."},
+    {"fp16", "FP16", "Mixed precision with FP16 and loss scaling: for devices without BF16."},
+    {"fp8", "FP8", "FP8 matrix products (Hopper and newer): twice BF16's dense peak."},
+    {"fp32", "FP32", "Full precision: the slowest, and twice the memory of BF16 for activations."},
+};
+static const struct ans_choice finetunes[] = {
+    {"full", "Full training", "Every parameter trained: the full model states per device."},
+    {"lora", "LoRA", "Low-rank adapters on a frozen model: few trained parameters."},
+    {"qlora", "QLoRA", "LoRA on a 4-bit frozen model: the least memory."},
+};
+static const struct ans_choice recomputes[] = {
+    {"auto", "Planned (auto)", "The planner recomputes only as much as it needs to fit."},
+    {"none", "None", "Every activation kept."},
+    {"selective", "Selective", "Attention's activations recomputed (Korthikanti et al.)."},
+    {"full", "Full", "Every layer recomputed from its input: the least memory, a third more compute."},
+};
+static const struct ans_choice kv_precisions[] = {
+    {"bf16", "BF16", "The KV cache as the weights' BF16."},
+    {"fp8", "FP8", "Half the KV cache's memory, on devices with FP8."},
+    {"int8", "INT8", "Half the KV cache's memory, quantized."},
+};
+
+/* name, type, choices, min, min_exclusive, default choice, default number, unset choice */
 const struct ans_key ans_keys[] = {
-    {"stage", ANS_ENUM, stages, 0, 0},
-    {"hardware", ANS_ENUM, hardware, 0, 0},
-    {"os", ANS_ENUM, oses, 0, 0},
-    {"devices", ANS_INT, NULL, 1, 0},
-    {"nodes", ANS_INT, NULL, 1, 0},
-    {"device_memory_gb", ANS_NUMBER, NULL, 0, 1},
-    {"model_kind", ANS_ENUM, ans_model_kinds, 0, 0},
-    {"model_params", ANS_NUMBER, NULL, 1, 0},
-    {"tokens", ANS_NUMBER, NULL, 0, 1},
-    {"seq_len", ANS_INT, NULL, 1, 0},
-    {"hidden", ANS_INT, NULL, 1, 0},
-    {"layers", ANS_INT, NULL, 1, 0},
-    {"heads", ANS_INT, NULL, 1, 0},
-    {"team", ANS_ENUM_LIST, teams, 0, 0},
-    {"functional", ANS_BOOL, NULL, 0, 0},
-    {"higher_order_grad", ANS_BOOL, NULL, 0, 0},
-    {"deploy", ANS_ENUM, deploys, 0, 0},
-    {"priority", ANS_ENUM, priorities, 0, 0},
-    {"price_per_device_hour", ANS_NUMBER, NULL, 0, 0},
-    {"deploy_hardware", ANS_ENUM, ans_deploy_hardware, 0, 0},
-    {"accelerator", ANS_ID, NULL, 0, 0},
-    {"precision", ANS_ENUM, precisions, 0, 0},
-    {"finetune", ANS_ENUM, finetunes, 0, 0},
-    {"lora_rank", ANS_INT, NULL, 1, 0},
-    {"recompute", ANS_ENUM, recomputes, 0, 0},
-    {"host_memory_gb", ANS_NUMBER, NULL, 0, 1},
-    {"active_params", ANS_NUMBER, NULL, 1, 0},
-    {"experts", ANS_INT, NULL, 1, 0},
-    {"serve_context", ANS_INT, NULL, 1, 0},
-    {"serve_batch", ANS_INT, NULL, 1, 0},
-    {"kv_heads", ANS_INT, NULL, 1, 0},
-    {"kv_precision", ANS_ENUM, kv_precisions, 0, 0},
+    {"stage", ANS_ENUM, CHOICES(stages), 0, 0, 1, 0, NULL},
+    {"hardware", ANS_ENUM, CHOICES(hardware), 0, 0, 0, 0, NULL},
+    {"os", ANS_ENUM, CHOICES(oses), 0, 0, -1, 0, NULL},
+    {"devices", ANS_INT, CHOICES(devices), 1, 0, -1, 1, NULL},
+    {"nodes", ANS_INT, CHOICES(nodes), 1, 0, -1, 1, NULL},
+    {"device_memory_gb", ANS_NUMBER, NULL, 0, 0, 1, -1, 0, NULL},
+    {"model_kind", ANS_ENUM, CHOICES(model_kinds), 0, 0, 7, 0, NULL},
+    {"model_params", ANS_NUMBER, CHOICES(model_params), 1, 0, -1, 1e7, NULL},
+    {"tokens", ANS_NUMBER, NULL, 0, 0, 1, -1, 0, NULL},
+    {"seq_len", ANS_INT, NULL, 0, 1, 0, -1, 0, NULL},
+    {"hidden", ANS_INT, NULL, 0, 1, 0, -1, 0, NULL},
+    {"layers", ANS_INT, NULL, 0, 1, 0, -1, 0, NULL},
+    {"heads", ANS_INT, NULL, 0, 1, 0, -1, 0, NULL},
+    {"team", ANS_ENUM_LIST, CHOICES(teams), 0, 0, -1, 0, NULL},
+    {"functional", ANS_BOOL, CHOICES(functional), 0, 0, 1, 0, NULL},
+    {"higher_order_grad", ANS_BOOL, CHOICES(higher_order_grad), 0, 0, 1, 0, NULL},
+    {"deploy", ANS_ENUM, CHOICES(deploys), 0, 0, 0, 0, NULL},
+    {"priority", ANS_ENUM, CHOICES(priorities), 0, 0, 0, 0, NULL},
+    {"price_per_device_hour", ANS_NUMBER, CHOICES(prices), 0, 0, -1, 0, &no_price},
+    {"deploy_hardware", ANS_ENUM, CHOICES(deploy_hardware), 0, 0, 0, 0, NULL},
+    {"accelerator", ANS_ID, NULL, 0, 0, 0, -1, 0, &assumed_device},
+    {"precision", ANS_ENUM, CHOICES(precisions), 0, 0, -1, 0, NULL},
+    {"finetune", ANS_ENUM, CHOICES(finetunes), 0, 0, 0, 0, NULL},
+    {"lora_rank", ANS_INT, NULL, 0, 1, 0, -1, 16, NULL},
+    {"recompute", ANS_ENUM, CHOICES(recomputes), 0, 0, 0, 0, NULL},
+    {"host_memory_gb", ANS_NUMBER, NULL, 0, 0, 1, -1, 0, NULL},
+    {"active_params", ANS_NUMBER, NULL, 0, 1, 0, -1, 0, NULL},
+    {"experts", ANS_INT, NULL, 0, 1, 0, -1, 0, NULL},
+    {"serve_context", ANS_INT, NULL, 0, 1, 0, -1, 0, NULL},
+    {"serve_batch", ANS_INT, NULL, 0, 1, 0, -1, 0, NULL},
+    {"kv_heads", ANS_INT, NULL, 0, 1, 0, -1, 0, NULL},
+    {"kv_precision", ANS_ENUM, CHOICES(kv_precisions), 0, 0, -1, 0, NULL},
 };
 const int ans_key_count = (int)(sizeof ans_keys / sizeof ans_keys[0]);
 _Static_assert(sizeof ans_keys / sizeof ans_keys[0] == ANS_KEY_COUNT, "ans_keys and enum ans_index differ");
@@ -67,8 +199,8 @@ int ans_key_index(const char *name)
 
 int ans_key_value_index(const struct ans_key *key, const char *value)
 {
-    for (int i = 0; value && key->allowed && key->allowed[i]; i++)
-        if (strcmp(key->allowed[i], value) == 0) return i;
+    for (int i = 0; value && i < key->nchoices; i++)
+        if (strcmp(key->choices[i].value, value) == 0) return i;
     return -1;
 }
 

@@ -1,16 +1,17 @@
-/* answer_keys: the keys of fwadvisor.answers/1 (docs/report.md), their types and allowed values.
- * Shared by the rule validator and the answers parser. */
+/* answer_keys: the keys of fwadvisor.answers/1 (docs/report.md), their types, their choices
+ * (allowed values, or the numbers a front end suggests, each with its label and help) and their
+ * defaults. The one table the answers parser, the rule validator and the wizard read. */
 #ifndef FWADVISOR_ANSWER_KEYS_H
 #define FWADVISOR_ANSWER_KEYS_H
 
 #include "common/suggest.h"
 
 enum ans_type {
-    ANS_ENUM,      /* one string of `allowed` */
-    ANS_ENUM_LIST, /* array of strings of `allowed` */
+    ANS_ENUM,      /* one of `choices` */
+    ANS_ENUM_LIST, /* a list of `choices` */
     ANS_INT,       /* integer >= min */
     ANS_NUMBER,    /* number > min (min_exclusive) or >= min */
-    ANS_BOOL,
+    ANS_BOOL,      /* choices[0] is true, choices[1] false */
     ANS_ID,        /* an id from a knowledge-base table (lower-case letters, digits, '-', '_', '.'),
                       checked against the table by the advisor */
 };
@@ -18,12 +19,25 @@ enum ans_type {
 /* The largest number any key takes (see answers.c). */
 #define ANS_MAX_NUMBER 1e15
 
+/* One choice a key offers: an allowed value of an enum key, true or false, or a number suggested
+ * for a numeric key (written as an answers file may: "1e9", "1024"). value NULL: the choice
+ * that leaves the key to its default or to the planner. */
+struct ans_choice {
+    const char *value;
+    const char *label; /* how a front end offers it */
+    const char *help;  /* one line drawn from the seed articles */
+};
+
 struct ans_key {
     const char *name;
     enum ans_type type;
-    const char *const *allowed; /* NULL-terminated, for the enum types */
+    const struct ans_choice *choices; /* ANS_ENUM, ANS_ENUM_LIST: the allowed values, in order */
+    int nchoices;
     double min;
     int min_exclusive;
+    int default_choice;    /* the choice a left-out answer takes, -1: none (os: the running system) */
+    double default_number; /* ANS_INT, ANS_NUMBER: the number a left-out answer takes, 0: none */
+    const struct ans_choice *unset; /* offered before the choices to leave the key out, or NULL */
 };
 
 /* Indices into ans_keys, in the documented order. */
@@ -38,21 +52,27 @@ enum ans_index {
     ANS_SERVE_CONTEXT, ANS_SERVE_BATCH, ANS_KV_HEADS, ANS_KV_PRECISION, ANS_KEY_COUNT
 };
 
+/* A set of keys (bit i = key i), as answers_check_combination names the keys it is about. */
+typedef unsigned long long ans_key_set;
+#define ANS_KEY_BIT(i) (1ull << (i))
+_Static_assert(ANS_KEY_COUNT <= 64, "ans_key_set holds a bit per key");
+
 /* Longest ANS_ID value, terminator included. */
 #define ANS_ID_MAX 48
 
 extern const struct ans_key ans_keys[];
 extern const int ans_key_count;
-/* Allowed values shared with the knowledge-base tables (runtimes.kinds, runtimes.hardware). */
+/* Allowed values shared with the knowledge-base tables (runtimes.kinds, runtimes.hardware),
+ * NULL-terminated, written once with their keys' choices. */
 extern const char *const ans_model_kinds[];
 extern const char *const ans_deploy_hardware[]; /* "auto" first */
 
 const struct ans_key *ans_key_find(const char *name);
 /* Index of a key, or -1. */
 int ans_key_index(const char *name);
-/* The position of value among key's allowed values (exact case), or -1. */
+/* The position of value among key's choices (exact case), or -1. */
 int ans_key_value_index(const struct ans_key *key, const char *value);
-/* 1 if value is among key->allowed. */
+/* 1 if value is among key's choices. */
 int ans_key_allows(const struct ans_key *key, const char *value);
 /* The known key nearest to name (common/suggest.h), or NULL. */
 const char *ans_key_nearest(const char *name);

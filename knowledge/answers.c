@@ -21,13 +21,22 @@ static void join_list(const char *const *values, char *out, size_t n)
         used += (size_t)snprintf(out + used, n - used, "%s%s", used ? ", " : "", *values);
 }
 
+/* A key's allowed values, comma-separated. */
+static void join_choices(const struct ans_key *key, char *out, size_t n)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; i < key->nchoices && used < n; i++)
+        used += (size_t)snprintf(out + used, n - used, "%s%s", used ? ", " : "", key->choices[i].value);
+}
+
 static void describe_key(const struct ans_key *key, char *out, size_t n)
 {
     switch (key->type) {
-    case ANS_ENUM: join_list(key->allowed, out, n); break;
+    case ANS_ENUM: join_choices(key, out, n); break;
     case ANS_ENUM_LIST: {
         char list[200];
-        join_list(key->allowed, list, sizeof list);
+        join_choices(key, list, sizeof list);
         snprintf(out, n, "a list of %s", list);
         break;
     }
@@ -68,10 +77,10 @@ static int bad_value(const char *where, const struct ans_key *key, const char *s
 /* The allowed value a given one names, whatever its case ("NVIDIA" is nvidia). */
 static const char *allowed_entry(const struct ans_key *key, const char *value, int *index)
 {
-    for (int i = 0; key->allowed && key->allowed[i]; i++)
-        if (strcasecmp(key->allowed[i], value) == 0) {
+    for (int i = 0; i < key->nchoices; i++)
+        if (strcasecmp(key->choices[i].value, value) == 0) {
             if (index) *index = i;
-            return key->allowed[i];
+            return key->choices[i].value;
         }
     return NULL;
 }
@@ -93,6 +102,17 @@ static unsigned team_none_bit(void)
     return 1u << idx;
 }
 
+/* A team of "none" and a framework: refused with one line in err. */
+static int list_refused(int i, unsigned list, const char *where, char *err, size_t errsz)
+{
+    if (i != ANS_TEAM || !(list & team_none_bit()) || !(list & ~team_none_bit())) return 0;
+    char allowed[200];
+    join_choices(&ans_keys[i], allowed, sizeof allowed);
+    snprintf(err, errsz, "%skey 'team': 'none' cannot be combined with a framework (a list of %s, or [\"none\"] alone)",
+             where, allowed);
+    return -1;
+}
+
 /* Sets key i from a JSON value. */
 static int set_from_json(struct answers *a, int i, const cJSON *v, const char *where, char *err, size_t errsz)
 {
@@ -106,7 +126,7 @@ static int set_from_json(struct answers *a, int i, const cJSON *v, const char *w
     else snprintf(shown, sizeof shown, "%s", cJSON_IsArray(v) ? "an array" : "an object");
     switch (key->type) {
     case ANS_ENUM:
-        if (!cJSON_IsString(v) || !(nv.str = allowed_entry(key, v->valuestring, NULL)))
+        if (!cJSON_IsString(v) || !allowed_entry(key, v->valuestring, &nv.choice))
             return bad_value(where, key, shown, err, errsz);
         break;
     case ANS_ENUM_LIST: {
@@ -118,19 +138,13 @@ static int set_from_json(struct answers *a, int i, const cJSON *v, const char *w
                 if (cJSON_IsString(item)) snprintf(shown, sizeof shown, "'%.80s'", item->valuestring);
                 else snprintf(shown, sizeof shown, "a non-string item");
                 char allowed[200];
-                join_list(key->allowed, allowed, sizeof allowed);
+                join_choices(key, allowed, sizeof allowed);
                 snprintf(err, errsz, "%skey '%s': %s is not one of %s", where, key->name, shown, allowed);
                 return -1;
             }
             nv.list |= 1u << idx;
         }
-        if (i == ANS_TEAM && (nv.list & team_none_bit()) && (nv.list & ~team_none_bit())) {
-            char allowed[200];
-            join_list(key->allowed, allowed, sizeof allowed);
-            snprintf(err, errsz, "%skey 'team': 'none' cannot be combined with a framework (a list of %s, or [\"none\"] alone)",
-                     where, allowed);
-            return -1;
-        }
+        if (list_refused(i, nv.list, where, err, errsz)) return -1;
         break;
     }
     case ANS_INT:
@@ -265,10 +279,36 @@ const char *answers_running_os(void)
 
 void answers_set_str(struct answers *a, enum ans_index i, const char *value)
 {
-    const char *entry = allowed_entry(&ans_keys[i], value, NULL);
-    if (!entry) return;
-    a->v[i].str = entry;
+    int choice;
+    if (!allowed_entry(&ans_keys[i], value, &choice)) return;
+    a->v[i].choice = choice;
     a->v[i].present = 1;
+}
+
+void answers_choose(struct answers *a, enum ans_index i, int choice)
+{
+    if (choice < 0 || choice >= ans_keys[i].nchoices) return;
+    struct ans_value nv = {.given = 1, .present = 1, .choice = choice, .flag = choice == 0};
+    a->v[i] = nv;
+}
+
+int answers_set_list(struct answers *a, enum ans_index i, unsigned list, char *err, size_t errsz)
+{
+    if (list_refused(i, list, "", err, errsz)) return -1;
+    struct ans_value nv = {.given = 1, .present = 1, .list = list};
+    a->v[i] = nv;
+    return 0;
+}
+
+int answers_choice(const struct answers *a, enum ans_index i)
+{
+    if (!a->v[i].present) return -1;
+    return ans_keys[i].type == ANS_BOOL ? !a->v[i].flag : a->v[i].choice;
+}
+
+int answers_default_choice(enum ans_index i)
+{
+    return i == ANS_OS ? ans_key_value_index(&ans_keys[i], answers_running_os()) : ans_keys[i].default_choice;
 }
 
 void answers_set_id(struct answers *a, enum ans_index i, const char *id)
@@ -285,25 +325,23 @@ void answers_set_num(struct answers *a, enum ans_index i, double value)
 
 void answers_fill_defaults(struct answers *a)
 {
-    static const struct { enum ans_index key; const char *value; } strs[] = {
-        {ANS_STAGE, "research"}, {ANS_HARDWARE, "auto"}, {ANS_MODEL_KIND, "other"},
-        {ANS_DEPLOY, "none"}, {ANS_PRIORITY, "iteration"}, {ANS_DEPLOY_HARDWARE, "auto"}, {ANS_FINETUNE, "full"},
-        {ANS_RECOMPUTE, "auto"},
-    };
-    for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
-        if (!a->v[strs[i].key].present) answers_set_str(a, strs[i].key, strs[i].value);
-    if (!a->v[ANS_OS].present) answers_set_str(a, ANS_OS, answers_running_os());
-    if (!a->v[ANS_DEVICES].present) answers_set_num(a, ANS_DEVICES, 1);
-    if (!a->v[ANS_NODES].present) answers_set_num(a, ANS_NODES, 1);
-    if (!a->v[ANS_MODEL_PARAMS].present) answers_set_num(a, ANS_MODEL_PARAMS, 1e7);
-    if (!a->v[ANS_LORA_RANK].present) answers_set_num(a, ANS_LORA_RANK, 16);
+    for (int i = 0; i < ANS_KEY_COUNT; i++) {
+        const struct ans_key *key = &ans_keys[i];
+        struct ans_value *v = &a->v[i];
+        int choice = answers_default_choice((enum ans_index)i);
+        if (v->present) continue;
+        if (key->type == ANS_ENUM_LIST) v->present = 1; /* an empty list */
+        else if ((key->type == ANS_ENUM || key->type == ANS_BOOL) && choice >= 0) {
+            v->present = 1;
+            v->choice = choice;
+            v->flag = key->type == ANS_BOOL && choice == 0;
+        } else if ((key->type == ANS_INT || key->type == ANS_NUMBER) && key->default_number > 0)
+            answers_set_num(a, (enum ans_index)i, key->default_number);
+    }
     /* Chinchilla's 20 tokens per parameter, within the largest number an answer may hold (a
      * model above 5e13 parameters would otherwise default past it) */
-    if (!a->v[ANS_TOKENS].present && strcmp(a->v[ANS_MODEL_KIND].str, "llm") == 0)
+    if (!a->v[ANS_TOKENS].present && answers_choice(a, ANS_MODEL_KIND) == ans_key_value_index(&ans_keys[ANS_MODEL_KIND], "llm"))
         answers_set_num(a, ANS_TOKENS, fmin(20 * a->v[ANS_MODEL_PARAMS].num, ANS_MAX_NUMBER));
-    a->v[ANS_TEAM].present = 1;
-    a->v[ANS_FUNCTIONAL].present = 1;
-    a->v[ANS_HIGHER_ORDER_GRAD].present = 1;
 }
 
 /* --- combinations that cannot exist ------------------------------------------------------ */
@@ -339,9 +377,12 @@ static void allowed_with(const struct impossible *p, char *out, size_t n)
 {
     size_t used = 0;
     out[0] = '\0';
-    for (const char *const *v = ans_keys[p->other].allowed; *v && used < n; v++)
-        if (strcmp(*v, "auto") != 0 && !in_list(p->values, *v))
-            used += (size_t)snprintf(out + used, n - used, "%s%s", used ? ", " : "", *v);
+    const struct ans_key *other = &ans_keys[p->other];
+    for (int i = 0; i < other->nchoices && used < n; i++) {
+        const char *v = other->choices[i].value;
+        if (strcmp(v, "auto") != 0 && !in_list(p->values, v))
+            used += (size_t)snprintf(out + used, n - used, "%s%s", used ? ", " : "", v);
+    }
 }
 
 /* The first impossible pair (of those about `key`, or all when key < 0) the answers hold. */
@@ -378,6 +419,11 @@ static const struct needs {
 
 int answers_check_combination(const struct answers *a, char *err, size_t errsz)
 {
+    return answers_conflict(a, err, errsz) ? -1 : 0;
+}
+
+ans_key_set answers_conflict(const struct answers *a, char *err, size_t errsz)
+{
     const struct impossible *p = contradiction(a, -1);
     if (p) {
         const char *v = answers_str(a, p->key), *o = answers_str(a, p->other);
@@ -386,7 +432,7 @@ int answers_check_combination(const struct answers *a, char *err, size_t errsz)
         snprintf(err, errsz, "keys '%s' and '%s': %s %s cannot go with %s %s (%s); with %s %s, %s is one of %s",
                  ans_keys[p->key].name, ans_keys[p->other].name, ans_keys[p->key].name, v, ans_keys[p->other].name, o,
                  p->why, ans_keys[p->key].name, v, ans_keys[p->other].name, allowed);
-        return -1;
+        return ANS_KEY_BIT(p->key) | ANS_KEY_BIT(p->other);
     }
     for (size_t i = 0; i < sizeof at_most / sizeof at_most[0]; i++) {
         const struct at_most *m = &at_most[i];
@@ -394,7 +440,7 @@ int answers_check_combination(const struct answers *a, char *err, size_t errsz)
         snprintf(err, errsz, "keys '%s' and '%s': %s %g is more than %s %g (%s)", ans_keys[m->small].name,
                  ans_keys[m->large].name, ans_keys[m->small].name, a->v[m->small].num, ans_keys[m->large].name,
                  a->v[m->large].num, m->why);
-        return -1;
+        return ANS_KEY_BIT(m->small) | ANS_KEY_BIT(m->large);
     }
     for (size_t i = 0; i < sizeof needs / sizeof needs[0]; i++) {
         const struct needs *n = &needs[i];
@@ -405,7 +451,7 @@ int answers_check_combination(const struct answers *a, char *err, size_t errsz)
         snprintf(err, errsz, "keys '%s' and '%s': %s applies only with %s %s (%s), not %s %s", ans_keys[n->key].name,
                  ans_keys[n->other].name, ans_keys[n->key].name, ans_keys[n->other].name, allowed, n->why,
                  ans_keys[n->other].name, o);
-        return -1;
+        return ANS_KEY_BIT(n->key) | ANS_KEY_BIT(n->other);
     }
     return 0;
 }
@@ -430,7 +476,8 @@ int answers_settle_os(struct answers *a)
 const char *answers_str(const struct answers *a, enum ans_index i)
 {
     if (!a->v[i].present) return NULL;
-    return ans_keys[i].type == ANS_ID ? a->v[i].id : a->v[i].str;
+    if (ans_keys[i].type == ANS_ID) return a->v[i].id;
+    return ans_keys[i].type == ANS_ENUM ? ans_keys[i].choices[a->v[i].choice].value : NULL;
 }
 double answers_num(const struct answers *a, enum ans_index i) { return a->v[i].present ? a->v[i].num : 0; }
 int answers_has(const struct answers *a, enum ans_index i) { return a->v[i].present; }
@@ -451,13 +498,13 @@ cJSON *answers_to_json(const struct answers *a)
         const struct ans_value *v = &a->v[i];
         cJSON *item;
         if (!v->present) item = cJSON_CreateNull();
-        else if (key->type == ANS_ENUM) item = cJSON_CreateString(v->str);
+        else if (key->type == ANS_ENUM) item = cJSON_CreateString(key->choices[v->choice].value);
         else if (key->type == ANS_ID) item = cJSON_CreateString(v->id);
         else if (key->type == ANS_BOOL) item = cJSON_CreateBool(v->flag);
         else if (key->type == ANS_ENUM_LIST) {
             item = cJSON_CreateArray();
-            for (int j = 0; item && key->allowed[j]; j++)
-                if ((v->list >> j) & 1u) cJSON_AddItemToArray(item, cJSON_CreateString(key->allowed[j]));
+            for (int j = 0; item && j < key->nchoices; j++)
+                if ((v->list >> j) & 1u) cJSON_AddItemToArray(item, cJSON_CreateString(key->choices[j].value));
         } else item = cJSON_CreateNumber(v->num);
         if (!item) {
             cJSON_Delete(obj);
@@ -473,7 +520,7 @@ cJSON *answers_to_json(const struct answers *a)
 static int value_equals(const struct ans_key *key, const struct ans_value *v, const cJSON *want)
 {
     switch (key->type) {
-    case ANS_ENUM: return cJSON_IsString(want) && strcmp(v->str, want->valuestring) == 0;
+    case ANS_ENUM: return cJSON_IsString(want) && ans_key_value_index(key, want->valuestring) == v->choice;
     case ANS_ENUM_LIST: {
         int idx;
         return cJSON_IsString(want) && allowed_entry(key, want->valuestring, &idx) && ((v->list >> idx) & 1u);

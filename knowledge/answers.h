@@ -1,6 +1,6 @@
 /* answers: a team's situation (fwadvisor.answers/1), parsed, validated and completed with
- * defaults. Values of enum keys point into the static allowed-value tables of answer_keys.c, so
- * an answers struct owns no memory and can be copied freely. */
+ * defaults. An enum key holds the index of its choice in ans_keys (text only where answers are
+ * read or written), so an answers struct owns no memory and can be copied freely. */
 #ifndef FWADVISOR_ANSWERS_H
 #define FWADVISOR_ANSWERS_H
 
@@ -14,7 +14,7 @@
 struct ans_value {
     int given;        /* set by the user (file or --set) */
     int present;      /* has a value: given, defaulted or resolved */
-    const char *str;  /* ANS_ENUM */
+    int choice;       /* ANS_ENUM: the index of the value among the key's choices */
     char id[ANS_ID_MAX]; /* ANS_ID, held in place so that a copy stays whole */
     double num;       /* ANS_INT, ANS_NUMBER */
     int flag;         /* ANS_BOOL */
@@ -40,11 +40,22 @@ int answers_parse_json(struct answers *a, const char *text, size_t len, const ch
  * true/false/yes/no/1/0; numbers take suffixes ("70B"). Returns 0, or -1 with one line in err. */
 int answers_set(struct answers *a, const char *assignment, char *err, size_t errsz);
 
-/* Fills defaults for keys the user left out (DESIGN.md): stage research, hardware auto, os the
- * running system, devices 1, nodes 1, model_kind other, model_params 1e7, tokens 20 x
- * model_params for llm, team [], functional and higher_order_grad false, deploy none, priority
- * iteration, deploy_hardware auto, finetune full, lora_rank 16, recompute auto. device_memory_gb,
- * accelerator, precision and the LLM shape stay absent for the planner to resolve. */
+/* Sets an ANS_ENUM or ANS_BOOL key to its choice-th choice, as given by the user. */
+void answers_choose(struct answers *a, enum ans_index i, int choice);
+/* Sets an ANS_ENUM_LIST key to the choices of the bits of list, as given by the user (a team of
+ * "none" and a framework is refused). Returns 0, or -1 with one line in err. */
+int answers_set_list(struct answers *a, enum ans_index i, unsigned list, char *err, size_t errsz);
+/* The index of an ANS_ENUM or ANS_BOOL key's choice, or -1 when absent. */
+int answers_choice(const struct answers *a, enum ans_index i);
+/* The choice a left-out key takes (its row's default_choice; for os the running system), or -1. */
+int answers_default_choice(enum ans_index i);
+
+/* Fills defaults for keys the user left out, from their rows in ans_keys (default_choice,
+ * default_number): stage research, hardware auto, os the running system, devices 1, nodes 1,
+ * model_kind other, model_params 1e7, team [], functional and higher_order_grad false, deploy
+ * none, priority iteration, deploy_hardware auto, finetune full, lora_rank 16, recompute auto;
+ * and tokens 20 x model_params for llm. device_memory_gb, accelerator, precision and the LLM
+ * shape stay absent for the planner to resolve. */
 void answers_fill_defaults(struct answers *a);
 
 /* 0 when no two answers contradict each other; else -1 and one line naming both keys. Three
@@ -54,6 +65,9 @@ void answers_fill_defaults(struct answers *a);
  * model_params) and answers that need another's value (lora_rank without LoRA, deploy_hardware
  * with deploy none). Answers left out or auto are not compared. */
 int answers_check_combination(const struct answers *a, char *err, size_t errsz);
+/* The same check, saying which keys the contradiction is about: their set (the two keys of the
+ * line in err), or 0 when there is none. */
+ans_key_set answers_conflict(const struct answers *a, char *err, size_t errsz);
 
 /* Clears the weaker answer of the first impossible pair (os against the hardware,
  * deploy_hardware against the deployment target) and returns 1, or returns 0 when there is

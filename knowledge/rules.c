@@ -11,8 +11,8 @@ static void join_allowed(const struct ans_key *key, char *out, size_t n)
 {
     size_t used = 0;
     out[0] = '\0';
-    for (const char *const *v = key->allowed; v && *v; v++) {
-        int w = snprintf(out + used, n - used, "%s%s", used ? ", " : "", *v);
+    for (int i = 0; i < key->nchoices; i++) {
+        int w = snprintf(out + used, n - used, "%s%s", used ? ", " : "", key->choices[i].value);
         if (w < 0 || (size_t)w >= n - used) break;
         used += (size_t)w;
     }

@@ -2,6 +2,7 @@
 #include "knowledge/answers.h"
 #include "knowledge/advisor.h"
 #include "knowledge/kb.h"
+#include "tui/app.h"
 
 #include <cjson/cJSON.h>
 
@@ -261,6 +262,26 @@ void ts_advisor_close(struct ts_advisor *t)
     adv_kb_free(t->akb);
     ts_kb_close(&t->kb);
     memset(t, 0, sizeof *t);
+}
+
+int ts_wizard_open(struct ts_wizard *t, const struct answers *loaded, char *err, size_t errsz)
+{
+    memset(t, 0, sizeof *t);
+    if (ts_advisor_open(&t->adv, err, errsz)) return -1;
+    t->app = calloc(1, sizeof *t->app);
+    if (!t->app) {
+        snprintf(err, errsz, "out of memory");
+        return -1;
+    }
+    t->app->akb = t->adv.akb;
+    wizard_start(t->app, loaded);
+    return 0;
+}
+
+void ts_wizard_close(struct ts_wizard *t)
+{
+    free(t->app);
+    ts_advisor_close(&t->adv);
 }
 
 int ts_validate_json(const char *json_path, const char *schema_path, char *err, size_t errsz)

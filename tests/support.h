@@ -70,6 +70,18 @@ struct ts_advisor {
 int ts_advisor_open(struct ts_advisor *t, char *err, size_t errsz);
 void ts_advisor_close(struct ts_advisor *t);
 
+/* The advisor's fixture with the interface's state on it and the wizard started on loaded
+ * answers (NULL: none), for tests of the wizard's choices without a terminal. */
+struct app;
+struct answers;
+struct ts_wizard {
+    struct ts_advisor adv;
+    struct app *app;
+};
+/* Returns 0, or -1 with a message in err. */
+int ts_wizard_open(struct ts_wizard *t, const struct answers *loaded, char *err, size_t errsz);
+void ts_wizard_close(struct ts_wizard *t);
+
 /* Widest line of s in terminal columns (CJK characters count two). */
 int ts_max_width(const char *s);
 

@@ -230,10 +230,10 @@ Test(probe_cli, recommend_uses_the_measured_peak)
 
 Test(probe_cli, store_round_trip_in_process)
 {
-    char path[4300], err[512];
-    snprintf(path, sizeof path, "%s/store.sqlite3", dir);
-    kb *k;
-    cr_assert_eq(kb_open(path, 0, &k, err, sizeof err), KB_OK, "%s", err);
+    char err[512];
+    struct ts_kb t;
+    cr_assert_eq(ts_kb_open(&t, err, sizeof err), 0, "%s", err);
+    kb *k = t.kb;
     cJSON *none;
     cr_expect_eq(kb_probe_get(k, "latest", &none, err, sizeof err), KB_OK);
     cr_expect_null(none);
@@ -261,5 +261,5 @@ Test(probe_cli, store_round_trip_in_process)
     cr_expect(strstr(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 0), "summary")->valuestring, "1 results") != NULL);
     cJSON_Delete(rows);
     cJSON_Delete(doc);
-    kb_close(k);
+    ts_kb_close(&t);
 }

@@ -99,15 +99,15 @@ Test(tables, every_wizard_option_is_a_value_its_key_takes)
     int checked = 0;
     for (int q = 0; q < wiz_question_count; q++) {
         const struct wiz_question *wq = &wiz_questions[q];
-        cr_expect_geq(ans_key_index(wq->key), 0, "question %s is no answer key", wq->key);
-        cr_expect_gt(wq->nopts, 0, "%s", wq->key);
-        cr_expect_lt(wq->default_index, wq->nopts, "%s", wq->key);
-        for (int i = 0; i < wq->nopts; i++) {
-            if (!wq->opts[i].value) continue;
+        const char *name = ans_keys[wq->key].name;
+        cr_expect_gt(wizard_own_count(q), 0, "%s", name);
+        cr_expect_lt(wizard_default_option(q), wizard_own_count(q), "%s", name);
+        for (int i = 0; i < wizard_own_count(q); i++) {
+            if (!wizard_own_option(q, i)->value) continue;
             struct answers a;
             char assign[160], err[256];
             answers_init(&a);
-            snprintf(assign, sizeof assign, "%s=%s", wq->key, wq->opts[i].value);
+            snprintf(assign, sizeof assign, "%s=%s", name, wizard_own_option(q, i)->value);
             cr_expect_eq(answers_set(&a, assign, err, sizeof err), 0, "%s: %s", assign, err);
             checked++;
         }
@@ -118,25 +118,20 @@ Test(tables, every_wizard_option_is_a_value_its_key_takes)
 /* A value the answers refuse (a loaded or typed one) is said, not silently dropped. */
 Test(tables, the_wizard_says_what_the_answers_refuse)
 {
-    struct ts_advisor t;
+    struct ts_wizard t;
     char err[512];
-    cr_assert_eq(ts_advisor_open(&t, err, sizeof err), 0, "%s", err);
-    struct app *a = calloc(1, sizeof *a);
-    cr_assert_not_null(a);
-    a->akb = t.akb;
-    answers_init(&a->base);
-    for (int q = 0; q < wiz_question_count; q++) a->sel[q] = wiz_questions[q].default_index > 0 ? wiz_questions[q].default_index : 0;
+    cr_assert_eq(ts_wizard_open(&t, NULL, err, sizeof err), 0, "%s", err);
+    struct app *a = t.app;
     struct answers out;
     cr_expect_eq(wizard_build(a, &out, -1, 0, err, sizeof err), 0, "the defaults: %s", err);
     int q = 0;
-    while (strcmp(wiz_questions[q].key, "devices") != 0) q++;
+    while (wiz_questions[q].key != ANS_DEVICES) q++;
     snprintf(a->custom[q], sizeof a->custom[q], "-3");
-    a->sel[q] = wiz_questions[q].nopts; /* the given value, past the options */
+    a->sel[q] = wizard_own_count(q); /* the given value, past the options */
     err[0] = '\0';
     cr_expect_eq(wizard_build(a, &out, -1, 0, err, sizeof err), -1);
     cr_expect(strstr(err, "devices"), "%s", err);
-    free(a);
-    ts_advisor_close(&t);
+    ts_wizard_close(&t);
 }
 
 /* --- kb subcommands ------------------------------------------------------------------------- */

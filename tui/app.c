@@ -245,19 +245,30 @@ static const char *const help_keys[] = {
     "?                this help          q    quit (asks while a probe runs)",
 };
 
-/* What each screen adds. */
-static const char *const help_screen[] = {
-    [SCR_HOME] = "Home: r returns to the last results. Loading answers or a preset goes straight to the results; "
-                 "Esc there opens the wizard with those answers.",
-    [SCR_PRESETS] = "Presets: Enter gives the results of the situation picked.",
-    [SCR_WIZARD] = "Wizard: the side panel reranks as you move. Where a question takes a number, type it (K, M, B, T: "
-                   "70B). Text prompts edit as readline does (Ctrl-A/E/U/W/K, arrows); Tab completes paths, ~ is home.",
-    [SCR_RESULTS] = "Results: 1-6 pick a tab; e exports the JSON report, h the HTML report; Space ticks a pitfall.",
-    [SCR_PROBE] = "Probe: Esc cancels within a second, keeping what finished; b picks the run compared with; h writes "
-                  "the HTML page; a opens the advisor.",
-    [SCR_KB] = "Knowledge base: Tab picks the kind, Enter or Right reads the fact, Left returns to the list; g groups "
-               "hardware by framework or by hardware. Shift+drag selects text to copy.",
+/* The screens: each one's draw and key functions and what its help adds. */
+static const struct screen {
+    void (*draw)(struct app *a);
+    void (*key)(struct app *a, int ch);
+    const char *help;
+} screens[] = {
+    [SCR_HOME] = {home_draw, home_key,
+                 "Home: r returns to the last results. Loading answers or a preset goes straight to the results; "
+                 "Esc there opens the wizard with those answers."},
+    [SCR_PRESETS] = {presets_draw, presets_key,
+                 "Presets: Enter gives the results of the situation picked."},
+    [SCR_WIZARD] = {wizard_draw, wizard_key,
+                 "Wizard: the side panel reranks as you move. Where a question takes a number, type it (K, M, B, T: "
+                 "70B). Text prompts edit as readline does (Ctrl-A/E/U/W/K, arrows); Tab completes paths, ~ is home."},
+    [SCR_RESULTS] = {results_draw, results_key,
+                 "Results: 1-6 pick a tab; e exports the JSON report, h the HTML report; Space ticks a pitfall."},
+    [SCR_PROBE] = {probe_view_draw, probe_view_key,
+                 "Probe: Esc cancels within a second, keeping what finished; b picks the run compared with; h writes "
+                 "the HTML page; a opens the advisor."},
+    [SCR_KB] = {kb_view_draw, kb_view_key,
+                 "Knowledge base: Tab picks the kind, Enter or Right reads the fact, Left returns to the list; g groups "
+                 "hardware by framework or by hardware. Shift+drag selects text to copy."},
 };
+_Static_assert(sizeof screens / sizeof screens[0] == SCR_COUNT, "a screen without its row");
 
 struct help_lines {
     char lines[32][160];
@@ -278,7 +289,7 @@ static void help_draw(struct app *a)
     for (size_t i = 0; i < sizeof help_keys / sizeof help_keys[0]; i++)
         text_wrap_lines(help_keys[i], w - 4, help_line, &h);
     h.n++; /* a blank line */
-    text_wrap_lines(help_screen[a->screen], w - 4, help_line, &h);
+    text_wrap_lines(screens[a->screen].help, w - 4, help_line, &h);
     if (h.n < 30) {
         h.n++; /* a blank line */
         snprintf(h.lines[h.n++], sizeof h.lines[0], "Press any key to close.");
@@ -308,14 +319,7 @@ static void draw(struct app *a)
         refresh();
         return;
     }
-    switch (a->screen) {
-    case SCR_HOME: home_draw(a); break;
-    case SCR_PRESETS: presets_draw(a); break;
-    case SCR_WIZARD: wizard_draw(a); break;
-    case SCR_RESULTS: results_draw(a); break;
-    case SCR_PROBE: probe_view_draw(a); break;
-    case SCR_KB: kb_view_draw(a); break;
-    }
+    screens[a->screen].draw(a);
     if (a->help) help_draw(a);
     if (a->confirm_quit) {
         int w = 50, y = LINES / 2 - 2, x = (COLS - w) / 2;
@@ -329,14 +333,7 @@ static void draw(struct app *a)
 
 static void screen_key(struct app *a, int ch)
 {
-    switch (a->screen) {
-    case SCR_HOME: home_key(a, ch); break;
-    case SCR_PRESETS: presets_key(a, ch); break;
-    case SCR_WIZARD: wizard_key(a, ch); break;
-    case SCR_RESULTS: results_key(a, ch); break;
-    case SCR_PROBE: probe_view_key(a, ch); break;
-    case SCR_KB: kb_view_key(a, ch); break;
-    }
+    screens[a->screen].key(a, ch);
 }
 
 /* The wheel scrolls the pane under the pointer; a click acts on a hotspot or selects in a pane. */

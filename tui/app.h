@@ -13,25 +13,18 @@
 #include "tui/line_edit.h"
 #include "tui/viewport.h"
 
-enum tui_screen { SCR_HOME, SCR_PRESETS, SCR_WIZARD, SCR_RESULTS, SCR_PROBE, SCR_KB };
+/* The screens; each has its row in app.c's table of screens (draw, key, help). */
+enum tui_screen { SCR_HOME, SCR_PRESETS, SCR_WIZARD, SCR_RESULTS, SCR_PROBE, SCR_KB, SCR_COUNT };
 enum { TAB_RANKING, TAB_WHY, TAB_COMPARE, TAB_PLAN, TAB_DEPLOY, TAB_PITFALLS, TAB_COUNT };
 
-#define WIZ_MAX_OPTIONS 16
-
-struct wiz_option {
-    const char *label;
-    const char *value; /* the answer's value; NULL: leave the key to its default */
-    const char *help;  /* one line drawn from the seed articles */
-};
-
+/* A question of the wizard: which answer key it asks, how, and when. Its options are the key's
+ * row in ans_keys (knowledge/answer_keys.c): the choice that leaves it out, then its choices
+ * (for the device model, the catalog's devices follow). */
 struct wiz_question {
-    const char *key, *title;
-    int multi;         /* team: several may be chosen */
-    int numeric;       /* any number may be typed (K, M, B, T suffixes) besides the options */
-    const char *only_if_key, *only_if_not; /* asked only when that key's answer is not this value */
-    int default_index;
-    int nopts;
-    struct wiz_option opts[WIZ_MAX_OPTIONS]; /* "accelerator": the catalog's devices follow these */
+    enum ans_index key;
+    const char *title;
+    int only_if_key;         /* -1: always asked; else asked only when that key's answer is not... */
+    const char *only_if_not; /* ...this value */
 };
 
 extern const struct wiz_question wiz_questions[];
@@ -159,6 +152,11 @@ void wizard_key(struct app *a, int ch);
 const char *wizard_option_label(const struct app *a, int q, int i, char *buf, size_t n);
 const char *wizard_option_help(const struct app *a, int q, int i, char *buf, size_t n);
 int wizard_option_count(const struct app *a, int q);
+/* Question q's own options (its key's unset choice, then its choices), the i-th of them, and the
+ * one its key takes when left out (-1: none). */
+int wizard_own_count(int q);
+const struct ans_choice *wizard_own_option(int q, int i);
+int wizard_default_option(int q);
 /* 1 when question q is asked with the choices made so far (deploy_hardware only with a deploy). */
 int wizard_asked(const struct app *a, int q);
 

@@ -12,153 +12,84 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define O(label, value, help) {label, value, help}
-/* The options and their count, counted by the compiler rather than by hand. */
-#define OPTS(...) (int)(sizeof((struct wiz_option[]){__VA_ARGS__}) / sizeof(struct wiz_option)), {__VA_ARGS__}
-
+/* The order of the questions and when each is asked; their options are their keys' rows. */
 const struct wiz_question wiz_questions[] = {
-    {"stage", "Project stage", 0, 0, NULL, NULL, 1, OPTS(
-        O("Learning", "learning", "First models: an easy start and many tutorials (seed 002 Q1: PyTorch + torchvision, or Keras)."),
-        O("Research", "research", "New ideas and papers: debugging and published code matter most (seed 002: research -> PyTorch)."),
-        O("Prototype", "prototype", "A product whose architecture is not settled: iterate fast (seed 003: startups start with PyTorch)."),
-        O("Production", "production", "Shipping and keeping a model: deployment, maturity and maintenance weigh more (seeds 000, 003)."),
-    )},
-    {"hardware", "Hardware you train on", 0, 0, NULL, NULL, 0, OPTS(
-        O("Detected (auto)", "auto", "What fwadvisor found on this machine: the latest probe run, else the device nodes."),
-        O("NVIDIA GPUs", "nvidia", "All three major frameworks support NVIDIA well; match CUDA and cuDNN versions (seed 001)."),
-        O("AMD GPUs", "amd", "PyTorch has official ROCm builds; TensorFlow and JAX carry more set-up risk (seed 001)."),
-        O("Google TPUs", "tpu", "JAX is TPU-native, TensorFlow supported; PyTorch/XLA is in flux (seeds 000, 001)."),
-        O("Apple Silicon", "apple", "PyTorch MPS and MLX; jax-metal is dead and tensorflow-metal broken since TF 2.18."),
-        O("Intel GPUs", "intel", "Stock PyTorch XPU (IPEX ended after 2.8); others experimental."),
-        O("Huawei Ascend", "ascend", "MindSpore is first-class; PyTorch through torch_npu; PaddlePaddle via plug-ins."),
-        O("CPU only", "cpu", "Every framework runs; training speed is what a probe measures on this machine."),
-    )},
-    {"accelerator", "Device model (memory)", 0, 0, NULL, NULL, 0, OPTS(
-        O("Detected, or the usual one (assumed)", NULL,
-          "The detected device, else the vendor's usual one; the plan says which it assumed on its first line."),
-    )},
-    {"os", "Operating system", 0, 0, NULL, NULL, 0, OPTS(
-        O("Linux", "linux", "Every framework's first platform."),
-        O("Windows", "windows", "TensorFlow lost native GPU support after 2.10 (use WSL2); JAX GPU needs WSL2."),
-        O("macOS", "macos", "Apple GPUs through PyTorch MPS or MLX; no CUDA."),
-    )},
-    {"devices", "Accelerators in total", 0, 1, NULL, NULL, 0, OPTS(
-        O("1", "1", "One device: no distributed stack needed (seed 002: PyTorch AMP on one GPU)."),
-        O("2", "2", "Data parallel across two devices."), O("4", "4", "4-16 devices: DDP is the robust choice (seed 002)."),
-        O("8", "8", "One 8-GPU node: seed 001's scaling anecdote (DDP ~95%, MirroredStrategy ~92%, pmap ~98%)."),
-        O("16", "16", "4-16 devices: DDP, FSDP when the model does not fit (seed 002)."),
-        O("32", "32", "A few nodes: sharded data parallel when the model is large."),
-        O("64", "64", "Several nodes: sharded data parallel (ZeRO, FSDP) when the model is large."),
-        O("128", "128", "Hundreds of devices: 3D parallelism for large models (seed 002)."),
-        O("256", "256", "A TPU pod slice or a GPU cluster."), O("512", "512", "A large cluster."),
-        O("1,024", "1024", "Thousand-card scale: communication may take 30% of the time (seed 003)."),
-        O("2,048", "2048", "Seed 002 Q2: 2000 cards -> PyTorch + FSDP/DeepSpeed, or TPU pods."),
-        O("4,096", "4096", "Frontier-scale training."),
-    )},
-    {"nodes", "Machines (nodes)", 0, 1, NULL, NULL, 0, OPTS(
-        O("1", "1", "One machine."), O("2", "2", "Two machines: the network joins the picture."),
-        O("4", "4", "Four machines."), O("8", "8", "Eight machines."), O("16", "16", "Sixteen machines."),
-        O("32", "32", "A cluster."), O("64", "64", "A cluster."), O("128", "128", "A large cluster."),
-        O("256", "256", "A large cluster."), O("512", "512", "A very large cluster."),
-    )},
-    {"model_kind", "Kind of model", 0, 0, NULL, NULL, 7, OPTS(
-        O("Vision", "vision", "Image models: torchvision, timm, Keras applications (seed 002 Q1)."),
-        O("NLP", "nlp", "Text models below LLM scale."),
-        O("LLM", "llm", "Large language models: memory plans include activations (Korthikanti et al.)."),
-        O("Recommender", "recsys", "Embedding-heavy models (seed 001's custom-gradient anecdote)."),
-        O("Reinforcement learning", "rl", "JAX's functional style suits RL research (seed 002)."),
-        O("Diffusion", "diffusion", "Image generation models."), O("Tabular", "tabular", "Tabular data."),
-        O("Other", "other", "Anything else."),
-    )},
-    {"model_params", "Model size (parameters)", 0, 1, NULL, NULL, 2, OPTS(
-        O("100 thousand", "1e5", "A toy model."), O("1 million", "1e6", "Tiny: a CPU trains it."),
-        O("10 million", "1e7", "Small: one GPU easily."), O("100 million", "1e8", "BERT-base scale."),
-        O("1 billion", "1e9", "16 GB of Adam model states alone (ZeRO paper)."),
-        O("7 billion", "7e9", "112 GB of model states: sharding or offload on 80 GB GPUs."),
-        O("13 billion", "1.3e10", "Seed 001: 13B on 8 V100s with DeepSpeed ZeRO."),
-        O("30 billion", "3e10", "480 GB of model states: sharded across nodes, or LoRA on a few GPUs."),
-        O("70 billion", "7e10", "Chinchilla-size: multi-node sharded training."),
-        O("175 billion", "1.75e11", "GPT-3 scale: 3D parallelism (Megatron, DeepSpeed)."),
-        O("405 billion", "4.05e11", "Llama 3.1 405B: 16,384 H100s with 4D parallelism."),
-        O("1 trillion", "1e12", "Seed 002 Q3: GPT-4 class: JAX or PyTorch at scale."),
-    )},
-    {"team", "What the team knows (Space to tick several)", 1, 0, NULL, NULL, -1, OPTS(
-        O("PyTorch", "pytorch", "Seed 000: choose what the team knows; existing skill avoids retraining."),
-        O("TensorFlow", "tensorflow", "A TensorFlow code base in production is a reason to stay (seed 003)."),
-        O("JAX", "jax", "A team fluent in JAX has already paid its learning curve (seed 001)."),
-        O("Keras", "keras", "Keras 3 runs on JAX, TensorFlow or PyTorch."),
-        O("None yet", "none", "New to frameworks: Keras and fastai give a gentle start (seed 002)."),
-    )},
-    {"functional", "At home in functional programming?", 0, 0, NULL, NULL, 1, OPTS(
-        O("Yes", "true", "Seed 002's tree: a functional team -> JAX (pure functions, grad/jit/vmap)."),
-        O("No", "false", "Then JAX's functional style is its steepest cost (seed 001: 3 months of PyTorch first)."),
-    )},
-    {"higher_order_grad", "Gradients of gradients (meta-learning)?", 0, 0, NULL, NULL, 1, OPTS(
-        O("Yes", "true", "Seed 002: JAX composes grad freely, which meta-learning needs."),
-        O("No", "false", "Ordinary first-order training."),
-    )},
-    {"deploy", "Where the model runs", 0, 0, NULL, NULL, 0, OPTS(
-        O("Nowhere yet", "none", "No deployment target."),
-        O("Servers", "server", "LLMs: vLLM, SGLang, TensorRT-LLM; other models: Triton, ONNX Runtime, OpenVINO."),
-        O("Mobile apps", "mobile", "Seed 002's tree: mobile -> TensorFlow Lite (now LiteRT); ExecuTorch for PyTorch."),
-        O("Edge devices", "edge", "Seed 002 Q4: a Raspberry Pi -> TF Lite or ONNX Runtime; Jetson -> TensorRT."),
-        O("Browsers", "browser", "TF.js (deprioritized) or ONNX Runtime Web."),
-    )},
-    {"deploy_hardware", "Hardware the model is served on", 0, 0, "deploy", "none", 0, OPTS(
-        O("Same as training / device CPU (auto)", "auto", "Servers: the training hardware; edge and phones: their CPU."),
-        O("CPU", "cpu", "x86 or Arm CPUs: ONNX Runtime, LiteRT, ExecuTorch (XNNPACK)."),
-        O("NVIDIA GPU or Jetson", "nvidia", "Servers: vLLM, TensorRT-LLM, Triton; Jetson boards: TensorRT."),
-        O("AMD GPU", "amd", "vLLM and SGLang on ROCm; ONNX Runtime with MIGraphX (no Triton on AMD)."),
-        O("Apple device", "apple", "iPhone, iPad, Mac: Core ML, or ExecuTorch's Core ML back-end."),
-        O("Qualcomm NPU", "qualcomm", "Snapdragon phones and boards: ExecuTorch QNN, LiteRT and ONNX Runtime QNN."),
-        O("Intel CPU, GPU or NPU", "intel", "OpenVINO is Intel's tuned path."),
-        O("Google TPU", "tpu", "LLMs: JetStream or vLLM on TPU."),
-        O("Huawei Ascend", "ascend", "MindIE, vLLM (vllm-ascend) or MindSpore Lite."),
-    )},
-    {"priority", "What matters most", 0, 0, NULL, NULL, 0, OPTS(
-        O("Iteration speed", "iteration", "Debugging and ecosystem weigh more (seed 003: PyTorch for fast iteration)."),
-        O("Compute cost", "cost", "Training and memory efficiency weigh more (seed 003: JAX may save 20% compute, needs 30% more talent budget)."),
-        O("Stability", "stability", "Maturity and maintenance weigh more; native strategies (seed 003: TensorFlow in established production)."),
-    )},
-    {"price_per_device_hour", "Price per device-hour (optional)", 0, 1, NULL, NULL, 0, OPTS(
-        O("No price", NULL, "The plan shows hours only."), O("0.50", "0.5", "Per device and hour, any currency."),
-        O("1.00", "1", "Per device and hour."), O("2.00", "2", "Per device and hour."),
-        O("2.50", "2.5", "Per device and hour."), O("4.00", "4", "Per device and hour."), O("8.00", "8", "Per device and hour."),
-    )},
+    {ANS_STAGE, "Project stage", -1, NULL},
+    {ANS_HARDWARE, "Hardware you train on", -1, NULL},
+    {ANS_ACCELERATOR, "Device model (memory)", -1, NULL},
+    {ANS_OS, "Operating system", -1, NULL},
+    {ANS_DEVICES, "Accelerators in total", -1, NULL},
+    {ANS_NODES, "Machines (nodes)", -1, NULL},
+    {ANS_MODEL_KIND, "Kind of model", -1, NULL},
+    {ANS_MODEL_PARAMS, "Model size (parameters)", -1, NULL},
+    {ANS_TEAM, "What the team knows (Space to tick several)", -1, NULL},
+    {ANS_FUNCTIONAL, "At home in functional programming?", -1, NULL},
+    {ANS_HIGHER_ORDER_GRAD, "Gradients of gradients (meta-learning)?", -1, NULL},
+    {ANS_DEPLOY, "Where the model runs", -1, NULL},
+    {ANS_DEPLOY_HARDWARE, "Hardware the model is served on", ANS_DEPLOY, "none"},
+    {ANS_PRIORITY, "What matters most", -1, NULL},
+    {ANS_PRICE_PER_DEVICE_HOUR, "Price per device-hour (optional)", -1, NULL},
 };
 const int wiz_question_count = (int)(sizeof wiz_questions / sizeof wiz_questions[0]);
 
-static int question(const char *key)
+static const struct ans_key *key_of(int q) { return &ans_keys[wiz_questions[q].key]; }
+/* team: several may be chosen */
+static int is_multi(int q) { return key_of(q)->type == ANS_ENUM_LIST; }
+/* any number may be typed (K, M, B, T suffixes) besides the options */
+static int is_numeric(int q) { return key_of(q)->type == ANS_INT || key_of(q)->type == ANS_NUMBER; }
+/* The options before the key's choices: its unset choice, when it has one. */
+static int unset_count(int q) { return key_of(q)->unset != NULL; }
+
+int wizard_own_count(int q) { return unset_count(q) + key_of(q)->nchoices; }
+
+const struct ans_choice *wizard_own_option(int q, int i)
+{
+    return i < unset_count(q) ? key_of(q)->unset : &key_of(q)->choices[i - unset_count(q)];
+}
+
+int wizard_default_option(int q)
+{
+    const struct ans_key *key = key_of(q);
+    int choice = answers_default_choice(wiz_questions[q].key);
+    if (choice >= 0) return unset_count(q) + choice;
+    for (int i = 0; key->default_number > 0 && i < key->nchoices; i++)
+        if (strtod(key->choices[i].value, NULL) == key->default_number) return unset_count(q) + i;
+    return key->unset ? 0 : -1;
+}
+
+static int question(enum ans_index key)
 {
     for (int q = 0; q < wiz_question_count; q++)
-        if (strcmp(wiz_questions[q].key, key) == 0) return q;
+        if (wiz_questions[q].key == key) return q;
     return -1;
 }
+
+/* The hardware choices, "auto" first: the vendors the catalog's devices are listed by. */
+static const struct ans_key *const vendors = &ans_keys[ANS_HARDWARE];
 
 /* The hardware the accelerator list follows: the hardware question's choice (tentative_sel when
  * that question is being previewed); NULL for auto, which lists every vendor's devices. */
 static const char *chosen_hardware(const struct app *a, int tentative_q, int tentative_sel)
 {
-    int q = question("hardware");
+    int q = question(ANS_HARDWARE);
     int sel = q == tentative_q ? tentative_sel : a->sel[q];
-    const char *v = sel < wiz_questions[q].nopts ? wiz_questions[q].opts[sel].value : a->custom[q];
+    const char *v = sel < wizard_own_count(q) ? wizard_own_option(q, sel)->value : a->custom[q];
     return v && strcmp(v, "auto") == 0 ? NULL : v;
 }
 
 /* The device-model question lists the catalog's devices after its own option. */
-static int is_catalog(int q) { return strcmp(wiz_questions[q].key, "accelerator") == 0; }
+static int is_catalog(int q) { return wiz_questions[q].key == ANS_ACCELERATOR; }
 
 /* The order devices are listed in: by vendor as the hardware question lists them, then the
  * catalog's order. Returns the catalog entry of the k-th device of that hardware (NULL: all),
  * or -1. */
 static int catalog_device(const struct app *a, const char *hardware, int k)
 {
-    const struct wiz_question *hq = &wiz_questions[question("hardware")];
     const char *vendor;
-    for (int v = 1; v < hq->nopts; v++) {
-        if (hardware && strcmp(hardware, hq->opts[v].value) != 0) continue;
+    for (int v = 1; v < vendors->nchoices; v++) {
+        if (hardware && strcmp(hardware, vendors->choices[v].value) != 0) continue;
         for (int i = 0; adv_kb_accelerator(a->akb, i, NULL, &vendor, NULL); i++)
-            if (strcmp(vendor, hq->opts[v].value) == 0 && k-- == 0) return i;
+            if (strcmp(vendor, vendors->choices[v].value) == 0 && k-- == 0) return i;
     }
     return -1;
 }
@@ -167,12 +98,11 @@ static int catalog_device(const struct app *a, const char *hardware, int k)
 static int catalog_count(const struct app *a, int q, const char *hardware)
 {
     if (!is_catalog(q)) return 0;
-    const struct wiz_question *hq = &wiz_questions[question("hardware")];
     const char *vendor;
     int n = 0;
-    for (int v = 1; v < hq->nopts; v++) {
-        if (hardware && strcmp(hardware, hq->opts[v].value) != 0) continue;
-        for (int i = 0; adv_kb_accelerator(a->akb, i, NULL, &vendor, NULL); i++) n += strcmp(vendor, hq->opts[v].value) == 0;
+    for (int v = 1; v < vendors->nchoices; v++) {
+        if (hardware && strcmp(hardware, vendors->choices[v].value) != 0) continue;
+        for (int i = 0; adv_kb_accelerator(a->akb, i, NULL, &vendor, NULL); i++) n += strcmp(vendor, vendors->choices[v].value) == 0;
     }
     return n;
 }
@@ -186,11 +116,11 @@ struct option_layout {
 
 static struct option_layout layout_of(const struct app *a, int q)
 {
-    struct option_layout l = {0, -1, -1, -1, wiz_questions[q].nopts};
+    struct option_layout l = {0, -1, -1, -1, wizard_own_count(q)};
     int ncat = catalog_count(a, q, chosen_hardware(a, -1, 0));
     if (ncat) l.catalog = l.count, l.count += ncat;
     if (a->custom[q][0]) l.custom = l.count++;
-    if (wiz_questions[q].numeric) l.other = l.count++;
+    if (is_numeric(q)) l.other = l.count++;
     return l;
 }
 
@@ -218,11 +148,11 @@ static const char *device_label(const struct app *a, int d, char *buf, size_t n)
 const char *wizard_option_label(const struct app *a, int q, int i, char *buf, size_t n)
 {
     struct option_layout l = layout_of(a, q);
-    if (i < wiz_questions[q].nopts) return wiz_questions[q].opts[i].label;
+    if (i < wizard_own_count(q)) return wizard_own_option(q, i)->label;
     if (i == l.other) return "Another number... (type it: K, M, B, T allowed)";
     if (i == l.custom) {
         char num[48];
-        if (wiz_questions[q].numeric) number_label(a->custom[q], num, sizeof num);
+        if (is_numeric(q)) number_label(a->custom[q], num, sizeof num);
         else snprintf(num, sizeof num, "%s", a->custom[q]);
         snprintf(buf, n, "%s (given)", num);
         return buf;
@@ -233,7 +163,7 @@ const char *wizard_option_label(const struct app *a, int q, int i, char *buf, si
 const char *wizard_option_help(const struct app *a, int q, int i, char *buf, size_t n)
 {
     struct option_layout l = layout_of(a, q);
-    if (i < wiz_questions[q].nopts) return wiz_questions[q].opts[i].help;
+    if (i < wizard_own_count(q)) return wizard_own_option(q, i)->help;
     if (i == l.other) return "Enter, or a digit, opens a field: 2000, 2,048, 30B, 1.5T.";
     if (i == l.custom) return "The value given in the answers file, or typed here.";
     snprintf(buf, n, "Planned with its memory, dense peaks and links (fwadvisor kb show %s).",
@@ -245,7 +175,7 @@ const char *wizard_option_help(const struct app *a, int q, int i, char *buf, siz
 static const char *option_value(const struct app *a, int q, int i, const char *hardware)
 {
     struct option_layout l = layout_of(a, q);
-    if (i < wiz_questions[q].nopts) return wiz_questions[q].opts[i].value;
+    if (i < wizard_own_count(q)) return wizard_own_option(q, i)->value;
     if (i == l.custom) return a->custom[q];
     if (i == l.other || l.catalog < 0) return NULL;
     int d = catalog_device(a, hardware, i - l.catalog);
@@ -261,41 +191,55 @@ static int answer_is(const struct app *a, int q, const char *value)
 int wizard_asked(const struct app *a, int q)
 {
     const struct wiz_question *wq = &wiz_questions[q];
-    if (!wq->only_if_key) return 1;
-    int dep = question(wq->only_if_key);
+    if (wq->only_if_key < 0) return 1;
+    int dep = question((enum ans_index)wq->only_if_key);
     return dep < 0 || !answer_is(a, dep, wq->only_if_not);
 }
 
+/* A refusal of the answers, added to the ones already said in err ("; " between them). */
+static void refused_also(char *err, size_t errsz, int *refused, const char *why)
+{
+    size_t used = *refused ? strlen(err) : 0;
+    if (used < errsz) snprintf(err + used, errsz - used, "%s%s", *refused ? "; " : "", why);
+    ++*refused;
+}
+
+/* Sets question q's answer from option sel: a choice by its index, a number or an id as given. */
+static void build_one(const struct app *a, struct answers *out, int q, int sel, const char *hardware, char *err,
+                      size_t errsz, int *refused)
+{
+    const struct ans_key *key = key_of(q);
+    enum ans_index k = wiz_questions[q].key;
+    char assign[256], why[256];
+    if (is_multi(q)) {
+        if (answers_set_list(out, k, a->multi[q], why, sizeof why)) refused_also(err, errsz, refused, why);
+        return;
+    }
+    if ((key->type == ANS_ENUM || key->type == ANS_BOOL) && sel < wizard_own_count(q)) {
+        if (sel >= unset_count(q)) answers_choose(out, k, sel - unset_count(q));
+        return;
+    }
+    const char *value = option_value(a, q, sel, hardware);
+    if (!value) return;
+    if (is_catalog(q) && hardware) { /* only a device of the hardware chosen: the list follows it */
+        const char *vendor;
+        int d = adv_accelerator_index(a->akb, value);
+        if (d >= 0 && adv_kb_accelerator(a->akb, d, NULL, &vendor, NULL) && strcmp(vendor, hardware) != 0) return;
+    }
+    snprintf(assign, sizeof assign, "%s=%s", key->name, value);
+    if (answers_set(out, assign, why, sizeof why)) refused_also(err, errsz, refused, why);
+}
+
 /* The answers of the wizard's choices, over the loaded ones; tentative_q >= 0 uses
- * tentative_sel for that question (the side panel's preview). */
+ * tentative_sel for that question (the side panel's preview). Every refusal is said in err. */
 int wizard_build(const struct app *a, struct answers *out, int tentative_q, int tentative_sel, char *err, size_t errsz)
 {
-    char assign[256], why[256];
     int refused = 0;
     *out = a->base;
     for (int q = 0; q < wiz_question_count; q++) {
-        const struct wiz_question *wq = &wiz_questions[q];
         if (!wizard_asked(a, q)) continue;
-        if (wq->multi) {
-            size_t used = (size_t)snprintf(assign, sizeof assign, "%s=", wq->key);
-            for (int i = 0; i < wq->nopts; i++)
-                if ((a->multi[q] >> i) & 1u)
-                    used += (size_t)snprintf(assign + used, sizeof assign - used, "%s%s", used > strlen(wq->key) + 1 ? "," : "",
-                                             wq->opts[i].value);
-            if (answers_set(out, assign, why, sizeof why) && !refused++) snprintf(err, errsz, "%s", why);
-            continue;
-        }
         int sel = q == tentative_q ? tentative_sel : a->sel[q];
-        const char *hardware = chosen_hardware(a, tentative_q, tentative_sel);
-        const char *value = option_value(a, q, sel, hardware);
-        if (!value) continue;
-        if (is_catalog(q) && hardware) { /* only a device of the hardware chosen: the list follows it */
-            const char *vendor;
-            int d = adv_accelerator_index(a->akb, value);
-            if (d >= 0 && adv_kb_accelerator(a->akb, d, NULL, &vendor, NULL) && strcmp(vendor, hardware) != 0) continue;
-        }
-        snprintf(assign, sizeof assign, "%s=%s", wq->key, value);
-        if (answers_set(out, assign, why, sizeof why) && !refused++) snprintf(err, errsz, "%s", why);
+        build_one(a, out, q, sel, chosen_hardware(a, tentative_q, tentative_sel), err, errsz, &refused);
     }
     /* The choices are made one at a time: the OS defaults to this machine's, which may not run
      * the hardware picked later (macOS with NVIDIA GPUs); the hardware and target win. */
@@ -304,51 +248,49 @@ int wizard_build(const struct app *a, struct answers *out, int tentative_q, int 
     return refused ? -1 : 0;
 }
 
+/* The option a loaded answer selects: a choice by its index, a number or an id among the
+ * options; else the loaded value becomes the question's given option. */
+static void select_loaded(struct app *a, int q, const struct answers *loaded)
+{
+    enum ans_index k = wiz_questions[q].key;
+    const struct ans_key *key = key_of(q);
+    if (key->type == ANS_ENUM_LIST) {
+        a->multi[q] = loaded->v[k].list;
+        return;
+    }
+    if (key->type == ANS_ENUM || key->type == ANS_BOOL) {
+        a->sel[q] = unset_count(q) + answers_choice(loaded, k);
+        return;
+    }
+    char text[40];
+    if (key->type == ANS_ID) snprintf(text, sizeof text, "%s", answers_str(loaded, k));
+    else snprintf(text, sizeof text, "%.10g", answers_num(loaded, k));
+    int found = -1;
+    for (int i = 0; i < wizard_option_count(a, q); i++) {
+        const char *ov = option_value(a, q, i, chosen_hardware(a, -1, 0));
+        if (!ov) continue;
+        if (key->type == ANS_ID ? !strcmp(ov, text) : atof(ov) == answers_num(loaded, k)) found = i;
+    }
+    if (found >= 0) a->sel[q] = found;
+    else {
+        snprintf(a->custom[q], sizeof a->custom[q], "%s", text);
+        a->sel[q] = layout_of(a, q).custom;
+    }
+}
+
 void wizard_start(struct app *a, const struct answers *loaded)
 {
     answers_init(&a->base);
     memset(a->custom, 0, sizeof a->custom);
     for (int q = 0; q < wiz_question_count; q++) {
-        const struct wiz_question *wq = &wiz_questions[q];
-        a->sel[q] = wq->default_index >= 0 ? wq->default_index : 0;
+        int d = wizard_default_option(q);
+        a->sel[q] = d >= 0 ? d : 0;
         a->multi[q] = 0;
-        if (strcmp(wq->key, "os") == 0)
-            for (int i = 0; i < wq->nopts; i++)
-                if (strcmp(wq->opts[i].value, answers_running_os()) == 0) a->sel[q] = i;
     }
     if (loaded) {
         a->base = *loaded;
-        /* Each loaded answer selects its option, or becomes a given option of its own. */
-        cJSON *doc = answers_to_json(loaded);
-        for (int q = 0; q < wiz_question_count; q++) {
-            const struct wiz_question *wq = &wiz_questions[q];
-            int idx = ans_key_index(wq->key);
-            if (idx < 0 || !loaded->v[idx].given) continue;
-            const cJSON *v = cJSON_GetObjectItemCaseSensitive(doc, wq->key);
-            if (wq->multi) {
-                const cJSON *item;
-                cJSON_ArrayForEach(item, v) for (int i = 0; i < wq->nopts; i++) if (!strcmp(item->valuestring, wq->opts[i].value))
-                    a->multi[q] |= 1u << i;
-                continue;
-            }
-            char text[40];
-            if (cJSON_IsString(v)) snprintf(text, sizeof text, "%s", v->valuestring);
-            else if (cJSON_IsBool(v)) snprintf(text, sizeof text, "%s", cJSON_IsTrue(v) ? "true" : "false");
-            else if (cJSON_IsNumber(v)) snprintf(text, sizeof text, "%.10g", v->valuedouble);
-            else continue;
-            int found = -1;
-            for (int i = 0; i < wizard_option_count(a, q); i++) {
-                const char *ov = option_value(a, q, i, chosen_hardware(a, -1, 0));
-                if (!ov) continue;
-                if (!strcmp(ov, text) || (cJSON_IsNumber(v) && atof(ov) == v->valuedouble)) found = i;
-            }
-            if (found >= 0) a->sel[q] = found;
-            else {
-                snprintf(a->custom[q], sizeof a->custom[q], "%s", text);
-                a->sel[q] = layout_of(a, q).custom;
-            }
-        }
-        cJSON_Delete(doc);
+        for (int q = 0; q < wiz_question_count; q++)
+            if (loaded->v[wiz_questions[q].key].given) select_loaded(a, q, loaded);
     }
     a->q = 0;
     a->wiz_vp.top = 0;
@@ -403,11 +345,10 @@ static void step_of(const struct app *a, int *k, int *n)
 /* Option i of the question on screen, as one entry of the pane. */
 static void option_entry(struct app *a, const struct option_layout *l, int i, const char *text)
 {
-    const struct wiz_question *wq = &wiz_questions[a->q];
     char line[200];
-    const char *mark = wq->multi ? (((a->multi[a->q] >> i) & 1u) ? "[x] " : "[ ] ") : (i == a->sel[a->q] ? "(*) " : "( ) ");
+    const char *mark = is_multi(a->q) ? (((a->multi[a->q] >> i) & 1u) ? "[x] " : "[ ] ") : (i == a->sel[a->q] ? "(*) " : "( ) ");
     if (i == l->other) mark = "    ";
-    snprintf(line, sizeof line, "%s%s", text, i == wq->default_index ? "  (default)" : "");
+    snprintf(line, sizeof line, "%s%s", text, i == wizard_default_option(a->q) ? "  (default)" : "");
     if (vp_matches(&a->wiz_vp, line))
         pane_wrap(&a->wiz_pane, i, l->catalog >= 0 && i >= l->catalog ? 3 : 1, A_NORMAL, mark, A_NORMAL, line);
 }
@@ -417,7 +358,6 @@ static void option_entry(struct app *a, const struct option_layout *l, int i, co
 static void build_options(struct app *a, int width)
 {
     struct option_layout l = layout_of(a, a->q);
-    const struct wiz_question *hq = &wiz_questions[question("hardware")];
     const char *hardware = chosen_hardware(a, -1, 0);
     char label[128];
     pane_reset(&a->wiz_pane, width);
@@ -427,12 +367,12 @@ static void build_options(struct app *a, int width)
             continue;
         }
         const char *vendor;
-        for (int v = 1; v < hq->nopts; v++) {
-            if (hardware && strcmp(hardware, hq->opts[v].value) != 0) continue;
+        for (int v = 1; v < vendors->nchoices; v++) {
+            if (hardware && strcmp(hardware, vendors->choices[v].value) != 0) continue;
             int heading = 0;
             for (int d = 0; adv_kb_accelerator(a->akb, d, NULL, &vendor, NULL); d++) {
-                if (strcmp(vendor, hq->opts[v].value) != 0) continue;
-                if (!heading++) pane_add(&a->wiz_pane, -1, 1, A_BOLD | A_UNDERLINE, hq->opts[v].label);
+                if (strcmp(vendor, vendors->choices[v].value) != 0) continue;
+                if (!heading++) pane_add(&a->wiz_pane, -1, 1, A_BOLD | A_UNDERLINE, vendors->choices[v].label);
                 option_entry(a, &l, i++, device_label(a, d, label, sizeof label));
             }
         }
@@ -461,8 +401,8 @@ void wizard_draw(struct app *a)
     const char *help = wizard_option_help(a, a->q, a->sel[a->q], help_buf, sizeof help_buf);
     ui_wrap(top + rows + 1, 3, sp.left_w - 4, help_rows, help, crt_attr(PAIR_ACCENT));
     side_panel(a, sp.right_x, sp.right_w);
-    ui_footer(a, wq->multi ? " Space: tick  Enter: next  Esc: back  /: search  ?: help  q: quit"
-                 : wq->numeric ? " Up/Down: choose  0-9: type a number  Enter: next  Esc: back  ?: help  q: quit"
+    ui_footer(a, is_multi(a->q) ? " Space: tick  Enter: next  Esc: back  /: search  ?: help  q: quit"
+                 : is_numeric(a->q) ? " Up/Down: choose  0-9: type a number  Enter: next  Esc: back  ?: help  q: quit"
                                : " Up/Down: choose  Enter: next  Esc: back  /: search  ?: help  q: quit");
 }
 
@@ -473,12 +413,12 @@ static void number_typed(struct app *a, const char *text)
     struct answers scratch;
     char assign[160], err[300];
     answers_init(&scratch);
-    snprintf(assign, sizeof assign, "%s=%s", wq->key, text);
+    snprintf(assign, sizeof assign, "%s=%s", ans_keys[wq->key].name, text);
     if (answers_set(&scratch, assign, err, sizeof err)) {
         ui_message(a, 1, "%s", err);
         return;
     }
-    snprintf(a->custom[a->q], sizeof a->custom[a->q], "%.10g", answers_num(&scratch, ans_key_index(wq->key)));
+    snprintf(a->custom[a->q], sizeof a->custom[a->q], "%.10g", answers_num(&scratch, wq->key));
     a->sel[a->q] = layout_of(a, a->q).custom;
 }
 
@@ -498,7 +438,9 @@ static void advance(struct app *a)
         ui_message(a, 1, "%s", err);
         return;
     }
-    if (answers_check_combination(&ans, err, sizeof err) && strstr(err, wiz_questions[a->q].key)) {
+    /* A contradiction about this question keeps it; one about other keys is said on the way. */
+    ans_key_set conflict = answers_conflict(&ans, err, sizeof err);
+    if (conflict & ANS_KEY_BIT(wiz_questions[a->q].key)) {
         ui_message(a, 1, "%s", err);
         return;
     }
@@ -513,6 +455,7 @@ static void advance(struct app *a)
     a->wiz_vp.query[0] = '\0';
     /* The device list follows the hardware chosen: keep the choice within it. */
     if (a->sel[a->q] >= wizard_option_count(a, a->q)) a->sel[a->q] = 0;
+    if (conflict) ui_message(a, 1, "%s", err);
 }
 
 static void go_back(struct app *a)
@@ -530,25 +473,24 @@ static void go_back(struct app *a)
 
 void wizard_key(struct app *a, int ch)
 {
-    const struct wiz_question *wq = &wiz_questions[a->q];
     struct option_layout l = layout_of(a, a->q);
     a->wiz_vp.cursor = a->sel[a->q];
     if (vp_key(&a->wiz_vp, &a->wiz_pane, ch)) {
         a->sel[a->q] = a->wiz_vp.cursor;
         return;
     }
-    if (wq->numeric && ch < 256 && (isdigit(ch) || ch == '.')) {
+    if (is_numeric(a->q) && ch < 256 && (isdigit(ch) || ch == '.')) {
         char first[2] = {(char)ch, 0};
         open_number(a, first);
         return;
     }
     switch (ch) {
     case ' ':
-        if (wq->multi) {
+        if (is_multi(a->q)) {
             unsigned bit = 1u << a->sel[a->q];
             a->multi[a->q] ^= bit;
             /* "None yet" excludes the frameworks, and the reverse. */
-            int none = wq->nopts - 1;
+            int none = ans_key_value_index(key_of(a->q), "none");
             if (a->sel[a->q] == none && (a->multi[a->q] & bit)) a->multi[a->q] = bit;
             else if (a->sel[a->q] != none) a->multi[a->q] &= ~(1u << none);
         }
