@@ -20,8 +20,9 @@ struct globals {
     int color;       /* colour and bold allowed on stdout */
 };
 
-/* Long-option ids shared by every subcommand's parser. */
-enum { OPT_DB = 0x100, OPT_NO_COLOR, OPT_WIDE, OPT_HELP, OPT_JSON, OPT_YES, OPT_USER, OPT_FIRST_FREE };
+/* getopt_long's ids of the global options; a command's rows take the ids from OPT_FIRST_FREE on
+ * (cli/options.h). */
+enum { OPT_DB = 0x100, OPT_NO_COLOR, OPT_WIDE, OPT_FIRST_FREE };
 
 /* The global options, accepted after the subcommand too: entries of a struct option table. */
 #define CLI_GLOBAL_OPTIONS                                                                                          \
