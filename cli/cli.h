@@ -108,8 +108,9 @@ void cli_train_on_step(void *ctx, int step, float loss, double seconds);
  * as cli/options.h's CLI_CHOICE rows read them. */
 int cli_parse_optimizer(const char *arg, void *field, char *err, size_t errsz);
 int cli_parse_precision(const char *arg, void *field, char *err, size_t errsz);
-/* The training commands' modes, for the options' rows: on the CPU or on a GPU. */
-enum { CLI_TRAIN_CPU = 1, CLI_TRAIN_GPU = 2 };
+/* The training commands' modes, for the options' rows: on the CPU or on a GPU, and with the
+ * momentum optimizer. */
+enum { CLI_TRAIN_CPU = 1, CLI_TRAIN_GPU = 2, CLI_TRAIN_MOMENTUM = 4 };
 extern const char *const cli_train_modes[];
 /* The rows both training commands share, so their ranges and choices are one: a row of
  * cli/options.h with the settings' field (offsetof) and, where the models differ, the help. */
@@ -126,7 +127,8 @@ extern const char *const cli_train_modes[];
     {"lr", 0, CLI_FLOAT, 0, 1e6, field, 0, NULL, NULL, 0, NULL, "X", "learning rate (default 0.001)"}
 #define CLI_TRAIN_ROW_WD(field, help) {"weight-decay", 0, CLI_FLOAT, 0, 1e6, field, 0, NULL, NULL, 0, NULL, "X", help}
 #define CLI_TRAIN_ROW_MOMENTUM(field) \
-    {"momentum", 0, CLI_FLOAT, 0, 0.999999, field, 0, NULL, NULL, 0, NULL, "X", "for the momentum optimizer only (default 0.9)"}
+    {"momentum", 0, CLI_FLOAT, 0, 0.999999, field, 0, NULL, NULL, CLI_TRAIN_MOMENTUM, NULL, "X",                    \
+     "for the momentum optimizer only (default 0.9)"}
 #define CLI_TRAIN_ROW_SEED(field, help) \
     {"seed", 0, CLI_WHOLE, 0, 9007199254740991.0, field, 0, NULL, NULL, 0, NULL, "N", help}
 #define CLI_TRAIN_ROW_PRECISION(field, help) \

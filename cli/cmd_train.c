@@ -99,7 +99,7 @@ int cli_parse_precision(const char *arg, void *field, char *err, size_t errsz)
     return 0;
 }
 
-const char *const cli_train_modes[] = {"--device cpu", "a GPU"};
+const char *const cli_train_modes[] = {"--device cpu", "a GPU", "--optimizer momentum only"};
 
 enum { T_MODEL, T_LAYERS, T_ACTIVATION, T_LOSS, T_BATCH, T_STEPS, T_OPTIMIZER, T_LR, T_WD, T_MOMENTUM, T_SEED, T_DATA,
        T_TARGETS, T_INIT, T_SAVE, T_DEVICE, T_PRECISION, T_THREADS, T_MAX_MEMORY, T_JSON, T_COUNT };
@@ -177,11 +177,11 @@ static int check_options(struct train_opts *o)
                   eng_precision_name(o->precision));
         return EXIT_INPUT;
     }
-    if (CLI_GIVEN(o->given, T_MOMENTUM) && o->cfg.opt != ENG_OPT_MOMENTUM)
-        return cli_not_applicable("train", "--momentum", "to --optimizer momentum only");
     if (CLI_GIVEN(o->given, T_SEED) && o->init && o->data)
         return cli_not_applicable("train", "--seed", "to the initialisation and the synthetic data; --init and --data give both");
-    int wrc = cli_options_refuse(&cli_train_command, o->given, o->device_index < 0 ? CLI_TRAIN_CPU : CLI_TRAIN_GPU);
+    unsigned mode = (o->device_index < 0 ? CLI_TRAIN_CPU : CLI_TRAIN_GPU) |
+                    (o->cfg.opt == ENG_OPT_MOMENTUM ? CLI_TRAIN_MOMENTUM : 0);
+    int wrc = cli_options_refuse(&cli_train_command, o->given, mode);
     if (wrc != EXIT_OK) return wrc;
     wrc = cli_check_output(o->save, EXIT_USAGE); /* before minutes of training, not after */
     if (wrc != EXIT_OK) return wrc;

@@ -124,11 +124,11 @@ static int check(struct gpt_args *a)
         return EXIT_INPUT;
     }
     /* Every option is honoured or refused: none that would change nothing. */
-    if (CLI_GIVEN(a->given, G_MOMENTUM) && c->opt != ENG_OPT_MOMENTUM)
-        return cli_not_applicable("train", "--momentum", "to --optimizer momentum only");
     if (CLI_GIVEN(a->given, G_SEED) && a->init && a->text)
         return cli_not_applicable("train", "--seed", "to the initialisation and the synthetic tokens; --init and --text give both");
-    int wrc = cli_options_refuse(&cli_train_gpt_command, a->given, a->device_index < 0 ? CLI_TRAIN_CPU : CLI_TRAIN_GPU);
+    unsigned mode = (a->device_index < 0 ? CLI_TRAIN_CPU : CLI_TRAIN_GPU) |
+                    (c->opt == ENG_OPT_MOMENTUM ? CLI_TRAIN_MOMENTUM : 0);
+    int wrc = cli_options_refuse(&cli_train_gpt_command, a->given, mode);
     if (wrc == EXIT_OK) wrc = cli_check_output(a->save, EXIT_USAGE);
     if (wrc != EXIT_OK) return wrc;
     if (a->text && c->vocab < 256) {
