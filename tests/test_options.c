@@ -2,6 +2,7 @@
  * both sides of its range, the refusals of options given where they change nothing, and the help
  * drawn from the rows: within 80 columns and naming exactly the table's options. */
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
@@ -333,4 +334,43 @@ Test(options, a_value_out_of_range_is_one_line)
         {{"train", "--model", "gpt", "--precision", "fp16"}, "fwadvisor: --precision fp16: expected fp32, tf32 or bf16\n"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) expect_exactly(cases[i].args, 3, cases[i].err);
+}
+
+/* No function in cli/ runs over 120 lines: from the line that opens its body at column 0 (or ends
+ * its signature with " {") to the "}" at column 0 that closes it. */
+Test(options, no_function_in_cli_over_120_lines)
+{
+    const char *fixtures = getenv("FWADVISOR_FIXTURES");
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s/../../cli", fixtures ? fixtures : "tests/fixtures");
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d, "%s", dir);
+    int files = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        size_t n = strlen(e->d_name);
+        if (n < 3 || strcmp(e->d_name + n - 2, ".c") != 0) continue;
+        char path[4500];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        char *text = ts_read(path, NULL);
+        cr_assert_not_null(text, "%s", path);
+        files++;
+        int line = 1, start = 0;
+        for (char *p = text; *p; line++) {
+            char *end = strchr(p, '\n');
+            size_t len = end ? (size_t)(end - p) : strlen(p);
+            int opens = (len == 1 && p[0] == '{') ||
+                        (len > 2 && p[0] != ' ' && p[0] != '#' && p[len - 1] == '{' && p[len - 2] == ' ' &&
+                         p[len - 3] == ')');
+            if (opens && !start) start = line;
+            else if (len == 1 && p[0] == '}' && start) {
+                cr_expect_leq(line - start + 1, 120, "%s: the function from line %d has %d lines", e->d_name, start,
+                              line - start + 1);
+                start = 0;
+            }
+            p = end ? end + 1 : p + len;
+        }
+        free(text);
+    }
+    closedir(d);
+    cr_expect_geq(files, 8, "the cli/ sources were read");
 }
