@@ -34,7 +34,8 @@ struct cli_option {
     unsigned modes;         /* the modes (bits) it applies to; 0: every one */
     const char *label;      /* the help's left column, when not "--name ARG" */
     const char *arg;        /* the value's name in the help ("N"); NULL for a flag */
-    const char *help;       /* the help's right column, lines split by '\n'; NULL: the row above's */
+    const char *help;       /* the help's right column, lines split by '\n'; NULL: no line of its own
+                             * (the row above's label names it, or the help's head does) */
 };
 
 struct cli_command {
