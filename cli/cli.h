@@ -20,8 +20,9 @@ struct globals {
     int color;       /* colour and bold allowed on stdout */
 };
 
-/* Long-option ids shared by every subcommand's parser. */
-enum { OPT_DB = 0x100, OPT_NO_COLOR, OPT_WIDE, OPT_HELP, OPT_JSON, OPT_YES, OPT_USER, OPT_FIRST_FREE };
+/* getopt_long's ids of the global options; a command's rows take the ids from OPT_FIRST_FREE on
+ * (cli/options.h). */
+enum { OPT_DB = 0x100, OPT_NO_COLOR, OPT_WIDE, OPT_FIRST_FREE };
 
 /* The global options, accepted after the subcommand too: entries of a struct option table. */
 #define CLI_GLOBAL_OPTIONS                                                                                          \
@@ -103,6 +104,54 @@ struct cli_train_progress {
     int every, steps, json;
 };
 int cli_train_on_step(void *ctx, int step, float loss, double seconds);
+/* The training commands' --optimizer and --precision values (fp32, tf32, bf16; fp16 is not taken),
+ * as cli/options.h's CLI_CHOICE rows read them. */
+int cli_parse_optimizer(const char *arg, void *field, char *err, size_t errsz);
+int cli_parse_precision(const char *arg, void *field, char *err, size_t errsz);
+/* The training commands' modes, for the options' rows: on the CPU or on a GPU, and with the
+ * momentum optimizer. */
+enum { CLI_TRAIN_CPU = 1, CLI_TRAIN_GPU = 2, CLI_TRAIN_MOMENTUM = 4 };
+extern const char *const cli_train_modes[];
+/* The rows both training commands share, so their ranges and choices are one: a row of
+ * cli/options.h with the settings' field (offsetof) and, where the models differ, the help. */
+#define CLI_TRAIN_ROW_MODEL(field) {"model", 0, CLI_TEXT, 0, 0, field, 0, NULL, NULL, 0, NULL, "M", NULL}
+#define CLI_TRAIN_ROW_INIT(field, help) \
+    {"init", 0, CLI_TEXT, 0, 0, field, 0, NULL, NULL, 0, "--init F, --save F", NULL, help}
+#define CLI_TRAIN_ROW_SAVE(field) {"save", 0, CLI_TEXT, 0, 0, field, 0, NULL, NULL, 0, NULL, "F", NULL}
+#define CLI_TRAIN_ROW_DEVICE(field, help) {"device", 0, CLI_TEXT, 0, 0, field, 0, NULL, NULL, 0, NULL, "D", help}
+#define CLI_TRAIN_ROW_STEPS(field) \
+    {"steps", 0, CLI_WHOLE, 1, 1e7, field, 0, NULL, NULL, 0, NULL, "N", "training steps (default 100)"}
+#define CLI_TRAIN_ROW_OPTIMIZER(field, help) \
+    {"optimizer", 0, CLI_CHOICE, 0, 0, field, 0, cli_parse_optimizer, "sgd, momentum, adam or adamw", 0, NULL, "O", help}
+#define CLI_TRAIN_ROW_LR(field) \
+    {"lr", 0, CLI_FLOAT, 0, 1e6, field, 0, NULL, NULL, 0, NULL, "X", "learning rate (default 0.001)"}
+#define CLI_TRAIN_ROW_WD(field, help) {"weight-decay", 0, CLI_FLOAT, 0, 1e6, field, 0, NULL, NULL, 0, NULL, "X", help}
+#define CLI_TRAIN_ROW_MOMENTUM(field) \
+    {"momentum", 0, CLI_FLOAT, 0, 0.999999, field, 0, NULL, NULL, CLI_TRAIN_MOMENTUM, NULL, "X",                    \
+     "for the momentum optimizer only (default 0.9)"}
+#define CLI_TRAIN_ROW_SEED(field, help) \
+    {"seed", 0, CLI_WHOLE, 0, 9007199254740991.0, field, 0, NULL, NULL, 0, NULL, "N", help}
+#define CLI_TRAIN_ROW_PRECISION(field, help) \
+    {"precision", 0, CLI_CHOICE, 0, 0, field, 0, cli_parse_precision, "fp32, tf32 or bf16", 0, NULL, "P", help}
+#define CLI_TRAIN_ROW_THREADS(field, help) \
+    {"threads", 0, CLI_INT, 1, 1024, field, 0, NULL, NULL, CLI_TRAIN_CPU, NULL, "N", help}
+#define CLI_TRAIN_ROW_MAX_MEMORY(field, help) \
+    {"max-memory", 0, CLI_NUMBER, 1e-3, 1e6, field, 0, NULL, NULL, CLI_TRAIN_CPU, NULL, "GB", help}
+/* fwadvisor.train/1 on stdout, for both models: the config (the MLP's layers first, when given),
+ * the losses, the step times (seconds in, milliseconds out) and the results. A field is a number,
+ * or text when text is not NULL. Returns the exit status. */
+struct cli_train_field {
+    const char *key, *text;
+    double number;
+};
+struct cli_train_report {
+    const int *layers;
+    int nlayers, nconfig, nsteps, timed, nresults;
+    const struct cli_train_field *config, *results;
+    const float *losses;
+    double median, min, max;
+};
+int cli_train_json(const struct cli_train_report *r);
 /* `fwadvisor train --model gpt ...` (cmd_train_gpt.c), called by cmd_train. */
 int cmd_train_gpt(struct globals *g, int argc, char **argv);
 int cmd_probe(struct globals *g, int argc, char **argv);

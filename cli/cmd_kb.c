@@ -1,16 +1,16 @@
 /* fwadvisor kb: list, show, export, import, path, reset. */
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "knowledge/advisor.h"
 #include "knowledge/kb.h"
 #include "knowledge/kb_text.h"
 
-#include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static const char kb_usage[] =
+static const char kb_head[] =
     "Usage: fwadvisor kb list [KIND] [--json]\n"
     "       fwadvisor kb show ID [--json]\n"
     "       fwadvisor kb export [-o FILE] [--user]\n"
@@ -23,12 +23,8 @@ static const char kb_usage[] =
     "ID:   any framework, strategy, runtime, hardware platform, criterion,\n"
     "      accelerator, rule or source id, e.g. pytorch, zero3, litert, nvidia,\n"
     "      debugging, h100-sxm, seed-001 (any case).\n"
-    "\n"
-    "  --json          print JSON instead of text\n"
-    "  -o, --output F  export to file F (written atomically) instead of standard\n"
-    "                  output\n"
-    "  --user          export only the facts you imported or changed\n"
-    "  --yes           confirm kb reset (the old file is kept as FILE.bak)\n"
+    "\n";
+static const char kb_tail[] =
     "  --wide          tables at full width, never cut\n"
     "  --db PATH       knowledge base file\n"
     "  --no-color      no colour or bold\n";
@@ -198,8 +194,6 @@ static void import_progress(void *ctx, size_t done, size_t total)
 
 /* --- the subcommands: parsed once, each a row with the options it takes ---------------- */
 
-enum { KB_OPT_JSON = 1, KB_OPT_OUTPUT = 2, KB_OPT_USER = 4, KB_OPT_YES = 8 };
-
 struct kb_args {
     struct globals *g;
     char **args;
@@ -337,61 +331,44 @@ static const struct kb_sub {
     const char *name;
     int min_args, max_args;
     const char *args_error; /* when the count is outside [min_args, max_args] */
-    unsigned options;       /* the KB_OPT_* it takes */
     int (*run)(struct kb_args *a);
 } kb_subs[] = {
-    {"list", 0, 1, "kb list takes at most one KIND", KB_OPT_JSON, kb_list_cmd},
-    {"show", 1, 1, "kb show takes one ID", KB_OPT_JSON, kb_show_cmd},
-    {"export", 0, 0, "kb export takes no arguments (use -o FILE)", KB_OPT_OUTPUT | KB_OPT_USER, kb_export_cmd},
-    {"import", 1, 1, "kb import takes one FILE (or - for standard input)", 0, kb_import_cmd},
-    {"path", 0, 0, "kb path takes no arguments", 0, kb_path_cmd},
-    {"reset", 0, 0, "kb reset takes no arguments", KB_OPT_YES, kb_reset_cmd},
+    {"list", 0, 1, "kb list takes at most one KIND", kb_list_cmd},
+    {"show", 1, 1, "kb show takes one ID", kb_show_cmd},
+    {"export", 0, 0, "kb export takes no arguments (use -o FILE)", kb_export_cmd},
+    {"import", 1, 1, "kb import takes one FILE (or - for standard input)", kb_import_cmd},
+    {"path", 0, 0, "kb path takes no arguments", kb_path_cmd},
+    {"reset", 0, 0, "kb reset takes no arguments", kb_reset_cmd},
 };
 #define NSUBS (int)(sizeof kb_subs / sizeof kb_subs[0])
 
-/* "--json applies to kb list and kb show": the subcommands whose row takes the option. */
-static int not_applicable(const char *option, unsigned bit)
-{
-    char where[128] = "";
-    int n = 0, count = 0;
-    for (int i = 0; i < NSUBS; i++) count += (kb_subs[i].options & bit) != 0;
-    for (int i = 0; i < NSUBS; i++) {
-        if (!(kb_subs[i].options & bit)) continue;
-        size_t used = strlen(where);
-        snprintf(where + used, sizeof where - used, "%skb %s", n == 0 ? "" : n + 1 == count ? " and " : ", ",
-                 kb_subs[i].name);
-        n++;
-    }
-    return cli_usage_error("kb", "%s applies to %s", option, where);
-}
+/* The modes of the options' rows: bit i is kb_subs[i]. */
+enum { KM_LIST = 1, KM_SHOW = 2, KM_EXPORT = 4, KM_IMPORT = 8, KM_PATH = 16, KM_RESET = 32 };
+static const char *const kb_modes[] = {"kb list", "kb show", "kb export", "kb import", "kb path", "kb reset"};
+_Static_assert(sizeof kb_modes / sizeof kb_modes[0] == NSUBS, "a mode name for every kb subcommand");
+
+enum { K_JSON, K_OUTPUT, K_USER, K_YES, K_COUNT };
+#define F(member) offsetof(struct kb_args, member)
+static const struct cli_option kb_options[K_COUNT] = {
+    [K_JSON] = {"json", 0, CLI_FLAG, 0, 0, F(json), 0, NULL, NULL, KM_LIST | KM_SHOW, NULL, NULL,
+                "print JSON instead of text"},
+    [K_OUTPUT] = {"output", 'o', CLI_TEXT, 0, 0, F(output), 0, NULL, NULL, KM_EXPORT, NULL, "F",
+                  "export to file F (written atomically) instead of standard\noutput"},
+    [K_USER] = {"user", 0, CLI_FLAG, 0, 0, F(user_only), 0, NULL, NULL, KM_EXPORT, NULL, NULL,
+                "export only the facts you imported or changed"},
+    [K_YES] = {"yes", 0, CLI_FLAG, 0, 0, F(yes), 0, NULL, NULL, KM_RESET, NULL, NULL,
+               "confirm kb reset (the old file is kept as FILE.bak)"},
+};
+#undef F
+
+const struct cli_command cli_kb_command = {"kb", kb_options, K_COUNT, kb_modes, kb_head, kb_tail, 18, NULL};
 
 int cmd_kb(struct globals *g, int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"json", no_argument, NULL, OPT_JSON},
-        {"output", required_argument, NULL, 'o'},
-        {"user", no_argument, NULL, OPT_USER},
-        {"yes", no_argument, NULL, OPT_YES},
-        CLI_GLOBAL_OPTIONS,
-        {NULL, 0, NULL, 0},
-    };
     struct kb_args a = {.g = g};
-    int opt;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
-        switch (opt) {
-        case 'h': fputs(kb_usage, stdout); return EXIT_OK;
-        case OPT_JSON: a.json = 1; break;
-        case OPT_USER: a.user_only = 1; break;
-        case OPT_YES: a.yes = 1; break;
-        case 'o': a.output = optarg; break;
-        case ':': return cli_usage_error("kb", "option '%s' needs a value", argv[optind - 1]);
-        case '?':
-            if (optopt) return cli_usage_error("kb", "unknown option '-%c'", optopt);
-            return cli_usage_error("kb", "unknown option '%s'", argv[optind - 1]);
-        default: cli_global_option(g, opt, optarg);
-        }
-    }
+    cli_given given;
+    int rc = cli_options_parse(&cli_kb_command, g, argc, argv, &a, &given);
+    if (rc != EXIT_OK) return rc < 0 ? EXIT_OK : rc;
     const char *names[NSUBS + 1];
     for (int i = 0; i < NSUBS; i++) names[i] = kb_subs[i].name;
     names[NSUBS] = NULL;
@@ -402,10 +379,7 @@ int cmd_kb(struct globals *g, int argc, char **argv)
     a.args = argv + optind + 1;
     a.nargs = argc - optind - 1;
     /* Options that only some subcommands take. */
-    if (a.json && !(sub->options & KB_OPT_JSON)) return not_applicable("--json", KB_OPT_JSON);
-    if (a.output && !(sub->options & KB_OPT_OUTPUT)) return not_applicable("--output", KB_OPT_OUTPUT);
-    if (a.user_only && !(sub->options & KB_OPT_USER)) return not_applicable("--user", KB_OPT_USER);
-    if (a.yes && !(sub->options & KB_OPT_YES)) return not_applicable("--yes", KB_OPT_YES);
+    if ((rc = cli_options_refuse(&cli_kb_command, given, 1u << which)) != EXIT_OK) return rc;
     if (a.nargs < sub->min_args || a.nargs > sub->max_args) return cli_usage_error("kb", "%s", sub->args_error);
     return sub->run(&a);
 }

@@ -1,5 +1,6 @@
 /* fwadvisor probe: detect and measure this machine; list, show, delete and compare stored runs. */
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "common/json_doc.h"
 #include "knowledge/probe_store.h"
 #include "common/units.h"
@@ -18,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char probe_usage[] =
+static const char probe_head[] =
     "Usage: fwadvisor probe [--quick|--full] [--device auto|cpu|cuda[:N]]\n"
     "                       [--workload W[,W]] [--threads N] [--python PATH]...\n"
     "                       [--framework-timeout S] [--json] [-o FILE]\n"
@@ -40,31 +41,64 @@ static const char probe_usage[] =
     "base (unless --no-save) and feeds `fwadvisor recommend`. Ctrl-C, SIGTERM or\n"
     "SIGHUP stops it within a second; what was finished is saved, marked\n"
     "interrupted (status 1). A second one ends the program at once.\n"
-    "\n"
-    "  --quick / --full     fewer or more sizes and repeats (--quick: the default)\n"
-    "  --device D           auto (default: the CPU, and GPU 0 when one opens), cpu,\n"
-    "                       cuda or cuda:N (that GPU only)\n"
-    "  --workload W,...     gemm, stream, transfer, train-mlp, train-tiny,\n"
-    "                       train-gpt, frameworks, allreduce, train-dp (default:\n"
-    "                       all but frameworks; all: every one; under mpirun:\n"
-    "                       allreduce,train-dp)\n"
-    "  --python PATH        an interpreter whose frameworks to measure\n"
-    "                       (repeatable; default: python3 on PATH and the active\n"
-    "                       virtual or conda environment)\n"
-    "  --framework-timeout S\n"
-    "                       each framework's process at most S seconds (default\n"
-    "                       120, --full 600)\n"
-    "  --threads N          threads for the CPU measurements (default: the\n"
-    "                       physical cores)\n"
-    "  --compare ID|latest  each result beside a stored run, with the change in\n"
-    "                       percent, in the table or the --html page\n"
-    "  --json, -o FILE      the run as JSON (fwadvisor.probe/1) on stdout, or\n"
-    "                       written to FILE\n"
-    "  --html FILE          the run as one self-contained HTML page with charts\n"
-    "  --no-save            do not store the run\n";
+    "\n";
 
-enum { OPT_QUICK = OPT_FIRST_FREE, OPT_FULL, OPT_DEVICE, OPT_WORKLOAD, OPT_THREADS, OPT_NOSAVE, OPT_COMPARE, OPT_HTML,
-       OPT_PYTHON, OPT_FW_TIMEOUT };
+/* What the command line asked for: the options (by the rows below), the subcommand and its ID. */
+struct probe_args {
+    const char *output, *compare, *device, *html;
+    int json, nosave, full, quick, threads, npythons;
+    unsigned workloads;
+    const char *pythons[PROBE_FW_MAX_PYTHONS];
+    double fw_timeout;
+    cli_given given;
+    int sub; /* -1: a measurement, else the index in probe_subs */
+    const char *id;
+};
+
+/* The modes an option may apply to, bit by bit: the subcommands, then a measurement. */
+enum { PM_LIST = 1, PM_SHOW = 2, PM_DELETE = 4, PM_MEASURE = 8 };
+static const char *const probe_subs[] = {"list", "show", "delete", NULL};
+static const char *const probe_modes[] = {"probe list", "probe show", "probe delete", "a measurement"};
+
+static int parse_workloads(const char *arg, void *field, char *err, size_t errsz)
+{
+    return probe_parse_workloads(arg, field, err, errsz) ? -1 : 0;
+}
+
+enum { P_QUICK, P_FULL, P_DEVICE, P_WORKLOAD, P_PYTHON, P_FW_TIMEOUT, P_THREADS, P_COMPARE, P_JSON, P_OUTPUT, P_HTML,
+       P_NOSAVE, P_COUNT };
+#define F(member) offsetof(struct probe_args, member)
+static const struct cli_option probe_options[P_COUNT] = {
+    [P_QUICK] = {"quick", 0, CLI_FLAG, 0, 0, F(quick), 0, NULL, NULL, PM_MEASURE, "--quick / --full", NULL,
+                 "fewer or more sizes and repeats (--quick: the default)"},
+    [P_FULL] = {"full", 0, CLI_FLAG, 0, 0, F(full), 0, NULL, NULL, PM_MEASURE, NULL, NULL, NULL},
+    [P_DEVICE] = {"device", 0, CLI_TEXT, 0, 0, F(device), 0, NULL, NULL, PM_MEASURE, NULL, "D",
+                  "auto (default: the CPU, and GPU 0 when one opens), cpu,\ncuda or cuda:N (that GPU only)"},
+    [P_WORKLOAD] = {"workload", 0, CLI_CHOICE, 0, 0, F(workloads), 0, parse_workloads, NULL, PM_MEASURE, NULL, "W,...",
+                    "gemm, stream, transfer, train-mlp, train-tiny,\ntrain-gpt, frameworks, allreduce, train-dp (default:\n"
+                    "all but frameworks; all: every one; under mpirun:\nallreduce,train-dp)"},
+    [P_PYTHON] = {"python", 0, CLI_LIST, 0, PROBE_FW_MAX_PYTHONS, F(pythons), F(npythons), NULL, NULL, PM_MEASURE, NULL,
+                  "PATH",
+                  "an interpreter whose frameworks to measure\n(repeatable; default: python3 on PATH and the active\n"
+                  "virtual or conda environment)"},
+    [P_FW_TIMEOUT] = {"framework-timeout", 0, CLI_SECONDS, 1, 86400, F(fw_timeout), 0, NULL, NULL, PM_MEASURE, NULL, "S",
+                      "each framework's process at most S seconds (default\n120, --full 600)"},
+    [P_THREADS] = {"threads", 0, CLI_INT, 1, 1024, F(threads), 0, NULL, NULL, PM_MEASURE, NULL, "N",
+                   "threads for the CPU measurements (default: the\nphysical cores)"},
+    [P_COMPARE] = {"compare", 0, CLI_TEXT, 0, 0, F(compare), 0, NULL, NULL, PM_SHOW | PM_MEASURE, NULL, "ID|latest",
+                   "each result beside a stored run, with the change in\npercent, in the table or the --html page"},
+    [P_JSON] = {"json", 0, CLI_FLAG, 0, 0, F(json), 0, NULL, NULL, PM_LIST | PM_SHOW | PM_MEASURE, "--json, -o FILE", NULL,
+                "the run as JSON (fwadvisor.probe/1) on stdout, or\nwritten to FILE"},
+    [P_OUTPUT] = {"output", 'o', CLI_TEXT, 0, 0, F(output), 0, NULL, NULL, PM_LIST | PM_SHOW | PM_MEASURE, NULL, "FILE",
+                  NULL},
+    [P_HTML] = {"html", 0, CLI_TEXT, 0, 0, F(html), 0, NULL, NULL, PM_SHOW | PM_MEASURE, NULL, "FILE",
+                "the run as one self-contained HTML page with charts"},
+    [P_NOSAVE] = {"no-save", 0, CLI_FLAG, 0, 0, F(nosave), 0, NULL, NULL, PM_MEASURE, NULL, NULL,
+                  "do not store the run"},
+};
+#undef F
+
+const struct cli_command cli_probe_command = {"probe", probe_options, P_COUNT, probe_modes, probe_head, "", 23, NULL};
 
 struct bar {
     int active;
@@ -261,224 +295,131 @@ static int sub_show_delete(struct globals *g, const char *sub, const char *id, i
     return rc;
 }
 
-int cmd_probe(struct globals *g, int argc, char **argv)
-{
-    static const struct option opts[] = {
-        {"quick", no_argument, NULL, OPT_QUICK},       {"full", no_argument, NULL, OPT_FULL},
-        {"device", required_argument, NULL, OPT_DEVICE}, {"workload", required_argument, NULL, OPT_WORKLOAD},
-        {"threads", required_argument, NULL, OPT_THREADS}, {"json", no_argument, NULL, OPT_JSON},
-        {"output", required_argument, NULL, 'o'},      {"no-save", no_argument, NULL, OPT_NOSAVE},
-        {"compare", required_argument, NULL, OPT_COMPARE}, {"html", required_argument, NULL, OPT_HTML},
-        {"python", required_argument, NULL, OPT_PYTHON}, {"framework-timeout", required_argument, NULL, OPT_FW_TIMEOUT},
-        CLI_GLOBAL_OPTIONS,
-        {NULL, 0, NULL, 0},
-    };
-    const char *output = NULL, *compare = NULL, *device = "auto", *html = NULL;
-    int json = 0, nosave = 0, opt, workloads_given = 0, full = 0, quick = 0, threads = 0, device_given = 0;
-    unsigned workloads = 0;
-    const char *pythons[PROBE_FW_MAX_PYTHONS];
-    int npythons = 0;
-    double fw_timeout = 0;
-    char err[1024];
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
-        switch (opt) {
-        case 'h': fputs(probe_usage, stdout); return EXIT_OK;
-        case OPT_QUICK: quick = 1; break;
-        case OPT_FULL: full = 1; break;
-        case OPT_DEVICE: device = optarg, device_given = 1; break;
-        case OPT_WORKLOAD:
-            if (probe_parse_workloads(optarg, &workloads, err, sizeof err)) {
-                cli_error("--workload: %s", err);
-                return EXIT_INPUT;
-            }
-            workloads_given = 1;
-            break;
-        case OPT_THREADS: {
-            char *end;
-            long t = strtol(optarg, &end, 10);
-            if (*end || t < 1 || t > 1024) {
-                cli_error("--threads %s: expected a whole number from 1 to 1024", optarg);
-                return EXIT_INPUT;
-            }
-            threads = (int)t;
-            break;
-        }
-        case OPT_PYTHON:
-            if (npythons == PROBE_FW_MAX_PYTHONS)
-                return cli_usage_error("probe", "--python: at most %d interpreters", PROBE_FW_MAX_PYTHONS);
-            pythons[npythons++] = optarg;
-            break;
-        case OPT_FW_TIMEOUT: {
-            char *end;
-            fw_timeout = strtod(optarg, &end);
-            if (*end || !(fw_timeout >= 1 && fw_timeout <= 86400)) {
-                cli_error("--framework-timeout %s: expected seconds from 1 to 86400", optarg);
-                return EXIT_INPUT;
-            }
-            break;
-        }
-        case OPT_JSON: json = 1; break;
-        case 'o': output = optarg; break;
-        case OPT_NOSAVE: nosave = 1; break;
-        case OPT_COMPARE: compare = optarg; break;
-        case OPT_HTML: html = optarg; break;
-        case ':': return cli_usage_error("probe", "option '%s' needs a value", argv[optind - 1]);
-        case '?':
-            if (optopt) return cli_usage_error("probe", "unknown option '-%c'", optopt);
-            return cli_usage_error("probe", "unknown option '%s'", argv[optind - 1]);
-        default: cli_global_option(g, opt, optarg);
-        }
-    }
-    if (quick && full) return cli_usage_error("probe", "--quick and --full contradict each other: choose one");
-    if (html && strcmp(html, "-") == 0 && (json || (output && strcmp(output, "-") == 0)))
-        return cli_usage_error("probe", "--html - and the JSON document cannot both go to standard output");
-    if (optind < argc) {
-        /* The stored runs: the options of a measurement would change nothing there. */
-        static const char *const subs[] = {"list", "show", "delete", NULL};
-        const char *run_opt = quick ? "--quick" : full ? "--full" : device_given ? "--device" : workloads_given ? "--workload"
-                              : threads ? "--threads" : nosave ? "--no-save" : npythons ? "--python"
-                              : fw_timeout > 0 ? "--framework-timeout" : NULL;
-        int sub = cli_choice(argv[optind], subs), nargs = argc - optind - 1;
-        if (sub < 0) return cli_unknown("probe", "probe subcommand", argv[optind], subs);
-        if (run_opt) return cli_not_applicable("probe", run_opt, "to a measurement, not to probe list, show or delete");
-        if (sub == 0) {
-            if (nargs) return cli_usage_error("probe", "probe list takes no arguments");
-            if (html) return cli_usage_error("probe", "probe list writes no page (--html): probe show ID --html FILE does");
-            if (compare) return cli_not_applicable("probe", "--compare", "to probe show and a measurement");
-            return sub_list(g, json, output);
-        }
-        if (nargs != 1) return cli_usage_error("probe", "probe %s takes one ID", subs[sub]);
-        if (sub == 2 && (output || json || html || compare))
-            return cli_not_applicable("probe", output ? "-o" : json ? "--json" : html ? "--html" : "--compare",
-                                      "to probe list and show");
-        if (compare && json && !html)
-            return cli_not_applicable("probe", "--compare", "to the table or the --html page, which --json alone leaves out");
-        return sub_show_delete(g, subs[sub], argv[optind + 1], json, output, html, compare);
-    }
-    if (compare && json && !html)
-        return cli_not_applicable("probe", "--compare", "to the table or the --html page, which --json alone leaves out");
-    if (threads && device_given && strncasecmp(device, "cuda", 4) == 0)
-        return cli_not_applicable("probe", "--threads", "to the CPU's measurements, which --device cuda leaves out");
-    if ((npythons || fw_timeout > 0) && !(workloads_given && (workloads & PROBE_W_FRAMEWORKS)))
-        return cli_not_applicable("probe", npythons ? "--python" : "--framework-timeout",
-                                  "to the frameworks workload (--workload frameworks or all)");
-    int wrc0 = cli_check_output(output, EXIT_USAGE); /* before minutes of measuring, not after */
-    if (wrc0 == EXIT_OK && html && strcmp(html, "-") != 0) wrc0 = cli_check_output(html, EXIT_RUNTIME);
-    if (wrc0 != EXIT_OK) return wrc0;
-    /* Under an MPI launcher: every rank starts MPI and checks the others run this version; rank 0
-     * detects, measures, gathers and stores, the others take part in the collectives only. The
-     * default workloads there are the distributed ones. */
-    struct dist dist;
-    int mpi = 0, mpi_gpu = 0;
-    if (fw_mpi_launched()) {
-        const struct fw_mpi *mp = fw_mpi_load(err, sizeof err);
-        if (!mp) {
-            cli_error("started by an MPI launcher, but %s", err);
-            return EXIT_RUNTIME;
-        }
-        if (dist_start(&dist, mp, err, sizeof err)) {
-            cli_error("%s", err);
-            return EXIT_RUNTIME;
-        }
-        mpi = 1;
-        const char *v = getenv("FWADVISOR_TEST_VERSION"); /* the tests' way to start a mismatched rank */
-        if (dist_check_versions(&dist, v && *v ? v : FWADVISOR_VERSION, err, sizeof err)) {
-            if (dist.rank == 0) cli_error("%s", err);
-            dist_stop(&dist);
-            return EXIT_RUNTIME;
-        }
-        /* --device cuda under MPI: each rank's GPU is its local rank's, allreduce goes through
-         * NCCL; the single-process workloads stay on rank 0's CPU. */
-        mpi_gpu = strncasecmp(device, "cuda", 4) == 0;
-        if (dist.rank != 0) {
-            struct probe_options po;
-            memset(&po, 0, sizeof po);
-            po.full = full;
-            po.threads = threads;
-            po.distributed = 1;
-            po.workloads = workloads_given ? workloads : PROBE_W_DIST;
-            dist_barrier(&dist); /* rank 0's detection and single-process workloads */
-            dist_run(&dist, NULL, &po, mpi_gpu);
-            dist_barrier(&dist); /* rank 0 has stored the run */
-            dist_stop(&dist);
-            return EXIT_OK;
-        }
-    }
+/* --- the command: parse, validate, then the stored runs or a measurement and its outputs ------ */
 
-    struct bar bar = {isatty(STDERR_FILENO) && !json};
-    struct probe_session *s = calloc(1, sizeof *s);
-    if (!s) {
-        cli_error("out of memory");
-        if (mpi) dist_stop(&dist);
+/* The options into a, then the subcommand: EXIT_OK, -1 after the help, or the error's status. */
+static int parse(struct globals *g, int argc, char **argv, struct probe_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->device = "auto";
+    a->sub = -1;
+    int rc = cli_options_parse(&cli_probe_command, g, argc, argv, a, &a->given);
+    if (rc != EXIT_OK) return rc;
+    if (optind < argc) {
+        a->sub = cli_choice(argv[optind], probe_subs);
+        if (a->sub < 0) return cli_unknown("probe", "probe subcommand", argv[optind], probe_subs);
+        int nargs = argc - optind - 1;
+        if (a->sub == 0 && nargs) return cli_usage_error("probe", "probe list takes no arguments");
+        if (a->sub > 0 && nargs != 1) return cli_usage_error("probe", "probe %s takes one ID", probe_subs[a->sub]);
+        a->id = argv[optind + 1];
+    }
+    return EXIT_OK;
+}
+
+/* The options together: each honoured or refused, none that would change nothing. */
+static int validate(const struct probe_args *a)
+{
+    if (a->quick && a->full) return cli_usage_error("probe", "--quick and --full contradict each other: choose one");
+    if (a->html && strcmp(a->html, "-") == 0 && (a->json || (a->output && strcmp(a->output, "-") == 0)))
+        return cli_usage_error("probe", "--html - and the JSON document cannot both go to standard output");
+    if (a->sub == 0 && a->html)
+        return cli_usage_error("probe", "probe list writes no page (--html): probe show ID --html FILE does");
+    int rc = cli_options_refuse(&cli_probe_command, a->given, a->sub < 0 ? PM_MEASURE : 1u << a->sub);
+    if (rc != EXIT_OK) return rc;
+    if (a->compare && a->json && !a->html)
+        return cli_not_applicable("probe", "--compare", "to the table or the --html page, which --json alone leaves out");
+    if (a->sub >= 0) return EXIT_OK;
+    if (a->threads && CLI_GIVEN(a->given, P_DEVICE) && strncasecmp(a->device, "cuda", 4) == 0)
+        return cli_not_applicable("probe", "--threads", "to the CPU's measurements, which --device cuda leaves out");
+    if ((a->npythons || a->fw_timeout > 0) && !(CLI_GIVEN(a->given, P_WORKLOAD) && (a->workloads & PROBE_W_FRAMEWORKS)))
+        return cli_not_applicable("probe", a->npythons ? "--python" : "--framework-timeout",
+                                  "to the frameworks workload (--workload frameworks or all)");
+    int wrc = cli_check_output(a->output, EXIT_USAGE); /* before minutes of measuring, not after */
+    if (wrc == EXIT_OK && a->html && strcmp(a->html, "-") != 0) wrc = cli_check_output(a->html, EXIT_RUNTIME);
+    return wrc;
+}
+
+static unsigned workloads_of(const struct probe_args *a, unsigned otherwise)
+{
+    return CLI_GIVEN(a->given, P_WORKLOAD) ? a->workloads : otherwise;
+}
+
+/* Under an MPI launcher: every rank starts MPI and checks the others run this version; rank 0
+ * detects, measures, gathers and stores, the others take part in the collectives only (here,
+ * whole). The default workloads there are the distributed ones. Returns -1 for rank 0 to go on,
+ * else the exit status. */
+static int start_mpi(const struct probe_args *a, struct dist *dist, int *mpi_gpu)
+{
+    char err[1024];
+    const struct fw_mpi *mp = fw_mpi_load(err, sizeof err);
+    if (!mp) {
+        cli_error("started by an MPI launcher, but %s", err);
         return EXIT_RUNTIME;
     }
-    s->on_progress = draw_progress;
-    s->on_progress_ctx = &bar;
-    struct probe_session_config cfg = {device, workloads_given ? workloads : 0, full, 0, threads, mpi ? &dist : NULL,
-                                       mpi_gpu, pythons, npythons, fw_timeout};
-    int rc = EXIT_OK;
-    kb *k = NULL;
-    cJSON *base = NULL;
-    int begun = probe_session_begin(s, &cfg, err, sizeof err);
-    if (begun != PROBE_BEGIN_OK) {
+    if (dist_start(dist, mp, err, sizeof err)) {
         cli_error("%s", err);
-        rc = begun == PROBE_BEGIN_BAD_DEVICE ? EXIT_INPUT : EXIT_RUNTIME;
-        goto done;
+        return EXIT_RUNTIME;
     }
-    if (s->warning[0]) cli_error("warning: %s", s->warning);
-    /* For reading: the catalog's peaks and the baseline. On a read-only or full disk the probe
-     * still runs and keeps a run it cannot store in a file. With --no-save a database that will
-     * not open only costs the peaks. */
-    if (nosave && !compare) {
-        char path[PATH_MAX];
-        int is_default;
-        if (kb_resolve_path(g->db, path, sizeof path, &is_default, err, sizeof err) != KB_OK ||
-            kb_open_read(path, is_default, &k, err, sizeof err) != KB_OK)
-            k = NULL;
-    } else if ((rc = cli_open_kb_read(g, &k)) != EXIT_OK) {
-        goto done;
+    const char *v = getenv("FWADVISOR_TEST_VERSION"); /* the tests' way to start a mismatched rank */
+    if (dist_check_versions(dist, v && *v ? v : FWADVISOR_VERSION, err, sizeof err)) {
+        if (dist->rank == 0) cli_error("%s", err);
+        dist_stop(dist);
+        return EXIT_RUNTIME;
     }
-    if (compare && strcasecmp(compare, "latest") != 0) { /* a named baseline must exist before minutes of work */
-        int status = probe_session_baseline(k, compare, NULL, &base, err, sizeof err);
-        if (status != KB_OK) {
-            cli_error("--compare %s: %s", compare, err);
-            rc = cli_exit_from_kb(status);
-            goto done;
-        }
-    }
+    /* --device cuda under MPI: each rank's GPU is its local rank's, allreduce goes through
+     * NCCL; the single-process workloads stay on rank 0's CPU. */
+    *mpi_gpu = strncasecmp(a->device, "cuda", 4) == 0;
+    if (dist->rank == 0) return -1;
+    struct probe_options po;
+    memset(&po, 0, sizeof po);
+    po.full = a->full;
+    po.threads = a->threads;
+    po.distributed = 1;
+    po.workloads = workloads_of(a, PROBE_W_DIST);
+    dist_barrier(dist); /* rank 0's detection and single-process workloads */
+    dist_run(dist, NULL, &po, *mpi_gpu);
+    dist_barrier(dist); /* rank 0 has stored the run */
+    dist_stop(dist);
+    return EXIT_OK;
+}
 
-    /* Ctrl-C, SIGTERM and SIGHUP stop the measuring and keep what finished (probes/session.h);
-     * under MPI an interrupt ends every rank (the launcher forwards it) and nothing is saved. */
-    if (!mpi) probe_session_catch_signals(s);
-    probe_session_measure(s);
-    clear_progress(&bar);
+/* The knowledge base for reading: the catalog's peaks and the baseline. On a read-only or full
+ * disk the probe still runs and keeps a run it cannot store in a file. With --no-save a database
+ * that will not open only costs the peaks. */
+static int open_for_measure(struct globals *g, const struct probe_args *a, kb **k)
+{
+    *k = NULL;
+    if (!a->nosave || a->compare) return cli_open_kb_read(g, k);
+    char path[PATH_MAX], err[1024];
+    int is_default;
+    if (kb_resolve_path(g->db, path, sizeof path, &is_default, err, sizeof err) != KB_OK ||
+        kb_open_read(path, is_default, k, err, sizeof err) != KB_OK)
+        *k = NULL;
+    return EXIT_OK;
+}
 
-    if (probe_session_finish(s, k) != 0) {
-        if (!mpi) probe_session_release_signals();
-        cli_error("out of memory");
-        rc = EXIT_RUNTIME;
-        goto done;
-    }
-    if (compare && !base) {
-        int status = probe_session_baseline(k, compare, s->doc, &base, err, sizeof err);
-        if (status == KB_OK && !base) cli_error("--compare latest: no earlier complete run of this machine is stored");
-    }
-    int saved = 0;
-    if (!nosave) {
-        char where[PATH_MAX];
-        enum probe_save_status st = probe_session_save(s, k, where, sizeof where, err, sizeof err);
-        saved = st == PROBE_SAVED;
-        if (st == PROBE_SPILLED) cli_error("%s; the run is kept in %s instead", err, where);
-        else if (st == PROBE_LOST) cli_error("%s; the run could not be written to a file either", err);
-        if (st == PROBE_SPILLED || st == PROBE_LOST) rc = EXIT_DB;
-    }
-    if (!mpi) probe_session_release_signals(); /* a signal that came while storing ends the program here */
+/* The run stored (unless --no-save): EXIT_OK or EXIT_DB, *saved when it went into the database. */
+static int save_run(const struct probe_args *a, struct probe_session *s, kb *k, int *saved)
+{
+    char where[PATH_MAX], err[1024];
+    *saved = 0;
+    if (a->nosave) return EXIT_OK;
+    enum probe_save_status st = probe_session_save(s, k, where, sizeof where, err, sizeof err);
+    *saved = st == PROBE_SAVED;
+    if (st == PROBE_SPILLED) cli_error("%s; the run is kept in %s instead", err, where);
+    else if (st == PROBE_LOST) cli_error("%s; the run could not be written to a file either", err);
+    return st == PROBE_SPILLED || st == PROBE_LOST ? EXIT_DB : EXIT_OK;
+}
+
+/* The outputs of a measurement: the page, the JSON, the table; then the interruption, if any. */
+static int emit(struct globals *g, const struct probe_args *a, struct probe_session *s, const cJSON *base, int saved,
+                int rc)
+{
     int wrc = EXIT_OK;
-    if (html) wrc = write_html(s->doc, base, html);
-    if (output && wrc == EXIT_OK) wrc = cli_write_json(s->doc, output);
-    if (json && !output && wrc == EXIT_OK) wrc = cli_write_json(s->doc, NULL);
-    else if (!json && !(html && strcmp(html, "-") == 0)) {
+    if (a->html) wrc = write_html(s->doc, base, a->html);
+    if (a->output && wrc == EXIT_OK) wrc = cli_write_json(s->doc, a->output);
+    if (a->json && !a->output && wrc == EXIT_OK) wrc = cli_write_json(s->doc, NULL);
+    else if (!a->json && !(a->html && strcmp(a->html, "-") == 0)) {
         print_run(s->doc, base, g->color);
         if (saved) printf("\nsaved as probe run %s (fwadvisor probe show %s)\n", s->run->id, s->run->id);
     }
@@ -489,14 +430,89 @@ int cmd_probe(struct globals *g, int argc, char **argv)
         cli_error("%s", line);
         if (rc == EXIT_OK) rc = EXIT_RUNTIME;
     }
-done:
-    probe_session_end(s);
-    free(s);
-    if (mpi) {
-        dist_barrier(&dist);
-        dist_stop(&dist);
+    return rc;
+}
+
+/* A measurement in session s: begin, the baseline, measure, store, emit. */
+static int run_session(struct globals *g, const struct probe_args *a, struct probe_session *s, struct dist *dist,
+                       int mpi_gpu)
+{
+    char err[1024];
+    struct probe_session_config cfg = {a->device, workloads_of(a, 0), a->full, 0, a->threads, dist, mpi_gpu,
+                                       a->pythons, a->npythons, a->fw_timeout};
+    struct bar bar = {isatty(STDERR_FILENO) && !a->json};
+    s->on_progress = draw_progress;
+    s->on_progress_ctx = &bar;
+    int rc = EXIT_OK;
+    kb *k = NULL;
+    cJSON *base = NULL;
+    int begun = probe_session_begin(s, &cfg, err, sizeof err);
+    if (begun != PROBE_BEGIN_OK) {
+        cli_error("%s", err);
+        return begun == PROBE_BEGIN_BAD_DEVICE ? EXIT_INPUT : EXIT_RUNTIME;
+    }
+    if (s->warning[0]) cli_error("warning: %s", s->warning);
+    if ((rc = open_for_measure(g, a, &k)) != EXIT_OK) return rc;
+    if (a->compare && strcasecmp(a->compare, "latest") != 0) { /* a named baseline must exist before minutes of work */
+        int status = probe_session_baseline(k, a->compare, NULL, &base, err, sizeof err);
+        if (status != KB_OK) {
+            cli_error("--compare %s: %s", a->compare, err);
+            kb_close(k);
+            return cli_exit_from_kb(status);
+        }
+    }
+    /* Ctrl-C, SIGTERM and SIGHUP stop the measuring and keep what finished (probes/session.h);
+     * under MPI an interrupt ends every rank (the launcher forwards it) and nothing is saved. */
+    if (!dist) probe_session_catch_signals(s);
+    probe_session_measure(s);
+    clear_progress(&bar);
+    if (probe_session_finish(s, k) != 0) {
+        if (!dist) probe_session_release_signals();
+        cli_error("out of memory");
+        rc = EXIT_RUNTIME;
+    } else {
+        if (a->compare && !base) {
+            int status = probe_session_baseline(k, a->compare, s->doc, &base, err, sizeof err);
+            if (status == KB_OK && !base) cli_error("--compare latest: no earlier complete run of this machine is stored");
+        }
+        int saved;
+        rc = save_run(a, s, k, &saved);
+        if (!dist) probe_session_release_signals(); /* a signal that came while storing ends the program here */
+        rc = emit(g, a, s, base, saved, rc);
     }
     cJSON_Delete(base);
     kb_close(k);
     return rc;
+}
+
+static int measure(struct globals *g, const struct probe_args *a)
+{
+    struct dist dist;
+    int mpi = fw_mpi_launched(), mpi_gpu = 0;
+    if (mpi) {
+        int rc = start_mpi(a, &dist, &mpi_gpu);
+        if (rc >= 0) return rc;
+    }
+    struct probe_session *s = calloc(1, sizeof *s);
+    int rc = EXIT_RUNTIME;
+    if (!s) cli_error("out of memory");
+    else rc = run_session(g, a, s, mpi ? &dist : NULL, mpi_gpu);
+    if (s) probe_session_end(s);
+    free(s);
+    if (mpi) {
+        if (s) dist_barrier(&dist);
+        dist_stop(&dist);
+    }
+    return rc;
+}
+
+int cmd_probe(struct globals *g, int argc, char **argv)
+{
+    struct probe_args a;
+    int rc = parse(g, argc, argv, &a);
+    if (rc != EXIT_OK) return rc < 0 ? EXIT_OK : rc;
+    if ((rc = validate(&a)) != EXIT_OK) return rc;
+    if (a.sub == 0) return sub_list(g, a.json, a.output);
+    if (a.sub > 0) return sub_show_delete(g, probe_subs[a.sub], a.id, a.json, a.output, a.html, a.compare);
+    return measure(g, &a);
 }

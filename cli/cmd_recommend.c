@@ -1,5 +1,6 @@
 /* fwadvisor recommend: answers -> ranked, explained recommendation with a plan. */
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "common/file.h"
 #include "knowledge/advisor.h"
 #include "knowledge/launch_files.h"
@@ -10,7 +11,7 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
+#include <getopt.h> /* optind */
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -18,7 +19,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-static const char recommend_usage[] =
+static const char recommend_head[] =
     "Usage: fwadvisor recommend [-a FILE|-] [--preset NAME] [--set KEY=VALUE]...\n"
     "                           [--json] [-o FILE] [--html FILE] [--emit DIR]\n"
     "                           [--probe ID|latest|none]\n"
@@ -27,25 +28,8 @@ static const char recommend_usage[] =
     "Ranks the frameworks for your answers (fwadvisor.answers/1), explains every\n"
     "point, and plans the distributed strategy, deployment runtime, memory per\n"
     "device, training time and cost.\n"
-    "\n"
-    "  -a, --answers FILE  answers as JSON (- for standard input)\n"
-    "  --preset NAME       start from a built-in preset (--list-presets)\n"
-    "  --set KEY=VALUE     set one answer, after the file or preset (repeatable);\n"
-    "                      lists are comma-separated: --set team=pytorch,jax;\n"
-    "                      numbers take K, M, B, T: --set model_params=70B\n"
-    "  --json              print the report (fwadvisor.report/1) instead of text\n"
-    "  -o, --output FILE   also write the report to FILE (atomically)\n"
-    "  --html FILE         also write the report as one self-contained HTML page\n"
-    "                      with charts\n"
-    "  --probe ID|latest|none\n"
-    "                      hardware and measured peak from a stored probe run\n"
-    "                      (default latest; none: a quick look at the device\n"
-    "                      nodes instead)\n"
-    "  --emit DIR          write ready-to-edit launch files for the plan into DIR\n"
-    "                      (new or empty): launch.sh (torchrun, accelerate or\n"
-    "                      Megatron-LM), accelerate.yaml, ds_config.json,\n"
-    "                      job.sbatch, jax-distributed.txt\n"
-    "  --list-presets      list the presets with what each is for, and exit\n"
+    "\n";
+static const char recommend_tail[] =
     "\n"
     "Keys: stage, hardware, os, devices, nodes, device_memory_gb, model_kind,\n"
     "      model_params, tokens, seq_len, hidden, layers, heads, team, functional,\n"
@@ -55,8 +39,6 @@ static const char recommend_usage[] =
     "      active_params, experts, serve_context, serve_batch, kv_heads,\n"
     "      kv_precision. Values in any case. See docs/report.md and\n"
     "      docs/advisor.md.\n";
-
-enum { OPT_SET = OPT_FIRST_FREE, OPT_PRESET, OPT_PROBE, OPT_LIST_PRESETS, OPT_EMIT, OPT_HTML };
 
 /* --emit DIR must be a new path in a folder that exists, or an empty directory of the user's that
  * nobody else can write (common/file.h): 0, or the error's status with the message printed. */
@@ -281,65 +263,55 @@ static void iso_now(char *out, size_t n)
 struct rec_opts {
     const char *answers_file, *preset, *output, *html, *probe, *emit;
     const char *sets[64];
-    int nsets, json, list, probe_given, html_stdout;
+    int nsets, json, list, html_stdout;
+    cli_given given;
 };
+
+/* The modes of the options' rows. */
+enum { RM_RECOMMEND = 1, RM_LIST = 2 };
+static const char *const recommend_modes[] = {"a recommendation", "--list-presets"};
+
+enum { R_ANSWERS, R_PRESET, R_SET, R_JSON, R_OUTPUT, R_HTML, R_PROBE, R_EMIT, R_LIST, R_COUNT };
+#define F(member) offsetof(struct rec_opts, member)
+static const struct cli_option recommend_options[R_COUNT] = {
+    [R_ANSWERS] = {"answers", 'a', CLI_TEXT, 0, 0, F(answers_file), 0, NULL, NULL, RM_RECOMMEND, NULL, "FILE",
+                   "answers as JSON (- for standard input)"},
+    [R_PRESET] = {"preset", 0, CLI_TEXT, 0, 0, F(preset), 0, NULL, NULL, RM_RECOMMEND, NULL, "NAME",
+                  "start from a built-in preset (--list-presets)"},
+    [R_SET] = {"set", 0, CLI_LIST, 0, 64, F(sets), F(nsets), NULL, NULL, RM_RECOMMEND, NULL, "KEY=VALUE",
+               "set one answer, after the file or preset (repeatable);\nlists are comma-separated: --set team=pytorch,jax;\n"
+               "numbers take K, M, B, T: --set model_params=70B"},
+    [R_JSON] = {"json", 0, CLI_FLAG, 0, 0, F(json), 0, NULL, NULL, 0, NULL, NULL,
+                "print the report (fwadvisor.report/1) instead of text"},
+    [R_OUTPUT] = {"output", 'o', CLI_TEXT, 0, 0, F(output), 0, NULL, NULL, RM_RECOMMEND, NULL, "FILE",
+                  "also write the report to FILE (atomically)"},
+    [R_HTML] = {"html", 0, CLI_TEXT, 0, 0, F(html), 0, NULL, NULL, RM_RECOMMEND, NULL, "FILE",
+                "also write the report as one self-contained HTML page\nwith charts"},
+    [R_PROBE] = {"probe", 0, CLI_TEXT, 0, 0, F(probe), 0, NULL, NULL, RM_RECOMMEND, NULL, "ID|latest|none",
+                 "hardware and measured peak from a stored probe run\n(default latest; none: a quick look at the device\n"
+                 "nodes instead)"},
+    [R_EMIT] = {"emit", 0, CLI_TEXT, 0, 0, F(emit), 0, NULL, NULL, RM_RECOMMEND, NULL, "DIR",
+                "write ready-to-edit launch files for the plan into DIR\n(new or empty): launch.sh (torchrun, accelerate or\n"
+                "Megatron-LM), accelerate.yaml, ds_config.json,\njob.sbatch, jax-distributed.txt"},
+    [R_LIST] = {"list-presets", 0, CLI_FLAG, 0, 0, F(list), 0, NULL, NULL, RM_LIST, NULL, NULL,
+                "list the presets with what each is for, and exit"},
+};
+#undef F
+
+const struct cli_command cli_recommend_command = {"recommend", recommend_options, R_COUNT, recommend_modes,
+                                                  recommend_head, recommend_tail, 22, NULL};
 
 /* Options into o: EXIT_OK, or the usage error's status (help printed: -1). */
 static int parse_options(struct globals *g, int argc, char **argv, struct rec_opts *o)
 {
-    static const struct option opts[] = {
-        {"answers", required_argument, NULL, 'a'},
-        {"set", required_argument, NULL, OPT_SET},
-        {"preset", required_argument, NULL, OPT_PRESET},
-        {"list-presets", no_argument, NULL, OPT_LIST_PRESETS},
-        {"json", no_argument, NULL, OPT_JSON},
-        {"output", required_argument, NULL, 'o'},
-        {"html", required_argument, NULL, OPT_HTML},
-        {"probe", required_argument, NULL, OPT_PROBE},
-        {"emit", required_argument, NULL, OPT_EMIT},
-        CLI_GLOBAL_OPTIONS,
-        {NULL, 0, NULL, 0},
-    };
     memset(o, 0, sizeof *o);
     o->probe = "latest";
-    int opt;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, ":ha:o:", opts, NULL)) != -1) {
-        switch (opt) {
-        case 'h': fputs(recommend_usage, stdout); return -1;
-        case 'a': o->answers_file = optarg; break;
-        case 'o': o->output = optarg; break;
-        case OPT_HTML: o->html = optarg; break;
-        case OPT_JSON: o->json = 1; break;
-        case OPT_PRESET: o->preset = optarg; break;
-        case OPT_PROBE: o->probe = optarg, o->probe_given = 1; break;
-        case OPT_EMIT: o->emit = optarg; break;
-        case OPT_SET:
-            if (o->nsets == 64) return cli_usage_error("recommend", "too many --set options (64 at most)");
-            o->sets[o->nsets++] = optarg;
-            break;
-        case OPT_LIST_PRESETS: o->list = 1; break;
-        case ':': return cli_usage_error("recommend", "option '%s' needs a value", argv[optind - 1]);
-        case '?':
-            if (optopt) return cli_usage_error("recommend", "unknown option '-%c'", optopt);
-            return cli_usage_error("recommend", "unknown option '%s'", argv[optind - 1]);
-        default: cli_global_option(g, opt, optarg);
-        }
-    }
+    int rc = cli_options_parse(&cli_recommend_command, g, argc, argv, o, &o->given);
+    if (rc != EXIT_OK) return rc;
     if (optind < argc) return cli_usage_error("recommend", "unexpected argument '%s'", argv[optind]);
     if (o->answers_file && o->preset) return cli_usage_error("recommend", "give either --answers or --preset, not both");
     o->html_stdout = o->html && strcmp(o->html, "-") == 0;
-    return EXIT_OK;
-}
-
-/* --list-presets takes no option of a recommendation. */
-static int run_list(const struct globals *g, const struct rec_opts *o)
-{
-    const char *other = o->answers_file ? "--answers" : o->preset ? "--preset" : o->nsets ? "--set"
-                        : o->output ? "--output" : o->html ? "--html" : o->emit ? "--emit"
-                        : o->probe_given ? "--probe" : NULL;
-    if (other) return cli_not_applicable("recommend", other, "to a recommendation, not to --list-presets");
-    return list_presets(o->json, g->color);
+    return cli_options_refuse(&cli_recommend_command, o->given, o->list ? RM_LIST : RM_RECOMMEND);
 }
 
 /* Every output can be written, before the work. */
@@ -441,7 +413,7 @@ int cmd_recommend(struct globals *g, int argc, char **argv)
     struct rec_opts o;
     int rc = parse_options(g, argc, argv, &o);
     if (rc != EXIT_OK) return rc < 0 ? EXIT_OK : rc;
-    if (o.list) return run_list(g, &o);
+    if (o.list) return list_presets(o.json, g->color);
     if ((rc = check_outputs(&o)) != EXIT_OK) return rc;
     struct answers answers;
     if ((rc = gather_answers(&o, &answers)) != EXIT_OK) return rc;

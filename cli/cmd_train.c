@@ -1,5 +1,6 @@
 /* fwadvisor train: the built-in engine on this machine's CPU or, through the CUDA plug-in, a GPU. */
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "engine/cuda/plugin.h"
 #include "engine/engine.h"
 #include "engine/tensor_io.h"
@@ -17,7 +18,7 @@
 #include <strings.h>
 #include <sys/resource.h>
 
-static const char train_usage[] =
+static const char train_head[] =
     "Usage: fwadvisor train [--model mlp] --layers 784,1024,1024,10\n"
     "                       [--activation relu|gelu|tanh] [--loss ce|mse]\n"
     "                       [--batch N] [--steps N] [--lr X]\n"
@@ -31,53 +32,8 @@ static const char train_usage[] =
     "Trains a multilayer perceptron with the built-in engine exactly as PyTorch\n"
     "would (nn.Linear layout and initialisation, torch.optim semantics) and times\n"
     "every step. For a GPT decoder see 'fwadvisor train --model gpt --help'.\n"
-    "\n"
-    "  --layers W0,W1,...   widths: inputs, hidden layers, outputs (required)\n"
-    "  --activation A       between layers: relu (default), gelu (exact, erf), tanh\n"
-    "  --loss L             ce: softmax cross-entropy on class ids (default);\n"
-    "                       mse: mean squared error\n"
-    "  --batch N            rows per step (default 64)\n"
-    "  --steps N            training steps (default 100)\n"
-    "  --optimizer O        sgd, momentum, adam (default), adamw\n"
-    "  --lr X               learning rate (default 0.001)\n"
-    "  --weight-decay X     L2 into the gradient (sgd, momentum, adam) or\n"
-    "                       decoupled (adamw; default 0.01)\n"
-    "  --momentum X         for the momentum optimizer only (default 0.9)\n"
-    "  --seed N             initialisation and synthetic data (default 1; not with\n"
-    "                       both --init and --data, which leave nothing to seed)\n"
-    "  --data X.npy --targets Y.npy\n"
-    "                       training data (float32 [N, in]; int32/int64 [N] or\n"
-    "                       float32 [N, out]); default: seeded synthetic data\n"
-    "  --init F, --save F   weights as safetensors (layers.{i}.weight [out, in],\n"
-    "                       layers.{i}.bias [out]); --save's folder must exist\n"
-    "  --device D           cpu (default), cuda or cuda:N (the CUDA plug-in,\n"
-    "                       fwadvisor-cuda.so)\n"
-    "  --precision P        GPU matrix precision: fp32 (default; TF32 off, as\n"
-    "                       PyTorch), tf32, or bf16 (bf16 GEMM inputs, fp32\n"
-    "                       accumulation, fp32 master weights and optimizer)\n"
-    "  --threads N          OpenBLAS threads on the CPU (default: the physical\n"
-    "                       cores)\n"
-    "  --max-memory GB      on the CPU: refuse a model and data larger than this\n"
-    "                       (default: the memory available)\n"
-    "  --json               print losses and timings as JSON (fwadvisor.train/1)\n"
-    "Numbers take K, M suffixes (--steps 10K).\n";
-
-enum {
-    OPT_MODEL = OPT_FIRST_FREE, OPT_LAYERS, OPT_ACTIVATION, OPT_LOSS, OPT_BATCH, OPT_STEPS, OPT_OPTIMIZER, OPT_LR, OPT_WD,
-    OPT_MOMENTUM, OPT_SEED, OPT_DATA, OPT_TARGETS, OPT_INIT, OPT_SAVE, OPT_DEVICE, OPT_PRECISION, OPT_THREADS,
-    OPT_MAX_MEMORY
-};
-
-int cli_parse_number(const char *opt, const char *s, double lo, double hi, int integer, double *out)
-{
-    double v = 0;
-    if (units_parse(s, &v) || v < lo || v > hi || (integer && v != floor(v))) {
-        cli_error("--%s %s: expected %s from %g to %g", opt, s, integer ? "a whole number" : "a number", lo, hi);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
+    "\n";
+static const char train_tail[] = "Numbers take K, M suffixes (--steps 10K).\n";
 
 double cli_train_memory_limit(double max_memory_gb, const char **what)
 {
@@ -104,121 +60,98 @@ static int synthetic_rows(int batch) { return batch * 4 > 1024 ? batch * 4 : 102
 
 struct train_opts {
     struct eng_config cfg;
-    const char *layers, *data, *targets, *init, *save, *device;
+    const char *model, *layers, *data, *targets, *init, *save, *device;
     double steps, seed, max_memory_gb;
-    int json, wd_given, device_index, momentum_given, seed_given, threads_given;
+    int json, device_index;
     enum eng_precision precision;
+    cli_given given;
 };
 
-/* One option into o: EXIT_OK or the error's status (printed). */
-static int take_option(struct train_opts *o, int opt, const char *arg)
+static int parse_act(const char *arg, void *field, char *err, size_t errsz)
 {
-    struct eng_config *cfg = &o->cfg;
-    double v;
-    switch (opt) {
-    case OPT_MODEL: return EXIT_OK; /* mlp: checked before parsing */
-    case OPT_LAYERS: o->layers = arg; return EXIT_OK;
-    case OPT_ACTIVATION:
-        if (!eng_act_parse(arg, &cfg->act)) return EXIT_OK;
-        cli_error("--activation %s: expected relu, gelu or tanh", arg);
-        return EXIT_INPUT;
-    case OPT_LOSS:
-        if (!eng_loss_parse(arg, &cfg->loss)) return EXIT_OK;
-        cli_error("--loss %s: expected ce or mse", arg);
-        return EXIT_INPUT;
-    case OPT_OPTIMIZER:
-        if (!eng_opt_parse(arg, &cfg->opt)) return EXIT_OK;
-        cli_error("--optimizer %s: expected sgd, momentum, adam or adamw", arg);
-        return EXIT_INPUT;
-    case OPT_BATCH:
-        if (cli_parse_number("batch", arg, 1, 1 << 20, 1, &v)) return EXIT_INPUT;
-        cfg->batch = (int)v;
-        return EXIT_OK;
-    case OPT_STEPS: return cli_parse_number("steps", arg, 1, 1e7, 1, &o->steps) ? EXIT_INPUT : EXIT_OK;
-    case OPT_LR:
-        if (cli_parse_number("lr", arg, 0, 1e6, 0, &v)) return EXIT_INPUT;
-        cfg->lr = (float)v;
-        return EXIT_OK;
-    case OPT_WD:
-        if (cli_parse_number("weight-decay", arg, 0, 1e6, 0, &v)) return EXIT_INPUT;
-        cfg->weight_decay = (float)v;
-        o->wd_given = 1;
-        return EXIT_OK;
-    case OPT_MOMENTUM:
-        if (cli_parse_number("momentum", arg, 0, 0.999999, 0, &v)) return EXIT_INPUT;
-        cfg->momentum = (float)v;
-        o->momentum_given = 1;
-        return EXIT_OK;
-    case OPT_SEED:
-        if (cli_parse_number("seed", arg, 0, 9007199254740991.0, 1, &o->seed)) return EXIT_INPUT;
-        o->seed_given = 1;
-        return EXIT_OK;
-    case OPT_THREADS:
-        if (cli_parse_number("threads", arg, 1, 1024, 1, &v)) return EXIT_INPUT;
-        cfg->threads = (int)v;
-        o->threads_given = 1;
-        return EXIT_OK;
-    case OPT_MAX_MEMORY: return cli_parse_number("max-memory", arg, 1e-3, 1e6, 0, &o->max_memory_gb) ? EXIT_INPUT : EXIT_OK;
-    case OPT_DATA: o->data = arg; return EXIT_OK;
-    case OPT_TARGETS: o->targets = arg; return EXIT_OK;
-    case OPT_INIT: o->init = arg; return EXIT_OK;
-    case OPT_SAVE: o->save = arg; return EXIT_OK;
-    case OPT_DEVICE: o->device = arg; return EXIT_OK;
-    case OPT_PRECISION:
-        if (!eng_precision_parse(arg, &o->precision) && o->precision != ENG_PREC_FP16) return EXIT_OK; /* fp16: no loss scaling */
-        cli_error("--precision %s: expected fp32, tf32 or bf16", arg);
-        return EXIT_INPUT;
-    case OPT_JSON: o->json = 1; return EXIT_OK;
-    }
-    return EXIT_OK;
+    (void)err, (void)errsz;
+    return eng_act_parse(arg, field);
 }
+
+static int parse_loss(const char *arg, void *field, char *err, size_t errsz)
+{
+    (void)err, (void)errsz;
+    return eng_loss_parse(arg, field);
+}
+
+int cli_parse_optimizer(const char *arg, void *field, char *err, size_t errsz)
+{
+    (void)err, (void)errsz;
+    return eng_opt_parse(arg, field);
+}
+
+int cli_parse_precision(const char *arg, void *field, char *err, size_t errsz)
+{
+    (void)err, (void)errsz;
+    enum eng_precision p;
+    if (eng_precision_parse(arg, &p) || p == ENG_PREC_FP16) return -1; /* fp16: no loss scaling */
+    *(enum eng_precision *)field = p;
+    return 0;
+}
+
+const char *const cli_train_modes[] = {"--device cpu", "a GPU", "--optimizer momentum only"};
+
+enum { T_MODEL, T_LAYERS, T_ACTIVATION, T_LOSS, T_BATCH, T_STEPS, T_OPTIMIZER, T_LR, T_WD, T_MOMENTUM, T_SEED, T_DATA,
+       T_TARGETS, T_INIT, T_SAVE, T_DEVICE, T_PRECISION, T_THREADS, T_MAX_MEMORY, T_JSON, T_COUNT };
+#define F(member) offsetof(struct train_opts, member)
+static const struct cli_option train_options[T_COUNT] = {
+    [T_MODEL] = CLI_TRAIN_ROW_MODEL(F(model)), /* mlp: checked before */
+    [T_LAYERS] = {"layers", 0, CLI_TEXT, 0, 0, F(layers), 0, NULL, NULL, 0, NULL, "W0,W1,...",
+                  "widths: inputs, hidden layers, outputs (required)"},
+    [T_ACTIVATION] = {"activation", 0, CLI_CHOICE, 0, 0, F(cfg.act), 0, parse_act, "relu, gelu or tanh", 0, NULL, "A",
+                      "between layers: relu (default), gelu (exact, erf), tanh"},
+    [T_LOSS] = {"loss", 0, CLI_CHOICE, 0, 0, F(cfg.loss), 0, parse_loss, "ce or mse", 0, NULL, "L",
+                "ce: softmax cross-entropy on class ids (default);\nmse: mean squared error"},
+    [T_BATCH] = {"batch", 0, CLI_INT, 1, 1 << 20, F(cfg.batch), 0, NULL, NULL, 0, NULL, "N", "rows per step (default 64)"},
+    [T_STEPS] = CLI_TRAIN_ROW_STEPS(F(steps)),
+    [T_OPTIMIZER] = CLI_TRAIN_ROW_OPTIMIZER(F(cfg.opt), "sgd, momentum, adam (default), adamw"),
+    [T_LR] = CLI_TRAIN_ROW_LR(F(cfg.lr)),
+    [T_WD] = CLI_TRAIN_ROW_WD(F(cfg.weight_decay),
+                              "L2 into the gradient (sgd, momentum, adam) or\n"
+                              "decoupled (adamw; default 0.01)"),
+    [T_MOMENTUM] = CLI_TRAIN_ROW_MOMENTUM(F(cfg.momentum)),
+    [T_SEED] = CLI_TRAIN_ROW_SEED(F(seed),
+                                  "initialisation and synthetic data (default 1; not with\n"
+                                  "both --init and --data, which leave nothing to seed)"),
+    [T_DATA] = {"data", 0, CLI_TEXT, 0, 0, F(data), 0, NULL, NULL, 0, "--data X.npy --targets Y.npy", NULL,
+                "training data (float32 [N, in]; int32/int64 [N] or\nfloat32 [N, out]); default: seeded synthetic data"},
+    [T_TARGETS] = {"targets", 0, CLI_TEXT, 0, 0, F(targets), 0, NULL, NULL, 0, NULL, "Y.npy", NULL},
+    [T_INIT] = CLI_TRAIN_ROW_INIT(F(init),
+                                  "weights as safetensors (layers.{i}.weight [out, in],\nlayers.{i}.bias [out]); --save's folder must exist"),
+    [T_SAVE] = CLI_TRAIN_ROW_SAVE(F(save)),
+    [T_DEVICE] = CLI_TRAIN_ROW_DEVICE(F(device),
+                                      "cpu (default), cuda or cuda:N (the CUDA plug-in,\nfwadvisor-cuda.so)"),
+    [T_PRECISION] = CLI_TRAIN_ROW_PRECISION(F(precision),
+                                            "GPU matrix precision: fp32 (default; TF32 off, as\n"
+                                            "PyTorch), tf32, or bf16 (bf16 GEMM inputs, fp32\n"
+                                            "accumulation, fp32 master weights and optimizer)"),
+    [T_THREADS] = CLI_TRAIN_ROW_THREADS(F(cfg.threads), "OpenBLAS threads on the CPU (default: the physical\ncores)"),
+    [T_MAX_MEMORY] = CLI_TRAIN_ROW_MAX_MEMORY(F(max_memory_gb),
+                                              "on the CPU: refuse a model and data larger than this\n"
+                                              "(default: the memory available)"),
+    [T_JSON] = {"json", 0, CLI_FLAG, 0, 0, F(json), 0, NULL, NULL, 0, NULL, NULL,
+                "print losses and timings as JSON (fwadvisor.train/1)"},
+};
+#undef F
+
+const struct cli_command cli_train_command = {"train", train_options, T_COUNT, cli_train_modes, train_head, train_tail, 23,
+                                              NULL};
 
 /* Options into o: EXIT_OK, -1 after the help, or the error's status. */
 static int parse_options(struct globals *g, int argc, char **argv, struct train_opts *o)
 {
-    static const struct option opts[] = {
-        {"model", required_argument, NULL, OPT_MODEL},
-        {"layers", required_argument, NULL, OPT_LAYERS},
-        {"activation", required_argument, NULL, OPT_ACTIVATION},
-        {"loss", required_argument, NULL, OPT_LOSS},
-        {"batch", required_argument, NULL, OPT_BATCH},
-        {"steps", required_argument, NULL, OPT_STEPS},
-        {"optimizer", required_argument, NULL, OPT_OPTIMIZER},
-        {"lr", required_argument, NULL, OPT_LR},
-        {"weight-decay", required_argument, NULL, OPT_WD},
-        {"momentum", required_argument, NULL, OPT_MOMENTUM},
-        {"seed", required_argument, NULL, OPT_SEED},
-        {"data", required_argument, NULL, OPT_DATA},
-        {"targets", required_argument, NULL, OPT_TARGETS},
-        {"init", required_argument, NULL, OPT_INIT},
-        {"save", required_argument, NULL, OPT_SAVE},
-        {"device", required_argument, NULL, OPT_DEVICE},
-        {"precision", required_argument, NULL, OPT_PRECISION},
-        {"threads", required_argument, NULL, OPT_THREADS},
-        {"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
-        {"json", no_argument, NULL, OPT_JSON},
-        CLI_GLOBAL_OPTIONS,
-        {NULL, 0, NULL, 0},
-    };
     memset(o, 0, sizeof *o);
     eng_config_defaults(&o->cfg);
     o->device = "cpu";
     o->steps = 100, o->seed = 1, o->device_index = -1;
     o->precision = ENG_PREC_FP32;
-    int opt, rc;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        switch (opt) {
-        case 'h': fputs(train_usage, stdout); return -1;
-        case ':': return cli_usage_error("train", "option '%s' needs a value", argv[optind - 1]);
-        case '?':
-            if (optopt) return cli_usage_error("train", "unknown option '-%c'", optopt);
-            return cli_usage_error("train", "unknown option '%s'", argv[optind - 1]);
-        default:
-            if (cli_global_option(g, opt, optarg)) break;
-            if ((rc = take_option(o, opt, optarg)) != EXIT_OK) return rc;
-        }
-    }
+    int rc = cli_options_parse(&cli_train_command, g, argc, argv, o, &o->given);
+    if (rc != EXIT_OK) return rc;
     if (optind < argc) return cli_usage_error("train", "unexpected argument '%s'", argv[optind]);
     return EXIT_OK;
 }
@@ -239,19 +172,19 @@ static int check_options(struct train_opts *o)
                   eng_precision_name(o->precision));
         return EXIT_INPUT;
     }
-    if (o->momentum_given && o->cfg.opt != ENG_OPT_MOMENTUM)
-        return cli_not_applicable("train", "--momentum", "to --optimizer momentum only");
-    if (o->seed_given && o->init && o->data)
+    if (CLI_GIVEN(o->given, T_SEED) && o->init && o->data)
         return cli_not_applicable("train", "--seed", "to the initialisation and the synthetic data; --init and --data give both");
-    if (o->device_index >= 0 && (o->threads_given || o->max_memory_gb > 0))
-        return cli_not_applicable("train", o->threads_given ? "--threads" : "--max-memory", "to --device cpu");
-    int wrc = cli_check_output(o->save, EXIT_USAGE); /* before minutes of training, not after */
+    unsigned mode = (o->device_index < 0 ? CLI_TRAIN_CPU : CLI_TRAIN_GPU) |
+                    (o->cfg.opt == ENG_OPT_MOMENTUM ? CLI_TRAIN_MOMENTUM : 0);
+    int wrc = cli_options_refuse(&cli_train_command, o->given, mode);
+    if (wrc != EXIT_OK) return wrc;
+    wrc = cli_check_output(o->save, EXIT_USAGE); /* before minutes of training, not after */
     if (wrc != EXIT_OK) return wrc;
     if (eng_parse_layers(&o->cfg, o->layers, err, sizeof err)) {
         cli_error("%s", err);
         return EXIT_INPUT;
     }
-    if (o->cfg.opt == ENG_OPT_ADAMW && !o->wd_given) o->cfg.weight_decay = 0.01f; /* torch.optim.AdamW's default */
+    if (o->cfg.opt == ENG_OPT_ADAMW && !CLI_GIVEN(o->given, T_WD)) o->cfg.weight_decay = 0.01f; /* torch.optim.AdamW's default */
     if (o->cfg.threads == 0) o->cfg.threads = probe_physical_cores();
     return EXIT_OK;
 }
@@ -314,44 +247,27 @@ static int report_json(const struct train_opts *o, const struct eng_model *m, co
 {
     const struct eng_config *cfg = &o->cfg;
     double flops = eng_model_step_flops(m);
-    cJSON *doc = cJSON_CreateObject();
-    cJSON_AddStringToObject(doc, "schema", "fwadvisor.train/1");
-    cJSON *c = cJSON_AddObjectToObject(doc, "config");
-    cJSON *l = cJSON_AddArrayToObject(c, "layers");
-    for (int i = 0; i < cfg->nsizes; i++) cJSON_AddItemToArray(l, cJSON_CreateNumber(cfg->sizes[i]));
-    cJSON_AddStringToObject(c, "activation", eng_act_name(cfg->act));
-    cJSON_AddStringToObject(c, "loss", eng_loss_name(cfg->loss));
-    cJSON_AddNumberToObject(c, "batch", cfg->batch);
-    cJSON_AddNumberToObject(c, "steps", nsteps);
-    cJSON_AddStringToObject(c, "optimizer", eng_opt_name(cfg->opt));
-    cJSON_AddNumberToObject(c, "lr", cli_float(cfg->lr));
-    cJSON_AddNumberToObject(c, "weight_decay", cli_float(cfg->weight_decay));
-    cJSON_AddNumberToObject(c, "momentum", cli_float(cfg->momentum));
-    cJSON_AddNumberToObject(c, "seed", o->seed);
-    cJSON_AddNumberToObject(c, "threads", cfg->threads);
-    cJSON_AddStringToObject(c, "device", o->device_index < 0 ? "cpu" : o->device);
-    cJSON_AddStringToObject(c, "precision", eng_precision_name(o->precision));
-    if (o->device_index >= 0) cJSON_AddStringToObject(c, "gpu", gpu->name);
-    cJSON_AddStringToObject(c, "data", o->data ? o->data : "synthetic");
-    cJSON_AddNumberToObject(c, "params", (double)eng_model_param_count(m));
-    cJSON *ls = cJSON_AddArrayToObject(doc, "losses");
-    for (int i = 0; i < nsteps; i++) cJSON_AddItemToArray(ls, cJSON_CreateNumber(cli_float(losses[i])));
-    cJSON *sm = cJSON_AddObjectToObject(doc, "step_ms");
-    cJSON_AddNumberToObject(sm, "median", st->median * 1e3);
-    cJSON_AddNumberToObject(sm, "min", st->min * 1e3);
-    cJSON_AddNumberToObject(sm, "max", st->max * 1e3);
-    cJSON_AddNumberToObject(sm, "timed_steps", st->n);
-    cJSON_AddNumberToObject(doc, "samples_per_s", st->median > 0 ? cfg->batch / st->median : 0);
-    cJSON_AddNumberToObject(doc, "flops_per_step", flops);
-    cJSON_AddNumberToObject(doc, "gflops", st->median > 0 ? flops / st->median / 1e9 : 0);
-    cJSON_AddNumberToObject(doc, "peak_rss_bytes", rss);
-    cJSON_AddNumberToObject(doc, "buffer_bytes", (double)eng_model_buffer_bytes(m));
-    char *text = cJSON_Print(doc);
-    int rc = text ? EXIT_OK : EXIT_RUNTIME;
-    if (text) puts(text);
-    free(text);
-    cJSON_Delete(doc);
-    return rc;
+    struct cli_train_field config[16] = {
+        {"activation", eng_act_name(cfg->act), 0}, {"loss", eng_loss_name(cfg->loss), 0}, {"batch", NULL, cfg->batch},
+        {"steps", NULL, nsteps}, {"optimizer", eng_opt_name(cfg->opt), 0}, {"lr", NULL, cli_float(cfg->lr)},
+        {"weight_decay", NULL, cli_float(cfg->weight_decay)}, {"momentum", NULL, cli_float(cfg->momentum)},
+        {"seed", NULL, o->seed}, {"threads", NULL, cfg->threads},
+        {"device", o->device_index < 0 ? "cpu" : o->device, 0}, {"precision", eng_precision_name(o->precision), 0},
+    };
+    int n = 12;
+    if (o->device_index >= 0) config[n++] = (struct cli_train_field){"gpu", gpu->name, 0};
+    config[n++] = (struct cli_train_field){"data", o->data ? o->data : "synthetic", 0};
+    config[n++] = (struct cli_train_field){"params", NULL, (double)eng_model_param_count(m)};
+    const struct cli_train_field results[] = {
+        {"samples_per_s", NULL, st->median > 0 ? cfg->batch / st->median : 0},
+        {"flops_per_step", NULL, flops},
+        {"gflops", NULL, st->median > 0 ? flops / st->median / 1e9 : 0},
+        {"peak_rss_bytes", NULL, rss},
+        {"buffer_bytes", NULL, (double)eng_model_buffer_bytes(m)},
+    };
+    struct cli_train_report r = {cfg->sizes, cfg->nsizes, n, nsteps, st->n, 5, config, results, losses,
+                                 st->median, st->min, st->max};
+    return cli_train_json(&r);
 }
 
 static void report_text(const struct train_opts *o, const struct eng_model *m, const struct step_stats *st, double rss)

@@ -1,6 +1,7 @@
 /* fwadvisor train --model gpt: the engine's GPT decoder on synthetic tokens or the bytes of a
  * text file, on the CPU or through the CUDA plug-in a GPU. */
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "engine/cuda/plugin.h"
 #include "engine/gpt.h"
 #include "knowledge/planner.h"
@@ -8,13 +9,13 @@
 #include "probes/probe.h"
 
 #include <cjson/cJSON.h>
-#include <getopt.h>
+#include <getopt.h> /* optind */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 
-static const char gpt_usage[] =
+static const char gpt_head[] =
     "Usage: fwadvisor train --model gpt [--n-layer L] [--n-head H] [--n-embd C]\n"
     "                       [--ctx T] [--vocab V] [--batch B] [--steps N]\n"
     "                       [--text FILE] [--optimizer sgd|momentum|adam|adamw]\n"
@@ -27,135 +28,80 @@ static const char gpt_usage[] =
     "Trains a GPT-2-style decoder (nanoGPT's model: pre-LayerNorm blocks of causal\n"
     "attention and a GELU MLP, the LM head tied to the token embedding) with the\n"
     "built-in engine and times every step.\n"
-    "\n"
-    "  --n-layer, --n-head, --n-embd\n"
-    "                       blocks, attention heads, width (default 2, 2, 64; the\n"
-    "                       width a multiple of the heads)\n"
-    "  --ctx T              tokens per sequence (default 32)\n"
-    "  --vocab V            vocabulary (default 256)\n"
-    "  --batch B            sequences per step (default 4)\n"
-    "  --steps N            training steps (default 100)\n"
-    "  --text FILE          train on the bytes of FILE (vocab 256); default:\n"
-    "                       seeded synthetic tokens\n"
-    "  --optimizer O        sgd, momentum, adam, adamw (default); weight decay on\n"
-    "                       matrices and embeddings only, as nanoGPT\n"
-    "  --lr X               learning rate (default 0.001)\n"
-    "  --weight-decay X     default 0.01 for adamw, else 0\n"
-    "  --momentum X         for the momentum optimizer only (default 0.9)\n"
-    "  --clip X             clip gradients to this global norm (default 1; 0: off)\n"
-    "  --seed N             initialisation and synthetic tokens (default 1; not\n"
-    "                       with both --init and --text)\n"
-    "  --init F, --save F   weights as safetensors with nanoGPT's names\n"
-    "                       (transformer.wte.weight, ...); --save's folder must\n"
-    "                       exist\n"
-    "  --device D           cpu (default), cuda or cuda:N (the CUDA plug-in)\n"
-    "  --precision P        GPU matrix precision: fp32 (default), tf32 or bf16\n"
-    "                       (fp32 master weights)\n"
-    "  --threads N          CPU threads for GEMMs and kernels (default: the\n"
-    "                       physical cores)\n"
-    "  --max-memory GB      on the CPU: refuse a model larger than this (default:\n"
-    "                       the memory available)\n"
-    "  --json               print losses, timings and memory as JSON\n"
-    "                       (fwadvisor.train/1)\n";
-
-/* The numeric options, one table: name, range, whole numbers only, default. */
-enum { N_LAYER, N_HEAD, N_EMBD, N_CTX, N_VOCAB, N_BATCH, N_STEPS, N_LR, N_WD, N_MOMENTUM, N_CLIP, N_SEED, N_THREADS,
-       N_MAX_MEMORY, N_COUNT };
-static const struct {
-    const char *name;
-    double lo, hi;
-    int integer;
-} numbers[N_COUNT] = {
-    [N_LAYER] = {"n-layer", 1, 1024, 1},      [N_HEAD] = {"n-head", 1, 1024, 1},
-    [N_EMBD] = {"n-embd", 1, 65536, 1},       [N_CTX] = {"ctx", 1, 1 << 20, 1},
-    [N_VOCAB] = {"vocab", 1, 1 << 24, 1},     [N_BATCH] = {"batch", 1, 1 << 20, 1},
-    [N_STEPS] = {"steps", 1, 1e7, 1},         [N_LR] = {"lr", 0, 1e6, 0},
-    [N_WD] = {"weight-decay", 0, 1e6, 0},     [N_MOMENTUM] = {"momentum", 0, 0.999999, 0},
-    [N_CLIP] = {"clip", 0, 1e6, 0},           [N_SEED] = {"seed", 0, 9007199254740991.0, 1},
-    [N_THREADS] = {"threads", 1, 1024, 1},     [N_MAX_MEMORY] = {"max-memory", 1e-3, 1e6, 0},
-};
-
-enum { OPT_NUMBER = OPT_FIRST_FREE, OPT_MODEL = OPT_NUMBER + N_COUNT, OPT_OPTIMIZER, OPT_TEXT, OPT_INIT, OPT_SAVE,
-       OPT_DEVICE, OPT_PRECISION };
+    "\n";
 
 struct gpt_args {
     struct eng_gpt_config cfg;
     double steps, seed, max_memory_gb;
-    const char *text, *init, *save, *device;
+    const char *model, *text, *init, *save, *device;
     int device_index, json;
-    unsigned given; /* bit k: numbers[k] was on the command line */
+    cli_given given;
     enum eng_precision precision;
 };
+
+enum { G_MODEL, G_LAYER, G_HEAD, G_EMBD, G_CTX, G_VOCAB, G_BATCH, G_STEPS, G_TEXT, G_OPTIMIZER, G_LR, G_WD, G_MOMENTUM,
+       G_CLIP, G_SEED, G_INIT, G_SAVE, G_DEVICE, G_PRECISION, G_THREADS, G_MAX_MEMORY, G_JSON, G_COUNT };
+#define F(member) offsetof(struct gpt_args, member)
+static const struct cli_option gpt_options[G_COUNT] = {
+    [G_MODEL] = CLI_TRAIN_ROW_MODEL(F(model)), /* gpt: how we got here */
+    [G_LAYER] = {"n-layer", 0, CLI_INT, 1, 1024, F(cfg.n_layer), 0, NULL, NULL, 0, "--n-layer, --n-head, --n-embd", NULL,
+                 "blocks, attention heads, width (default 2, 2, 64; the\nwidth a multiple of the heads)"},
+    [G_HEAD] = {"n-head", 0, CLI_INT, 1, 1024, F(cfg.n_head), 0, NULL, NULL, 0, NULL, "H", NULL},
+    [G_EMBD] = {"n-embd", 0, CLI_INT, 1, 65536, F(cfg.n_embd), 0, NULL, NULL, 0, NULL, "C", NULL},
+    [G_CTX] = {"ctx", 0, CLI_INT, 1, 1 << 20, F(cfg.ctx), 0, NULL, NULL, 0, NULL, "T", "tokens per sequence (default 32)"},
+    [G_VOCAB] = {"vocab", 0, CLI_INT, 1, 1 << 24, F(cfg.vocab), 0, NULL, NULL, 0, NULL, "V", "vocabulary (default 256)"},
+    [G_BATCH] = {"batch", 0, CLI_INT, 1, 1 << 20, F(cfg.batch), 0, NULL, NULL, 0, NULL, "B",
+                 "sequences per step (default 4)"},
+    [G_STEPS] = CLI_TRAIN_ROW_STEPS(F(steps)),
+    [G_TEXT] = {"text", 0, CLI_TEXT, 0, 0, F(text), 0, NULL, NULL, 0, NULL, "FILE",
+                "train on the bytes of FILE (vocab 256); default:\nseeded synthetic tokens"},
+    [G_OPTIMIZER] = CLI_TRAIN_ROW_OPTIMIZER(F(cfg.opt),
+                                            "sgd, momentum, adam, adamw (default); weight decay on\n"
+                                            "matrices and embeddings only, as nanoGPT"),
+    [G_LR] = CLI_TRAIN_ROW_LR(F(cfg.lr)),
+    [G_WD] = CLI_TRAIN_ROW_WD(F(cfg.weight_decay), "default 0.01 for adamw, else 0"),
+    [G_MOMENTUM] = CLI_TRAIN_ROW_MOMENTUM(F(cfg.momentum)),
+    [G_CLIP] = {"clip", 0, CLI_FLOAT, 0, 1e6, F(cfg.clip), 0, NULL, NULL, 0, NULL, "X",
+                "clip gradients to this global norm (default 1; 0: off)"},
+    [G_SEED] = CLI_TRAIN_ROW_SEED(F(seed),
+                                  "initialisation and synthetic tokens (default 1; not\n"
+                                  "with both --init and --text)"),
+    [G_INIT] = CLI_TRAIN_ROW_INIT(F(init),
+                                  "weights as safetensors with nanoGPT's names\n(transformer.wte.weight, ...); --save's folder must\nexist"),
+    [G_SAVE] = CLI_TRAIN_ROW_SAVE(F(save)),
+    [G_DEVICE] = CLI_TRAIN_ROW_DEVICE(F(device),
+                                      "cpu (default), cuda or cuda:N (the CUDA plug-in)"),
+    [G_PRECISION] = CLI_TRAIN_ROW_PRECISION(F(precision),
+                                            "GPU matrix precision: fp32 (default), tf32 or bf16\n"
+                                            "(fp32 master weights)"),
+    [G_THREADS] = CLI_TRAIN_ROW_THREADS(F(cfg.threads),
+                                        "CPU threads for GEMMs and kernels (default: the\n"
+                                        "physical cores)"),
+    [G_MAX_MEMORY] = CLI_TRAIN_ROW_MAX_MEMORY(F(max_memory_gb),
+                                              "on the CPU: refuse a model larger than this (default:\n"
+                                              "the memory available)"),
+    [G_JSON] = {"json", 0, CLI_FLAG, 0, 0, F(json), 0, NULL, NULL, 0, NULL, NULL,
+                "print losses, timings and memory as JSON\n(fwadvisor.train/1)"},
+};
+#undef F
+
+const struct cli_command cli_train_gpt_command = {"train", gpt_options, G_COUNT, cli_train_modes, gpt_head, "", 23,
+                                                  " for --model gpt"};
 
 /* Parses argv into a; returns -1 when parsing is done, else the exit status to return now. */
 static int parse(struct globals *g, int argc, char **argv, struct gpt_args *a)
 {
-    struct option opts[N_COUNT + 16];
-    int n = 0;
-    for (int i = 0; i < N_COUNT; i++) opts[n++] = (struct option){numbers[i].name, required_argument, NULL, OPT_NUMBER + i};
-    static const struct option rest[] = {
-        {"model", required_argument, NULL, OPT_MODEL},   {"optimizer", required_argument, NULL, OPT_OPTIMIZER},
-        {"text", required_argument, NULL, OPT_TEXT},     {"init", required_argument, NULL, OPT_INIT},
-        {"save", required_argument, NULL, OPT_SAVE},     {"device", required_argument, NULL, OPT_DEVICE},
-        {"precision", required_argument, NULL, OPT_PRECISION}, {"json", no_argument, NULL, OPT_JSON},
-        CLI_GLOBAL_OPTIONS,                {NULL, 0, NULL, 0},
-    };
-    memcpy(opts + n, rest, sizeof rest);
     struct eng_gpt_config *c = &a->cfg;
     eng_gpt_config_defaults(c);
-    double v[N_COUNT] = {[N_LAYER] = c->n_layer, [N_HEAD] = c->n_head, [N_EMBD] = c->n_embd, [N_CTX] = c->ctx,
-                         [N_VOCAB] = c->vocab, [N_BATCH] = c->batch, [N_STEPS] = 100, [N_LR] = c->lr,
-                         [N_WD] = -1, [N_MOMENTUM] = c->momentum, [N_CLIP] = c->clip, [N_SEED] = 1,
-                         [N_THREADS] = 0, [N_MAX_MEMORY] = 0};
+    a->steps = 100, a->seed = 1;
     a->device = "cpu";
     a->device_index = -1;
     a->precision = ENG_PREC_FP32;
-    opterr = 0;
-    int opt;
-    while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        if (opt >= OPT_NUMBER && opt < OPT_NUMBER + N_COUNT) {
-            int k = opt - OPT_NUMBER;
-            if (cli_parse_number(numbers[k].name, optarg, numbers[k].lo, numbers[k].hi, numbers[k].integer, &v[k]))
-                return EXIT_INPUT;
-            a->given |= 1u << k;
-            continue;
-        }
-        switch (opt) {
-        case 'h': fputs(gpt_usage, stdout); return EXIT_OK;
-        case OPT_MODEL: break; /* gpt: how we got here */
-        case OPT_OPTIMIZER:
-            if (eng_opt_parse(optarg, &c->opt)) {
-                cli_error("--optimizer %s: expected sgd, momentum, adam or adamw", optarg);
-                return EXIT_INPUT;
-            }
-            break;
-        case OPT_TEXT: a->text = optarg; break;
-        case OPT_INIT: a->init = optarg; break;
-        case OPT_SAVE: a->save = optarg; break;
-        case OPT_DEVICE: a->device = optarg; break;
-        case OPT_PRECISION:
-            if (eng_precision_parse(optarg, &a->precision) || a->precision == ENG_PREC_FP16) {
-                cli_error("--precision %s: expected fp32, tf32 or bf16", optarg);
-                return EXIT_INPUT;
-            }
-            break;
-        case OPT_JSON: a->json = 1; break;
-        case ':': return cli_usage_error("train", "option '%s' needs a value", argv[optind - 1]);
-        case '?':
-            if (optopt) return cli_usage_error("train", "unknown option '-%c'", optopt);
-            return cli_usage_error("train", "unknown option '%s' for --model gpt", argv[optind - 1]);
-        default: cli_global_option(g, opt, optarg);
-        }
-    }
+    int rc = cli_options_parse(&cli_train_gpt_command, g, argc, argv, a, &a->given);
+    if (rc != EXIT_OK) return rc < 0 ? EXIT_OK : rc;
     if (optind < argc) return cli_usage_error("train", "unexpected argument '%s'", argv[optind]);
-    c->n_layer = (int)v[N_LAYER], c->n_head = (int)v[N_HEAD], c->n_embd = (int)v[N_EMBD], c->ctx = (int)v[N_CTX];
-    c->vocab = (int)v[N_VOCAB], c->batch = (int)v[N_BATCH], c->lr = (float)v[N_LR], c->momentum = (float)v[N_MOMENTUM];
-    c->clip = (float)v[N_CLIP];
-    c->weight_decay = v[N_WD] >= 0 ? (float)v[N_WD] : c->opt == ENG_OPT_ADAMW ? 0.01f : 0.0f; /* torch's defaults */
-    c->threads = v[N_THREADS] > 0 ? (int)v[N_THREADS] : probe_physical_cores();
-    a->steps = v[N_STEPS];
-    a->seed = v[N_SEED];
-    a->max_memory_gb = v[N_MAX_MEMORY];
+    if (!CLI_GIVEN(a->given, G_WD)) c->weight_decay = c->opt == ENG_OPT_ADAMW ? 0.01f : 0.0f; /* torch's defaults */
+    if (!CLI_GIVEN(a->given, G_THREADS)) c->threads = probe_physical_cores();
     return -1;
 }
 
@@ -178,13 +124,12 @@ static int check(struct gpt_args *a)
         return EXIT_INPUT;
     }
     /* Every option is honoured or refused: none that would change nothing. */
-    if ((a->given >> N_MOMENTUM & 1) && c->opt != ENG_OPT_MOMENTUM)
-        return cli_not_applicable("train", "--momentum", "to --optimizer momentum only");
-    if ((a->given >> N_SEED & 1) && a->init && a->text)
+    if (CLI_GIVEN(a->given, G_SEED) && a->init && a->text)
         return cli_not_applicable("train", "--seed", "to the initialisation and the synthetic tokens; --init and --text give both");
-    if (a->device_index >= 0 && (a->given & (1u << N_THREADS | 1u << N_MAX_MEMORY)))
-        return cli_not_applicable("train", a->given >> N_THREADS & 1 ? "--threads" : "--max-memory", "to --device cpu");
-    int wrc = cli_check_output(a->save, EXIT_USAGE);
+    unsigned mode = (a->device_index < 0 ? CLI_TRAIN_CPU : CLI_TRAIN_GPU) |
+                    (c->opt == ENG_OPT_MOMENTUM ? CLI_TRAIN_MOMENTUM : 0);
+    int wrc = cli_options_refuse(&cli_train_gpt_command, a->given, mode);
+    if (wrc == EXIT_OK) wrc = cli_check_output(a->save, EXIT_USAGE);
     if (wrc != EXIT_OK) return wrc;
     if (a->text && c->vocab < 256) {
         cli_error("--text trains on bytes: --vocab must be at least 256, not %d", c->vocab);
@@ -254,43 +199,31 @@ static int print_json(const struct gpt_args *a, const struct eng_gpt *m, const c
                       int nsteps, const struct summary *s)
 {
     const struct eng_gpt_config *c = eng_gpt_config_of(m);
-    cJSON *doc = cJSON_CreateObject();
-    cJSON_AddStringToObject(doc, "schema", "fwadvisor.train/1");
-    cJSON *cf = cJSON_AddObjectToObject(doc, "config");
-    cJSON_AddStringToObject(cf, "model", "gpt");
-    const struct { const char *key; double value; } nums[] = {
-        {"n_layer", c->n_layer}, {"n_head", c->n_head},   {"n_embd", c->n_embd},   {"ctx", c->ctx},
-        {"block_size", c->block_size}, {"vocab", c->vocab}, {"batch", c->batch},   {"steps", nsteps},
-        {"lr", cli_float(c->lr)}, {"weight_decay", cli_float(c->weight_decay)}, {"momentum", cli_float(c->momentum)},
-        {"clip", cli_float(c->clip)},
-        {"seed", a->seed},       {"threads", c->threads}, {"params", (double)eng_gpt_param_count(m)},
+    struct cli_train_field config[24] = {
+        {"model", "gpt", 0},          {"n_layer", NULL, c->n_layer},     {"n_head", NULL, c->n_head},
+        {"n_embd", NULL, c->n_embd},  {"ctx", NULL, c->ctx},             {"block_size", NULL, c->block_size},
+        {"vocab", NULL, c->vocab},    {"batch", NULL, c->batch},         {"steps", NULL, nsteps},
+        {"lr", NULL, cli_float(c->lr)}, {"weight_decay", NULL, cli_float(c->weight_decay)},
+        {"momentum", NULL, cli_float(c->momentum)}, {"clip", NULL, cli_float(c->clip)}, {"seed", NULL, a->seed},
+        {"threads", NULL, c->threads}, {"params", NULL, (double)eng_gpt_param_count(m)},
+        {"optimizer", eng_opt_name(c->opt), 0}, {"device", a->device_index < 0 ? "cpu" : a->device, 0},
+        {"precision", eng_precision_name(a->precision), 0},
     };
-    for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) cJSON_AddNumberToObject(cf, nums[i].key, nums[i].value);
-    cJSON_AddStringToObject(cf, "optimizer", eng_opt_name(c->opt));
-    cJSON_AddStringToObject(cf, "device", a->device_index < 0 ? "cpu" : a->device);
-    cJSON_AddStringToObject(cf, "precision", eng_precision_name(a->precision));
-    if (gpu) cJSON_AddStringToObject(cf, "gpu", gpu);
-    cJSON_AddStringToObject(cf, "data", a->text ? a->text : "synthetic");
-    cJSON *ls = cJSON_AddArrayToObject(doc, "losses");
-    for (int i = 0; i < nsteps; i++) cJSON_AddItemToArray(ls, cJSON_CreateNumber(cli_float(losses[i])));
-    cJSON *st = cJSON_AddObjectToObject(doc, "step_ms");
-    cJSON_AddNumberToObject(st, "median", s->step.median * 1e3);
-    cJSON_AddNumberToObject(st, "min", s->step.min * 1e3);
-    cJSON_AddNumberToObject(st, "max", s->step.max * 1e3);
-    cJSON_AddNumberToObject(st, "timed_steps", s->step.n);
-    cJSON_AddNumberToObject(doc, "tokens_per_s", s->tokens_per_s);
-    cJSON_AddNumberToObject(doc, "flops_per_token", s->flops_per_token);
-    cJSON_AddNumberToObject(doc, "flops_per_step", s->flops_per_token * c->batch * c->ctx);
-    cJSON_AddNumberToObject(doc, "tflops", s->tflops);
-    cJSON_AddNumberToObject(doc, "peak_rss_bytes", s->rss);
-    cJSON_AddNumberToObject(doc, "buffer_bytes", s->buffers);
-    cJSON_AddNumberToObject(doc, "planner_bytes", s->planned);
-    char *text = cJSON_Print(doc);
-    int rc = text ? EXIT_OK : EXIT_RUNTIME;
-    if (text) puts(text);
-    free(text);
-    cJSON_Delete(doc);
-    return rc;
+    int n = 19;
+    if (gpu) config[n++] = (struct cli_train_field){"gpu", gpu, 0};
+    config[n++] = (struct cli_train_field){"data", a->text ? a->text : "synthetic", 0};
+    const struct cli_train_field results[] = {
+        {"tokens_per_s", NULL, s->tokens_per_s},
+        {"flops_per_token", NULL, s->flops_per_token},
+        {"flops_per_step", NULL, s->flops_per_token * c->batch * c->ctx},
+        {"tflops", NULL, s->tflops},
+        {"peak_rss_bytes", NULL, s->rss},
+        {"buffer_bytes", NULL, s->buffers},
+        {"planner_bytes", NULL, s->planned},
+    };
+    struct cli_train_report r = {NULL, 0, n, nsteps, s->step.n, 7, config, results, losses,
+                                 s->step.median, s->step.min, s->step.max};
+    return cli_train_json(&r);
 }
 
 static void print_text(const struct gpt_args *a, const struct summary *s)

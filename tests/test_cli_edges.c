@@ -132,7 +132,7 @@ Test(cli_edges, options_that_would_change_nothing_exit_2)
     EXPECT(2, "--compare applies to probe show and a measurement", dbarg, "probe", "list", "--compare", "latest");
     EXPECT(2, "--compare applies to the table or the --html page", dbarg, "probe", "show", "latest", "--compare", "latest",
            "--json");
-    EXPECT(2, "--json applies to probe list and show", dbarg, "probe", "delete", "x", "--json");
+    EXPECT(2, "--json applies to probe list, probe show and a measurement", dbarg, "probe", "delete", "x", "--json");
     EXPECT(2, "--compare applies to the table", dbarg, "probe", "--compare", "latest", "--json");
     EXPECT(2, "--threads applies to the CPU's measurements", dbarg, "probe", "--device", "cuda", "--threads", "2");
     EXPECT(2, "--quick and --full contradict", dbarg, "probe", "--quick", "--full");

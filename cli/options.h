@@ -1,0 +1,77 @@
+/* The commands' options as tables: one row per option, from which come getopt_long's array, the
+ * options part of the help, the value checks (ranges, suffixes, choices) and the "applies to"
+ * refusals. A command keeps its settings in a struct; each row names its field by offsetof. */
+#ifndef FWADVISOR_CLI_OPTIONS_H
+#define FWADVISOR_CLI_OPTIONS_H
+
+#include "cli/cli.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum cli_kind {
+    CLI_FLAG,    /* int, set to 1 */
+    CLI_INT,     /* int, a whole number in [lo, hi], K/M/B/T suffixes (common/units.h) */
+    CLI_WHOLE,   /* double, a whole number in [lo, hi], suffixes */
+    CLI_NUMBER,  /* double in [lo, hi], suffixes */
+    CLI_FLOAT,   /* float in [lo, hi], suffixes */
+    CLI_SECONDS, /* double, a duration in [lo, hi] seconds: 90, 90s, 2m, 1h */
+    CLI_TEXT,    /* const char *, the value as given */
+    CLI_CHOICE,  /* a value parse() reads into the field; `expected` names the choices */
+    CLI_LIST,    /* const char *[hi], repeatable; the count is the int at `count` */
+};
+
+struct cli_option {
+    const char *name; /* the long name, without "--" */
+    char letter;      /* the short option, or 0 */
+    enum cli_kind kind;
+    double lo, hi;          /* the range; for CLI_LIST, hi is the most values */
+    size_t field;           /* offsetof the value in the command's settings */
+    size_t count;           /* CLI_LIST: offsetof the int count */
+    /* CLI_CHOICE: 0, or -1 for a value it does not take (a message in err, else `expected` is named) */
+    int (*parse)(const char *arg, void *field, char *err, size_t errsz);
+    const char *expected;   /* CLI_CHOICE: "relu, gelu or tanh" */
+    unsigned modes;         /* the modes (bits) it applies to; 0: every one */
+    const char *label;      /* the help's left column, when not "--name ARG" */
+    const char *arg;        /* the value's name in the help ("N"); NULL for a flag */
+    const char *help;       /* the help's right column, lines split by '\n'; NULL: no line of its own
+                             * (the row above's label names it, or the help's head does) */
+};
+
+struct cli_command {
+    const char *name;                 /* "probe", for "Try 'fwadvisor probe --help'." */
+    const struct cli_option *options;
+    int count;
+    const char *const *mode_names;    /* the name of mode bit i, for the refusals */
+    const char *head, *tail;          /* the help before and after the options */
+    int column;                       /* where the help's right column starts */
+    const char *unknown_suffix;       /* after "unknown option '--x'" (" for --model gpt"), or NULL */
+};
+
+/* Which rows were given on the command line: bit i for options[i]. */
+typedef uint64_t cli_given;
+#define CLI_GIVEN(given, row) (((given) >> (row)) & 1u)
+
+/* Parses argv into settings by the command's rows, the global options into g. Returns EXIT_OK,
+ * -1 after printing the help, or the error's exit status with its line printed: a range or
+ * choice error is invalid input (3), an unknown option or a missing value a usage error (2). */
+int cli_options_parse(const struct cli_command *cmd, struct globals *g, int argc, char **argv, void *settings,
+                      cli_given *given);
+
+/* The first given option whose row does not apply in mode (a set of mode bits): "--X applies to
+ * A, B and C: it would change nothing here", exit 2; else EXIT_OK. */
+int cli_options_refuse(const struct cli_command *cmd, cli_given given, unsigned mode);
+
+/* The help: head, the options part drawn from the rows, tail. */
+void cli_options_help(const struct cli_command *cmd, FILE *out);
+
+/* getopt_long's array for the command (its rows, then the global options, then the zero row) and
+ * its short-option string; n is the room in opts. Returns the entries, the zero row left out. */
+struct option;
+int cli_options_getopt(const struct cli_command *cmd, struct option *opts, int n, char *shorts, size_t shortsz);
+
+/* The commands' tables, for the tests. */
+extern const struct cli_command cli_probe_command, cli_recommend_command, cli_train_command, cli_train_gpt_command,
+    cli_kb_command;
+
+#endif
