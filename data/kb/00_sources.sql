@@ -48,7 +48,7 @@ INSERT INTO sources (id, title, url, published, note) VALUES
  ('cloud-tpu-docs', 'Google Cloud TPU documentation: frameworks on TPU', 'https://cloud.google.com/tpu/docs/intro-to-tpu', '2026',
   'JAX, TensorFlow and PyTorch/XLA on Cloud TPU.'),
  ('keras-pypi', 'Keras on PyPI (Keras 3)', 'https://pypi.org/project/keras/', '2026',
-  'Backends JAX, TensorFlow, PyTorch, plus OpenVINO for inference; Keras 2 continues as tf-keras.'),
+  'Backends JAX, TensorFlow, PyTorch, plus OpenVINO for inference; Keras 2 continues as tf-keras. Keras 3 is compatible with Linux and macOS; Windows users are told to run it in WSL2 (read 2026-12-02).'),
  ('mlx-0.31.1', 'MLX 0.31.1 release (CUDA and CPU-only Linux builds)', 'https://github.com/ml-explore/mlx/releases', '2026-03-16',
   'Secondary source: Apple Silicon first; CUDA back-end for Linux (SM >= 7.5, CUDA 12+) and a CPU-only Linux build.'),
  ('paddle-3.0', 'PaddlePaddle 3.0 release', 'https://github.com/PaddlePaddle/Paddle/releases/tag/v3.0.0', '2025-04-01',
