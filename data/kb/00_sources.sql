@@ -137,7 +137,7 @@ INSERT INTO sources (id, title, url, published, note) VALUES
  ('tf-ps', 'TensorFlow API: tf.distribute.experimental.ParameterServerStrategy', 'https://www.tensorflow.org/api_docs/python/tf/distribute/experimental/ParameterServerStrategy', 'undated',
   'Variables live on parameter servers (partitioned by a variable_partitioner), workers read and update them; the TensorFlow route for very large embedding tables.'),
  ('vllm-install', 'vLLM documentation: installation (hardware platforms and plug-ins)', 'https://docs.vllm.ai/en/stable/getting_started/installation/', '2026',
-  'NVIDIA CUDA, AMD ROCm, Intel XPU, x86 and Arm CPUs; Google TPU through tpu-inference and Huawei Ascend through vllm-ascend plug-ins. Linux only (Windows through WSL).'),
+  'NVIDIA CUDA, AMD ROCm, Intel XPU, x86 and Arm CPUs in the main repository; Apple Silicon GPUs through vLLM-Metal; hardware plug-ins outside it: Google TPU (tpu-inference), Huawei Ascend (vllm-ascend), Intel Gaudi (vllm-gaudi), MetaX, Rebellions, IBM Spyre and Cambricon. Earlier releases (0.9) listed AWS Neuron in-tree; its current plug-in was not confirmed. Linux only (Windows through WSL). Rechecked 2026-12-02 against the installation README.'),
  ('sglang-hw', 'SGLang documentation: hardware platforms', 'https://docs.sglang.io/docs/hardware-platforms/overview', '2026',
   'NVIDIA GPUs, AMD GPUs, Ascend NPUs, CPU servers, Jetson Orin, TPU and Intel XPU.'),
  ('tensorrt-llm-jetson', 'NVIDIA/TensorRT-LLM discussion 10054 and TensorRT Edge-LLM documentation', 'https://github.com/NVIDIA/TensorRT-LLM/discussions/10054', '2026',
