@@ -14,6 +14,8 @@ INSERT INTO sources (id, title, url, published, note) VALUES
   'AMD ships Windows ROCm PyTorch wheels through its own docs and TheRock; pytorch.org declined to list them because core infra does not build or validate them (pytorch/pytorch.github.io PR 2063, 2026-02-24).'),
  ('fw-itex-eol', 'intel-extension-for-tensorflow issue 91: project about to reach end of life', 'https://github.com/intel/intel-extension-for-tensorflow/issues/91', '2026-09-15',
   'Intel: the extension was validated only on Data Center GPU Max, is about to be EOL with no active maintainers, and Intel is moving to in-tree JAX support for Intel GPUs (oneAPI back-end).'),
+ ('fw-pytorch-xpu', 'PyTorch documentation: Getting Started on Intel GPU', 'https://docs.pytorch.org/docs/stable/notes/get_start_xpu.html', '2026-04-20',
+  'Intel GPU support is labelled Prototype, ready from PyTorch 2.5 for client GPUs (Arc A and B series, Core Ultra with Arc graphics) on Windows 11 and Ubuntu and for Data Center GPU Max on RHEL, SLES and Ubuntu; 2.4 supported source builds for the Max series only. Read 2026-12-02 (page last updated 2026-04-20).'),
  ('fw-mindspore-gpu', 'Blog: installing the MindSpore 2.4 GPU build (GPU back-end left out of releases after 2.3)', 'https://cnblogs.com/dechinphy/p/18551786/mindspore-2-4', 'undated',
   'Secondary source: after MindSpore 2.3 the official releases no longer ship the GPU back-end; GPU builds come from development packages.');
 
@@ -55,9 +57,9 @@ INSERT INTO hw_support (framework, hardware, level, since, fit, os_support, note
  ('pytorch', 'apple', 'supported', '1.12', 7, '{}',
   'MPS back-end on macOS 12.3 or later; seed 001 calls it fairly mature (比较成熟), 2.11 widened the op set and 2.13 brought FlexAttention to MPS. Some ops still fall back to the CPU.',
   'fw-pytorch-2.13', 'seed-001,fw-pytorch-mps', '2026-07-08'),
- ('pytorch', 'intel', 'supported', '2.4', 7, '{}',
-  'Stock PyTorch XPU back-end (prototype in 2.4, wheels for Linux and Windows since); Intel Extension for PyTorch was discontinued after 2.8, so use plain PyTorch.',
-  'ipex-eol', '', '2025-10-10'),
+ ('pytorch', 'intel', 'experimental', '2.5', 7, '{}',
+  'Stock PyTorch XPU back-end: PyTorch''s own docs still label Intel GPU support Prototype (binary wheels for Linux and Windows from 2.5; 2.4 built from source only); Intel Extension for PyTorch was discontinued after 2.8, so use plain PyTorch.',
+  'fw-pytorch-xpu', 'ipex-eol', '2026-12-02'),
  ('pytorch', 'ascend', 'supported', '', 7, '{}',
   'Through Huawei''s torch_npu plug-in on Linux with a matching CANN, maintained outside PyTorch; its releases follow PyTorch with a lag (torch-npu 2.13.0 on PyPI; 2.12.0 pairs with CANN 9.1.0).',
   'torch-npu', '', '2026-11-30'),
@@ -122,11 +124,11 @@ INSERT INTO hw_support (framework, hardware, level, since, fit, os_support, note
 -- Keras (follows its backends)
 INSERT INTO hw_support (framework, hardware, level, since, fit, os_support, note, source, also, as_of) VALUES
  ('keras', 'nvidia', 'first-class', '3.0', 8,
-  '{"windows": {"level": "supported", "note": "only the PyTorch backend has native Windows GPU support", "source": "keras-pypi"}}',
-  'Every Keras 3 backend (JAX, TensorFlow, PyTorch) runs on NVIDIA GPUs on Linux.',
-  'keras-pypi', '', '2026-11-30'),
+  '{"windows": {"level": "experimental", "note": "Keras 3 supports Linux and macOS; on Windows its documentation points to WSL2, so native Windows is no Keras target", "source": "keras-pypi"}}',
+  'Every Keras 3 backend (JAX, TensorFlow, PyTorch) runs on NVIDIA GPUs on Linux; Keras supports Linux and macOS only, Windows through WSL2.',
+  'keras-pypi', '', '2026-12-02'),
  ('keras', 'amd', 'supported', '3.0', 6,
-  '{"windows": {"level": "experimental", "note": "only the PyTorch backend, with AMD-built ROCm wheels", "source": "fw-rocm-windows"}}',
+  '{"windows": {"level": "experimental", "note": "Keras 3 supports Linux and macOS (WSL2 on Windows); AMD-built ROCm wheels exist only for the PyTorch backend", "source": "keras-pypi"}}',
   'Follows its backends: PyTorch ROCm, JAX on Linux x86_64, or AMD''s TensorFlow wheels.',
   'keras-pypi', '', '2026-11-30'),
  ('keras', 'tpu', 'first-class', '3.0', 8, '{}',

@@ -7,9 +7,12 @@
 -- There are no runtime_frameworks rows for `none`: every framework keeps its own checkpoint.
 
 INSERT INTO sources (id, title, url, published, note) VALUES
- ('dist-litert-pytorch', 'Google AI Edge: Convert PyTorch models to LiteRT (AI Edge Torch)',
+ ('dist-litert-pytorch', 'Google AI Edge: Convert PyTorch models to LiteRT (AI Edge Torch, superseded by litert-torch)',
   'https://ai.google.dev/edge/litert/models/convert_pytorch', 'undated',
-  'ai_edge_torch.convert(model.eval(), sample_inputs) then .export(''model.tflite''); broad CPU coverage, initial GPU and NPU support; Generative Torch API for LLMs.'),
+  'ai_edge_torch.convert(model.eval(), sample_inputs) then .export(''model.tflite''); broad CPU coverage, initial GPU and NPU support; Generative Torch API for LLMs. Superseded by litert-torch: the converter was renamed LiteRT Torch.'),
+ ('litert-torch', 'google-ai-edge/litert-torch: LiteRT Torch (the PyTorch converter formerly AI Edge Torch)',
+  'https://github.com/google-ai-edge/litert-torch', '2026',
+  'LiteRT Torch converts PyTorch models to .tflite for LiteRT, built on torch.export with Core ATen coverage; broad CPU coverage, initial GPU and NPU support; the PyTorch converter is Beta, the Generative API (LLMs) Alpha; Linux, Python 3.10 or later. Read 2026-12-02.'),
  ('dist-keras-export', 'Keras 3 API: Model.export (model export for inference)',
   'https://keras.io/api/models/model_saving_apis/export/', 'undated',
   'format "tf_saved_model" (default), "onnx", "openvino" or "litert"; the JAX backend writes SavedModels through jax2tf.'),
@@ -75,9 +78,9 @@ INSERT INTO runtimes (id, name, targets, hardware, kinds, status, summary, sourc
  ('tfjs', 'TensorFlow.js', 'browser', 'cpu', '', 'maintenance',
   'Runs models in the browser (WebGL, WebGPU, WASM) and in Node.js after conversion with tensorflowjs_converter. Deprioritised: maintainers answer issues that they cannot prioritise them and ask for community pull requests (tfjs#8546, 2026-06), and users note no npm release for about two years (tfjs#8719). ONNX Runtime Web is the main alternative for browser inference.',
   'tfjs-8546', '2026-06-22'),
- ('vllm', 'vLLM', 'server', 'nvidia,amd,tpu,intel,ascend,cpu', 'llm', 'current',
-  'High-throughput LLM serving (PagedAttention, continuous batching, OpenAI-compatible API) from Hugging Face-format checkpoints. Runs on NVIDIA CUDA, AMD ROCm, Intel XPU and x86/Arm CPUs, on Google TPUs through the tpu-inference plug-in (JAX lowering) and on Ascend NPUs through vllm-ascend. Linux only (WSL on Windows).',
-  'vllm-install', '2026-11-30'),
+ ('vllm', 'vLLM', 'server', 'nvidia,amd,tpu,intel,ascend,apple,cpu', 'llm', 'current',
+  'High-throughput LLM serving (PagedAttention, continuous batching, OpenAI-compatible API) from Hugging Face-format checkpoints. Runs on NVIDIA CUDA, AMD ROCm, Intel XPU and x86/Arm CPUs, on Google TPUs through the tpu-inference plug-in (JAX lowering), on Ascend NPUs through vllm-ascend and on Intel Gaudi through vllm-gaudi (maintained by Intel''s Gaudi team); Apple Silicon GPUs have vLLM-Metal. Linux only (WSL on Windows).',
+  'vllm-install', '2026-12-02'),
  ('sglang', 'SGLang', 'server', 'nvidia,amd,tpu,intel,ascend,cpu', 'llm', 'current',
   'LLM and vision-language serving engine (RadixAttention prefix caching, structured output) for NVIDIA and AMD GPUs, Ascend NPUs, TPUs, Intel XPUs and CPU servers.',
   'sglang-hw', '2026-11-30'),
@@ -106,9 +109,9 @@ INSERT INTO runtimes (id, name, targets, hardware, kinds, status, summary, sourc
 INSERT INTO runtime_frameworks (runtime, framework, path, note, source, as_of) VALUES
  ('litert', 'tensorflow', 'native', 'tf.lite.TFLiteConverter.from_saved_model (or from_keras_model) -> .tflite; run with the ai-edge-litert package (tf.lite.Interpreter leaves TensorFlow in 2.20).', 'litert-migration', '2024-09-04'),
  ('litert', 'keras', 'native', 'model.export(path, format="litert") in Keras 3 with the TensorFlow or PyTorch backend (the latter through litert-torch).', 'dist-keras-litert-guide', '2026-11-30'),
- ('litert', 'pytorch', 'converter', 'AI Edge Torch: ai_edge_torch.convert(model.eval(), sample_inputs).export("model.tflite") on torch.export-able models; Generative Torch API for LLMs.', 'dist-litert-pytorch', '2026-11-30'),
+ ('litert', 'pytorch', 'converter', 'litert-torch (LiteRT Torch, formerly AI Edge Torch): convert(model.eval(), sample_inputs) then export("model.tflite") on torch.export-able models; its Generative API for LLMs.', 'litert-torch', '2026-12-02'),
  ('litert', 'jax', 'indirect', 'jax2tf (or Orbax Export) to a SavedModel, then the TFLite converter.', 'dist-jax2tf', '2026-11-30'),
- ('litert', 'fastai', 'converter', 'Convert learn.model (a PyTorch module) with AI Edge Torch.', 'dist-litert-pytorch', '2026-11-30'),
+ ('litert', 'fastai', 'converter', 'Convert learn.model (a PyTorch module) with litert-torch (formerly AI Edge Torch).', 'litert-torch', '2026-12-02'),
 
  ('executorch', 'pytorch', 'native', 'torch.export.export -> executorch.exir.to_edge -> to_executorch -> .pte, delegated to XNNPACK, Core ML, QNN, OpenVINO and others. Seed article 001 advised testing the TorchScript export early before large-scale production (dated: TorchScript is deprecated and ExecuTorch replaced its Lite Interpreter; the same advice now applies to torch.export).', 'executorch-1.0', '2025-10-17'),
  ('executorch', 'fastai', 'native', 'Export learn.model (a PyTorch nn.Module) through the same torch.export -> .pte path.', 'executorch-1.0', '2025-10-17'),
