@@ -252,8 +252,9 @@ static int write_launch(struct launch_files *out, const struct view *v, const ch
 
 /* --- accelerate.yaml and ds_config.json -------------------------------------------------------- */
 
-static int write_accelerate(struct launch_files *out, const struct view *v)
+static int write_accelerate(struct launch_files *out, const struct view *v, const char *line)
 {
+    (void)line; /* its own heading */
     struct buf b;
     buf_open(&b);
     int ds = v->launcher == L_ACCELERATE_DEEPSPEED;
@@ -282,8 +283,9 @@ static int write_accelerate(struct launch_files *out, const struct view *v)
     return add_file(out, "accelerate.yaml", &b);
 }
 
-static int write_deepspeed(struct launch_files *out, const struct view *v)
+static int write_deepspeed(struct launch_files *out, const struct view *v, const char *line)
 {
+    (void)line; /* JSON: no comment line */
     cJSON *doc = cJSON_CreateObject();
     if (!doc) return -1;
     cJSON_AddNumberToObject(doc, "train_batch_size", v->global_batch);
@@ -433,6 +435,31 @@ void launch_files_free(struct launch_files *f)
     memset(f, 0, sizeof *f);
 }
 
+/* --- the files: one row per kind, in the order they are written ------------------------------ */
+
+static int always(const struct view *v) { return v != NULL; }
+static int through_accelerate(const struct view *v)
+{
+    return v->launcher == L_ACCELERATE_DEEPSPEED || v->launcher == L_ACCELERATE_FSDP;
+}
+static int through_deepspeed(const struct view *v) { return v->launcher == L_ACCELERATE_DEEPSPEED; }
+static int with_jax(const struct view *v) { return v->launcher == L_JAX; }
+static int under_slurm(const struct view *v) { return v->slurm; }
+
+/* A kind of launch file: when the plan gets one and what writes it (the summary line in hand). */
+static const struct {
+    int (*wanted)(const struct view *v);
+    int (*write)(struct launch_files *out, const struct view *v, const char *line);
+} file_kinds[] = {
+    {always, write_readme},                 /* README.txt */
+    {always, write_launch},                 /* launch.sh */
+    {through_accelerate, write_accelerate}, /* accelerate.yaml */
+    {through_deepspeed, write_deepspeed},   /* ds_config.json */
+    {with_jax, write_jax},                  /* jax-distributed.txt */
+    {under_slurm, write_sbatch},            /* job.sbatch */
+};
+_Static_assert(sizeof file_kinds / sizeof file_kinds[0] <= LAUNCH_MAX_FILES, "LAUNCH_MAX_FILES holds every kind");
+
 int launch_files_make(const struct adv_kb *akb, const struct adv_result *r, struct launch_files *out, char *err,
                       size_t errsz)
 {
@@ -440,11 +467,9 @@ int launch_files_make(const struct adv_kb *akb, const struct adv_result *r, stru
     struct view v = make_view(akb, r);
     char line[320];
     summary(&v, line, sizeof line);
-    int bad = write_readme(out, &v, line) || write_launch(out, &v, line);
-    if (!bad && (v.launcher == L_ACCELERATE_DEEPSPEED || v.launcher == L_ACCELERATE_FSDP)) bad = write_accelerate(out, &v);
-    if (!bad && v.launcher == L_ACCELERATE_DEEPSPEED) bad = write_deepspeed(out, &v);
-    if (!bad && v.launcher == L_JAX) bad = write_jax(out, &v, line);
-    if (!bad && v.slurm) bad = write_sbatch(out, &v, line);
+    int bad = 0;
+    for (size_t k = 0; !bad && k < sizeof file_kinds / sizeof file_kinds[0]; k++)
+        if (file_kinds[k].wanted(&v)) bad = file_kinds[k].write(out, &v, line);
     if (bad) {
         launch_files_free(out);
         snprintf(err, errsz, "out of memory writing the launch files");
