@@ -16,7 +16,6 @@
 #include "knowledge/advisor.h"
 #include "knowledge/presets.h"
 #include "knowledge/probe_store.h"
-#include "probes/advisor_fw.h"
 #include "probes/advisor_hw.h"
 #include "probes/child.h"
 #include "probes/frameworks.h"
