@@ -316,7 +316,9 @@ static int on_job_line(void *ctx, const char *line)
         const cJSON *d;
         cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(o, "devices")) {
             const char *name = json_string(d, "name"), *label = json_string(d, "label");
-            if (!name || used >= sizeof found->devices || strstr(found->devices, name)) continue;
+            char key[300];
+            snprintf(key, sizeof key, "%d/%d/%s", c->job->py, c->job->found, name ? name : "");
+            if (!name || used >= sizeof found->devices || strset_add(&c->s->devices, key) == 0) continue;
             used += (size_t)snprintf(found->devices + used, sizeof found->devices - used, "%s%s%s%s%s", used ? ", " : "",
                                      name, label && strcmp(name, "cpu") ? " (" : "", label && strcmp(name, "cpu") ? label : "",
                                      label && strcmp(name, "cpu") ? ")" : "");
@@ -468,5 +470,6 @@ done:
     fw_folder_remove(s);
     fw_progress(s, 1, "frameworks");
     fw_env_free(s->env);
+    strset_free(&s->devices);
     free(s);
 }
