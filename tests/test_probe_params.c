@@ -7,10 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "knowledge/measured.h"
 #include "probes/probe.h"
 #include "probes/run_table.h"
+#include "tests/support.h"
 
 TestSuite(probe_params, .timeout = 30);
 
@@ -216,4 +218,43 @@ Test(probe_params, the_reader_takes_a_malformed_run)
     cJSON_Delete(arr);
     cJSON_Delete(doc);
     free(m);
+}
+
+/* The devices a framework reports, each listed once: a set of names, so cuda:1 is not taken for
+ * part of cuda:10 (an interpreter that answers as a Python would, saying its devices twice). */
+Test(probe_params, a_frameworks_devices_are_a_set, .timeout = 180)
+{
+    char *dir = ts_tmpdir(), *fake = ts_path(dir, "devices");
+    const char *text =
+        "#!/bin/sh\n"
+        "case \"$2\" in */fwdetect.py) echo '{\"event\": \"python\", \"version\": \"3.0\", \"prefix\": \"/fake/devices\","
+        " \"frameworks\": [{\"id\": \"jax\", \"version\": \"9.9\"}]}'; exit 0;; esac\n"
+        "echo '{\"event\": \"framework\", \"id\": \"jax\", \"version\": \"9.9\", \"devices\": [{\"name\": \"cuda:10\","
+        " \"kind\": \"nvidia\", \"label\": \"A\"}, {\"name\": \"cuda:1\", \"kind\": \"nvidia\", \"label\": \"B\"}]}'\n"
+        "echo '{\"event\": \"framework\", \"id\": \"jax\", \"version\": \"9.9\", \"devices\": [{\"name\": \"cuda:1\","
+        " \"kind\": \"nvidia\", \"label\": \"B\"}, {\"name\": \"cpu\", \"kind\": \"cpu\", \"label\": \"CPU\"}]}'\n"
+        "echo '{\"event\": \"done\"}'\n";
+    cr_assert_eq(ts_write_str(fake, text), 0);
+    chmod(fake, 0755);
+    char db[4200];
+    snprintf(db, sizeof db, "--db=%s/kb.sqlite3", dir);
+    const char *env[] = {"NO_COLOR=1", "FWADVISOR_DB", "FWADVISOR_SYSROOT", "HWLOC_XMLFILE", NULL};
+    struct ts_run r;
+    cr_assert_eq(ts_run(&r, env, NULL,
+                        (const char *const[]){db, "probe", "--workload", "frameworks", "--device", "cpu", "--no-save",
+                                              "--json", "--threads", "1", "--framework-timeout", "3", "--python", fake,
+                                              NULL}),
+                 0);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cJSON *doc = cJSON_Parse(r.out);
+    cr_assert_not_null(doc, "%s", r.out);
+    const cJSON *py = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "frameworks"), "interpreters"), 0);
+    const cJSON *jax = cJSON_GetArrayItem(cJSON_GetObjectItem(py, "frameworks"), 0);
+    cr_assert_not_null(jax, "%s", r.out);
+    cr_expect_str_eq(cJSON_GetObjectItem(jax, "devices")->valuestring, "cuda:10 (A), cuda:1 (B), cpu");
+    cJSON_Delete(doc);
+    ts_run_free(&r);
+    free(fake);
+    ts_rmtree(dir);
+    free(dir);
 }
