@@ -96,10 +96,31 @@ struct adv_hw {
     int nmeasured, nskipped;
     struct adv_measured measured[ADV_MAX_MEASURED];
     struct { char run[40]; char why[200]; } skipped[ADV_MAX_SKIPPED];
-    /* The frameworks' own training speed measured by a probe run (probes/advisor_fw.c), count 0
+    /* The frameworks' own training speed measured by a probe run (knowledge/measured_fw.c), count 0
      * when none: the single-device speed criterion cites it for the answered hardware. */
     struct adv_fw_speeds fw_speeds;
 };
+
+/* --- the inputs from stored probe runs (knowledge/measured_hw.c, measured_fw.c) ---------------- */
+
+/* The hardware facts of the stored probe runs for the answers (NULL: none yet). probe: a run id
+ * (its figures, as asked; an unknown id is KB_ERR_INPUT), "none" (nothing) or "latest": the
+ * newest complete stored run that matches the answers supplies the device figures (the same
+ * kind of device, the same catalog id when `accelerator` is answered; a CPU run only for a plan
+ * of this very machine), the newest matching run made under MPI the scaling figures; runs passed
+ * over are listed with why (cancelled, nothing finished, another device). *matched: a run
+ * supplied the device figures (else the caller looks at the machine itself). */
+int adv_hw_from_probe_runs(kb *k, const char *probe, const struct answers *answers, struct adv_hw *hw, int *matched,
+                           char *err, size_t errsz);
+
+/* The timed frameworks rows of one run document (the engine's among them), with the run's id and
+ * its models in words; count 0 when it has none. */
+void probe_fw_speeds_from_run(const cJSON *doc, struct adv_fw_speeds *out);
+
+/* For the run the advice uses: `probe` a run id (that run's), "latest" (the newest stored run that
+ * has frameworks rows: a later run of other workloads does not hide them) or "none" (nothing).
+ * Leaves out->count 0 when there is none or the store cannot be read. */
+void probe_fw_speeds_find(kb *k, const char *probe, struct adv_fw_speeds *out);
 
 /* One explained contribution. `label` is formatted here; `detail` points into the loaded
  * knowledge base (or is NULL); the report joins them. */

@@ -130,7 +130,7 @@ static struct probe_result *add(struct probe_run *run, const char *workload, con
     snprintf(r->device, sizeof r->device, "cpu");
     snprintf(r->metric, sizeof r->metric, "%s", metric);
     snprintf(r->unit, sizeof r->unit, "%s", unit);
-    snprintf(r->params, sizeof r->params, "{}");
+    probe_params_init(&r->params, PROBE_PP_NONE);
     r->peak_fraction = -1;
     return r;
 }
@@ -167,10 +167,10 @@ static void record_allreduce(struct dist *d, struct probe_result *r, size_t byte
     struct probe_stats ts;
     probe_stats(copy, iters, &ts);
     double algbw = ts.median > 0 ? bytes / ts.median / 1e9 : 0;
-    snprintf(r->params, sizeof r->params,
-             "{\"bytes\": %zu, \"ranks\": %d, \"dtype\": \"fp32\", \"op\": \"sum\", \"time_us\": %.2f, "
-             "\"algbw_gbs\": %.4g, \"wrong\": %lld, \"via\": \"%s\"}",
-             bytes, d->size, ts.median * 1e6, algbw, wrong, via);
+    probe_params_init(&r->params, PROBE_PP_ALLREDUCE);
+    r->params.bytes = bytes, r->params.ranks = d->size, r->params.dtype = PROBE_DTYPE_FP32;
+    r->params.time_us = ts.median * 1e6, r->params.algbw_gbs = algbw, r->params.wrong = wrong;
+    snprintf(r->params.via, sizeof r->params.via, "%s", via);
     if (wrong) {
         char why[96];
         snprintf(why, sizeof why, "result check failed: %lld wrong %s", wrong,
@@ -577,13 +577,14 @@ static void run_train_dp(struct dist *d, struct probe_run *run, const struct pro
     struct probe_result *r_1 = add(run, "train-dp", "samples_per_s_single", "samples/s");
     struct probe_result *r_cp = add(run, "train-dp", "compute_ms", "ms");
     struct probe_result *r_cm = add(run, "train-dp", "comm_ms", "ms");
-    char params[160];
-    snprintf(params, sizeof params,
-             "{\"layers\": \"%s\", \"batch_per_rank\": %d, \"ranks\": %d, \"threads_per_rank\": %d, \"optimizer\": \"adam\"}",
-             s.layers, s.batch, d->size, s.threads);
+    struct probe_params params;
+    probe_params_init(&params, PROBE_PP_DATA_PARALLEL);
+    snprintf(params.layers, sizeof params.layers, "%s", s.layers);
+    snprintf(params.optimizer, sizeof params.optimizer, "adam");
+    params.batch = s.batch, params.ranks = d->size, params.threads = s.threads;
     struct probe_result *rows_out[] = {r_eff, r_n, r_1, r_cp, r_cm};
     for (int i = 0; i < 5; i++)
-        if (rows_out[i]) snprintf(rows_out[i]->params, sizeof rows_out[i]->params, "%s", params);
+        if (rows_out[i]) rows_out[i]->params = params;
     const char *why = all_ok != d->size ? "the engine could not start on every rank (memory?)" : NULL;
     if (!why) {
         hold_for_test(d);

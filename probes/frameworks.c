@@ -254,7 +254,7 @@ static void add_row(struct job_ctx *c, const cJSON *o)
     struct fw_state *s = c->s;
     const char *device = json_string(o, "device"), *error = json_string(o, "error");
     const char *mode = json_string(o, "mode"), *model = json_string(o, "model"), *kind = json_string(o, "kind");
-    struct probe_result *res = probe_result_add(s->run, "frameworks", device ? device : "cpu", "step_ms", "ms");
+    struct probe_result *res = probe_result_add(s->run, PROBE_WL_FRAMEWORKS, device ? device : "cpu", PROBE_M_STEP_MS, "ms");
     if (!res) return;
     int m = model && strcmp(model, "gpt") == 0 ? 1 : model && strcmp(model, "mlp") == 0 ? 0 : -1;
     const cJSON *first = cJSON_GetObjectItemCaseSensitive(o, "first_loss");
@@ -316,7 +316,9 @@ static int on_job_line(void *ctx, const char *line)
         const cJSON *d;
         cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(o, "devices")) {
             const char *name = json_string(d, "name"), *label = json_string(d, "label");
-            if (!name || used >= sizeof found->devices || strstr(found->devices, name)) continue;
+            char key[300];
+            snprintf(key, sizeof key, "%d/%d/%s", c->job->py, c->job->found, name ? name : "");
+            if (!name || used >= sizeof found->devices || strset_add(&c->s->devices, key) == 0) continue;
             used += (size_t)snprintf(found->devices + used, sizeof found->devices - used, "%s%s%s%s%s", used ? ", " : "",
                                      name, label && strcmp(name, "cpu") ? " (" : "", label && strcmp(name, "cpu") ? label : "",
                                      label && strcmp(name, "cpu") ? ")" : "");
@@ -404,7 +406,7 @@ static int list_jobs(struct fw_state *s, struct job *jobs, int max)
 
 static void nothing_found(struct fw_state *s)
 {
-    struct probe_result *res = probe_result_add(s->run, "frameworks", "cpu", "step_ms", "ms");
+    struct probe_result *res = probe_result_add(s->run, PROBE_WL_FRAMEWORKS, "cpu", PROBE_M_STEP_MS, "ms");
     if (!res) return;
     res->skipped = 1;
     const struct probe_fw_info *info = &s->run->frameworks;
@@ -437,7 +439,7 @@ void probe_fw_run(struct probe_run *run, const struct probe_options *opt, int th
     struct job jobs[PROBE_FW_MAX_PYTHONS * (PROBE_FW_MAX_FOUND + 2)];
     int njobs = 0;
     if (fw_folder_make(s, why, sizeof why) != 0 || fw_env_make(s) != 0) {
-        struct probe_result *res = probe_result_add(run, "frameworks", "cpu", "step_ms", "ms");
+        struct probe_result *res = probe_result_add(run, PROBE_WL_FRAMEWORKS, "cpu", PROBE_M_STEP_MS, "ms");
         if (res) res->skipped = 1, snprintf(res->reason, sizeof res->reason, "%.250s", why[0] ? why : "out of memory");
         goto done;
     }
@@ -452,7 +454,7 @@ void probe_fw_run(struct probe_run *run, const struct probe_options *opt, int th
         goto done;
     }
     if (fw_engine(s, why, sizeof why) != 0) { /* no reference: no framework can be checked */
-        struct probe_result *res = probe_result_add(run, "frameworks", "cpu", "step_ms", "ms");
+        struct probe_result *res = probe_result_add(run, PROBE_WL_FRAMEWORKS, "cpu", PROBE_M_STEP_MS, "ms");
         if (res) res->skipped = 1, snprintf(res->reason, sizeof res->reason, "the engine's reference: %.200s", why);
         goto done;
     }
@@ -468,5 +470,6 @@ done:
     fw_folder_remove(s);
     fw_progress(s, 1, "frameworks");
     fw_env_free(s->env);
+    strset_free(&s->devices);
     free(s);
 }

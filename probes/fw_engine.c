@@ -43,29 +43,18 @@ void fw_row_params(const struct fw_state *s, struct probe_result *res, const cha
                    const char *mode, int model, const char *kind, int python, double first_loss, double first_step_s)
 {
     const struct probe_fw_models *m = &s->run->frameworks.models;
-    cJSON *p = cJSON_CreateObject();
-    cJSON_AddStringToObject(p, "framework", framework);
-    cJSON_AddStringToObject(p, "mode", mode);
-    if (model >= 0) {
-        cJSON_AddStringToObject(p, "model", model ? "gpt" : "mlp");
-        cJSON_AddNumberToObject(p, "per_step", model ? (double)m->gpt_batch * m->gpt_ctx : m->mlp_batch);
-        cJSON_AddStringToObject(p, "per_step_unit", model ? "tokens" : "samples");
-    }
-    if (kind && *kind) cJSON_AddStringToObject(p, "kind", kind);
-    if (python >= 0) cJSON_AddNumberToObject(p, "python", python);
-    if (isfinite(first_loss)) cJSON_AddNumberToObject(p, "loss", first_loss);
-    if (model >= 0 && isfinite(s->engine_loss[model])) cJSON_AddNumberToObject(p, "engine_loss", s->engine_loss[model]);
-    if (isfinite(first_step_s)) cJSON_AddNumberToObject(p, "first_step_s", round(first_step_s * 1e4) / 1e4);
-    /* the version last: a long one is what gives way to the size of the row */
-    char *text = cJSON_PrintUnformatted(p);
-    if (text && strlen(text) + strlen(version) + 16 < sizeof res->params) {
-        cJSON_AddStringToObject(p, "version", version);
-        free(text);
-        text = cJSON_PrintUnformatted(p);
-    }
-    snprintf(res->params, sizeof res->params, "%s", text && strlen(text) < sizeof res->params ? text : "{}");
-    free(text);
-    cJSON_Delete(p);
+    struct probe_params *p = &res->params;
+    probe_params_init(p, PROBE_PP_FRAMEWORK);
+    snprintf(p->framework, sizeof p->framework, "%s", framework);
+    snprintf(p->mode, sizeof p->mode, "%s", mode);
+    snprintf(p->kind, sizeof p->kind, "%s", kind ? kind : "");
+    snprintf(p->version, sizeof p->version, "%s", version);
+    p->model = model >= 0 ? (model ? 1 : 0) : -1;
+    if (model >= 0) p->per_step = model ? (double)m->gpt_batch * m->gpt_ctx : m->mlp_batch;
+    p->python = python >= 0 ? python : -1;
+    p->loss = first_loss;
+    if (model >= 0) p->engine_loss = s->engine_loss[model];
+    p->first_step_s = first_step_s;
 }
 
 /* What one engine model did: timed steps (seconds) and the first step's loss. */
@@ -202,7 +191,7 @@ done:
 static void engine_row(struct fw_state *s, int model, const char *device, const char *mode, const char *kind,
                        const struct engine_steps *st, int ok, const char *why)
 {
-    struct probe_result *res = probe_result_add(s->run, "frameworks", device, "step_ms", "ms");
+    struct probe_result *res = probe_result_add(s->run, PROBE_WL_FRAMEWORKS, device, PROBE_M_STEP_MS, "ms");
     if (!res) return;
     fw_row_params(s, res, "engine", s->run->version, mode, model, kind, -1, ok ? st->first : NAN, ok ? st->first_s : NAN);
     if (!ok) {

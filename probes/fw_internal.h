@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdint.h>
 
+#include "common/strset.h"
 #include "probes/probe.h"
 
 struct fw_state {
@@ -26,6 +27,7 @@ struct fw_state {
     void (*progress)(void *ctx, double planned_seconds, const char *what);
     void *progress_ctx;
     double plan_left;                            /* planned seconds not yet reported */
+    struct strset devices;                       /* "python/found/device": the devices already listed */
 };
 
 int fw_stopped(const struct fw_state *s);

@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <cjson/cJSON.h>
 
+#include "knowledge/measured.h"
+
 #define PROBE_SCHEMA "fwadvisor.probe/1"
 #define PROBE_MAX_ACCEL 16
 #define PROBE_MAX_RESULTS 160
@@ -108,7 +110,7 @@ struct probe_result {
     char reason[256];
     struct probe_stats stats;  /* of the metric (higher is better except for `us/step`) */
     double peak_fraction;      /* < 0 when there is no peak to compare with */
-    char params[320];          /* JSON object text */
+    struct probe_params params; /* written as the result's "params" object (probe_params_to_json) */
     int noisy;                 /* cv above 5% */
 };
 
@@ -245,6 +247,8 @@ int probe_run_workloads(struct probe_run *run, const struct probe_options *opt);
 
 /* The fwadvisor.probe/1 document. Caller frees. */
 cJSON *probe_run_to_json(const struct probe_run *run);
+/* A result's "params" object: the keys of its shape, in their order (docs/probe.md). Caller frees. */
+cJSON *probe_params_to_json(const struct probe_params *p);
 
 /* Stores a run document in the knowledge base (kb_probe_save settles its id and updates doc).
  * When that fails for any reason (k may be NULL), the run is written as JSON to

@@ -16,13 +16,18 @@ static int ok(const cJSON *r) { return strcmp(json_str(r, "status"), "ok") == 0 
 
 /* --- arithmetic intensity -------------------------------------------------------------------- */
 
-static double element_bytes(const cJSON *params)
+static double element_bytes(const struct probe_params *p)
 {
-    const char *d = json_str(params, "dtype");
-    if (!*d) d = json_str(params, "precision");
-    if (!strcmp(d, "bf16") || !strcmp(d, "fp16")) return 2;
-    if (!strcmp(d, "fp8")) return 1;
+    if (p->dtype == PROBE_DTYPE_BF16 || p->dtype == PROBE_DTYPE_FP16) return 2;
+    if (p->dtype == PROBE_DTYPE_FP8) return 1;
     return 4;
+}
+
+static double element_bytes_of(const cJSON *r)
+{
+    struct probe_params p;
+    measured_params_read(get(r, "params"), &p);
+    return element_bytes(&p);
 }
 
 /* A matrix product on m rows from `in` to `out` features, in its three passes (forward, the
@@ -33,16 +38,17 @@ enum { ADAM_BYTES = 28 }; /* parameter, gradient, two moments read; parameter, m
 
 double probe_intensity(const cJSON *r)
 {
-    const cJSON *p = get(r, "params");
+    struct probe_params p;
+    measured_params_read(get(r, "params"), &p);
     const char *w = json_str(r, "workload");
-    double e = element_bytes(p);
-    if (!strcmp(w, "gemm")) {
-        double n = json_num(p, "n"); /* 2 n^3 FLOP over three n x n matrices */
+    double e = element_bytes(&p);
+    if (!strcmp(w, PROBE_WL_GEMM)) {
+        double n = p.n; /* 2 n^3 FLOP over three n x n matrices */
         return n > 0 ? 2 * n / (3 * e) : NAN;
     }
-    if (!strcmp(w, "train-mlp")) {
-        double batch = json_num(p, "batch"), flops = 0, bytes = 0, params = 0;
-        const char *layers = json_str(p, "layers");
+    if (!strcmp(w, PROBE_WL_TRAIN_MLP)) {
+        double batch = p.batch, flops = 0, bytes = 0, params = 0;
+        const char *layers = p.layers;
         if (!(batch > 0) || !*layers) return NAN;
         double in = atof(layers);
         for (const char *c = strchr(layers, ','); c; c = strchr(c + 1, ',')) {
@@ -55,9 +61,8 @@ double probe_intensity(const cJSON *r)
         bytes += ADAM_BYTES * params;
         return bytes > 0 ? flops / bytes : NAN;
     }
-    if (!strcmp(w, "train-gpt")) {
-        double L = json_num(p, "n_layer"), H = json_num(p, "n_head"), C = json_num(p, "n_embd"), T = json_num(p, "ctx"),
-               V = json_num(p, "vocab"), B = json_num(p, "batch");
+    if (!strcmp(w, PROBE_WL_TRAIN_GPT)) {
+        double L = p.n_layer, H = p.n_head, C = p.n_embd, T = p.ctx, V = p.vocab, B = p.batch;
         if (!(L > 0 && H > 0 && C > 0 && T > 0 && V > 0 && B > 0)) return NAN;
         double M = B * T, hs = C / H;
         /* N as the workload counts it (without the position table): per layer the attention's
@@ -284,7 +289,7 @@ static void roofline(struct page *pg, const char *device, const char *name)
     const cJSON *r;
     cJSON_ArrayForEach(r, get(pg->doc, "results")) {
         double ai = probe_intensity(r), scale = gflops_scale(r);
-        half |= ok(r) && !strcmp(json_str(r, "device"), device) && element_bytes(get(r, "params")) < 4;
+        half |= ok(r) && !strcmp(json_str(r, "device"), device) && element_bytes_of(r) < 4;
         if (i < pg->nresults && ok(r) && !strcmp(json_str(r, "device"), device) && isfinite(ai) && !isnan(scale) &&
             strcmp(json_str(r, "metric"), "gflops_best") != 0) {
             struct html_point p = {ai, json_num(r, "median") * scale, pg->labels[i], pg->ptrs[i], scale};
@@ -326,8 +331,20 @@ static void roofline(struct page *pg, const char *device, const char *name)
     free(gemm), free(train);
 }
 
-/* The same workload's results of a run as points: x from params[x_key], y the median. */
-static int points_of(const cJSON *doc, const char *workload, const char *metric, const char *x_key, double yscale,
+/* Which parameter a chart's x is. */
+enum point_x { X_BYTES, X_RANKS };
+
+/* The x of a result: its bytes or ranks, NaN when it has none. */
+static double x_of(const cJSON *r, enum point_x x)
+{
+    struct probe_params p;
+    measured_params_read(get(r, "params"), &p);
+    double v = x == X_BYTES ? (double)p.bytes : p.ranks;
+    return v > 0 ? v : NAN;
+}
+
+/* The same workload's results of a run as points: x from its params, y the median. */
+static int points_of(const cJSON *doc, const char *workload, const char *metric, enum point_x x_key, double yscale,
                      struct html_point *pts, char (*ptrs)[48], int max, int pointers)
 {
     const cJSON *r;
@@ -335,7 +352,7 @@ static int points_of(const cJSON *doc, const char *workload, const char *metric,
     cJSON_ArrayForEach(r, get(doc, "results")) {
         if (ok(r) && !strcmp(json_str(r, "workload"), workload) && !strcmp(json_str(r, "metric"), metric) && n < max) {
             snprintf(ptrs[n], sizeof ptrs[n], "/results/%d/median", i);
-            pts[n] = (struct html_point){json_num(get(r, "params"), x_key), json_num(r, "median") * yscale, NULL,
+            pts[n] = (struct html_point){x_of(r, x_key), json_num(r, "median") * yscale, NULL,
                                          pointers ? ptrs[n] : NULL, yscale};
             n++;
         }
@@ -348,8 +365,8 @@ static void allreduce(struct page *pg)
 {
     struct html_point mine[64], theirs[64];
     char p1[64][48], p2[64][48];
-    int n = points_of(pg->doc, "allreduce", "busbw_gbs", "bytes", 1, mine, p1, 64, 1);
-    int nb = pg->base ? points_of(pg->base, "allreduce", "busbw_gbs", "bytes", 1, theirs, p2, 64, 0) : 0;
+    int n = points_of(pg->doc, PROBE_WL_ALLREDUCE, PROBE_M_BUSBW_GBS, X_BYTES, 1, mine, p1, 64, 1);
+    int nb = pg->base ? points_of(pg->base, PROBE_WL_ALLREDUCE, PROBE_M_BUSBW_GBS, X_BYTES, 1, theirs, p2, 64, 0) : 0;
     if (!n) return;
     struct html_series s[2] = {{"this run", 0, 1, 1, mine, n}, {"baseline run", 1, 1, 1, theirs, nb}};
     char title[200];
@@ -364,8 +381,8 @@ static void scaling(struct page *pg)
     char p1[8][48], p2[8][48];
     /* the single process is 100% by definition; the runs' rank counts follow */
     mine[0] = theirs[0] = (struct html_point){1, 100, "1 rank", NULL, 0};
-    int n = 1 + points_of(pg->doc, "train-dp", "scaling_efficiency", "ranks", 100, mine + 1, p1, 8, 1);
-    int nb = pg->base ? 1 + points_of(pg->base, "train-dp", "scaling_efficiency", "ranks", 100, theirs + 1, p2, 8, 0) : 0;
+    int n = 1 + points_of(pg->doc, PROBE_WL_TRAIN_DP, PROBE_M_SCALING_EFFICIENCY, X_RANKS, 100, mine + 1, p1, 8, 1);
+    int nb = pg->base ? 1 + points_of(pg->base, PROBE_WL_TRAIN_DP, PROBE_M_SCALING_EFFICIENCY, X_RANKS, 100, theirs + 1, p2, 8, 0) : 0;
     if (n < 2) return;
     double most = 1;
     for (int i = 0; i < n; i++) most = fmax(most, mine[i].x);

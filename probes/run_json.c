@@ -66,6 +66,118 @@ static void add_frameworks(cJSON *doc, const struct probe_fw_info *fw)
     }
 }
 
+/* A measure as it is stored: printed with fmt ("%.4g", "%.2f") and read back, so the document
+ * keeps no more digits than the measurement has. */
+static double as_printed(double v, const char *fmt)
+{
+    char text[64];
+    snprintf(text, sizeof text, fmt, v);
+    return strtod(text, NULL);
+}
+
+static void add_dtype(cJSON *o, const char *key, enum probe_dtype d)
+{
+    if (d != PROBE_DTYPE_NONE) cJSON_AddStringToObject(o, key, probe_dtype_name(d));
+}
+
+static void add_count(cJSON *o, const char *key, double v, int given)
+{
+    if (given) cJSON_AddNumberToObject(o, key, v);
+}
+
+/* The keys of the workloads measured on the engine alone (gemm to train-gpt). */
+static void add_engine_params(cJSON *o, const struct probe_params *p)
+{
+    switch (p->shape) {
+    case PROBE_PP_GEMM:
+        cJSON_AddNumberToObject(o, "n", p->n);
+        add_count(o, "threads", p->threads, p->threads > 0);
+        add_dtype(o, "dtype", p->dtype);
+        break;
+    case PROBE_PP_STREAM:
+        cJSON_AddNumberToObject(o, "array_bytes", (double)p->array_bytes);
+        cJSON_AddNumberToObject(o, "threads", p->threads);
+        cJSON_AddNumberToObject(o, "ntimes", p->ntimes);
+        cJSON_AddNumberToObject(o, "bytes_per_element", as_printed(p->bytes_per_element, "%g"));
+        break;
+    case PROBE_PP_DEVICE_COPY:
+        cJSON_AddNumberToObject(o, "bytes", (double)p->bytes);
+        cJSON_AddStringToObject(o, "counted", "read + written");
+        break;
+    case PROBE_PP_TRANSFER:
+        cJSON_AddNumberToObject(o, "bytes", (double)p->bytes);
+        if (p->pinned != PROBE_TRI_UNSET) cJSON_AddBoolToObject(o, "pinned", p->pinned == PROBE_TRI_YES);
+        break;
+    case PROBE_PP_MLP:
+        cJSON_AddStringToObject(o, "layers", p->layers);
+        cJSON_AddNumberToObject(o, "batch", p->batch);
+        cJSON_AddStringToObject(o, "optimizer", p->optimizer);
+        add_count(o, "threads", p->threads, p->threads > 0);
+        add_dtype(o, "precision", p->dtype);
+        break;
+    case PROBE_PP_GPT: {
+        static const char *const keys[] = {"n_layer", "n_head", "n_embd", "ctx", "vocab", "batch"};
+        const int shape[] = {p->n_layer, p->n_head, p->n_embd, p->ctx, p->vocab, p->batch};
+        for (int i = 0; i < 6; i++) cJSON_AddNumberToObject(o, keys[i], shape[i]);
+        add_dtype(o, "precision", p->dtype);
+        break;
+    }
+    case PROBE_PP_PEAK:
+        cJSON_AddNumberToObject(o, "peak_tflops", as_printed(p->peak_tflops, "%.4g"));
+        cJSON_AddStringToObject(o, "peak_source", p->peak_source);
+        if (p->peak_kind != PROBE_PEAK_UNKNOWN) cJSON_AddStringToObject(o, "peak_kind", probe_peak_kind_name(p->peak_kind));
+        break;
+    default: break;
+    }
+}
+
+/* The keys of the workloads over ranks and of the frameworks. */
+static void add_other_params(cJSON *o, const struct probe_params *p)
+{
+    switch (p->shape) {
+    case PROBE_PP_ALLREDUCE:
+        cJSON_AddNumberToObject(o, "bytes", (double)p->bytes);
+        cJSON_AddNumberToObject(o, "ranks", p->ranks);
+        add_dtype(o, "dtype", p->dtype);
+        cJSON_AddStringToObject(o, "op", "sum");
+        cJSON_AddNumberToObject(o, "time_us", as_printed(p->time_us, "%.2f"));
+        cJSON_AddNumberToObject(o, "algbw_gbs", as_printed(p->algbw_gbs, "%.4g"));
+        cJSON_AddNumberToObject(o, "wrong", (double)p->wrong);
+        cJSON_AddStringToObject(o, "via", p->via);
+        break;
+    case PROBE_PP_DATA_PARALLEL:
+        cJSON_AddStringToObject(o, "layers", p->layers);
+        cJSON_AddNumberToObject(o, "batch_per_rank", p->batch);
+        cJSON_AddNumberToObject(o, "ranks", p->ranks);
+        cJSON_AddNumberToObject(o, "threads_per_rank", p->threads);
+        cJSON_AddStringToObject(o, "optimizer", p->optimizer);
+        break;
+    case PROBE_PP_FRAMEWORK:
+        cJSON_AddStringToObject(o, "framework", p->framework);
+        cJSON_AddStringToObject(o, "mode", p->mode);
+        if (p->model >= 0) {
+            cJSON_AddStringToObject(o, "model", p->model ? "gpt" : "mlp");
+            cJSON_AddNumberToObject(o, "per_step", p->per_step);
+            cJSON_AddStringToObject(o, "per_step_unit", p->model ? "tokens" : "samples");
+        }
+        if (p->kind[0]) cJSON_AddStringToObject(o, "kind", p->kind);
+        add_count(o, "python", p->python, p->python >= 0);
+        add_count(o, "loss", p->loss, isfinite(p->loss));
+        add_count(o, "engine_loss", p->engine_loss, isfinite(p->engine_loss));
+        add_count(o, "first_step_s", round(p->first_step_s * 1e4) / 1e4, isfinite(p->first_step_s));
+        cJSON_AddStringToObject(o, "version", p->version);
+        break;
+    default: add_engine_params(o, p); break;
+    }
+}
+
+cJSON *probe_params_to_json(const struct probe_params *p)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (o) add_other_params(o, p);
+    return o;
+}
+
 cJSON *probe_run_to_json(const struct probe_run *run)
 {
     const struct probe_hw *hw = &run->hw;
@@ -170,13 +282,26 @@ cJSON *probe_run_to_json(const struct probe_run *run)
         cJSON_AddNumberToObject(o, "repeats", ok ? r->stats.n : 0);
         add_nullable(o, "cv", round(r->stats.cv * 1e4) / 1e4, ok);
         cJSON_AddBoolToObject(o, "noisy", ok && r->noisy);
-        cJSON *params = cJSON_Parse(r->params);
+        cJSON *params = probe_params_to_json(&r->params);
         cJSON_AddItemToObject(o, "params", params ? params : cJSON_CreateObject());
         add_nullable(o, "peak_fraction", round(r->peak_fraction * 1e4) / 1e4, ok && r->peak_fraction >= 0);
         cJSON_AddItemToArray(results, o);
     }
     return doc;
 }
+
+/* The catalog's peak for a GEMM of dtype, in GFLOP/s; 0 where it has none (tf32). */
+static double dtype_peak_gflops(const struct probe_accel *a, enum probe_dtype d)
+{
+    switch (d) {
+    case PROBE_DTYPE_FP32: return a->peak_fp32_tflops * 1e3;
+    case PROBE_DTYPE_BF16: return a->peak_bf16_tflops * 1e3;
+    case PROBE_DTYPE_FP16: return a->peak_fp16_tflops * 1e3;
+    default: return 0;
+    }
+}
+
+static int is(const char *name, const char *want) { return strcmp(name, want) == 0; }
 
 void probe_apply_catalog(struct probe_run *run)
 {
@@ -188,24 +313,20 @@ void probe_apply_catalog(struct probe_run *run)
         struct probe_result *r = &run->results[i];
         if (r->skipped || strncmp(r->device, "cuda", 4) != 0) continue;
         double peak = 0; /* in the metric's unit */
-        if (strcmp(r->workload, "gemm") == 0) {
-            if (strstr(r->params, "\"fp32\"")) peak = a->peak_fp32_tflops * 1e3;
-            else if (strstr(r->params, "\"bf16\"")) peak = a->peak_bf16_tflops * 1e3;
-            else if (strstr(r->params, "\"fp16\"")) peak = a->peak_fp16_tflops * 1e3;
-        } else if (strcmp(r->metric, "copy_gbs") == 0) {
-            peak = a->peak_bandwidth_gbs;
-        } else if (strcmp(r->workload, "train-mlp") == 0 && strcmp(r->metric, "gflops") == 0) {
-            peak = (strstr(r->params, "\"bf16\"") ? a->peak_bf16_tflops : a->peak_fp32_tflops) * 1e3;
-        }
+        if (is(r->workload, PROBE_WL_GEMM)) peak = dtype_peak_gflops(a, r->params.dtype);
+        else if (is(r->metric, PROBE_M_COPY_GBS)) peak = a->peak_bandwidth_gbs;
+        else if (is(r->workload, PROBE_WL_TRAIN_MLP) && is(r->metric, PROBE_M_GFLOPS))
+            peak = dtype_peak_gflops(a, r->params.dtype == PROBE_DTYPE_BF16 ? PROBE_DTYPE_BF16 : PROBE_DTYPE_FP32);
         if (peak > 0) r->peak_fraction = r->stats.median / peak;
     }
     /* samples/s of train-mlp share the fraction of its GFLOP/s */
     for (int i = 0; i < run->nresults; i++) {
         struct probe_result *r = &run->results[i];
-        if (strcmp(r->workload, "train-mlp") || strcmp(r->metric, "samples_per_s") || strncmp(r->device, "cuda", 4)) continue;
+        if (!is(r->workload, PROBE_WL_TRAIN_MLP) || !is(r->metric, PROBE_M_SAMPLES_PER_S) || strncmp(r->device, "cuda", 4))
+            continue;
         for (int j = 0; j < run->nresults; j++)
-            if (!strcmp(run->results[j].workload, "train-mlp") && !strcmp(run->results[j].metric, "gflops") &&
-                !strcmp(run->results[j].device, r->device))
+            if (is(run->results[j].workload, PROBE_WL_TRAIN_MLP) && is(run->results[j].metric, PROBE_M_GFLOPS) &&
+                is(run->results[j].device, r->device))
                 r->peak_fraction = run->results[j].peak_fraction;
     }
 }

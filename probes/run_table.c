@@ -28,55 +28,50 @@ static void human_bytes(double b, char *out, size_t n)
 
 /* A short text of a result's sizes ("n=2048 bf16", "134 MB", "64 MiB pin", "784..10 b256",
  * "4x256 T128", "vs gemm"). */
-static void short_params(const cJSON *r, char *out, size_t n)
+static void short_params(const struct probe_params *p, char *out, size_t n)
 {
-    const cJSON *p = cJSON_GetObjectItemCaseSensitive(r, "params");
-    double size = json_num(p, "n"), array = json_num(p, "array_bytes"), bytes = json_num(p, "bytes"), ranks = json_num(p, "ranks");
-    const char *dtype = json_str(p, "dtype"), *layers = json_str(p, "layers");
-    const cJSON *pinned = cJSON_GetObjectItemCaseSensitive(p, "pinned");
     char h[32];
-    if (!isnan(size)) {
-        snprintf(out, n, "n=%.0f%s%s", size, *dtype && strcmp(dtype, "fp32") ? " " : "",
-                 *dtype && strcmp(dtype, "fp32") ? dtype : "");
-    } else if (!isnan(array)) {
-        snprintf(out, n, "%.0f MB", array / 1e6);
-    } else if (!isnan(bytes)) {
-        human_bytes(bytes, h, sizeof h);
-        snprintf(out, n, "%s%s", h, cJSON_IsBool(pinned) ? (cJSON_IsTrue(pinned) ? " pin" : " page") : "");
-    } else if (!isnan(ranks)) {
-        snprintf(out, n, "%.0f ranks", ranks);
-    } else if (!isnan(json_num(p, "n_layer"))) { /* train-gpt: "4x256 T128" */
-        snprintf(out, n, "%.0fx%.0f T%.0f", json_num(p, "n_layer"), json_num(p, "n_embd"), json_num(p, "ctx"));
-    } else if (*json_str(p, "framework")) { /* frameworks: "jax jit gpt" */
-        snprintf(out, n, "%s %s %s", json_str(p, "framework"), json_str(p, "mode"), json_str(p, "model"));
-    } else if (*json_str(p, "peak_source")) { /* train-gpt's MFU: against which peak */
-        const char *src = json_str(p, "peak_source");
-        snprintf(out, n, "vs %s", strstr(src, "gemm") ? "gemm" : strstr(src, "estimated") ? "estimate"
-                                  : strstr(src, "table") ? "table" : "catalog");
-    } else if (*layers) {
-        double batch = json_num(p, "batch");
-        if (strcmp(layers, "784,1024,1024,10") == 0) snprintf(out, n, "784..10 b256");
-        else if (strcmp(layers, "100,10") == 0) snprintf(out, n, "100,10 b32");
+    const char *dtype = probe_dtype_name(p->dtype);
+    switch (p->shape) {
+    case PROBE_PP_GEMM:
+        snprintf(out, n, "n=%d%s%s", p->n, *dtype && p->dtype != PROBE_DTYPE_FP32 ? " " : "",
+                 p->dtype != PROBE_DTYPE_FP32 ? dtype : "");
+        break;
+    case PROBE_PP_STREAM: snprintf(out, n, "%.0f MB", (double)p->array_bytes / 1e6); break;
+    case PROBE_PP_DEVICE_COPY:
+    case PROBE_PP_TRANSFER:
+    case PROBE_PP_ALLREDUCE:
+        human_bytes((double)p->bytes, h, sizeof h);
+        snprintf(out, n, "%s%s", h, p->pinned == PROBE_TRI_YES ? " pin" : p->pinned == PROBE_TRI_NO ? " page" : "");
+        break;
+    case PROBE_PP_DATA_PARALLEL: snprintf(out, n, "%d ranks", p->ranks); break;
+    case PROBE_PP_GPT: snprintf(out, n, "%dx%d T%d", p->n_layer, p->n_embd, p->ctx); break; /* "4x256 T128" */
+    case PROBE_PP_FRAMEWORK: /* "jax jit gpt" */
+        snprintf(out, n, "%.15s %.24s %s", p->framework, p->mode, p->model < 0 ? "" : p->model ? "gpt" : "mlp");
+        break;
+    case PROBE_PP_PEAK: snprintf(out, n, "%s", probe_peak_kind_label(p->peak_kind)); break; /* MFU: against which peak */
+    case PROBE_PP_MLP:
+        if (strcmp(p->layers, "784,1024,1024,10") == 0) snprintf(out, n, "784..10 b256");
+        else if (strcmp(p->layers, "100,10") == 0) snprintf(out, n, "100,10 b32");
         else {
             /* equal widths: "4096x4 b4096" */
-            int count = 1, width = atoi(layers), same = 1;
-            for (const char *c = layers; *c; c++)
+            int count = 1, width = atoi(p->layers), same = 1;
+            for (const char *c = p->layers; *c; c++)
                 if (*c == ',') count++, same &= atoi(c + 1) == width;
-            if (same && count > 2) snprintf(out, n, "%dx%d b%.0f", width, count - 1, isnan(batch) ? 0 : batch);
-            else snprintf(out, n, "%s", layers);
+            if (same && count > 2) snprintf(out, n, "%dx%d b%d", width, count - 1, p->batch);
+            else snprintf(out, n, "%.47s", p->layers);
         }
-    } else {
-        out[0] = '\0';
+        break;
+    default: out[0] = '\0'; break;
     }
 }
 
 /* Metric names as the table shows them (the JSON keeps the full names). */
-static const char *short_metric(const cJSON *r)
+static const char *short_metric(const char *m)
 {
-    const char *m = json_str(r, "metric");
-    if (!strcmp(m, "scaling_efficiency")) return "efficiency";
-    if (!strcmp(m, "samples_per_s_single")) return "samples/s x1";
-    if (!strcmp(m, "samples_per_s")) return "samples/s";
+    if (!strcmp(m, PROBE_M_SCALING_EFFICIENCY)) return "efficiency";
+    if (!strcmp(m, PROBE_M_SAMPLES_PER_S_SINGLE)) return "samples/s x1";
+    if (!strcmp(m, PROBE_M_SAMPLES_PER_S)) return "samples/s";
     return m;
 }
 
@@ -98,20 +93,23 @@ void probe_table_build(const cJSON *doc, const cJSON *base, struct probe_table *
     memset(t, 0, sizeof *t);
     t->compared = base != NULL;
     const cJSON *r;
+    struct measured_result *m = malloc(sizeof *m);
+    if (!m) return;
     cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "results")) {
         if (t->nrows == PROBE_MAX_RESULTS) break;
+        measured_result_read(r, m);
         struct probe_table_row *row = &t->rows[t->nrows++];
         row->peak_fraction = -1;
-        snprintf(row->cell[PT_WORKLOAD], sizeof row->cell[0], "%s", json_str(r, "workload"));
-        snprintf(row->cell[PT_METRIC], sizeof row->cell[0], "%s", short_metric(r));
-        short_params(r, row->cell[PT_PARAMS], sizeof row->cell[0]);
-        row->frameworks = strcmp(json_str(r, "workload"), "frameworks") == 0; /* their own table (fw_table.c) */
-        if (strcmp(json_str(r, "status"), "ok") != 0) {
+        snprintf(row->cell[PT_WORKLOAD], sizeof row->cell[0], "%s", m->workload);
+        snprintf(row->cell[PT_METRIC], sizeof row->cell[0], "%s", short_metric(m->metric));
+        short_params(&m->params, row->cell[PT_PARAMS], sizeof row->cell[0]);
+        row->frameworks = strcmp(m->workload, PROBE_WL_FRAMEWORKS) == 0; /* their own table (fw_table.c) */
+        if (!m->stated_ok) {
             row->skipped = 1;
-            snprintf(row->reason, sizeof row->reason, "%s", json_str(r, "reason"));
+            snprintf(row->reason, sizeof row->reason, "%s", m->reason);
             continue;
         }
-        double med = json_num(r, "median"), cv = json_num(r, "cv"), lo = json_num(r, "min"), hi = json_num(r, "max");
+        double med = m->median, cv = m->cv, lo = m->min, hi = m->max;
         if (!isfinite(med)) { /* a stored run written by hand or by another tool */
             row->skipped = 1;
             snprintf(row->reason, sizeof row->reason, "malformed stored result: 'ok' without a finite median");
@@ -120,11 +118,11 @@ void probe_table_build(const cJSON *doc, const cJSON *base, struct probe_table *
         snprintf(row->cell[PT_MEDIAN], sizeof row->cell[0], "%.4g", med);
         if (isfinite(lo) && isfinite(hi)) snprintf(row->cell[PT_RANGE], sizeof row->cell[0], "%.3g..%.3g", lo, hi);
         else snprintf(row->cell[PT_RANGE], sizeof row->cell[0], "-");
-        row->noisy = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "noisy"));
+        row->noisy = m->noisy;
         t->any_noisy |= row->noisy;
         double cv_pct = isfinite(cv) ? cv * 100 : 0; /* a very noisy run: whole percent, so the column stays narrow */
         snprintf(row->cell[PT_CV], sizeof row->cell[0], cv_pct < 99.95 ? "%.1f%s" : "%.0f%s", cv_pct, row->noisy ? "!" : "");
-        double peak = json_num(r, "peak_fraction");
+        double peak = m->peak_fraction;
         if (isfinite(peak)) {
             row->peak_fraction = peak;
             snprintf(row->cell[PT_PEAK], sizeof row->cell[0], "%.0f", peak * 100);
@@ -143,13 +141,14 @@ void probe_table_build(const cJSON *doc, const cJSON *base, struct probe_table *
         /* Beyond the noise: twice the larger coefficient of variation, at least 3%. */
         double noise = 200 * fmax(isnan(cv) ? 0 : cv, isnan(json_num(b, "cv")) ? 0 : json_num(b, "cv"));
         if (noise < 3) noise = 3;
-        int lower_better = strcmp(json_str(r, "unit"), "us") == 0;
+        int lower_better = strcmp(m->unit, "us") == 0;
         row->change = change;
         row->verdict = fabs(change) <= noise ? PV_SAME : (change > 0) != lower_better ? PV_BETTER : PV_WORSE;
         snprintf(row->cell[PT_BASE], sizeof row->cell[0], "%.4g", bm);
         snprintf(row->cell[PT_CHANGE], sizeof row->cell[0], "%+.1f%%%s", change,
                  row->verdict == PV_BETTER ? " better" : row->verdict == PV_WORSE ? " WORSE" : "");
     }
+    free(m);
 }
 
 const char *probe_table_noise_note(const struct probe_table *t)

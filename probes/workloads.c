@@ -96,7 +96,7 @@ struct probe_result *probe_result_add(struct probe_run *run, const char *workloa
     snprintf(res->device, sizeof res->device, "%s", device && device[0] ? device : "cpu");
     snprintf(res->metric, sizeof res->metric, "%s", metric);
     snprintf(res->unit, sizeof res->unit, "%s", unit);
-    snprintf(res->params, sizeof res->params, "{}");
+    probe_params_init(&res->params, PROBE_PP_NONE);
     res->peak_fraction = -1;
     return res;
 }
@@ -215,7 +215,8 @@ static void run_gemm(struct runner *r)
         if (cut) count = 0;
         struct probe_result *res = add_result(r, "gemm", "gflops", "GFLOP/s");
         if (!res) break;
-        snprintf(res->params, sizeof res->params, "{\"n\": %d, \"threads\": %d, \"dtype\": \"fp32\"}", n, r->threads);
+        probe_params_init(&res->params, PROBE_PP_GEMM);
+        res->params.n = n, res->params.threads = r->threads, res->params.dtype = PROBE_DTYPE_FP32;
         if (count == 0 || !probe_gemm_check(a, b, c, n, eng_rng_next(&rng))) {
             res->skipped = 1;
             snprintf(res->reason, sizeof res->reason, count ? "result check failed: wrong products" : "interrupted");
@@ -388,9 +389,9 @@ static void run_stream(struct runner *r)
     for (int kern = 0; kern < K_COUNT; kern++) {
         struct probe_result *res = add_result(r, "stream", names[kern], "GB/s");
         if (!res) break;
-        snprintf(res->params, sizeof res->params,
-                 "{\"array_bytes\": %zu, \"threads\": %d, \"ntimes\": %d, \"bytes_per_element\": %g}", n * sizeof(double),
-                 s.threads, done, bytes_per[kern]);
+        probe_params_init(&res->params, PROBE_PP_STREAM);
+        res->params.array_bytes = n * sizeof(double), res->params.threads = s.threads, res->params.ntimes = done;
+        res->params.bytes_per_element = bytes_per[kern];
         if (!valid) {
             res->skipped = 1;
             snprintf(res->reason, sizeof res->reason, done ? "result check failed: arrays hold wrong values" : "interrupted");
@@ -461,8 +462,8 @@ static int train_steps(struct runner *r, const struct eng_backend *be, const cha
 /* The rows of a training workload from n timed steps (seconds): train-tiny's us per step, or
  * train-mlp's samples/s and GFLOP/s (rows[0] and rows[1], for a peak fraction); with n == 0 the
  * rows say why. `device` NULL: the CPU's name. */
-static void train_rows(struct runner *r, const char *device, int tiny, const char *params, const double *secs, int n,
-                       int batch, double flops, const char *why, struct probe_result *rows[2])
+static void train_rows(struct runner *r, const char *device, int tiny, const struct probe_params *params,
+                       const double *secs, int n, int batch, double flops, const char *why, struct probe_result *rows[2])
 {
     rows[0] = rows[1] = NULL;
     if (tiny) rows[0] = add_result(r, "train-tiny", "us_per_step", "us");
@@ -472,7 +473,7 @@ static void train_rows(struct runner *r, const char *device, int tiny, const cha
         struct probe_result *x = rows[k];
         if (!x) continue;
         if (device) snprintf(x->device, sizeof x->device, "%s", device);
-        snprintf(x->params, sizeof x->params, "%s", params);
+        x->params = *params;
         if (n == 0) {
             x->skipped = 1;
             snprintf(x->reason, sizeof x->reason, "%s", why);
@@ -515,11 +516,13 @@ static void run_train(struct runner *r, int tiny)
     const char *layers = setup.layers;
     double *secs = malloc((size_t)steps * sizeof *secs), flops = 0;
     int n = secs ? train_steps(r, eng_cpu_backend(), layers, batch, warmup, steps, secs, &flops) : 0;
-    char params[160];
-    snprintf(params, sizeof params, "{\"layers\": \"%s\", \"batch\": %d, \"optimizer\": \"adam\", \"threads\": %d}",
-             layers, batch, r->threads);
+    struct probe_params params;
+    probe_params_init(&params, PROBE_PP_MLP);
+    snprintf(params.layers, sizeof params.layers, "%s", layers);
+    snprintf(params.optimizer, sizeof params.optimizer, "adam");
+    params.batch = batch, params.threads = r->threads;
     struct probe_result *rows[2];
-    train_rows(r, NULL, tiny, params, secs, n, batch, flops, stopped(r) ? "interrupted" : "the engine could not run", rows);
+    train_rows(r, NULL, tiny, &params, secs, n, batch, flops, stopped(r) ? "interrupted" : "the engine could not run", rows);
     if (rows[1] && !rows[1]->skipped) {
         /* A fraction of the gemm the machine just showed, else of the theoretical peak. */
         double peak = r->gemm_best > 0 ? r->gemm_best : r->run->hw.cpu.peak_gflops;
@@ -555,12 +558,12 @@ static int gpu_timed(struct runner *r, double *samples, int max)
 }
 
 static void gpu_bench(struct runner *r, enum eng_cuda_bench kind, size_t size, int arg, const char *workload,
-                      const char *metric, const char *unit, double work, double scale, const char *params)
+                      const char *metric, const char *unit, double work, double scale, const struct probe_params *params)
 {
     const struct eng_cuda_plugin *g = r->opt->gpu;
     struct probe_result *res = add_gpu_result(r, workload, metric, unit);
     if (!res) return;
-    snprintf(res->params, sizeof res->params, "%s", params);
+    res->params = *params;
     char err[256];
     double samples[512];
     if (r->gpu_lost[0]) {
@@ -597,10 +600,11 @@ static void run_gpu_gemm(struct runner *r)
     for (int t = 0; t < 4 && !stopped(r); t++)
         for (int s = 0; s < nsizes && !stopped(r); s++) {
             int n = sizes[s];
-            char params[96];
-            snprintf(params, sizeof params, "{\"n\": %d, \"dtype\": \"%s\"}", n, eng_precision_name(types[t]));
-            gpu_bench(r, ENG_BENCH_GEMM, (size_t)n, types[t], "gemm", "gflops", "GFLOP/s", 2.0 * n * n * (double)n, 1e9,
-                      params);
+            struct probe_params params;
+            probe_params_init(&params, PROBE_PP_GEMM);
+            params.n = n, params.dtype = probe_dtype_parse(eng_precision_name(types[t]));
+            gpu_bench(r, ENG_BENCH_GEMM, (size_t)n, types[t], PROBE_WL_GEMM, PROBE_M_GFLOPS, "GFLOP/s", 2.0 * n * n * (double)n,
+                      1e9, &params);
         }
     progress(r, PLAN_GPU_STEP, "gemm (GPU)");
 }
@@ -608,17 +612,19 @@ static void run_gpu_gemm(struct runner *r)
 static void run_gpu_memory(struct runner *r, unsigned w)
 {
     size_t big = r->opt->smoke ? (size_t)16 << 20 : (size_t)1 << 30, xfer = r->opt->smoke ? (size_t)8 << 20 : (size_t)256 << 20;
-    char params[96];
+    struct probe_params params;
     if (w & PROBE_W_STREAM) {
-        snprintf(params, sizeof params, "{\"bytes\": %zu, \"counted\": \"read + written\"}", big);
-        gpu_bench(r, ENG_BENCH_COPY, big, 0, "stream", "copy_gbs", "GB/s", 2.0 * (double)big, 1e9, params);
+        probe_params_init(&params, PROBE_PP_DEVICE_COPY);
+        params.bytes = big;
+        gpu_bench(r, ENG_BENCH_COPY, big, 0, PROBE_WL_STREAM, PROBE_M_COPY_GBS, "GB/s", 2.0 * (double)big, 1e9, &params);
         progress(r, PLAN_GPU_STEP, "device copy");
     }
     if (w & PROBE_W_TRANSFER) {
         for (int pinned = 1; pinned >= 0 && !stopped(r); pinned--) {
-            snprintf(params, sizeof params, "{\"bytes\": %zu, \"pinned\": %s}", xfer, pinned ? "true" : "false");
-            gpu_bench(r, ENG_BENCH_H2D, xfer, pinned, "transfer", "h2d_gbs", "GB/s", (double)xfer, 1e9, params);
-            gpu_bench(r, ENG_BENCH_D2H, xfer, pinned, "transfer", "d2h_gbs", "GB/s", (double)xfer, 1e9, params);
+            probe_params_init(&params, PROBE_PP_TRANSFER);
+            params.bytes = xfer, params.pinned = pinned ? PROBE_TRI_YES : PROBE_TRI_NO;
+            gpu_bench(r, ENG_BENCH_H2D, xfer, pinned, PROBE_WL_TRANSFER, PROBE_M_H2D_GBS, "GB/s", (double)xfer, 1e9, &params);
+            gpu_bench(r, ENG_BENCH_D2H, xfer, pinned, PROBE_WL_TRANSFER, PROBE_M_D2H_GBS, "GB/s", (double)xfer, 1e9, &params);
         }
         progress(r, PLAN_GPU_STEP, "transfer");
     }
@@ -646,12 +652,14 @@ static void run_gpu_train(struct runner *r, int tiny)
         snprintf(r->gpu_lost, sizeof r->gpu_lost, "the GPU could not be opened again: %.200s", err);
     const char *e = g->last_error();
     if (e) n = 0;
-    char params[160];
-    snprintf(params, sizeof params, "{\"layers\": \"%s\", \"batch\": %d, \"optimizer\": \"adam\", \"precision\": \"%s\"}",
-             layers, batch, eng_precision_name(prec));
+    struct probe_params params;
+    probe_params_init(&params, PROBE_PP_MLP);
+    snprintf(params.layers, sizeof params.layers, "%s", layers);
+    snprintf(params.optimizer, sizeof params.optimizer, "adam");
+    params.batch = batch, params.dtype = probe_dtype_parse(eng_precision_name(prec));
     const char *why = stopped(r) ? "interrupted" : e ? e : r->gpu_lost[0] ? r->gpu_lost : "the engine could not run (out of device memory?)";
     struct probe_result *rows[2];
-    train_rows(r, r->opt->gpu_device, tiny, params, secs, n, batch, flops, why, rows);
+    train_rows(r, r->opt->gpu_device, tiny, &params, secs, n, batch, flops, why, rows);
     free(secs);
     progress(r, PLAN_GPU_STEP, tiny ? "train-tiny (GPU)" : "train-mlp (GPU)");
 }
@@ -720,11 +728,13 @@ static double measured_peak_gflops(struct runner *r, int gpu, enum eng_precision
 /* The catalog's dense peak for the step's precision (GFLOP/s): the CPU's from its table (or its
  * vector units), a GPU's from the knowledge base's accelerator catalog; 0 when there is none.
  * *source says which. */
-static double catalog_peak_gflops(const struct runner *r, int gpu, enum eng_precision prec, const char **source)
+static double catalog_peak_gflops(const struct runner *r, int gpu, enum eng_precision prec, const char **source,
+                                  enum probe_peak_kind *kind)
 {
-    *source = "catalog";
+    *source = "catalog", *kind = PROBE_PEAK_CATALOG;
     if (!gpu) {
         *source = r->run->hw.cpu.peak_estimated ? "cpu peak estimated from its vector units" : "cpu peak table";
+        *kind = r->run->hw.cpu.peak_estimated ? PROBE_PEAK_ESTIMATE : PROBE_PEAK_TABLE;
         return r->run->hw.cpu.peak_gflops;
     }
     const struct probe_accel *a = NULL;
@@ -780,12 +790,13 @@ static void run_train_gpt(struct runner *r, int gpu)
     int n = be && secs ? gpt_steps(r, be, s, warmup, steps, secs, &fpt, why, sizeof why) : 0;
     if (gpu && r->opt->gpu->last_error()) n = 0, snprintf(why, sizeof why, "%s", r->opt->gpu->last_error());
     const char *catalog_source;
+    enum probe_peak_kind catalog_kind;
     double measured = n ? measured_peak_gflops(r, gpu, prec) : 0,
-           catalog = catalog_peak_gflops(r, gpu, prec, &catalog_source);
-    char params[160];
-    snprintf(params, sizeof params,
-             "{\"n_layer\": %d, \"n_head\": %d, \"n_embd\": %d, \"ctx\": %d, \"vocab\": %d, \"batch\": %d, "
-             "\"precision\": \"%s\"}", s.L, s.H, s.C, s.T, s.V, s.B, eng_precision_name(prec));
+           catalog = catalog_peak_gflops(r, gpu, prec, &catalog_source, &catalog_kind);
+    struct probe_params params;
+    probe_params_init(&params, PROBE_PP_GPT);
+    params.n_layer = s.L, params.n_head = s.H, params.n_embd = s.C, params.ctx = s.T, params.vocab = s.V, params.batch = s.B;
+    params.dtype = probe_dtype_parse(eng_precision_name(prec));
     /* tokens/s, model TFLOP/s (FLOPs per token: 6 N + 12 L H Q T), and MFU against the measured GEMM
      * peak and against the catalog's; a device the catalog lacks is measured against its GEMM. */
     double peaks[2] = {measured, catalog > 0 ? catalog : measured};
@@ -797,10 +808,12 @@ static void run_train_gpt(struct runner *r, int gpu)
         if (gpu) snprintf(res->device, sizeof res->device, "%s", r->opt->gpu_device);
         if (k >= 2) {
             const char *source = k == 2 ? "measured gemm" : catalog > 0 ? catalog_source : "measured gemm (not in the catalog)";
-            snprintf(res->params, sizeof res->params, "{\"peak_tflops\": %.4g, \"peak_source\": \"%s\"}",
-                     peaks[k - 2] / 1e3, source);
+            probe_params_init(&res->params, PROBE_PP_PEAK);
+            res->params.peak_tflops = peaks[k - 2] / 1e3;
+            snprintf(res->params.peak_source, sizeof res->params.peak_source, "%s", source);
+            res->params.peak_kind = k == 2 || catalog <= 0 ? PROBE_PEAK_GEMM : catalog_kind;
         } else {
-            snprintf(res->params, sizeof res->params, "%s", params);
+            res->params = params;
         }
         if (n == 0 || (k >= 2 && peaks[k - 2] <= 0)) {
             res->skipped = 1;

@@ -1004,14 +1004,14 @@ Test(cuda, gpu_results_get_a_fraction_of_the_catalog_peak)
     snprintf(a->kind, sizeof a->kind, "nvidia");
     snprintf(a->catalog_id, sizeof a->catalog_id, "h200-sxm");
     a->peak_fp32_tflops = 67, a->peak_bf16_tflops = 989.4, a->peak_fp16_tflops = 989.4, a->peak_bandwidth_gbs = 4800;
-    static const struct { const char *workload, *metric, *device, *params; double median, fraction; } rows[] = {
-        {"gemm", "gflops", "cuda:0", "{\"n\": 8192, \"dtype\": \"bf16\"}", 742050, 0.75},
-        {"gemm", "gflops", "cuda:0", "{\"n\": 8192, \"dtype\": \"fp32\"}", 50250, 0.75},
-        {"gemm", "gflops", "cuda:0", "{\"n\": 8192, \"dtype\": \"tf32\"}", 300000, -1},
-        {"stream", "copy_gbs", "cuda:0", "{}", 4320, 0.9},
-        {"train-mlp", "gflops", "cuda:0", "{\"precision\": \"bf16\"}", 494700, 0.5},
-        {"train-mlp", "samples_per_s", "cuda:0", "{\"precision\": \"bf16\"}", 1000, 0.5},
-        {"gemm", "gflops", "cpu", "{\"n\": 1024, \"dtype\": \"fp32\"}", 200, -1},
+    static const struct { const char *workload, *metric, *device; enum probe_dtype dtype; double median, fraction; } rows[] = {
+        {"gemm", "gflops", "cuda:0", PROBE_DTYPE_BF16, 742050, 0.75},
+        {"gemm", "gflops", "cuda:0", PROBE_DTYPE_FP32, 50250, 0.75},
+        {"gemm", "gflops", "cuda:0", PROBE_DTYPE_TF32, 300000, -1},
+        {"stream", "copy_gbs", "cuda:0", PROBE_DTYPE_NONE, 4320, 0.9},
+        {"train-mlp", "gflops", "cuda:0", PROBE_DTYPE_BF16, 494700, 0.5},
+        {"train-mlp", "samples_per_s", "cuda:0", PROBE_DTYPE_BF16, 1000, 0.5},
+        {"gemm", "gflops", "cpu", PROBE_DTYPE_FP32, 200, -1},
     };
     int n = sizeof rows / sizeof rows[0];
     for (int i = 0; i < n; i++) {
@@ -1019,7 +1019,8 @@ Test(cuda, gpu_results_get_a_fraction_of_the_catalog_peak)
         snprintf(r->workload, sizeof r->workload, "%s", rows[i].workload);
         snprintf(r->metric, sizeof r->metric, "%s", rows[i].metric);
         snprintf(r->device, sizeof r->device, "%s", rows[i].device);
-        snprintf(r->params, sizeof r->params, "%s", rows[i].params);
+        probe_params_init(&r->params, PROBE_PP_GEMM);
+        r->params.dtype = rows[i].dtype;
         r->stats.median = rows[i].median;
         r->peak_fraction = -1;
     }

@@ -16,7 +16,6 @@
 #include "knowledge/advisor.h"
 #include "knowledge/presets.h"
 #include "knowledge/probe_store.h"
-#include "probes/advisor_fw.h"
 #include "probes/advisor_hw.h"
 #include "probes/child.h"
 #include "probes/frameworks.h"
@@ -375,10 +374,13 @@ Test(frameworks, advisor_hardware_finds_the_latest_run_with_frameworks)
 static const struct probe_result *row_of(const struct probe_run *run, const char *framework, const char *mode,
                                          const char *model)
 {
-    char want[160];
-    snprintf(want, sizeof want, "\"framework\":\"%s\",\"mode\":\"%s\",\"model\":\"%s\"", framework, mode, model);
-    for (int i = 0; i < run->nresults; i++)
-        if (!strcmp(run->results[i].workload, "frameworks") && strstr(run->results[i].params, want)) return &run->results[i];
+    int m = strcmp(model, "gpt") == 0 ? 1 : strcmp(model, "mlp") == 0 ? 0 : -1;
+    for (int i = 0; i < run->nresults; i++) {
+        const struct probe_params *p = &run->results[i].params;
+        if (!strcmp(run->results[i].workload, "frameworks") && p->shape == PROBE_PP_FRAMEWORK &&
+            !strcmp(p->framework, framework) && !strcmp(p->mode, mode) && p->model == m)
+            return &run->results[i];
+    }
     return NULL;
 }
 
@@ -441,11 +443,9 @@ Test(frameworks, debian_pytorch_trains_the_same_models, .timeout = 240)
         cr_assert_not(eager->skipped, "%s: %s", models[m], eager->reason);
         cr_expect_gt(eager->stats.n, 0);
         cr_expect_gt(eager->stats.median, 0);
-        cJSON *p = cJSON_Parse(eager->params);
-        double loss = cJSON_GetObjectItem(p, "loss")->valuedouble, ref = cJSON_GetObjectItem(p, "engine_loss")->valuedouble;
+        double loss = eager->params.loss, ref = eager->params.engine_loss;
         cr_expect_leq(fabs(loss - ref), 1e-4 * fabs(ref), "%s: %.8g against %.8g", models[m], loss, ref);
         cr_expect_gt(ref, 0);
-        cJSON_Delete(p);
         if (compiled->skipped) cr_expect(strstr(compiled->reason, "needs PyTorch 2"), "%s", compiled->reason);
     }
     cJSON *doc = probe_run_to_json(run);
@@ -603,7 +603,7 @@ Test(frameworks, cancel_within_a_second, .timeout = 90)
     cr_expect_lt(done - w.at, 1.0, "%.2f s after the stop", done - w.at);
     const struct probe_result *r = NULL;
     for (int i = 0; i < run->nresults; i++)
-        if (strstr(run->results[i].params, "\"tensorflow\"")) r = &run->results[i];
+        if (!strcmp(run->results[i].params.framework, "tensorflow")) r = &run->results[i];
     cr_assert_not_null(r, "the hanging framework has its row");
     cr_expect_str_eq(r->reason, "interrupted");
     free(run);
@@ -633,7 +633,8 @@ Test(frameworks, a_gpu_the_framework_cannot_use_is_a_row, .timeout = 240)
     cr_assert_not_null(gpu);
     cr_expect(gpu->skipped);
     cr_expect(strstr(gpu->reason, "torch.cuda.is_available() is False"), "%s", gpu->reason);
-    cr_expect(strstr(gpu->params, "\"framework\":\"pytorch\"") && strstr(gpu->params, "\"kind\":\"nvidia\""), "%s", gpu->params);
+    cr_expect_str_eq(gpu->params.framework, "pytorch");
+    cr_expect_str_eq(gpu->params.kind, "nvidia");
     cr_assert_not_null(eager);
     cr_expect_not(eager->skipped, "%s", eager->reason);
     free(run);

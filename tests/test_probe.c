@@ -434,11 +434,13 @@ Test(probe, train_gpt_reports_mfu_against_both_peaks, .timeout = 120)
         if (known) {
             /* against 1 TFLOP/s the catalog MFU is the TFLOP/s figure itself (per step, then the median) */
             cr_expect_float_eq(cat->stats.median, tf->stats.median, 1e-9);
-            cr_expect(strstr(cat->params, "\"peak_tflops\": 1,") && strstr(cat->params, "\"cpu peak table\""), "%s",
-                      cat->params);
+            cr_expect_float_eq(cat->params.peak_tflops, 1, 1e-12);
+            cr_expect_str_eq(cat->params.peak_source, "cpu peak table");
+            cr_expect_eq(cat->params.peak_kind, PROBE_PEAK_TABLE);
         } else {
             cr_expect_float_eq(cat->stats.median, mfu->stats.median, 1e-12);
-            cr_expect(strstr(cat->params, "not in the catalog"), "%s", cat->params);
+            cr_expect_str_eq(cat->params.peak_source, "measured gemm (not in the catalog)");
+            cr_expect_eq(cat->params.peak_kind, PROBE_PEAK_GEMM);
         }
         free(run);
     }

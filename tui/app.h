@@ -43,6 +43,7 @@ struct probe_state {
     cJSON *shown, *baseline;    /* the run on screen and the run it is compared with */
     int baseline_pick;
     char message[256];
+    enum probe_save_status message_status; /* what the message tells: PROBE_SAVED a stored run, else a failure */
     int signalled;              /* a signal stopped the probe: the interface ends once it is stored */
     char exit_lines[2][512];    /* then said on standard error: where the run went, if not stored; what was kept */
     struct viewport vp;

@@ -71,6 +71,7 @@ static void reset(struct probe_state *p)
     p->cancel_at = p->finished_at = 0;
     p->baseline_pick = 0;
     p->message[0] = '\0';
+    p->message_status = PROBE_NOTHING;
     p->signalled = 0;
     p->exit_lines[0][0] = p->exit_lines[1][0] = '\0';
 }
@@ -123,6 +124,7 @@ void probe_view_open_stored(struct app *a, const char *id)
     }
     probe_session_baseline(a->k, "latest", p->shown, &p->baseline, err, sizeof err);
     snprintf(p->message, sizeof p->message, "stored probe run");
+    p->message_status = PROBE_SAVED;
     a->screen = SCR_PROBE;
 }
 
@@ -135,6 +137,7 @@ static void store(struct app *a)
     p->signalled = p->session.signal != 0;
     if (probe_session_finish(&p->session, a->k) != 0) {
         snprintf(p->message, sizeof p->message, "out of memory");
+        p->message_status = PROBE_LOST;
         if (p->signalled) probe_session_signal_line(&p->session, 0, p->exit_lines[1], sizeof p->exit_lines[1]);
         return;
     }
@@ -145,6 +148,7 @@ static void store(struct app *a)
         snprintf(how, sizeof how, "cancelled in %s", units_duration(p->finished_at - p->cancel_at, took, sizeof took));
     int cut = p->session.run->interrupted;
     enum probe_save_status st = probe_session_save(&p->session, a->k, where, sizeof where, err, sizeof err);
+    p->message_status = st;
     switch (st) {
     case PROBE_SAVED:
         snprintf(p->message, sizeof p->message, "saved as probe run %s%s%s%s", p->session.run->id, cut ? " (" : "",
@@ -369,7 +373,7 @@ void probe_view_draw(struct app *a)
     char lines[24][512];
     int n = probe_summary_lines(p->shown, lines, 24);
     for (int i = 0; i < n; i++) pane_wrap(pn, -1, i ? 2 : 0, i == 0 ? A_BOLD : A_NORMAL, NULL, 0, lines[i]);
-    int bad = strstr(p->message, "saved as") == NULL && strstr(p->message, "stored probe run") == NULL;
+    int bad = p->message_status != PROBE_SAVED;
     pane_wrap(pn, -1, 0, bad ? crt_attr(PAIR_ACCENT) : crt_attr(PAIR_GOOD), NULL, 0, p->message);
     char line[512];
     if (p->baseline)

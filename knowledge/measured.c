@@ -1,0 +1,181 @@
+/* The one reader of stored probe runs: a document into struct measured_run. */
+#include "knowledge/measured.h"
+#include "common/json_doc.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const dtype_names[] = {"", "fp32", "tf32", "bf16", "fp16", "fp8"};
+static const char *const peak_names[] = {"", "gemm", "estimate", "table", "catalog"};
+static const char *const peak_labels[] = {"vs peak", "vs gemm", "vs estimate", "vs table", "vs catalog"};
+#define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+const char *probe_dtype_name(enum probe_dtype d) { return (unsigned)d < (unsigned)COUNT(dtype_names) ? dtype_names[d] : ""; }
+
+enum probe_dtype probe_dtype_parse(const char *name)
+{
+    for (int i = 1; name && i < COUNT(dtype_names); i++)
+        if (strcmp(name, dtype_names[i]) == 0) return (enum probe_dtype)i;
+    return PROBE_DTYPE_NONE;
+}
+
+const char *probe_peak_kind_name(enum probe_peak_kind k)
+{
+    return (unsigned)k < (unsigned)COUNT(peak_names) ? peak_names[k] : "";
+}
+
+enum probe_peak_kind probe_peak_kind_parse(const char *name)
+{
+    for (int i = 1; name && i < COUNT(peak_names); i++)
+        if (strcmp(name, peak_names[i]) == 0) return (enum probe_peak_kind)i;
+    return PROBE_PEAK_UNKNOWN;
+}
+
+const char *probe_peak_kind_label(enum probe_peak_kind k)
+{
+    return (unsigned)k < (unsigned)COUNT(peak_labels) ? peak_labels[k] : peak_labels[0];
+}
+
+void probe_params_init(struct probe_params *p, enum probe_params_shape shape)
+{
+    memset(p, 0, sizeof *p);
+    p->shape = shape;
+    p->bytes_per_element = p->time_us = p->algbw_gbs = p->peak_tflops = p->per_step = NAN;
+    p->loss = p->engine_loss = p->first_step_s = NAN;
+    p->model = p->python = -1;
+}
+
+static void copy_str(char *dst, size_t n, const cJSON *o, const char *key) { snprintf(dst, n, "%s", json_str(o, key)); }
+
+/* A count member: 0 when absent, not a number or out of range. */
+static int count_of(const cJSON *o, const char *key)
+{
+    double v = json_num(o, key);
+    return isfinite(v) && v >= -2147483648.0 && v <= 2147483647.0 ? (int)v : 0;
+}
+
+static uint64_t bytes_of(const cJSON *o, const char *key)
+{
+    double v = json_num(o, key);
+    return isfinite(v) && v > 0 && v < 1.8e19 ? (uint64_t)v : 0;
+}
+
+static int has(const cJSON *o, const char *key) { return cJSON_GetObjectItemCaseSensitive(o, key) != NULL; }
+
+/* The shape from the keys, in the order the probe table has always told them apart. */
+static enum probe_params_shape shape_of(const cJSON *p)
+{
+    if (!cJSON_IsObject(p)) return PROBE_PP_NONE;
+    if (has(p, "n")) return PROBE_PP_GEMM;
+    if (has(p, "array_bytes")) return PROBE_PP_STREAM;
+    if (has(p, "bytes")) return has(p, "pinned") ? PROBE_PP_TRANSFER : has(p, "ranks") ? PROBE_PP_ALLREDUCE
+                                                                                      : PROBE_PP_DEVICE_COPY;
+    if (has(p, "ranks")) return PROBE_PP_DATA_PARALLEL;
+    if (has(p, "n_layer")) return PROBE_PP_GPT;
+    if (has(p, "framework")) return PROBE_PP_FRAMEWORK;
+    if (has(p, "peak_source") || has(p, "peak_kind") || has(p, "peak_tflops")) return PROBE_PP_PEAK;
+    if (has(p, "layers")) return PROBE_PP_MLP;
+    return PROBE_PP_NONE;
+}
+
+void measured_params_read(const cJSON *o, struct probe_params *p)
+{
+    probe_params_init(p, shape_of(o));
+    if (p->shape == PROBE_PP_NONE) return;
+    p->n = count_of(o, "n");
+    p->dtype = probe_dtype_parse(has(o, "dtype") ? json_str(o, "dtype") : json_str(o, "precision"));
+    p->threads = count_of(o, has(o, "threads_per_rank") ? "threads_per_rank" : "threads");
+    p->array_bytes = bytes_of(o, "array_bytes");
+    p->ntimes = count_of(o, "ntimes");
+    p->bytes_per_element = json_num(o, "bytes_per_element");
+    p->bytes = bytes_of(o, "bytes");
+    const cJSON *pin = cJSON_GetObjectItemCaseSensitive(o, "pinned");
+    p->pinned = cJSON_IsBool(pin) ? (cJSON_IsTrue(pin) ? PROBE_TRI_YES : PROBE_TRI_NO) : PROBE_TRI_UNSET;
+    p->ranks = count_of(o, "ranks");
+    p->time_us = json_num(o, "time_us");
+    p->algbw_gbs = json_num(o, "algbw_gbs");
+    p->wrong = count_of(o, "wrong");
+    copy_str(p->via, sizeof p->via, o, "via");
+    copy_str(p->layers, sizeof p->layers, o, "layers");
+    p->batch = count_of(o, has(o, "batch_per_rank") ? "batch_per_rank" : "batch");
+    copy_str(p->optimizer, sizeof p->optimizer, o, "optimizer");
+    p->n_layer = count_of(o, "n_layer"), p->n_head = count_of(o, "n_head"), p->n_embd = count_of(o, "n_embd");
+    p->ctx = count_of(o, "ctx"), p->vocab = count_of(o, "vocab");
+    p->peak_tflops = json_num(o, "peak_tflops");
+    copy_str(p->peak_source, sizeof p->peak_source, o, "peak_source");
+    p->peak_kind = probe_peak_kind_parse(json_str(o, "peak_kind"));
+    copy_str(p->framework, sizeof p->framework, o, "framework");
+    copy_str(p->mode, sizeof p->mode, o, "mode");
+    copy_str(p->kind, sizeof p->kind, o, "kind");
+    copy_str(p->version, sizeof p->version, o, "version");
+    const char *model = json_str(o, "model");
+    p->model = strcmp(model, "gpt") == 0 ? 1 : strcmp(model, "mlp") == 0 ? 0 : -1;
+    p->per_step = json_num(o, "per_step");
+    p->python = has(o, "python") ? count_of(o, "python") : -1;
+    p->loss = json_num(o, "loss");
+    p->engine_loss = json_num(o, "engine_loss");
+    p->first_step_s = json_num(o, "first_step_s");
+}
+
+void measured_result_read(const cJSON *r, struct measured_result *out)
+{
+    memset(out, 0, sizeof *out);
+    out->json = r;
+    copy_str(out->workload, sizeof out->workload, r, "workload");
+    copy_str(out->device, sizeof out->device, r, "device");
+    copy_str(out->metric, sizeof out->metric, r, "metric");
+    copy_str(out->unit, sizeof out->unit, r, "unit");
+    copy_str(out->reason, sizeof out->reason, r, "reason");
+    out->median = json_num(r, "median"), out->min = json_num(r, "min"), out->max = json_num(r, "max");
+    out->cv = json_num(r, "cv"), out->peak_fraction = json_num(r, "peak_fraction");
+    out->stated_ok = strcmp(json_str(r, "status"), "ok") == 0;
+    out->ok = out->stated_ok && isfinite(out->median);
+    out->noisy = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "noisy"));
+    measured_params_read(cJSON_GetObjectItemCaseSensitive(r, "params"), &out->params);
+}
+
+static void read_accel(const cJSON *a, struct measured_accel *out)
+{
+    memset(out, 0, sizeof *out);
+    copy_str(out->kind, sizeof out->kind, a, "kind");
+    copy_str(out->name, sizeof out->name, a, "name");
+    copy_str(out->catalog_id, sizeof out->catalog_id, a, "catalog_id");
+    out->count = count_of(a, "count");
+    out->memory_bytes = json_num(a, "memory_bytes");
+}
+
+int measured_read(const cJSON *doc, struct measured_run *out)
+{
+    memset(out, 0, sizeof *out);
+    out->cpu_cores = out->cpu_memory_bytes = out->fw_gpt_layers = NAN;
+    if (!cJSON_IsObject(doc)) return -1;
+    copy_str(out->id, sizeof out->id, doc, "id");
+    copy_str(out->started_at, sizeof out->started_at, doc, "started_at");
+    out->interrupted = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "interrupted"));
+    const cJSON *ranks = cJSON_GetObjectItemCaseSensitive(doc, "ranks");
+    out->has_ranks = ranks != NULL;
+    out->rank_count = count_of(ranks, "count");
+    const cJSON *hosts = cJSON_GetObjectItemCaseSensitive(ranks, "hosts");
+    out->host_count = cJSON_IsArray(hosts) ? cJSON_GetArraySize(hosts) : 0;
+    const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(doc, "cpu");
+    out->cpu_cores = json_num(cpu, "cores");
+    out->cpu_memory_bytes = json_num(cpu, "memory_bytes");
+    copy_str(out->cpu_model, sizeof out->cpu_model, cpu, "model");
+    const cJSON *models = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "frameworks"), "models");
+    copy_str(out->fw_mlp_layers, sizeof out->fw_mlp_layers, cJSON_GetObjectItemCaseSensitive(models, "mlp"), "layers");
+    out->fw_gpt_layers = json_num(cJSON_GetObjectItemCaseSensitive(models, "gpt"), "n_layer");
+    const cJSON *x;
+    const cJSON *accel = cJSON_GetObjectItemCaseSensitive(doc, "accelerators"), *results = cJSON_GetObjectItemCaseSensitive(doc, "results");
+    if (!cJSON_IsArray(accel)) accel = NULL;
+    if (!cJSON_IsArray(results)) results = NULL;
+    cJSON_ArrayForEach(x, accel) {
+        if (out->naccel == MEASURED_MAX_ACCEL) break;
+        read_accel(x, &out->accel[out->naccel++]);
+    }
+    cJSON_ArrayForEach(x, results) {
+        if (out->nresults == MEASURED_MAX_RESULTS) break;
+        measured_result_read(x, &out->results[out->nresults++]);
+    }
+    return 0;
+}
