@@ -140,7 +140,8 @@ static void read_accel(const cJSON *a, struct measured_accel *out)
     memset(out, 0, sizeof *out);
     copy_str(out->kind, sizeof out->kind, a, "kind");
     copy_str(out->name, sizeof out->name, a, "name");
-    copy_str(out->catalog_id, sizeof out->catalog_id, a, "catalog_id");
+    /* the catalog entry the probe matched: {"id": ..., the peaks}, or null */
+    copy_str(out->catalog_id, sizeof out->catalog_id, cJSON_GetObjectItemCaseSensitive(a, "catalog"), "id");
     out->count = count_of(a, "count");
     out->memory_bytes = json_num(a, "memory_bytes");
 }

@@ -38,7 +38,7 @@ static void store(const char *id, const char *started, int interrupted, const ch
     cJSON_Delete(doc);
 }
 
-#define H100 "{\"kind\": \"nvidia\", \"name\": \"NVIDIA H100 80GB HBM3\", \"count\": 8, \"memory_bytes\": 85e9, \"catalog_id\": \"h100-sxm\"}"
+#define H100 "{\"kind\": \"nvidia\", \"name\": \"NVIDIA H100 80GB HBM3\", \"count\": 8, \"memory_bytes\": 85e9, \"catalog\": {\"id\": \"h100-sxm\"}}"
 #define CPU_ROWS                                                                                                        \
     "{\"workload\": \"gemm\", \"device\": \"cpu\", \"metric\": \"gflops_best\", \"status\": \"ok\", \"median\": 2000,"  \
     " \"params\": {\"n\": 2048}},"                                                                                     \

@@ -258,3 +258,32 @@ Test(probe_params, a_frameworks_devices_are_a_set, .timeout = 180)
     ts_rmtree(dir);
     free(dir);
 }
+
+/* The accelerator's catalog entry as the run's document writes it ("catalog": {"id": ...}) is
+ * the one the reader takes back: the advisor matches an answered accelerator against it. A run
+ * without a match reads back with no id. */
+Test(probe_params, catalog_id_read_back_from_the_written_document)
+{
+    struct probe_run *run = calloc(1, sizeof *run);
+    cr_assert_not_null(run);
+    run->hw.naccel = 2;
+    snprintf(run->hw.accel[0].kind, sizeof run->hw.accel[0].kind, "nvidia");
+    snprintf(run->hw.accel[0].name, sizeof run->hw.accel[0].name, "NVIDIA H100 80GB HBM3");
+    snprintf(run->hw.accel[0].catalog_id, sizeof run->hw.accel[0].catalog_id, "h100-sxm");
+    run->hw.accel[0].count = 8;
+    snprintf(run->hw.accel[1].kind, sizeof run->hw.accel[1].kind, "amd");
+    snprintf(run->hw.accel[1].name, sizeof run->hw.accel[1].name, "gfx000");
+    run->hw.accel[1].count = 1;
+    cJSON *doc = probe_run_to_json(run);
+    cr_assert_not_null(doc);
+    struct measured_run *m = calloc(1, sizeof *m);
+    cr_assert_not_null(m);
+    cr_assert_eq(measured_read(doc, m), 0);
+    cr_assert_eq(m->naccel, 2);
+    cr_expect_str_eq(m->accel[0].catalog_id, "h100-sxm");
+    cr_expect_eq(m->accel[0].count, 8);
+    cr_expect_str_eq(m->accel[1].catalog_id, "");
+    cJSON_Delete(doc);
+    free(m);
+    free(run);
+}
