@@ -99,42 +99,41 @@ static const char *npy_header_keys(const char *h, const char *end, const char *v
     }
 }
 
-int eng_npy_parse(const unsigned char *buf, size_t len, const char *name, struct eng_array *out, char *err,
-                  size_t errsz)
+/* The header's place: its length and where it starts, by the format's version. */
+static int npy_header_place(const unsigned char *buf, size_t len, const char *name, size_t *header_len,
+                            size_t *header_at, char *err, size_t errsz)
 {
-    memset(out, 0, sizeof *out);
     if (len < 10 || memcmp(buf, "\x93NUMPY", 6) != 0) {
         snprintf(err, errsz, "%s: not a .npy file (no \\x93NUMPY magic)", name);
         return ENG_ERR_INPUT;
     }
     int major = buf[6];
-    size_t header_len, header_at;
     if (major == 1) {
-        header_len = (size_t)buf[8] | (size_t)buf[9] << 8;
-        header_at = 10;
+        *header_len = (size_t)buf[8] | (size_t)buf[9] << 8;
+        *header_at = 10;
     } else if (major == 2 || major == 3) {
         if (len < 12) {
             snprintf(err, errsz, "%s: truncated .npy header", name);
             return ENG_ERR_INPUT;
         }
-        header_len = (size_t)buf[8] | (size_t)buf[9] << 8 | (size_t)buf[10] << 16 | (size_t)buf[11] << 24;
-        header_at = 12;
+        *header_len = (size_t)buf[8] | (size_t)buf[9] << 8 | (size_t)buf[10] << 16 | (size_t)buf[11] << 24;
+        *header_at = 12;
     } else {
         snprintf(err, errsz, "%s: .npy version %d.%d is not supported (1.0, 2.0, 3.0)", name, major, buf[7]);
         return ENG_ERR_INPUT;
     }
-    if (header_len > len - header_at) {
-        snprintf(err, errsz, "%s: .npy header length %zu runs past the end of the file (%zu bytes)", name, header_len, len);
+    if (*header_len > len - *header_at) {
+        snprintf(err, errsz, "%s: .npy header length %zu runs past the end of the file (%zu bytes)", name, *header_len,
+                 len);
         return ENG_ERR_INPUT;
     }
-    const char *h = (const char *)buf + header_at, *hend = h + header_len;
-    const char *val[NPY_NKEYS];
-    const char *bad = npy_header_keys(h, hend, val);
-    if (bad) {
-        snprintf(err, errsz, "%s: .npy header %s", name, bad);
-        return ENG_ERR_INPUT;
-    }
-    /* descr */
+    return ENG_OK;
+}
+
+/* 'descr' (one of three dtypes) and 'fortran_order' (False only). */
+static int npy_dtype_and_order(const char *const *val, const char *hend, const char *name, struct eng_array *out,
+                               size_t *item, char *err, size_t errsz)
+{
     const char *p = val[NPY_DESCR];
     if (!p) {
         snprintf(err, errsz, "%s: .npy header has no 'descr'", name);
@@ -149,16 +148,14 @@ int eng_npy_parse(const unsigned char *buf, size_t len, const char *name, struct
         descr[i] = '\0';
         if (p >= hend || *p != q) descr[0] = '\0';
     }
-    size_t item;
-    if (strcmp(descr, "<f4") == 0) out->dtype = ENG_F32, item = 4;
-    else if (strcmp(descr, "<i4") == 0) out->dtype = ENG_I32, item = 4;
-    else if (strcmp(descr, "<i8") == 0) out->dtype = ENG_I64, item = 8;
+    if (strcmp(descr, "<f4") == 0) out->dtype = ENG_F32, *item = 4;
+    else if (strcmp(descr, "<i4") == 0) out->dtype = ENG_I32, *item = 4;
+    else if (strcmp(descr, "<i8") == 0) out->dtype = ENG_I64, *item = 8;
     else {
         snprintf(err, errsz, "%s: dtype '%s' is not supported (little-endian float32 <f4, int32 <i4 or int64 <i8)", name,
                  descr[0] ? descr : "?");
         return ENG_ERR_INPUT;
     }
-    /* fortran_order */
     p = val[NPY_FORTRAN];
     p = p ? skip_space(p, hend) : NULL;
     if (!p || (size_t)(hend - p) < 4) {
@@ -173,16 +170,21 @@ int eng_npy_parse(const unsigned char *buf, size_t len, const char *name, struct
         snprintf(err, errsz, "%s: .npy 'fortran_order' is neither True nor False", name);
         return ENG_ERR_INPUT;
     }
-    /* shape: (a,) or (a, b) */
-    p = val[NPY_SHAPE];
+    return ENG_OK;
+}
+
+/* 'shape': (a,) or (a, b), into out->shape; *ndim and the element count. */
+static int npy_shape(const char *p, const char *hend, const char *name, struct eng_array *out, int *ndim,
+                     uint64_t *count, char *err, size_t errsz)
+{
     p = p ? skip_space(p, hend) : NULL;
     if (!p || p >= hend || *p != '(') {
         snprintf(err, errsz, "%s: .npy header has no 'shape' tuple", name);
         return ENG_ERR_INPUT;
     }
     p++;
-    int ndim = 0;
-    uint64_t count = 1;
+    *ndim = 0;
+    *count = 1;
     for (;;) {
         p = skip_space(p, hend);
         if (p < hend && *p == ')') break;
@@ -198,23 +200,45 @@ int eng_npy_parse(const unsigned char *buf, size_t len, const char *name, struct
             }
             v = v * 10 + (uint64_t)(*p++ - '0');
         }
-        if (ndim == 2) {
+        if (*ndim == 2) {
             snprintf(err, errsz, "%s: arrays of more than 2 dimensions are not supported", name);
             return ENG_ERR_INPUT;
         }
-        if (v > INT64_MAX || (v && count > UINT64_MAX / v)) {
+        if (v > INT64_MAX || (v && *count > UINT64_MAX / v)) {
             snprintf(err, errsz, "%s: .npy shape product overflows", name);
             return ENG_ERR_INPUT;
         }
-        out->shape[ndim++] = (int64_t)v;
-        count *= v;
+        out->shape[(*ndim)++] = (int64_t)v;
+        *count *= v;
         p = skip_space(p, hend);
         if (p < hend && *p == ',') p++;
     }
-    if (ndim == 0) {
+    if (*ndim == 0) {
         snprintf(err, errsz, "%s: scalar arrays are not supported (need 1 or 2 dimensions)", name);
         return ENG_ERR_INPUT;
     }
+    return ENG_OK;
+}
+
+int eng_npy_parse(const unsigned char *buf, size_t len, const char *name, struct eng_array *out, char *err,
+                  size_t errsz)
+{
+    memset(out, 0, sizeof *out);
+    size_t header_len, header_at, item;
+    int status = npy_header_place(buf, len, name, &header_len, &header_at, err, errsz);
+    if (status) return status;
+    const char *h = (const char *)buf + header_at, *hend = h + header_len;
+    const char *val[NPY_NKEYS];
+    const char *bad = npy_header_keys(h, hend, val);
+    if (bad) {
+        snprintf(err, errsz, "%s: .npy header %s", name, bad);
+        return ENG_ERR_INPUT;
+    }
+    int ndim;
+    uint64_t count;
+    if ((status = npy_dtype_and_order(val, hend, name, out, &item, err, errsz)) ||
+        (status = npy_shape(val[NPY_SHAPE], hend, name, out, &ndim, &count, err, errsz)))
+        return status;
     size_t data_at = header_at + header_len, have = len - data_at;
     if (count > SIZE_MAX / item || count * item != have) {
         snprintf(err, errsz, "%s: shape (%lld%s%lld) needs %llu bytes of data but the file holds %zu", name,

@@ -350,19 +350,20 @@ Test(options, a_value_out_of_range_is_one_line)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) expect_exactly(cases[i].args, 3, cases[i].err);
 }
 
-/* No function in cli/ runs over 120 lines: from the line that opens its body at column 0 (or ends
+/* No function in the program's sources runs over 120 lines: from the line that opens its body at column 0 (or ends
  * its signature with " {") to the "}" at column 0 that closes it. */
-Test(options, no_function_in_cli_over_120_lines)
+/* The functions' lengths in one folder's sources; returns the number of files read. */
+static int check_function_lengths(const char *folder)
 {
     const char *fixtures = getenv("FWADVISOR_FIXTURES");
     char dir[4200];
-    snprintf(dir, sizeof dir, "%s/../../cli", fixtures ? fixtures : "tests/fixtures");
+    snprintf(dir, sizeof dir, "%s/../../%s", fixtures ? fixtures : "tests/fixtures", folder);
     DIR *d = opendir(dir);
     cr_assert_not_null(d, "%s", dir);
     int files = 0;
     for (struct dirent *e; (e = readdir(d)) != NULL;) {
         size_t n = strlen(e->d_name);
-        if (n < 3 || strcmp(e->d_name + n - 2, ".c") != 0) continue;
+        if (n < 3 || (strcmp(e->d_name + n - 2, ".c") != 0 && strcmp(e->d_name + n - 3, ".cu") != 0)) continue;
         char path[4500];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         char *text = ts_read(path, NULL);
@@ -377,8 +378,8 @@ Test(options, no_function_in_cli_over_120_lines)
                          p[len - 3] == ')');
             if (opens && !start) start = line;
             else if (len == 1 && p[0] == '}' && start) {
-                cr_expect_leq(line - start + 1, 120, "%s: the function from line %d has %d lines", e->d_name, start,
-                              line - start + 1);
+                cr_expect_leq(line - start + 1, 120, "%s/%s: the function from line %d has %d lines", folder, e->d_name,
+                              start, line - start + 1);
                 start = 0;
             }
             p = end ? end + 1 : p + len;
@@ -386,5 +387,16 @@ Test(options, no_function_in_cli_over_120_lines)
         free(text);
     }
     closedir(d);
-    cr_expect_geq(files, 8, "the cli/ sources were read");
+    return files;
+}
+
+Test(options, no_function_over_120_lines)
+{
+    static const struct {
+        const char *folder;
+        int at_least;
+    } folders[] = {{"cli", 8}, {"tui", 10}, {"probes", 15}, {"knowledge", 20}, {"engine", 10}, {"engine/cuda", 3}, {"common", 8}};
+    for (size_t i = 0; i < sizeof folders / sizeof folders[0]; i++)
+        cr_expect_geq(check_function_lengths(folders[i].folder), folders[i].at_least, "the %s/ sources were read",
+                      folders[i].folder);
 }
