@@ -153,6 +153,15 @@ Test(kb_2026, vllm_hardware_follows_its_docs)
                      "nvidia,amd,tpu,intel,ascend,apple,cpu");
 }
 
+/* OpenVINO runs on x86 and Arm CPUs as well as Intel's GPUs and NPUs (its README and system
+ * requirements): a CPU server or edge box is one of its targets, not "not on cpu hardware". */
+Test(kb_2026, openvino_runs_on_cpus)
+{
+    char t[256];
+    cr_expect_str_eq(text_of("SELECT hardware FROM runtimes WHERE id = ?1", "openvino", t, sizeof t), "cpu,intel");
+    cr_expect_str_eq(text_of("SELECT targets FROM runtimes WHERE id = ?1", "openvino", t, sizeof t), "server,edge");
+}
+
 /* The RL rule keeps seed 002 and cites Flax NNX for today's advice; its effect is unchanged. */
 Test(kb_2026, rl_rule_cites_flax_nnx)
 {
@@ -197,6 +206,6 @@ Test(kb_2026, data_version_names_the_refresh)
 {
     char version[64], date[32];
     kb_version(fx.kb, version, sizeof version, date, sizeof date);
-    cr_expect_str_eq(version, "2026.12.2");
+    cr_expect_str_eq(version, "2026.12.3");
     cr_expect_str_eq(date, "2026-12-02");
 }

@@ -90,7 +90,7 @@ INSERT INTO runtimes (id, name, targets, hardware, kinds, status, summary, sourc
  ('tensorrt', 'NVIDIA TensorRT', 'server,edge', 'nvidia', '', 'current',
   'NVIDIA''s inference optimizer and runtime: ONNX (or Torch-TensorRT, TF-TRT) models compiled to an engine per GPU. The standard path on Jetson edge devices (JetPack; TensorRT Edge-LLM for language models) and a back-end of Triton on servers.',
   'tensorrt-llm-jetson', '2026-11-30'),
- ('openvino', 'Intel OpenVINO', 'server,edge', 'intel', '', 'current',
+ ('openvino', 'Intel OpenVINO', 'server,edge', 'cpu,intel', '', 'current',
   'Intel''s inference toolkit: converts PyTorch, TensorFlow, ONNX, Keras, PaddlePaddle and JAX/Flax models and runs them on Intel CPUs, integrated and discrete GPUs and NPUs (also x86 and Arm CPUs in general); OpenVINO Model Server and Optimum Intel for serving.',
   'openvino-docs', '2026-11-30'),
  ('jetstream', 'JetStream', 'server', 'tpu', 'llm', 'current',
