@@ -115,6 +115,8 @@ int adv_source_index(const struct adv_kb *akb, const char *id) { return ADV_FIND
 const char *adv_kb_version(const struct adv_kb *akb) { return akb->version; }
 int adv_kb_framework_count(const struct adv_kb *akb) { return akb->nfw; }
 const char *adv_kb_framework_name(const struct adv_kb *akb, int i) { return akb->fw[i].name; }
+const char *adv_kb_framework_id(const struct adv_kb *akb, int i) { return akb->fw[i].id; }
+const char *adv_kb_framework_summary(const struct adv_kb *akb, int i) { return akb->fw[i].summary; }
 int adv_kb_criterion_count(const struct adv_kb *akb) { return akb->ncrit; }
 const char *adv_kb_criterion_id(const struct adv_kb *akb, int i) { return akb->crit[i].id; }
 const char *adv_kb_criterion_name(const struct adv_kb *akb, int i) { return akb->crit[i].name; }
@@ -279,11 +281,12 @@ static int load_basic(struct loader *L)
     int rc;
     int cap;
     if (count_rows(L, "frameworks", ADV_MAX_FRAMEWORKS, &cap)) return L->status;
-    if (!(st = query(L, "SELECT id, name FROM frameworks ORDER BY id COLLATE BINARY"))) return L->status;
+    if (!(st = query(L, "SELECT id, name, summary FROM frameworks ORDER BY id COLLATE BINARY"))) return L->status;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         if (akb->nfw == cap) return row_past_count(L, st, "frameworks");
         akb->fw[akb->nfw].id = S(COL(st, 0));
-        akb->fw[akb->nfw++].name = S(COL(st, 1));
+        akb->fw[akb->nfw].name = S(COL(st, 1));
+        akb->fw[akb->nfw++].summary = S(COL(st, 2));
     }
     if (finish(L, st, rc) || IN_ID_ORDER(L, akb->fw, akb->nfw, "frameworks")) return L->status;
     if (count_rows(L, "criteria", 0, &cap) || !(akb->crit = room(L, cap, 0, sizeof *akb->crit))) return L->status;
@@ -519,6 +522,33 @@ int adv_kb_load(kb *k, struct adv_kb **out, char *err, size_t errsz)
     }
     kb_version(k, akb->version, sizeof akb->version, akb->date, sizeof akb->date);
     *out = akb;
+    return KB_OK;
+}
+
+/* --- the answers' ids --------------------------------------------------------------------- */
+
+_Static_assert(ANS_ID_LIST_MAX == ADV_MAX_FRAMEWORKS, "a team may name every framework the advisor holds");
+
+int adv_check_answer_ids(const struct adv_kb *akb, const struct answers *a, char *err, size_t errsz)
+{
+    for (int i = 0; i < ans_key_count; i++) {
+        const struct ans_key *key = &ans_keys[i];
+        if (key->type != ANS_ID_LIST || strcmp(key->table, "frameworks") != 0) continue;
+        for (int k = 0; k < answers_id_count(a, (enum ans_index)i); k++) {
+            const char *id = answers_id(a, (enum ans_index)i, k);
+            if (ans_key_allows(key, id) || adv_fw_index(akb, id) >= 0) continue;
+            struct suggest sg;
+            suggest_init(&sg, id);
+            for (int f = 0; f < akb->nfw; f++) suggest_offer(&sg, akb->fw[f].id);
+            if (suggest_result(&sg))
+                snprintf(err, errsz, "key '%s': '%s' is not a %s of the knowledge base (did you mean '%s'? fwadvisor kb list %s)",
+                         key->name, id, key->noun, suggest_result(&sg), key->table);
+            else
+                snprintf(err, errsz, "key '%s': '%s' is not a %s of the knowledge base (fwadvisor kb list %s)", key->name, id,
+                         key->noun, key->table);
+            return KB_ERR_INPUT;
+        }
+    }
     return KB_OK;
 }
 

@@ -361,6 +361,9 @@ cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, con
  * ids), and a score 0..10, or -1 where the knowledge base has none. */
 int adv_kb_framework_count(const struct adv_kb *akb);
 const char *adv_kb_framework_name(const struct adv_kb *akb, int i);
+/* Framework i's id and its one-line summary. */
+const char *adv_kb_framework_id(const struct adv_kb *akb, int i);
+const char *adv_kb_framework_summary(const struct adv_kb *akb, int i);
 int adv_kb_criterion_count(const struct adv_kb *akb);
 const char *adv_kb_criterion_name(const struct adv_kb *akb, int i);
 const char *adv_kb_criterion_id(const struct adv_kb *akb, int i);

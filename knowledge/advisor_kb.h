@@ -57,7 +57,7 @@ struct adv_kb {
     struct arena_block *arena;
     char version[64], date[32];
     int nfw, ncrit, nhw, nstrat, nrt, nacc, nrules, nsources;
-    struct { const char *id, *name; } fw[ADV_MAX_FRAMEWORKS];
+    struct { const char *id, *name, *summary; } fw[ADV_MAX_FRAMEWORKS];
     struct { const char *id, *name, *source; double weight; } *crit;
     struct { const char *id, *name; } hw[ADV_MAX_HARDWARE];
     struct adv_score *scores[ADV_MAX_FRAMEWORKS]; /* per framework, ncrit of them */
@@ -109,6 +109,9 @@ int adv_source_index(const struct adv_kb *akb, const char *id);
 /* The value of a fact for these answers: from the matching rule with the highest priority that
  * states it (ties: the first in id order). Returns 1 and fills *value (and *rule) when found. */
 int adv_fact(const struct adv_kb *akb, const struct answers *a, const char *name, double *value, int *rule);
+/* KB_OK when every id the answers name in a list of ids (team) is a row of the knowledge base;
+ * else KB_ERR_INPUT with one line in err naming the key and the nearest id. */
+int adv_check_answer_ids(const struct adv_kb *akb, const struct answers *a, char *err, size_t errsz);
 
 /* applies[i] = 1 when rule i's condition holds for these answers, in the adv_kb's working space
  * (valid until the next call). Every branch of a decision tree that holds counts (evidence, not

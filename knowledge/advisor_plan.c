@@ -606,7 +606,9 @@ int adv_recommend(const struct adv_kb *akb, const struct answers *answers, const
     memset(out, 0, sizeof *out);
     out->answers = *answers;
     answers_fill_defaults(&out->answers);
-    int status = resolve_hardware(akb, hw, out, err, errsz);
+    int status = adv_check_answer_ids(akb, &out->answers, err, errsz);
+    if (status != KB_OK) return status;
+    status = resolve_hardware(akb, hw, out, err, errsz);
     if (status != KB_OK) return status;
     if (answers_settle_os(&out->answers)) {
         size_t used = strlen(out->hardware_note);

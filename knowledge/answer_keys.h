@@ -8,7 +8,9 @@
 
 enum ans_type {
     ANS_ENUM,      /* one of `choices` */
-    ANS_ENUM_LIST, /* a list of `choices` */
+    ANS_ID_LIST,   /* a list of ids from the knowledge-base table `table` (ANS_ID's characters, at
+                      most ANS_ID_LIST_MAX), or one of `choices` alone ("none"); the advisor
+                      checks the ids against the table */
     ANS_INT,       /* integer >= min */
     ANS_NUMBER,    /* number > min (min_exclusive) or >= min */
     ANS_BOOL,      /* choices[0] is true, choices[1] false */
@@ -31,13 +33,16 @@ struct ans_choice {
 struct ans_key {
     const char *name;
     enum ans_type type;
-    const struct ans_choice *choices; /* ANS_ENUM, ANS_ENUM_LIST: the allowed values, in order */
+    const struct ans_choice *choices; /* ANS_ENUM: the allowed values, in order; ANS_ID_LIST: the
+                                         words taken besides ids, each alone */
     int nchoices;
     double min;
     int min_exclusive;
     int default_choice;    /* the choice a left-out answer takes, -1: none (os: the running system) */
     double default_number; /* ANS_INT, ANS_NUMBER: the number a left-out answer takes, 0: none */
     const struct ans_choice *unset; /* offered before the choices to leave the key out, or NULL */
+    const char *table; /* ANS_ID_LIST: the knowledge-base table its ids name ("frameworks") */
+    const char *noun;  /* ANS_ID_LIST: one row of it, in words ("framework") */
 };
 
 /* Indices into ans_keys, in the documented order. */
@@ -59,6 +64,9 @@ _Static_assert(ANS_KEY_COUNT <= 64, "ans_key_set holds a bit per key");
 
 /* Longest ANS_ID value, terminator included. */
 #define ANS_ID_MAX 48
+/* Most ids an ANS_ID_LIST answer holds: as many frameworks as the knowledge base and the advisor
+ * hold (KB_MAX_FRAMEWORKS, ADV_MAX_FRAMEWORKS; checked there). */
+#define ANS_ID_LIST_MAX 32
 
 extern const struct ans_key ans_keys[];
 extern const int ans_key_count;

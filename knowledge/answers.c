@@ -34,10 +34,10 @@ static void describe_key(const struct ans_key *key, char *out, size_t n)
 {
     switch (key->type) {
     case ANS_ENUM: join_choices(key, out, n); break;
-    case ANS_ENUM_LIST: {
-        char list[200];
-        join_choices(key, list, sizeof list);
-        snprintf(out, n, "a list of %s", list);
+    case ANS_ID_LIST: {
+        char words[200];
+        join_choices(key, words, sizeof words);
+        snprintf(out, n, "a list of %s ids (fwadvisor kb list %s), or [\"%s\"] alone", key->noun, key->table, words);
         break;
     }
     case ANS_INT: snprintf(out, n, "a whole number from %g to %g (K, M, B, T suffixes allowed)", key->min, ANS_MAX_NUMBER); break;
@@ -94,23 +94,42 @@ static int number_ok(const struct ans_key *key, double v)
     return key->min_exclusive ? v > key->min : v >= key->min;
 }
 
-/* The bit of "none" in a team list: the team knows no framework yet. */
-static unsigned team_none_bit(void)
+/* Adds one item to an ANS_ID_LIST value: an id (lower-cased, as ANS_ID's are) or one of the
+ * key's words, each once. Returns 0, or -1 with one line in err. */
+static int add_list_item(const struct ans_key *key, struct ans_value *nv, const char *item, const char *where, char *err,
+                         size_t errsz)
 {
-    int idx = 0;
-    allowed_entry(&ans_keys[ANS_TEAM], "none", &idx);
-    return 1u << idx;
+    char id[ANS_ID_MAX];
+    size_t len = strlen(item);
+    for (size_t c = 0; c < sizeof id && c <= len; c++) id[c] = (char)tolower((unsigned char)item[c]);
+    if (len >= sizeof id || !kb_valid_ident(id)) {
+        char words[200];
+        join_choices(key, words, sizeof words);
+        snprintf(err, errsz, "%skey '%s': '%.80s' is not a %s id (lower-case letters, digits, '-', '_', '.') or %s", where,
+                 key->name, item, key->noun, words);
+        return -1;
+    }
+    for (int k = 0; k < nv->count; k++)
+        if (strcmp(nv->ids[k], id) == 0) return 0;
+    if (nv->count == ANS_ID_LIST_MAX) {
+        snprintf(err, errsz, "%skey '%s': more than %d %ss (the most the knowledge base holds)", where, key->name,
+                 ANS_ID_LIST_MAX, key->noun);
+        return -1;
+    }
+    memcpy(nv->ids[nv->count++], id, len + 1);
+    return 0;
 }
 
-/* A team of "none" and a framework: refused with one line in err. */
-static int list_refused(int i, unsigned list, const char *where, char *err, size_t errsz)
+/* A word of an ANS_ID_LIST key ("none") with anything else: refused with one line in err. */
+static int list_refused(const struct ans_key *key, const struct ans_value *nv, const char *where, char *err, size_t errsz)
 {
-    if (i != ANS_TEAM || !(list & team_none_bit()) || !(list & ~team_none_bit())) return 0;
-    char allowed[200];
-    join_choices(&ans_keys[i], allowed, sizeof allowed);
-    snprintf(err, errsz, "%skey 'team': 'none' cannot be combined with a framework (a list of %s, or [\"none\"] alone)",
-             where, allowed);
-    return -1;
+    for (int k = 0; nv->count > 1 && k < nv->count; k++)
+        if (ans_key_allows(key, nv->ids[k])) {
+            snprintf(err, errsz, "%skey '%s': '%s' cannot be combined with a %s (a list of %s ids, or [\"%s\"] alone)", where,
+                     key->name, nv->ids[k], key->noun, key->noun, nv->ids[k]);
+            return -1;
+        }
+    return 0;
 }
 
 /* Sets key i from a JSON value. */
@@ -129,22 +148,17 @@ static int set_from_json(struct answers *a, int i, const cJSON *v, const char *w
         if (!cJSON_IsString(v) || !allowed_entry(key, v->valuestring, &nv.choice))
             return bad_value(where, key, shown, err, errsz);
         break;
-    case ANS_ENUM_LIST: {
+    case ANS_ID_LIST: {
         if (!cJSON_IsArray(v)) return bad_value(where, key, shown, err, errsz);
         const cJSON *item;
         cJSON_ArrayForEach(item, v) {
-            int idx;
-            if (!cJSON_IsString(item) || !allowed_entry(key, item->valuestring, &idx)) {
-                if (cJSON_IsString(item)) snprintf(shown, sizeof shown, "'%.80s'", item->valuestring);
-                else snprintf(shown, sizeof shown, "a non-string item");
-                char allowed[200];
-                join_choices(key, allowed, sizeof allowed);
-                snprintf(err, errsz, "%skey '%s': %s is not one of %s", where, key->name, shown, allowed);
+            if (!cJSON_IsString(item)) {
+                snprintf(err, errsz, "%skey '%s': a non-string item is not a %s id", where, key->name, key->noun);
                 return -1;
             }
-            nv.list |= 1u << idx;
+            if (add_list_item(key, &nv, item->valuestring, where, err, errsz)) return -1;
         }
-        if (list_refused(i, nv.list, where, err, errsz)) return -1;
+        if (list_refused(key, &nv, where, err, errsz)) return -1;
         break;
     }
     case ANS_INT:
@@ -235,9 +249,9 @@ int answers_set(struct answers *a, const char *assignment, char *err, size_t err
     switch (key->type) {
     case ANS_ENUM:
     case ANS_ID: v = cJSON_CreateString(value); break;
-    case ANS_ENUM_LIST: {
+    case ANS_ID_LIST: {
         v = cJSON_CreateArray();
-        char copy[256];
+        char copy[ANS_ID_LIST_MAX * ANS_ID_MAX + 1]; /* the longest list */
         snprintf(copy, sizeof copy, "%s", value);
         for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok && v; tok = strtok_r(NULL, ",", &save)) {
             while (*tok == ' ') tok++;
@@ -292,10 +306,12 @@ void answers_choose(struct answers *a, enum ans_index i, int choice)
     a->v[i] = nv;
 }
 
-int answers_set_list(struct answers *a, enum ans_index i, unsigned list, char *err, size_t errsz)
+int answers_set_ids(struct answers *a, enum ans_index i, const char *const *ids, int n, char *err, size_t errsz)
 {
-    if (list_refused(i, list, "", err, errsz)) return -1;
-    struct ans_value nv = {.given = 1, .present = 1, .list = list};
+    struct ans_value nv = {.given = 1, .present = 1};
+    for (int k = 0; k < n; k++)
+        if (add_list_item(&ans_keys[i], &nv, ids[k], "", err, errsz)) return -1;
+    if (list_refused(&ans_keys[i], &nv, "", err, errsz)) return -1;
     a->v[i] = nv;
     return 0;
 }
@@ -330,7 +346,7 @@ void answers_fill_defaults(struct answers *a)
         struct ans_value *v = &a->v[i];
         int choice = answers_default_choice((enum ans_index)i);
         if (v->present) continue;
-        if (key->type == ANS_ENUM_LIST) v->present = 1; /* an empty list */
+        if (key->type == ANS_ID_LIST) v->present = 1; /* an empty list */
         else if ((key->type == ANS_ENUM || key->type == ANS_BOOL) && choice >= 0) {
             v->present = 1;
             v->choice = choice;
@@ -482,11 +498,21 @@ const char *answers_str(const struct answers *a, enum ans_index i)
 double answers_num(const struct answers *a, enum ans_index i) { return a->v[i].present ? a->v[i].num : 0; }
 int answers_has(const struct answers *a, enum ans_index i) { return a->v[i].present; }
 
-int answers_team_has(const struct answers *a, const char *framework)
+/* The position of id in an ANS_ID_LIST value, or -1. */
+static int id_position(const struct ans_value *v, const char *id)
 {
-    int idx;
-    if (!allowed_entry(&ans_keys[ANS_TEAM], framework, &idx)) return 0;
-    return (a->v[ANS_TEAM].list >> idx) & 1u;
+    for (int k = 0; id && k < v->count; k++)
+        if (strcmp(v->ids[k], id) == 0) return k;
+    return -1;
+}
+
+int answers_team_has(const struct answers *a, const char *framework) { return id_position(&a->v[ANS_TEAM], framework) >= 0; }
+
+int answers_id_count(const struct answers *a, enum ans_index i) { return a->v[i].present ? a->v[i].count : 0; }
+
+const char *answers_id(const struct answers *a, enum ans_index i, int k)
+{
+    return k >= 0 && k < answers_id_count(a, i) ? a->v[i].ids[k] : NULL;
 }
 
 cJSON *answers_to_json(const struct answers *a)
@@ -501,10 +527,9 @@ cJSON *answers_to_json(const struct answers *a)
         else if (key->type == ANS_ENUM) item = cJSON_CreateString(key->choices[v->choice].value);
         else if (key->type == ANS_ID) item = cJSON_CreateString(v->id);
         else if (key->type == ANS_BOOL) item = cJSON_CreateBool(v->flag);
-        else if (key->type == ANS_ENUM_LIST) {
+        else if (key->type == ANS_ID_LIST) {
             item = cJSON_CreateArray();
-            for (int j = 0; item && j < key->nchoices; j++)
-                if ((v->list >> j) & 1u) cJSON_AddItemToArray(item, cJSON_CreateString(key->choices[j].value));
+            for (int j = 0; item && j < v->count; j++) cJSON_AddItemToArray(item, cJSON_CreateString(v->ids[j]));
         } else item = cJSON_CreateNumber(v->num);
         if (!item) {
             cJSON_Delete(obj);
@@ -521,10 +546,7 @@ static int value_equals(const struct ans_key *key, const struct ans_value *v, co
 {
     switch (key->type) {
     case ANS_ENUM: return cJSON_IsString(want) && ans_key_value_index(key, want->valuestring) == v->choice;
-    case ANS_ENUM_LIST: {
-        int idx;
-        return cJSON_IsString(want) && allowed_entry(key, want->valuestring, &idx) && ((v->list >> idx) & 1u);
-    }
+    case ANS_ID_LIST: return cJSON_IsString(want) && id_position(v, want->valuestring) >= 0;
     case ANS_INT:
     case ANS_NUMBER: return cJSON_IsNumber(want) && v->num == want->valuedouble;
     case ANS_BOOL: return cJSON_IsBool(want) && v->flag == cJSON_IsTrue(want);

@@ -18,7 +18,8 @@ struct ans_value {
     char id[ANS_ID_MAX]; /* ANS_ID, held in place so that a copy stays whole */
     double num;       /* ANS_INT, ANS_NUMBER */
     int flag;         /* ANS_BOOL */
-    unsigned list;    /* ANS_ENUM_LIST: bit i = allowed[i] */
+    int count;        /* ANS_ID_LIST: how many of ids hold a value */
+    char ids[ANS_ID_LIST_MAX][ANS_ID_MAX]; /* ANS_ID_LIST: the ids (or its one word) as given, once each */
 };
 
 struct answers {
@@ -42,9 +43,10 @@ int answers_set(struct answers *a, const char *assignment, char *err, size_t err
 
 /* Sets an ANS_ENUM or ANS_BOOL key to its choice-th choice, as given by the user. */
 void answers_choose(struct answers *a, enum ans_index i, int choice);
-/* Sets an ANS_ENUM_LIST key to the choices of the bits of list, as given by the user (a team of
- * "none" and a framework is refused). Returns 0, or -1 with one line in err. */
-int answers_set_list(struct answers *a, enum ans_index i, unsigned list, char *err, size_t errsz);
+/* Sets an ANS_ID_LIST key to n ids (or its word alone), as given by the user: each checked as a
+ * file's item is (a team of "none" and a framework is refused). Returns 0, or -1 with one line
+ * in err. */
+int answers_set_ids(struct answers *a, enum ans_index i, const char *const *ids, int n, char *err, size_t errsz);
 /* The index of an ANS_ENUM or ANS_BOOL key's choice, or -1 when absent. */
 int answers_choice(const struct answers *a, enum ans_index i);
 /* The choice a left-out key takes (its row's default_choice; for os the running system), or -1. */
@@ -87,6 +89,9 @@ const char *answers_str(const struct answers *a, enum ans_index i);
 double answers_num(const struct answers *a, enum ans_index i);
 int answers_has(const struct answers *a, enum ans_index i);
 int answers_team_has(const struct answers *a, const char *framework);
+/* An ANS_ID_LIST key's count of ids and its k-th id (NULL past the end or when absent). */
+int answers_id_count(const struct answers *a, enum ans_index i);
+const char *answers_id(const struct answers *a, enum ans_index i, int k);
 
 void answers_set_str(struct answers *a, enum ans_index i, const char *value); /* value must be allowed */
 void answers_set_num(struct answers *a, enum ans_index i, double value);

@@ -444,7 +444,7 @@ static int check_document(struct import_ctx *ctx, char *err, size_t errsz)
                 char why[256];
                 const cJSON *cond = cJSON_GetObjectItemCaseSensitive(row, "condition");
                 const cJSON *eff = cJSON_GetObjectItemCaseSensitive(row, "effect");
-                if (rule_check_condition(cond, why, sizeof why) ||
+                if (rule_check_condition(cond, id_exists, ctx, why, sizeof why) ||
                     rule_check_effect(eff, id_exists, ctx, why, sizeof why)) {
                     kb_errf(err, errsz, "%s: rules[%d]: %s", ctx->name, i, why);
                     return -1;

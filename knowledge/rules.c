@@ -18,13 +18,30 @@ static void join_allowed(const struct ans_key *key, char *out, size_t n)
     }
 }
 
-static int check_value(const char *path, const struct ans_key *key, const cJSON *v, char *err,
-                       size_t errsz)
+/* The ids a condition names and the table they must be rows of. */
+struct id_check {
+    rule_id_exists_fn exists;
+    void *ctx;
+};
+
+static int check_value(const char *path, const struct ans_key *key, const cJSON *v, const struct id_check *ids,
+                       char *err, size_t errsz)
 {
     char allowed[256];
     switch (key->type) {
+    case ANS_ID_LIST: /* one of its words, or an id of its table */
+        if (!cJSON_IsString(v)) {
+            snprintf(err, errsz, "%s: expected a string", path);
+            return -1;
+        }
+        if (!ans_key_allows(key, v->valuestring) && !ids->exists(ids->ctx, key->table, v->valuestring)) {
+            join_allowed(key, allowed, sizeof allowed);
+            snprintf(err, errsz, "%s: unknown %s id '%s' (not in %s, nor %s)", path, key->noun, v->valuestring, key->table,
+                     allowed);
+            return -1;
+        }
+        return 0;
     case ANS_ENUM:
-    case ANS_ENUM_LIST:
         if (!cJSON_IsString(v)) {
             snprintf(err, errsz, "%s: expected a string", path);
             return -1;
@@ -67,7 +84,8 @@ static int is_op(const char *s)
     return 0;
 }
 
-static int check_cond(const cJSON *cond, const char *path, int depth, char *err, size_t errsz)
+static int check_cond(const cJSON *cond, const char *path, int depth, const struct id_check *ids, char *err,
+                      size_t errsz)
 {
     char sub[160];
     if (depth > 8) {
@@ -89,12 +107,12 @@ static int check_cond(const cJSON *cond, const char *path, int depth, char *err,
             for (const cJSON *c = e->child; c; c = c->next, i++) {
                 char item[180];
                 snprintf(item, sizeof item, "%s[%d]", sub, i);
-                if (check_cond(c, item, depth + 1, err, errsz)) return -1;
+                if (check_cond(c, item, depth + 1, ids, err, errsz)) return -1;
             }
             continue;
         }
         if (strcmp(e->string, "not") == 0) {
-            if (check_cond(e, sub, depth + 1, err, errsz)) return -1;
+            if (check_cond(e, sub, depth + 1, ids, err, errsz)) return -1;
             continue;
         }
         const struct ans_key *key = ans_key_find(e->string);
@@ -112,7 +130,7 @@ static int check_cond(const cJSON *cond, const char *path, int depth, char *err,
                 return -1;
             }
             for (const cJSON *v = e->child; v; v = v->next)
-                if (check_value(sub, key, v, err, errsz)) return -1;
+                if (check_value(sub, key, v, ids, err, errsz)) return -1;
         } else if (cJSON_IsObject(e)) {
             if (key->type != ANS_INT && key->type != ANS_NUMBER) {
                 snprintf(err, errsz, "%s: comparisons apply to numeric keys only", sub);
@@ -133,16 +151,17 @@ static int check_cond(const cJSON *cond, const char *path, int depth, char *err,
                     return -1;
                 }
             }
-        } else if (check_value(sub, key, e, err, errsz)) {
+        } else if (check_value(sub, key, e, ids, err, errsz)) {
             return -1;
         }
     }
     return 0;
 }
 
-int rule_check_condition(const cJSON *cond, char *err, size_t errsz)
+int rule_check_condition(const cJSON *cond, rule_id_exists_fn exists, void *ctx, char *err, size_t errsz)
 {
-    return check_cond(cond, "condition", 0, err, errsz);
+    const struct id_check ids = {exists, ctx};
+    return check_cond(cond, "condition", 0, &ids, err, errsz);
 }
 
 /* Bounds on what a rule may state, so that any number of imported rules keeps the advisor's

@@ -5,10 +5,12 @@
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <regex.h>
 #include <string.h>
 
 #include "knowledge/answer_keys.h"
 #include "knowledge/answers.h"
+#include "knowledge/kb_tables.h"
 #include "support.h"
 #include "tui/app.h"
 
@@ -28,7 +30,7 @@ static void type_words(const struct ans_key *key, char *out, size_t n)
     const char *op = key->min_exclusive ? ">" : ">=";
     switch (key->type) {
     case ANS_ENUM: snprintf(out, n, "one of"); break;
-    case ANS_ENUM_LIST: snprintf(out, n, "list of"); break;
+    case ANS_ID_LIST: snprintf(out, n, "list of ids"); break;
     case ANS_INT: snprintf(out, n, "whole number %s %g", op, key->min); break;
     case ANS_NUMBER: snprintf(out, n, "number %s %g", op, key->min); break;
     case ANS_BOOL: snprintf(out, n, "true or false"); break;
@@ -56,7 +58,7 @@ static void choice_words(const struct ans_key *key, char *out, size_t n)
     size_t used = 0;
     out[0] = '\0';
     for (int i = 0; key->type != ANS_BOOL && i < key->nchoices; i++)
-        if (key->type == ANS_ENUM || key->type == ANS_ENUM_LIST)
+        if (key->type == ANS_ENUM || key->type == ANS_ID_LIST)
             used += (size_t)snprintf(out + used, n - used, "%s%s", used ? "," : "", key->choices[i].value);
 }
 
@@ -137,6 +139,29 @@ static int schema_type_has(const cJSON *prop, const char *type)
     return 0;
 }
 
+/* A list of ids: an array of at most ANS_ID_LIST_MAX strings whose pattern takes what the
+ * parser takes (kb_valid_ident's characters), the key's words among them. */
+static void check_schema_ids(const struct ans_key *key, const cJSON *prop)
+{
+    const cJSON *items = cJSON_GetObjectItemCaseSensitive(prop, "items");
+    const cJSON *max = cJSON_GetObjectItemCaseSensitive(prop, "maxItems");
+    const char *pattern = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(items, "pattern"));
+    cr_expect(schema_type_has(prop, "array"), "%s", key->name);
+    cr_expect(schema_type_has(items, "string"), "%s's items", key->name);
+    cr_expect(cJSON_IsNumber(max) && max->valuedouble == ANS_ID_LIST_MAX, "%s's maxItems", key->name);
+    cr_assert_not_null(pattern, "%s's items have no pattern", key->name);
+    regex_t re;
+    cr_assert_eq(regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB), 0, "%s", pattern);
+    static const char *const samples[] = {"pytorch", "paddlepaddle", "mlx", "jax-0.4_x", "9lives", "PyTorch", "-x",
+                                          ".jax", "pad dle", "caffe!", ""};
+    for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++)
+        cr_expect_eq(regexec(&re, samples[i], 0, NULL, 0) == 0, kb_valid_ident(samples[i]), "'%s' against %s",
+                     samples[i], pattern);
+    for (int c = 0; c < key->nchoices; c++)
+        cr_expect_eq(regexec(&re, key->choices[c].value, 0, NULL, 0), 0, "%s", key->choices[c].value);
+    regfree(&re);
+}
+
 static void check_schema_key(const struct ans_key *key, const cJSON *prop)
 {
     char want[400], have[400];
@@ -148,13 +173,7 @@ static void check_schema_key(const struct ans_key *key, const cJSON *prop)
         schema_words(cJSON_GetObjectItemCaseSensitive(prop, "enum"), have, sizeof have);
         cr_expect_str_eq(have, want, "%s's enum", key->name);
         break;
-    case ANS_ENUM_LIST:
-        choice_words(key, want, sizeof want);
-        schema_words(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(prop, "items"), "enum"), have,
-                     sizeof have);
-        cr_expect(schema_type_has(prop, "array"), "%s", key->name);
-        cr_expect_str_eq(have, want, "%s's items", key->name);
-        break;
+    case ANS_ID_LIST: check_schema_ids(key, prop); break;
     case ANS_INT:
     case ANS_NUMBER: {
         cr_expect(schema_type_has(prop, key->type == ANS_INT ? "integer" : "number"), "%s's type", key->name);
@@ -200,10 +219,13 @@ Test(answer_table, every_choice_has_a_value_label_and_help)
                          key->choices[c].value);
         }
         cr_expect_lt(key->default_choice, key->nchoices, "%s", key->name);
-        if (key->type == ANS_ENUM || key->type == ANS_ENUM_LIST) {
+        if (key->type == ANS_ENUM) {
             cr_expect_gt(key->nchoices, 1, "%s", key->name);
             enums++;
         }
+        /* a list of ids names its table and has its words (a team's "none") */
+        cr_expect_eq(key->table != NULL, key->type == ANS_ID_LIST, "%s", key->name);
+        if (key->type == ANS_ID_LIST) cr_expect(key->nchoices >= 1 && key->noun, "%s", key->name);
         if (key->type == ANS_BOOL) {
             cr_assert_eq(key->nchoices, 2, "%s", key->name);
             cr_expect_str_eq(key->choices[0].value, "true");
@@ -211,7 +233,7 @@ Test(answer_table, every_choice_has_a_value_label_and_help)
         }
         if (key->unset) cr_expect(key->unset->value == NULL && key->unset->label && key->unset->help, "%s", key->name);
     }
-    cr_expect_eq(enums, 12);
+    cr_expect_eq(enums, 11);
 }
 
 /* The defaults the table gives are the ones answers_fill_defaults fills. */

@@ -90,7 +90,7 @@ struct app {
     /* wizard */
     struct answers base;         /* answers loaded from a file, under the questions' choices */
     int q, sel[32];
-    unsigned multi[32];          /* chosen options of multi-select questions */
+    unsigned long long multi[32]; /* chosen options of multi-select questions, bit i = option i */
     char custom[32][40];         /* a loaded or typed value that is none of the options */
     struct adv_result *preview;
     struct viewport wiz_vp;

@@ -33,8 +33,8 @@ const struct wiz_question wiz_questions[] = {
 const int wiz_question_count = (int)(sizeof wiz_questions / sizeof wiz_questions[0]);
 
 static const struct ans_key *key_of(int q) { return &ans_keys[wiz_questions[q].key]; }
-/* team: several may be chosen */
-static int is_multi(int q) { return key_of(q)->type == ANS_ENUM_LIST; }
+/* team: several may be chosen, the frameworks of the knowledge base after the key's own words */
+static int is_multi(int q) { return key_of(q)->type == ANS_ID_LIST; }
 /* any number may be typed (K, M, B, T suffixes) besides the options */
 static int is_numeric(int q) { return key_of(q)->type == ANS_INT || key_of(q)->type == ANS_NUMBER; }
 /* The options before the key's choices: its unset choice, when it has one. */
@@ -110,15 +110,18 @@ static int catalog_count(const struct app *a, int q, const char *hardware)
 /* The options of question q, in order: its own, the catalog's devices, a value loaded or typed
  * that is none of them, and for a numeric question "Another number...". */
 struct option_layout {
-    int own, catalog, custom, other; /* index of the first of each, -1 when absent */
+    int own, catalog, frameworks, custom, other; /* index of the first of each, -1 when absent */
     int count;
 };
 
+_Static_assert(ANS_ID_LIST_MAX + 2 <= 64, "a multi-select question's options fit its bits");
+
 static struct option_layout layout_of(const struct app *a, int q)
 {
-    struct option_layout l = {0, -1, -1, -1, wizard_own_count(q)};
+    struct option_layout l = {0, -1, -1, -1, -1, wizard_own_count(q)};
     int ncat = catalog_count(a, q, chosen_hardware(a, -1, 0));
     if (ncat) l.catalog = l.count, l.count += ncat;
+    if (is_multi(q)) l.frameworks = l.count, l.count += adv_kb_framework_count(a->akb);
     if (a->custom[q][0]) l.custom = l.count++;
     if (is_numeric(q)) l.other = l.count++;
     return l;
@@ -150,6 +153,7 @@ const char *wizard_option_label(const struct app *a, int q, int i, char *buf, si
     struct option_layout l = layout_of(a, q);
     if (i < wizard_own_count(q)) return wizard_own_option(q, i)->label;
     if (i == l.other) return "Another number... (type it: K, M, B, T allowed)";
+    if (l.frameworks >= 0 && i >= l.frameworks) return adv_kb_framework_name(a->akb, i - l.frameworks);
     if (i == l.custom) {
         char num[48];
         if (is_numeric(q)) number_label(a->custom[q], num, sizeof num);
@@ -166,6 +170,7 @@ const char *wizard_option_help(const struct app *a, int q, int i, char *buf, siz
     if (i < wizard_own_count(q)) return wizard_own_option(q, i)->help;
     if (i == l.other) return "Enter, or a digit, opens a field: 2000, 2,048, 30B, 1.5T.";
     if (i == l.custom) return "The value given in the answers file, or typed here.";
+    if (l.frameworks >= 0 && i >= l.frameworks) return adv_kb_framework_summary(a->akb, i - l.frameworks);
     snprintf(buf, n, "Planned with its memory, dense peaks and links (fwadvisor kb show %s).",
              adv_kb_accelerator(a->akb, catalog_device(a, chosen_hardware(a, -1, 0), i - l.catalog), NULL, NULL, NULL));
     return buf;
@@ -177,6 +182,7 @@ static const char *option_value(const struct app *a, int q, int i, const char *h
     struct option_layout l = layout_of(a, q);
     if (i < wizard_own_count(q)) return wizard_own_option(q, i)->value;
     if (i == l.custom) return a->custom[q];
+    if (l.frameworks >= 0 && i >= l.frameworks) return adv_kb_framework_id(a->akb, i - l.frameworks);
     if (i == l.other || l.catalog < 0) return NULL;
     int d = catalog_device(a, hardware, i - l.catalog);
     return d >= 0 ? adv_kb_accelerator(a->akb, d, NULL, NULL, NULL) : NULL;
@@ -212,7 +218,11 @@ static void build_one(const struct app *a, struct answers *out, int q, int sel, 
     enum ans_index k = wiz_questions[q].key;
     char assign[256], why[256];
     if (is_multi(q)) {
-        if (answers_set_list(out, k, a->multi[q], why, sizeof why)) refused_also(err, errsz, refused, why);
+        const char *ids[64];
+        int n = 0;
+        for (int i = 0; i < wizard_option_count(a, q); i++)
+            if ((a->multi[q] >> i) & 1u) ids[n++] = option_value(a, q, i, hardware);
+        if (answers_set_ids(out, k, ids, n, why, sizeof why)) refused_also(err, errsz, refused, why);
         return;
     }
     if ((key->type == ANS_ENUM || key->type == ANS_BOOL) && sel < wizard_own_count(q)) {
@@ -254,8 +264,11 @@ static void select_loaded(struct app *a, int q, const struct answers *loaded)
 {
     enum ans_index k = wiz_questions[q].key;
     const struct ans_key *key = key_of(q);
-    if (key->type == ANS_ENUM_LIST) {
-        a->multi[q] = loaded->v[k].list;
+    if (key->type == ANS_ID_LIST) { /* the options the loaded ids name */
+        a->multi[q] = 0;
+        for (int i = 0; i < wizard_option_count(a, q); i++)
+            for (int j = 0; j < answers_id_count(loaded, k); j++)
+                if (strcmp(answers_id(loaded, k, j), option_value(a, q, i, NULL)) == 0) a->multi[q] |= 1ull << i;
         return;
     }
     if (key->type == ANS_ENUM || key->type == ANS_BOOL) {
@@ -487,12 +500,11 @@ void wizard_key(struct app *a, int ch)
     switch (ch) {
     case ' ':
         if (is_multi(a->q)) {
-            unsigned bit = 1u << a->sel[a->q];
+            unsigned long long bit = 1ull << a->sel[a->q], words = (1ull << wizard_own_count(a->q)) - 1;
             a->multi[a->q] ^= bit;
-            /* "None yet" excludes the frameworks, and the reverse. */
-            int none = ans_key_value_index(key_of(a->q), "none");
-            if (a->sel[a->q] == none && (a->multi[a->q] & bit)) a->multi[a->q] = bit;
-            else if (a->sel[a->q] != none) a->multi[a->q] &= ~(1u << none);
+            /* "None yet" (the key's own word) excludes the frameworks, and the reverse. */
+            if ((bit & words) && (a->multi[a->q] & bit)) a->multi[a->q] = bit;
+            else if (!(bit & words)) a->multi[a->q] &= ~words;
         }
         break;
     case KEY_LEFT: case 'h': case KEY_BACKSPACE: case 127: case 8: case 27: go_back(a); break;

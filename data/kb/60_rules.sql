@@ -7,6 +7,10 @@
 -- A team's own framework is worth more than any stage default (method facts familiar_points and
 -- switching_points, 70_method.sql). Rows from undated seed articles (000, 001) carry the day they
 -- were read and checked against newer facts as `as_of`.
+-- Every framework a team may name has its tree-team-* row (familiar 1, a related framework a
+-- share); tree-new-project's list names every framework but PyTorch and fastai (built on it), so
+-- that a team knowing another framework is not pushed to PyTorch (tests/test_team_ids.c holds
+-- both against the frameworks table, as 70_method.sql's team-switching list).
 
 -- Sources only this file uses.
 INSERT INTO sources (id, title, url, published, note) VALUES
@@ -58,6 +62,18 @@ INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, a
  ('tree-team-keras', 'decision', 'Does the team already know Keras?',
   'Seed 000: choose the framework the team knows. Keras 3 runs on JAX, TensorFlow or PyTorch back-ends, so Keras skill carries over whichever engine you pick; TensorFlow, Keras''s long-time home, is half familiar.',
   '{"team": "keras"}', '{"familiar": {"keras": 1, "tensorflow": 0.5}}', 12, 'seed-000', '', '2026-11-30'),
+ ('tree-team-fastai', 'decision', 'Does the team already know fastai?',
+  'Seed 000: choose the framework the team knows. fastai is a layered library on PyTorch, so a fastai team keeps its code and habits; PyTorch, the layer beneath, is half familiar.',
+  '{"team": "fastai"}', '{"familiar": {"fastai": 1, "pytorch": 0.5}}', 18, 'seed-000', '', '2026-12-02'),
+ ('tree-team-mlx', 'decision', 'Does the team already know MLX?',
+  'Seed 000: choose the framework the team knows. A team already writing MLX for Apple Silicon keeps its code and its unified-memory habits; no other framework shares its API closely enough to count as half familiar.',
+  '{"team": "mlx"}', '{"familiar": {"mlx": 1}}', 19, 'seed-000', '', '2026-12-02'),
+ ('tree-team-paddlepaddle', 'decision', 'Does the team already know PaddlePaddle?',
+  'Seed 000: choose the framework the team knows. Existing PaddlePaddle skill and code (and its accelerator plug-ins) avoid a migration and its risk.',
+  '{"team": "paddlepaddle"}', '{"familiar": {"paddlepaddle": 1}}', 20, 'seed-000', '', '2026-12-02'),
+ ('tree-team-mindspore', 'decision', 'Does the team already know MindSpore?',
+  'Seed 000: choose the framework the team knows. A MindSpore team on Ascend keeps its code, its graph and PyNative habits and its CANN set-up.',
+  '{"team": "mindspore"}', '{"familiar": {"mindspore": 1}}', 21, 'seed-000', '', '2026-12-02'),
  ('tree-amd', 'decision', 'Will you train on AMD GPUs?',
   'Seed 001 advises PyTorch on AMD: its ROCm builds are official (ROCm 7.x wheels with PyTorch 2.12-2.14; ROCm 6.x ended with PyTorch 2.9) and AMD documents PyTorch and Megatron-Core training on Instinct GPUs. TensorFlow on ROCm comes from AMD''s own wheels and JAX''s ROCm support is Linux-only, so both carry more setup risk.',
   '{"hardware": "amd"}', '{"score": {"pytorch": 4}}', 13, 'seed-001', 'pytorch-rocm7,rocm-ai-training', '2026-11-30'),
@@ -72,7 +88,7 @@ INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, a
   '{"stage": "production", "team": "tensorflow"}', '{"score": {"tensorflow": 4}}', 16, 'seed-003', '', '2026-04-17'),
  ('tree-new-project', 'decision', 'Starting a new project without a TensorFlow or JAX code base?',
   'When no branch of its decision tree applies, seed 002 concludes that 99% of teams starting a new project should choose PyTorch first. Counted once with the other seed defaults toward PyTorch (research, startups); a team that knows no framework yet is left to seed 002''s Keras/fastai branch. Large enterprises committed to Google''s stack may still find TensorFlow more dependable, and JAX is worth learning for cutting-edge performance, with risk.',
-  '{"not": {"team": ["tensorflow", "jax", "keras", "none"]}}', '{"score": {"pytorch": 4}, "claim": "pytorch-default", "tree": "seed-002"}', 17, 'seed-002', '', '2025-03-31');
+  '{"not": {"team": ["tensorflow", "jax", "keras", "mlx", "paddlepaddle", "mindspore", "none"]}}', '{"score": {"pytorch": 4}, "claim": "pytorch-default", "tree": "seed-002"}', 17, 'seed-002', '', '2025-03-31');
 
 -- 2. Seed 002's four questions and answers (the 2000-card question has a GPU and a TPU branch).
 INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, also, as_of) VALUES

@@ -25,7 +25,7 @@ INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, a
   0, 'fwadvisor-method', '2026-11-30'),
  ('team-switching', 'rule_of_thumb', 'Switching to a framework the team does not know',
   'Seed 003: before switching frameworks, count the engineer-hours of the migration and plan a rollback; a promised speed-up must pay for the rewrite and its risk. When the team names what it knows, each framework it would have to learn costs 10 points (applies only when the team knows a framework: an empty team answer means unknown, and none means a team that knows no framework yet).',
-  '{"team": ["pytorch", "tensorflow", "jax", "keras"]}', '{"facts": {"switching_points": -10}}', 0, 'seed-003', '2026-04-17'),
+  '{"team": ["fastai", "jax", "keras", "mindspore", "mlx", "paddlepaddle", "pytorch", "tensorflow"]}', '{"facts": {"switching_points": -10}}', 0, 'seed-003', '2026-04-17'),
  ('plan-cpu-peak', 'rule_of_thumb', 'CPU peak without a probe',
   'Without a probe the CPU peak is estimated as cores x 32 FP32 FLOP per cycle (two AVX2 FMA units) x 2.5 GHz; a probe measures it instead.',
   '{"hardware": "cpu"}', '{"facts": {"cpu_flop_per_cycle_per_core": 32, "cpu_assumed_ghz": 2.5}}', 0, 'intel-opt-manual', '2024-01-01'),
