@@ -296,5 +296,14 @@ Test(team_ids, the_wizard_offers_every_framework_of_the_knowledge_base)
     cr_assert_eq(ts_wizard_open(&t, &loaded, err, sizeof err), 0, "%s", err);
     cr_assert_eq(wizard_build(t.app, &out, -1, 0, err, sizeof err), 0, "%s", err);
     cr_expect(answers_team_has(&out, "mindspore") && answers_team_has(&out, "mlx") && answers_id_count(&out, ANS_TEAM) == 2);
+    cr_expect_str_eq(t.app->message, "", "nothing to say of ids the wizard offers");
+    ts_wizard_close(&t);
+    /* a loaded id the knowledge base lacks is said, not dropped in silence */
+    cr_assert_eq(ts_answers_sets(&loaded, "team=jax,caffe", err, sizeof err), 0, "%s", err);
+    cr_assert_eq(ts_wizard_open(&t, &loaded, err, sizeof err), 0, "%s", err);
+    cr_expect_str_eq(t.app->message, "key 'team': 'caffe' is not offered here (fwadvisor kb list frameworks); left out");
+    cr_expect(t.app->message_bad);
+    cr_assert_eq(wizard_build(t.app, &out, -1, 0, err, sizeof err), 0, "%s", err);
+    cr_expect(answers_team_has(&out, "jax") && answers_id_count(&out, ANS_TEAM) == 1);
     ts_wizard_close(&t);
 }

@@ -264,11 +264,16 @@ static void select_loaded(struct app *a, int q, const struct answers *loaded)
 {
     enum ans_index k = wiz_questions[q].key;
     const struct ans_key *key = key_of(q);
-    if (key->type == ANS_ID_LIST) { /* the options the loaded ids name */
+    if (key->type == ANS_ID_LIST) { /* the options the loaded ids name; one none offers is said */
         a->multi[q] = 0;
-        for (int i = 0; i < wizard_option_count(a, q); i++)
-            for (int j = 0; j < answers_id_count(loaded, k); j++)
-                if (strcmp(answers_id(loaded, k, j), option_value(a, q, i, NULL)) == 0) a->multi[q] |= 1ull << i;
+        for (int j = 0; j < answers_id_count(loaded, k); j++) {
+            int found = 0;
+            for (int i = 0; i < wizard_option_count(a, q); i++)
+                if (strcmp(answers_id(loaded, k, j), option_value(a, q, i, NULL)) == 0) a->multi[q] |= 1ull << i, found = 1;
+            if (!found)
+                ui_message(a, 1, "key '%s': '%s' is not offered here (fwadvisor kb list frameworks); left out", key->name,
+                           answers_id(loaded, k, j));
+        }
         return;
     }
     if (key->type == ANS_ENUM || key->type == ANS_BOOL) {
