@@ -421,6 +421,14 @@ static const struct at_most {
     {ANS_ACTIVE_PARAMS, ANS_MODEL_PARAMS, "the parameters active per token are some of the model's"},
 };
 
+/* Numbers that must divide others: `large` a whole multiple of `part` when both are set. */
+static const struct multiple_of {
+    enum ans_index large, part;
+    const char *why;
+} multiple_of[] = {
+    {ANS_DEVICES, ANS_NODES, "every node holds the same number of accelerators: devices is nodes times the devices per node"},
+};
+
 /* Answers that mean something only with a value of another key: `key`, when given, needs
  * `other` to be one of `values`. */
 static const struct needs {
@@ -457,6 +465,16 @@ ans_key_set answers_conflict(const struct answers *a, char *err, size_t errsz)
                  ans_keys[m->large].name, ans_keys[m->small].name, a->v[m->small].num, ans_keys[m->large].name,
                  a->v[m->large].num, m->why);
         return ANS_KEY_BIT(m->small) | ANS_KEY_BIT(m->large);
+    }
+    for (size_t i = 0; i < sizeof multiple_of / sizeof multiple_of[0]; i++) {
+        const struct multiple_of *m = &multiple_of[i];
+        if (!a->v[m->large].present || !a->v[m->part].present || a->v[m->part].num < 1 ||
+            fmod(a->v[m->large].num, a->v[m->part].num) == 0)
+            continue;
+        snprintf(err, errsz, "keys '%s' and '%s': %s %g is not a multiple of %s %g (%s)", ans_keys[m->large].name,
+                 ans_keys[m->part].name, ans_keys[m->large].name, a->v[m->large].num, ans_keys[m->part].name,
+                 a->v[m->part].num, m->why);
+        return ANS_KEY_BIT(m->large) | ANS_KEY_BIT(m->part);
     }
     for (size_t i = 0; i < sizeof needs / sizeof needs[0]; i++) {
         const struct needs *n = &needs[i];

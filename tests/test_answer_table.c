@@ -291,6 +291,11 @@ Test(answer_table, a_contradiction_names_its_keys)
         {"deploy_hardware=cpu", ANS_KEY_BIT(ANS_DEPLOY_HARDWARE) | ANS_KEY_BIT(ANS_DEPLOY)},
         {"active_params=2e9 model_params=1e9", ANS_KEY_BIT(ANS_ACTIVE_PARAMS) | ANS_KEY_BIT(ANS_MODEL_PARAMS)},
         {"devices=8 nodes=2 deploy=server deploy_hardware=cpu", 0},
+        /* devices a whole multiple of nodes: 12 on 4 and 12 on 12 are, 12 on 5 and 13 on 2 are not */
+        {"devices=12 nodes=4", 0},
+        {"devices=12 nodes=12", 0},
+        {"devices=12 nodes=5", ANS_KEY_BIT(ANS_DEVICES) | ANS_KEY_BIT(ANS_NODES)},
+        {"devices=13 nodes=2", ANS_KEY_BIT(ANS_DEVICES) | ANS_KEY_BIT(ANS_NODES)},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct answers a;
@@ -300,6 +305,17 @@ Test(answer_table, a_contradiction_names_its_keys)
         cr_expect_eq(answers_conflict(&a, err, sizeof err), cases[i].keys, "%s: %s", cases[i].sets, err);
         cr_expect_eq(answers_check_combination(&a, err, sizeof err), cases[i].keys ? -1 : 0, "%s", cases[i].sets);
     }
+}
+
+/* The refusal of uneven nodes, word for word: both keys, both numbers, why. */
+Test(answer_table, devices_uneven_over_nodes_is_refused_in_one_line)
+{
+    struct answers a;
+    char err[512] = "";
+    cr_assert_eq(ts_answers_sets(&a, "devices=12 nodes=5", err, sizeof err), 0, "%s", err);
+    cr_expect_eq(answers_check_combination(&a, err, sizeof err), -1);
+    cr_expect_str_eq(err, "keys 'devices' and 'nodes': devices 12 is not a multiple of nodes 5 (every node holds the same "
+                          "number of accelerators: devices is nodes times the devices per node)");
 }
 
 static int question_of(enum ans_index key)
