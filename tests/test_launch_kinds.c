@@ -70,3 +70,11 @@ Test(launch_kinds, jax_on_tpu_gets_its_note_and_no_slurm)
     cr_expect_str_eq(fx.res->strategy, "jax-sharding");
     cr_expect_str_eq(names, "README.txt launch.sh jax-distributed.txt");
 }
+
+Test(launch_kinds, fsdp_gets_accelerate_and_no_deepspeed)
+{
+    char names[256];
+    files_of("model_kind=llm team=pytorch accelerator=h100-sxm model_params=30e9 devices=8", names, sizeof names);
+    cr_expect_str_eq(fx.res->strategy, "fsdp");
+    cr_expect_str_eq(names, "README.txt launch.sh accelerate.yaml job.sbatch");
+}
