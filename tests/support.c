@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <ftw.h>
 
@@ -363,4 +364,28 @@ int ts_answers_sets(struct answers *a, const char *sets, char *err, size_t errsz
     for (char *save = NULL, *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save))
         if (answers_set(a, t, err, errsz)) return -1;
     return 0;
+}
+
+static double ts_clock(clockid_t id)
+{
+    struct timespec t;
+    clock_gettime(id, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+double ts_pace(void)
+{
+    double w0 = ts_clock(CLOCK_MONOTONIC), c0 = ts_clock(CLOCK_THREAD_CPUTIME_ID), c;
+    volatile unsigned sink = 0;
+    do {
+        for (unsigned i = 0; i < 20000; i++) sink += i;
+    } while ((c = ts_clock(CLOCK_THREAD_CPUTIME_ID)) - c0 < 0.03);
+    double pace = (ts_clock(CLOCK_MONOTONIC) - w0) / (c - c0);
+    return pace < 1 ? 1 : pace;
+}
+
+double ts_seconds_at_pace(double seconds)
+{
+    double pace = ts_pace();
+    return seconds * (pace > TS_PACE_MAX ? TS_PACE_MAX : pace);
 }

@@ -102,4 +102,14 @@ void ts_collect_line(void *ctx, const char *label, const char *text);
 struct answers;
 int ts_answers_sets(struct answers *a, const char *sets, char *err, size_t errsz);
 
+/* How much slower than its own CPU time a fixed piece of work runs on this machine now: the wall
+ * seconds over the CPU seconds of a 30 ms busy loop, at least 1 (about 1 on an idle core, about
+ * the load per core on a shared machine). */
+double ts_pace(void);
+/* A time limit stated for an idle machine, stretched by ts_pace measured now, at most
+ * TS_PACE_MAX times: "stops within a second" is checked against the machine's own pace, so a
+ * busy machine slows the bound, not the verdict, and a stop that waits for its work still fails. */
+#define TS_PACE_MAX 8.0
+double ts_seconds_at_pace(double seconds);
+
 #endif
