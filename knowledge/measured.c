@@ -112,6 +112,7 @@ void measured_params_read(const cJSON *o, struct probe_params *p)
     const char *model = json_str(o, "model");
     p->model = strcmp(model, "gpt") == 0 ? 1 : strcmp(model, "mlp") == 0 ? 0 : -1;
     p->per_step = json_num(o, "per_step");
+    copy_str(p->per_step_unit, sizeof p->per_step_unit, o, "per_step_unit");
     p->python = has(o, "python") ? count_of(o, "python") : -1;
     p->loss = json_num(o, "loss");
     p->engine_loss = json_num(o, "engine_loss");
@@ -146,10 +147,55 @@ static void read_accel(const cJSON *a, struct measured_accel *out)
     out->memory_bytes = json_num(a, "memory_bytes");
 }
 
+/* An array member, NULL when absent or of another type (an object's members are not its items). */
+static const cJSON *array_of(const cJSON *o, const char *key)
+{
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsArray(a) ? a : NULL;
+}
+
+static void read_fw_models(const cJSON *models, struct measured_fw_models *m)
+{
+    const cJSON *mlp = cJSON_GetObjectItemCaseSensitive(models, "mlp"), *gpt = cJSON_GetObjectItemCaseSensitive(models, "gpt");
+    copy_str(m->mlp_layers, sizeof m->mlp_layers, mlp, "layers");
+    m->mlp_batch = json_num(mlp, "batch");
+    m->gpt_layers = json_num(gpt, "n_layer"), m->gpt_heads = json_num(gpt, "n_head"), m->gpt_width = json_num(gpt, "n_embd");
+    m->gpt_ctx = json_num(gpt, "ctx"), m->gpt_vocab = json_num(gpt, "vocab"), m->gpt_batch = json_num(gpt, "batch");
+}
+
+static void read_fw_python(const cJSON *py, struct measured_fw_python *out)
+{
+    copy_str(out->path, sizeof out->path, py, "path");
+    copy_str(out->version, sizeof out->version, py, "version");
+    copy_str(out->prefix, sizeof out->prefix, py, "prefix");
+    copy_str(out->error, sizeof out->error, py, "error");
+    const cJSON *f;
+    cJSON_ArrayForEach(f, array_of(py, "frameworks")) {
+        if (out->nfound == MEASURED_FW_MAX_FOUND) break;
+        struct measured_fw_found *x = &out->found[out->nfound++];
+        copy_str(x->id, sizeof x->id, f, "id");
+        copy_str(x->version, sizeof x->version, f, "version");
+        copy_str(x->devices, sizeof x->devices, f, "devices");
+        copy_str(x->note, sizeof x->note, f, "note");
+    }
+}
+
+static void read_frameworks(const cJSON *fw, struct measured_frameworks *out)
+{
+    out->present = cJSON_IsObject(fw);
+    read_fw_models(cJSON_GetObjectItemCaseSensitive(fw, "models"), &out->models);
+    const cJSON *py;
+    cJSON_ArrayForEach(py, array_of(fw, "interpreters")) {
+        if (out->npythons == MEASURED_FW_MAX_PYTHONS) break;
+        read_fw_python(py, &out->python[out->npythons++]);
+    }
+}
+
 int measured_read(const cJSON *doc, struct measured_run *out)
 {
     memset(out, 0, sizeof *out);
-    out->cpu_cores = out->cpu_memory_bytes = out->fw_gpt_layers = NAN;
+    out->cpu_cores = out->cpu_memory_bytes = NAN;
+    read_frameworks(NULL, &out->fw);
     if (!cJSON_IsObject(doc)) return -1;
     copy_str(out->id, sizeof out->id, doc, "id");
     copy_str(out->started_at, sizeof out->started_at, doc, "started_at");
@@ -163,9 +209,7 @@ int measured_read(const cJSON *doc, struct measured_run *out)
     out->cpu_cores = json_num(cpu, "cores");
     out->cpu_memory_bytes = json_num(cpu, "memory_bytes");
     copy_str(out->cpu_model, sizeof out->cpu_model, cpu, "model");
-    const cJSON *models = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "frameworks"), "models");
-    copy_str(out->fw_mlp_layers, sizeof out->fw_mlp_layers, cJSON_GetObjectItemCaseSensitive(models, "mlp"), "layers");
-    out->fw_gpt_layers = json_num(cJSON_GetObjectItemCaseSensitive(models, "gpt"), "n_layer");
+    read_frameworks(cJSON_GetObjectItemCaseSensitive(doc, "frameworks"), &out->fw);
     const cJSON *x;
     const cJSON *accel = cJSON_GetObjectItemCaseSensitive(doc, "accelerators"), *results = cJSON_GetObjectItemCaseSensitive(doc, "results");
     if (!cJSON_IsArray(accel)) accel = NULL;

@@ -104,6 +104,7 @@ struct probe_params {
     char framework[16], mode[32], kind[16], version[48]; /* frameworks */
     int model;                 /* frameworks: 0 the MLP, 1 the GPT, -1 none */
     double per_step;           /* frameworks: samples or tokens a step */
+    char per_step_unit[8];     /* frameworks: "samples", "tokens" as read ("" not given); written from model */
     int python;                /* frameworks: the interpreter's index, -1 none */
     double loss, engine_loss, first_step_s; /* frameworks: NaN when not measured */
 };
@@ -115,6 +116,10 @@ void probe_params_init(struct probe_params *p, enum probe_params_shape shape);
 
 #define MEASURED_MAX_RESULTS 160
 #define MEASURED_MAX_ACCEL 16
+/* The frameworks section's limits: the interpreters a run asks and the frameworks each can
+ * import (probes/probe.h writes no more than these). */
+#define MEASURED_FW_MAX_PYTHONS 8
+#define MEASURED_FW_MAX_FOUND 10
 
 struct measured_accel {
     char kind[16], name[128], catalog_id[32];
@@ -133,6 +138,35 @@ struct measured_result {
     const cJSON *json;         /* the result in the document read (valid while it lives) */
 };
 
+/* One framework an interpreter can import: "id" ("pytorch", ...), its version, the devices its
+ * process reported ("" when it never said) and a note (Keras: its backends). */
+struct measured_fw_found {
+    char id[16], version[48], devices[192], note[160];
+};
+
+/* One interpreter asked: its path, Python version and prefix; why it could not be asked ("" when
+ * it answered); and what it has. */
+struct measured_fw_python {
+    char path[256], version[16], prefix[256], error[256];
+    int nfound;                /* the first MEASURED_FW_MAX_FOUND */
+    struct measured_fw_found found[MEASURED_FW_MAX_FOUND];
+};
+
+/* The models every framework trained. Numbers NaN when not given, strings "". */
+struct measured_fw_models {
+    char mlp_layers[64];       /* the MLP's widths, "784,1024,1024,10" */
+    double mlp_batch;
+    double gpt_layers, gpt_heads, gpt_width, gpt_ctx, gpt_vocab, gpt_batch;
+};
+
+/* The run's "frameworks" section (the rows themselves are results of workload "frameworks"). */
+struct measured_frameworks {
+    int present;               /* the section is an object */
+    struct measured_fw_models models;
+    int npythons;              /* the first MEASURED_FW_MAX_PYTHONS; 0 when "interpreters" is no array */
+    struct measured_fw_python python[MEASURED_FW_MAX_PYTHONS];
+};
+
 struct measured_run {
     char id[64], started_at[32];
     int interrupted;
@@ -141,8 +175,7 @@ struct measured_run {
     char cpu_model[128];
     int naccel;
     struct measured_accel accel[MEASURED_MAX_ACCEL];
-    char fw_mlp_layers[64];    /* the frameworks workload's models: the MLP's widths, "" when none */
-    double fw_gpt_layers;      /* and the GPT's layers, NaN when not given */
+    struct measured_frameworks fw;
     int nresults;              /* the first MEASURED_MAX_RESULTS */
     struct measured_result results[MEASURED_MAX_RESULTS];
 };

@@ -28,11 +28,11 @@ static void speeds_of(const struct measured_run *m, struct adv_fw_speeds *out)
     }
     if (!out->count) return;
     snprintf(out->run, sizeof out->run, "%.39s", m->id);
-    snprintf(out->models[0], sizeof out->models[0], "MLP %.59s", m->fw_mlp_layers);
+    snprintf(out->models[0], sizeof out->models[0], "MLP %.59s", m->fw.models.mlp_layers);
     for (char *c = out->models[0]; *c; c++)
         if (*c == ',') *c = '-';
-    if (isnan(m->fw_gpt_layers)) snprintf(out->models[1], sizeof out->models[1], "GPT");
-    else snprintf(out->models[1], sizeof out->models[1], "%.0f-layer GPT", m->fw_gpt_layers);
+    if (isnan(m->fw.models.gpt_layers)) snprintf(out->models[1], sizeof out->models[1], "GPT");
+    else snprintf(out->models[1], sizeof out->models[1], "%.0f-layer GPT", m->fw.models.gpt_layers);
 }
 
 void probe_fw_speeds_from_run(const cJSON *doc, struct adv_fw_speeds *out)

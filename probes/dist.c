@@ -200,7 +200,7 @@ static void run_allreduce(struct dist *d, struct probe_run *run, const struct pr
     long long ok = send && recv ? 1 : 0;
     must(d, d->mpi->allreduce_sum_i64(&ok, 1));
     if (ok != d->size) {
-        fail(add(run, "allreduce", "busbw_gbs", "GB/s"), "out of memory for the buffers on some rank");
+        fail(add(run, PROBE_WL_ALLREDUCE, PROBE_M_BUSBW_GBS, "GB/s"), "out of memory for the buffers on some rank");
         free(send);
         free(recv);
         return;
@@ -227,7 +227,7 @@ static void run_allreduce(struct dist *d, struct probe_run *run, const struct pr
         for (size_t i = 0; i < count; i++)
             if ((double)recv[i] != (double)(i % 7 + 1) * expected_scale) wrong++;
         must(d, d->mpi->allreduce_sum_i64(&wrong, 1));
-        record_allreduce(d, add(run, "allreduce", "busbw_gbs", "GB/s"), bytes, t, iters, wrong, "mpi");
+        record_allreduce(d, add(run, PROBE_WL_ALLREDUCE, PROBE_M_BUSBW_GBS, "GB/s"), bytes, t, iters, wrong, "mpi");
     }
     free(send);
     free(recv);
@@ -261,7 +261,7 @@ static void run_allreduce_gpu(struct dist *d, struct probe_run *run, const struc
     if (index >= 0) snprintf(device, sizeof device, "cuda:%d", index);
     else snprintf(device, sizeof device, "cuda");
     if (joined != d->size) {
-        struct probe_result *r = add(run, "allreduce", "busbw_gbs", "GB/s");
+        struct probe_result *r = add(run, PROBE_WL_ALLREDUCE, PROBE_M_BUSBW_GBS, "GB/s");
         if (r) snprintf(r->device, sizeof r->device, "%s", device);
         char why[256];
         if (!usable) snprintf(why, sizeof why, "no usable GPU on rank %d: %.200s", d->rank, err);
@@ -279,7 +279,7 @@ static void run_allreduce_gpu(struct dist *d, struct probe_run *run, const struc
         size_t bytes = sizes[s] / 4 * 4;
         long long ready = g->bench_prepare(ENG_BENCH_ALLREDUCE, bytes, d->rank, err, sizeof err) == 0;
         must(d, d->mpi->allreduce_sum_i64(&ready, 1));
-        struct probe_result *r = add(run, "allreduce", "busbw_gbs", "GB/s");
+        struct probe_result *r = add(run, PROBE_WL_ALLREDUCE, PROBE_M_BUSBW_GBS, "GB/s");
         if (r) snprintf(r->device, sizeof r->device, "%s", device);
         if (ready != d->size) {
             fail(r, "the buffers could not be allocated on every GPU");
@@ -572,11 +572,11 @@ static void run_train_dp(struct dist *d, struct probe_run *run, const struct pro
     long long ok = have_data && make_model(&s, s.batch, &m, err, sizeof err) == 0;
     long long all_ok = ok;
     must(d, d->mpi->allreduce_sum_i64(&all_ok, 1));
-    struct probe_result *r_eff = add(run, "train-dp", "scaling_efficiency", "ratio");
-    struct probe_result *r_n = add(run, "train-dp", "samples_per_s", "samples/s");
-    struct probe_result *r_1 = add(run, "train-dp", "samples_per_s_single", "samples/s");
-    struct probe_result *r_cp = add(run, "train-dp", "compute_ms", "ms");
-    struct probe_result *r_cm = add(run, "train-dp", "comm_ms", "ms");
+    struct probe_result *r_eff = add(run, PROBE_WL_TRAIN_DP, PROBE_M_SCALING_EFFICIENCY, "ratio");
+    struct probe_result *r_n = add(run, PROBE_WL_TRAIN_DP, PROBE_M_SAMPLES_PER_S, "samples/s");
+    struct probe_result *r_1 = add(run, PROBE_WL_TRAIN_DP, PROBE_M_SAMPLES_PER_S_SINGLE, "samples/s");
+    struct probe_result *r_cp = add(run, PROBE_WL_TRAIN_DP, PROBE_M_COMPUTE_MS, "ms");
+    struct probe_result *r_cm = add(run, PROBE_WL_TRAIN_DP, PROBE_M_COMM_MS, "ms");
     struct probe_params params;
     probe_params_init(&params, PROBE_PP_DATA_PARALLEL);
     snprintf(params.layers, sizeof params.layers, "%s", s.layers);
@@ -627,7 +627,7 @@ void dist_run(struct dist *d, struct probe_run *run, const struct probe_options 
         else run_allreduce(d, run, opt);
     }
     if (opt->workloads & PROBE_W_TRAIN_DP) {
-        if (gpu) fail(add(run, "train-dp", "scaling_efficiency", "ratio"),
+        if (gpu) fail(add(run, PROBE_WL_TRAIN_DP, PROBE_M_SCALING_EFFICIENCY, "ratio"),
                       "skipped: data-parallel training runs on the CPU ranks only in this build (run without --device cuda)");
         else run_train_dp(d, run, opt);
     }

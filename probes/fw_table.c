@@ -3,8 +3,6 @@
 #include "probes/frameworks.h"
 #include "probes/run_table.h"
 
-#include "common/json_doc.h"
-
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,16 +24,14 @@ const char *probe_fw_table_note(void)
 }
 
 struct entry {
-    const cJSON *r;
-    int order, model, ok, dev_rank;
+    const struct measured_result *r;
+    int order, ok, dev_rank;
     double ms;
 };
 
-static int model_of(const cJSON *r)
-{
-    const char *m = json_str(cJSON_GetObjectItemCaseSensitive(r, "params"), "model");
-    return !strcmp(m, "gpt") ? 1 : !strcmp(m, "mlp") ? 0 : -1;
-}
+static int model_of(const struct entry *e) { return e->r->params.model; }
+
+static int is_framework_row(const struct measured_result *r) { return !strcmp(r->workload, PROBE_WL_FRAMEWORKS); }
 
 /* Timed rows first, by model, the CPU before accelerators, then fastest first. */
 static int compare_entries(const void *a, const void *b)
@@ -43,32 +39,27 @@ static int compare_entries(const void *a, const void *b)
     const struct entry *x = a, *y = b;
     if (x->ok != y->ok) return y->ok - x->ok;
     if (!x->ok) return x->order - y->order; /* as stored */
-    if (x->model != y->model) return x->model - y->model;
-    int d = strcmp(json_str(x->r, "device"), json_str(y->r, "device"));
+    if (model_of(x) != model_of(y)) return model_of(x) - model_of(y);
+    int d = strcmp(x->r->device, y->r->device);
     if (d) return x->dev_rank != y->dev_rank ? x->dev_rank - y->dev_rank : d;
     return (x->ms > y->ms) - (x->ms < y->ms);
 }
 
 /* The framework as the table names it, with its version when the run holds the same framework
  * from more than one interpreter ("PyTorch 1.13"). */
-static void framework_cell(const cJSON *doc, const cJSON *r, char *out, size_t outsz)
+static void framework_cell(const struct measured_run *m, const struct measured_result *r, char *out, size_t outsz)
 {
-    const cJSON *p = cJSON_GetObjectItemCaseSensitive(r, "params"), *o;
-    const char *id = json_str(p, "framework");
-    double py = json_num(p, "python");
+    const struct probe_params *p = &r->params;
     int other = 0;
-    cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(doc, "results")) {
-        const cJSON *q = cJSON_GetObjectItemCaseSensitive(o, "params");
-        double theirs = json_num(q, "python");
-        other |= !strcmp(json_str(o, "workload"), "frameworks") && !strcmp(json_str(q, "framework"), id) &&
-                 !(theirs == py || (isnan(theirs) && isnan(py)));
+    for (int i = 0; i < m->nresults; i++) {
+        const struct probe_params *q = &m->results[i].params;
+        other |= is_framework_row(&m->results[i]) && !strcmp(q->framework, p->framework) && q->python != p->python;
     }
-    const char *version = json_str(p, "version");
     int major = 0, minor = 0;
-    if (other && sscanf(version, "%d.%d", &major, &minor) == 2)
-        snprintf(out, outsz, "%s %d.%d", probe_fw_name(id), major, minor);
+    if (other && sscanf(p->version, "%d.%d", &major, &minor) == 2)
+        snprintf(out, outsz, "%s %d.%d", probe_fw_name(p->framework), major, minor);
     else
-        snprintf(out, outsz, "%s", probe_fw_name(id));
+        snprintf(out, outsz, "%s", probe_fw_name(p->framework));
 }
 
 static void rate_text(double v, char *out, size_t outsz)
@@ -83,95 +74,121 @@ static void references(const struct entry *e, int n, const struct entry *of, dou
 {
     *best = *engine = NAN;
     for (int i = 0; i < n; i++) {
-        if (!e[i].ok || e[i].model != of->model || strcmp(json_str(e[i].r, "device"), json_str(of->r, "device"))) continue;
+        if (!e[i].ok || model_of(&e[i]) != model_of(of) || strcmp(e[i].r->device, of->r->device)) continue;
         if (isnan(*best) || e[i].ms < *best) *best = e[i].ms;
-        if (!strcmp(json_str(cJSON_GetObjectItemCaseSensitive(e[i].r, "params"), "framework"), "engine")) *engine = e[i].ms;
+        if (!strcmp(e[i].r->params.framework, "engine")) *engine = e[i].ms;
     }
 }
 
-static void titles(const cJSON *doc, struct probe_fw_table *t)
+/* One interpreter's line: "/usr/bin/python3 (Python 3.11.2): PyTorch 2.1 [cpu]". */
+static void found_line(const struct measured_fw_python *py, char *line, size_t cap)
 {
-    const cJSON *fw = cJSON_GetObjectItemCaseSensitive(doc, "frameworks"), *models = cJSON_GetObjectItemCaseSensitive(fw, "models");
-    const cJSON *mlp = cJSON_GetObjectItemCaseSensitive(models, "mlp"), *gpt = cJSON_GetObjectItemCaseSensitive(models, "gpt");
+    size_t used = (size_t)snprintf(line, cap, "%s (Python %s): ", py->path, py->version);
+    int n = 0;
+    for (int j = 0; j < py->nfound && used < cap; j++) {
+        const struct measured_fw_found *f = &py->found[j];
+        used += (size_t)snprintf(line + used, cap - used, "%s%s %s%s%s%s", n++ ? ", " : "", probe_fw_name(f->id), f->version,
+                                 *f->devices ? " [" : "", f->devices, *f->devices ? "]" : "");
+    }
+    if (used < cap && *py->error) snprintf(line + used, cap - used, "%s", py->error);
+    else if (used < cap && !n) snprintf(line + used, cap - used, "no framework");
+}
+
+static void titles(const struct measured_frameworks *fw, struct probe_fw_table *t)
+{
+    const struct measured_fw_models *m = &fw->models;
     char layers[64];
-    snprintf(layers, sizeof layers, "%s", json_str(mlp, "layers"));
+    snprintf(layers, sizeof layers, "%s", m->mlp_layers);
     for (char *c = layers; *c; c++)
         if (*c == ',') *c = '-';
-    snprintf(t->title[0], sizeof t->title[0], "MLP %s, batch %.0f, ReLU, cross-entropy, Adam", layers, json_num(mlp, "batch"));
+    snprintf(t->title[0], sizeof t->title[0], "MLP %s, batch %.0f, ReLU, cross-entropy, Adam", layers, m->mlp_batch);
     snprintf(t->title[1], sizeof t->title[1],
              "GPT %.0f layers x %.0f wide, %.0f heads, T %.0f, vocabulary %.0f, batch %.0f (%.0f tokens a step), AdamW",
-             json_num(gpt, "n_layer"), json_num(gpt, "n_embd"), json_num(gpt, "n_head"), json_num(gpt, "ctx"),
-             json_num(gpt, "vocab"), json_num(gpt, "batch"), json_num(gpt, "batch") * json_num(gpt, "ctx"));
-    const cJSON *py;
-    cJSON_ArrayForEach(py, cJSON_GetObjectItemCaseSensitive(fw, "interpreters")) {
-        if (t->nfound == PROBE_FW_MAX_PYTHONS) break;
-        char *line = t->found[t->nfound++];
-        size_t cap = sizeof t->found[0];
-        size_t used = (size_t)snprintf(line, cap, "%s (Python %s): ", json_str(py, "path"), json_str(py, "version"));
-        const cJSON *f;
-        int n = 0;
-        cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(py, "frameworks")) {
-            if (used >= cap) break;
-            const char *devices = json_str(f, "devices");
-            used += (size_t)snprintf(line + used, cap - used, "%s%s %s%s%s%s", n++ ? ", " : "", probe_fw_name(json_str(f, "id")),
-                                     json_str(f, "version"), *devices ? " [" : "", devices, *devices ? "]" : "");
+             m->gpt_layers, m->gpt_width, m->gpt_heads, m->gpt_ctx, m->gpt_vocab, m->gpt_batch, m->gpt_batch * m->gpt_ctx);
+    for (int i = 0; i < fw->npythons && t->nfound < PROBE_FW_MAX_PYTHONS; i++)
+        found_line(&fw->python[i], t->found[t->nfound++], sizeof t->found[0]);
+}
+
+/* A row that did not run: "PyTorch compile GPT cpu: why"; a framework that never reached a mode:
+ * "PyTorch: why"; a row about the workload as a whole: its reason. */
+static void skipped_row(const struct measured_result *r, const char *name, struct probe_fw_row *row)
+{
+    const char *mode = r->params.mode, *device = r->device;
+    int any_mode = strcmp(mode, "-") != 0, any_device = any_mode || strcmp(device, "cpu") != 0;
+    row->skipped = 1;
+    if (!*r->params.framework) {
+        snprintf(row->reason, sizeof row->reason, "%s", r->reason);
+        return;
+    }
+    snprintf(row->reason, sizeof row->reason, "%s%s%s%s%s%s%s: ", name, any_mode ? " " : "", any_mode ? mode : "",
+             row->model >= 0 ? " " : "", row->model == 1 ? "GPT" : row->model == 0 ? "MLP" : "", any_device ? " " : "",
+             any_device ? device : "");
+    /* the reason after it, cut at the row's size */
+    size_t used = strlen(row->reason), take = strlen(r->reason);
+    if (take > sizeof row->reason - 1 - used) take = sizeof row->reason - 1 - used;
+    memcpy(row->reason + used, r->reason, take);
+    row->reason[used + take] = '\0';
+}
+
+/* A timed row's figures against the others of its model and device. */
+static void timed_row(const struct entry *e, int n, int i, struct probe_fw_row *row)
+{
+    const struct measured_result *r = e[i].r;
+    double best, engine, ms = e[i].ms, cv = r->cv, per_step = r->params.per_step;
+    size_t cap = sizeof row->cell[0];
+    references(e, n, &e[i], &best, &engine);
+    row->noisy = r->noisy;
+    row->engine = !strcmp(r->params.framework, "engine");
+    row->fastest = ms == best;
+    snprintf(row->cell[FC_STEP], cap, ms >= 1000 ? "%.0f" : "%.3g", ms);
+    snprintf(row->cell[FC_CV], cap, "%.0f%s", isnan(cv) ? 0 : cv * 100, row->noisy ? "!" : "");
+    if (per_step > 0) rate_text(per_step / (ms / 1e3), row->cell[FC_RATE], cap);
+    else snprintf(row->cell[FC_RATE], cap, "-");
+    if (isnan(engine)) snprintf(row->cell[FC_VS_ENGINE], cap, "-");
+    else snprintf(row->cell[FC_VS_ENGINE], cap, "%.2fx", engine / ms);
+    snprintf(row->cell[FC_VS_BEST], cap, "%.2fx", best / ms);
+}
+
+void probe_fw_table_from(const struct measured_run *m, struct probe_fw_table *t)
+{
+    memset(t, 0, sizeof *t);
+    struct entry e[PROBE_MAX_RESULTS];
+    int n = 0;
+    for (int i = 0; i < m->nresults && n < PROBE_MAX_RESULTS; i++) {
+        const struct measured_result *r = &m->results[i];
+        if (!is_framework_row(r)) continue;
+        e[n] = (struct entry){r, n, r->stated_ok && r->median > 0, !strcmp(r->device, "cpu") ? 0 : 1, r->median};
+        n++;
+    }
+    if (!n) return;
+    titles(&m->fw, t);
+    qsort(e, (size_t)n, sizeof e[0], compare_entries);
+    for (int i = 0; i < n; i++) {
+        struct probe_fw_row *row = &t->rows[t->nrows++];
+        const struct measured_result *r = e[i].r;
+        row->model = model_of(&e[i]);
+        char name[24];
+        framework_cell(m, r, name, sizeof name);
+        snprintf(row->cell[FC_FRAMEWORK], sizeof row->cell[0], "%s", name);
+        snprintf(row->cell[FC_MODE], sizeof row->cell[0], "%.*s", (int)sizeof row->cell[0] - 1, r->params.mode);
+        snprintf(row->cell[FC_DEVICE], sizeof row->cell[0], "%s", r->device);
+        if (!e[i].ok) {
+            skipped_row(r, name, row);
+            continue;
         }
-        if (used < cap && *json_str(py, "error")) snprintf(line + used, cap - used, "%s", json_str(py, "error"));
-        else if (used < cap && !n) snprintf(line + used, cap - used, "no framework");
+        t->ntimed++;
+        timed_row(e, n, i, row);
     }
 }
 
 void probe_fw_table_build(const cJSON *doc, struct probe_fw_table *t)
 {
-    memset(t, 0, sizeof *t);
-    struct entry e[PROBE_MAX_RESULTS];
-    int n = 0;
-    const cJSON *r;
-    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "results")) {
-        if (strcmp(json_str(r, "workload"), "frameworks") != 0 || n == PROBE_MAX_RESULTS) continue;
-        const char *device = json_str(r, "device");
-        e[n] = (struct entry){r, n, model_of(r), !strcmp(json_str(r, "status"), "ok") && json_num(r, "median") > 0,
-                              !strcmp(device, "cpu") ? 0 : 1, json_num(r, "median")};
-        n++;
+    struct measured_run *m = malloc(sizeof *m);
+    if (!m) {
+        memset(t, 0, sizeof *t);
+        return;
     }
-    if (!n) return;
-    titles(doc, t);
-    qsort(e, (size_t)n, sizeof e[0], compare_entries);
-    for (int i = 0; i < n; i++) {
-        struct probe_fw_row *row = &t->rows[t->nrows++];
-        const cJSON *p = cJSON_GetObjectItemCaseSensitive(e[i].r, "params");
-        row->model = e[i].model;
-        char name[24];
-        framework_cell(doc, e[i].r, name, sizeof name);
-        snprintf(row->cell[FC_FRAMEWORK], sizeof row->cell[0], "%s", name);
-        snprintf(row->cell[FC_MODE], sizeof row->cell[0], "%s", json_str(p, "mode"));
-        snprintf(row->cell[FC_DEVICE], sizeof row->cell[0], "%s", json_str(e[i].r, "device"));
-        if (!e[i].ok) {
-            row->skipped = 1;
-            /* "PyTorch compile GPT cpu: why"; a framework that never reached a mode: "PyTorch: why" */
-            const char *mode = json_str(p, "mode"), *device = json_str(e[i].r, "device");
-            int any_mode = strcmp(mode, "-") != 0, any_device = any_mode || strcmp(device, "cpu") != 0;
-            if (!*json_str(p, "framework")) { /* a row about the workload as a whole */
-                snprintf(row->reason, sizeof row->reason, "%s", json_str(e[i].r, "reason"));
-                continue;
-            }
-            snprintf(row->reason, sizeof row->reason, "%s%s%s%s%s%s%s: %s", name, any_mode ? " " : "", any_mode ? mode : "",
-                     row->model >= 0 ? " " : "", row->model == 1 ? "GPT" : row->model == 0 ? "MLP" : "",
-                     any_device ? " " : "", any_device ? device : "", json_str(e[i].r, "reason"));
-            continue;
-        }
-        t->ntimed++;
-        double best, engine, cv = json_num(e[i].r, "cv"), per_step = json_num(p, "per_step");
-        references(e, n, &e[i], &best, &engine);
-        row->noisy = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e[i].r, "noisy"));
-        row->engine = !strcmp(json_str(p, "framework"), "engine");
-        row->fastest = e[i].ms == best;
-        snprintf(row->cell[FC_STEP], sizeof row->cell[0], e[i].ms >= 1000 ? "%.0f" : "%.3g", e[i].ms);
-        snprintf(row->cell[FC_CV], sizeof row->cell[0], "%.0f%s", isnan(cv) ? 0 : cv * 100, row->noisy ? "!" : "");
-        if (per_step > 0) rate_text(per_step / (e[i].ms / 1e3), row->cell[FC_RATE], sizeof row->cell[0]);
-        else snprintf(row->cell[FC_RATE], sizeof row->cell[0], "-");
-        if (isnan(engine)) snprintf(row->cell[FC_VS_ENGINE], sizeof row->cell[0], "-");
-        else snprintf(row->cell[FC_VS_ENGINE], sizeof row->cell[0], "%.2fx", engine / e[i].ms);
-        snprintf(row->cell[FC_VS_BEST], sizeof row->cell[0], "%.2fx", best / e[i].ms);
-    }
+    measured_read(doc, m);
+    probe_fw_table_from(m, t);
+    free(m);
 }

@@ -193,8 +193,8 @@ struct probe_ranks {
 /* What the frameworks workload found: each interpreter, the frameworks it can import with their
  * versions and the devices their processes reported, and the two models every one of them
  * trained (probes/frameworks.c). */
-#define PROBE_FW_MAX_PYTHONS 8
-#define PROBE_FW_MAX_FOUND 10
+#define PROBE_FW_MAX_PYTHONS MEASURED_FW_MAX_PYTHONS
+#define PROBE_FW_MAX_FOUND MEASURED_FW_MAX_FOUND
 struct probe_fw_found {
     char id[16];        /* pytorch, jax, tensorflow, keras, mlx, paddlepaddle, mindspore */
     char version[48];
@@ -220,6 +220,18 @@ struct probe_fw_info {
     int npythons;
     struct probe_fw_python python[PROBE_FW_MAX_PYTHONS];
 };
+/* What the run writes, measured_read keeps whole. */
+_Static_assert(sizeof(((struct probe_fw_found *)0)->id) <= sizeof(((struct measured_fw_found *)0)->id) &&
+                   sizeof(((struct probe_fw_found *)0)->version) <= sizeof(((struct measured_fw_found *)0)->version) &&
+                   sizeof(((struct probe_fw_found *)0)->devices) <= sizeof(((struct measured_fw_found *)0)->devices) &&
+                   sizeof(((struct probe_fw_found *)0)->note) <= sizeof(((struct measured_fw_found *)0)->note),
+               "a framework found fits the reader's");
+_Static_assert(sizeof(((struct probe_fw_python *)0)->path) <= sizeof(((struct measured_fw_python *)0)->path) &&
+                   sizeof(((struct probe_fw_python *)0)->version) <= sizeof(((struct measured_fw_python *)0)->version) &&
+                   sizeof(((struct probe_fw_python *)0)->prefix) <= sizeof(((struct measured_fw_python *)0)->prefix) &&
+                   sizeof(((struct probe_fw_python *)0)->error) <= sizeof(((struct measured_fw_python *)0)->error) &&
+                   sizeof(((struct probe_fw_models *)0)->mlp_layers) <= sizeof(((struct measured_fw_models *)0)->mlp_layers),
+               "an interpreter fits the reader's");
 
 struct probe_run {
     char id[40], started_at[32], version[32];

@@ -405,6 +405,28 @@ static void scaling(struct page *pg)
     }
 }
 
+static void append_word(char *out, size_t n, size_t *used, const char *word)
+{
+    if (*word && *used < n) *used += (size_t)snprintf(out + *used, n - *used, "%s%s", *used ? " " : "", word);
+}
+
+/* A frameworks row's name, the words of its parameters the run stored: framework, mode, model,
+ * what a step counts, kind, version ("" when none). */
+static void framework_label(const cJSON *r, char *out, size_t n)
+{
+    struct probe_params p;
+    size_t used = 0;
+    measured_params_read(get(r, "params"), &p);
+    out[0] = '\0';
+    if (p.shape != PROBE_PP_FRAMEWORK) return;
+    append_word(out, n, &used, p.framework);
+    append_word(out, n, &used, p.mode);
+    if (p.model >= 0) append_word(out, n, &used, p.model ? "gpt" : "mlp");
+    append_word(out, n, &used, p.per_step_unit);
+    append_word(out, n, &used, p.kind);
+    append_word(out, n, &used, p.version);
+}
+
 /* Frameworks side by side: the frameworks workload's results, one chart per metric. */
 static void frameworks(struct page *pg)
 {
@@ -431,13 +453,7 @@ static void frameworks(struct page *pg)
         const char *unit = "";
         cJSON_ArrayForEach(r, get(pg->doc, "results")) {
             if (i < pg->nresults && ok(r) && !strcmp(json_str(r, "workload"), "frameworks") && !strcmp(json_str(r, "metric"), metrics[m])) {
-                /* the row's name: its params' words (framework, mode, device, model) */
-                size_t used = 0;
-                const cJSON *p;
-                labels[n][0] = '\0';
-                cJSON_ArrayForEach(p, get(r, "params"))
-                    if (cJSON_IsString(p) && used < sizeof labels[n])
-                        used += (size_t)snprintf(labels[n] + used, sizeof labels[n] - used, "%s%s", used ? " " : "", p->valuestring);
+                framework_label(r, labels[n], sizeof labels[n]);
                 bars[n] = (struct html_bar){labels[n][0] ? labels[n] : pg->labels[i], json_num(r, "median"), json_num(r, "min"),
                                             json_num(r, "max"), NAN, cJSON_IsTrue(get(r, "noisy")) ? "noisy" : NULL,
                                             pg->ptrs[i], 0, n % 6};

@@ -71,8 +71,11 @@ struct probe_fw_table {
     char found[PROBE_FW_MAX_PYTHONS][400]; /* per interpreter: its path, Python version, frameworks */
 };
 
-/* Builds the table from a run document; 0 rows when the run has no frameworks results. */
+/* Builds the table from a run document (read with measured_read); 0 rows when the run has no
+ * frameworks results. */
 void probe_fw_table_build(const cJSON *doc, struct probe_fw_table *t);
+/* The same from a run already read. */
+void probe_fw_table_from(const struct measured_run *m, struct probe_fw_table *t);
 /* What the ratios mean, one line. */
 const char *probe_fw_table_note(void);
 

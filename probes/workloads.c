@@ -191,7 +191,7 @@ static void run_gemm(struct runner *r)
     double best = 0;
     int best_n = 0;
     if (!a || !b || !c) {
-        skip(r, "gemm", "gflops", "GFLOP/s", "out of memory for the matrices");
+        skip(r, PROBE_WL_GEMM, PROBE_M_GFLOPS, "GFLOP/s", "out of memory for the matrices");
         goto done;
     }
     for (int s = 0; s < nsizes && !stopped(r); s++) {
@@ -213,7 +213,7 @@ static void run_gemm(struct runner *r)
             else samples[count++] = flops / t / 1e9;
         }
         if (cut) count = 0;
-        struct probe_result *res = add_result(r, "gemm", "gflops", "GFLOP/s");
+        struct probe_result *res = add_result(r, PROBE_WL_GEMM, PROBE_M_GFLOPS, "GFLOP/s");
         if (!res) break;
         probe_params_init(&res->params, PROBE_PP_GEMM);
         res->params.n = n, res->params.threads = r->threads, res->params.dtype = PROBE_DTYPE_FP32;
@@ -225,19 +225,19 @@ static void run_gemm(struct runner *r)
             if (r->run->hw.cpu.peak_gflops > 0) res->peak_fraction = res->stats.median / r->run->hw.cpu.peak_gflops;
             if (res->stats.median > best) best = res->stats.median, best_n = n;
         }
-        progress(r, plan_gemm(r, n), "gemm");
+        progress(r, plan_gemm(r, n), PROBE_WL_GEMM);
     }
     if (best > 0) {
         /* The best size again, as the summary the advisor reads. */
         for (int i = 0; i < r->run->nresults; i++) {
             struct probe_result *src = &r->run->results[i];
-            if (strcmp(src->workload, "gemm") || strcmp(src->metric, "gflops") || src->skipped) continue;
+            if (strcmp(src->workload, PROBE_WL_GEMM) || strcmp(src->metric, PROBE_M_GFLOPS) || src->skipped) continue;
             if (fabs(src->stats.median - best) > 0) continue;
-            struct probe_result *res = add_result(r, "gemm", "gflops_best", "GFLOP/s");
+            struct probe_result *res = add_result(r, PROBE_WL_GEMM, PROBE_M_GFLOPS_BEST, "GFLOP/s");
             if (!res) break;
             struct probe_result copy = *src;
             *res = copy;
-            snprintf(res->metric, sizeof res->metric, "gflops_best");
+            snprintf(res->metric, sizeof res->metric, "%s", PROBE_M_GFLOPS_BEST);
             break;
         }
         r->gemm_best = best;
@@ -348,7 +348,7 @@ static int stream_rounds(const struct runner *r) { return r->opt->smoke ? 3 : r-
 
 static void run_stream(struct runner *r)
 {
-    static const char *const names[K_COUNT] = {"copy_gbs", "scale_gbs", "add_gbs", "triad_gbs"};
+    static const char *const names[K_COUNT] = {PROBE_M_COPY_GBS, PROBE_M_SCALE_GBS, PROBE_M_ADD_GBS, PROBE_M_TRIAD_GBS};
     static const double bytes_per[K_COUNT] = {16, 16, 24, 24}; /* as STREAM counts them */
     size_t n = stream_elements(r);
     int ntimes = stream_rounds(r);
@@ -363,7 +363,7 @@ static void run_stream(struct runner *r)
     struct stream_worker workers[256];
     int started = 0;
     if (!s.a || !s.b || !s.c || s.threads > 256) {
-        skip(r, "stream", "triad_gbs", "GB/s", "out of memory for the arrays");
+        skip(r, PROBE_WL_STREAM, PROBE_M_TRIAD_GBS, "GB/s", "out of memory for the arrays");
         goto done;
     }
     pthread_barrier_init(&s.start, NULL, (unsigned)s.threads);
@@ -374,7 +374,7 @@ static void run_stream(struct runner *r)
         started++;
     }
     if (started != s.threads - 1) { /* could not start every thread: run on what there is */
-        skip(r, "stream", "triad_gbs", "GB/s", "could not start the threads");
+        skip(r, PROBE_WL_STREAM, PROBE_M_TRIAD_GBS, "GB/s", "could not start the threads");
         goto join;
     }
     stream_once(&s, -1); /* first touch */
@@ -383,11 +383,11 @@ static void run_stream(struct runner *r)
     int done = 0;
     for (int k = 0; k < ntimes && !stopped(r); k++, done++) {
         for (int kern = 0; kern < K_COUNT; kern++) times[kern][k] = stream_once(&s, kern);
-        progress(r, plan_stream_round(n), "stream");
+        progress(r, plan_stream_round(n), PROBE_WL_STREAM);
     }
     int valid = done > 0 && probe_stream_check(s.a, s.b, s.c, n, done);
     for (int kern = 0; kern < K_COUNT; kern++) {
-        struct probe_result *res = add_result(r, "stream", names[kern], "GB/s");
+        struct probe_result *res = add_result(r, PROBE_WL_STREAM, names[kern], "GB/s");
         if (!res) break;
         probe_params_init(&res->params, PROBE_PP_STREAM);
         res->params.array_bytes = n * sizeof(double), res->params.threads = s.threads, res->params.ntimes = done;
@@ -466,9 +466,9 @@ static void train_rows(struct runner *r, const char *device, int tiny, const str
                        const double *secs, int n, int batch, double flops, const char *why, struct probe_result *rows[2])
 {
     rows[0] = rows[1] = NULL;
-    if (tiny) rows[0] = add_result(r, "train-tiny", "us_per_step", "us");
-    else if ((rows[0] = add_result(r, "train-mlp", "samples_per_s", "samples/s")))
-        rows[1] = add_result(r, "train-mlp", "gflops", "GFLOP/s");
+    if (tiny) rows[0] = add_result(r, PROBE_WL_TRAIN_TINY, PROBE_M_US_PER_STEP, "us");
+    else if ((rows[0] = add_result(r, PROBE_WL_TRAIN_MLP, PROBE_M_SAMPLES_PER_S, "samples/s")))
+        rows[1] = add_result(r, PROBE_WL_TRAIN_MLP, PROBE_M_GFLOPS, "GFLOP/s");
     for (int k = 0; k < 2; k++) {
         struct probe_result *x = rows[k];
         if (!x) continue;
@@ -529,7 +529,7 @@ static void run_train(struct runner *r, int tiny)
         if (peak > 0) rows[0]->peak_fraction = rows[1]->peak_fraction = rows[1]->stats.median / peak;
     }
     free(secs);
-    progress(r, plan_cpu_train(r, tiny), tiny ? "train-tiny" : "train-mlp");
+    progress(r, plan_cpu_train(r, tiny), tiny ? PROBE_WL_TRAIN_TINY : PROBE_WL_TRAIN_MLP);
 }
 
 /* --- GPU workloads (the CUDA plug-in) ---------------------------------------------------- */
@@ -606,7 +606,7 @@ static void run_gpu_gemm(struct runner *r)
             gpu_bench(r, ENG_BENCH_GEMM, (size_t)n, types[t], PROBE_WL_GEMM, PROBE_M_GFLOPS, "GFLOP/s", 2.0 * n * n * (double)n,
                       1e9, &params);
         }
-    progress(r, PLAN_GPU_STEP, "gemm (GPU)");
+    progress(r, PLAN_GPU_STEP, PROBE_WL_GEMM " (GPU)");
 }
 
 static void run_gpu_memory(struct runner *r, unsigned w)
@@ -626,7 +626,7 @@ static void run_gpu_memory(struct runner *r, unsigned w)
             gpu_bench(r, ENG_BENCH_H2D, xfer, pinned, PROBE_WL_TRANSFER, PROBE_M_H2D_GBS, "GB/s", (double)xfer, 1e9, &params);
             gpu_bench(r, ENG_BENCH_D2H, xfer, pinned, PROBE_WL_TRANSFER, PROBE_M_D2H_GBS, "GB/s", (double)xfer, 1e9, &params);
         }
-        progress(r, PLAN_GPU_STEP, "transfer");
+        progress(r, PLAN_GPU_STEP, PROBE_WL_TRANSFER);
     }
 }
 
@@ -661,7 +661,7 @@ static void run_gpu_train(struct runner *r, int tiny)
     struct probe_result *rows[2];
     train_rows(r, r->opt->gpu_device, tiny, &params, secs, n, batch, flops, why, rows);
     free(secs);
-    progress(r, PLAN_GPU_STEP, tiny ? "train-tiny (GPU)" : "train-mlp (GPU)");
+    progress(r, PLAN_GPU_STEP, tiny ? PROBE_WL_TRAIN_TINY " (GPU)" : PROBE_WL_TRAIN_MLP " (GPU)");
 }
 
 /* --- train-gpt: tokens/s, TFLOP/s and MFU of the engine's GPT step ---------------------------- */
@@ -800,10 +800,10 @@ static void run_train_gpt(struct runner *r, int gpu)
     /* tokens/s, model TFLOP/s (FLOPs per token: 6 N + 12 L H Q T), and MFU against the measured GEMM
      * peak and against the catalog's; a device the catalog lacks is measured against its GEMM. */
     double peaks[2] = {measured, catalog > 0 ? catalog : measured};
-    static const char *const metrics[4] = {"tokens_per_s", "tflops", "mfu", "mfu_catalog"},
+    static const char *const metrics[4] = {PROBE_M_TOKENS_PER_S, PROBE_M_TFLOPS, PROBE_M_MFU, PROBE_M_MFU_CATALOG},
                              *const units[4] = {"tokens/s", "TFLOP/s", "ratio", "ratio"};
     for (int k = 0; k < 4; k++) {
-        struct probe_result *res = add_result(r, "train-gpt", metrics[k], units[k]);
+        struct probe_result *res = add_result(r, PROBE_WL_TRAIN_GPT, metrics[k], units[k]);
         if (!res) break;
         if (gpu) snprintf(res->device, sizeof res->device, "%s", r->opt->gpu_device);
         if (k >= 2) {
@@ -832,7 +832,7 @@ static void run_train_gpt(struct runner *r, int gpu)
         if (k >= 2) res->peak_fraction = res->stats.median;
     }
     free(secs);
-    progress(r, plan_train_gpt(r, gpu), gpu ? "train-gpt (GPU)" : "train-gpt");
+    progress(r, plan_train_gpt(r, gpu), gpu ? PROBE_WL_TRAIN_GPT " (GPU)" : PROBE_WL_TRAIN_GPT);
 }
 
 int probe_use_gpu(struct probe_options *o, int index, int also_cpu, char *err, size_t errsz)
@@ -881,17 +881,17 @@ static void no_transfer(struct runner *r)
     if (r->opt->gpu) return;
     char why[220];
     snprintf(why, sizeof why, "skipped: %.200s", r->opt->gpu_missing[0] ? r->opt->gpu_missing : "no GPU");
-    skip(r, "transfer", "h2d_gbs", "GB/s", why);
+    skip(r, PROBE_WL_TRANSFER, PROBE_M_H2D_GBS, "GB/s", why);
 }
 /* Under MPI the command line runs these through probes/dist.c after the others. */
 static void no_allreduce(struct runner *r)
 {
-    if (!r->opt->distributed) skip(r, "allreduce", "busbw_gbs", "GB/s", "skipped: single process (run under mpirun -np N)");
+    if (!r->opt->distributed) skip(r, PROBE_WL_ALLREDUCE, PROBE_M_BUSBW_GBS, "GB/s", "skipped: single process (run under mpirun -np N)");
 }
 static void no_train_dp(struct runner *r)
 {
     if (!r->opt->distributed)
-        skip(r, "train-dp", "scaling_efficiency", "ratio", "skipped: single process (run under mpirun -np N)");
+        skip(r, PROBE_WL_TRAIN_DP, PROBE_M_SCALING_EFFICIENCY, "ratio", "skipped: single process (run under mpirun -np N)");
 }
 
 /* In the order a probe runs them: the GPU's first when there is one, then the CPU's: the
@@ -908,15 +908,15 @@ static const struct workload {
     double (*plan)(const struct runner *r);     /* planned seconds of cpu, or NULL */
     void (*absent)(struct runner *r);           /* the row of why it did not run here, or NULL */
 } workloads[] = {
-    {"train-tiny", PROBE_W_TRAIN_TINY, gpu_tiny, cpu_tiny, 0, plan_tiny, NULL},
-    {"stream", PROBE_W_STREAM, gpu_stream, run_stream, 0, plan_stream, NULL},
-    {"transfer", PROBE_W_TRANSFER, gpu_transfer, NULL, 0, NULL, no_transfer},
-    {"gemm", PROBE_W_GEMM, run_gpu_gemm, run_gemm, 0, plan_gemm_sweep, NULL},
-    {"train-mlp", PROBE_W_TRAIN_MLP, gpu_mlp, cpu_mlp, 0, plan_mlp, NULL},
-    {"train-gpt", PROBE_W_TRAIN_GPT, gpu_gpt, cpu_gpt, 0, plan_gpt, NULL},
-    {"frameworks", PROBE_W_FRAMEWORKS, NULL, run_frameworks, 1, plan_frameworks, NULL},
-    {"allreduce", PROBE_W_ALLREDUCE, NULL, NULL, 0, NULL, no_allreduce},
-    {"train-dp", PROBE_W_TRAIN_DP, NULL, NULL, 0, NULL, no_train_dp},
+    {PROBE_WL_TRAIN_TINY, PROBE_W_TRAIN_TINY, gpu_tiny, cpu_tiny, 0, plan_tiny, NULL},
+    {PROBE_WL_STREAM, PROBE_W_STREAM, gpu_stream, run_stream, 0, plan_stream, NULL},
+    {PROBE_WL_TRANSFER, PROBE_W_TRANSFER, gpu_transfer, NULL, 0, NULL, no_transfer},
+    {PROBE_WL_GEMM, PROBE_W_GEMM, run_gpu_gemm, run_gemm, 0, plan_gemm_sweep, NULL},
+    {PROBE_WL_TRAIN_MLP, PROBE_W_TRAIN_MLP, gpu_mlp, cpu_mlp, 0, plan_mlp, NULL},
+    {PROBE_WL_TRAIN_GPT, PROBE_W_TRAIN_GPT, gpu_gpt, cpu_gpt, 0, plan_gpt, NULL},
+    {PROBE_WL_FRAMEWORKS, PROBE_W_FRAMEWORKS, NULL, run_frameworks, 1, plan_frameworks, NULL},
+    {PROBE_WL_ALLREDUCE, PROBE_W_ALLREDUCE, NULL, NULL, 0, NULL, no_allreduce},
+    {PROBE_WL_TRAIN_DP, PROBE_W_TRAIN_DP, NULL, NULL, 0, NULL, no_train_dp},
 };
 #define NWORKLOADS (int)(sizeof workloads / sizeof workloads[0])
 
