@@ -55,19 +55,6 @@ int cli_parse_number(const char *opt, const char *s, double lo, double hi, int i
     return 0;
 }
 
-/* A duration: seconds, or a number with s, m or h. 0, or -1 when it is not one. */
-static int parse_seconds(const char *s, double *out)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s) return -1;
-    double scale = *end == 's' ? 1 : *end == 'm' ? 60 : *end == 'h' ? 3600 : 0;
-    if (scale > 0) end++;
-    if (*end || !isfinite(v)) return -1;
-    *out = v * (scale > 0 ? scale : 1);
-    return 0;
-}
-
 /* One value into its field: EXIT_OK, or the error's status with its line printed. */
 static int take(const struct cli_command *cmd, const struct cli_option *o, const char *arg, void *settings)
 {
@@ -87,7 +74,7 @@ static int take(const struct cli_command *cmd, const struct cli_option *o, const
         else *(double *)field = v;
         return EXIT_OK;
     case CLI_SECONDS:
-        if (parse_seconds(arg, &v) || !(v >= o->lo && v <= o->hi)) {
+        if (units_parse_duration(arg, &v) || !(v >= o->lo && v <= o->hi)) {
             cli_error("--%s %s: expected seconds from %g to %g", o->name, arg, o->lo, o->hi);
             return EXIT_INPUT;
         }

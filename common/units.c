@@ -142,3 +142,17 @@ int units_parse(const char *s, double *out)
     *out = v;
     return 0;
 }
+
+int units_parse_duration(const char *s, double *seconds)
+{
+    const char *p = s;
+    int digits = 0;
+    while (isdigit((unsigned char)*p)) p++, digits++;
+    if (*p == '.')
+        for (p++; isdigit((unsigned char)*p); p++) digits++;
+    if (!digits) return -1;
+    double scale = *p == 's' ? 1 : *p == 'm' ? 60 : *p == 'h' ? 3600 : *p == '\0' ? 1 : 0;
+    if (scale == 0 || (*p && p[1])) return -1;
+    *seconds = strtod(s, NULL) * scale;
+    return isfinite(*seconds) ? 0 : -1;
+}

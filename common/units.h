@@ -35,4 +35,8 @@ const char *units_plural(double n, const char *one, const char *many);
  * three digits. Leading and trailing spaces are allowed. Returns 0 with *out set, or -1. */
 int units_parse(const char *s, double *out);
 
+/* Parses a duration: seconds, or a decimal number with s, m or h ("90", "90s", "2m", "1.5h"); no
+ * signs, spaces, hex or exponents. Returns 0 with *seconds set, or -1. */
+int units_parse_duration(const char *s, double *seconds);
+
 #endif

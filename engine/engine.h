@@ -141,6 +141,10 @@ struct eng_loop {
     /* Step s trains on the data's batch number first_batch + s * batch_stride (stride 0: 1), so
      * a run can go on where another ended, or take one rank's share of a global batch. */
     long first_batch, batch_stride;
+    /* Every step is taken whatever its loss: the ranks of data-parallel training must all take
+     * the same steps (their collectives pair up), so one rank's non-finite loss cannot end its
+     * run alone. */
+    int every_step;
 };
 
 /* The batch number of step s. */
@@ -149,7 +153,7 @@ long eng_loop_batch(const struct eng_loop *loop, int s);
 /* Runs run->steps timed steps on data (batches gathered before each step's timer starts).
  * loop->on_step is called after each step with its loss, before the loss is checked; a loss
  * that is not finite ends the run with ENG_ERR_RUNTIME, run->steps lowered to the steps before
- * it. loop NULL: a zeroed one. */
+ * it (unless loop->every_step). loop NULL: a zeroed one. */
 int eng_train_loop(struct eng_model *m, const struct eng_data *d, struct eng_run *run, const struct eng_loop *loop,
                    char *err, size_t errsz);
 /* eng_train_loop with on_step and ctx alone. */

@@ -59,7 +59,7 @@ int eng_train_loop(struct eng_model *m, const struct eng_data *d, struct eng_run
         if (run->losses) run->losses[s] = loss;
         if (run->step_seconds) run->step_seconds[s] = dt;
         int enough = loop && loop->on_step ? loop->on_step(loop->ctx, s, loss, dt) : 0;
-        if (!isfinite(loss)) {
+        if (!isfinite(loss) && !(loop && loop->every_step)) {
             snprintf(err, errsz,
                      "the loss is %s at step %d: training diverged (learning rate too high?) or the data or weights "
                      "hold non-finite values; stopped",

@@ -250,8 +250,12 @@ int answers_set(struct answers *a, const char *assignment, char *err, size_t err
     case ANS_ENUM:
     case ANS_ID: v = cJSON_CreateString(value); break;
     case ANS_ID_LIST: {
+        char copy[ANS_ID_LIST_MAX * (ANS_ID_MAX + 1) + 1]; /* the longest list, a separator after each id */
+        if (strlen(value) >= sizeof copy) {
+            snprintf(err, errsz, "%skey '%s': a list of more than %zu characters", where, key->name, sizeof copy - 1);
+            return -1;
+        }
         v = cJSON_CreateArray();
-        char copy[ANS_ID_LIST_MAX * ANS_ID_MAX + 1]; /* the longest list */
         snprintf(copy, sizeof copy, "%s", value);
         for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok && v; tok = strtok_r(NULL, ",", &save)) {
             while (*tok == ' ') tok++;

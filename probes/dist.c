@@ -360,7 +360,7 @@ static void dp_steps(struct dist *d, struct eng_model *m, const struct eng_data 
     struct dp_hook h = {d, 0, step, cp, cm};
     struct eng_run run = {.steps = steps};
     struct eng_loop loop = {.on_step = dp_record, .ctx = &h, .on_grads = dp_average,
-                            .first_batch = (long)k0 * d->size + d->rank, .batch_stride = d->size};
+                            .first_batch = (long)k0 * d->size + d->rank, .batch_stride = d->size, .every_step = 1};
     char err[256];
     eng_train_loop(m, data, &run, &loop, err, sizeof err);
 }

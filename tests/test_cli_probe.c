@@ -155,6 +155,9 @@ static int interrupted_probe(int delay_ms, int *status, double *waited, char *er
     cr_assert_eq(pipe(fds), 0);
     pid_t pid = fork();
     if (pid == 0) {
+        /* the Ctrl-C this test sends must reach the probe even when the test itself was started
+         * with it ignored (a background job of a script): the probe keeps an ignored signal */
+        signal(SIGINT, SIG_DFL);
         dup2(fds[1], 2);
         int null = open("/dev/null", O_WRONLY);
         dup2(null, 1);

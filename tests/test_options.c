@@ -136,6 +136,8 @@ Test(options, every_kind_on_both_sides_of_its_range)
         {"--number", "1000001", EXIT_INPUT}, {"--real", "0.999999", EXIT_OK},  {"--real", "1", EXIT_INPUT},
         {"--real", "0", EXIT_OK},            {"--seconds", "0.5", EXIT_INPUT}, {"--seconds", "1", EXIT_OK},
         {"--seconds", "24h", EXIT_OK},       {"--seconds", "86401", EXIT_INPUT}, {"--seconds", "2x", EXIT_INPUT},
+        {"--seconds", "1.5m", EXIT_OK},      {"--seconds", "0x10", EXIT_INPUT}, {"--seconds", " 5", EXIT_INPUT},
+        {"--seconds", "1e1m", EXIT_INPUT},   {"--seconds", "5sm", EXIT_INPUT}, {"--seconds", "m", EXIT_INPUT},
         {"--choice", "b", EXIT_OK},          {"--choice", "c", EXIT_INPUT},    {"--text", "", EXIT_OK},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -105,6 +105,26 @@ Test(step_hook, mlp_a_diverged_step_ends_the_run)
     eng_model_free(m);
 }
 
+/* every_step (data parallel: the ranks must take the same steps): the same diverged data runs all
+ * five steps and says nothing is wrong; the loss past the overflow stays non-finite. */
+Test(step_hook, mlp_every_step_runs_on_past_a_diverged_step)
+{
+    struct eng_data d;
+    struct eng_model *m = mlp(&d);
+    for (int k = 0; k < 16; k++) d.x[8 * 16 + k] = 3e38f;
+    struct seen s = {.stop_after = -1};
+    float losses[5];
+    struct eng_run run = {.steps = 5, .losses = losses};
+    struct eng_loop loop = {.on_step = record, .ctx = &s, .every_step = 1};
+    cr_expect_eq(eng_train_loop(m, &d, &run, &loop, err, sizeof err), ENG_OK, "%s", err);
+    cr_expect_eq(run.steps, 5);
+    cr_expect_eq(s.calls, 5);
+    cr_expect_float_eq(s.losses[0], mlp_losses[0], 1e-6);
+    cr_expect(!isfinite(s.losses[1]));
+    eng_data_free(&d);
+    eng_model_free(m);
+}
+
 /* The gradients between the two halves of a step: left as they are, the losses are the plain
  * step's; zeroed from the start (no moments yet), Adam moves nothing. */
 static void keep_grads(void *ctx, float *g, size_t n)

@@ -306,4 +306,10 @@ Test(team_ids, the_wizard_offers_every_framework_of_the_knowledge_base)
     cr_assert_eq(wizard_build(t.app, &out, -1, 0, err, sizeof err), 0, "%s", err);
     cr_expect(answers_team_has(&out, "jax") && answers_id_count(&out, ANS_TEAM) == 1);
     ts_wizard_close(&t);
+    /* several are said in one message */
+    cr_assert_eq(ts_answers_sets(&loaded, "team=caffe,jax,theano", err, sizeof err), 0, "%s", err);
+    cr_assert_eq(ts_wizard_open(&t, &loaded, err, sizeof err), 0, "%s", err);
+    cr_expect_str_eq(t.app->message,
+                     "key 'team': 'caffe', 'theano' are not offered here (fwadvisor kb list frameworks); left out");
+    ts_wizard_close(&t);
 }

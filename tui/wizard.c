@@ -114,7 +114,8 @@ struct option_layout {
     int count;
 };
 
-_Static_assert(ANS_ID_LIST_MAX + 2 <= 64, "a multi-select question's options fit its bits");
+/* A multi-select question (team) offers its own choices and every framework of the knowledge base. */
+_Static_assert(ADV_MAX_FRAMEWORKS + 2 <= 64, "a multi-select question's options fit its bits");
 
 static struct option_layout layout_of(const struct app *a, int q)
 {
@@ -264,16 +265,21 @@ static void select_loaded(struct app *a, int q, const struct answers *loaded)
 {
     enum ans_index k = wiz_questions[q].key;
     const struct ans_key *key = key_of(q);
-    if (key->type == ANS_ID_LIST) { /* the options the loaded ids name; one none offers is said */
+    if (key->type == ANS_ID_LIST) { /* the options the loaded ids name; those none offers are said */
         a->multi[q] = 0;
+        char missing[160] = "";
+        int nmissing = 0, options = wizard_option_count(a, q);
         for (int j = 0; j < answers_id_count(loaded, k); j++) {
             int found = 0;
-            for (int i = 0; i < wizard_option_count(a, q); i++)
+            for (int i = 0; i < options; i++)
                 if (strcmp(answers_id(loaded, k, j), option_value(a, q, i, NULL)) == 0) a->multi[q] |= 1ull << i, found = 1;
-            if (!found)
-                ui_message(a, 1, "key '%s': '%s' is not offered here (fwadvisor kb list frameworks); left out", key->name,
-                           answers_id(loaded, k, j));
+            size_t used = strlen(missing);
+            if (!found && used < sizeof missing)
+                snprintf(missing + used, sizeof missing - used, "%s'%s'", nmissing++ ? ", " : "", answers_id(loaded, k, j));
         }
+        if (nmissing)
+            ui_message(a, 1, "key '%s': %s %s not offered here (fwadvisor kb list frameworks); left out", key->name, missing,
+                       nmissing == 1 ? "is" : "are");
         return;
     }
     if (key->type == ANS_ENUM || key->type == ANS_BOOL) {
