@@ -162,15 +162,15 @@ fuzz-run: $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 	    grep -E '^stat::number_of_executed_units|^Done' build/fuzz/$$t.log; \
 	done
 
-build/fuzz/fuzz_npy build/fuzz/fuzz_safetensors: build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC)
+build/fuzz/fuzz_npy build/fuzz/fuzz_safetensors: build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) | build/answer_key_ids.h
 	@mkdir -p build/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(WARNFLAGS) $(CPPFLAGS) $(MAIN_CFLAGS) -o $@ $^ $(call pc_libs,libcjson) $(BLAS_LIBS) -lm
 
-build/fuzz/fuzz_answers: tests/fuzz/fuzz_answers.c $(FUZZ_KB_SRC)
+build/fuzz/fuzz_answers: tests/fuzz/fuzz_answers.c $(FUZZ_KB_SRC) | build/answer_key_ids.h
 	@mkdir -p build/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(WARNFLAGS) $(CPPFLAGS) $(MAIN_CFLAGS) -o $@ $^ $(call pc_libs,libcjson) -lm
 
-build/fuzz/fuzz_import: tests/fuzz/fuzz_import.c $(filter common/% knowledge/%,$(LIB_SRC)) build/kb_data.c build/presets_data.c
+build/fuzz/fuzz_import: tests/fuzz/fuzz_import.c $(filter common/% knowledge/%,$(LIB_SRC)) build/kb_data.c build/presets_data.c | build/answer_key_ids.h
 	@mkdir -p build/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(WARNFLAGS) $(CPPFLAGS) $(MAIN_CFLAGS) -Wno-unused-command-line-argument -o $@ $^ \
 	    $(call pc_libs,libcjson sqlite3) -lm
@@ -240,6 +240,14 @@ $(BUILD)/tests/test_cuda.o: CFLAGS += -ffp-contract=off
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARNFLAGS) $(CPPFLAGS) $(CFLAGS) $(MAIN_CFLAGS) -MMD -MP -c -o $@ $<
+
+# The answer keys' indices (enum ans_index), written from the rows of their table; rewritten
+# only when a key is added, moved or renamed, so that a changed help line rebuilds one object.
+KEY_IDS := $(BUILD)/answer_key_ids.h
+$(KEY_IDS): knowledge/answer_keys.c scripts/answer-key-ids.awk
+	@mkdir -p $(dir $@)
+	@awk -f scripts/answer-key-ids.awk $< > $@.tmp && { cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@; }
+$(LIB_OBJ) $(MAIN_OBJ) $(TEST_OBJ) $(BENCH_OBJ): | $(KEY_IDS)
 
 # Where plug-ins are taken from (engine/plugin.c): the installed folder, and this build tree for
 # this build's own binary. Rewritten only when a path changes, so the object rebuilds then.

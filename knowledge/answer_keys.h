@@ -45,17 +45,10 @@ struct ans_key {
     const char *noun;  /* ANS_ID_LIST: one row of it, in words ("framework") */
 };
 
-/* Indices into ans_keys, in the documented order. */
-enum ans_index {
-    ANS_STAGE, ANS_HARDWARE, ANS_OS, ANS_DEVICES, ANS_NODES, ANS_DEVICE_MEMORY_GB, ANS_MODEL_KIND,
-    ANS_MODEL_PARAMS, ANS_TOKENS, ANS_SEQ_LEN, ANS_HIDDEN, ANS_LAYERS, ANS_HEADS, ANS_TEAM, ANS_FUNCTIONAL,
-    ANS_HIGHER_ORDER_GRAD, ANS_DEPLOY, ANS_PRIORITY, ANS_PRICE_PER_DEVICE_HOUR, ANS_DEPLOY_HARDWARE,
-    /* the plan's keys */
-    ANS_ACCELERATOR, ANS_PRECISION, ANS_FINETUNE, ANS_LORA_RANK, ANS_RECOMPUTE, ANS_HOST_MEMORY_GB,
-    ANS_ACTIVE_PARAMS, ANS_EXPERTS,
-    /* the inference plan's keys */
-    ANS_SERVE_CONTEXT, ANS_SERVE_BATCH, ANS_KV_HEADS, ANS_KV_PRECISION, ANS_KEY_COUNT
-};
+/* enum ans_index: ANS_STAGE, ANS_HARDWARE, ... ANS_KEY_COUNT, the indices into ans_keys in its
+ * order, written into the build folder from the table's rows (scripts/answer-key-ids.awk): a new
+ * key is its row in knowledge/answer_keys.c, and ANS_<NAME> follows. */
+#include "answer_key_ids.h"
 
 /* A set of keys (bit i = key i), as answers_check_combination names the keys it is about. */
 typedef unsigned long long ans_key_set;
