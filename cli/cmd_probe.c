@@ -29,18 +29,15 @@ static const char probe_head[] =
     "                            [--compare ID|latest]\n"
     "       fwadvisor probe delete ID\n"
     "\n"
-    "Detects the CPU (hwloc, cpuid) and accelerators, then measures: gemm (sgemm\n"
-    "sweep, GFLOP/s), stream (copy/scale/add/triad GB/s), train-mlp and train-tiny\n"
-    "(the engine's training steps), train-gpt (a GPT step: tokens/s, TFLOP/s, MFU\n"
-    "against the measured and the catalog's peak), frameworks, when asked for (the\n"
-    "same MLP and GPT trained by every installed PyTorch, JAX, TensorFlow, Keras 3,\n"
-    "MLX, PaddlePaddle and MindSpore, side by side with the engine); with a GPU\n"
-    "(the CUDA plug-in) the same on the GPU plus transfer. Under `mpirun -np N`:\n"
-    "allreduce (bus bandwidth, checked) and train-dp (data-parallel scaling\n"
-    "efficiency). What cannot run says why. The run is stored in the knowledge\n"
-    "base (unless --no-save) and feeds `fwadvisor recommend`. Ctrl-C, SIGTERM or\n"
-    "SIGHUP stops it within a second; what was finished is saved, marked\n"
-    "interrupted (status 1). A second one ends the program at once.\n"
+    "Detects the CPU (hwloc, cpuid) and accelerators, then measures the workloads\n"
+    "listed below on the CPU, and with a GPU (the CUDA plug-in) on the GPU as well;\n"
+    "the frameworks workload trains the same models in every installed PyTorch, JAX,\n"
+    "TensorFlow, Keras 3, MLX, PaddlePaddle and MindSpore, side by side with the\n"
+    "engine. Under `mpirun -np N` the workloads across ranks run as well. What\n"
+    "cannot run says why. The run is stored in the knowledge base (unless\n"
+    "--no-save) and feeds `fwadvisor recommend`. Ctrl-C, SIGTERM or SIGHUP stops it\n"
+    "within a second; what was finished is saved, marked interrupted (status 1). A\n"
+    "second one ends the program at once.\n"
     "\n";
 
 /* What the command line asked for: the options (by the rows below), the subcommand and its ID. */
@@ -75,8 +72,7 @@ static const struct cli_option probe_options[P_COUNT] = {
     [P_DEVICE] = {"device", 0, CLI_TEXT, 0, 0, F(device), 0, NULL, NULL, PM_MEASURE, NULL, "D",
                   "auto (default: the CPU, and GPU 0 when one opens), cpu,\ncuda or cuda:N (that GPU only)"},
     [P_WORKLOAD] = {"workload", 0, CLI_CHOICE, 0, 0, F(workloads), 0, parse_workloads, NULL, PM_MEASURE, NULL, "W,...",
-                    "gemm, stream, transfer, train-mlp, train-tiny,\ntrain-gpt, frameworks, allreduce, train-dp (default:\n"
-                    "all but frameworks; all: every one; under mpirun:\nallreduce,train-dp)"},
+                    "the workloads to run, by name (listed below)"},
     [P_PYTHON] = {"python", 0, CLI_LIST, 0, PROBE_FW_MAX_PYTHONS, F(pythons), F(npythons), NULL, NULL, PM_MEASURE, NULL,
                   "PATH",
                   "an interpreter whose frameworks to measure\n(repeatable; default: python3 on PATH and the active\n"
@@ -98,7 +94,8 @@ static const struct cli_option probe_options[P_COUNT] = {
 };
 #undef F
 
-const struct cli_command cli_probe_command = {"probe", probe_options, P_COUNT, probe_modes, probe_head, "", 23, NULL};
+const struct cli_command cli_probe_command = {"probe", probe_options, P_COUNT, probe_modes, probe_head, "", 23, NULL,
+                                           probe_workloads_help};
 
 struct bar {
     int active;
@@ -331,7 +328,7 @@ static int validate(const struct probe_args *a)
     if (a->sub >= 0) return EXIT_OK;
     if (a->threads && CLI_GIVEN(a->given, P_DEVICE) && strncasecmp(a->device, "cuda", 4) == 0)
         return cli_not_applicable("probe", "--threads", "to the CPU's measurements, which --device cuda leaves out");
-    if ((a->npythons || a->fw_timeout > 0) && !(CLI_GIVEN(a->given, P_WORKLOAD) && (a->workloads & PROBE_W_FRAMEWORKS)))
+    if ((a->npythons || a->fw_timeout > 0) && !(CLI_GIVEN(a->given, P_WORKLOAD) && (a->workloads & probe_workload_bit(PROBE_WL_FRAMEWORKS))))
         return cli_not_applicable("probe", a->npythons ? "--python" : "--framework-timeout",
                                   "to the frameworks workload (--workload frameworks or all)");
     int wrc = cli_check_output(a->output, EXIT_USAGE); /* before minutes of measuring, not after */
@@ -375,7 +372,7 @@ static int start_mpi(const struct probe_args *a, struct dist *dist, int *mpi_gpu
     po.full = a->full;
     po.threads = a->threads;
     po.distributed = 1;
-    po.workloads = workloads_of(a, PROBE_W_DIST);
+    po.workloads = workloads_of(a, probe_workload_set(PROBE_WS_DIST));
     dist_barrier(dist); /* rank 0's detection and single-process workloads */
     dist_run(dist, NULL, &po, *mpi_gpu);
     dist_barrier(dist); /* rank 0 has stored the run */

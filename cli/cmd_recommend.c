@@ -299,7 +299,7 @@ static const struct cli_option recommend_options[R_COUNT] = {
 #undef F
 
 const struct cli_command cli_recommend_command = {"recommend", recommend_options, R_COUNT, recommend_modes,
-                                                  recommend_head, recommend_tail, 22, NULL};
+                                                  recommend_head, recommend_tail, 22, NULL, NULL};
 
 /* Options into o: EXIT_OK, or the usage error's status (help printed: -1). */
 static int parse_options(struct globals *g, int argc, char **argv, struct rec_opts *o)

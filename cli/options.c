@@ -176,4 +176,5 @@ void cli_options_help(const struct cli_command *cmd, FILE *out)
         }
     }
     fputs(cmd->tail, out);
+    if (cmd->list) cmd->list(out);
 }

@@ -46,6 +46,8 @@ struct cli_command {
     const char *head, *tail;          /* the help before and after the options */
     int column;                       /* where the help's right column starts */
     const char *unknown_suffix;       /* after "unknown option '--x'" (" for --model gpt"), or NULL */
+    void (*list)(FILE *out);          /* the help's last part, drawn from the command's own table
+                                       * (probe: its workloads), or NULL */
 };
 
 /* Which rows were given on the command line: bit i for options[i]. */

@@ -622,11 +622,11 @@ void dist_run(struct dist *d, struct probe_run *run, const struct probe_options 
         for (int i = 0; run && i < run->ranks.listed; i++) snprintf(run->ranks.rank[i].host, 64, "%s", hosts[i]);
         free(hosts);
     }
-    if (opt->workloads & PROBE_W_ALLREDUCE) {
+    if (opt->workloads & probe_workload_bit(PROBE_WL_ALLREDUCE)) {
         if (gpu) run_allreduce_gpu(d, run, opt);
         else run_allreduce(d, run, opt);
     }
-    if (opt->workloads & PROBE_W_TRAIN_DP) {
+    if (opt->workloads & probe_workload_bit(PROBE_WL_TRAIN_DP)) {
         if (gpu) fail(add(run, PROBE_WL_TRAIN_DP, PROBE_M_SCALING_EFFICIENCY, "ratio"),
                       "skipped: data-parallel training runs on the CPU ranks only in this build (run without --device cuda)");
         else run_train_dp(d, run, opt);

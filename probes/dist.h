@@ -22,7 +22,7 @@ void dist_stop(struct dist *d);
 int dist_check_versions(struct dist *d, const char *version, char *err, size_t errsz);
 /* A barrier that does not spin. */
 void dist_barrier(struct dist *d);
-/* The workloads in opt->workloads & PROBE_W_DIST; run is rank 0's (NULL elsewhere). With
+/* The workloads in opt->workloads & probe_workload_set(PROBE_WS_DIST); run is rank 0's (NULL elsewhere). With
  * gpu set (--device cuda under MPI) allreduce runs through NCCL on each rank's GPU
  * (dist_gpu_for_rank), MPI carrying only NCCL's start-up id. */
 void dist_run(struct dist *d, struct probe_run *run, const struct probe_options *opt, int gpu);

@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <cjson/cJSON.h>
 
 #include "knowledge/measured.h"
@@ -138,7 +139,7 @@ struct probe_options {
     char gpu_device[16];
     char gpu_missing[256];
     int distributed;           /* running under MPI: allreduce and train-dp are run by probes/dist.c */
-    unsigned workloads;        /* bit per PROBE_W_* */
+    unsigned workloads;        /* bit per workload (probe_workload_bit) */
     /* The frameworks workload: the interpreters to measure (--python, in order; none: python3 on
      * PATH and the active virtual or conda environment) and each framework process's time limit
      * in seconds (0: 120, --full 600). */
@@ -151,12 +152,17 @@ struct probe_options {
     void *progress_ctx;
 };
 
-enum { PROBE_W_GEMM = 1, PROBE_W_STREAM = 2, PROBE_W_TRANSFER = 4, PROBE_W_TRAIN_MLP = 8, PROBE_W_TRAIN_TINY = 16,
-       PROBE_W_ALLREDUCE = 32, PROBE_W_TRAIN_DP = 64, PROBE_W_TRAIN_GPT = 128, PROBE_W_FRAMEWORKS = 256, PROBE_W_ALL = 511,
-       PROBE_W_DIST = PROBE_W_ALLREDUCE | PROBE_W_TRAIN_DP,
-       /* What a probe runs unless told: every workload of this machine's hardware. The frameworks
-        * (minutes, other programs started) only when asked for: --workload frameworks or all. */
-       PROBE_W_DEFAULT = PROBE_W_ALL & ~PROBE_W_FRAMEWORKS };
+/* Sets of workloads, as probe_options.workloads holds them: bit i for the i-th row of the
+ * workload table (probes/workloads.c). */
+enum probe_workload_set {
+    PROBE_WS_ALL,     /* every workload */
+    PROBE_WS_DEFAULT, /* what a probe runs unless told: all but those run only when asked for (the
+                         frameworks: minutes, and other programs started) */
+    PROBE_WS_DIST,    /* those across MPI ranks (probes/dist.c runs them under mpirun) */
+};
+unsigned probe_workload_set(enum probe_workload_set which);
+/* The bit of the workload named (PROBE_WL_*, knowledge/measured.h), 0 for no such workload. */
+unsigned probe_workload_bit(const char *name);
 
 /* The numerical checks the workloads apply to their own results: 16 sampled entries of C = A B
  * (n x n, row-major) against dot products in double; and STREAM's arrays after `ntimes` rounds of
@@ -169,10 +175,13 @@ int probe_stream_check(const double *a, const double *b, const double *c, size_t
  * the transfer row reports. Close with eng_device_close after the run. */
 int probe_use_gpu(struct probe_options *o, int index, int also_cpu, char *err, size_t errsz);
 
-/* The i-th workload in the order a probe runs them (its name, and its PROBE_W_* bit in *bit), or
- * NULL past the last: what --workload, the usage and the schema's enum name. */
+/* The i-th workload in the order a probe runs them (its name, and its bit in *bit), or NULL past
+ * the last: what --workload, the usage and the schema's enum name. */
 const char *probe_workload_name(int i, unsigned *bit);
-/* Parses "gemm,stream,..." (and "all") into PROBE_W_* bits. Returns 0, or -1 with the offending
+/* The help's list of workloads (--workload's names, what each measures, the default sets), drawn
+ * from the table. */
+void probe_workloads_help(FILE *out);
+/* Parses "gemm,stream,..." (and "all") into workload bits. Returns 0, or -1 with the offending
  * name in err. */
 int probe_parse_workloads(const char *list, unsigned *out, char *err, size_t errsz);
 

@@ -69,7 +69,7 @@ int probe_session_begin(struct probe_session *s, const struct probe_session_conf
     o->full = c->full;
     o->smoke = c->smoke;
     o->threads = c->threads;
-    o->workloads = c->workloads ? c->workloads : c->dist ? PROBE_W_DIST : PROBE_W_DEFAULT;
+    o->workloads = c->workloads ? c->workloads : probe_workload_set(c->dist ? PROBE_WS_DIST : PROBE_WS_DEFAULT);
     o->distributed = c->dist != NULL;
     o->pythons = c->pythons;
     o->npythons = c->npythons;

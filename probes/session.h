@@ -34,7 +34,7 @@ struct dist;
 
 struct probe_session_config {
     const char *device;  /* "auto" (the CPU, and GPU 0 when one opens), "cpu", "cuda", "cuda:N" */
-    unsigned workloads;  /* PROBE_W_*; 0: PROBE_W_DEFAULT (under MPI: the distributed ones) */
+    unsigned workloads;  /* workload bits; 0: PROBE_WS_DEFAULT's (under MPI: PROBE_WS_DIST's) */
     int full, smoke, threads;
     struct dist *dist;   /* rank 0 of a run under MPI (its distributed workloads follow), else NULL */
     int dist_gpu;        /* under MPI: allreduce through NCCL on each rank's GPU */

@@ -609,25 +609,29 @@ static void run_gpu_gemm(struct runner *r)
     progress(r, PLAN_GPU_STEP, PROBE_WL_GEMM " (GPU)");
 }
 
-static void run_gpu_memory(struct runner *r, unsigned w)
+/* The GPU's stream row: a device-to-device copy of 1 GiB. */
+static void gpu_stream(struct runner *r)
 {
-    size_t big = r->opt->smoke ? (size_t)16 << 20 : (size_t)1 << 30, xfer = r->opt->smoke ? (size_t)8 << 20 : (size_t)256 << 20;
+    size_t big = r->opt->smoke ? (size_t)16 << 20 : (size_t)1 << 30;
     struct probe_params params;
-    if (w & PROBE_W_STREAM) {
-        probe_params_init(&params, PROBE_PP_DEVICE_COPY);
-        params.bytes = big;
-        gpu_bench(r, ENG_BENCH_COPY, big, 0, PROBE_WL_STREAM, PROBE_M_COPY_GBS, "GB/s", 2.0 * (double)big, 1e9, &params);
-        progress(r, PLAN_GPU_STEP, "device copy");
+    probe_params_init(&params, PROBE_PP_DEVICE_COPY);
+    params.bytes = big;
+    gpu_bench(r, ENG_BENCH_COPY, big, 0, PROBE_WL_STREAM, PROBE_M_COPY_GBS, "GB/s", 2.0 * (double)big, 1e9, &params);
+    progress(r, PLAN_GPU_STEP, "device copy");
+}
+
+/* Host to device and back, pinned and pageable, 256 MiB each way. */
+static void gpu_transfer(struct runner *r)
+{
+    size_t xfer = r->opt->smoke ? (size_t)8 << 20 : (size_t)256 << 20;
+    struct probe_params params;
+    for (int pinned = 1; pinned >= 0 && !stopped(r); pinned--) {
+        probe_params_init(&params, PROBE_PP_TRANSFER);
+        params.bytes = xfer, params.pinned = pinned ? PROBE_TRI_YES : PROBE_TRI_NO;
+        gpu_bench(r, ENG_BENCH_H2D, xfer, pinned, PROBE_WL_TRANSFER, PROBE_M_H2D_GBS, "GB/s", (double)xfer, 1e9, &params);
+        gpu_bench(r, ENG_BENCH_D2H, xfer, pinned, PROBE_WL_TRANSFER, PROBE_M_D2H_GBS, "GB/s", (double)xfer, 1e9, &params);
     }
-    if (w & PROBE_W_TRANSFER) {
-        for (int pinned = 1; pinned >= 0 && !stopped(r); pinned--) {
-            probe_params_init(&params, PROBE_PP_TRANSFER);
-            params.bytes = xfer, params.pinned = pinned ? PROBE_TRI_YES : PROBE_TRI_NO;
-            gpu_bench(r, ENG_BENCH_H2D, xfer, pinned, PROBE_WL_TRANSFER, PROBE_M_H2D_GBS, "GB/s", (double)xfer, 1e9, &params);
-            gpu_bench(r, ENG_BENCH_D2H, xfer, pinned, PROBE_WL_TRANSFER, PROBE_M_D2H_GBS, "GB/s", (double)xfer, 1e9, &params);
-        }
-        progress(r, PLAN_GPU_STEP, PROBE_WL_TRANSFER);
-    }
+    progress(r, PLAN_GPU_STEP, PROBE_WL_TRANSFER);
 }
 
 static void run_gpu_train(struct runner *r, int tiny)
@@ -688,7 +692,7 @@ static double plan_train_gpt(const struct runner *r, int gpu)
     if (gpu) return PLAN_GPU_STEP;
     struct gpt_shape s = gpt_shape_for(r, 0);
     double per_token = 6.0 * (12.0 * s.L * s.C * s.C + (double)s.V * s.C);
-    double peak = r->opt->workloads & PROBE_W_GEMM ? 0 : 4 * plan_gemm(r, r->opt->smoke ? 256 : 2048);
+    double peak = r->opt->workloads & probe_workload_bit(PROBE_WL_GEMM) ? 0 : 4 * plan_gemm(r, r->opt->smoke ? 256 : 2048);
     return plan_train(r, per_token * s.B * s.T, s.warmup + s.steps) + peak;
 }
 
@@ -852,8 +856,6 @@ static void fw_progress(void *ctx, double planned_seconds, const char *what) { p
 /* --- the workloads, one row each ------------------------------------------------------------ */
 
 static void gpu_tiny(struct runner *r) { run_gpu_train(r, 1); }
-static void gpu_stream(struct runner *r) { run_gpu_memory(r, PROBE_W_STREAM); }
-static void gpu_transfer(struct runner *r) { run_gpu_memory(r, PROBE_W_TRANSFER); }
 static void gpu_mlp(struct runner *r) { run_gpu_train(r, 0); }
 static void gpu_gpt(struct runner *r) { run_train_gpt(r, 1); }
 static void cpu_tiny(struct runner *r) { run_train(r, 1); }
@@ -898,33 +900,82 @@ static void no_train_dp(struct runner *r)
  * training steps first, then STREAM (its own threads run while OpenBLAS's pool is idle), then
  * the sgemm sweep, whose best figure the training steps are compared with afterwards; last the
  * frameworks, the longest, and the one that starts other programs, on whatever device. A new
- * workload is its row here, its bit in probe.h and its run functions. */
+ * workload is its row here and its run functions; its bit is its place in the table. */
+enum { WL_ON_REQUEST = 1, /* run only when named (or "all"): not in the default set */
+       WL_ACROSS_RANKS = 2 /* run by probes/dist.c under MPI; the default set there */ };
 static const struct workload {
     const char *name;                           /* as --workload names it */
-    unsigned bit;
+    const char *help;                           /* what it measures, for the help's list */
+    unsigned flags;                             /* WL_* */
     void (*gpu)(struct runner *r);              /* on the GPU (probe --device cuda), or NULL */
     void (*cpu)(struct runner *r);              /* on this machine's CPU, or NULL */
     int any_device;                             /* cpu runs once on a GPU run too (the frameworks) */
     double (*plan)(const struct runner *r);     /* planned seconds of cpu, or NULL */
     void (*absent)(struct runner *r);           /* the row of why it did not run here, or NULL */
 } workloads[] = {
-    {PROBE_WL_TRAIN_TINY, PROBE_W_TRAIN_TINY, gpu_tiny, cpu_tiny, 0, plan_tiny, NULL},
-    {PROBE_WL_STREAM, PROBE_W_STREAM, gpu_stream, run_stream, 0, plan_stream, NULL},
-    {PROBE_WL_TRANSFER, PROBE_W_TRANSFER, gpu_transfer, NULL, 0, NULL, no_transfer},
-    {PROBE_WL_GEMM, PROBE_W_GEMM, run_gpu_gemm, run_gemm, 0, plan_gemm_sweep, NULL},
-    {PROBE_WL_TRAIN_MLP, PROBE_W_TRAIN_MLP, gpu_mlp, cpu_mlp, 0, plan_mlp, NULL},
-    {PROBE_WL_TRAIN_GPT, PROBE_W_TRAIN_GPT, gpu_gpt, cpu_gpt, 0, plan_gpt, NULL},
-    {PROBE_WL_FRAMEWORKS, PROBE_W_FRAMEWORKS, NULL, run_frameworks, 1, plan_frameworks, NULL},
-    {PROBE_WL_ALLREDUCE, PROBE_W_ALLREDUCE, NULL, NULL, 0, NULL, no_allreduce},
-    {PROBE_WL_TRAIN_DP, PROBE_W_TRAIN_DP, NULL, NULL, 0, NULL, no_train_dp},
+    {PROBE_WL_TRAIN_TINY, "the seed article's Linear(100,10) step: us per step", 0, gpu_tiny, cpu_tiny, 0, plan_tiny,
+     NULL},
+    {PROBE_WL_STREAM, "copy, scale, add and triad: GB/s", 0, gpu_stream, run_stream, 0, plan_stream, NULL},
+    {PROBE_WL_TRANSFER, "host to device and back (a GPU only): GB/s", 0, gpu_transfer, NULL, 0, NULL, no_transfer},
+    {PROBE_WL_GEMM, "the matrix product by size (sgemm; cuBLAS by dtype): GFLOP/s", 0, run_gpu_gemm, run_gemm, 0,
+     plan_gemm_sweep, NULL},
+    {PROBE_WL_TRAIN_MLP, "the engine's MLP training step: samples/s, GFLOP/s", 0, gpu_mlp, cpu_mlp, 0, plan_mlp, NULL},
+    {PROBE_WL_TRAIN_GPT, "the engine's GPT step: tokens/s, TFLOP/s, MFU", 0, gpu_gpt, cpu_gpt, 0, plan_gpt, NULL},
+    {PROBE_WL_FRAMEWORKS, "the same MLP and GPT in every installed framework", WL_ON_REQUEST, NULL, run_frameworks, 1,
+     plan_frameworks, NULL},
+    {PROBE_WL_ALLREDUCE, "all-reduce bus bandwidth by size, checked (mpirun)", WL_ACROSS_RANKS, NULL, NULL, 0, NULL,
+     no_allreduce},
+    {PROBE_WL_TRAIN_DP, "data-parallel training: scaling efficiency (mpirun)", WL_ACROSS_RANKS, NULL, NULL, 0, NULL,
+     no_train_dp},
 };
 #define NWORKLOADS (int)(sizeof workloads / sizeof workloads[0])
+_Static_assert(sizeof workloads / sizeof workloads[0] <= 32, "a workload set holds a bit per row");
+#define BIT(i) (1u << (i))
 
 const char *probe_workload_name(int i, unsigned *bit)
 {
     if (i < 0 || i >= NWORKLOADS) return NULL;
-    if (bit) *bit = workloads[i].bit;
+    if (bit) *bit = BIT(i);
     return workloads[i].name;
+}
+
+unsigned probe_workload_bit(const char *name)
+{
+    for (int i = 0; i < NWORKLOADS; i++)
+        if (strcmp(workloads[i].name, name) == 0) return BIT(i);
+    return 0;
+}
+
+unsigned probe_workload_set(enum probe_workload_set which)
+{
+    unsigned set = 0;
+    for (int i = 0; i < NWORKLOADS; i++) {
+        unsigned f = workloads[i].flags;
+        if (which == PROBE_WS_ALL || (which == PROBE_WS_DEFAULT && !(f & WL_ON_REQUEST)) ||
+            (which == PROBE_WS_DIST && (f & WL_ACROSS_RANKS)))
+            set |= BIT(i);
+    }
+    return set;
+}
+
+/* The names of the rows with (or, want 0, without) flag, "a,b": the help's default sets. */
+static void names_with(unsigned flag, int want, char *out, size_t n)
+{
+    size_t used = 0;
+    out[0] = 0;
+    for (int i = 0; i < NWORKLOADS; i++)
+        if (!!(workloads[i].flags & flag) == want && used < n)
+            used += (size_t)snprintf(out + used, n - used, "%s%s", used ? "," : "", workloads[i].name);
+}
+
+void probe_workloads_help(FILE *out)
+{
+    char asked[128], ranks[128];
+    names_with(WL_ON_REQUEST, 1, asked, sizeof asked);
+    names_with(WL_ACROSS_RANKS, 1, ranks, sizeof ranks);
+    fprintf(out, "\nWorkloads (--workload W,...; all: every one; default: all but %s; under\n"
+                 "mpirun: %s):\n", asked, ranks);
+    for (int i = 0; i < NWORKLOADS; i++) fprintf(out, "  %-12s %s\n", workloads[i].name, workloads[i].help);
 }
 
 int probe_parse_workloads(const char *list, unsigned *out, char *err, size_t errsz)
@@ -938,9 +989,9 @@ int probe_parse_workloads(const char *list, unsigned *out, char *err, size_t err
     char copy[256];
     snprintf(copy, sizeof copy, "%s", list);
     for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        unsigned bit = strcasecmp(t, "all") == 0 ? PROBE_W_ALL : 0;
+        unsigned bit = strcasecmp(t, "all") == 0 ? probe_workload_set(PROBE_WS_ALL) : 0;
         for (int i = 0; i < NWORKLOADS; i++)
-            if (strcasecmp(workloads[i].name, t) == 0) bit = workloads[i].bit;
+            if (strcasecmp(workloads[i].name, t) == 0) bit = BIT(i);
         if (!bit) {
             snprintf(err, errsz, "unknown workload '%s' (%sall)", t, names);
             return -1;
@@ -957,7 +1008,7 @@ int probe_parse_workloads(const char *list, unsigned *out, char *err, size_t err
 /* Whether row w runs in this pass: asked for, and on this device. */
 static int runs(const struct workload *w, const struct probe_options *opt, int gpu_pass)
 {
-    if (!(opt->workloads & w->bit)) return 0;
+    if (!(opt->workloads & BIT(w - workloads))) return 0;
     if (gpu_pass) return opt->gpu && w->gpu;
     return w->cpu && (w->any_device || opt->cpu || !opt->gpu);
 }
@@ -983,7 +1034,7 @@ int probe_run_workloads(struct probe_run *run, const struct probe_options *opt)
         for (int i = 0; i < NWORKLOADS && !stopped(&r); i++)
             if (runs(&workloads[i], opt, pass)) (pass ? workloads[i].gpu : workloads[i].cpu)(&r);
     for (int i = 0; i < NWORKLOADS; i++)
-        if ((opt->workloads & workloads[i].bit) && workloads[i].absent) workloads[i].absent(&r);
+        if ((opt->workloads & BIT(i)) && workloads[i].absent) workloads[i].absent(&r);
     if (stopped(&r)) {
         run->interrupted = 1;
         return 1;

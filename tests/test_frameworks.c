@@ -410,7 +410,7 @@ static struct probe_run *fw_setup(struct probe_options *o, const char **pythons,
     o->smoke = 1;
     o->threads = 1;
     o->cpu_only = 1;
-    o->workloads = PROBE_W_FRAMEWORKS;
+    o->workloads = probe_workload_bit(PROBE_WL_FRAMEWORKS);
     o->pythons = pythons;
     o->npythons = npythons;
     strcpy(o->device, "cpu");

@@ -350,9 +350,10 @@ Test(probe, workload_names)
     unsigned w;
     char err[128];
     cr_expect_eq(probe_parse_workloads("gemm,train-tiny", &w, err, sizeof err), 0);
-    cr_expect_eq(w, PROBE_W_GEMM | PROBE_W_TRAIN_TINY);
+    cr_expect_eq(w, probe_workload_bit(PROBE_WL_GEMM) | probe_workload_bit(PROBE_WL_TRAIN_TINY));
+    cr_expect_eq(w, 8u | 1u); /* rows 3 and 0 of the table */
     cr_expect_eq(probe_parse_workloads("all", &w, err, sizeof err), 0);
-    cr_expect_eq(w, PROBE_W_ALL);
+    cr_expect_eq(w, probe_workload_set(PROBE_WS_ALL));
     cr_expect_eq(probe_parse_workloads("gemm,gpu", &w, err, sizeof err), -1);
     cr_expect(strstr(err, "unknown workload 'gpu'") != NULL);
 }
@@ -370,7 +371,7 @@ Test(probe, a_short_run_has_every_workload_and_a_valid_document, .timeout = 120)
     memset(&o, 0, sizeof o);
     o.smoke = 1;
     o.threads = 1;
-    o.workloads = PROBE_W_ALL;
+    o.workloads = probe_workload_set(PROBE_WS_ALL);
     strcpy(o.device, "cpu");
     cr_expect_eq(probe_run_workloads(run, &o), 0);
     int seen[9] = {0};
@@ -421,7 +422,7 @@ Test(probe, train_gpt_reports_mfu_against_both_peaks, .timeout = 120)
         memset(&o, 0, sizeof o);
         o.smoke = 1;
         o.threads = 1;
-        o.workloads = PROBE_W_TRAIN_GPT;
+        o.workloads = probe_workload_bit(PROBE_WL_TRAIN_GPT);
         strcpy(o.device, "cpu");
         cr_assert_eq(probe_run_workloads(run, &o), 0);
         const struct probe_result *tok = find_result(run, "train-gpt", "tokens_per_s"),
@@ -457,7 +458,7 @@ Test(probe, stop_flag_ends_the_run_early)
     memset(&o, 0, sizeof o);
     o.smoke = 1;
     o.threads = 1;
-    o.workloads = PROBE_W_GEMM | PROBE_W_STREAM;
+    o.workloads = probe_workload_bit(PROBE_WL_GEMM) | probe_workload_bit(PROBE_WL_STREAM);
     o.stop = &stop;
     cr_expect_eq(probe_run_workloads(run, &o), 1);
     cr_expect(run->interrupted);

@@ -177,9 +177,9 @@ Test(tables, kb_subcommands_refuse_what_their_row_does_not_take)
 
 /* --- probe workloads ------------------------------------------------------------------------- */
 
-/* Every workload row: a bit of its own, all of them PROBE_W_ALL; its name taken by --workload
- * (any case), listed in `probe --help`, in docs/probe.md and in the run document's schema enum,
- * which names no other. */
+/* Every workload row: a bit of its own (its place in the table), all of them PROBE_WS_ALL; its
+ * name taken by --workload (any case), listed with its help line in `probe --help`, in
+ * docs/probe.md and in the run document's schema enum, which names no other. */
 Test(tables, workload_rows_reach_the_parser_the_help_the_docs_and_the_schema)
 {
     unsigned all = 0, bit;
@@ -208,7 +208,11 @@ Test(tables, workload_rows_reach_the_parser_the_help_the_docs_and_the_schema)
         for (char *c = upper; *c; c++) *c = (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c);
         cr_expect_eq(probe_parse_workloads(upper, &parsed, err, sizeof err), 0, "%s: %s", upper, err);
         cr_expect_eq(parsed, bit, "%s", name);
-        cr_expect(strstr(help.out, name), "probe --help lacks %s", name);
+        cr_expect_eq(probe_workload_bit(name), bit, "%s", name);
+        cr_expect_eq(bit, 1u << n, "%s: the bit of its place", name);
+        char line[40];
+        snprintf(line, sizeof line, "\n  %-12s ", name);
+        cr_expect(strstr(help.out, line), "probe --help lacks the line of %s", name);
         char quoted[40];
         snprintf(quoted, sizeof quoted, "`%s`", name);
         cr_expect(strstr(doc, quoted), "docs/probe.md lacks %s", quoted);
@@ -219,11 +223,17 @@ Test(tables, workload_rows_reach_the_parser_the_help_the_docs_and_the_schema)
     }
     cr_expect_eq(n, 9);
     cr_expect_eq(cJSON_GetArraySize(enums), n, "the schema names workloads the table lacks");
-    cr_expect_eq(all, (unsigned)PROBE_W_ALL);
+    cr_expect_eq(all, probe_workload_set(PROBE_WS_ALL));
+    cr_expect_eq(all, 511u); /* nine rows */
+    /* The default: all but frameworks (row 6); under MPI: allreduce and train-dp (rows 7, 8). */
+    cr_expect_eq(probe_workload_set(PROBE_WS_DEFAULT), 511u - 64u);
+    cr_expect_eq(probe_workload_set(PROBE_WS_DIST), 128u + 256u);
+    cr_expect_eq(probe_workload_bit("bogus"), 0u);
+    cr_expect(strstr(help.out, "default: all but frameworks; under\nmpirun: allreduce,train-dp)"), "%s", help.out);
     unsigned parsed = 0;
     char err[256];
     cr_expect_eq(probe_parse_workloads("all", &parsed, err, sizeof err), 0);
-    cr_expect_eq(parsed, (unsigned)PROBE_W_ALL);
+    cr_expect_eq(parsed, all);
     cr_expect_eq(probe_parse_workloads("gemm,bogus", &parsed, err, sizeof err), -1);
     cr_expect_str_eq(err, "unknown workload 'bogus' (train-tiny, stream, transfer, gemm, train-mlp, train-gpt, frameworks, "
                           "allreduce, train-dp, all)");
