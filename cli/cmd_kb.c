@@ -1,6 +1,7 @@
 /* fwadvisor kb: list, show, export, import, path, reset. */
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "common/text.h"
 #include "knowledge/advisor.h"
 #include "knowledge/kb.h"
 #include "knowledge/kb_text.h"
@@ -17,17 +18,28 @@ static const char kb_head[] =
     "       fwadvisor kb import FILE|-\n"
     "       fwadvisor kb path\n"
     "       fwadvisor kb reset --yes\n"
-    "\n"
-    "KIND: frameworks (default), criteria, hardware, distributed, deployment,\n"
-    "      accelerators, rules, sources.\n"
-    "ID:   any framework, strategy, runtime, hardware platform, criterion,\n"
-    "      accelerator, rule or source id, e.g. pytorch, zero3, litert, nvidia,\n"
-    "      debugging, h100-sxm, seed-001 (any case).\n"
     "\n";
 static const char kb_tail[] =
     "  --wide          tables at full width, never cut\n"
     "  --db PATH       knowledge base file\n"
     "  --no-color      no colour or bold\n";
+
+/* The kinds `kb list` takes, from their table (the first the default), and what an ID is. */
+static void kb_kinds_help(FILE *out)
+{
+    char kinds[512];
+    size_t used = 0;
+    for (int i = 0; i < kb_list_kind_count && used < sizeof kinds; i++)
+        used += (size_t)snprintf(kinds + used, sizeof kinds - used, "%s%s%s", i ? ", " : "", kb_list_kind_rows[i].name,
+                                 i ? "" : " (default)");
+    if (used < sizeof kinds) snprintf(kinds + used, sizeof kinds - used, ".");
+    fputs("\nKIND: ", out);
+    text_wrap(out, kinds, 6, 6);
+    fputs("ID:   any framework, strategy, runtime, hardware platform, criterion,\n"
+          "      accelerator, rule or source id, e.g. pytorch, zero3, litert, nvidia,\n"
+          "      debugging, h100-sxm, seed-001 (any case).\n",
+          out);
+}
 
 static const char *str(const cJSON *row, const char *key)
 {
@@ -361,7 +373,7 @@ static const struct cli_option kb_options[K_COUNT] = {
 };
 #undef F
 
-const struct cli_command cli_kb_command = {"kb", kb_options, K_COUNT, kb_modes, kb_head, kb_tail, 18, NULL, NULL};
+const struct cli_command cli_kb_command = {"kb", kb_options, K_COUNT, kb_modes, kb_head, kb_tail, 18, NULL, kb_kinds_help};
 
 int cmd_kb(struct globals *g, int argc, char **argv)
 {

@@ -2,7 +2,9 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "common/file.h"
+#include "common/text.h"
 #include "knowledge/advisor.h"
+#include "knowledge/answer_keys.h"
 #include "knowledge/launch_files.h"
 #include "knowledge/presets.h"
 #include "knowledge/report_html.h"
@@ -29,16 +31,19 @@ static const char recommend_head[] =
     "point, and plans the distributed strategy, deployment runtime, memory per\n"
     "device, training time and cost.\n"
     "\n";
-static const char recommend_tail[] =
-    "\n"
-    "Keys: stage, hardware, os, devices, nodes, device_memory_gb, model_kind,\n"
-    "      model_params, tokens, seq_len, hidden, layers, heads, team, functional,\n"
-    "      higher_order_grad, deploy, priority, price_per_device_hour,\n"
-    "      deploy_hardware, accelerator (fwadvisor kb list accelerators),\n"
-    "      precision, finetune, lora_rank, recompute, host_memory_gb,\n"
-    "      active_params, experts, serve_context, serve_batch, kv_heads,\n"
-    "      kv_precision. Values in any case. See docs/report.md and\n"
-    "      docs/advisor.md.\n";
+/* The answer keys --set takes, from their table. */
+static void answer_keys_help(FILE *out)
+{
+    char keys[1024];
+    size_t used = 0;
+    for (int i = 0; i < ans_key_count && used < sizeof keys; i++)
+        used += (size_t)snprintf(keys + used, sizeof keys - used, "%s%s", i ? ", " : "", ans_keys[i].name);
+    if (used < sizeof keys)
+        snprintf(keys + used, sizeof keys - used, ". Values in any case; accelerator ids: fwadvisor kb list "
+                                                  "accelerators. See docs/report.md and docs/advisor.md.");
+    fputs("\nKeys: ", out);
+    text_wrap(out, keys, 6, 6);
+}
 
 /* --emit DIR must be a new path in a folder that exists, or an empty directory of the user's that
  * nobody else can write (common/file.h): 0, or the error's status with the message printed. */
@@ -299,7 +304,7 @@ static const struct cli_option recommend_options[R_COUNT] = {
 #undef F
 
 const struct cli_command cli_recommend_command = {"recommend", recommend_options, R_COUNT, recommend_modes,
-                                                  recommend_head, recommend_tail, 22, NULL, NULL};
+                                                  recommend_head, "", 22, NULL, answer_keys_help};
 
 /* Options into o: EXIT_OK, or the usage error's status (help printed: -1). */
 static int parse_options(struct globals *g, int argc, char **argv, struct rec_opts *o)

@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "cli/options.h"
+#include "knowledge/answer_keys.h"
+#include "knowledge/kb.h"
 #include "tests/support.h"
 
 TestSuite(options, .timeout = 60);
@@ -401,4 +403,47 @@ Test(options, no_function_over_120_lines)
     for (size_t i = 0; i < sizeof folders / sizeof folders[0]; i++)
         cr_expect_geq(check_function_lengths(folders[i].folder), folders[i].at_least, "the %s/ sources were read",
                       folders[i].folder);
+}
+
+/* The help's own lists come from their tables: every answer key after recommend's "Keys:", every
+ * `kb list` kind after kb's "KIND:" (the first marked the default), so that a new key or kind is
+ * its row, not its row and a line of help kept by hand. */
+static char *help_of(const struct cli_command *cmd)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    cr_assert_not_null(out);
+    cli_options_help(cmd, out);
+    fclose(out);
+    return text;
+}
+
+/* 1 when word occurs in text as a whole word (not inside a longer key's name). */
+static int has_word(const char *text, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = strstr(text, word); p; p = strstr(p + 1, word)) {
+        char before = p == text ? ' ' : p[-1], after = p[n];
+        int inner = (before >= 'a' && before <= 'z') || before == '_' || (after >= 'a' && after <= 'z') || after == '_';
+        if (!inner) return 1;
+    }
+    return 0;
+}
+
+Test(options, the_lists_of_keys_and_kinds_come_from_their_tables)
+{
+    char *text = help_of(&cli_recommend_command);
+    const char *keys = strstr(text, "\nKeys: ");
+    cr_assert_not_null(keys, "%s", text);
+    for (int i = 0; i < ans_key_count; i++) cr_expect(has_word(keys, ans_keys[i].name), "Keys: lacks %s", ans_keys[i].name);
+    cr_expect(strstr(keys, "kv_precision. Values in any case"), "the last key ends the list: %s", keys);
+    free(text);
+    text = help_of(&cli_kb_command);
+    const char *kinds = strstr(text, "\nKIND: ");
+    cr_assert_not_null(kinds, "%s", text);
+    cr_expect(strncmp(kinds, "\nKIND: frameworks (default), criteria,", 38) == 0, "%s", kinds);
+    for (int i = 0; i < kb_list_kind_count; i++)
+        cr_expect(has_word(kinds, kb_list_kind_rows[i].name), "KIND: lacks %s", kb_list_kind_rows[i].name);
+    free(text);
 }
