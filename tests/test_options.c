@@ -249,16 +249,23 @@ static int is_global(const char *name)
     return 0;
 }
 
+/* A command's whole help, as --help prints it. */
+static char *help_of(const struct cli_command *cmd)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    cr_assert_not_null(out);
+    cli_options_help(cmd, out);
+    fclose(out);
+    return text;
+}
+
 Test(options, every_help_fits_80_columns_and_names_exactly_its_rows)
 {
     for (int c = 0; c < NCOMMANDS; c++) {
         const struct cli_command *cmd = commands[c];
-        char *text = NULL;
-        size_t len = 0;
-        FILE *out = open_memstream(&text, &len);
-        cr_assert_not_null(out);
-        cli_options_help(cmd, out);
-        fclose(out);
+        char *text = help_of(cmd);
         cr_expect_leq(ts_max_width(text), 80, "%s:\n%s", cmd->name, text);
         char words[96][32];
         int n = option_words(text, words, 96);
@@ -408,17 +415,6 @@ Test(options, no_function_over_120_lines)
 /* The help's own lists come from their tables: every answer key after recommend's "Keys:", every
  * `kb list` kind after kb's "KIND:" (the first marked the default), so that a new key or kind is
  * its row, not its row and a line of help kept by hand. */
-static char *help_of(const struct cli_command *cmd)
-{
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&text, &len);
-    cr_assert_not_null(out);
-    cli_options_help(cmd, out);
-    fclose(out);
-    return text;
-}
-
 /* 1 when word occurs in text as a whole word (not inside a longer key's name). */
 static int has_word(const char *text, const char *word)
 {
