@@ -136,22 +136,58 @@ void measured_result_read(const cJSON *r, struct measured_result *out)
     measured_params_read(cJSON_GetObjectItemCaseSensitive(r, "params"), &out->params);
 }
 
+/* An array member, NULL when absent or of another type (an object's members are not its items). */
+static const cJSON *array_of(const cJSON *o, const char *key)
+{
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsArray(a) ? a : NULL;
+}
+
+enum measured_device_kind measured_device_kind(const char *device)
+{
+    if (!device) return MEASURED_DEV_OTHER;
+    if (strcmp(device, "cpu") == 0) return MEASURED_DEV_CPU;
+    return strncmp(device, "cuda", 4) == 0 ? MEASURED_DEV_CUDA : MEASURED_DEV_OTHER;
+}
+
 static void read_accel(const cJSON *a, struct measured_accel *out)
 {
     memset(out, 0, sizeof *out);
     copy_str(out->kind, sizeof out->kind, a, "kind");
     copy_str(out->name, sizeof out->name, a, "name");
     /* the catalog entry the probe matched: {"id": ..., the peaks}, or null */
-    copy_str(out->catalog_id, sizeof out->catalog_id, cJSON_GetObjectItemCaseSensitive(a, "catalog"), "id");
+    const cJSON *cat = cJSON_GetObjectItemCaseSensitive(a, "catalog");
+    copy_str(out->catalog_id, sizeof out->catalog_id, cat, "id");
+    out->has_catalog = cJSON_IsObject(cat);
+    out->catalog_fp32_tflops = json_num(cat, "fp32_tflops");
+    out->catalog_bf16_tflops = json_num(cat, "bf16_tflops");
+    out->catalog_fp16_tflops = json_num(cat, "fp16_tflops");
+    out->catalog_bandwidth_gbs = json_num(cat, "bandwidth_gbs");
     out->count = count_of(a, "count");
     out->memory_bytes = json_num(a, "memory_bytes");
 }
 
-/* An array member, NULL when absent or of another type (an object's members are not its items). */
-static const cJSON *array_of(const cJSON *o, const char *key)
+static void read_rank(const cJSON *r, struct measured_rank *out)
 {
-    const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsArray(a) ? a : NULL;
+    out->rank = json_num(r, "rank");
+    copy_str(out->host, sizeof out->host, r, "host");
+    out->compute_ms = json_num(r, "compute_ms");
+    out->comm_ms = json_num(r, "comm_ms");
+    out->samples_per_s = json_num(r, "samples_per_s");
+}
+
+/* "ranks": the count, the hosts and each rank's figures (a run under MPI; absent otherwise). */
+static void read_ranks(const cJSON *ranks, struct measured_run *out)
+{
+    out->has_ranks = ranks != NULL;
+    out->rank_count = count_of(ranks, "count");
+    out->rank_count_given = json_num(ranks, "count");
+    const cJSON *hosts = cJSON_GetObjectItemCaseSensitive(ranks, "hosts"), *r;
+    out->host_count = cJSON_IsArray(hosts) ? cJSON_GetArraySize(hosts) : 0;
+    cJSON_ArrayForEach(r, array_of(ranks, "per_rank")) {
+        if (out->nper_rank == MEASURED_MAX_RANKS) break;
+        read_rank(r, &out->per_rank[out->nper_rank++]);
+    }
 }
 
 static void read_fw_models(const cJSON *models, struct measured_fw_models *m)
@@ -194,20 +230,24 @@ static void read_frameworks(const cJSON *fw, struct measured_frameworks *out)
 int measured_read(const cJSON *doc, struct measured_run *out)
 {
     memset(out, 0, sizeof *out);
-    out->cpu_cores = out->cpu_memory_bytes = NAN;
+    out->cpu_cores = out->cpu_memory_bytes = out->cpu_peak_gflops_fp32 = out->cpu_peak_gflops_bf16 = NAN;
+    out->rank_count_given = NAN;
     read_frameworks(NULL, &out->fw);
     if (!cJSON_IsObject(doc)) return -1;
     copy_str(out->id, sizeof out->id, doc, "id");
     copy_str(out->started_at, sizeof out->started_at, doc, "started_at");
+    copy_str(out->version, sizeof out->version, doc, "version");
+    const cJSON *host = cJSON_GetObjectItemCaseSensitive(doc, "host");
+    copy_str(out->host_os, sizeof out->host_os, host, "os");
+    copy_str(out->host_kernel, sizeof out->host_kernel, host, "kernel");
+    copy_str(out->host_arch, sizeof out->host_arch, host, "arch");
     out->interrupted = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "interrupted"));
-    const cJSON *ranks = cJSON_GetObjectItemCaseSensitive(doc, "ranks");
-    out->has_ranks = ranks != NULL;
-    out->rank_count = count_of(ranks, "count");
-    const cJSON *hosts = cJSON_GetObjectItemCaseSensitive(ranks, "hosts");
-    out->host_count = cJSON_IsArray(hosts) ? cJSON_GetArraySize(hosts) : 0;
+    read_ranks(cJSON_GetObjectItemCaseSensitive(doc, "ranks"), out);
     const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(doc, "cpu");
     out->cpu_cores = json_num(cpu, "cores");
     out->cpu_memory_bytes = json_num(cpu, "memory_bytes");
+    out->cpu_peak_gflops_fp32 = json_num(cpu, "peak_gflops_fp32");
+    out->cpu_peak_gflops_bf16 = json_num(cpu, "peak_gflops_bf16");
     copy_str(out->cpu_model, sizeof out->cpu_model, cpu, "model");
     read_frameworks(cJSON_GetObjectItemCaseSensitive(doc, "frameworks"), &out->fw);
     const cJSON *x;

@@ -121,10 +121,27 @@ void probe_params_init(struct probe_params *p, enum probe_params_shape shape);
 #define MEASURED_FW_MAX_PYTHONS 8
 #define MEASURED_FW_MAX_FOUND 10
 
+#define MEASURED_MAX_RANKS 64
+
+/* What a result's "device" names: the CPU ("cpu"), a CUDA device ("cuda", "cuda:N"), another. */
+enum measured_device_kind { MEASURED_DEV_OTHER, MEASURED_DEV_CPU, MEASURED_DEV_CUDA };
+enum measured_device_kind measured_device_kind(const char *device);
+
 struct measured_accel {
     char kind[16], name[128], catalog_id[32];
     int count;                 /* 0 when not given */
     double memory_bytes;       /* NaN when not given */
+    /* The catalog entry the probe matched ("catalog" an object; its "id" is catalog_id) and its
+     * peaks, NaN when not given */
+    int has_catalog;
+    double catalog_fp32_tflops, catalog_bf16_tflops, catalog_fp16_tflops, catalog_bandwidth_gbs;
+};
+
+/* One rank's train-dp figures under MPI ("ranks"."per_rank"): NaN when not given or null. */
+struct measured_rank {
+    double rank;
+    char host[64];
+    double compute_ms, comm_ms, samples_per_s;
 };
 
 struct measured_result {
@@ -169,9 +186,15 @@ struct measured_frameworks {
 
 struct measured_run {
     char id[64], started_at[32];
+    char version[48];          /* the fwadvisor that wrote it */
+    char host_os[64], host_kernel[128], host_arch[32];
     int interrupted;
     int has_ranks, rank_count, host_count;
+    double rank_count_given;   /* "count" as stated, NaN when not given (rank_count reads that as 0) */
+    int nper_rank;             /* the first MEASURED_MAX_RANKS */
+    struct measured_rank per_rank[MEASURED_MAX_RANKS];
     double cpu_cores, cpu_memory_bytes; /* NaN when not given */
+    double cpu_peak_gflops_fp32, cpu_peak_gflops_bf16; /* the CPU's theoretical peaks, NaN when not given */
     char cpu_model[128];
     int naccel;
     struct measured_accel accel[MEASURED_MAX_ACCEL];

@@ -1,8 +1,9 @@
-/* A probe run as a page (run_html.h). Every chart is drawn per device the run measured; rows are
- * named as the command line's table names them (run_table.c), and the change against a
- * baseline is run_table's verdict. */
+/* A probe run as a page (run_html.h), from the run and its baseline read once each into struct
+ * measured_run. Every chart is drawn per device the run measured; rows are named as the command
+ * line's table names them (run_table.c), and the change against a baseline is run_table's
+ * verdict. */
 #include "probes/run_html.h"
-#include "common/json_doc.h"
+#include "knowledge/measured.h"
 #include "probes/run_table.h"
 
 #include <math.h>
@@ -10,9 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const cJSON *get(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
-
-static int ok(const cJSON *r) { return strcmp(json_str(r, "status"), "ok") == 0 && isfinite(json_num(r, "median")); }
+/* A finished result on the device. */
+static int on(const struct measured_result *r, const char *device) { return r->ok && !strcmp(r->device, device); }
 
 /* --- arithmetic intensity -------------------------------------------------------------------- */
 
@@ -23,32 +23,24 @@ static double element_bytes(const struct probe_params *p)
     return 4;
 }
 
-static double element_bytes_of(const cJSON *r)
-{
-    struct probe_params p;
-    measured_params_read(get(r, "params"), &p);
-    return element_bytes(&p);
-}
-
 /* A matrix product on m rows from `in` to `out` features, in its three passes (forward, the
  * input's gradient, the weight's gradient): each reads two operands and writes one. */
 static double product_bytes(double m, double in, double out, double e) { return 3 * e * (m * in + m * out + in * out); }
 
 enum { ADAM_BYTES = 28 }; /* parameter, gradient, two moments read; parameter, moments written: FP32 */
 
-double probe_intensity(const cJSON *r)
+double probe_intensity(const struct measured_result *r)
 {
-    struct probe_params p;
-    measured_params_read(get(r, "params"), &p);
-    const char *w = json_str(r, "workload");
-    double e = element_bytes(&p);
+    const struct probe_params *p = &r->params;
+    const char *w = r->workload;
+    double e = element_bytes(p);
     if (!strcmp(w, PROBE_WL_GEMM)) {
-        double n = p.n; /* 2 n^3 FLOP over three n x n matrices */
+        double n = p->n; /* 2 n^3 FLOP over three n x n matrices */
         return n > 0 ? 2 * n / (3 * e) : NAN;
     }
     if (!strcmp(w, PROBE_WL_TRAIN_MLP)) {
-        double batch = p.batch, flops = 0, bytes = 0, params = 0;
-        const char *layers = p.layers;
+        double batch = p->batch, flops = 0, bytes = 0, params = 0;
+        const char *layers = p->layers;
         if (!(batch > 0) || !*layers) return NAN;
         double in = atof(layers);
         for (const char *c = strchr(layers, ','); c; c = strchr(c + 1, ',')) {
@@ -62,7 +54,7 @@ double probe_intensity(const cJSON *r)
         return bytes > 0 ? flops / bytes : NAN;
     }
     if (!strcmp(w, PROBE_WL_TRAIN_GPT)) {
-        double L = p.n_layer, H = p.n_head, C = p.n_embd, T = p.ctx, V = p.vocab, B = p.batch;
+        double L = p->n_layer, H = p->n_head, C = p->n_embd, T = p->ctx, V = p->vocab, B = p->batch;
         if (!(L > 0 && H > 0 && C > 0 && T > 0 && V > 0 && B > 0)) return NAN;
         double M = B * T, hs = C / H;
         /* N as the workload counts it (without the position table): per layer the attention's
@@ -80,65 +72,62 @@ double probe_intensity(const cJSON *r)
 
 /* --- the machine's peaks, per device --------------------------------------------------------- */
 
-/* The catalog entry of a GPU device ("cuda:N"), or NULL. */
-static const cJSON *catalog_of(const cJSON *doc, const char *device)
+/* The accelerator with the catalog entry of a GPU device ("cuda:N"), or NULL. */
+static const struct measured_accel *catalog_of(const struct measured_run *m, const char *device)
 {
-    if (strncmp(device, "cuda", 4) != 0) return NULL;
-    const cJSON *a;
-    cJSON_ArrayForEach(a, get(doc, "accelerators"))
-        if (!strcmp(json_str(a, "kind"), "nvidia") && cJSON_IsObject(get(a, "catalog"))) return get(a, "catalog");
+    if (measured_device_kind(device) != MEASURED_DEV_CUDA) return NULL;
+    for (int i = 0; i < m->naccel; i++)
+        if (!strcmp(m->accel[i].kind, "nvidia") && m->accel[i].has_catalog) return &m->accel[i];
     return NULL;
 }
 
 /* The catalog's (a GPU) or the theoretical (a CPU) peak in GFLOP/s: fp32 or bf16. */
-static double table_peak(const cJSON *doc, const char *device, int bf16, const char **pointer)
+static double table_peak(const struct measured_run *m, const char *device, int bf16)
 {
-    const cJSON *cat = catalog_of(doc, device);
-    if (cat) {
-        *pointer = NULL; /* per accelerator: the page says which */
-        return json_num(cat, bf16 ? "bf16_tflops" : "fp32_tflops") * 1e3;
-    }
-    if (strncmp(device, "cuda", 4) == 0) return NAN;
-    *pointer = bf16 ? "/cpu/peak_gflops_bf16" : "/cpu/peak_gflops_fp32";
-    return json_num(get(doc, "cpu"), bf16 ? "peak_gflops_bf16" : "peak_gflops_fp32");
+    const struct measured_accel *cat = catalog_of(m, device);
+    if (cat) return (bf16 ? cat->catalog_bf16_tflops : cat->catalog_fp32_tflops) * 1e3;
+    if (measured_device_kind(device) == MEASURED_DEV_CUDA) return NAN;
+    return bf16 ? m->cpu_peak_gflops_bf16 : m->cpu_peak_gflops_fp32;
+}
+
+/* The catalog's memory bandwidth of a device in GB/s, NAN without one. */
+static double table_bandwidth(const struct measured_run *m, const char *device)
+{
+    const struct measured_accel *cat = catalog_of(m, device);
+    return cat ? cat->catalog_bandwidth_gbs : NAN;
 }
 
 /* A result's rate in GFLOP/s (its scale from the document's unit), NAN when it is no rate. */
-static double gflops_scale(const cJSON *r)
+static double gflops_scale(const struct measured_result *r)
 {
-    const char *u = json_str(r, "unit");
+    const char *u = r->unit;
     return !strcmp(u, "GFLOP/s") ? 1 : !strcmp(u, "TFLOP/s") ? 1e3 : NAN;
 }
 
 /* The best median of a workload's results on a device in a unit family (GEMM GFLOP/s, STREAM
- * GB/s), and the index of the result. */
-static double best(const cJSON *doc, const char *device, const char *workload, int *at)
+ * GB/s). */
+static double best(const struct measured_run *m, const char *device, const char *workload)
 {
-    const cJSON *r;
     double v = NAN;
-    int i = 0;
-    *at = -1;
-    cJSON_ArrayForEach(r, get(doc, "results")) {
-        if (ok(r) && !strcmp(json_str(r, "device"), device) && !strcmp(json_str(r, "workload"), workload) &&
-            !(json_num(r, "median") <= v)) {
-            double scale = !strcmp(workload, "gemm") ? gflops_scale(r) : 1;
-            if (!isnan(scale)) v = json_num(r, "median") * scale, *at = i;
+    for (int i = 0; i < m->nresults; i++) {
+        const struct measured_result *r = &m->results[i];
+        if (on(r, device) && !strcmp(r->workload, workload) && !(r->median <= v)) {
+            double scale = !strcmp(workload, PROBE_WL_GEMM) ? gflops_scale(r) : 1;
+            if (!isnan(scale)) v = r->median * scale;
         }
-        i++;
     }
     return v;
 }
 
-static void device_name(const cJSON *doc, const char *device, char *out, size_t n)
+static void device_name(const struct measured_run *m, const char *device, char *out, size_t n)
 {
-    if (!strcmp(device, "cpu")) {
-        snprintf(out, n, "CPU (%s)", *json_str(get(doc, "cpu"), "model") ? json_str(get(doc, "cpu"), "model") : "model unknown");
+    if (measured_device_kind(device) == MEASURED_DEV_CPU) {
+        snprintf(out, n, "CPU (%s)", *m->cpu_model ? m->cpu_model : "model unknown");
         return;
     }
-    const cJSON *a;
-    cJSON_ArrayForEach(a, get(doc, "accelerators")) {
-        if (strcmp(json_str(a, "kind"), "cpu") != 0) {
-            snprintf(out, n, "%s (%s)", device, json_str(a, "name"));
+    for (int i = 0; i < m->naccel; i++) {
+        if (strcmp(m->accel[i].kind, "cpu") != 0) {
+            snprintf(out, n, "%s (%s)", device, m->accel[i].name);
             return;
         }
     }
@@ -149,47 +138,69 @@ static void device_name(const cJSON *doc, const char *device, char *out, size_t 
 
 struct page {
     struct html *h;
-    const cJSON *doc, *base;
+    const struct measured_run *run, *base; /* base NULL without a baseline */
     struct probe_table *t;
     int nresults;
     char (*labels)[160];  /* per result: "gemm gflops n=256" */
     char (*ptrs)[48];     /* per result: "/results/i/median" */
+    char (*summary)[512]; /* the run's summary lines (run_table.h) */
+    int nsummary;
 };
+
+/* One member of a shown object: its key in words, then its value. */
+static void member(struct html *h, const char *key, const char *text, double number)
+{
+    char words[128], num[32];
+    html_key_text(key, words, sizeof words);
+    html_elem(h, "dt", words);
+    html_raw(h, "<dd>");
+    if (text) html_text(h, text);
+    else html_num(number, num, sizeof num), html_raw(h, num);
+    html_raw(h, "</dd>");
+}
+
+/* An accelerator's catalog entry as the page shows an object: its keys as the run writes them,
+ * those not given left out. */
+static void catalog_entry(struct html *h, const struct measured_accel *a)
+{
+    static const char *const keys[] = {"fp32_tflops", "bf16_tflops", "fp16_tflops", "bandwidth_gbs"};
+    const double values[] = {a->catalog_fp32_tflops, a->catalog_bf16_tflops, a->catalog_fp16_tflops, a->catalog_bandwidth_gbs};
+    html_raw(h, "<dl class=\"kv\">");
+    if (*a->catalog_id) member(h, "id", a->catalog_id, NAN);
+    for (int i = 0; i < 4; i++)
+        if (isfinite(values[i])) member(h, keys[i], NULL, values[i]);
+    html_raw(h, "</dl>");
+}
 
 static void machine(struct page *pg)
 {
     struct html *h = pg->h;
-    char lines[24][512];
-    int n = probe_summary_lines(pg->doc, lines, 24);
+    const struct measured_run *m = pg->run;
     html_raw(h, "<section id=\"machine\"><h2>Machine</h2>\n");
-    for (int i = 1; i < n; i++) html_elem(h, "p", lines[i]);
-    const cJSON *host = get(pg->doc, "host");
+    for (int i = 1; i < pg->nsummary; i++) html_elem(h, "p", pg->summary[i]);
     html_raw(h, "<p class=\"note\">");
-    html_textf(h, "%s, kernel %s, %s; fwadvisor %s.", json_str(host, "os"), json_str(host, "kernel"), json_str(host, "arch"),
-               json_str(pg->doc, "version"));
+    html_textf(h, "%s, kernel %s, %s; fwadvisor %s.", m->host_os, m->host_kernel, m->host_arch, m->version);
     html_raw(h, "</p>\n");
-    const cJSON *a;
     int cat = 0;
-    cJSON_ArrayForEach(a, get(pg->doc, "accelerators")) cat |= cJSON_IsObject(get(a, "catalog"));
+    for (int i = 0; i < m->naccel; i++) cat |= m->accel[i].has_catalog;
     if (cat) {
         html_raw(h, "<h3>Catalog peaks of the accelerators</h3>\n");
-        cJSON_ArrayForEach(a, get(pg->doc, "accelerators")) {
-            if (!cJSON_IsObject(get(a, "catalog"))) continue;
-            html_elem(h, "p", json_str(a, "name"));
-            html_json(h, get(a, "catalog"));
+        for (int i = 0; i < m->naccel; i++) {
+            if (!m->accel[i].has_catalog) continue;
+            html_elem(h, "p", m->accel[i].name);
+            catalog_entry(h, &m->accel[i]);
         }
     }
     html_raw(h, "</section>\n");
 }
 
 /* The devices the run has results for, in order of first appearance. */
-static int devices(const cJSON *doc, const char **out, int max)
+static int devices(const struct measured_run *m, const char **out, int max)
 {
     int n = 0;
-    const cJSON *r;
-    cJSON_ArrayForEach(r, get(doc, "results")) {
-        if (!ok(r)) continue;
-        const char *d = json_str(r, "device");
+    for (int r = 0; r < m->nresults; r++) {
+        if (!m->results[r].ok) continue;
+        const char *d = m->results[r].device;
         int seen = 0;
         for (int i = 0; i < n; i++) seen |= strcmp(out[i], d) == 0;
         if (!seen && n < max) out[n++] = d;
@@ -198,27 +209,23 @@ static int devices(const cJSON *doc, const char **out, int max)
 }
 
 /* Bars of the results on a device that pass `want`, in GFLOP/s or GB/s. */
-static int collect(struct page *pg, const char *device, int (*want)(const cJSON *), struct html_bar *bars)
+static int collect(struct page *pg, const char *device, int (*want)(const struct measured_result *), struct html_bar *bars)
 {
-    const cJSON *r;
-    int i = 0, n = 0;
-    cJSON_ArrayForEach(r, get(pg->doc, "results")) {
-        if (i < pg->nresults && ok(r) && !strcmp(json_str(r, "device"), device) && want(r)) {
-            double scale = !strcmp(json_str(r, "unit"), "TFLOP/s") ? 1e3 : 1;
-            bars[n++] = (struct html_bar){pg->labels[i], json_num(r, "median") * scale, json_num(r, "min") * scale,
-                                          json_num(r, "max") * scale, NAN,
-                                          cJSON_IsTrue(get(r, "noisy")) ? "noisy" : NULL, pg->ptrs[i], scale,
-                                          !strcmp(json_str(r, "workload"), "gemm") ? 0 : 1};
-        }
-        i++;
+    int n = 0;
+    for (int i = 0; i < pg->nresults; i++) {
+        const struct measured_result *r = &pg->run->results[i];
+        if (!on(r, device) || !want(r)) continue;
+        double scale = !strcmp(r->unit, "TFLOP/s") ? 1e3 : 1;
+        bars[n++] = (struct html_bar){pg->labels[i], r->median * scale, r->min * scale, r->max * scale, NAN,
+                                      r->noisy ? "noisy" : NULL, pg->ptrs[i], scale, !strcmp(r->workload, PROBE_WL_GEMM) ? 0 : 1};
     }
     return n;
 }
 
-static int is_rate(const cJSON *r) { return !isnan(gflops_scale(r)); }
-static int is_bandwidth(const cJSON *r)
+static int is_rate(const struct measured_result *r) { return !isnan(gflops_scale(r)); }
+static int is_bandwidth(const struct measured_result *r)
 {
-    return !strcmp(json_str(r, "unit"), "GB/s") && strcmp(json_str(r, "workload"), "allreduce") != 0;
+    return !strcmp(r->unit, "GB/s") && strcmp(r->workload, PROBE_WL_ALLREDUCE) != 0;
 }
 
 static void against_peaks(struct page *pg, const char *device, const char *name)
@@ -230,12 +237,12 @@ static void against_peaks(struct page *pg, const char *device, const char *name)
         return;
     }
     char title[400];
-    int at, n = collect(pg, device, is_rate, bars);
-    const char *p32 = NULL, *p16 = NULL;
+    int n = collect(pg, device, is_rate, bars);
+    int cat = catalog_of(pg->run, device) != NULL;
     struct html_ref refs[3] = {
-        {best(pg->doc, device, "gemm", &at), "measured GEMM best", 1},
-        {table_peak(pg->doc, device, 0, &p32), catalog_of(pg->doc, device) ? "catalog FP32" : "theoretical FP32", 0},
-        {table_peak(pg->doc, device, 1, &p16), catalog_of(pg->doc, device) ? "catalog BF16 dense" : "theoretical BF16", 0},
+        {best(pg->run, device, PROBE_WL_GEMM), "measured GEMM best", 1},
+        {table_peak(pg->run, device, 0), cat ? "catalog FP32" : "theoretical FP32", 0},
+        {table_peak(pg->run, device, 1), cat ? "catalog BF16 dense" : "theoretical BF16", 0},
     };
     if (n) {
         snprintf(title, sizeof title, "%s: compute rate, median with min-max, against the peaks", name);
@@ -243,8 +250,7 @@ static void against_peaks(struct page *pg, const char *device, const char *name)
         html_bar_chart(h, &c, bars, n, refs, isnan(refs[2].value) ? 2 : 3);
     }
     n = collect(pg, device, is_bandwidth, bars);
-    struct html_ref bw = {NAN, "catalog memory bandwidth", 0};
-    if (catalog_of(pg->doc, device)) bw.value = json_num(catalog_of(pg->doc, device), "bandwidth_gbs");
+    struct html_ref bw = {table_bandwidth(pg->run, device), "catalog memory bandwidth", 0};
     if (n) {
         snprintf(title, sizeof title, "%s: memory and transfer bandwidth, median with min-max", name);
         struct html_chart c = {title, "GB/s", 0, 0, 0, 0, NULL};
@@ -284,27 +290,23 @@ static void roofline(struct page *pg, const char *device, const char *name)
         h->failed = 1;
         return;
     }
-    int ng = 0, nt = 0, i = 0, at, half = 0;
+    int ng = 0, nt = 0, half = 0;
     double lo = INFINITY, hi = 0;
-    const cJSON *r;
-    cJSON_ArrayForEach(r, get(pg->doc, "results")) {
+    for (int i = 0; i < pg->nresults; i++) {
+        const struct measured_result *r = &pg->run->results[i];
         double ai = probe_intensity(r), scale = gflops_scale(r);
-        half |= ok(r) && !strcmp(json_str(r, "device"), device) && element_bytes_of(r) < 4;
-        if (i < pg->nresults && ok(r) && !strcmp(json_str(r, "device"), device) && isfinite(ai) && !isnan(scale) &&
-            strcmp(json_str(r, "metric"), "gflops_best") != 0) {
-            struct html_point p = {ai, json_num(r, "median") * scale, pg->labels[i], pg->ptrs[i], scale};
-            if (!strcmp(json_str(r, "workload"), "gemm")) p.label = NULL, gemm[ng++] = p;
+        half |= on(r, device) && element_bytes(&r->params) < 4;
+        if (on(r, device) && isfinite(ai) && !isnan(scale) && strcmp(r->metric, PROBE_M_GFLOPS_BEST) != 0) {
+            struct html_point p = {ai, r->median * scale, pg->labels[i], pg->ptrs[i], scale};
+            if (!strcmp(r->workload, PROBE_WL_GEMM)) p.label = NULL, gemm[ng++] = p;
             else train[nt++] = p;
             lo = fmin(lo, ai), hi = fmax(hi, ai);
         }
-        i++;
     }
-    double peak = best(pg->doc, device, "gemm", &at), bandwidth = best(pg->doc, device, "stream", &at);
-    const char *ptr = NULL;
+    double peak = best(pg->run, device, PROBE_WL_GEMM), bandwidth = best(pg->run, device, PROBE_WL_STREAM);
     /* the roof of the fastest precision the run used on this device: 16-bit where it used one */
-    double cat_peak = half ? table_peak(pg->doc, device, 1, &ptr) : NAN, cat_bw = NAN;
-    if (isnan(cat_peak)) half = 0, cat_peak = table_peak(pg->doc, device, 0, &ptr);
-    if (catalog_of(pg->doc, device)) cat_bw = json_num(catalog_of(pg->doc, device), "bandwidth_gbs");
+    double cat_peak = half ? table_peak(pg->run, device, 1) : NAN, cat_bw = table_bandwidth(pg->run, device);
+    if (isnan(cat_peak)) half = 0, cat_peak = table_peak(pg->run, device, 0);
     if (nt + ng > 0) {
         double x0 = pow(10, floor(log10(fmin(lo, isnan(bandwidth) ? lo : peak / bandwidth)) - 1));
         double x1 = pow(10, ceil(log10(hi * 2)));
@@ -313,7 +315,7 @@ static void roofline(struct page *pg, const char *device, const char *name)
         struct html_series s[4];
         int ns = 0;
         if (nm) s[ns++] = (struct html_series){"measured roof: GEMM best and STREAM best", 0, 1, 0, measured, nm};
-        const char *cat_name = catalog_of(pg->doc, device) ? (half ? "catalog roof (BF16 dense, memory bandwidth)"
+        const char *cat_name = catalog_of(pg->run, device) ? (half ? "catalog roof (BF16 dense, memory bandwidth)"
                                                                    : "catalog roof (FP32, memory bandwidth)")
                                                            : half ? "theoretical BF16 peak" : "theoretical FP32 peak";
         if (nc) s[ns++] = (struct html_series){cat_name, 7, 1, 0, catalog, nc};
@@ -335,28 +337,24 @@ static void roofline(struct page *pg, const char *device, const char *name)
 enum point_x { X_BYTES, X_RANKS };
 
 /* The x of a result: its bytes or ranks, NaN when it has none. */
-static double x_of(const cJSON *r, enum point_x x)
+static double x_of(const struct measured_result *r, enum point_x x)
 {
-    struct probe_params p;
-    measured_params_read(get(r, "params"), &p);
-    double v = x == X_BYTES ? (double)p.bytes : p.ranks;
+    double v = x == X_BYTES ? (double)r->params.bytes : r->params.ranks;
     return v > 0 ? v : NAN;
 }
 
 /* The same workload's results of a run as points: x from its params, y the median. */
-static int points_of(const cJSON *doc, const char *workload, const char *metric, enum point_x x_key, double yscale,
-                     struct html_point *pts, char (*ptrs)[48], int max, int pointers)
+static int points_of(const struct measured_run *m, const char *workload, const char *metric, enum point_x x_key,
+                     double yscale, struct html_point *pts, char (*ptrs)[48], int max, int pointers)
 {
-    const cJSON *r;
-    int n = 0, i = 0;
-    cJSON_ArrayForEach(r, get(doc, "results")) {
-        if (ok(r) && !strcmp(json_str(r, "workload"), workload) && !strcmp(json_str(r, "metric"), metric) && n < max) {
+    int n = 0;
+    for (int i = 0; i < m->nresults; i++) {
+        const struct measured_result *r = &m->results[i];
+        if (r->ok && !strcmp(r->workload, workload) && !strcmp(r->metric, metric) && n < max) {
             snprintf(ptrs[n], sizeof ptrs[n], "/results/%d/median", i);
-            pts[n] = (struct html_point){x_of(r, x_key), json_num(r, "median") * yscale, NULL,
-                                         pointers ? ptrs[n] : NULL, yscale};
+            pts[n] = (struct html_point){x_of(r, x_key), r->median * yscale, NULL, pointers ? ptrs[n] : NULL, yscale};
             n++;
         }
-        i++;
     }
     return n;
 }
@@ -365,14 +363,51 @@ static void allreduce(struct page *pg)
 {
     struct html_point mine[64], theirs[64];
     char p1[64][48], p2[64][48];
-    int n = points_of(pg->doc, PROBE_WL_ALLREDUCE, PROBE_M_BUSBW_GBS, X_BYTES, 1, mine, p1, 64, 1);
+    int n = points_of(pg->run, PROBE_WL_ALLREDUCE, PROBE_M_BUSBW_GBS, X_BYTES, 1, mine, p1, 64, 1);
     int nb = pg->base ? points_of(pg->base, PROBE_WL_ALLREDUCE, PROBE_M_BUSBW_GBS, X_BYTES, 1, theirs, p2, 64, 0) : 0;
     if (!n) return;
     struct html_series s[2] = {{"this run", 0, 1, 1, mine, n}, {"baseline run", 1, 1, 1, theirs, nb}};
     char title[200];
-    snprintf(title, sizeof title, "All-reduce bus bandwidth by message size (%.0f ranks)", json_num(get(pg->doc, "ranks"), "count"));
+    snprintf(title, sizeof title, "All-reduce bus bandwidth by message size (%.0f ranks)", pg->run->rank_count_given);
     struct html_xy c = {title, "message size (bytes, log scale)", "bus bandwidth (GB/s, log scale)", 1, 1, 0, 0, 0, 0, "allreduce-chart"};
     html_xy_chart(pg->h, &c, s, nb ? 2 : 1);
+}
+
+/* A table cell as the page shows a stored value: a number (a dash when not given), or text. */
+static void cell(struct html *h, const char *text, double number)
+{
+    char num[32];
+    if (text) {
+        html_raw(h, "<td>");
+        html_text(h, text);
+    } else if (isfinite(number)) {
+        html_num(number, num, sizeof num);
+        html_rawf(h, "<td class=\"n\">%s", num);
+    } else {
+        html_raw(h, "<td>&#8212;");
+    }
+    html_raw(h, "</td>");
+}
+
+/* Each rank's figures, a row a rank, the columns as the run names them. */
+static void per_rank_table(struct html *h, const struct measured_run *m)
+{
+    static const char *const keys[] = {"rank", "host", "compute_ms", "comm_ms", "samples_per_s"};
+    char words[128];
+    html_raw(h, "<table><thead><tr>");
+    for (int c = 0; c < 5; c++) html_key_text(keys[c], words, sizeof words), html_elem(h, "th", words);
+    html_raw(h, "</tr></thead><tbody>");
+    for (int i = 0; i < m->nper_rank; i++) {
+        const struct measured_rank *r = &m->per_rank[i];
+        html_raw(h, "<tr>");
+        cell(h, NULL, r->rank);
+        cell(h, r->host, NAN);
+        cell(h, NULL, r->compute_ms);
+        cell(h, NULL, r->comm_ms);
+        cell(h, NULL, r->samples_per_s);
+        html_raw(h, "</tr>");
+    }
+    html_raw(h, "</tbody></table>");
 }
 
 static void scaling(struct page *pg)
@@ -381,7 +416,7 @@ static void scaling(struct page *pg)
     char p1[8][48], p2[8][48];
     /* the single process is 100% by definition; the runs' rank counts follow */
     mine[0] = theirs[0] = (struct html_point){1, 100, "1 rank", NULL, 0};
-    int n = 1 + points_of(pg->doc, PROBE_WL_TRAIN_DP, PROBE_M_SCALING_EFFICIENCY, X_RANKS, 100, mine + 1, p1, 8, 1);
+    int n = 1 + points_of(pg->run, PROBE_WL_TRAIN_DP, PROBE_M_SCALING_EFFICIENCY, X_RANKS, 100, mine + 1, p1, 8, 1);
     int nb = pg->base ? 1 + points_of(pg->base, PROBE_WL_TRAIN_DP, PROBE_M_SCALING_EFFICIENCY, X_RANKS, 100, theirs + 1, p2, 8, 0) : 0;
     if (n < 2) return;
     double most = 1;
@@ -398,10 +433,9 @@ static void scaling(struct page *pg)
     struct html_xy c = {"Data-parallel efficiency by rank count (throughput of N ranks / N x one process)", "ranks",
                         "efficiency (%)", 0, 0, 0, most + 1, 0, 110, "scaling-chart"};
     html_xy_chart(pg->h, &c, s, nb > 1 ? 3 : 2);
-    const cJSON *per = get(get(pg->doc, "ranks"), "per_rank");
-    if (cJSON_GetArraySize(per)) {
+    if (pg->run->nper_rank) {
         html_raw(pg->h, "<h3>Each rank's step: compute and communication (medians)</h3>\n");
-        html_json(pg->h, per);
+        per_rank_table(pg->h, pg->run);
     }
 }
 
@@ -412,32 +446,32 @@ static void append_word(char *out, size_t n, size_t *used, const char *word)
 
 /* A frameworks row's name, the words of its parameters the run stored: framework, mode, model,
  * what a step counts, kind, version ("" when none). */
-static void framework_label(const cJSON *r, char *out, size_t n)
+static void framework_label(const struct measured_result *r, char *out, size_t n)
 {
-    struct probe_params p;
+    const struct probe_params *p = &r->params;
     size_t used = 0;
-    measured_params_read(get(r, "params"), &p);
     out[0] = '\0';
-    if (p.shape != PROBE_PP_FRAMEWORK) return;
-    append_word(out, n, &used, p.framework);
-    append_word(out, n, &used, p.mode);
-    if (p.model >= 0) append_word(out, n, &used, p.model ? "gpt" : "mlp");
-    append_word(out, n, &used, p.per_step_unit);
-    append_word(out, n, &used, p.kind);
-    append_word(out, n, &used, p.version);
+    if (p->shape != PROBE_PP_FRAMEWORK) return;
+    append_word(out, n, &used, p->framework);
+    append_word(out, n, &used, p->mode);
+    if (p->model >= 0) append_word(out, n, &used, p->model ? "gpt" : "mlp");
+    append_word(out, n, &used, p->per_step_unit);
+    append_word(out, n, &used, p->kind);
+    append_word(out, n, &used, p->version);
 }
 
 /* Frameworks side by side: the frameworks workload's results, one chart per metric. */
 static void frameworks(struct page *pg)
 {
-    const cJSON *r;
+    const struct measured_run *run = pg->run;
     const char *metrics[16];
     int nm = 0;
-    cJSON_ArrayForEach(r, get(pg->doc, "results")) {
-        if (!ok(r) || strcmp(json_str(r, "workload"), "frameworks") != 0) continue;
+    for (int k = 0; k < run->nresults; k++) {
+        const struct measured_result *r = &run->results[k];
+        if (!r->ok || strcmp(r->workload, PROBE_WL_FRAMEWORKS) != 0) continue;
         int seen = 0;
-        for (int i = 0; i < nm; i++) seen |= !strcmp(metrics[i], json_str(r, "metric"));
-        if (!seen && nm < 16) metrics[nm++] = json_str(r, "metric");
+        for (int i = 0; i < nm; i++) seen |= !strcmp(metrics[i], r->metric);
+        if (!seen && nm < 16) metrics[nm++] = r->metric;
     }
     if (!nm) return;
     struct html_bar *bars = calloc((size_t)pg->nresults + 1, sizeof *bars);
@@ -449,18 +483,16 @@ static void frameworks(struct page *pg)
     }
     html_raw(pg->h, "<section id=\"frameworks\"><h2>Frameworks side by side</h2>\n");
     for (int m = 0; m < nm; m++) {
-        int n = 0, i = 0;
+        int n = 0;
         const char *unit = "";
-        cJSON_ArrayForEach(r, get(pg->doc, "results")) {
-            if (i < pg->nresults && ok(r) && !strcmp(json_str(r, "workload"), "frameworks") && !strcmp(json_str(r, "metric"), metrics[m])) {
-                framework_label(r, labels[n], sizeof labels[n]);
-                bars[n] = (struct html_bar){labels[n][0] ? labels[n] : pg->labels[i], json_num(r, "median"), json_num(r, "min"),
-                                            json_num(r, "max"), NAN, cJSON_IsTrue(get(r, "noisy")) ? "noisy" : NULL,
-                                            pg->ptrs[i], 0, n % 6};
-                unit = json_str(r, "unit");
-                n++;
-            }
-            i++;
+        for (int i = 0; i < pg->nresults; i++) {
+            const struct measured_result *r = &run->results[i];
+            if (!r->ok || strcmp(r->workload, PROBE_WL_FRAMEWORKS) != 0 || strcmp(r->metric, metrics[m]) != 0) continue;
+            framework_label(r, labels[n], sizeof labels[n]);
+            bars[n] = (struct html_bar){labels[n][0] ? labels[n] : pg->labels[i], r->median, r->min, r->max, NAN,
+                                        r->noisy ? "noisy" : NULL, pg->ptrs[i], 0, n % 6};
+            unit = r->unit;
+            n++;
         }
         char title[200], axis[96];
         snprintf(title, sizeof title, "%s by framework, median with min-max", metrics[m]);
@@ -494,7 +526,7 @@ static void change(struct page *pg)
                                       row->verdict == PV_BETTER ? 2 : row->verdict == PV_WORSE ? 5 : 4};
     }
     html_raw(pg->h, "<section id=\"change\"><h2>Change against the baseline</h2>\n<p>");
-    html_textf(pg->h, "Baseline: probe run %s of %s.", json_str(pg->base, "id"), json_str(pg->base, "started_at"));
+    html_textf(pg->h, "Baseline: probe run %s of %s.", pg->base ? pg->base->id : "", pg->base ? pg->base->started_at : "");
     html_raw(pg->h, "</p>\n");
     if (n) {
         struct html_chart c = {"Change of each median against the baseline run", "change (%; for us per step lower is better)", 0, 0, 1, 1, "change-chart"};
@@ -520,8 +552,7 @@ static void table(struct page *pg)
         html_raw(h, "</th>");
     }
     html_raw(h, "<th>unit</th></tr></thead><tbody>\n");
-    const cJSON *r = get(pg->doc, "results") ? get(pg->doc, "results")->child : NULL;
-    for (int i = 0; i < t->nrows; i++, r = r ? r->next : NULL) {
+    for (int i = 0; i < t->nrows; i++) {
         const struct probe_table_row *row = &t->rows[i];
         if (row->skipped) continue;
         html_raw(h, "<tr>");
@@ -531,7 +562,7 @@ static void table(struct page *pg)
             html_text(h, row->cell[cols[c]]);
             html_raw(h, "</td>");
         }
-        html_elem(h, "td", json_str(r, "unit"));
+        html_elem(h, "td", i < pg->run->nresults ? pg->run->results[i].unit : "");
         html_raw(h, "</tr>\n");
     }
     html_raw(h, "</tbody></table>\n");
@@ -552,71 +583,104 @@ static void table(struct page *pg)
     html_raw(h, "</section>\n");
 }
 
-int probe_run_html(const cJSON *doc, const cJSON *base, struct html *h)
+/* The peaks section: per device the run charted, its rates and bandwidths against the peaks and
+ * its roofline. */
+static void peaks(struct page *pg)
 {
-    struct page pg = {h, doc, base, NULL, 0, NULL, NULL};
-    pg.t = malloc(sizeof *pg.t);
-    pg.nresults = cJSON_GetArraySize(get(doc, "results"));
-    if (pg.nresults > PROBE_MAX_RESULTS) pg.nresults = PROBE_MAX_RESULTS;
-    pg.labels = calloc((size_t)pg.nresults + 1, sizeof *pg.labels);
-    pg.ptrs = calloc((size_t)pg.nresults + 1, sizeof *pg.ptrs);
-    if (!pg.t || !pg.labels || !pg.ptrs) {
-        free(pg.t), free(pg.labels), free(pg.ptrs);
-        h->failed = 1;
-        return -1;
-    }
-    probe_table_build(doc, base, pg.t);
-    for (int i = 0; i < pg.nresults; i++) {
-        const struct probe_table_row *row = &pg.t->rows[i];
-        snprintf(pg.labels[i], sizeof pg.labels[i], "%s %s %s", row->cell[PT_WORKLOAD], row->cell[PT_METRIC], row->cell[PT_PARAMS]);
-        snprintf(pg.ptrs[i], sizeof pg.ptrs[i], "/results/%d/median", i);
-    }
-    char title[256], lines[1][512];
-    snprintf(title, sizeof title, "fwadvisor probe run %s", json_str(doc, "id"));
-    html_begin(h, title);
-    html_raw(h, "<header><h1>");
-    html_text(h, title);
-    html_raw(h, "</h1><p class=\"meta\">");
-    probe_summary_lines(doc, lines, 1);
-    html_textf(h, "%s. Drawn from the fwadvisor.probe/1 document.", lines[0]);
-    html_raw(h, "</p></header>\n<main>\n");
-    machine(&pg);
+    struct html *h = pg->h;
+    const struct measured_run *m = pg->run;
     const char *devs[8];
-    const cJSON *r;
-    int nd = devices(doc, devs, 8);
+    int nd = devices(m, devs, 8);
     html_raw(h, "<section id=\"peaks\"><h2>Results against the peaks</h2>\n<p class=\"note\">Bars are medians, whiskers "
                 "the fastest and slowest repeat; the dashed line is the best GEMM this run measured, the solid ones the "
                 "catalog's or the CPU's theoretical peak.</p>\n");
     for (int d = 0; d < nd; d++) {
         char name[256];
         int charted = 0;
-        cJSON_ArrayForEach(r, get(doc, "results"))
-            charted |= ok(r) && !strcmp(json_str(r, "device"), devs[d]) && (is_rate(r) || is_bandwidth(r)) &&
-                       strcmp(json_str(r, "workload"), "frameworks") != 0;
+        for (int i = 0; i < m->nresults; i++) {
+            const struct measured_result *r = &m->results[i];
+            charted |= on(r, devs[d]) && (is_rate(r) || is_bandwidth(r)) && strcmp(r->workload, PROBE_WL_FRAMEWORKS) != 0;
+        }
         if (!charted) continue;
-        device_name(doc, devs[d], name, sizeof name);
+        device_name(m, devs[d], name, sizeof name);
         html_raw(h, "<h3>");
         html_text(h, name);
         html_raw(h, "</h3>\n");
-        against_peaks(&pg, devs[d], name);
-        roofline(&pg, devs[d], name);
+        against_peaks(pg, devs[d], name);
+        roofline(pg, devs[d], name);
     }
     html_raw(h, "</section>\n");
+}
+
+static void across_ranks(struct page *pg)
+{
     int across = 0;
-    cJSON_ArrayForEach(r, get(doc, "results"))
-        across |= ok(r) && (!strcmp(json_str(r, "workload"), "allreduce") || !strcmp(json_str(r, "workload"), "train-dp"));
-    if (across) {
-        html_raw(h, "<section id=\"ranks\"><h2>Across ranks</h2>\n");
-        allreduce(&pg);
-        scaling(&pg);
-        html_raw(h, "</section>\n");
+    for (int i = 0; i < pg->run->nresults; i++) {
+        const struct measured_result *r = &pg->run->results[i];
+        across |= r->ok && (!strcmp(r->workload, PROBE_WL_ALLREDUCE) || !strcmp(r->workload, PROBE_WL_TRAIN_DP));
     }
+    if (!across) return;
+    html_raw(pg->h, "<section id=\"ranks\"><h2>Across ranks</h2>\n");
+    allreduce(pg);
+    scaling(pg);
+    html_raw(pg->h, "</section>\n");
+}
+
+static void page_free(struct page *pg)
+{
+    free(pg->t), free(pg->labels), free(pg->ptrs), free(pg->summary);
+    free((struct measured_run *)pg->run), free((struct measured_run *)pg->base);
+}
+
+/* The run and the baseline read once, the table built, each result's label and pointer. */
+static int page_open(struct page *pg, const cJSON *doc, const cJSON *base)
+{
+    struct measured_run *run = calloc(1, sizeof *run), *then = base ? calloc(1, sizeof *then) : NULL;
+    pg->run = run, pg->base = then;
+    pg->t = malloc(sizeof *pg->t);
+    pg->summary = calloc(24, sizeof *pg->summary);
+    if (!run || (base && !then) || !pg->t || !pg->summary) return -1;
+    measured_read(doc, run); /* a document that is no object reads as a run without results */
+    if (then) measured_read(base, then);
+    pg->nresults = run->nresults;
+    pg->labels = calloc((size_t)pg->nresults + 1, sizeof *pg->labels);
+    pg->ptrs = calloc((size_t)pg->nresults + 1, sizeof *pg->ptrs);
+    if (!pg->labels || !pg->ptrs) return -1;
+    probe_table_build(doc, base, pg->t);
+    for (int i = 0; i < pg->nresults; i++) {
+        const struct probe_table_row *row = &pg->t->rows[i];
+        snprintf(pg->labels[i], sizeof pg->labels[i], "%s %s %s", row->cell[PT_WORKLOAD], row->cell[PT_METRIC], row->cell[PT_PARAMS]);
+        snprintf(pg->ptrs[i], sizeof pg->ptrs[i], "/results/%d/median", i);
+    }
+    pg->nsummary = probe_summary_lines(doc, pg->summary, 24);
+    return 0;
+}
+
+int probe_run_html(const cJSON *doc, const cJSON *base, struct html *h)
+{
+    struct page pg = {h, NULL, NULL, NULL, 0, NULL, NULL, NULL, 0};
+    if (page_open(&pg, doc, base) != 0) {
+        page_free(&pg);
+        h->failed = 1;
+        return -1;
+    }
+    char title[256];
+    snprintf(title, sizeof title, "fwadvisor probe run %s", pg.run->id);
+    html_begin(h, title);
+    html_raw(h, "<header><h1>");
+    html_text(h, title);
+    html_raw(h, "</h1><p class=\"meta\">");
+    html_textf(h, "%s. Drawn from the fwadvisor.probe/1 document.", pg.nsummary ? pg.summary[0] : "");
+    html_raw(h, "</p></header>\n<main>\n");
+    machine(&pg);
+    peaks(&pg);
+    across_ranks(&pg);
     frameworks(&pg);
     change(&pg);
     table(&pg);
     html_raw(h, "</main>\n");
     html_end(h, "Made by fwadvisor " FWADVISOR_VERSION ". Every figure on this page is the probe run's own "
                 "(fwadvisor probe show ID --json gives the same document).");
-    free(pg.t), free(pg.labels), free(pg.ptrs);
+    page_free(&pg);
     return h->failed ? -1 : 0;
 }

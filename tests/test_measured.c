@@ -3,11 +3,13 @@
  * passed over. */
 #include <criterion/criterion.h>
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "knowledge/advisor.h"
+#include "knowledge/measured.h"
 #include "knowledge/probe_store.h"
 #include "probes/advisor_hw.h"
 #include "tests/support.h"
@@ -266,4 +268,116 @@ Test(measured, the_report_lists_figures_and_skipped_runs)
     cr_expect(used_peak);
     cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(m, "skipped")), 1);
     cJSON_Delete(doc);
+}
+
+/* --- the reader's run-wide figures ----------------------------------------------------------- */
+
+/* The report fixture (tests/fixtures/reports/probe-full.json), read. */
+static struct measured_run *read_report_fixture(void)
+{
+    const char *f = getenv("FWADVISOR_FIXTURES");
+    char path[4200];
+    snprintf(path, sizeof path, "%s/reports/probe-full.json", f && *f ? f : "tests/fixtures");
+    char *text = ts_read(path, NULL);
+    cr_assert_not_null(text, "%s", path);
+    cJSON *doc = cJSON_Parse(text);
+    struct measured_run *m = calloc(1, sizeof *m);
+    cr_assert(doc && m);
+    cr_assert_eq(measured_read(doc, m), 0);
+    cJSON_Delete(doc); /* the figures are copies: they outlive the document */
+    free(text);
+    return m;
+}
+
+/* The report fixture's host, version, CPU peaks, catalog peaks and per-rank figures, as written. */
+Test(measured, the_run_wide_figures_read_from_a_stored_run)
+{
+    struct measured_run *m = read_report_fixture();
+    cr_expect_str_eq(m->version, "0.1.0");
+    cr_expect_str_eq(m->host_os, "linux");
+    cr_expect_str_eq(m->host_kernel, "6.18.44-fc-v857");
+    cr_expect_str_eq(m->host_arch, "x86_64");
+    cr_expect_float_eq(m->cpu_peak_gflops_fp32, 491.549, 1e-9);
+    cr_expect(isnan(m->cpu_peak_gflops_bf16), "null in the fixture: not given");
+    cr_assert_eq(m->naccel, 1);
+    const struct measured_accel *a = &m->accel[0];
+    cr_expect(a->has_catalog);
+    cr_expect_str_eq(a->catalog_id, "h100-sxm");
+    cr_expect_float_eq(a->catalog_fp32_tflops, 66.9, 1e-9);
+    cr_expect_float_eq(a->catalog_bf16_tflops, 989.4, 1e-9);
+    cr_expect_float_eq(a->catalog_fp16_tflops, 989.4, 1e-9);
+    cr_expect_float_eq(a->catalog_bandwidth_gbs, 3350, 1e-9);
+    cr_expect_eq(m->rank_count, 2);
+    cr_expect_float_eq(m->rank_count_given, 2, 1e-12);
+    cr_expect_eq(m->host_count, 1);
+    cr_assert_eq(m->nper_rank, 2);
+    cr_expect_float_eq(m->per_rank[0].rank, 0, 1e-12);
+    cr_expect_str_eq(m->per_rank[0].host, "vm");
+    cr_expect_float_eq(m->per_rank[0].compute_ms, 83.584, 1e-9);
+    cr_expect_float_eq(m->per_rank[0].comm_ms, 29.166, 1e-9);
+    cr_expect_float_eq(m->per_rank[0].samples_per_s, 2259.6, 1e-9);
+    cr_expect_float_eq(m->per_rank[1].rank, 1, 1e-12);
+    cr_expect_float_eq(m->per_rank[1].compute_ms, 72.692, 1e-9);
+    cr_expect_float_eq(m->per_rank[1].comm_ms, 37.462, 1e-9);
+    cr_expect_float_eq(m->per_rank[1].samples_per_s, 2068.1, 1e-9);
+    cr_expect_eq(m->nresults, 41);
+    cr_expect_eq(measured_device_kind(m->results[0].device), MEASURED_DEV_CPU);
+    free(m);
+}
+
+/* A run written by hand without them, or with them of the wrong type: not given, never a failure. */
+Test(measured, run_wide_figures_not_given_read_as_nan_and_empty)
+{
+    static const char *const docs[] = {
+        "{\"id\": \"bare\", \"results\": []}",
+        "{\"id\": \"odd\", \"version\": 3, \"host\": \"linux\", \"cpu\": {\"peak_gflops_fp32\": \"fast\"},"
+        " \"accelerators\": [{\"kind\": \"nvidia\", \"catalog\": null}, {\"catalog\": {\"bf16_tflops\": null}}],"
+        " \"ranks\": {\"count\": \"two\", \"per_rank\": [{\"rank\": \"a\", \"host\": 4, \"comm_ms\": null}, 7]}}",
+    };
+    struct measured_run *m = calloc(1, sizeof *m);
+    cr_assert_not_null(m);
+    for (int i = 0; i < 2; i++) {
+        cJSON *doc = cJSON_Parse(docs[i]);
+        cr_assert_not_null(doc);
+        cr_assert_eq(measured_read(doc, m), 0, "%s", docs[i]);
+        cr_expect_str_eq(m->version, "");
+        cr_expect_str_eq(m->host_os, "");
+        cr_expect_str_eq(m->host_kernel, "");
+        cr_expect_str_eq(m->host_arch, "");
+        cr_expect(isnan(m->cpu_peak_gflops_fp32) && isnan(m->cpu_peak_gflops_bf16));
+        cr_expect(isnan(m->rank_count_given));
+        cr_expect_eq(m->rank_count, 0);
+        cJSON_Delete(doc);
+    }
+    /* the second: a catalog null is none; an empty one is there without its peaks; ranks of
+     * another type have no figures */
+    cr_assert_eq(m->naccel, 2);
+    cr_expect_not(m->accel[0].has_catalog);
+    cr_expect(m->accel[1].has_catalog);
+    cr_expect_str_eq(m->accel[1].catalog_id, "");
+    cr_expect(isnan(m->accel[1].catalog_bf16_tflops) && isnan(m->accel[1].catalog_fp32_tflops));
+    cr_expect(isnan(m->accel[1].catalog_fp16_tflops) && isnan(m->accel[1].catalog_bandwidth_gbs));
+    cr_assert_eq(m->nper_rank, 2);
+    for (int i = 0; i < 2; i++) {
+        cr_expect(isnan(m->per_rank[i].rank) && isnan(m->per_rank[i].compute_ms), "rank %d", i);
+        cr_expect(isnan(m->per_rank[i].comm_ms) && isnan(m->per_rank[i].samples_per_s), "rank %d", i);
+        cr_expect_str_eq(m->per_rank[i].host, "");
+    }
+    /* no document at all: the same, and -1 */
+    cr_expect_eq(measured_read(NULL, m), -1);
+    cr_expect(isnan(m->cpu_peak_gflops_fp32) && isnan(m->rank_count_given));
+    cr_expect_eq(m->nper_rank, 0);
+    free(m);
+}
+
+/* A device's kind from its name: the CPU exactly, CUDA by its prefix. */
+Test(measured, device_names_read_as_kinds)
+{
+    cr_expect_eq(measured_device_kind("cpu"), MEASURED_DEV_CPU);
+    cr_expect_eq(measured_device_kind("cuda:1"), MEASURED_DEV_CUDA);
+    cr_expect_eq(measured_device_kind("cuda"), MEASURED_DEV_CUDA);
+    cr_expect_eq(measured_device_kind("cpu:0"), MEASURED_DEV_OTHER);
+    cr_expect_eq(measured_device_kind("rocm:0"), MEASURED_DEV_OTHER);
+    cr_expect_eq(measured_device_kind(""), MEASURED_DEV_OTHER);
+    cr_expect_eq(measured_device_kind(NULL), MEASURED_DEV_OTHER);
 }

@@ -114,7 +114,9 @@ static double intensity(const char *json)
 {
     cJSON *r = cJSON_Parse(json);
     cr_assert_not_null(r);
-    double v = probe_intensity(r);
+    struct measured_result m;
+    measured_result_read(r, &m);
+    double v = probe_intensity(&m);
     cJSON_Delete(r);
     return v;
 }
@@ -380,6 +382,34 @@ Test(report_html, probe_page_matches_its_run)
     cJSON_Delete(base);
     free(page);
     free(json);
+}
+
+/* The machine's note, the catalog's peaks and each rank's figures as the run stored them: a
+ * figure not given (a null compute time, a catalog without its FP16 peak) a dash or left out. */
+Test(report_html, the_run_wide_figures_shown_as_stored)
+{
+    cJSON *doc = fixture_run(NULL);
+    cJSON *per = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "ranks"), "per_rank");
+    cJSON_ReplaceItemInObject(cJSON_GetArrayItem(per, 0), "compute_ms", cJSON_CreateNull());
+    cJSON *cat = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "accelerators"), 0), "catalog");
+    cJSON_DeleteItemFromObject(cat, "fp16_tflops");
+    struct html h = {0};
+    cr_assert_eq(probe_run_html(doc, NULL, &h), 0);
+    char *page = strndup(h.data, h.len);
+    html_free(&h);
+    static const char *const parts[] = {
+        "<p class=\"note\">linux, kernel 6.18.44-fc-v857, x86_64; fwadvisor 0.1.0.</p>",
+        "<p>NVIDIA H100 80GB HBM3</p><dl class=\"kv\"><dt>Id</dt><dd>h100-sxm</dd><dt>Fp32 tflops</dt><dd>66.9</dd>"
+        "<dt>Bf16 tflops</dt><dd>989</dd><dt>Bandwidth gbs</dt><dd>3350</dd></dl>",
+        "All-reduce bus bandwidth by message size (2 ranks)",
+        "<tr><th>Rank</th><th>Host</th><th>Compute ms</th><th>Comm ms</th><th>Samples per s</th></tr>",
+        "<tr><td class=\"n\">0</td><td>vm</td><td>&#8212;</td><td class=\"n\">29.2</td><td class=\"n\">2260</td></tr>",
+        "<tr><td class=\"n\">1</td><td>vm</td><td class=\"n\">72.7</td><td class=\"n\">37.5</td><td class=\"n\">2068</td></tr>",
+        "CPU (AMD EPYC)", "theoretical FP32 492",
+    };
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) cr_expect(strstr(page, parts[i]), "missing: %s", parts[i]);
+    free(page);
+    cJSON_Delete(doc);
 }
 
 /* Text from the run reaches the page escaped, wherever it is shown. */
