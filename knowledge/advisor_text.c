@@ -232,8 +232,9 @@ void adv_plan_verdict(const struct adv_result *r, char *out, size_t n)
         const struct adv_inference *inf = &r->inference;
         if (!inf->planned) snprintf(out, n, "Serving only: no training planned.");
         else if (inf->fits >= 0)
-            snprintf(out, n, "Serving only: %.1f of %.0f GB per device on %d, %s. No training planned.", inf->total_gb_per_device,
-                     inf->memory_gb, inf->tensor_parallel * inf->pipeline_parallel, inf->fits ? "fits" : "DOES NOT FIT");
+            snprintf(out, n, "Serving only: %.1f of %.0f GB per device on %d %s, %s. No training planned.",
+                     inf->total_gb_per_device, inf->memory_gb, inf->tensor_parallel * inf->pipeline_parallel,
+                     inf->tensor_parallel * inf->pipeline_parallel == 1 ? "device" : "devices", inf->fits ? "fits" : "DOES NOT FIT");
         else snprintf(out, n, "Serving only: %.1f GB per device; the device's memory is unknown. No training planned.",
                       inf->total_gb_per_device);
         return;

@@ -106,6 +106,23 @@ Test(job, the_command_line_exits_3_naming_the_key)
     ts_run_free(&r);
 }
 
+Test(job, the_text_of_serving_only_puts_the_serving_plan_first)
+{
+    char db[512];
+    snprintf(db, sizeof db, "--db=%s/job-kb.sqlite3", fx.kb.dir);
+    struct ts_run r;
+    cr_assert_eq(ts_run(&r, NULL, NULL, (const char *const[]){db, "recommend", "--probe", "none", "--set", "model_kind=llm",
+                                                                "--set", "model_params=70B", "--set", "accelerator=h100-sxm",
+                                                                "--set", "devices=8", "--set", "deploy=server", NULL}),
+                 0);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    const char *serving = strstr(r.out, "Serving plan (job serve: no training planned)"), *ranking = strstr(r.out, "Ranking");
+    cr_expect(serving && ranking && serving < ranking, "%s", r.out);
+    cr_expect(!strstr(r.out, "Distributed training:") && !strstr(r.out, "Time:") && !strstr(r.out, "Offload"), "%s", r.out);
+    cr_expect(strstr(r.out, "Training: none: job serve"), "%s", r.out);
+    ts_run_free(&r);
+}
+
 /* 70B QLoRA on one 24 GB card with seq_len 512 plans ZeRO-3 with offload, whose ds_config.json
  * held gradient_accumulation_steps 7813 (4e6 tokens / 512 = 7812.5) from the pre-training batch. */
 #define QLORA_70B "model_kind=llm model_params=7e10 finetune=qlora hardware=nvidia devices=1 device_memory_gb=24 seq_len=512"
