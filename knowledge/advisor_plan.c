@@ -712,7 +712,7 @@ int adv_recommend(const struct adv_kb *akb, const struct answers *answers, const
         adv_warn(out, "Offload needs %.0f GB of host memory per node, more than %.0f GB less %.0f%% headroom", m->cpu_gb,
                  m->host_memory_gb, out->in.headroom * 100);
     plan_time(akb, out);
-    if (out->has_hours && m->layout.batch_tokens > 0)
+    if (out->job == ADV_JOB_FINETUNE && out->has_hours && m->layout.batch_tokens > 0)
         out->optimizer_steps = ceil(answers_num(&out->answers, ANS_TOKENS) / m->layout.batch_tokens);
     return plan_serving(akb, out, fw, applies, err, errsz);
 }

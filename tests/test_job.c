@@ -160,6 +160,7 @@ Test(job, pre_training_keeps_its_batch_in_tokens)
     const struct adv_result *r = plan(QLORA_70B " job=pretrain tokens=1e7");
     cr_expect_float_eq(r->batch_sequences, 0, 1e-9);
     cr_expect_float_eq(r->memory.layout.micro_batches, 7812.5, 1e-6);
+    cr_expect_float_eq(r->optimizer_steps, 0, 1e-9, "steps are a fine-tune's figure");
 }
 
 Test(job, serving_only_has_no_training_plan)
