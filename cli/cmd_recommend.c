@@ -134,6 +134,21 @@ static void section(const char *title, int bold)
     fputs(bold ? "\033[0m\n" : "\n", stdout);
 }
 
+static void print_deployment(const struct adv_result *r, int bold)
+{
+    char line[1024];
+    snprintf(line, sizeof line, "Deployment: %s (%s)", r->runtime_name ? r->runtime_name : "-", r->runtime ? r->runtime : "-");
+    section(line, bold);
+    if (strcmp(answers_str(&r->answers, ANS_DEPLOY), "none") != 0) {
+        printf("  ");
+        text_wrap(stdout, r->deploy_hardware_note, 2, 4);
+    }
+    for (int i = 0; i < r->nruntime_reasons; i++) print_reason(&r->runtime_reasons[i], 0);
+}
+
+static void print_training(const struct adv_kb *akb, const struct adv_result *r, int bold);
+static void print_pitfalls(const struct adv_result *r, int bold);
+
 static void print_text(const struct adv_kb *akb, const struct adv_result *r, int bold)
 {
     const struct answers *a = &r->answers;
@@ -149,6 +164,11 @@ static void print_text(const struct adv_kb *akb, const struct adv_result *r, int
              units_short(answers_num(a, ANS_MODEL_PARAMS), params, sizeof params), answers_str(a, ANS_DEPLOY),
              answers_str(a, ANS_PRIORITY), r->hardware_note);
     text_wrap(stdout, line, 0, 9);
+    if (r->job == ADV_JOB_SERVE) { /* serving only: its plan first, and no training plan below */
+        section("Serving plan (job serve: no training planned)", bold);
+        adv_inference_text(akb, r, plan_line, NULL);
+        if (!r->inference.planned) plan_line(NULL, "Serving", "no serving plan: it is made for model_kind llm on deploy server");
+    }
 
     section("Ranking (0-100)", bold);
     int rank = 0;
@@ -179,6 +199,20 @@ static void print_text(const struct adv_kb *akb, const struct adv_result *r, int
         for (int i = 0; i < top->nreasons && i < 6; i++) print_reason(sorted[i], 1);
     }
 
+    print_training(akb, r, bold);
+    print_pitfalls(r, bold);
+}
+
+/* The strategy, the deployment and the training plan: for serving only, the deployment alone. */
+static void print_training(const struct adv_kb *akb, const struct adv_result *r, int bold)
+{
+    char line[1024];
+    if (r->job == ADV_JOB_SERVE) {
+        print_deployment(r, bold);
+        section("Plan", bold);
+        adv_plan_text(akb, r, plan_line, NULL);
+        return;
+    }
     snprintf(line, sizeof line, "Distributed training: %s (%s)", r->strategy_name ? r->strategy_name : "-", r->strategy ? r->strategy : "-");
     section(line, bold);
     for (int i = 0; i < r->nstrategy_reasons; i++) print_reason(&r->strategy_reasons[i], 0);
@@ -190,13 +224,7 @@ static void print_text(const struct adv_kb *akb, const struct adv_result *r, int
         text_wrap(stdout, line, 2, 4);
     }
 
-    snprintf(line, sizeof line, "Deployment: %s (%s)", r->runtime_name ? r->runtime_name : "-", r->runtime ? r->runtime : "-");
-    section(line, bold);
-    if (strcmp(answers_str(a, ANS_DEPLOY), "none") != 0) {
-        printf("  ");
-        text_wrap(stdout, r->deploy_hardware_note, 2, 4);
-    }
-    for (int i = 0; i < r->nruntime_reasons; i++) print_reason(&r->runtime_reasons[i], 0);
+    print_deployment(r, bold);
     adv_inference_text(akb, r, plan_line, NULL);
 
     section("Plan", bold);
@@ -212,7 +240,11 @@ static void print_text(const struct adv_kb *akb, const struct adv_result *r, int
              r->scaling_seed_short, r->scaling_seed_short[0] ? "." : "");
     printf("  ");
     text_wrap(stdout, line, 2, 4);
+}
 
+static void print_pitfalls(const struct adv_result *r, int bold)
+{
+    char line[1024];
     section("Pitfalls", bold);
     for (int i = 0; i < r->npitfalls; i++) {
         char cite[256];

@@ -885,7 +885,14 @@ static void unmet_needs(const struct rank_ctx *c, int f, struct adv_framework *f
     double device_gb = answers_has(a, ANS_DEVICE_MEMORY_GB) ? answers_num(a, ANS_DEVICE_MEMORY_GB) : 0;
     double P = answers_num(a, ANS_MODEL_PARAMS), D = answers_num(a, ANS_DEVICES);
     double points = adv_fact_or(akb, a, "no_fit", 0);
-    if (device_gb <= 0 || D < 1 || c->h < 0 || points == 0) return;
+    /* Serving only trains nothing: no framework loses points for training states it never holds. */
+    if (device_gb <= 0 || D < 1 || c->h < 0 || points == 0 || adv_job_of(a) == ADV_JOB_SERVE) return;
+    /* Under LoRA and QLoRA the frozen base is the model states (bf16, or NF4 with its constants);
+     * the adapters' few states are left to the plan. */
+    const char *ft = answers_str(a, ANS_FINETUNE);
+    double frozen = !ft || strcmp(ft, "full") == 0 ? 0
+                    : strcmp(ft, "qlora") == 0     ? adv_fact_or(akb, a, "nf4_bits_per_param", 4.127) / 8
+                                                   : 2;
     double best = -1;
     const char *best_id = NULL;
     for (int s = 0; s < akb->nstrat; s++) {
@@ -893,6 +900,7 @@ static void unmet_needs(const struct rank_ctx *c, int f, struct adv_framework *f
         if (strcmp(akb->strat[s].status, "current") != 0 && strcmp(akb->strat[s].status, "maintenance") != 0) continue;
         if (akb->strat[s].kinds && !(akb->strat[s].kinds & c->kind_bit)) continue;
         double gb = (akb->strat[s].replicated * P + akb->strat[s].sharded * P / D) / 1e9;
+        if (frozen > 0) gb = (akb->strat[s].replicated > 0 ? frozen * P : frozen * P / D) / 1e9;
         if (best < 0 || gb < best) best = gb, best_id = akb->strat[s].id;
     }
     if (best_id && best <= device_gb) return;

@@ -191,6 +191,10 @@ struct adv_time {
 #define ADV_MAX_NOTES 12
 
 enum adv_finetune { ADV_FULL, ADV_LORA, ADV_QLORA };
+/* What the run is (the `job` answer, in its choices' order). */
+enum adv_job { ADV_JOB_PRETRAIN, ADV_JOB_FINETUNE, ADV_JOB_SERVE };
+/* The job of filled answers (answers_fill_defaults has settled it). */
+enum adv_job adv_job_of(const struct answers *a);
 enum adv_recompute { ADV_RECOMPUTE_AUTO, ADV_RECOMPUTE_NONE, ADV_RECOMPUTE_SELECTIVE, ADV_RECOMPUTE_FULL };
 
 /* The plan's resolved inputs: the answers that matter to memory and time as numbers, and the
@@ -263,6 +267,20 @@ struct adv_result {
     int nruntime_reasons;
     struct adv_reason runtime_reasons[16];
     char deploy_hardware_note[224]; /* how deploy_hardware was settled */
+
+    /* The job: serving only plans no training (memory and time below stay unset and unshown);
+     * a fine-tune's global batch is batch_sequences sequences (the knowledge base's), not the
+     * pre-training batch in tokens. */
+    enum adv_job job;
+    int job_derived;                 /* job left out: answers_derived_job settled it */
+    double batch_sequences;          /* a fine-tune's global batch in sequences, 0 pre-training */
+    double optimizer_steps;          /* tokens / the layout's global batch, 0 unknown */
+    /* The fine-tuning method on this hardware (the knowledge base's qlora_backend): 1 a native
+     * back-end, 0.5 only slow fallback kernels, 0 none, so QLoRA is planned as LoRA; -1 not
+     * looked up (no QLoRA asked). method_note is the rule's text with the route that works. */
+    double method_support;
+    int method_replanned;
+    const char *method_note, *method_source, *method_also;
 
     struct adv_memory memory;
     char shape_note[256];   /* how seq_len/hidden/layers/heads were obtained, or why not */

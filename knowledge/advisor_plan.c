@@ -454,6 +454,31 @@ static void resolve_links(const struct adv_kb *akb, struct adv_result *r)
 
 }
 
+/* QLoRA's back-end on this hardware, from the knowledge base's qlora_backend rows: without one
+ * the plan is LoRA on a 16-bit base, said in a warning with the route that works; with slow
+ * fallback kernels only, the plan stays and the warning names the faster route. */
+static void resolve_method(const struct adv_kb *akb, struct adv_result *r)
+{
+    struct adv_plan_inputs *in = &r->in;
+    r->method_support = -1;
+    if (in->finetune != ADV_QLORA) return;
+    int rule = -1;
+    double level = 1;
+    if (!adv_fact(akb, &r->answers, "qlora_backend", &level, &rule)) return;
+    r->method_support = level;
+    r->method_note = akb->rules[rule].text;
+    r->method_source = akb->rules[rule].source;
+    r->method_also = akb->rules[rule].also;
+    const char *hardware = answers_str(&r->answers, ANS_HARDWARE);
+    if (level <= 0) {
+        in->finetune = ADV_LORA;
+        r->method_replanned = 1;
+        adv_warn(r, "QLoRA has no 4-bit back-end on %s: planned as LoRA on a 16-bit base [%s]", hardware, r->method_source);
+    } else if (level < 1) {
+        adv_warn(r, "QLoRA on %s runs on slow fallback kernels only [%s]", hardware, r->method_source);
+    }
+}
+
 /* Fine-tuning, recomputation, attention kernels and the facts the layout search needs. */
 static void resolve_training_facts(const struct adv_kb *akb, struct adv_result *r)
 {
@@ -462,6 +487,7 @@ static void resolve_training_facts(const struct adv_kb *akb, struct adv_result *
     const char *hardware = answers_str(a, ANS_HARDWARE);
     const char *ft = answers_str(a, ANS_FINETUNE);
     in->finetune = strcmp(ft, "lora") == 0 ? ADV_LORA : strcmp(ft, "qlora") == 0 ? ADV_QLORA : ADV_FULL;
+    resolve_method(akb, r);
     if (in->finetune != ADV_FULL) {
         double h = r->hidden, l = r->layers, heads;
         if (h <= 0) plan_llm_shape(in->params, 128, 128, &h, &l, &heads);
@@ -491,6 +517,11 @@ static void resolve_training_facts(const struct adv_kb *akb, struct adv_result *
     in->nf4_bits = adv_fact_or(akb, a, "nf4_bits_per_param", 4.127);
     in->ds_bucket_elements = adv_fact_or(akb, a, "ds_bucket_elements", 5e8);
     in->batch_tokens = adv_fact_or(akb, a, "global_batch_tokens", 4e6);
+    /* A fine-tune steps on tens of sequences, not on a pre-training batch of millions of tokens. */
+    if (r->job == ADV_JOB_FINETUNE && r->seq_len > 0) {
+        r->batch_sequences = adv_fact_or(akb, a, "finetune_batch_sequences", 16);
+        in->batch_tokens = r->batch_sequences * r->seq_len;
+    }
     in->vocab = adv_fact_or(akb, a, "vocab", 0);
     in->top_k = adv_fact_or(akb, a, "moe_top_k", 2);
     in->lost_at_16k = adv_fact_or(akb, a, "lost_time_at_16k_devices", 0);
@@ -600,12 +631,53 @@ static int concerns_choice(const cJSON *effect, const struct adv_result *r, cons
     return 1;
 }
 
+/* Offload under LoRA or QLoRA moves the trainable parameters' states only: the strategy's bytes
+ * per parameter count the adapters, not the frozen model. */
+static void offload_note(const struct adv_kb *akb, struct adv_result *r)
+{
+    const struct adv_memory *m = &r->memory;
+    int s = m->strategy ? adv_strategy_index(akb, m->strategy) : -1;
+    if (r->in.finetune == ADV_FULL || m->cpu_gb <= 0 || s < 0 || akb->strat[s].cpu <= 0) return;
+    char trainable[32], whole[32];
+    adv_assume(r, "Offload moves only the %s trainable parameters' states to host memory: %g bytes each, %.1f GB per node "
+                  "(not %g bytes for each of the model's %s parameters)",
+               units_short(r->in.adapters, trainable, sizeof trainable), akb->strat[s].cpu, m->cpu_gb, akb->strat[s].cpu,
+               units_short(r->in.params, whole, sizeof whole));
+}
+
+/* The serving plan and the pitfalls, the last of every answer. */
+static int plan_serving(const struct adv_kb *akb, struct adv_result *out, int fw, const unsigned char *applies, char *err,
+                        size_t errsz)
+{
+    int status = adv_plan_inference(akb, out, err, errsz);
+    if (status != KB_OK) return status;
+    const char *framework = fw >= 0 ? akb->fw[fw].id : NULL;
+    for (int i = 0; i < akb->nrules && out->npitfalls < ADV_MAX_PITFALLS; i++) {
+        if (strcmp(akb->rules[i].kind, "pitfall") != 0 || !applies[i]) continue;
+        if (!concerns_choice(akb->rules[i].effect, out, framework)) continue;
+        out->pitfalls[out->npitfalls].id = akb->rules[i].id;
+        out->pitfalls[out->npitfalls].text = akb->rules[i].text;
+        out->pitfalls[out->npitfalls].also = akb->rules[i].also;
+        out->pitfalls[out->npitfalls++].source = akb->rules[i].source;
+    }
+    return KB_OK;
+}
+
+enum adv_job adv_job_of(const struct answers *a)
+{
+    int choice = answers_choice(a, ANS_JOB);
+    return choice == ADV_JOB_FINETUNE ? ADV_JOB_FINETUNE : choice == ADV_JOB_SERVE ? ADV_JOB_SERVE : ADV_JOB_PRETRAIN;
+}
+_Static_assert(ADV_JOB_SERVE == 2, "enum adv_job follows the job key's choices: pretrain, finetune, serve");
+
 int adv_recommend(const struct adv_kb *akb, const struct answers *answers, const struct adv_hw *hw,
                   struct adv_result *out, char *err, size_t errsz)
 {
     memset(out, 0, sizeof *out);
     out->answers = *answers;
+    out->job_derived = !answers->v[ANS_JOB].present;
     answers_fill_defaults(&out->answers);
+    out->job = adv_job_of(&out->answers);
     int status = adv_check_answer_ids(akb, &out->answers, err, errsz);
     if (status != KB_OK) return status;
     status = resolve_hardware(akb, hw, out, err, errsz);
@@ -624,28 +696,25 @@ int adv_recommend(const struct adv_kb *akb, const struct answers *answers, const
     const unsigned char *applies = adv_applicable(akb, &out->answers);
     adv_choose_strategy(akb, out, fw, applies);
     adv_choose_runtime(akb, out, fw, applies);
+    if (out->job == ADV_JOB_SERVE) { /* serving only: no training memory, time or offload to speak of */
+        memset(&out->memory, 0, sizeof out->memory);
+        return plan_serving(akb, out, fw, applies, err, errsz);
+    }
     const struct adv_memory *m = &out->memory;
     if (m->layout.batch_tokens > out->in.batch_tokens * 1.001)
         adv_assume(out, "Global batch %.3g tokens (the usual %.3g raised so that each of the %d data-parallel ranks%s has "
                         "a micro-batch)",
                    m->layout.batch_tokens, out->in.batch_tokens, m->layout.dp, m->layout.pp > 1 ? " x pipeline stages" : "");
+    offload_note(akb, out);
     if (m->cpu_gb > 0 && m->host_fits < 0)
         adv_warn(out, "Offload needs %.0f GB of host memory per node; host memory unknown: set host_memory_gb", m->cpu_gb);
     else if (m->cpu_gb > 0 && !m->host_fits)
         adv_warn(out, "Offload needs %.0f GB of host memory per node, more than %.0f GB less %.0f%% headroom", m->cpu_gb,
                  m->host_memory_gb, out->in.headroom * 100);
     plan_time(akb, out);
-    if ((status = adv_plan_inference(akb, out, err, errsz)) != KB_OK) return status;
-    const char *framework = fw >= 0 ? akb->fw[fw].id : NULL;
-    for (int i = 0; i < akb->nrules && out->npitfalls < ADV_MAX_PITFALLS; i++) {
-        if (strcmp(akb->rules[i].kind, "pitfall") != 0 || !applies[i]) continue;
-        if (!concerns_choice(akb->rules[i].effect, out, framework)) continue;
-        out->pitfalls[out->npitfalls].id = akb->rules[i].id;
-        out->pitfalls[out->npitfalls].text = akb->rules[i].text;
-        out->pitfalls[out->npitfalls].also = akb->rules[i].also;
-        out->pitfalls[out->npitfalls++].source = akb->rules[i].source;
-    }
-    return KB_OK;
+    if (out->job == ADV_JOB_FINETUNE && out->has_hours && m->layout.batch_tokens > 0)
+        out->optimizer_steps = ceil(answers_num(&out->answers, ANS_TOKENS) / m->layout.batch_tokens);
+    return plan_serving(akb, out, fw, applies, err, errsz);
 }
 
 int adv_measured_used(const struct adv_result *r, const char *name)

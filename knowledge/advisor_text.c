@@ -109,10 +109,20 @@ static void time_lines(const struct adv_result *r, void (*line)(void *, const ch
     const struct adv_time *t = &r->time;
     char text[1200], h[6][48], num[3][48];
     if (!r->has_hours) {
-        snprintf(text, sizeof text, "%s", !answers_has(a, ANS_TOKENS) ? "give tokens (samples x steps) to plan training time"
-                                                                     : "no peak throughput known for this hardware");
+        snprintf(text, sizeof text, "%s", answers_has(a, ANS_TOKENS)      ? "no peak throughput known for this hardware"
+                                          : r->job == ADV_JOB_FINETUNE ? "give dataset_tokens (and epochs) or tokens to plan "
+                                                                         "fine-tuning time"
+                                                                       : "give tokens (samples x steps) to plan training time");
         say(line, ctx, "Time", text);
         return;
+    }
+    if (r->job == ADV_JOB_FINETUNE && r->optimizer_steps > 0) {
+        char tk[2][32], steps[48];
+        snprintf(text, sizeof text, "%s tokens / %s tokens per step (%g sequences of %g) = %s optimizer steps",
+                 units_short(answers_num(a, ANS_TOKENS), tk[0], sizeof tk[0]),
+                 units_short(r->memory.layout.batch_tokens, tk[1], sizeof tk[1]), r->memory.layout.batch_tokens / r->seq_len,
+                 r->seq_len, units_thousands(r->optimizer_steps, 0, steps, sizeof steps));
+        say(line, ctx, "Steps", text);
     }
     double devices = answers_num(a, ANS_DEVICES);
     size_t used = flops_formula(r, text, sizeof text);
@@ -151,11 +161,20 @@ void adv_plan_text(const struct adv_kb *akb, const struct adv_result *r,
     char devices[48], nodes[48];
     units_thousands(answers_num(a, ANS_DEVICES), 0, devices, sizeof devices);
     units_count(answers_num(a, ANS_NODES), "node", "nodes", nodes, sizeof nodes);
-    /* What is trained, in words: "full" is every parameter, pre-training or fine-tuning alike. */
-    const char *ft = answers_str(a, ANS_FINETUNE);
-    const char *trained = strcmp(ft, "lora") == 0    ? "LoRA adapters on frozen weights"
-                          : strcmp(ft, "qlora") == 0 ? "QLoRA: LoRA adapters on 4-bit frozen weights"
-                                                     : "all parameters trained";
+    if (r->job == ADV_JOB_SERVE) {
+        snprintf(text, sizeof text, "none: job serve%s, so no training is planned (no tokens, batch, training memory or "
+                                    "offload); the serving plan is above",
+                 r->job_derived ? " (derived: deploy given without tokens or fine-tuning)" : "");
+        say(line, ctx, "Training", text);
+        return;
+    }
+    /* What is trained, in words: "full" is every parameter, pre-training or fine-tuning alike; a
+     * QLoRA re-planned where it has no back-end is said as the LoRA it is planned as. */
+    const char *trained = r->in.finetune == ADV_LORA    ? r->method_replanned ? "LoRA adapters on frozen 16-bit weights "
+                                                                                "(QLoRA re-planned: no 4-bit back-end here)"
+                                                                              : "LoRA adapters on frozen weights"
+                          : r->in.finetune == ADV_QLORA ? "QLoRA: LoRA adapters on 4-bit frozen weights"
+                                                        : "all parameters trained";
     if (r->accelerator >= 0)
         snprintf(text, sizeof text, "%s x %s (%s) on %s, %s, %s", devices, akb->acc[r->accelerator].name,
                  akb->acc[r->accelerator].id, nodes, r->precision, trained);
@@ -163,6 +182,12 @@ void adv_plan_text(const struct adv_kb *akb, const struct adv_result *r,
         snprintf(text, sizeof text, "%s x %s on %s, %s", devices, answers_str(a, ANS_HARDWARE), nodes,
                  r->precision ? r->precision : "fp32");
     say(line, ctx, "Devices", text);
+    if (r->method_note && r->method_support < 1) {
+        char cite[160];
+        adv_cite(r->method_source, r->method_also, cite, sizeof cite);
+        snprintf(text, sizeof text, "%s [%s]", r->method_note, cite);
+        say(line, ctx, "Method", text);
+    }
     memory_lines(r, line, ctx);
     time_lines(r, line, ctx);
     snprintf(text, sizeof text, "%s; efficiency %.0f%% [%s]", r->peak_source, r->efficiency * 100,
@@ -203,6 +228,17 @@ void adv_plan_verdict(const struct adv_result *r, char *out, size_t n)
     const struct adv_memory *m = &r->memory;
     char h[48], devices[48], cost[48];
     size_t used;
+    if (r->job == ADV_JOB_SERVE) {
+        const struct adv_inference *inf = &r->inference;
+        if (!inf->planned) snprintf(out, n, "Serving only: no training planned.");
+        else if (inf->fits >= 0)
+            snprintf(out, n, "Serving only: %.1f of %.0f GB per device on %d %s, %s. No training planned.",
+                     inf->total_gb_per_device, inf->memory_gb, inf->tensor_parallel * inf->pipeline_parallel,
+                     inf->tensor_parallel * inf->pipeline_parallel == 1 ? "device" : "devices", inf->fits ? "fits" : "DOES NOT FIT");
+        else snprintf(out, n, "Serving only: %.1f GB per device; the device's memory is unknown. No training planned.",
+                      inf->total_gb_per_device);
+        return;
+    }
     if (m->device_memory_gb > 0)
         used = (size_t)snprintf(out, n, "Memory: %.1f of %.0f GB usable per device, %s.", m->total_gb,
                                 m->usable_gb > 0 ? m->usable_gb : m->device_memory_gb, m->fits ? "fits" : "DOES NOT FIT");

@@ -142,6 +142,14 @@ static const struct ans_choice kv_precisions[] = {
     {"fp8", "FP8", "Half the KV cache's memory, on devices with FP8."},
     {"int8", "INT8", "Half the KV cache's memory, quantized."},
 };
+static const struct ans_choice jobs[] = {
+    {"pretrain", "Pre-training", "Training from scratch: tokens default to 20 per parameter for an LLM (Chinchilla)."},
+    {"finetune", "Fine-tuning", "Adapting a trained model: batches of 16 sequences, tokens from dataset_tokens x epochs."},
+    {"serve", "Serving only", "No training: the answer plans serving the model and nothing else."},
+};
+static const struct ans_choice derived_job = {
+    NULL, "Derived from the answers",
+    "finetune lora or qlora, dataset_tokens or epochs: finetune; a deploy target without tokens: serve; else pretrain."};
 
 /* name, type, choices, min, min_exclusive, default choice, default number, unset choice, and for
  * a list of ids its table and what one row is */
@@ -178,6 +186,9 @@ const struct ans_key ans_keys[] = {
     {"serve_batch", ANS_INT, NULL, 0, 1, 0, -1, 0, NULL, NULL, NULL},
     {"kv_heads", ANS_INT, NULL, 0, 1, 0, -1, 0, NULL, NULL, NULL},
     {"kv_precision", ANS_ENUM, CHOICES(kv_precisions), 0, 0, -1, 0, NULL, NULL, NULL},
+    {"job", ANS_ENUM, CHOICES(jobs), 0, 0, -1, 0, &derived_job, NULL, NULL},
+    {"dataset_tokens", ANS_NUMBER, NULL, 0, 0, 1, -1, 0, NULL, NULL, NULL},
+    {"epochs", ANS_NUMBER, NULL, 0, 0, 1, -1, 0, NULL, NULL, NULL},
 };
 const int ans_key_count = (int)(sizeof ans_keys / sizeof ans_keys[0]);
 _Static_assert(sizeof ans_keys / sizeof ans_keys[0] == ANS_KEY_COUNT, "ans_keys and enum ans_index differ");

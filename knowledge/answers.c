@@ -358,10 +358,29 @@ void answers_fill_defaults(struct answers *a)
         } else if ((key->type == ANS_INT || key->type == ANS_NUMBER) && key->default_number > 0)
             answers_set_num(a, (enum ans_index)i, key->default_number);
     }
+    if (!a->v[ANS_JOB].present) answers_set_str(a, ANS_JOB, answers_derived_job(a));
+    const char *job = answers_str(a, ANS_JOB);
+    if (a->v[ANS_TOKENS].present || strcmp(job, "serve") == 0) return;
+    /* A fine-tune reads its data set epochs times; it has no default of its own. */
+    if (strcmp(job, "finetune") == 0) {
+        if (a->v[ANS_DATASET_TOKENS].present)
+            answers_set_num(a, ANS_TOKENS, fmin(a->v[ANS_DATASET_TOKENS].num * (a->v[ANS_EPOCHS].present ? a->v[ANS_EPOCHS].num : 1),
+                                                ANS_MAX_NUMBER));
+        return;
+    }
     /* Chinchilla's 20 tokens per parameter, within the largest number an answer may hold (a
      * model above 5e13 parameters would otherwise default past it) */
-    if (!a->v[ANS_TOKENS].present && answers_choice(a, ANS_MODEL_KIND) == ans_key_value_index(&ans_keys[ANS_MODEL_KIND], "llm"))
+    if (answers_choice(a, ANS_MODEL_KIND) == ans_key_value_index(&ans_keys[ANS_MODEL_KIND], "llm"))
         answers_set_num(a, ANS_TOKENS, fmin(20 * a->v[ANS_MODEL_PARAMS].num, ANS_MAX_NUMBER));
+}
+
+const char *answers_derived_job(const struct answers *a)
+{
+    const char *ft = a->v[ANS_FINETUNE].given ? answers_str(a, ANS_FINETUNE) : NULL;
+    if ((ft && strcmp(ft, "full") != 0) || a->v[ANS_DATASET_TOKENS].given || a->v[ANS_EPOCHS].given) return "finetune";
+    const char *deploy = a->v[ANS_DEPLOY].given ? answers_str(a, ANS_DEPLOY) : NULL;
+    if (deploy && strcmp(deploy, "none") != 0 && !a->v[ANS_TOKENS].given && !ft) return "serve";
+    return "pretrain";
 }
 
 /* --- combinations that cannot exist ------------------------------------------------------ */
@@ -443,7 +462,26 @@ static const struct needs {
     {ANS_LORA_RANK, ANS_FINETUNE, (const char *const[]){"lora", "qlora", NULL}, "the rank is the LoRA adapters'"},
     {ANS_DEPLOY_HARDWARE, ANS_DEPLOY, (const char *const[]){"server", "mobile", "edge", "browser", NULL},
      "it is the hardware the deployed model is served on"},
+    {ANS_DATASET_TOKENS, ANS_JOB, (const char *const[]){"finetune", NULL}, "it is the fine-tuning data set's size"},
+    {ANS_EPOCHS, ANS_JOB, (const char *const[]){"finetune", NULL}, "it counts passes over the fine-tuning data set"},
 };
+
+/* The fine-tuning data set's keys against tokens: epochs multiplies dataset_tokens, and tokens,
+ * the run's total, is given instead of both, not with them. */
+static ans_key_set data_set_conflict(const struct answers *a, char *err, size_t errsz)
+{
+    if (a->v[ANS_EPOCHS].given && !a->v[ANS_DATASET_TOKENS].present) {
+        snprintf(err, errsz, "keys 'epochs' and 'dataset_tokens': epochs counts passes over the data set; give dataset_tokens "
+                             "(its size in tokens) too");
+        return ANS_KEY_BIT(ANS_EPOCHS) | ANS_KEY_BIT(ANS_DATASET_TOKENS);
+    }
+    if (a->v[ANS_TOKENS].given && a->v[ANS_DATASET_TOKENS].given) {
+        snprintf(err, errsz, "keys 'tokens' and 'dataset_tokens': tokens is the run's total, dataset_tokens x epochs gives it; "
+                             "answer one of them");
+        return ANS_KEY_BIT(ANS_TOKENS) | ANS_KEY_BIT(ANS_DATASET_TOKENS);
+    }
+    return 0;
+}
 
 int answers_check_combination(const struct answers *a, char *err, size_t errsz)
 {
@@ -491,7 +529,7 @@ ans_key_set answers_conflict(const struct answers *a, char *err, size_t errsz)
                  ans_keys[n->other].name, o);
         return ANS_KEY_BIT(n->key) | ANS_KEY_BIT(n->other);
     }
-    return 0;
+    return data_set_conflict(a, err, errsz);
 }
 
 int answers_drop_contradiction(struct answers *a)

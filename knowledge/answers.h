@@ -56,9 +56,15 @@ int answers_default_choice(enum ans_index i);
  * default_number): stage research, hardware auto, os the running system, devices 1, nodes 1,
  * model_kind other, model_params 1e7, team [], functional and higher_order_grad false, deploy
  * none, priority iteration, deploy_hardware auto, finetune full, lora_rank 16, recompute auto;
- * and tokens 20 x model_params for llm. device_memory_gb, accelerator, precision and the LLM
+ * job as answers_derived_job says; tokens, when not given: dataset_tokens x epochs (1 when left
+ * out) for a fine-tune, none for a fine-tune without dataset_tokens or for serving, and
+ * 20 x model_params for an llm otherwise. device_memory_gb, accelerator, precision and the LLM
  * shape stay absent for the planner to resolve. */
 void answers_fill_defaults(struct answers *a);
+/* The job the answers describe when `job` is left out: "finetune" when finetune is given as lora
+ * or qlora, or dataset_tokens or epochs is given; "serve" when deploy is given and not none and
+ * neither tokens nor finetune is; else "pretrain". Only given answers count, not defaults. */
+const char *answers_derived_job(const struct answers *a);
 
 /* 0 when no two answers contradict each other; else -1 and one line naming both keys. Three
  * tables in answers.c: pairs no machine can have (os macos with hardware nvidia, windows with

@@ -380,17 +380,27 @@ static int write_jax(struct launch_files *out, const struct view *v, const char 
 
 /* --- README.txt -------------------------------------------------------------------------------- */
 
+static int trains(const struct view *v);
+
 static int write_readme(struct launch_files *out, const struct view *v, const char *line)
 {
     const struct adv_result *r = v->r;
     struct buf b;
     buf_open(&b);
+    if (!trains(v)) {
+        put(&b, "fwadvisor launch files\n======================\n\nNo training launch files: the answers plan serving only "
+                "(job serve), so there is no training to launch. The serving plan is in the report "
+                "(fwadvisor recommend, plan.inference).\n");
+        return add_file(out, "README.txt", &b);
+    }
     put(&b, "fwadvisor launch files\n======================\n\nPlan: %s.\n", line);
     put(&b, "Batch: %d sequence%s per micro-batch x %d accumulation step%s x %d data-parallel ranks = %d per step",
         v->micro_batch, v->micro_batch == 1 ? "" : "s", v->accumulation, v->accumulation == 1 ? "" : "s", v->dp, v->global_batch);
     if (fabs(v->micro_batches - v->accumulation) > 1e-6)
         put(&b, " (the plan's %.3g micro-batches per step rounded to a whole number)", v->micro_batches);
     put(&b, ".\n");
+    if (r->optimizer_steps > 0)
+        put(&b, "Optimizer steps: %.0f (a fine-tune's batch of %g sequences).\n", r->optimizer_steps, r->batch_sequences);
     if (r->has_hours) put(&b, "Planned time: %.0f hours (%.4g device-hours).\n", r->hours, r->device_hours);
     if (v->ragged)
         put(&b, "Note: %d devices do not divide evenly over %d nodes; the files use %d per node: edit them.\n", v->devices,
@@ -437,14 +447,16 @@ void launch_files_free(struct launch_files *f)
 
 /* --- the files: one row per kind, in the order they are written ------------------------------ */
 
+/* Serving only trains nothing: its README says so and no launcher is written. */
 static int always(const struct view *v) { return v != NULL; }
+static int trains(const struct view *v) { return v->r->job != ADV_JOB_SERVE; }
 static int through_accelerate(const struct view *v)
 {
-    return v->launcher == L_ACCELERATE_DEEPSPEED || v->launcher == L_ACCELERATE_FSDP;
+    return trains(v) && (v->launcher == L_ACCELERATE_DEEPSPEED || v->launcher == L_ACCELERATE_FSDP);
 }
-static int through_deepspeed(const struct view *v) { return v->launcher == L_ACCELERATE_DEEPSPEED; }
-static int with_jax(const struct view *v) { return v->launcher == L_JAX; }
-static int under_slurm(const struct view *v) { return v->slurm; }
+static int through_deepspeed(const struct view *v) { return trains(v) && v->launcher == L_ACCELERATE_DEEPSPEED; }
+static int with_jax(const struct view *v) { return trains(v) && v->launcher == L_JAX; }
+static int under_slurm(const struct view *v) { return trains(v) && v->slurm; }
 
 /* A kind of launch file: when the plan gets one and what writes it (the summary line in hand). */
 static const struct {
@@ -452,7 +464,7 @@ static const struct {
     int (*write)(struct launch_files *out, const struct view *v, const char *line);
 } file_kinds[] = {
     {always, write_readme},                 /* README.txt */
-    {always, write_launch},                 /* launch.sh */
+    {trains, write_launch},                 /* launch.sh */
     {through_accelerate, write_accelerate}, /* accelerate.yaml */
     {through_deepspeed, write_deepspeed},   /* ds_config.json */
     {with_jax, write_jax},                  /* jax-distributed.txt */

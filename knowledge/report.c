@@ -276,6 +276,37 @@ static void report_time(cJSON *plan, const struct adv_result *r)
 
 }
 
+static const char *const job_names[] = {"pretrain", "finetune", "serve"};
+
+/* What the run is, whether a training plan was made and why not, a fine-tune's batch and steps,
+ * and QLoRA's back-end on this hardware. */
+static void report_training(cJSON *plan, const struct adv_result *r)
+{
+    cJSON_AddStringToObject(plan, "job", job_names[r->job]);
+    cJSON *tr = cJSON_AddObjectToObject(plan, "training");
+    cJSON_AddBoolToObject(tr, "planned", r->job != ADV_JOB_SERVE);
+    cJSON_AddBoolToObject(tr, "job_derived", r->job_derived);
+    if (r->job == ADV_JOB_SERVE)
+        cJSON_AddStringToObject(tr, "reason", r->job_derived ? "job serve, derived: deploy given without tokens or fine-tuning"
+                                                             : "job serve: serving only");
+    else cJSON_AddNullToObject(tr, "reason");
+    cJSON_AddStringToObject(tr, "finetune_planned", r->in.finetune == ADV_LORA    ? "lora"
+                                                    : r->in.finetune == ADV_QLORA ? "qlora"
+                                                                                  : "full");
+    add_number_or_null(tr, "batch_sequences", r->batch_sequences > 0, r->batch_sequences);
+    add_number_or_null(tr, "optimizer_steps", r->optimizer_steps > 0, r->optimizer_steps);
+    if (r->method_support < 0 || !r->method_note) {
+        cJSON_AddNullToObject(tr, "qlora_backend");
+        return;
+    }
+    cJSON *m = cJSON_AddObjectToObject(tr, "qlora_backend");
+    cJSON_AddNumberToObject(m, "level", r->method_support);
+    cJSON_AddBoolToObject(m, "replanned_as_lora", r->method_replanned);
+    cJSON_AddStringToObject(m, "note", r->method_note);
+    cJSON_AddStringToObject(m, "source", r->method_source);
+    add_sources(m, r->method_source, r->method_also);
+}
+
 static void report_measured(cJSON *plan, const struct adv_result *r)
 {
     /* What stored probe runs supplied, what of it the plan used, and the runs passed over. */
@@ -343,8 +374,14 @@ cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, con
     cJSON_AddStringToObject(plan, "finetune", answers_str(&r->answers, ANS_FINETUNE));
     cJSON_AddItemToObject(plan, "assumptions", notes_json(r->assumptions, r->nassumptions));
     cJSON_AddItemToObject(plan, "warnings", notes_json(r->warnings, r->nwarnings));
-    report_memory(plan, r);
-    report_time(plan, r);
+    report_training(plan, r);
+    if (r->job == ADV_JOB_SERVE) { /* serving only: no training memory or time to report */
+        cJSON_AddNullToObject(plan, "memory");
+        cJSON_AddNullToObject(plan, "time");
+    } else {
+        report_memory(plan, r);
+        report_time(plan, r);
+    }
     report_measured(plan, r);
     cJSON_AddItemToObject(plan, "inference", inference_json(akb, &r->inference));
     report_pitfalls(doc, r);

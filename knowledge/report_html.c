@@ -72,6 +72,9 @@ static void card(struct html *h, const char *label, const char *value, const cha
     html_raw(h, "</span></div>");
 }
 
+/* 1 when the report plans serving only (plan.training.planned false): no training plan to draw. */
+static int serving_only(const cJSON *doc) { return cJSON_IsFalse(get(get(get(doc, "plan"), "training"), "planned")); }
+
 static void summary(struct html *h, const cJSON *doc)
 {
     const cJSON *top = cJSON_GetArrayItem(get(doc, "ranking"), 0), *plan = get(doc, "plan");
@@ -80,6 +83,12 @@ static void summary(struct html *h, const cJSON *doc)
     html_raw(h, "<div class=\"cards\">");
     snprintf(line, sizeof line, "score %s of 100", fmt(json_num(top, "score"), a, sizeof a));
     card(h, "Framework", json_str(top, "name"), line);
+    if (serving_only(doc)) {
+        card(h, "Deployment", json_str(get(doc, "deployment"), "name"), json_str(get(doc, "deployment"), "runtime"));
+        card(h, "Training", "none planned", json_str(get(plan, "training"), "reason"));
+        html_raw(h, "</div>\n");
+        return;
+    }
     card(h, "Distributed training", json_str(get(doc, "distributed"), "name"), json_str(get(doc, "distributed"), "strategy"));
     card(h, "Deployment", json_str(get(doc, "deployment"), "name"), json_str(get(doc, "deployment"), "runtime"));
     double usable = json_num(mem, "usable_gb");
@@ -451,7 +460,7 @@ static void plan_rest(struct html *h, const cJSON *doc)
     static const char *const drawn[] = {"assumed_accelerator", "accelerator", "precision", "finetune", "assumptions",
                                         "warnings", "memory", "time", "inference", "measured", NULL};
     const cJSON *plan = get(doc, "plan"), *m;
-    inference(h, doc);
+    if (!serving_only(doc)) inference(h, doc); /* serving only: drawn first, after the summary */
     measured(h, doc);
     cJSON_ArrayForEach(m, plan) {
         int known = 0;
@@ -554,12 +563,20 @@ int adv_report_html(const cJSON *report, struct html *h)
                json_str(kb, "version"), json_str(kb, "date"));
     html_raw(h, "</p></header>\n<main>\n");
     summary(h, report);
+    if (serving_only(report)) {
+        inference(h, report);
+        html_raw(h, "<section id=\"training\"><h2>Training</h2>\n<p>No training plan: ");
+        html_text(h, json_str(get(get(report, "plan"), "training"), "reason"));
+        html_raw(h, ". The answer plans serving the model only: no training memory, time, offload or cost.</p></section>\n");
+    }
     answers(h, report);
     ranking(h, report);
     comparison(h, report);
-    strategy(h, report);
-    memory(h, report);
-    time_cost(h, report);
+    if (!serving_only(report)) {
+        strategy(h, report);
+        memory(h, report);
+        time_cost(h, report);
+    }
     plan_rest(h, report);
     deployment(h, report);
     pitfalls(h, report);

@@ -190,7 +190,7 @@ static char *hardware_doc(int first_id, int count, int strategy, const char *nam
 
 /* --- running ------------------------------------------------------------------------------- */
 
-#define ANSWERS "--set", "hardware=nvidia", "--set", "devices=8", "--set", "model_params=1e9", "--set", "deploy=server"
+#define ANSWERS "--set", "hardware=nvidia", "--set", "devices=8", "--set", "model_params=1e9", "--set", "deploy=server", "--set", "job=pretrain"
 
 /* recommend --json with these answers (and accelerator, when not NULL): the report, status 0. */
 static cJSON *recommend_json(const char *accelerator)

@@ -78,3 +78,14 @@ Test(launch_kinds, fsdp_gets_accelerate_and_no_deepspeed)
     cr_expect_str_eq(fx.res->strategy, "fsdp");
     cr_expect_str_eq(names, "README.txt launch.sh accelerate.yaml job.sbatch");
 }
+
+Test(launch_kinds, serving_only_gets_its_readme_alone)
+{
+    char names[256];
+    /* deploy server without tokens: job serve, nothing to launch */
+    files_of("model_kind=llm accelerator=h100-sxm model_params=7e10 devices=8 deploy=server", names, sizeof names);
+    cr_expect_str_eq(names, "README.txt");
+    /* the same with tokens trains: the launcher comes back */
+    files_of("model_kind=llm accelerator=h100-sxm model_params=7e10 devices=8 deploy=server tokens=1e9", names, sizeof names);
+    cr_expect(strncmp(names, "README.txt launch.sh", 20) == 0, "%s", names);
+}

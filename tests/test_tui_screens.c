@@ -201,21 +201,42 @@ Test(tui_screens, cursor_stays_visible_at_100x30) { cursor_stays_visible(100, 30
 
 /* 70B fully fine-tuned on 8 A100-80GB cannot fit (16 x 70e9 bytes of states): the verdict says
  * so at 80x24 without scrolling, whole. */
-Test(tui_screens, plan_verdict_visible_at_80x24)
+/* The Plan tab at 80x24 for the answers in json (written to a file and loaded). Caller frees. */
+static char *plan_tab_of(const char *json)
 {
-    char *answers = ts_path(tty_dir(), "big.json");
-    ts_write_str(answers, "{\"accelerator\": \"a100-sxm4-80gb\", \"devices\": 8, \"model_kind\": \"llm\", \"model_params\": \"70B\","
-                          " \"tokens\": \"1B\", \"host_memory_gb\": 512}");
+    char *answers = ts_path(tty_dir(), "answers.json");
+    ts_write_str(answers, json);
     tty_start(80, 24, "", 1);
     tty_load_answers(answers);
     free(tty_wait("[1 Ranking]"));
     tty_keys("4");
-    char *s = tty_wait("[4 Plan]");
+    free(answers);
+    return tty_wait("[4 Plan]");
+}
+
+Test(tui_screens, plan_verdict_visible_at_80x24)
+{
+    char *s = plan_tab_of("{\"accelerator\": \"a100-sxm4-80gb\", \"devices\": 8, \"model_kind\": \"llm\", \"model_params\": "
+                          "\"70B\", \"tokens\": \"1B\", \"host_memory_gb\": 512}");
     cr_expect(strstr(s, "usable per device, DOES NOT FIT.") != NULL, "%s", s);
     cr_expect(strstr(s, "Time:") != NULL, "%s", s);
     cr_expect_not(tty_cut(s, 3, 6), "the verdict is cut:\n%s", s);
     free(s);
-    free(answers);
+}
+
+/* Serving a 70B LLM on 8 H100 (deploy server, no tokens: job serve): the Plan says there is no
+ * training plan and shows the serving plan first, 140 GB of bf16 weights over tensor parallel 4. */
+Test(tui_screens, plan_of_serving_only_has_no_training_at_80x24)
+{
+    char *s = plan_tab_of("{\"accelerator\": \"h100-sxm\", \"devices\": 8, \"model_kind\": \"llm\", \"model_params\": \"70B\","
+                          " \"deploy\": \"server\"}");
+    cr_expect(strstr(s, "No training plan: serving only (job serve, derived)") != NULL, "%s", s);
+    /* per device: 140 / 4 = 35.0 GB of weights + 2.6 GB of KV cache + 2.9 GB framework = 40.5 GB */
+    cr_expect(strstr(s, "Serving only: 40.5 of 80 GB per device on 4 devices, fits.") != NULL, "%s", s);
+    cr_expect(strstr(s, "Serving plan (job serve)") != NULL, "%s", s);
+    cr_expect(strstr(s, "on 4 x NVIDIA H100") != NULL, "%s", s);
+    cr_expect(strstr(s, "Time:") == NULL && strstr(s, "Strategy:") == NULL, "%s", s);
+    free(s);
 }
 
 /* --- search ------------------------------------------------------------------------------- */

@@ -217,10 +217,24 @@ static void plan_line(void *ctx, const char *label, const char *text)
     pane_wrap(p, -1, 0, attr, lead, attr | A_BOLD, text);
 }
 
+/* Serving only: the serving plan first, then the line that says no training is planned. */
+static void build_serving_plan(struct app *a, struct pane *p)
+{
+    pane_add(p, -1, 0, A_BOLD, "Serving plan (job serve)");
+    adv_inference_text(a->akb, a->res, plan_line, p);
+    if (!a->res->inference.planned) plan_line(p, "Serving", "no serving plan: it is made for model_kind llm on deploy server");
+    pane_gap(p);
+    adv_plan_text(a->akb, a->res, plan_line, p);
+}
+
 static void build_plan(struct app *a, struct pane *p)
 {
     const struct adv_result *r = a->res;
     char line[512], bar[512];
+    if (r->job == ADV_JOB_SERVE) {
+        build_serving_plan(a, p);
+        return;
+    }
     size_t used = (size_t)snprintf(line, sizeof line, "%s", r->nalternatives ? "" : "none");
     for (int i = 0; i < r->nalternatives; i++) used += (size_t)snprintf(line + used, sizeof line - used, "%s%s", i ? ", " : "", r->alternatives[i]);
     plan_line(p, "Alternatives", line);
@@ -271,7 +285,10 @@ static int fixed_lines(struct app *a, int top)
     const struct adv_result *r = a->res;
     switch (a->tab) {
     case TAB_PLAN: {
-        snprintf(line, sizeof line, "Strategy: %s (%s)", r->strategy_name ? r->strategy_name : "-", r->strategy ? r->strategy : "-");
+        if (r->job == ADV_JOB_SERVE)
+            snprintf(line, sizeof line, "No training plan: serving only (job serve%s)", r->job_derived ? ", derived" : "");
+        else
+            snprintf(line, sizeof line, "Strategy: %s (%s)", r->strategy_name ? r->strategy_name : "-", r->strategy ? r->strategy : "-");
         int n = ui_wrap(top, 1, COLS - 2, 2, line, A_BOLD);
         adv_plan_verdict(r, line, sizeof line);
         return n + ui_wrap(top + n, 1, COLS - 2, 3, line, r->memory.fits || r->memory.device_memory_gb <= 0 ? A_BOLD

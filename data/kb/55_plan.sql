@@ -104,3 +104,43 @@ INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, a
  ('plan-moe-routing', 'rule_of_thumb', 'Experts per token',
   'The answers give experts and active parameters but not the routing: the plan assumes top-2 routing (Mixtral, GShard) for the all-to-all traffic and counts all active parameters as replicated across expert-parallel ranks.',
   '{}', '{"facts": {"moe_top_k": 2}}', 0, 'mixtral-2024', '2026-12-01');
+
+-- Fine-tuning jobs: the batch a fine-tune steps on, and which hardware has a 4-bit (QLoRA)
+-- back-end. qlora_backend: 1 a native back-end, 0.5 slow fallback kernels only (the plan stays,
+-- with a warning naming the faster route), 0 none (QLoRA is planned as LoRA on a 16-bit base and
+-- the warning says so). Checked on 2026-12-02.
+INSERT INTO sources (id, title, url, published, note) VALUES
+ ('qlora-guanaco-scripts', 'artidoro/qlora: scripts/finetune_guanaco_65b.sh (the Guanaco runs of the QLoRA paper)',
+  'https://github.com/artidoro/qlora/blob/main/scripts/finetune_guanaco_65b.sh', '2023-05-23',
+  'per_device_train_batch_size 4 x gradient_accumulation_steps 4 = 16 sequences per optimizer step, max_steps 1875, target_max_len 512, LoRA r 64 on all linear layers, NF4 with double quantisation (read 2026-12-02).'),
+ ('bnb-install-0.50', 'bitsandbytes v0.50.2 documentation: Installation Guide',
+  'https://huggingface.co/docs/bitsandbytes/v0.50.2/en/installation.md', '2026',
+  'Official support for NVIDIA GPUs, AMD GPUs, Intel XPUs, Apple Silicon and Intel Gaudi, and a CPU build; no TPU (XLA) and no Ascend back-end is listed (read 2026-12-02).'),
+ ('bnb-mps-1983', 'bitsandbytes pull request 1983: MPS: improved backend',
+  'https://github.com/bitsandbytes-foundation/bitsandbytes/pull/1983', '2026-07-01',
+  'Merged: MPS runs every 4-bit and LLM.int8() configuration, through the kernels-community Hub kernels on macOS 26+ and slower PyTorch fallbacks otherwise; 8-bit optimizer support left to a later change; torch >= 2.9 (read 2026-12-02).'),
+ ('mlx-lm-lora', 'ml-explore/mlx-lm: Fine-Tuning with LoRA or QLoRA (mlx_lm/LORA.md)',
+  'https://github.com/ml-explore/mlx-lm/blob/main/mlx_lm/LORA.md', 'undated',
+  'mlx_lm.lora fine-tunes with LoRA; if --model points to a quantized model (convert with -q) the training uses QLoRA (read 2026-12-02).'),
+ ('tunix', 'google/tunix: a JAX-native LLM post-training library', 'https://github.com/google/tunix', '2026-03-13',
+  'Supervised fine-tuning with full weights or PEFT through LoRA/Q-LoRA layers, built on Flax NNX and aimed at TPUs (README and google-tunix on PyPI, read 2026-12-02).'),
+ ('bnb-ascend-1695', 'bitsandbytes pull request 1695: Enable Ascend NPU backend with custom ops integration for NF4 support',
+  'https://github.com/bitsandbytes-foundation/bitsandbytes/pull/1695', '2025-07-02',
+  'Open: ports the Ascend NF4 back-end (an interim PyTorch implementation) from the old multi-backend branch to the main line (read 2026-12-02).');
+
+INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, also, as_of) VALUES
+ ('plan-finetune-batch', 'rule_of_thumb', 'A fine-tune''s batch',
+  'Fine-tunes step on tens of sequences, not on a pre-training batch of millions of tokens: the QLoRA paper''s Guanaco runs take 16 sequences per optimizer step (4 per device x 4 accumulated), so a fine-tune''s global batch is 16 sequences of seq_len tokens.',
+  '{"job": "finetune"}', '{"facts": {"finetune_batch_sequences": 16}}', 0, 'qlora-guanaco-scripts', '', '2026-12-02'),
+ ('plan-qlora-backend', 'rule_of_thumb', 'QLoRA''s 4-bit back-end',
+  'bitsandbytes (NF4, paged optimizers) supports NVIDIA and AMD GPUs, Intel XPUs and Gaudi, and CPUs.',
+  '{}', '{"facts": {"qlora_backend": 1}}', 0, 'bnb-install-0.50', '', '2026-12-02'),
+ ('plan-qlora-apple', 'rule_of_thumb', 'QLoRA on Apple GPUs',
+  'bitsandbytes runs 4-bit layers on MPS, through slow PyTorch fallbacks below macOS 26 and with no 8-bit optimizers yet; MLX-LM''s LoRA on a 4-bit model (mlx_lm.lora) is the Mac''s native QLoRA.',
+  '{"hardware": "apple"}', '{"facts": {"qlora_backend": 0.5}}', 5, 'bnb-mps-1983', 'mlx-lm-lora', '2026-12-02'),
+ ('plan-qlora-tpu', 'rule_of_thumb', 'QLoRA on TPUs',
+  'bitsandbytes has no TPU (XLA) back-end, so PEFT''s QLoRA does not run under torch-xla; on TPUs use LoRA on a bf16 base, or Tunix''s Q-LoRA layers in JAX.',
+  '{"hardware": "tpu"}', '{"facts": {"qlora_backend": 0}}', 5, 'bnb-install-0.50', 'tunix', '2026-12-02'),
+ ('plan-qlora-ascend', 'rule_of_thumb', 'QLoRA on Ascend',
+  'Released bitsandbytes has no Ascend back-end (its NF4 port is still open), so QLoRA does not run on Ascend NPUs; LoRA on a bf16 base through torch_npu does.',
+  '{"hardware": "ascend"}', '{"facts": {"qlora_backend": 0}}', 5, 'bnb-ascend-1695', 'torch-npu', '2026-12-02');
