@@ -283,6 +283,49 @@ Test(probe, table_verdicts_on_both_sides_of_the_noise)
     }
 }
 
+/* The summary lines from a run read once: "?" for a figure not given, the vector extensions and
+ * hosts that are strings, each accelerator with or without its memory; the document's own
+ * reading gives the same lines. */
+Test(probe, summary_lines_from_the_run_read_once)
+{
+    cJSON *doc = cJSON_Parse(
+        "{\"id\": \"r1\", \"started_at\": \"2026-01-01T00:00:00Z\", \"interrupted\": true,"
+        " \"cpu\": {\"model\": \"X\", \"microarchitecture\": \"Y\", \"packages\": 1, \"cores\": 4, \"threads\": 8,"
+        " \"numa_nodes\": 1, \"caches\": {\"l3_bytes\": 32000000}, \"memory_bytes\": 16e9, \"simd\": [\"avx2\", 5, \"fma\"],"
+        " \"peak_gflops_fp32\": 100.4, \"peak_note\": \"n\"},"
+        " \"accelerators\": [{\"kind\": \"nvidia\", \"name\": \"G\", \"memory_bytes\": 8e9, \"compute_capability\": \"8.6\","
+        " \"note\": \"NVML\"}, {\"kind\": \"amd\", \"count\": 2, \"name\": \"M\", \"note\": \"sysfs\"}],"
+        " \"ranks\": {\"count\": 2, \"hosts\": [\"h1\", 3, \"h2\"], \"mpi\": \"MPICH\"}}");
+    static const char *const want[] = {
+        "probe run r1, 2026-01-01T00:00:00Z, ? s, INTERRUPTED",
+        "CPU: X (Y), 1 package(s), 4 cores, 8 threads, 1 NUMA node(s), L3 32 MB, memory 16.0 GB; SIMD: avx2 fma; "
+        "FP32 peak 100 GFLOP/s (n)",
+        "nvidia: ? x G, 8.0 GB each, compute capability 8.6. NVML",
+        "amd: 2 x M. sysfs",
+        "ranks: 2 on h1, h2 (MPICH)",
+    };
+    struct measured_run *m = malloc(sizeof *m);
+    cr_assert(doc && m);
+    measured_read(doc, m);
+    char lines[8][512], again[8][512];
+    cr_assert_eq(probe_summary_from(m, lines, 8), 5);
+    for (int i = 0; i < 5; i++) cr_expect_str_eq(lines[i], want[i], "line %d", i);
+    cr_assert_eq(probe_summary_lines(doc, again, 8), 5);
+    for (int i = 0; i < 5; i++) cr_expect_str_eq(again[i], want[i], "line %d from the document", i);
+    cr_expect_eq(probe_summary_from(m, lines, 2), 2, "at most max lines");
+    /* no accelerator, no ranks, no CPU model */
+    cJSON *bare = cJSON_Parse("{\"id\": \"b\", \"duration_s\": 2.5, \"accelerators\": []}");
+    measured_read(bare, m);
+    cr_assert_eq(probe_summary_from(m, lines, 8), 3);
+    cr_expect_str_eq(lines[0], "probe run b, , 2.5 s");
+    cr_expect_str_eq(lines[1], "CPU: model unknown (), ? package(s), ? cores, ? threads, ? NUMA node(s), L3 ? MB, "
+                               "memory ? GB; SIMD: -; FP32 peak unknown ()");
+    cr_expect_str_eq(lines[2], "accelerators: none found");
+    cJSON_Delete(bare);
+    cJSON_Delete(doc);
+    free(m);
+}
+
 Test(probe, statistics)
 {
     double v[] = {5, 1, 3, 2, 4};
