@@ -73,15 +73,49 @@ static const char *short_metric(const char *m)
     return m;
 }
 
-/* The matching result of a baseline run: same workload, metric and params. */
+/* Two numbers the same, NaN (not given) equal to NaN. */
+static int same_num(double a, double b) { return a == b || (isnan(a) && isnan(b)); }
+
+/* Whether two results' parameters name the same measurement: the sizes, types and settings it was
+ * taken at, never what it measured (an all-reduce's time and algorithm bandwidth, a framework's
+ * loss, first step and version, the measured GEMM peak an MFU is a fraction of). */
+static int same_params(const struct probe_params *a, const struct probe_params *b)
+{
+    if (a->shape != b->shape) return 0;
+    switch (a->shape) {
+    case PROBE_PP_GEMM: return a->n == b->n && a->dtype == b->dtype && a->threads == b->threads;
+    case PROBE_PP_STREAM:
+        return a->array_bytes == b->array_bytes && a->threads == b->threads && a->ntimes == b->ntimes &&
+               same_num(a->bytes_per_element, b->bytes_per_element);
+    case PROBE_PP_DEVICE_COPY: return a->bytes == b->bytes;
+    case PROBE_PP_TRANSFER: return a->bytes == b->bytes && a->pinned == b->pinned;
+    case PROBE_PP_ALLREDUCE:
+        return a->bytes == b->bytes && a->ranks == b->ranks && a->dtype == b->dtype && !strcmp(a->via, b->via);
+    case PROBE_PP_MLP:
+        return !strcmp(a->layers, b->layers) && a->batch == b->batch && !strcmp(a->optimizer, b->optimizer) &&
+               a->threads == b->threads && a->dtype == b->dtype;
+    case PROBE_PP_DATA_PARALLEL:
+        return !strcmp(a->layers, b->layers) && a->batch == b->batch && a->ranks == b->ranks &&
+               a->threads == b->threads && !strcmp(a->optimizer, b->optimizer);
+    case PROBE_PP_GPT:
+        return a->n_layer == b->n_layer && a->n_head == b->n_head && a->n_embd == b->n_embd && a->ctx == b->ctx &&
+               a->vocab == b->vocab && a->batch == b->batch && a->dtype == b->dtype;
+    case PROBE_PP_PEAK: return a->peak_kind == b->peak_kind && !strcmp(a->peak_source, b->peak_source);
+    case PROBE_PP_FRAMEWORK:
+        return !strcmp(a->framework, b->framework) && !strcmp(a->mode, b->mode) && a->model == b->model &&
+               !strcmp(a->kind, b->kind) && a->python == b->python;
+    default: return 1;
+    }
+}
+
+/* The matching result of a baseline run: same workload, device, metric and parameters. */
 static const struct measured_result *find_result(const struct measured_run *base, const struct measured_result *r)
 {
     for (int i = 0; i < base->nresults; i++) {
         const struct measured_result *b = &base->results[i];
-        if (strcmp(b->workload, r->workload) || strcmp(b->metric, r->metric)) continue;
-        if (!cJSON_Compare(cJSON_GetObjectItemCaseSensitive(b->json, "params"), cJSON_GetObjectItemCaseSensitive(r->json, "params"), 1))
-            continue;
-        return b;
+        if (!strcmp(b->workload, r->workload) && !strcmp(b->device, r->device) && !strcmp(b->metric, r->metric) &&
+            same_params(&b->params, &r->params))
+            return b;
     }
     return NULL;
 }
