@@ -134,7 +134,7 @@ static void compare_row(const struct measured_run *base, const struct measured_r
     /* Beyond the noise: twice the larger coefficient of variation, at least 3%. */
     double noise = 200 * fmax(isnan(m->cv) ? 0 : m->cv, isnan(b->cv) ? 0 : b->cv);
     if (noise < 3) noise = 3;
-    int lower_better = strcmp(m->unit, "us") == 0;
+    int lower_better = strcmp(m->unit, "us") == 0 || strcmp(m->unit, "ms") == 0; /* a time: less is faster */
     row->change = change;
     row->verdict = fabs(change) <= noise ? PV_SAME : (change > 0) != lower_better ? PV_BETTER : PV_WORSE;
     snprintf(row->cell[PT_BASE], sizeof row->cell[0], "%.4g", bm);

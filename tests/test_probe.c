@@ -265,6 +265,8 @@ Test(probe, table_verdicts_on_both_sides_of_the_noise)
         {108.1, 0.04, 0.01, "GFLOP/s", PV_BETTER},
         {110, 0.005, 0.005, "us", PV_WORSE},          /* slower steps */
         {90, 0.005, 0.005, "us", PV_BETTER},
+        {110, 0.005, 0.005, "ms", PV_WORSE},          /* a step, compute or communication in ms: the same */
+        {90, 0.005, 0.005, "ms", PV_BETTER},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char doc_text[512], base_text[512];
@@ -329,6 +331,8 @@ Test(probe, compare_matches_by_what_was_measured_not_its_figures)
     cr_expect_neq(t->rows[1].verdict, PV_NEW, "pytorch eager mlp: %s", t->rows[1].cell[PT_CHANGE]);
     cr_expect_float_eq(t->rows[1].change, -20.0, 1e-9);
     cr_expect_str_eq(t->rows[1].cell[PT_BASE], "25");
+    cr_expect_eq(t->rows[1].verdict, PV_BETTER, "a step a fifth shorter is faster");
+    cr_expect_str_eq(t->rows[1].cell[PT_CHANGE], "-20.0% better");
     cr_expect_eq(t->rows[2].verdict, PV_NEW, "the GPU's GEMM is not the CPU's: %s", t->rows[2].cell[PT_CHANGE]);
     cr_expect_eq(t->rows[3].verdict, PV_NEW, "another message size");
     cr_expect_eq(t->rows[4].verdict, PV_NEW, "another interpreter");
