@@ -142,10 +142,10 @@ static void print_table(const struct probe_table *t)
 
 /* The frameworks workload's rows: a table per model, then what did not run and why, then what
  * each interpreter has. */
-static void print_fw_table(const cJSON *doc)
+static void print_fw_table(const struct measured_run *run)
 {
     struct probe_fw_table *t = malloc(sizeof *t);
-    if (t) probe_fw_table_build(doc, t);
+    if (t) probe_fw_table_from(run, t);
     if (!t || !t->nrows) {
         free(t);
         return;
@@ -173,10 +173,10 @@ static void print_fw_table(const cJSON *doc)
     free(t);
 }
 
-static void print_run(const cJSON *doc, const cJSON *base, int bold)
+static void print_read_run(const struct measured_run *run, const struct measured_run *base, int bold)
 {
     char lines[24][512];
-    int n = probe_summary_lines(doc, lines, 24);
+    int n = probe_summary_from(run, lines, 24);
     for (int i = 0; i < n; i++) {
         if (i == 0) {
             if (bold) fputs("\033[1m", stdout);
@@ -189,10 +189,19 @@ static void print_run(const cJSON *doc, const cJSON *base, int bold)
     printf("\n");
     struct probe_table *t = malloc(sizeof *t);
     if (!t) return;
-    probe_table_build(doc, base, t);
+    probe_table_from(run, base, t);
     print_table(t);
     free(t);
-    print_fw_table(doc);
+    print_fw_table(run);
+}
+
+/* The run and its baseline, each read once (knowledge/measured.h). */
+static void print_run(const cJSON *doc, const cJSON *base, int bold)
+{
+    struct measured_run *run = measured_read_new(doc), *then = measured_read_new(base);
+    if (run && (then || !base)) print_read_run(run, then, bold);
+    free(run);
+    free(then);
 }
 
 /* The run as a page, compared with base when there is one. */

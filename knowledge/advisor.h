@@ -116,6 +116,9 @@ int adv_hw_from_probe_runs(kb *k, const char *probe, const struct answers *answe
 /* The timed frameworks rows of one run document (the engine's among them), with the run's id and
  * its models in words; count 0 when it has none. */
 void probe_fw_speeds_from_run(const cJSON *doc, struct adv_fw_speeds *out);
+/* The same from a run already read (knowledge/measured.h). */
+struct measured_run;
+void probe_fw_speeds_of(const struct measured_run *m, struct adv_fw_speeds *out);
 
 /* For the run the advice uses: `probe` a run id (that run's), "latest" (the newest stored run that
  * has frameworks rows: a later run of other workloads does not hide them) or "none" (nothing).

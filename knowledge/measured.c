@@ -3,6 +3,8 @@
 #include "common/json_doc.h"
 
 #include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -164,7 +166,22 @@ static void read_accel(const cJSON *a, struct measured_accel *out)
     out->catalog_fp16_tflops = json_num(cat, "fp16_tflops");
     out->catalog_bandwidth_gbs = json_num(cat, "bandwidth_gbs");
     out->count = count_of(a, "count");
+    out->count_given = json_num(a, "count");
     out->memory_bytes = json_num(a, "memory_bytes");
+    copy_str(out->compute_capability, sizeof out->compute_capability, a, "compute_capability");
+    copy_str(out->note, sizeof out->note, a, "note");
+}
+
+/* The strings of an array member, the first max of them (other items skipped). */
+static int strings_of(const cJSON *o, const char *key, char *out, size_t each, int max)
+{
+    int n = 0;
+    const cJSON *s;
+    cJSON_ArrayForEach(s, array_of(o, key)) {
+        if (n == max) break;
+        if (cJSON_IsString(s)) snprintf(out + (size_t)n++ * each, each, "%s", s->valuestring);
+    }
+    return n;
 }
 
 static void read_rank(const cJSON *r, struct measured_rank *out)
@@ -184,6 +201,8 @@ static void read_ranks(const cJSON *ranks, struct measured_run *out)
     out->rank_count_given = json_num(ranks, "count");
     const cJSON *hosts = cJSON_GetObjectItemCaseSensitive(ranks, "hosts"), *r;
     out->host_count = cJSON_IsArray(hosts) ? cJSON_GetArraySize(hosts) : 0;
+    out->nhosts = strings_of(ranks, "hosts", out->hosts[0], sizeof out->hosts[0], MEASURED_MAX_HOSTS);
+    copy_str(out->mpi, sizeof out->mpi, ranks, "mpi");
     cJSON_ArrayForEach(r, array_of(ranks, "per_rank")) {
         if (out->nper_rank == MEASURED_MAX_RANKS) break;
         read_rank(r, &out->per_rank[out->nper_rank++]);
@@ -227,15 +246,49 @@ static void read_frameworks(const cJSON *fw, struct measured_frameworks *out)
     }
 }
 
+/* The CPU's numbers: each key and where it goes. */
+static const struct {
+    const char *key;
+    size_t at;
+} cpu_numbers[] = {
+    {"cores", offsetof(struct measured_run, cpu_cores)},
+    {"memory_bytes", offsetof(struct measured_run, cpu_memory_bytes)},
+    {"peak_gflops_fp32", offsetof(struct measured_run, cpu_peak_gflops_fp32)},
+    {"peak_gflops_bf16", offsetof(struct measured_run, cpu_peak_gflops_bf16)},
+    {"packages", offsetof(struct measured_run, cpu_packages)},
+    {"threads", offsetof(struct measured_run, cpu_threads)},
+    {"numa_nodes", offsetof(struct measured_run, cpu_numa_nodes)},
+};
+
+static void read_cpu(const cJSON *cpu, struct measured_run *out)
+{
+    for (int i = 0; i < COUNT(cpu_numbers); i++)
+        *(double *)((char *)out + cpu_numbers[i].at) = json_num(cpu, cpu_numbers[i].key);
+    out->cpu_l3_bytes = json_num(cJSON_GetObjectItemCaseSensitive(cpu, "caches"), "l3_bytes");
+    copy_str(out->cpu_model, sizeof out->cpu_model, cpu, "model");
+    copy_str(out->cpu_microarchitecture, sizeof out->cpu_microarchitecture, cpu, "microarchitecture");
+    copy_str(out->cpu_peak_note, sizeof out->cpu_peak_note, cpu, "peak_note");
+    out->nsimd = strings_of(cpu, "simd", out->cpu_simd[0], sizeof out->cpu_simd[0], MEASURED_MAX_SIMD);
+}
+
+struct measured_run *measured_read_new(const cJSON *doc)
+{
+    struct measured_run *m = doc ? malloc(sizeof *m) : NULL;
+    if (m) measured_read(doc, m);
+    return m;
+}
+
 int measured_read(const cJSON *doc, struct measured_run *out)
 {
     memset(out, 0, sizeof *out);
     out->cpu_cores = out->cpu_memory_bytes = out->cpu_peak_gflops_fp32 = out->cpu_peak_gflops_bf16 = NAN;
-    out->rank_count_given = NAN;
+    out->cpu_packages = out->cpu_threads = out->cpu_numa_nodes = out->cpu_l3_bytes = NAN;
+    out->rank_count_given = out->duration_s = NAN;
     read_frameworks(NULL, &out->fw);
     if (!cJSON_IsObject(doc)) return -1;
     copy_str(out->id, sizeof out->id, doc, "id");
     copy_str(out->started_at, sizeof out->started_at, doc, "started_at");
+    out->duration_s = json_num(doc, "duration_s");
     copy_str(out->version, sizeof out->version, doc, "version");
     const cJSON *host = cJSON_GetObjectItemCaseSensitive(doc, "host");
     copy_str(out->host_os, sizeof out->host_os, host, "os");
@@ -243,12 +296,7 @@ int measured_read(const cJSON *doc, struct measured_run *out)
     copy_str(out->host_arch, sizeof out->host_arch, host, "arch");
     out->interrupted = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "interrupted"));
     read_ranks(cJSON_GetObjectItemCaseSensitive(doc, "ranks"), out);
-    const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(doc, "cpu");
-    out->cpu_cores = json_num(cpu, "cores");
-    out->cpu_memory_bytes = json_num(cpu, "memory_bytes");
-    out->cpu_peak_gflops_fp32 = json_num(cpu, "peak_gflops_fp32");
-    out->cpu_peak_gflops_bf16 = json_num(cpu, "peak_gflops_bf16");
-    copy_str(out->cpu_model, sizeof out->cpu_model, cpu, "model");
+    read_cpu(cJSON_GetObjectItemCaseSensitive(doc, "cpu"), out);
     read_frameworks(cJSON_GetObjectItemCaseSensitive(doc, "frameworks"), &out->fw);
     const cJSON *x;
     const cJSON *accel = cJSON_GetObjectItemCaseSensitive(doc, "accelerators"), *results = cJSON_GetObjectItemCaseSensitive(doc, "results");

@@ -122,6 +122,9 @@ void probe_params_init(struct probe_params *p, enum probe_params_shape shape);
 #define MEASURED_FW_MAX_FOUND 10
 
 #define MEASURED_MAX_RANKS 64
+/* The hosts of a run under MPI and the CPU's vector extensions kept (the first ones). */
+#define MEASURED_MAX_HOSTS 64
+#define MEASURED_MAX_SIMD 24
 
 /* What a result's "device" names: the CPU ("cpu"), a CUDA device ("cuda", "cuda:N"), another. */
 enum measured_device_kind { MEASURED_DEV_OTHER, MEASURED_DEV_CPU, MEASURED_DEV_CUDA };
@@ -130,7 +133,9 @@ enum measured_device_kind measured_device_kind(const char *device);
 struct measured_accel {
     char kind[16], name[128], catalog_id[32];
     int count;                 /* 0 when not given */
+    double count_given;        /* "count" as stated, NaN when not given */
     double memory_bytes;       /* NaN when not given */
+    char compute_capability[16], note[160]; /* "" when not given */
     /* The catalog entry the probe matched ("catalog" an object; its "id" is catalog_id) and its
      * peaks, NaN when not given */
     int has_catalog;
@@ -185,17 +190,24 @@ struct measured_frameworks {
 };
 
 struct measured_run {
-    char id[64], started_at[32];
+    char id[80], started_at[32]; /* the id as stored (probe_store.c: at most 79 bytes) */
+    double duration_s;         /* NaN when not given */
     char version[48];          /* the fwadvisor that wrote it */
     char host_os[64], host_kernel[128], host_arch[32];
     int interrupted;
     int has_ranks, rank_count, host_count;
     double rank_count_given;   /* "count" as stated, NaN when not given (rank_count reads that as 0) */
+    int nhosts;                /* the first MEASURED_MAX_HOSTS of "hosts" that are strings */
+    char hosts[MEASURED_MAX_HOSTS][64];
+    char mpi[192];             /* the MPI library in words, "" when not given */
     int nper_rank;             /* the first MEASURED_MAX_RANKS */
     struct measured_rank per_rank[MEASURED_MAX_RANKS];
     double cpu_cores, cpu_memory_bytes; /* NaN when not given */
     double cpu_peak_gflops_fp32, cpu_peak_gflops_bf16; /* the CPU's theoretical peaks, NaN when not given */
-    char cpu_model[128];
+    char cpu_model[128], cpu_microarchitecture[64], cpu_peak_note[256];
+    double cpu_packages, cpu_threads, cpu_numa_nodes, cpu_l3_bytes; /* NaN when not given */
+    int nsimd;                 /* the first MEASURED_MAX_SIMD of "simd" that are strings */
+    char cpu_simd[MEASURED_MAX_SIMD][24];
     int naccel;
     struct measured_accel accel[MEASURED_MAX_ACCEL];
     struct measured_frameworks fw;
@@ -212,5 +224,8 @@ void measured_result_read(const cJSON *r, struct measured_result *out);
  * written by hand or by another tool never makes it fail. Returns 0; -1 when doc is not an
  * object (out then holds no results). */
 int measured_read(const cJSON *doc, struct measured_run *out);
+/* The same into a run of its own (it is large: allocated), to free; NULL when doc is NULL or
+ * memory ran out. */
+struct measured_run *measured_read_new(const cJSON *doc);
 
 #endif

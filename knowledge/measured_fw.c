@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-static void speeds_of(const struct measured_run *m, struct adv_fw_speeds *out)
+void probe_fw_speeds_of(const struct measured_run *m, struct adv_fw_speeds *out)
 {
     memset(out, 0, sizeof *out);
     for (int i = 0; i < m->nresults; i++) {
@@ -37,11 +37,9 @@ static void speeds_of(const struct measured_run *m, struct adv_fw_speeds *out)
 
 void probe_fw_speeds_from_run(const cJSON *doc, struct adv_fw_speeds *out)
 {
-    struct measured_run *m = malloc(sizeof *m);
+    struct measured_run *m = measured_read_new(doc);
     memset(out, 0, sizeof *out);
-    if (!m) return;
-    measured_read(doc, m);
-    speeds_of(m, out);
+    if (m) probe_fw_speeds_of(m, out);
     free(m);
 }
 

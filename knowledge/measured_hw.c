@@ -158,7 +158,7 @@ static void device_figures(const struct measured_run *m, const char *kind, struc
                     : best(m, kind, PROBE_WL_STREAM, PROBE_M_COPY_GBS, PROBE_DTYPE_NONE, NULL);
     if (bw > 0) {
         hw->memory_bandwidth_gbs = bw;
-        snprintf(hw->bandwidth_source, sizeof hw->bandwidth_source, "probe %s: %s %.0f GB/s", run,
+        put(hw->bandwidth_source, sizeof hw->bandwidth_source, "probe %s: %s %.0f GB/s", run,
                  cpu ? "STREAM triad" : "device copy", bw);
         figure(hw, "memory_bandwidth", bw, "GB/s", run, "%s", cpu ? "STREAM triad" : "device copy (read + written)");
     }
@@ -310,13 +310,13 @@ static int named_run(kb *k, const char *probe, struct measured_run *m, struct ad
     cJSON *doc = NULL;
     int status = kb_probe_get(k, probe, &doc, err, errsz);
     if (status != KB_OK) return status;
-    probe_fw_speeds_from_run(doc, &hw->fw_speeds); /* the frameworks measured (measured_fw.c) */
     measured_read(doc, m);
+    cJSON_Delete(doc);
+    probe_fw_speeds_of(m, &hw->fw_speeds); /* the frameworks measured (measured_fw.c) */
     machine_from_run(m, hw);
     device_figures(m, hw->kind, hw);
     scaling_figures(m, hw);
-    snprintf(hw->measured_run, sizeof hw->measured_run, "%s", json_str(doc, "id"));
-    cJSON_Delete(doc);
+    put(hw->measured_run, sizeof hw->measured_run, "%s", m->id);
     return KB_OK;
 }
 

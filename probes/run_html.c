@@ -646,13 +646,13 @@ static int page_open(struct page *pg, const cJSON *doc, const cJSON *base)
     pg->labels = calloc((size_t)pg->nresults + 1, sizeof *pg->labels);
     pg->ptrs = calloc((size_t)pg->nresults + 1, sizeof *pg->ptrs);
     if (!pg->labels || !pg->ptrs) return -1;
-    probe_table_build(doc, base, pg->t);
+    probe_table_from(run, then, pg->t);
     for (int i = 0; i < pg->nresults; i++) {
         const struct probe_table_row *row = &pg->t->rows[i];
         snprintf(pg->labels[i], sizeof pg->labels[i], "%s %s %s", row->cell[PT_WORKLOAD], row->cell[PT_METRIC], row->cell[PT_PARAMS]);
         snprintf(pg->ptrs[i], sizeof pg->ptrs[i], "/results/%d/median", i);
     }
-    pg->nsummary = probe_summary_lines(doc, pg->summary, 24);
+    pg->nsummary = probe_summary_from(run, pg->summary, 24);
     return 0;
 }
 

@@ -2,8 +2,6 @@
 
 #include "common/text.h"
 
-#include "common/json_doc.h"
-
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,80 +73,128 @@ static const char *short_metric(const char *m)
     return m;
 }
 
-/* The matching result of a baseline run: same workload, metric and params. */
-static const cJSON *find_result(const cJSON *base, const cJSON *r)
+/* Two numbers the same, NaN (not given) equal to NaN. */
+static int same_num(double a, double b) { return a == b || (isnan(a) && isnan(b)); }
+
+/* Whether two results' parameters name the same measurement: the sizes, types and settings it was
+ * taken at, never what it measured (an all-reduce's time and algorithm bandwidth, a framework's
+ * loss, first step and version, the measured GEMM peak an MFU is a fraction of). */
+static int same_params(const struct probe_params *a, const struct probe_params *b)
 {
-    const cJSON *b;
-    cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(base, "results")) {
-        if (strcmp(json_str(b, "workload"), json_str(r, "workload")) || strcmp(json_str(b, "metric"), json_str(r, "metric"))) continue;
-        if (!cJSON_Compare(cJSON_GetObjectItemCaseSensitive(b, "params"), cJSON_GetObjectItemCaseSensitive(r, "params"), 1))
-            continue;
-        return b;
+    if (a->shape != b->shape) return 0;
+    switch (a->shape) {
+    case PROBE_PP_GEMM: return a->n == b->n && a->dtype == b->dtype && a->threads == b->threads;
+    case PROBE_PP_STREAM:
+        return a->array_bytes == b->array_bytes && a->threads == b->threads && a->ntimes == b->ntimes &&
+               same_num(a->bytes_per_element, b->bytes_per_element);
+    case PROBE_PP_DEVICE_COPY: return a->bytes == b->bytes;
+    case PROBE_PP_TRANSFER: return a->bytes == b->bytes && a->pinned == b->pinned;
+    case PROBE_PP_ALLREDUCE:
+        return a->bytes == b->bytes && a->ranks == b->ranks && a->dtype == b->dtype && !strcmp(a->via, b->via);
+    case PROBE_PP_MLP:
+        return !strcmp(a->layers, b->layers) && a->batch == b->batch && !strcmp(a->optimizer, b->optimizer) &&
+               a->threads == b->threads && a->dtype == b->dtype;
+    case PROBE_PP_DATA_PARALLEL:
+        return !strcmp(a->layers, b->layers) && a->batch == b->batch && a->ranks == b->ranks &&
+               a->threads == b->threads && !strcmp(a->optimizer, b->optimizer);
+    case PROBE_PP_GPT:
+        return a->n_layer == b->n_layer && a->n_head == b->n_head && a->n_embd == b->n_embd && a->ctx == b->ctx &&
+               a->vocab == b->vocab && a->batch == b->batch && a->dtype == b->dtype;
+    case PROBE_PP_PEAK: return a->peak_kind == b->peak_kind && !strcmp(a->peak_source, b->peak_source);
+    case PROBE_PP_FRAMEWORK:
+        return !strcmp(a->framework, b->framework) && !strcmp(a->mode, b->mode) && a->model == b->model &&
+               !strcmp(a->kind, b->kind) && a->python == b->python;
+    default: return 1;
+    }
+}
+
+/* The matching result of a baseline run: same workload, device, metric and parameters. */
+static const struct measured_result *find_result(const struct measured_run *base, const struct measured_result *r)
+{
+    for (int i = 0; i < base->nresults; i++) {
+        const struct measured_result *b = &base->results[i];
+        if (!strcmp(b->workload, r->workload) && !strcmp(b->device, r->device) && !strcmp(b->metric, r->metric) &&
+            same_params(&b->params, &r->params))
+            return b;
     }
     return NULL;
 }
 
-void probe_table_build(const cJSON *doc, const cJSON *base, struct probe_table *t)
+/* A finished row against the baseline: its median then and the change, or "new". */
+static void compare_row(const struct measured_run *base, const struct measured_result *m, struct probe_table_row *row)
+{
+    const struct measured_result *b = find_result(base, m);
+    if (!b || !b->stated_ok || !(b->median > 0)) {
+        row->verdict = PV_NEW;
+        snprintf(row->cell[PT_BASE], sizeof row->cell[0], "-");
+        snprintf(row->cell[PT_CHANGE], sizeof row->cell[0], "new");
+        return;
+    }
+    double bm = b->median, change = (m->median - bm) / bm * 100;
+    /* Beyond the noise: twice the larger coefficient of variation, at least 3%. */
+    double noise = 200 * fmax(isnan(m->cv) ? 0 : m->cv, isnan(b->cv) ? 0 : b->cv);
+    if (noise < 3) noise = 3;
+    int lower_better = strcmp(m->unit, "us") == 0 || strcmp(m->unit, "ms") == 0; /* a time: less is faster */
+    row->change = change;
+    row->verdict = fabs(change) <= noise ? PV_SAME : (change > 0) != lower_better ? PV_BETTER : PV_WORSE;
+    snprintf(row->cell[PT_BASE], sizeof row->cell[0], "%.4g", bm);
+    snprintf(row->cell[PT_CHANGE], sizeof row->cell[0], "%+.1f%%%s", change,
+             row->verdict == PV_BETTER ? " better" : row->verdict == PV_WORSE ? " WORSE" : "");
+}
+
+/* One result's row: its names and sizes, then its figures when it finished. Returns 1 when it
+ * has figures to compare. */
+static int result_row(const struct measured_result *m, struct probe_table_row *row, struct probe_table *t)
+{
+    row->peak_fraction = -1;
+    snprintf(row->cell[PT_WORKLOAD], sizeof row->cell[0], "%s", m->workload);
+    snprintf(row->cell[PT_METRIC], sizeof row->cell[0], "%s", short_metric(m->metric));
+    short_params(&m->params, row->cell[PT_PARAMS], sizeof row->cell[0]);
+    row->frameworks = strcmp(m->workload, PROBE_WL_FRAMEWORKS) == 0; /* their own table (fw_table.c) */
+    if (!m->stated_ok) {
+        row->skipped = 1;
+        snprintf(row->reason, sizeof row->reason, "%s", m->reason);
+        return 0;
+    }
+    if (!m->ok) { /* a stored run written by hand or by another tool */
+        row->skipped = 1;
+        snprintf(row->reason, sizeof row->reason, "malformed stored result: 'ok' without a finite median");
+        return 0;
+    }
+    double cv = m->cv;
+    snprintf(row->cell[PT_MEDIAN], sizeof row->cell[0], "%.4g", m->median);
+    if (isfinite(m->min) && isfinite(m->max)) snprintf(row->cell[PT_RANGE], sizeof row->cell[0], "%.3g..%.3g", m->min, m->max);
+    else snprintf(row->cell[PT_RANGE], sizeof row->cell[0], "-");
+    row->noisy = m->noisy;
+    t->any_noisy |= row->noisy;
+    double cv_pct = isfinite(cv) ? cv * 100 : 0; /* a very noisy run: whole percent, so the column stays narrow */
+    snprintf(row->cell[PT_CV], sizeof row->cell[0], cv_pct < 99.95 ? "%.1f%s" : "%.0f%s", cv_pct, row->noisy ? "!" : "");
+    if (isfinite(m->peak_fraction)) {
+        row->peak_fraction = m->peak_fraction;
+        snprintf(row->cell[PT_PEAK], sizeof row->cell[0], "%.0f", m->peak_fraction * 100);
+    } else {
+        snprintf(row->cell[PT_PEAK], sizeof row->cell[0], "-");
+    }
+    return 1;
+}
+
+void probe_table_from(const struct measured_run *run, const struct measured_run *base, struct probe_table *t)
 {
     memset(t, 0, sizeof *t);
     t->compared = base != NULL;
-    const cJSON *r;
-    struct measured_result *m = malloc(sizeof *m);
-    if (!m) return;
-    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "results")) {
-        if (t->nrows == PROBE_MAX_RESULTS) break;
-        measured_result_read(r, m);
+    for (int i = 0; i < run->nresults && t->nrows < PROBE_MAX_RESULTS; i++) {
         struct probe_table_row *row = &t->rows[t->nrows++];
-        row->peak_fraction = -1;
-        snprintf(row->cell[PT_WORKLOAD], sizeof row->cell[0], "%s", m->workload);
-        snprintf(row->cell[PT_METRIC], sizeof row->cell[0], "%s", short_metric(m->metric));
-        short_params(&m->params, row->cell[PT_PARAMS], sizeof row->cell[0]);
-        row->frameworks = strcmp(m->workload, PROBE_WL_FRAMEWORKS) == 0; /* their own table (fw_table.c) */
-        if (!m->stated_ok) {
-            row->skipped = 1;
-            snprintf(row->reason, sizeof row->reason, "%s", m->reason);
-            continue;
-        }
-        double med = m->median, cv = m->cv, lo = m->min, hi = m->max;
-        if (!isfinite(med)) { /* a stored run written by hand or by another tool */
-            row->skipped = 1;
-            snprintf(row->reason, sizeof row->reason, "malformed stored result: 'ok' without a finite median");
-            continue;
-        }
-        snprintf(row->cell[PT_MEDIAN], sizeof row->cell[0], "%.4g", med);
-        if (isfinite(lo) && isfinite(hi)) snprintf(row->cell[PT_RANGE], sizeof row->cell[0], "%.3g..%.3g", lo, hi);
-        else snprintf(row->cell[PT_RANGE], sizeof row->cell[0], "-");
-        row->noisy = m->noisy;
-        t->any_noisy |= row->noisy;
-        double cv_pct = isfinite(cv) ? cv * 100 : 0; /* a very noisy run: whole percent, so the column stays narrow */
-        snprintf(row->cell[PT_CV], sizeof row->cell[0], cv_pct < 99.95 ? "%.1f%s" : "%.0f%s", cv_pct, row->noisy ? "!" : "");
-        double peak = m->peak_fraction;
-        if (isfinite(peak)) {
-            row->peak_fraction = peak;
-            snprintf(row->cell[PT_PEAK], sizeof row->cell[0], "%.0f", peak * 100);
-        } else {
-            snprintf(row->cell[PT_PEAK], sizeof row->cell[0], "-");
-        }
-        if (!base) continue;
-        const cJSON *b = find_result(base, r);
-        if (!b || strcmp(json_str(b, "status"), "ok") != 0 || !(json_num(b, "median") > 0)) {
-            row->verdict = PV_NEW;
-            snprintf(row->cell[PT_BASE], sizeof row->cell[0], "-");
-            snprintf(row->cell[PT_CHANGE], sizeof row->cell[0], "new");
-            continue;
-        }
-        double bm = json_num(b, "median"), change = (med - bm) / bm * 100;
-        /* Beyond the noise: twice the larger coefficient of variation, at least 3%. */
-        double noise = 200 * fmax(isnan(cv) ? 0 : cv, isnan(json_num(b, "cv")) ? 0 : json_num(b, "cv"));
-        if (noise < 3) noise = 3;
-        int lower_better = strcmp(m->unit, "us") == 0;
-        row->change = change;
-        row->verdict = fabs(change) <= noise ? PV_SAME : (change > 0) != lower_better ? PV_BETTER : PV_WORSE;
-        snprintf(row->cell[PT_BASE], sizeof row->cell[0], "%.4g", bm);
-        snprintf(row->cell[PT_CHANGE], sizeof row->cell[0], "%+.1f%%%s", change,
-                 row->verdict == PV_BETTER ? " better" : row->verdict == PV_WORSE ? " WORSE" : "");
+        if (result_row(&run->results[i], row, t) && base) compare_row(base, &run->results[i], row);
     }
-    free(m);
+}
+
+void probe_table_build(const cJSON *doc, const cJSON *base, struct probe_table *t)
+{
+    struct measured_run *run = measured_read_new(doc), *then = measured_read_new(base);
+    memset(t, 0, sizeof *t);
+    if (run && (then || !base)) probe_table_from(run, then, t);
+    free(run);
+    free(then);
 }
 
 const char *probe_table_noise_note(const struct probe_table *t)
@@ -177,56 +223,62 @@ static const char *num(struct numtext *t, double v, const char *fmt)
     return out;
 }
 
-int probe_summary_lines(const cJSON *doc, char (*lines)[512], int max)
+/* The CPU's line: model, shape, caches, memory, vector extensions and peak; cut at the line's
+ * 512 bytes as every line is (the peak's note, the longest part, written last). */
+static void cpu_line(const struct measured_run *m, struct numtext *nt, char *line)
+{
+    char peak_text[48] = "unknown", simd[160] = "";
+    if (isfinite(m->cpu_peak_gflops_fp32)) snprintf(peak_text, sizeof peak_text, "%.0f GFLOP/s", m->cpu_peak_gflops_fp32);
+    for (int i = 0; i < m->nsimd; i++) {
+        size_t used = strlen(simd);
+        snprintf(simd + used, sizeof simd - used, "%s%s", used ? " " : "", m->cpu_simd[i]);
+    }
+    snprintf(line, 512,
+             "CPU: %s (%s), %s package(s), %s cores, %s threads, %s NUMA node(s), L3 %s MB, memory %s GB; "
+             "SIMD: %s; FP32 peak %s (",
+             m->cpu_model[0] ? m->cpu_model : "model unknown", m->cpu_microarchitecture,
+             num(nt, m->cpu_packages, "%.0f"), num(nt, m->cpu_cores, "%.0f"), num(nt, m->cpu_threads, "%.0f"),
+             num(nt, m->cpu_numa_nodes, "%.0f"), num(nt, m->cpu_l3_bytes / 1e6, "%.0f"),
+             num(nt, m->cpu_memory_bytes / 1e9, "%.1f"), simd[0] ? simd : "-", peak_text);
+    size_t used = strlen(line);
+    snprintf(line + used, 512 - used, "%s)", m->cpu_peak_note);
+}
+
+static void accel_line(const struct measured_accel *a, struct numtext *nt, char *line)
+{
+    if (isfinite(a->memory_bytes))
+        snprintf(line, 512, "%s: %s x %s, %.1f GB each%s%s. %s", a->kind, num(nt, a->count_given, "%.0f"), a->name,
+                 a->memory_bytes / 1e9, a->compute_capability[0] ? ", compute capability " : "", a->compute_capability,
+                 a->note);
+    else
+        snprintf(line, 512, "%s: %s x %s. %s", a->kind, num(nt, a->count_given, "%.0f"), a->name, a->note);
+}
+
+int probe_summary_from(const struct measured_run *m, char (*lines)[512], int max)
 {
     int n = 0;
     struct numtext nt = {.n = 0};
-    const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(doc, "cpu");
     if (n < max)
-        snprintf(lines[n++], 512, "probe run %s, %s, %s s%s", json_str(doc, "id"), json_str(doc, "started_at"),
-                 num(&nt, json_num(doc, "duration_s"), "%.1f"), cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "interrupted")) ? ", INTERRUPTED" : "");
-    const cJSON *caches = cJSON_GetObjectItemCaseSensitive(cpu, "caches");
-    char peak_text[48] = "unknown", simd[160] = "";
-    if (isfinite(json_num(cpu, "peak_gflops_fp32"))) snprintf(peak_text, sizeof peak_text, "%.0f GFLOP/s", json_num(cpu, "peak_gflops_fp32"));
-    const cJSON *f;
-    cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(cpu, "simd")) {
-        size_t used = strlen(simd);
-        if (cJSON_IsString(f)) snprintf(simd + used, sizeof simd - used, "%s%s", used ? " " : "", f->valuestring);
-    }
-    if (n < max)
-        snprintf(lines[n++], 512,
-                 "CPU: %s (%s), %s package(s), %s cores, %s threads, %s NUMA node(s), L3 %s MB, memory %s GB; "
-                 "SIMD: %s; FP32 peak %s (%s)",
-                 *json_str(cpu, "model") ? json_str(cpu, "model") : "model unknown", json_str(cpu, "microarchitecture"),
-                 num(&nt, json_num(cpu, "packages"), "%.0f"), num(&nt, json_num(cpu, "cores"), "%.0f"),
-                 num(&nt, json_num(cpu, "threads"), "%.0f"), num(&nt, json_num(cpu, "numa_nodes"), "%.0f"),
-                 num(&nt, json_num(caches, "l3_bytes") / 1e6, "%.0f"), num(&nt, json_num(cpu, "memory_bytes") / 1e9, "%.1f"),
-                 simd[0] ? simd : "-", peak_text,
-                 json_str(cpu, "peak_note"));
-    const cJSON *a;
-    cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(doc, "accelerators")) {
-        if (n >= max) break;
-        if (isfinite(json_num(a, "memory_bytes")))
-            snprintf(lines[n++], 512, "%s: %s x %s, %.1f GB each%s%s. %s", json_str(a, "kind"),
-                     num(&nt, json_num(a, "count"), "%.0f"), json_str(a, "name"), json_num(a, "memory_bytes") / 1e9, *json_str(a, "compute_capability") ? ", compute capability " : "",
-                     json_str(a, "compute_capability"), json_str(a, "note"));
-        else
-            snprintf(lines[n++], 512, "%s: %s x %s. %s", json_str(a, "kind"), num(&nt, json_num(a, "count"), "%.0f"),
-                     json_str(a, "name"), json_str(a, "note"));
-    }
-    if (!cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, "accelerators")) && n < max)
-        snprintf(lines[n++], 512, "accelerators: none found");
-    const cJSON *ranks = cJSON_GetObjectItemCaseSensitive(doc, "ranks");
-    if (ranks && n < max) {
+        snprintf(lines[n++], 512, "probe run %s, %s, %s s%s", m->id, m->started_at, num(&nt, m->duration_s, "%.1f"),
+                 m->interrupted ? ", INTERRUPTED" : "");
+    if (n < max) cpu_line(m, &nt, lines[n++]);
+    for (int i = 0; i < m->naccel && n < max; i++) accel_line(&m->accel[i], &nt, lines[n++]);
+    if (!m->naccel && n < max) snprintf(lines[n++], 512, "accelerators: none found");
+    if (m->has_ranks && n < max) {
         char hosts[256] = "";
-        const cJSON *h;
         size_t at = 0;
-        cJSON_ArrayForEach(h, cJSON_GetObjectItemCaseSensitive(ranks, "hosts"))
-            if (cJSON_IsString(h) && at < sizeof hosts)
-                at += (size_t)snprintf(hosts + at, sizeof hosts - at, "%s%s", at ? ", " : "", h->valuestring);
-        snprintf(lines[n++], 512, "ranks: %s on %s (%s)", num(&nt, json_num(ranks, "count"), "%.0f"), hosts,
-                 json_str(ranks, "mpi"));
+        for (int i = 0; i < m->nhosts && at < sizeof hosts; i++)
+            at += (size_t)snprintf(hosts + at, sizeof hosts - at, "%s%s", at ? ", " : "", m->hosts[i]);
+        snprintf(lines[n++], 512, "ranks: %s on %s (%s)", num(&nt, m->rank_count_given, "%.0f"), hosts, m->mpi);
     }
+    return n;
+}
+
+int probe_summary_lines(const cJSON *doc, char (*lines)[512], int max)
+{
+    struct measured_run *m = measured_read_new(doc);
+    int n = m ? probe_summary_from(m, lines, max) : 0;
+    free(m);
     return n;
 }
 

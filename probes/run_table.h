@@ -35,13 +35,19 @@ struct probe_table {
     struct probe_table_row rows[PROBE_MAX_RESULTS];
 };
 
-/* base may be NULL. */
+/* The table of a run read once (knowledge/measured.h), each finished result beside the
+ * baseline's of the same workload, device, metric and parameters (what it was measured at, not
+ * what it measured); base may be NULL. */
+void probe_table_from(const struct measured_run *run, const struct measured_run *base, struct probe_table *t);
+/* The same from the documents, each read once; base may be NULL. */
 void probe_table_build(const cJSON *doc, const cJSON *base, struct probe_table *t);
 /* What the verdicts mean and what the marks are, as one line each ("" when not needed). */
 const char *probe_table_noise_note(const struct probe_table *t);
 const char *probe_table_compare_note(const struct probe_table *t);
 
-/* The summary lines of a run (at most max, each up to 512 bytes); returns how many. */
+/* The summary lines of a run read once (at most max, each up to 512 bytes); returns how many. */
+int probe_summary_from(const struct measured_run *m, char (*lines)[512], int max);
+/* The same from the document. */
 int probe_summary_lines(const cJSON *doc, char (*lines)[512], int max);
 
 /* --- the frameworks table (fw_table.c) -----------------------------------------------------

@@ -117,6 +117,43 @@ Test(probe_cli, compare_prints_changes)
     free(file);
 }
 
+/* Two stored runs whose all-reduce differs only in what it measured: `probe show --compare`
+ * prints the change against the baseline's row, not "new". */
+Test(probe_cli, compare_meets_the_baselines_allreduce_row)
+{
+    static const char *const docs[2] = {
+        "{\"schema\": \"fwadvisor.probe/1\", \"id\": \"then\", \"started_at\": \"2026-01-01T00:00:00Z\", \"duration_s\": 1,"
+        " \"cpu\": {\"model\": \"X\"}, \"accelerators\": [], \"results\": [{\"workload\": \"allreduce\", \"device\": \"cpu\","
+        " \"metric\": \"busbw_gbs\", \"unit\": \"GB/s\", \"status\": \"ok\", \"median\": 8, \"cv\": 0.01, \"params\": {\"bytes\": 1048576,"
+        " \"ranks\": 2, \"dtype\": \"fp32\", \"op\": \"sum\", \"time_us\": 188.1, \"algbw_gbs\": 5.57, \"wrong\": 0, \"via\": \"mpi\"}}]}",
+        "{\"schema\": \"fwadvisor.probe/1\", \"id\": \"now\", \"started_at\": \"2026-01-02T00:00:00Z\", \"duration_s\": 1,"
+        " \"cpu\": {\"model\": \"X\"}, \"accelerators\": [], \"results\": [{\"workload\": \"allreduce\", \"device\": \"cpu\","
+        " \"metric\": \"busbw_gbs\", \"unit\": \"GB/s\", \"status\": \"ok\", \"median\": 10, \"cv\": 0.01, \"params\": {\"bytes\": 1048576,"
+        " \"ranks\": 2, \"dtype\": \"fp32\", \"op\": \"sum\", \"time_us\": 150.5, \"algbw_gbs\": 6.97, \"wrong\": 0, \"via\": \"mpi\"}}]}",
+    };
+    char err[512], *path = ts_path(dir, "kb.sqlite3");
+    kb *k;
+    cr_assert_eq(kb_open(path, 0, &k, err, sizeof err), KB_OK, "%s", err);
+    for (int i = 0; i < 2; i++) {
+        cJSON *doc = cJSON_Parse(docs[i]);
+        cr_assert_eq(kb_probe_save(k, doc, err, sizeof err), KB_OK, "%s", err);
+        cJSON_Delete(doc);
+    }
+    kb_close(k);
+    free(path);
+    struct ts_run r;
+    RUN(r, dbarg, "probe", "show", "now", "--compare", "then");
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    const char *row = strstr(r.out, "\nallreduce ");
+    cr_assert_not_null(row, "%s", r.out);
+    const char *end = strchr(row + 1, '\n');
+    cr_assert_not_null(end);
+    int len = (int)(end - row - 1);
+    cr_expect(len > 13 && strncmp(end - 13, "+25.0% better", 13) == 0, "the row: %.*s", len, row + 1);
+    cr_expect(strstr(r.out, "1 MiB") != NULL, "%s", r.out);
+    ts_run_free(&r);
+}
+
 Test(probe_cli, bad_arguments)
 {
     struct {

@@ -325,6 +325,58 @@ Test(measured, the_run_wide_figures_read_from_a_stored_run)
     free(m);
 }
 
+/* What the summary lines show, read from the report fixture: the run's length, the CPU's shape,
+ * caches and vector extensions, the accelerator's compute capability and note, the ranks' hosts
+ * and MPI. */
+Test(measured, the_summary_figures_read_from_a_stored_run)
+{
+    struct measured_run *m = read_report_fixture();
+    cr_expect_float_eq(m->duration_s, 9.56, 1e-12);
+    cr_expect_str_eq(m->cpu_microarchitecture, "Zen 5");
+    cr_expect_float_eq(m->cpu_packages, 1, 1e-12);
+    cr_expect_float_eq(m->cpu_threads, 2, 1e-12);
+    cr_expect_float_eq(m->cpu_numa_nodes, 1, 1e-12);
+    cr_expect_float_eq(m->cpu_l3_bytes, 33554432, 1e-6);
+    cr_expect_str_eq(m->cpu_peak_note, "2 cores x 3840 MHz (measured (dependent additions)) x 64 FP32 FLOP/cycle (Zen 5)");
+    cr_assert_eq(m->nsimd, 9);
+    cr_expect_str_eq(m->cpu_simd[0], "sse4.2");
+    cr_expect_str_eq(m->cpu_simd[8], "avx512_bf16");
+    cr_assert_eq(m->naccel, 1);
+    cr_expect_float_eq(m->accel[0].count_given, 1, 1e-12);
+    cr_expect_str_eq(m->accel[0].compute_capability, "9.0");
+    cr_expect_str_eq(m->accel[0].note, "NVML");
+    cr_assert_eq(m->nhosts, 1);
+    cr_expect_str_eq(m->hosts[0], "vm");
+    cr_expect_str_eq(m->mpi, "Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4, repo rev: v4.1.4, May 26, 2022");
+    free(m);
+}
+
+/* The same of the wrong type: not given; a list's items that are no strings are passed over. */
+Test(measured, summary_figures_of_the_wrong_type_read_as_not_given)
+{
+    cJSON *doc = cJSON_Parse("{\"duration_s\": \"long\", \"cpu\": {\"packages\": \"one\", \"caches\": 5,"
+                             " \"simd\": [\"avx\", 3, null, \"fma\"], \"microarchitecture\": 7},"
+                             " \"accelerators\": [{\"count\": \"1\", \"note\": {}}],"
+                             " \"ranks\": {\"hosts\": [\"a\", 1, \"b\"], \"mpi\": 2}}");
+    struct measured_run *m = calloc(1, sizeof *m);
+    cr_assert(doc && m);
+    cr_assert_eq(measured_read(doc, m), 0);
+    cr_expect(isnan(m->duration_s) && isnan(m->cpu_packages) && isnan(m->cpu_l3_bytes) && isnan(m->cpu_threads));
+    cr_expect_str_eq(m->cpu_microarchitecture, "");
+    cr_assert_eq(m->nsimd, 2);
+    cr_expect_str_eq(m->cpu_simd[1], "fma");
+    cr_assert_eq(m->naccel, 1);
+    cr_expect(isnan(m->accel[0].count_given));
+    cr_expect_eq(m->accel[0].count, 0);
+    cr_expect_str_eq(m->accel[0].note, "");
+    cr_assert_eq(m->nhosts, 2);
+    cr_expect_str_eq(m->hosts[1], "b");
+    cr_expect_eq(m->host_count, 3, "the count of hosts is the list's, whatever its items");
+    cr_expect_str_eq(m->mpi, "");
+    cJSON_Delete(doc);
+    free(m);
+}
+
 /* A run written by hand without them, or with them of the wrong type: not given, never a failure. */
 Test(measured, run_wide_figures_not_given_read_as_nan_and_empty)
 {
@@ -367,6 +419,21 @@ Test(measured, run_wide_figures_not_given_read_as_nan_and_empty)
     cr_expect_eq(measured_read(NULL, m), -1);
     cr_expect(isnan(m->cpu_peak_gflops_fp32) && isnan(m->rank_count_given));
     cr_expect_eq(m->nper_rank, 0);
+    free(m);
+}
+
+/* A run of its own: read as measured_read reads it; none for no document. */
+Test(measured, a_run_read_into_its_own_allocation)
+{
+    cr_expect_null(measured_read_new(NULL));
+    cJSON *doc = cJSON_Parse("{\"id\": \"own\", \"duration_s\": 3, \"results\": [{\"workload\": \"gemm\"}]}");
+    struct measured_run *m = measured_read_new(doc);
+    cJSON_Delete(doc);
+    cr_assert_not_null(m);
+    cr_expect_str_eq(m->id, "own");
+    cr_expect_float_eq(m->duration_s, 3, 1e-12);
+    cr_expect_eq(m->nresults, 1);
+    cr_expect_str_eq(m->results[0].workload, "gemm");
     free(m);
 }
 

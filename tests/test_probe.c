@@ -265,6 +265,8 @@ Test(probe, table_verdicts_on_both_sides_of_the_noise)
         {108.1, 0.04, 0.01, "GFLOP/s", PV_BETTER},
         {110, 0.005, 0.005, "us", PV_WORSE},          /* slower steps */
         {90, 0.005, 0.005, "us", PV_BETTER},
+        {110, 0.005, 0.005, "ms", PV_WORSE},          /* a step, compute or communication in ms: the same */
+        {90, 0.005, 0.005, "ms", PV_BETTER},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char doc_text[512], base_text[512];
@@ -281,6 +283,106 @@ Test(probe, table_verdicts_on_both_sides_of_the_noise)
         cJSON_Delete(doc);
         cJSON_Delete(base);
     }
+}
+
+/* A result meets the baseline's of the same workload, device, metric and the parameters it was
+ * measured at; what it measured (an all-reduce's time, a framework's loss, first step and
+ * version) does not keep it from its match. Another rank count, device, size or interpreter: new. */
+Test(probe, compare_matches_by_what_was_measured_not_its_figures)
+{
+    cJSON *doc = cJSON_Parse(
+        "{\"results\": ["
+        "{\"workload\": \"allreduce\", \"device\": \"cpu\", \"metric\": \"busbw_gbs\", \"unit\": \"GB/s\", \"status\": \"ok\","
+        " \"median\": 10, \"cv\": 0.01, \"params\": {\"bytes\": 1048576, \"ranks\": 2, \"dtype\": \"fp32\", \"op\": \"sum\","
+        " \"time_us\": 150.5, \"algbw_gbs\": 6.97, \"wrong\": 0, \"via\": \"mpi\"}},"
+        "{\"workload\": \"frameworks\", \"device\": \"cpu\", \"metric\": \"step_ms\", \"unit\": \"ms\", \"status\": \"ok\","
+        " \"median\": 20, \"cv\": 0.01, \"params\": {\"framework\": \"pytorch\", \"mode\": \"eager\", \"model\": \"mlp\","
+        " \"per_step\": 256, \"per_step_unit\": \"samples\", \"python\": 0, \"loss\": 2.3, \"first_step_s\": 0.5, \"version\": \"2.5.0\"}},"
+        "{\"workload\": \"gemm\", \"device\": \"cuda:0\", \"metric\": \"gflops\", \"unit\": \"GFLOP/s\", \"status\": \"ok\","
+        " \"median\": 100, \"cv\": 0.01, \"params\": {\"n\": 1024, \"dtype\": \"bf16\"}},"
+        "{\"workload\": \"allreduce\", \"device\": \"cpu\", \"metric\": \"busbw_gbs\", \"unit\": \"GB/s\", \"status\": \"ok\","
+        " \"median\": 3, \"cv\": 0.01, \"params\": {\"bytes\": 4096, \"ranks\": 2, \"dtype\": \"fp32\", \"op\": \"sum\","
+        " \"time_us\": 5, \"algbw_gbs\": 0.8, \"wrong\": 0, \"via\": \"mpi\"}},"
+        "{\"workload\": \"frameworks\", \"device\": \"cpu\", \"metric\": \"step_ms\", \"unit\": \"ms\", \"status\": \"ok\","
+        " \"median\": 20, \"cv\": 0.01, \"params\": {\"framework\": \"pytorch\", \"mode\": \"eager\", \"model\": \"mlp\","
+        " \"per_step\": 256, \"per_step_unit\": \"samples\", \"python\": 1, \"loss\": 2.3, \"version\": \"2.5.0\"}}]}");
+    cJSON *base = cJSON_Parse(
+        "{\"results\": ["
+        "{\"workload\": \"allreduce\", \"device\": \"cpu\", \"metric\": \"busbw_gbs\", \"unit\": \"GB/s\", \"status\": \"ok\","
+        " \"median\": 1, \"cv\": 0.01, \"params\": {\"bytes\": 1048576, \"ranks\": 4, \"dtype\": \"fp32\", \"op\": \"sum\","
+        " \"time_us\": 900, \"algbw_gbs\": 1.1, \"wrong\": 0, \"via\": \"mpi\"}},"
+        "{\"workload\": \"allreduce\", \"device\": \"cpu\", \"metric\": \"busbw_gbs\", \"unit\": \"GB/s\", \"status\": \"ok\","
+        " \"median\": 8, \"cv\": 0.01, \"params\": {\"bytes\": 1048576, \"ranks\": 2, \"dtype\": \"fp32\", \"op\": \"sum\","
+        " \"time_us\": 188.1, \"algbw_gbs\": 5.57, \"wrong\": 0, \"via\": \"mpi\"}},"
+        "{\"workload\": \"frameworks\", \"device\": \"cpu\", \"metric\": \"step_ms\", \"unit\": \"ms\", \"status\": \"ok\","
+        " \"median\": 25, \"cv\": 0.01, \"params\": {\"framework\": \"pytorch\", \"mode\": \"eager\", \"model\": \"mlp\","
+        " \"per_step\": 256, \"per_step_unit\": \"samples\", \"python\": 0, \"loss\": 2.31, \"first_step_s\": 0.7, \"version\": \"2.4.0\"}},"
+        "{\"workload\": \"gemm\", \"device\": \"cpu\", \"metric\": \"gflops\", \"unit\": \"GFLOP/s\", \"status\": \"ok\","
+        " \"median\": 50, \"cv\": 0.01, \"params\": {\"n\": 1024, \"dtype\": \"bf16\"}}]}");
+    struct probe_table *t = malloc(sizeof *t);
+    cr_assert(doc && base && t);
+    probe_table_build(doc, base, t);
+    cr_assert_eq(t->nrows, 5);
+    cr_expect_eq(t->rows[0].verdict, PV_BETTER, "allreduce 1 MiB over 2 ranks: %s", t->rows[0].cell[PT_CHANGE]);
+    cr_expect_float_eq(t->rows[0].change, 25.0, 1e-9);
+    cr_expect_str_eq(t->rows[0].cell[PT_BASE], "8");
+    cr_expect_str_eq(t->rows[0].cell[PT_CHANGE], "+25.0% better");
+    cr_expect(t->rows[1].frameworks);
+    cr_expect_neq(t->rows[1].verdict, PV_NEW, "pytorch eager mlp: %s", t->rows[1].cell[PT_CHANGE]);
+    cr_expect_float_eq(t->rows[1].change, -20.0, 1e-9);
+    cr_expect_str_eq(t->rows[1].cell[PT_BASE], "25");
+    cr_expect_eq(t->rows[1].verdict, PV_BETTER, "a step a fifth shorter is faster");
+    cr_expect_str_eq(t->rows[1].cell[PT_CHANGE], "-20.0% better");
+    cr_expect_eq(t->rows[2].verdict, PV_NEW, "the GPU's GEMM is not the CPU's: %s", t->rows[2].cell[PT_CHANGE]);
+    cr_expect_eq(t->rows[3].verdict, PV_NEW, "another message size");
+    cr_expect_eq(t->rows[4].verdict, PV_NEW, "another interpreter");
+    cr_expect_str_eq(t->rows[4].cell[PT_CHANGE], "new");
+    free(t);
+    cJSON_Delete(doc);
+    cJSON_Delete(base);
+}
+
+/* The summary lines from a run read once: "?" for a figure not given, the vector extensions and
+ * hosts that are strings, each accelerator with or without its memory; the document's own
+ * reading gives the same lines. */
+Test(probe, summary_lines_from_the_run_read_once)
+{
+    cJSON *doc = cJSON_Parse(
+        "{\"id\": \"r1\", \"started_at\": \"2026-01-01T00:00:00Z\", \"interrupted\": true,"
+        " \"cpu\": {\"model\": \"X\", \"microarchitecture\": \"Y\", \"packages\": 1, \"cores\": 4, \"threads\": 8,"
+        " \"numa_nodes\": 1, \"caches\": {\"l3_bytes\": 32000000}, \"memory_bytes\": 16e9, \"simd\": [\"avx2\", 5, \"fma\"],"
+        " \"peak_gflops_fp32\": 100.4, \"peak_note\": \"n\"},"
+        " \"accelerators\": [{\"kind\": \"nvidia\", \"name\": \"G\", \"memory_bytes\": 8e9, \"compute_capability\": \"8.6\","
+        " \"note\": \"NVML\"}, {\"kind\": \"amd\", \"count\": 2, \"name\": \"M\", \"note\": \"sysfs\"}],"
+        " \"ranks\": {\"count\": 2, \"hosts\": [\"h1\", 3, \"h2\"], \"mpi\": \"MPICH\"}}");
+    static const char *const want[] = {
+        "probe run r1, 2026-01-01T00:00:00Z, ? s, INTERRUPTED",
+        "CPU: X (Y), 1 package(s), 4 cores, 8 threads, 1 NUMA node(s), L3 32 MB, memory 16.0 GB; SIMD: avx2 fma; "
+        "FP32 peak 100 GFLOP/s (n)",
+        "nvidia: ? x G, 8.0 GB each, compute capability 8.6. NVML",
+        "amd: 2 x M. sysfs",
+        "ranks: 2 on h1, h2 (MPICH)",
+    };
+    struct measured_run *m = malloc(sizeof *m);
+    cr_assert(doc && m);
+    measured_read(doc, m);
+    char lines[8][512], again[8][512];
+    cr_assert_eq(probe_summary_from(m, lines, 8), 5);
+    for (int i = 0; i < 5; i++) cr_expect_str_eq(lines[i], want[i], "line %d", i);
+    cr_assert_eq(probe_summary_lines(doc, again, 8), 5);
+    for (int i = 0; i < 5; i++) cr_expect_str_eq(again[i], want[i], "line %d from the document", i);
+    cr_expect_eq(probe_summary_from(m, lines, 2), 2, "at most max lines");
+    /* no accelerator, no ranks, no CPU model */
+    cJSON *bare = cJSON_Parse("{\"id\": \"b\", \"duration_s\": 2.5, \"accelerators\": []}");
+    measured_read(bare, m);
+    cr_assert_eq(probe_summary_from(m, lines, 8), 3);
+    cr_expect_str_eq(lines[0], "probe run b, , 2.5 s");
+    cr_expect_str_eq(lines[1], "CPU: model unknown (), ? package(s), ? cores, ? threads, ? NUMA node(s), L3 ? MB, "
+                               "memory ? GB; SIMD: -; FP32 peak unknown ()");
+    cr_expect_str_eq(lines[2], "accelerators: none found");
+    cJSON_Delete(bare);
+    cJSON_Delete(doc);
+    free(m);
 }
 
 Test(probe, statistics)

@@ -41,6 +41,7 @@ struct probe_state {
     int nsteps;
     char steps[PROBE_VIEW_STEPS][32]; /* the steps reached, in order */
     cJSON *shown, *baseline;    /* the run on screen and the run it is compared with */
+    struct measured_run *shown_run, *baseline_run; /* the same read once (knowledge/measured.h); NULL when absent */
     int baseline_pick;
     char message[256];
     enum probe_save_status message_status; /* what the message tells: PROBE_SAVED a stored run, else a failure */

@@ -59,11 +59,21 @@ int probe_view_running(const struct app *a)
     return running;
 }
 
+/* The run shown and its baseline read once each, for every redraw until either changes. */
+static void read_shown(struct probe_state *p)
+{
+    free(p->shown_run);
+    free(p->baseline_run);
+    p->shown_run = measured_read_new(p->shown);
+    p->baseline_run = measured_read_new(p->baseline);
+}
+
 static void reset(struct probe_state *p)
 {
     cJSON_Delete(p->shown);
     cJSON_Delete(p->baseline);
     p->shown = p->baseline = NULL;
+    read_shown(p);
     p->started = p->finished = p->collected = 0;
     p->nsteps = 0;
     p->vp.top = 0;
@@ -119,10 +129,12 @@ void probe_view_open_stored(struct app *a, const char *id)
     probe_view_cleanup(a);
     char err[512];
     if (kb_probe_get(a->k, id, &p->shown, err, sizeof err) != KB_OK || !p->shown) {
+        read_shown(p);
         ui_message(a, 1, "%s", p->shown ? err : "no probe run stored yet: run one from the home screen");
         return;
     }
     probe_session_baseline(a->k, "latest", p->shown, &p->baseline, err, sizeof err);
+    read_shown(p);
     snprintf(p->message, sizeof p->message, "stored probe run");
     p->message_status = PROBE_SAVED;
     a->screen = SCR_PROBE;
@@ -162,6 +174,7 @@ static void store(struct app *a)
         break;
     }
     p->shown = cJSON_Duplicate(p->session.doc, 1);
+    read_shown(p);
     if (p->signalled) {
         if (st == PROBE_SPILLED || st == PROBE_LOST)
             snprintf(p->exit_lines[0], sizeof p->exit_lines[0], "%s", p->message);
@@ -211,11 +224,11 @@ void probe_view_cleanup(struct app *a)
 static void next_baseline(struct app *a)
 {
     struct probe_state *p = &a->probe;
-    if (!p->shown) return;
+    if (!p->shown || !p->shown_run) return;
     cJSON *rows = NULL;
     char err[256];
     if (kb_probe_list(a->k, &rows, err, sizeof err) != KB_OK) return;
-    const char *self = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p->shown, "id"));
+    const char *self = p->shown_run->id;
     int n = 0;
     const cJSON *row, *pick = NULL;
     p->baseline_pick++;
@@ -229,6 +242,7 @@ static void next_baseline(struct app *a)
     if (pick) kb_probe_get(a->k, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(pick, "id")), &p->baseline, err,
                            sizeof err);
     else p->baseline_pick = 0;
+    read_shown(p);
     cJSON_Delete(rows);
 }
 
@@ -362,7 +376,7 @@ void probe_view_draw(struct app *a)
         draw_running(a);
         return;
     }
-    if (!p->shown) {
+    if (!p->shown_run) {
         ui_wrap(2, 2, COLS - 4, LINES - 4, p->message, crt_attr(PAIR_ACCENT));
         ui_footer(a, " Esc: home  ?: help  q: quit");
         return;
@@ -371,14 +385,13 @@ void probe_view_draw(struct app *a)
     struct pane *pn = &p->pane;
     pane_reset(pn, COLS - 3);
     char lines[24][512];
-    int n = probe_summary_lines(p->shown, lines, 24);
+    int n = probe_summary_from(p->shown_run, lines, 24);
     for (int i = 0; i < n; i++) pane_wrap(pn, -1, i ? 2 : 0, i == 0 ? A_BOLD : A_NORMAL, NULL, 0, lines[i]);
     int bad = p->message_status != PROBE_SAVED;
     pane_wrap(pn, -1, 0, bad ? crt_attr(PAIR_ACCENT) : crt_attr(PAIR_GOOD), NULL, 0, p->message);
     char line[512];
-    if (p->baseline)
-        snprintf(line, sizeof line, "compared with probe run %s (b: another)",
-                 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p->baseline, "id")));
+    if (p->baseline_run)
+        snprintf(line, sizeof line, "compared with probe run %s (b: another)", p->baseline_run->id);
     else
         snprintf(line, sizeof line, "no baseline (b: compare with a stored run)");
     pane_wrap(pn, -1, 0, crt_attr(PAIR_DIM), NULL, 0, line);
@@ -386,9 +399,9 @@ void probe_view_draw(struct app *a)
     struct probe_table *t = malloc(sizeof *t);
     struct probe_fw_table *ft = malloc(sizeof *ft);
     if (t && ft) {
-        probe_table_build(p->shown, p->baseline, t);
+        probe_table_from(p->shown_run, p->baseline_run, t);
         add_table(a, pn, t);
-        probe_fw_table_build(p->shown, ft);
+        probe_fw_table_from(p->shown_run, ft);
         add_fw_table(a, pn, ft);
     }
     free(t);
