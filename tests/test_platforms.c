@@ -1,9 +1,11 @@
 /* Trainium and Gaudi as hardware platforms of their own: their answer values, their facts in the
  * knowledge base and the advice on each (a PyTorch team on Trainium gets the Neuron path, a Gaudi
  * plan Gaudi's DeepSpeed and vLLM through vllm-gaudi). */
+#include <cjson/cJSON.h>
 #include <criterion/criterion.h>
 #include <sqlite3.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "knowledge/advisor.h"
@@ -128,5 +130,39 @@ Test(platforms, no_trainium_or_gaudi_outside_linux_servers)
     {
         cr_assert_eq(ts_answers_sets(&a, sets[i], err, sizeof err), 0, "%s", err);
         cr_expect_neq(answers_check_combination(&a, err, sizeof err), 0, "%s accepted", sets[i]);
+    }
+}
+
+/* hardware auto on a recorded Trainium2 or Gaudi 3 machine: the detected kind is the answer, and
+ * the plan is for the platform's usual device. */
+Test(platforms, detected_devices_answer_hardware_auto)
+{
+    static const struct { const char *tree, *hardware, *accelerator; } cases[] = {
+        {"trainium2", "trainium", "trainium2"},
+        {"gaudi3", "gaudi", "gaudi3"},
+    };
+    const char *fixtures = getenv("FWADVISOR_FIXTURES");
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char *dir = ts_tmpdir(), dbarg[4200], root[4300];
+        snprintf(dbarg, sizeof dbarg, "--db=%s/kb.sqlite3", dir);
+        snprintf(root, sizeof root, "FWADVISOR_SYSROOT=%s/sysroot/%s", fixtures && *fixtures ? fixtures : "tests/fixtures",
+                 cases[c].tree);
+        const char *env[] = {"NO_COLOR=1", "FWADVISOR_DB", "HWLOC_XMLFILE", "TPU_ACCELERATOR_TYPE", root,
+                             "FWADVISOR_NVML_LIB=/nonexistent/libnvidia-ml.so.1", "FWADVISOR_CUDA_LIB=/nonexistent/libcuda.so.1",
+                             NULL};
+        struct ts_run r;
+        cr_assert_eq(ts_run(&r, env, NULL, (const char *const[]){dbarg, "recommend", "--json", "--set", "team=pytorch", NULL}),
+                     0);
+        cr_expect_eq(r.status, 0, "%s", r.err);
+        cJSON *doc = cJSON_Parse(r.out);
+        cr_assert_not_null(doc, "%s", r.out);
+        const cJSON *answers = cJSON_GetObjectItemCaseSensitive(doc, "answers");
+        const cJSON *plan = cJSON_GetObjectItemCaseSensitive(doc, "plan");
+        cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(answers, "hardware")), cases[c].hardware);
+        cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(plan, "accelerator")), cases[c].accelerator);
+        cJSON_Delete(doc);
+        ts_run_free(&r);
+        ts_rmtree(dir);
+        free(dir);
     }
 }
