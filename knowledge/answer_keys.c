@@ -25,7 +25,7 @@ static const struct ans_choice stages[] = {
     A("intel", "Intel GPUs", "Stock PyTorch XPU (IPEX ended after 2.8); others experimental.") \
     A("ascend", "Huawei Ascend", "MindSpore is first-class; PyTorch through torch_npu; PaddlePaddle via plug-ins.") \
     A("trainium", "AWS Trainium (Neuron)", \
-      "Neuron SDK: PyTorch (torch-neuronx, TorchNeuron in beta), a beta JAX plug-in, no TensorFlow (AWS docs).") \
+      "Neuron SDK: PyTorch through TorchNeuron (beta), a beta JAX plug-in, no TensorFlow (AWS docs).") \
     A("gaudi", "Intel Gaudi", "Gaudi software, not XPU: PyTorch on hpu, Intel's DeepSpeed, vllm-gaudi; no JAX or TF (Intel docs).") \
     C("cpu", "CPU only", "Every framework runs; training speed is what a probe measures on this machine.")
 #define SKIP(value, label, help)

@@ -59,12 +59,13 @@ Test(platforms, trainium_and_gaudi_are_answer_values)
     }
 }
 
-/* The vendors' documentation: PyTorch through Neuron (supported) and JAX's beta plug-in, no
- * TensorFlow on Neuron; on Gaudi PyTorch alone, no JAX nor TensorFlow back-end. */
+/* The vendors' documentation: PyTorch through TorchNeuron and JAX's plug-in, both in beta (the
+ * XLA training flow ended with Neuron 2.32), no TensorFlow on Neuron; on Gaudi PyTorch alone, no
+ * JAX nor TensorFlow back-end. */
 Test(platforms, framework_support_follows_the_vendor_docs)
 {
     static const struct { const char *fw, *hw, *level; } rows[] = {
-        {"pytorch", "trainium", "supported"}, {"jax", "trainium", "experimental"}, {"tensorflow", "trainium", "none"},
+        {"pytorch", "trainium", "experimental"}, {"jax", "trainium", "experimental"}, {"tensorflow", "trainium", "none"},
         {"pytorch", "gaudi", "first-class"},  {"jax", "gaudi", "none"},            {"tensorflow", "gaudi", "none"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {

@@ -267,6 +267,9 @@ INSERT INTO sources (id, title, url, published, note) VALUES
  ('neuron-tensorflow', 'AWS Neuron documentation: Inference on Inf2 and Trn1 with tensorflow-neuronx (archived)',
   'https://awsdocs-neuron.readthedocs-hosted.com/en/latest/archive/tensorflow/tensorflow-neuronx-inference.html', '2026-03-11',
   'Archived: TensorFlow is no longer officially supported by the AWS Neuron SDK; tensorflow-neuronx covered inference only (Inf2, Trn1), and tensorflow-neuron for Inf1 reached end of support with Neuron 2.31. Read 2026-12-02.'),
+ ('neuron-nxd-archive', 'AWS Neuron documentation: NxD Training (archived)',
+  'https://awsdocs-neuron.readthedocs-hosted.com/en/latest/archive/nxd-training/index.html', 'undated',
+  'NxD Training (NeuronX Distributed Training: data, tensor, sequence and pipeline parallelism, ZeRO-1) and the XLA-based torch-neuronx training flow reached end of support with Neuron 2.32 and are archived; new PyTorch training on Trainium uses TorchNeuron. (The NxD Core training page of the same docs calls NxD Training maintenance status, still patched.) Read 2026-12-02.'),
  ('gaudi-support-matrix', 'Intel Gaudi documentation: Support Matrix (Intel Gaudi software 1.23.0)',
   'https://docs.habana.ai/en/latest/Support_Matrix/Support_Matrix.html', 'undated',
   'Gaudi 2 and Gaudi 3 on Ubuntu 22.04.5 and 24.04.2, RHEL 9.4 and 9.6, TencentOS 3.1 and OpenCloudOS 9.2; PyTorch 2.9 is the one framework listed; DeepSpeed forked from 0.14.4, Megatron-LM forked from core_r0.13.0, a vLLM fork of v0.9.0.1 and the vLLM Hardware Plugin for Intel Gaudi, Optimum for Intel Gaudi 1.20.0 with Transformers 4.55.4. Read 2026-12-02.'),
@@ -279,16 +282,16 @@ INSERT INTO sources (id, title, url, published, note) VALUES
 
 INSERT INTO hardware (id, name, summary, source, as_of) VALUES
  ('trainium', 'AWS Trainium and Inferentia (Neuron SDK)',
-  'AWS''s own accelerators on EC2 Trn and Inf instances, Linux only, programmed through the Neuron SDK: PyTorch through torch-neuronx and the native TorchNeuron back-end (beta on Trn2 and Trn3), JAX through a beta PJRT plug-in, no TensorFlow any more.',
+  'AWS''s own accelerators on EC2 Trn and Inf instances, Linux only, programmed through the Neuron SDK: PyTorch through the native TorchNeuron back-end (public beta on Trn2 and Trn3; the XLA-based torch-neuronx training flow and NxD Training ended with Neuron 2.32), JAX through a beta PJRT plug-in, no TensorFlow any more.',
   'neuron-pytorch', '2026-12-02'),
  ('gaudi', 'Intel Gaudi (Intel Gaudi software)',
   'Intel''s Gaudi 2 and Gaudi 3 accelerators (HPU devices) on Linux, with their own software stack rather than Intel''s GPU (XPU) stack: PyTorch is the one framework supported, with Intel''s DeepSpeed and Megatron-LM forks and vLLM through vllm-gaudi.',
   'gaudi-support-matrix', '2026-12-02');
 
 INSERT INTO hw_support (framework, hardware, level, since, fit, os_support, note, source, also, as_of) VALUES
- ('pytorch', 'trainium', 'supported', '', 7, '{}',
-  'torch-neuronx (XLA-based) is supported for training and inference on Trn1, Trn2 and Inf2; TorchNeuron, the native back-end (device "neuron", eager and torch.compile(backend="neuron"), DDP and FSDP2), is in public beta in Neuron 2.33 with PyTorch 2.14 on Trn2 and Trn3. Linux only.',
-  'neuron-torchneuron', 'neuron-pytorch', '2026-12-02'),
+ ('pytorch', 'trainium', 'experimental', '2.13', 6, '{}',
+  'TorchNeuron, the native back-end AWS recommends for new work (device "neuron", eager and torch.compile(backend="neuron"), DDP and FSDP2), is in public beta in Neuron 2.33 with PyTorch 2.13 and 2.14 on Trn2 and Trn3; the XLA-based torch-neuronx training flow and NxD Training reached end of support with Neuron 2.32. Linux only.',
+  'neuron-torchneuron', 'neuron-nxd-archive,neuron-pytorch', '2026-12-02'),
  ('tensorflow', 'trainium', 'none', '', 0, '{}',
   'No longer officially supported by the Neuron SDK: tensorflow-neuronx was inference only (Inf2, Trn1) and is archived; there is no training path.',
   'neuron-tensorflow', '', '2026-12-02'),

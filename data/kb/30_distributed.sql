@@ -195,8 +195,10 @@ INSERT INTO strategy_frameworks (strategy, framework, hardware, note, source, as
 -- device, DDP, FSDP2, tensor parallelism through DTensor: neuron-torchneuron) and JAX's single
 -- device (neuron-jax), and gaudi where Intel Gaudi software ships it (DDP, FSDP, its DeepSpeed
 -- fork for ZeRO 1-3 and its Megatron-LM fork: gaudi-support-matrix, gaudi-fsdp). No DeepSpeed,
--- Horovod or Megatron-LM on Trainium (Neuron's own NxD Training library takes their place), and
--- no JAX or TensorFlow strategy on Gaudi. Checked 2026-12-02.
+-- Horovod or Megatron-LM on Trainium: TorchNeuron's own torch.distributed takes their place, and
+-- Neuron's NxD Training library (3D parallelism, ZeRO-1) ended with Neuron 2.32
+-- (neuron-nxd-archive), so it is no strategy here. No JAX or TensorFlow strategy on Gaudi.
+-- Checked 2026-12-02.
 
 INSERT INTO sources (id, title, url, published, note) VALUES
  ('gaudi-fsdp', 'Intel Gaudi documentation: Using Fully Sharded Data Parallel (FSDP) with Intel Gaudi',
