@@ -3,6 +3,7 @@
 #include "cli/options.h"
 #include "common/text.h"
 #include "knowledge/advisor.h"
+#include "knowledge/answer_keys.h"
 #include "knowledge/kb.h"
 #include "knowledge/kb_text.h"
 
@@ -80,8 +81,11 @@ static void cells_free(struct cells *c)
 
 static int list_hardware_text(const cJSON *rows, int bold)
 {
-    static const char *const platforms[] = {"nvidia", "amd", "tpu", "apple", "intel", "ascend", "cpu"};
-    enum { NP = 7 };
+    /* The platforms are the hardware answer's values, auto left out. */
+    const char *const *platforms = ans_hardware + 1;
+    enum { NP_MAX = 32 };
+    int np = 0;
+    while (platforms[np] && np < NP_MAX) np++;
     /* Frameworks in the order the rows list them. */
     const char *fws[64];
     int nfw = 0;
@@ -93,23 +97,23 @@ static int list_hardware_text(const cJSON *rows, int bold)
         if (!seen && nfw < 64) fws[nfw++] = fw;
     }
     struct cells c;
-    if (cells_init(&c, nfw, NP + 1)) return EXIT_RUNTIME;
+    if (cells_init(&c, nfw, np + 1)) return EXIT_RUNTIME;
     for (int i = 0; i < nfw; i++) {
         snprintf(cell(&c, i, 0), 256, "%s", fws[i]);
-        for (int p = 0; p < NP; p++) snprintf(cell(&c, i, p + 1), 256, "?");
+        for (int p = 0; p < np; p++) snprintf(cell(&c, i, p + 1), 256, "?");
     }
     cJSON_ArrayForEach(row, rows) {
         for (int i = 0; i < nfw; i++) {
             if (strcmp(fws[i], str(row, "framework")) != 0) continue;
-            for (int p = 0; p < NP; p++)
+            for (int p = 0; p < np; p++)
                 if (strcmp(platforms[p], str(row, "hardware")) == 0)
                     snprintf(cell(&c, i, p + 1), 256, "%s%s", kb_level_short(str(row, "level")),
                              cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(row, "os_support")) ? "*" : "");
         }
     }
-    struct text_column cols[NP + 1] = {{"FRAMEWORK", 0, 0}};
-    for (int p = 0; p < NP; p++) cols[p + 1] = (struct text_column){platforms[p], 0, 0};
-    text_table(stdout, cols, NP + 1, c.ptrs, nfw, bold);
+    struct text_column cols[NP_MAX + 1] = {{"FRAMEWORK", 0, 0}};
+    for (int p = 0; p < np; p++) cols[p + 1] = (struct text_column){platforms[p], 0, 0};
+    text_table(stdout, cols, np + 1, c.ptrs, nfw, bold);
     cells_free(&c);
     printf("\n%s\n"
            "*: limits on some operating systems. Details: fwadvisor kb show FRAMEWORK\n", kb_level_legend);

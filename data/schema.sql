@@ -1,8 +1,9 @@
--- fwadvisor knowledge base, schema version 3 (PRAGMA user_version = 3, set by the program).
+-- fwadvisor knowledge base, schema version 4 (PRAGMA user_version = 4, set by the program).
 -- Version 2 added probe_runs; version 3 added the hardware columns (hw_support.fit and os_support,
 -- strategy_frameworks.hardware, runtimes.hardware and kinds, runtime_frameworks.path,
 -- strategies.kinds and tensor_parallel), `also` (further sources of a fact) and the accelerators'
--- TF32/FP8 peaks and interconnect. knowledge/kb.c upgrades older files in place.
+-- TF32/FP8 peaks and interconnect; version 4 the accelerator vendors trainium and gaudi.
+-- knowledge/kb.c upgrades older files in place.
 --
 -- Every fact row carries `source` (a row of `sources`) and `as_of` (YYYY-MM-DD: the day the fact
 -- was last checked), plus `origin`: 'builtin' rows come from data/kb/*.sql compiled into the binary
@@ -62,7 +63,7 @@ CREATE TABLE scores (
   PRIMARY KEY (framework, criterion)
 );
 
--- Hardware platforms: nvidia, amd, tpu, apple, intel, ascend, cpu.
+-- Hardware platforms: nvidia, amd, tpu, apple, intel, ascend, trainium, gaudi, cpu.
 CREATE TABLE hardware (
   id      TEXT PRIMARY KEY,
   name    TEXT NOT NULL,
@@ -160,7 +161,7 @@ CREATE TABLE runtime_frameworks (
 CREATE TABLE accelerators (
   id                 TEXT PRIMARY KEY,
   name               TEXT NOT NULL,
-  vendor             TEXT NOT NULL CHECK (vendor IN ('nvidia', 'amd', 'tpu', 'apple', 'intel', 'ascend')),
+  vendor             TEXT NOT NULL CHECK (vendor IN ('nvidia', 'amd', 'tpu', 'apple', 'intel', 'ascend', 'trainium', 'gaudi')),
   memory_gb          REAL NOT NULL CHECK (memory_gb > 0),
   bandwidth_gbs      REAL NOT NULL CHECK (bandwidth_gbs > 0),
   fp32_tflops        REAL NOT NULL CHECK (fp32_tflops > 0),

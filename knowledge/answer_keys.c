@@ -14,16 +14,24 @@ static const struct ans_choice stages[] = {
     {"prototype", "Prototype", "A product whose architecture is not settled: iterate fast (seed 003: startups start with PyTorch)."},
     {"production", "Production", "Shipping and keeping a model: deployment, maturity and maintenance weigh more (seeds 000, 003)."},
 };
-static const struct ans_choice hardware[] = {
-    {"auto", "Detected (auto)", "What fwadvisor found on this machine: the latest probe run, else the device nodes."},
-    {"nvidia", "NVIDIA GPUs", "All three major frameworks support NVIDIA well; match CUDA and cuDNN versions (seed 001)."},
-    {"amd", "AMD GPUs", "PyTorch has official ROCm builds; TensorFlow and JAX carry more set-up risk (seed 001)."},
-    {"tpu", "Google TPUs", "JAX is TPU-native, TensorFlow supported; PyTorch/XLA is in flux (seeds 000, 001)."},
-    {"apple", "Apple Silicon", "PyTorch MPS and MLX; jax-metal is dead and tensorflow-metal broken since TF 2.18."},
-    {"intel", "Intel GPUs", "Stock PyTorch XPU (IPEX ended after 2.8); others experimental."},
-    {"ascend", "Huawei Ascend", "MindSpore is first-class; PyTorch through torch_npu; PaddlePaddle via plug-ins."},
-    {"cpu", "CPU only", "Every framework runs; training speed is what a probe measures on this machine."},
-};
+/* The training hardware; A rows are accelerator platforms (the accelerator catalog's vendors),
+ * C rows the others. */
+#define HARDWARE(C, A) \
+    C("auto", "Detected (auto)", "What fwadvisor found on this machine: the latest probe run, else the device nodes.") \
+    A("nvidia", "NVIDIA GPUs", "All three major frameworks support NVIDIA well; match CUDA and cuDNN versions (seed 001).") \
+    A("amd", "AMD GPUs", "PyTorch has official ROCm builds; TensorFlow and JAX carry more set-up risk (seed 001).") \
+    A("tpu", "Google TPUs", "JAX is TPU-native, TensorFlow supported; PyTorch/XLA is in flux (seeds 000, 001).") \
+    A("apple", "Apple Silicon", "PyTorch MPS and MLX; jax-metal is dead and tensorflow-metal broken since TF 2.18.") \
+    A("intel", "Intel GPUs", "Stock PyTorch XPU (IPEX ended after 2.8); others experimental.") \
+    A("ascend", "Huawei Ascend", "MindSpore is first-class; PyTorch through torch_npu; PaddlePaddle via plug-ins.") \
+    A("trainium", "AWS Trainium (Neuron)", \
+      "Neuron SDK: PyTorch through TorchNeuron (beta), a beta JAX plug-in, no TensorFlow (AWS docs).") \
+    A("gaudi", "Intel Gaudi", "Gaudi software, not XPU: PyTorch on hpu, Intel's DeepSpeed, vllm-gaudi; no JAX or TF (Intel docs).") \
+    C("cpu", "CPU only", "Every framework runs; training speed is what a probe measures on this machine.")
+#define SKIP(value, label, help)
+static const struct ans_choice hardware[] = {HARDWARE(CHOICE, CHOICE)};
+const char *const ans_hardware[] = {HARDWARE(VALUE, VALUE) NULL};
+const char *const ans_accelerator_vendors[] = {HARDWARE(SKIP, VALUE) NULL};
 static const struct ans_choice oses[] = {
     {"linux", "Linux", "Every framework's first platform."},
     {"windows", "Windows", "TensorFlow lost native GPU support after 2.10 (use WSL2); JAX GPU needs WSL2."},
@@ -114,7 +122,9 @@ static const struct ans_choice no_price = {NULL, "No price", "The plan shows hou
     C("qualcomm", "Qualcomm NPU", "Snapdragon phones and boards: ExecuTorch QNN, LiteRT and ONNX Runtime QNN.") \
     C("intel", "Intel CPU, GPU or NPU", "OpenVINO is Intel's tuned path.") \
     C("tpu", "Google TPU", "LLMs: JetStream or vLLM on TPU.") \
-    C("ascend", "Huawei Ascend", "MindIE, vLLM (vllm-ascend) or MindSpore Lite.")
+    C("ascend", "Huawei Ascend", "MindIE, vLLM (vllm-ascend) or MindSpore Lite.") \
+    C("trainium", "AWS Trainium or Inferentia", "LLMs: the vLLM Neuron plug-in or NxD Inference (Neuron docs).") \
+    C("gaudi", "Intel Gaudi", "LLMs: vLLM through vllm-gaudi, or Optimum for Intel Gaudi (Gaudi docs).")
 static const struct ans_choice deploy_hardware[] = {DEPLOY_HARDWARE(CHOICE)};
 const char *const ans_deploy_hardware[] = {DEPLOY_HARDWARE(VALUE) NULL};
 static const struct ans_choice assumed_device = {

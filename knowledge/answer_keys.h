@@ -67,6 +67,10 @@ extern const int ans_key_count;
  * NULL-terminated, written once with their keys' choices. */
 extern const char *const ans_model_kinds[];
 extern const char *const ans_deploy_hardware[]; /* "auto" first */
+extern const char *const ans_hardware[];        /* "auto" first */
+/* The hardware values that are accelerator platforms (all but auto and cpu): the accelerator
+ * catalog's vendors. */
+extern const char *const ans_accelerator_vendors[];
 
 const struct ans_key *ans_key_find(const char *name);
 /* Index of a key, or -1. */

@@ -394,13 +394,14 @@ static const struct impossible {
     const char *const *values;
     const char *why;
 } impossible[] = {
-    {ANS_OS, "macos", ANS_HARDWARE, (const char *const[]){"nvidia", "amd", "tpu", "intel", "ascend", NULL},
-     "macOS has drivers for Apple GPUs only, and Cloud TPUs and Ascend NPUs run Linux"},
-    {ANS_OS, "windows", ANS_HARDWARE, (const char *const[]){"tpu", "apple", "ascend", NULL},
-     "Cloud TPU VMs and Ascend's CANN run Linux, Apple GPUs macOS"},
+    {ANS_OS, "macos", ANS_HARDWARE, (const char *const[]){"nvidia", "amd", "tpu", "intel", "ascend", "trainium", "gaudi", NULL},
+     "macOS has drivers for Apple GPUs only, and Cloud TPUs, Ascend NPUs, Trainium and Gaudi run Linux"},
+    {ANS_OS, "windows", ANS_HARDWARE, (const char *const[]){"tpu", "apple", "ascend", "trainium", "gaudi", NULL},
+     "Cloud TPU VMs, Ascend's CANN, the Neuron SDK and Intel Gaudi software run Linux, Apple GPUs macOS"},
     {ANS_OS, "linux", ANS_HARDWARE, (const char *const[]){"apple", NULL},
      "no framework drives an Apple GPU under Linux"},
-    {ANS_DEPLOY, "mobile", ANS_DEPLOY_HARDWARE, (const char *const[]){"nvidia", "amd", "tpu", "intel", "ascend", NULL},
+    {ANS_DEPLOY, "mobile", ANS_DEPLOY_HARDWARE,
+     (const char *const[]){"nvidia", "amd", "tpu", "intel", "ascend", "trainium", "gaudi", NULL},
      "phones carry Qualcomm, Apple or other Arm SoCs"},
 };
 

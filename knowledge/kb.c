@@ -500,6 +500,56 @@ static int migrate_hardware_columns(kb *k)
     return rc;
 }
 
+/* The first column of the first row of `sql` on db, copied into out ("" when no row). */
+static int read_text(sqlite3 *db, const char *sql, char *out, size_t n)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+    if (rc != SQLITE_OK) return rc;
+    out[0] = '\0';
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        const unsigned char *t = sqlite3_column_text(st, 0);
+        snprintf(out, n, "%s", t ? (const char *)t : "");
+        rc = SQLITE_OK;
+    } else if (rc == SQLITE_DONE) {
+        rc = SQLITE_OK;
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* 3 -> 4: the accelerators' vendor CHECK gains trainium and gaudi. SQLite cannot change a CHECK
+ * in place, so the table is rebuilt from the schema's own definition (read from a scratch
+ * in-memory copy of data/schema.sql) and every column both have is copied; the built-in facts
+ * are then reloaded, the user's rows kept. */
+static int migrate_accelerator_vendors(kb *k)
+{
+    sqlite3 *mem = NULL;
+    char create[4096], columns[2048], sql[4400];
+    int rc = sqlite3_open(":memory:", &mem);
+    if (rc == SQLITE_OK) rc = kb_exec(mem, kb_builtin_texts[0]);
+    if (rc == SQLITE_OK)
+        rc = read_text(mem, "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'accelerators'", create,
+                       sizeof create);
+    sqlite3_close(mem);
+    if (rc != SQLITE_OK) return rc;
+    if (!create[0]) return SQLITE_CORRUPT;
+    rc = kb_exec(k->db, "ALTER TABLE accelerators RENAME TO accelerators_v3");
+    if (rc == SQLITE_OK) rc = kb_exec(k->db, create);
+    if (rc == SQLITE_OK)
+        rc = read_text(k->db,
+                       "SELECT group_concat(name, ', ') FROM pragma_table_info('accelerators_v3') "
+                       "WHERE name IN (SELECT name FROM pragma_table_info('accelerators'))",
+                       columns, sizeof columns);
+    if (rc != SQLITE_OK) return rc;
+    snprintf(sql, sizeof sql, "INSERT INTO accelerators (%s) SELECT %s FROM accelerators_v3", columns, columns);
+    rc = kb_exec(k->db, sql);
+    if (rc == SQLITE_OK) rc = kb_exec(k->db, "DROP TABLE accelerators_v3");
+    if (rc == SQLITE_OK) rc = kb_exec(k->db, "DELETE FROM meta WHERE key = 'builtin_hash'");
+    return rc;
+}
+
 /* Schema upgrades: migrations[v] takes a database from version v to v + 1 (version 0 is an
  * empty file, which is created, not upgraded). Keep each in step with data/schema.sql. */
 static const struct {
@@ -515,6 +565,8 @@ static const struct {
     /* 2 -> 3: hardware-aware strategies and runtimes, structured OS support, several sources a
      * fact; the accelerators' TF32/FP8 peaks and the links plans communicate over */
     {NULL, migrate_hardware_columns},
+    /* 3 -> 4: Trainium and Gaudi as accelerator vendors of their own */
+    {NULL, migrate_accelerator_vendors},
 };
 
 static int migrate(kb *k, long long from, char *err, size_t errsz)

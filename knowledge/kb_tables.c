@@ -11,7 +11,6 @@ const char *const kb_support_levels[] = {"first-class", "supported", "experiment
 static const char *const strategy_status[] = {"current", "maintenance", "legacy", "deprecated", NULL};
 static const char *const runtime_status[] = {"current", "maintenance", "deprecated", "archived", NULL};
 static const char *const targets[] = {"server", "mobile", "edge", "browser", NULL};
-static const char *const vendors[] = {"nvidia", "amd", "tpu", "apple", "intel", "ascend", NULL};
 static const char *const rule_kinds[] = {"decision", "qa", "weight", "score", "rule_of_thumb", "pitfall", NULL};
 static const char *const export_paths[] = {"native", "converter", "indirect", NULL};
 
@@ -27,7 +26,8 @@ static const char *const export_paths[] = {"native", "converter", "indirect", NU
 #define SOURCE REF("source", "sources")
 #define AS_OF {"as_of", KB_TEXT, KB_DATE, NULL, NULL, 0, 0, NULL}
 #define ALSO {"also", KB_SET, KB_OPTIONAL, NULL, "sources", 0, 0, ""}
-/* Model kinds and serving hardware are the answer keys' values (the serving hardware without auto). */
+/* Model kinds, serving hardware and the accelerators' vendors are the answer keys' values (the
+ * serving hardware without auto, the vendors the hardware answer's accelerator platforms). */
 #define KINDS {"kinds", KB_SET, KB_OPTIONAL, ans_model_kinds, NULL, 0, 0, ""}
 
 static const struct kb_column sources_cols[] = {
@@ -83,7 +83,7 @@ static const struct kb_column runtime_frameworks_cols[] = {
     TEXT("note"), SOURCE, AS_OF,
 };
 static const struct kb_column accelerators_cols[] = {
-    ID, TEXT("name"), ENUM("vendor", vendors), REAL_POS("memory_gb"), REAL_POS("bandwidth_gbs"),
+    ID, TEXT("name"), ENUM("vendor", ans_accelerator_vendors), REAL_POS("memory_gb"), REAL_POS("bandwidth_gbs"),
     REAL_POS("fp32_tflops"), REAL_MIN("bf16_tflops", 0), REAL_MIN("fp16_tflops", 0),
     REAL_OPT("tf32_tflops"), REAL_OPT("fp8_tflops"), REAL_OPT("link_gbs"), REAL_OPT("network_gbs"),
     TEXT_OPT("interconnect"), TEXT_OPT("compute_capability"), TEXT("match"),

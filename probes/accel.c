@@ -1,7 +1,8 @@
 /* Accelerator detection, one quick_vendors row a vendor with its quick and full detection:
  * NVIDIA through NVML and the CUDA driver loaded with dlopen (the binary needs neither), AMD
  * through the kernel's kfd topology and drm, TPUs and Ascend NPUs through their device nodes and
- * environment, Apple through sysctl. */
+ * environment, AWS Neuron devices and Intel Gaudi through their drivers' sysfs trees and device
+ * nodes, Apple through sysctl. */
 #include "probes/probe.h"
 #include "probes/quick.h"
 #include "engine/libpath.h"
@@ -276,6 +277,123 @@ static int quick_ascend(struct quick_hw *out)
     return 1;
 }
 
+/* --- AWS Trainium and Inferentia (Neuron), Intel Gaudi --------------------------------------- */
+
+/* What one scan of a vendor's device files found, shared by its quick and full detection. */
+struct dev_scan {
+    int count;
+    char name[128];     /* the device as the driver's files name it, "" when they do not */
+    char evidence[160]; /* the files counted */
+    char note[160];     /* the evidence and what else the files say */
+};
+
+/* The quick look's answer from a scan: 1 when it found devices. */
+static int quick_from_scan(const struct dev_scan *s, struct quick_hw *out)
+{
+    if (s->count <= 0) return 0;
+    out->count = s->count;
+    snprintf(out->name, sizeof out->name, "%s", s->name);
+    snprintf(out->evidence, sizeof out->evidence, "%s", s->evidence);
+    return 1;
+}
+
+/* The full detection's entry from a scan, `bare` naming a device whose files give no name. */
+static void full_from_scan(const struct dev_scan *s, const char *kind, const char *bare, struct probe_hw *hw)
+{
+    if (s->count <= 0 || hw->naccel >= PROBE_MAX_ACCEL) return;
+    struct probe_accel *a = &hw->accel[hw->naccel++];
+    memset(a, 0, sizeof *a);
+    snprintf(a->kind, sizeof a->kind, "%s", kind);
+    snprintf(a->name, sizeof a->name, "%s", s->name[0] ? s->name : bare);
+    a->count = s->count;
+    snprintf(a->note, sizeof a->note, "%s", s->note);
+}
+
+/* The Neuron driver makes one sysfs directory per device under
+ * /sys/devices/virtual/neuron_device (neuron0, neuron1, ...), with core_count and
+ * info/architecture/device_name (the Neuron sysfs user guide), and the device nodes /dev/neuron0..;
+ * the sysfs tree is counted first, the device nodes when it is missing. */
+static void scan_neuron(struct dev_scan *s)
+{
+    static const char *const dir = "/sys/devices/virtual/neuron_device";
+    char first[64], path[256], line[96] = "";
+    memset(s, 0, sizeof *s);
+    if ((s->count = sysfs_count(dir, "neuron", 1, first, sizeof first)) > 0) {
+        snprintf(path, sizeof path, "%s/%s/info/architecture/device_name", dir, first);
+        if (!sysfs_line(path, line, sizeof line)) {
+            snprintf(path, sizeof path, "%s/%s/info/architecture/device_type", dir, first);
+            sysfs_line(path, line, sizeof line);
+        }
+        if (line[0]) snprintf(s->name, sizeof s->name, "AWS %s", line);
+        snprintf(s->evidence, sizeof s->evidence, "%s (%d)", dir, s->count);
+        snprintf(path, sizeof path, "%s/%s/core_count", dir, first);
+        int cores = sysfs_line(path, line, sizeof line) ? atoi(line) : 0;
+        if (cores > 0) snprintf(s->note, sizeof s->note, "%.120s, %d NeuronCores each", s->evidence, cores);
+        else snprintf(s->note, sizeof s->note, "%s", s->evidence);
+    } else if ((s->count = sysfs_count("/dev", "neuron", 1, NULL, 0)) > 0) {
+        snprintf(s->evidence, sizeof s->evidence, "/dev/neuron* (%d)", s->count);
+        snprintf(s->note, sizeof s->note, "%s", s->evidence);
+    }
+}
+
+static void detect_trainium(struct probe_hw *hw)
+{
+    struct dev_scan s;
+    scan_neuron(&s);
+    full_from_scan(&s, "trainium", "AWS Neuron device", hw);
+}
+
+static int quick_trainium(struct quick_hw *out)
+{
+    struct dev_scan s;
+    scan_neuron(&s);
+    return quick_from_scan(&s, out);
+}
+
+/* The habanalabs driver registers its devices with the kernel's accel subsystem (/dev/accel/accelN,
+ * /sys/class/accel/accelN), whose sysfs attributes sit under device/: the PCI vendor 0x1da3
+ * (PCI_VENDOR_ID_HABANALABS) tells them from other accel devices, device_type names the ASIC
+ * (GAUDI2, ...). Kernels before the accel subsystem had /sys/class/habanalabs/hlN and /dev/hlN. */
+static void scan_gaudi(struct dev_scan *s)
+{
+    char path[128], line[64], type[64] = "";
+    memset(s, 0, sizeof *s);
+    for (int i = 0; i < 64; i++) {
+        snprintf(path, sizeof path, "/sys/class/accel/accel%d/device/vendor", i);
+        if (!sysfs_line(path, line, sizeof line) || strcmp(line, "0x1da3") != 0) continue;
+        if (s->count++ == 0) {
+            snprintf(path, sizeof path, "/sys/class/accel/accel%d/device/device_type", i);
+            sysfs_line(path, type, sizeof type);
+        }
+    }
+    char first[64];
+    if (s->count > 0) {
+        snprintf(s->evidence, sizeof s->evidence, "/sys/class/accel, habanalabs vendor 0x1da3 (%d)", s->count);
+    } else if ((s->count = sysfs_count("/sys/class/habanalabs", "hl", 1, first, sizeof first)) > 0) {
+        snprintf(path, sizeof path, "/sys/class/habanalabs/%s/device_type", first);
+        sysfs_line(path, type, sizeof type);
+        snprintf(s->evidence, sizeof s->evidence, "/sys/class/habanalabs (%d)", s->count);
+    } else if ((s->count = sysfs_count("/dev", "hl", 1, NULL, 0)) > 0) {
+        snprintf(s->evidence, sizeof s->evidence, "/dev/hl* (%d)", s->count);
+    }
+    if (type[0]) snprintf(s->name, sizeof s->name, "Intel Gaudi (%s)", type);
+    snprintf(s->note, sizeof s->note, "%s", s->evidence);
+}
+
+static void detect_gaudi(struct probe_hw *hw)
+{
+    struct dev_scan s;
+    scan_gaudi(&s);
+    full_from_scan(&s, "gaudi", "Intel Gaudi", hw);
+}
+
+static int quick_gaudi(struct quick_hw *out)
+{
+    struct dev_scan s;
+    scan_gaudi(&s);
+    return quick_from_scan(&s, out);
+}
+
 static const char *sysctl_value(const char *text, const char *key, char *out, size_t n)
 {
     size_t klen = strlen(key);
@@ -358,6 +476,8 @@ const struct quick_vendor quick_vendors[] = {
     {"amd", quick_amd, detect_amd},
     {"tpu", quick_tpu, detect_tpu},
     {"ascend", quick_ascend, detect_ascend},
+    {"trainium", quick_trainium, detect_trainium},
+    {"gaudi", quick_gaudi, detect_gaudi},
     {"apple", quick_apple, detect_apple},
 };
 const int quick_nvendors = (int)(sizeof quick_vendors / sizeof quick_vendors[0]);

@@ -36,7 +36,7 @@ struct probe_cpu {
 };
 
 struct probe_accel {
-    char kind[16];             /* nvidia, amd, tpu, apple, ascend */
+    char kind[16];             /* nvidia, amd, tpu, apple, ascend, trainium, gaudi */
     char name[128];
     int count;
     uint64_t memory_bytes;     /* per device, 0 when unknown */

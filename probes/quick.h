@@ -5,7 +5,7 @@
 #define FWADVISOR_PROBES_QUICK_H
 
 struct quick_hw {
-    char kind[16];       /* nvidia, amd, tpu, ascend, apple or cpu */
+    char kind[16];       /* nvidia, amd, tpu, ascend, trainium, gaudi, apple or cpu */
     int count;           /* accelerators found (0 for cpu) */
     char name[128];      /* accelerator or CPU model when known, else "" */
     char evidence[160];  /* what was found, e.g. "/proc/driver/nvidia/gpus (8 entries)" */

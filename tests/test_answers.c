@@ -133,7 +133,7 @@ static struct bad bads[] = {
     {"{\"colour\": \"red\"}", 0, "unknown key 'colour' (keys: stage, hardware"},
     {"{\"stage\": \"prod\"}", 0, "key 'stage': 'prod' is not one of learning, research, prototype, production"},
     {"stage=prod", 1, "key 'stage': 'prod' is not one of learning, research, prototype, production"},
-    {"{\"hardware\": \"gpu\"}", 0, "'gpu' is not one of auto, nvidia, amd, tpu, apple, intel, ascend, cpu"},
+    {"{\"hardware\": \"gpu\"}", 0, "'gpu' is not one of auto, nvidia, amd, tpu, apple, intel, ascend, trainium, gaudi, cpu"},
     {"{\"devices\": 2.5}", 0, "key 'devices': 2.5 is not a whole number from 1 to 1e+15"},
     {"{\"devices\": 0}", 0, "key 'devices': 0 is not a whole number from 1 to 1e+15"},
     {"devices=eight", 1, "key 'devices': 'eight' is not a whole number from 1 to 1e+15"},

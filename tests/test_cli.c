@@ -153,7 +153,7 @@ Test(cli, kb_show_framework_with_scores_and_sources)
     cr_expect_str_eq(cJSON_GetObjectItem(doc, "kind")->valuestring, "framework");
     /* 12 criteria scored per framework; hardware_fit is scored per platform (hw_support.fit). */
     cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "scores")), 12);
-    cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "hardware")), 7);
+    cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "hardware")), 9);
     cr_expect_gt(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "distributed")), 0);
     cr_expect_gt(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "sources")), 0);
     cJSON_Delete(doc);

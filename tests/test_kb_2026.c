@@ -114,12 +114,12 @@ Test(kb_2026, blackwell_fp32_peaks_follow_nvidia)
     cr_expect_eq(accel("tf32_tflops", "gb200"), 1250, "180 PF sparse per rack, dense is half, per GPU");
 }
 
-/* Gaudi 3 keeps the 'intel' vendor id but runs the Gaudi software stack: its source says so and
- * cites Intel's Gaudi documentation. */
+/* Gaudi 3 is filed under its own vendor id, gaudi (not intel, whose rows are Intel GPUs), and
+ * runs the Gaudi software stack: its source says so and cites Intel's Gaudi documentation. */
 Test(kb_2026, gaudi3_names_its_own_software_stack)
 {
     char t[512];
-    cr_expect_str_eq(text_of("SELECT vendor FROM accelerators WHERE id = ?1", "gaudi3", t, sizeof t), "intel");
+    cr_expect_str_eq(text_of("SELECT vendor FROM accelerators WHERE id = ?1", "gaudi3", t, sizeof t), "gaudi");
     cr_expect_str_eq(text_of("SELECT interconnect FROM accelerators WHERE id = ?1", "gaudi3", t, sizeof t),
                      "24 x 200 GbE RoCE on chip: 21 to the node's 7 peers, 3 to scale-out; Intel Gaudi software "
                      "(PyTorch hpu device), not XPU");

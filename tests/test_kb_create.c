@@ -314,6 +314,47 @@ Test(kb_create, version_2_databases_gain_the_accelerator_columns)
     kb_close(k);
 }
 
+/* A schema-3 file: its accelerators table checks the vendor against the six vendors of then, and
+ * Gaudi 3 sits under intel. The upgrade rebuilds the table with the vendors of now, keeps the
+ * user's accelerator and reloads the built-in facts: Gaudi 3 under gaudi, Trainium2 in. */
+Test(kb_create, version_3_databases_gain_the_trainium_and_gaudi_vendors)
+{
+    kb *k;
+    cr_assert_eq(kb_open(db, 0, &k, err, sizeof err), KB_OK, "%s", err);
+    char create[4096] = "";
+    sqlite3_stmt *st;
+    cr_assert_eq(sqlite3_prepare_v2(kb_db(k), "SELECT sql FROM sqlite_master WHERE name = 'accelerators'", -1, &st, NULL),
+                 SQLITE_OK);
+    if (sqlite3_step(st) == SQLITE_ROW) snprintf(create, sizeof create, "%s", (const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    kb_close(k);
+    char *added = strstr(create, ", 'trainium', 'gaudi'");
+    cr_assert(added, "%s", create);
+    memmove(added, added + strlen(", 'trainium', 'gaudi'"), strlen(added + strlen(", 'trainium', 'gaudi'")) + 1);
+    char sql[6000];
+    snprintf(sql, sizeof sql,
+             "CREATE TABLE kept AS SELECT * FROM accelerators WHERE vendor <> 'trainium';"
+             " UPDATE kept SET vendor = 'intel' WHERE vendor = 'gaudi'; DROP TABLE accelerators; %s;"
+             " INSERT INTO accelerators SELECT * FROM kept; DROP TABLE kept;"
+             " INSERT INTO accelerators (id, name, vendor, memory_gb, bandwidth_gbs, fp32_tflops, bf16_tflops, fp16_tflops,"
+             " match, source, as_of, origin) VALUES ('my-gpu', 'My GPU', 'nvidia', 16, 500, 10, 40, 40, 'my gpu',"
+             " 'hw-nvidia-a100', '2026-12-01', 'user'); PRAGMA user_version = 3;",
+             create);
+    raw_exec(db, sql);
+    sqlite3 *h;
+    cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
+    cr_expect_neq(sqlite3_exec(h, "UPDATE accelerators SET vendor = 'gaudi' WHERE id = 'gaudi3'", NULL, NULL, NULL), SQLITE_OK,
+                  "the version-3 table refuses the new vendor");
+    sqlite3_close(h);
+    cr_assert_eq(kb_open(db, 0, &k, err, sizeof err), KB_OK, "%s", err);
+    cr_expect_eq(query_int(kb_db(k), "PRAGMA user_version"), KB_SCHEMA_VERSION);
+    cr_expect_eq(query_int(kb_db(k), "SELECT count(*) FROM accelerators WHERE id = 'gaudi3' AND vendor = 'gaudi'"), 1);
+    cr_expect_eq(query_int(kb_db(k), "SELECT count(*) FROM accelerators WHERE id = 'trainium2' AND vendor = 'trainium'"), 1);
+    cr_expect_eq(query_int(kb_db(k), "SELECT count(*) FROM accelerators WHERE id = 'my-gpu' AND origin = 'user'"), 1);
+    cr_expect_eq(query_int(kb_db(k), "SELECT count(*) FROM sqlite_master WHERE name = 'accelerators_v3'"), 0);
+    kb_close(k);
+}
+
 Test(kb_create, refresh_leaves_probe_runs_alone)
 {
     kb *k;

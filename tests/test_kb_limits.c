@@ -372,14 +372,14 @@ Test(kb_limits, thirty_two_frameworks_import_and_recommend_a_thirty_third_is_ref
     free(all), free(fit), free(one);
 }
 
-/* Hardware platforms: 7 built-in and 25 imported make 32. A strategy's platforms, a set of about
+/* Hardware platforms: 9 built-in and 23 imported make 32. A strategy's platforms, a set of about
  * a thousand bytes here, are read whole: NVIDIA, named last, is among them (a 256-byte copy once
  * cut it off), so the strategy a rule prefers is chosen. A 33rd platform is refused. */
 Test(kb_limits, thirty_two_hardware_platforms_import_and_recommend_a_thirty_third_is_refused)
 {
-    char *all = hardware_doc(0, 26, 0, "26.json"), *fit = hardware_doc(0, 25, 1, "25.json"), *one = hardware_doc(25, 1, 0, "1.json");
+    char *all = hardware_doc(0, 24, 0, "24.json"), *fit = hardware_doc(0, 23, 1, "23.json"), *one = hardware_doc(23, 1, 0, "1.json");
     refused(all, "hardware would hold 33 rows; this build handles at most 32");
-    cr_expect_eq(count_rows("hardware"), 7);
+    cr_expect_eq(count_rows("hardware"), 9);
     imports(fit);
     cr_expect_eq(count_rows("hardware"), 32);
     cJSON *doc = recommend_json(NULL);
@@ -437,7 +437,7 @@ Test(kb_limits, a_file_written_past_the_limits_by_another_tool_is_refused_with_s
         {"frameworks", "INSERT INTO frameworks (id, name, version, released, summary, source, as_of, origin) "
                        "VALUES ('zz-%02d', 'Z', '1', '2025', 's', 'seed-000', '2026-01-01', 'user')", 8},
         {"hardware", "INSERT INTO hardware (id, name, summary, source, as_of, origin) "
-                     "VALUES ('zz-%02d', 'Z', 's', 'seed-000', '2026-01-01', 'user')", 7},
+                     "VALUES ('zz-%02d', 'Z', 's', 'seed-000', '2026-01-01', 'user')", 9},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         for (int i = cases[c].builtin; i < 33; i++) {

@@ -55,8 +55,9 @@ Test(kb_seed, every_design_id_exists)
                                              "torchrec", "jax-sharding", "horovod", NULL};
     static const char *const runtimes[] = {"none", "litert", "executorch", "onnxruntime", "coreml", "tf-serving",
                                            "triton", "tfjs", "vllm", "sglang", "tensorrt-llm", "tensorrt", "openvino",
-                                           "jetstream", "mindie", "paddle-lite", "mindspore-lite", NULL};
-    static const char *const hardware[] = {"nvidia", "amd", "tpu", "apple", "intel", "ascend", "cpu", NULL};
+                                           "jetstream", "mindie", "paddle-lite", "mindspore-lite", "vllm-neuron",
+                                           "vllm-gaudi", NULL};
+    static const char *const hardware[] = {"nvidia", "amd", "tpu", "apple", "intel", "ascend", "trainium", "gaudi", "cpu", NULL};
     expect_ids("frameworks", frameworks);
     expect_ids("strategies", strategies);
     expect_ids("runtimes", runtimes);
@@ -120,7 +121,7 @@ Test(kb_seed, every_source_is_cited_or_described)
 Test(kb_seed, accelerator_catalog_has_dense_peaks)
 {
     cr_expect_geq(count("SELECT count(*) FROM accelerators", NULL), 15);
-    static const char *const vendors[] = {"nvidia", "amd", "tpu", "apple", "ascend", NULL};
+    static const char *const vendors[] = {"nvidia", "amd", "tpu", "apple", "ascend", "trainium", "gaudi", NULL};
     for (const char *const *v = vendors; *v; v++)
         cr_expect_gt(count("SELECT count(*) FROM accelerators WHERE vendor = ?", *v), 0, "no %s device", *v);
     /* Dense figures: BF16 never above FP16 tensor throughput, and H100/H200 dense BF16 below the

@@ -20,6 +20,8 @@ static struct tree_case trees[] = {
     {"amd-mi300x", "amd", 2, ""},
     {"tpu-v5e", "tpu", 4, ""},
     {"ascend-910b", "ascend", 8, ""},
+    {"trainium2", "trainium", 16, "AWS Trainium2"},
+    {"gaudi3", "gaudi", 8, "Intel Gaudi (GAUDI3)"},
     {"cpu-only", "cpu", 0, "Intel(R) Xeon(R) Gold 6354 CPU @ 3.00GHz"},
 };
 

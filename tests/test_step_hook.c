@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "engine/engine.h"
 #include "engine/gpt.h"
@@ -309,8 +310,8 @@ static void use_tree(const char *name)
 
 Test(vendors, rows_in_precedence_order)
 {
-    static const char *const kinds[] = {"nvidia", "amd", "tpu", "ascend", "apple"};
-    cr_assert_eq(quick_nvendors, 5);
+    static const char *const kinds[] = {"nvidia", "amd", "tpu", "ascend", "trainium", "gaudi", "apple"};
+    cr_assert_eq(quick_nvendors, 7);
     for (int v = 0; v < quick_nvendors; v++) {
         cr_expect_str_eq(quick_vendors[v].kind, kinds[v]);
         cr_expect(quick_vendors[v].quick && quick_vendors[v].full);
@@ -323,6 +324,7 @@ Test(vendors, each_row_on_its_recorded_tree)
 {
     static const struct { const char *tree; int row, count; } cases[] = {
         {"nvidia-h100", 0, 2}, {"nvidia-no-driver", 0, 1}, {"amd-mi300x", 1, 2}, {"tpu-v5e", 2, 4}, {"ascend-910b", 3, 8},
+        {"trainium2", 4, 16}, {"gaudi3", 5, 8}, {"gaudi2-hl", 5, 8},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         use_tree(cases[c].tree);
@@ -350,6 +352,65 @@ Test(vendors, each_row_on_its_recorded_tree)
         quick_detect(&all, 0);
         cr_expect_str_eq(all.kind, quick_vendors[cases[c].row].kind, "%s", cases[c].tree);
     }
+}
+
+/* The Neuron and habanalabs drivers' own files name the device: the quick look and the full
+ * detection both report it, and the Neuron tree's core count reaches the note. */
+Test(vendors, trainium_and_gaudi_names_from_their_drivers)
+{
+    static const struct { const char *tree; int row; const char *name, *note; } cases[] = {
+        {"trainium2", 4, "AWS Trainium2", "/sys/devices/virtual/neuron_device (16), 8 NeuronCores each"},
+        {"gaudi3", 5, "Intel Gaudi (GAUDI3)", "/sys/class/accel, habanalabs vendor 0x1da3 (8)"},
+        {"gaudi2-hl", 5, "Intel Gaudi (GAUDI2)", "/sys/class/habanalabs (8)"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        use_tree(cases[c].tree);
+        struct quick_hw q;
+        memset(&q, 0, sizeof q);
+        cr_expect_eq(quick_vendors[cases[c].row].quick(&q), 1, "%s", cases[c].tree);
+        cr_expect_str_eq(q.name, cases[c].name, "%s", cases[c].tree);
+        struct probe_hw *hw = calloc(1, sizeof *hw);
+        cr_assert(hw);
+        quick_vendors[cases[c].row].full(hw);
+        cr_expect_eq(hw->naccel, 1, "%s", cases[c].tree);
+        cr_expect_str_eq(hw->accel[0].name, cases[c].name, "%s", cases[c].tree);
+        cr_expect_str_eq(hw->accel[0].note, cases[c].note, "%s", cases[c].tree);
+        free(hw);
+    }
+}
+
+/* An accel-subsystem device of another vendor (a TPU's 0x1ae0) is not a Gaudi, and a Neuron
+ * device node alone is still a Neuron device. */
+Test(vendors, gaudi_needs_the_habanalabs_vendor)
+{
+    char root[] = "/tmp/fwadvisor-accel-XXXXXX";
+    cr_assert(mkdtemp(root));
+    char path[256];
+    static const char *const dirs[] = {"/sys", "/sys/class", "/sys/class/accel", "/sys/class/accel/accel0",
+                                       "/sys/class/accel/accel0/device", "/dev"};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        snprintf(path, sizeof path, "%s%s", root, dirs[i]);
+        cr_assert_eq(mkdir(path, 0700), 0, "%s", path);
+    }
+    snprintf(path, sizeof path, "%s/sys/class/accel/accel0/device/vendor", root);
+    FILE *f = fopen(path, "w");
+    cr_assert(f);
+    fputs("0x1ae0\n", f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/dev/neuron0", root);
+    cr_assert((f = fopen(path, "w")));
+    fclose(f);
+    setenv("FWADVISOR_SYSROOT", root, 1);
+    struct quick_hw q;
+    memset(&q, 0, sizeof q);
+    cr_expect_eq(quick_vendors[5].quick(&q), 0, "a non-Habana accel device read as a Gaudi");
+    memset(&q, 0, sizeof q);
+    cr_expect_eq(quick_vendors[4].quick(&q), 1);
+    cr_expect_eq(q.count, 1);
+    cr_expect_str_eq(q.evidence, "/dev/neuron* (1)");
+    unsetenv("FWADVISOR_SYSROOT");
+    snprintf(path, sizeof path, "rm -rf '%s'", root);
+    cr_expect_eq(system(path), 0);
 }
 
 Test(vendors, none_on_a_cpu_only_tree)

@@ -248,3 +248,81 @@ INSERT INTO hw_support (framework, hardware, level, since, fit, os_support, note
  ('mindspore', 'cpu', 'supported', '', 6, '{}',
   'CPU builds for Linux, Windows and macOS.',
   'mindspore-2.5', '', '2026-11-30');
+
+-- Trainium and Gaudi as platforms of their own -----------------------------------------------
+-- AWS Trainium and Inferentia run the Neuron SDK; Intel Gaudi runs the Intel Gaudi software
+-- (HPU devices), not the oneAPI/XPU stack of the `intel` platform. Every row below was checked
+-- against the vendor's documentation on 2026-12-02 (the date read is in each source's note).
+
+INSERT INTO sources (id, title, url, published, note) VALUES
+ ('neuron-torchneuron', 'AWS Neuron documentation: TorchNeuron, native PyTorch on AWS Neuron',
+  'https://awsdocs-neuron.readthedocs-hosted.com/en/latest/torch/index.html', '2026-09-01',
+  'TorchNeuron, the native PyTorch back-end (PrivateUse1, device "neuron"), is in public beta in Neuron 2.33 on Trainium2 and Trainium3: eager mode, torch.compile(backend="neuron"), and torch.distributed with DDP, FSDP2, tensor and sequence parallelism (DTensor), pipeline and context parallelism; the best-practice guide targets PyTorch 2.14 with torch-neuronx 2.14.3.0 and says unsupported operators fall back to the CPU by default. Read 2026-12-02.'),
+ ('neuron-pytorch', 'AWS Neuron documentation: PyTorch support on Neuron',
+  'https://awsdocs-neuron.readthedocs-hosted.com/en/v2.29.1/frameworks/torch/index.html', '2026-01-22',
+  'Three levels: TorchNeuron Native (recommended for new work), PyTorch NeuronX (torch-neuronx, XLA-based, supported for training and inference on Trn1, Trn2, Inf2) and PyTorch Neuron (torch-neuron, archived). Read 2026-12-02.'),
+ ('neuron-jax', 'AWS Neuron documentation: Install JAX for Neuron',
+  'https://awsdocs-neuron.readthedocs-hosted.com/en/v2.33.0/setup/jax/index.html', '2026-09-30',
+  'JAX NeuronX (libneuronxla, a PJRT plug-in, and the jax-neuronx meta-package) is in beta on Inf2, Trn1, Trn2 and Trn3 with JAX 0.10 and later; Neuron 2.34 adds JAX 0.11.2. Read 2026-12-02.'),
+ ('neuron-tensorflow', 'AWS Neuron documentation: Inference on Inf2 and Trn1 with tensorflow-neuronx (archived)',
+  'https://awsdocs-neuron.readthedocs-hosted.com/en/latest/archive/tensorflow/tensorflow-neuronx-inference.html', '2026-03-11',
+  'Archived: TensorFlow is no longer officially supported by the AWS Neuron SDK; tensorflow-neuronx covered inference only (Inf2, Trn1), and tensorflow-neuron for Inf1 reached end of support with Neuron 2.31. Read 2026-12-02.'),
+ ('neuron-nxd-archive', 'AWS Neuron documentation: NxD Training (archived)',
+  'https://awsdocs-neuron.readthedocs-hosted.com/en/latest/archive/nxd-training/index.html', 'undated',
+  'NxD Training (NeuronX Distributed Training: data, tensor, sequence and pipeline parallelism, ZeRO-1) and the XLA-based torch-neuronx training flow reached end of support with Neuron 2.32 and are archived; new PyTorch training on Trainium uses TorchNeuron. (The NxD Core training page of the same docs calls NxD Training maintenance status, still patched.) Read 2026-12-02.'),
+ ('gaudi-support-matrix', 'Intel Gaudi documentation: Support Matrix (Intel Gaudi software 1.23.0)',
+  'https://docs.habana.ai/en/latest/Support_Matrix/Support_Matrix.html', 'undated',
+  'Gaudi 2 and Gaudi 3 on Ubuntu 22.04.5 and 24.04.2, RHEL 9.4 and 9.6, TencentOS 3.1 and OpenCloudOS 9.2; PyTorch 2.9 is the one framework listed; DeepSpeed forked from 0.14.4, Megatron-LM forked from core_r0.13.0, a vLLM fork of v0.9.0.1 and the vLLM Hardware Plugin for Intel Gaudi, Optimum for Intel Gaudi 1.20.0 with Transformers 4.55.4. Read 2026-12-02.'),
+ ('gaudi-matrix-1.14', 'Intel Gaudi documentation: Support Matrix v1.14.0',
+  'https://docs.habana.ai/en/latest/Support_Matrix/Support_Matrix_v1.14.0.html', 'undated',
+  'The last matrix with TensorFlow (2.15.0) and Intel Gaudi Horovod; from 1.15.0 the matrices list PyTorch only. Read 2026-12-02.'),
+ ('paddle-intel-hpu', 'PaddleCustomDevice: the Intel HPU (Gaudi) back-end (backends/intel_hpu)',
+  'https://github.com/PaddlePaddle/PaddleCustomDevice/tree/develop/backends/intel_hpu', 'undated',
+  'A PaddlePaddle custom-device plug-in for Habana HPUs built from source against a develop build of Paddle (device type intel_hpu); Intel''s own support matrix does not list PaddlePaddle. Read 2026-12-02.');
+
+INSERT INTO hardware (id, name, summary, source, as_of) VALUES
+ ('trainium', 'AWS Trainium and Inferentia (Neuron SDK)',
+  'AWS''s own accelerators on EC2 Trn and Inf instances, Linux only, programmed through the Neuron SDK: PyTorch through the native TorchNeuron back-end (public beta on Trn2 and Trn3; the XLA-based torch-neuronx training flow and NxD Training ended with Neuron 2.32), JAX through a beta PJRT plug-in, no TensorFlow any more.',
+  'neuron-pytorch', '2026-12-02'),
+ ('gaudi', 'Intel Gaudi (Intel Gaudi software)',
+  'Intel''s Gaudi 2 and Gaudi 3 accelerators (HPU devices) on Linux, with their own software stack rather than Intel''s GPU (XPU) stack: PyTorch is the one framework supported, with Intel''s DeepSpeed and Megatron-LM forks and vLLM through vllm-gaudi.',
+  'gaudi-support-matrix', '2026-12-02');
+
+INSERT INTO hw_support (framework, hardware, level, since, fit, os_support, note, source, also, as_of) VALUES
+ ('pytorch', 'trainium', 'experimental', '2.13', 6, '{}',
+  'TorchNeuron, the native back-end AWS recommends for new work (device "neuron", eager and torch.compile(backend="neuron"), DDP and FSDP2), is in public beta in Neuron 2.33 with PyTorch 2.13 and 2.14 on Trn2 and Trn3; the XLA-based torch-neuronx training flow and NxD Training reached end of support with Neuron 2.32. Linux only.',
+  'neuron-torchneuron', 'neuron-nxd-archive,neuron-pytorch', '2026-12-02'),
+ ('tensorflow', 'trainium', 'none', '', 0, '{}',
+  'No longer officially supported by the Neuron SDK: tensorflow-neuronx was inference only (Inf2, Trn1) and is archived; there is no training path.',
+  'neuron-tensorflow', '', '2026-12-02'),
+ ('jax', 'trainium', 'experimental', '0.10', 5, '{}',
+  'JAX NeuronX, a PJRT plug-in (libneuronxla with the jax-neuronx meta-package), in beta on Inf2, Trn1, Trn2 and Trn3; some JAX functionality may not be supported.',
+  'neuron-jax', '', '2026-12-02'),
+ ('keras', 'trainium', 'none', '', 1, '{}',
+  'Not among the frameworks the Neuron SDK documents (PyTorch and JAX); Keras 3 on its JAX or PyTorch back-end would run through the beta plug-ins untested.',
+  'neuron-pytorch', 'neuron-jax', '2026-12-02'),
+ ('fastai', 'trainium', 'none', '', 1, '{}',
+  'Not documented on Neuron; fastai''s PyTorch code would need the neuron device and is untested there.',
+  'neuron-pytorch', '', '2026-12-02'),
+ ('mlx', 'trainium', 'none', '', 0, '{}', 'MLX targets Apple GPUs, CUDA and CPUs; no Neuron back-end.', 'neuron-pytorch', '', '2026-12-02'),
+ ('paddlepaddle', 'trainium', 'none', '', 0, '{}', 'No Neuron back-end; the Neuron SDK documents PyTorch and JAX only.', 'neuron-pytorch', '', '2026-12-02'),
+ ('mindspore', 'trainium', 'none', '', 0, '{}', 'No Neuron back-end; MindSpore targets Ascend, GPUs and CPUs.', 'neuron-pytorch', '', '2026-12-02'),
+
+ ('pytorch', 'gaudi', 'first-class', '', 8, '{}',
+  'The one framework in Intel Gaudi software''s support matrix (1.23.0: PyTorch 2.9) on Gaudi 2 and Gaudi 3, through habana_frameworks.torch and the "hpu" device (eager and torch.compile); Linux only (Ubuntu 22.04 and 24.04, RHEL 9).',
+  'gaudi-support-matrix', 'gaudi-docs', '2026-12-02'),
+ ('tensorflow', 'gaudi', 'none', '', 0, '{}',
+  'Dropped from Intel Gaudi software after 1.14.0, whose matrix was the last to list TensorFlow (2.15.0); there is no current TensorFlow back-end.',
+  'gaudi-matrix-1.14', 'gaudi-support-matrix', '2026-12-02'),
+ ('jax', 'gaudi', 'none', '', 0, '{}', 'No JAX back-end: Intel Gaudi software''s matrix lists PyTorch only.', 'gaudi-support-matrix', '', '2026-12-02'),
+ ('keras', 'gaudi', 'none', '', 1, '{}',
+  'Not in Intel Gaudi software''s matrix; Keras 3 on its PyTorch back-end with the hpu device is undocumented and untested.',
+  'gaudi-support-matrix', '', '2026-12-02'),
+ ('fastai', 'gaudi', 'none', '', 1, '{}',
+  'Not in Intel Gaudi software''s matrix; fastai''s PyTorch code would need the hpu device and is untested there.',
+  'gaudi-support-matrix', '', '2026-12-02'),
+ ('mlx', 'gaudi', 'none', '', 0, '{}', 'No Gaudi back-end.', 'gaudi-support-matrix', '', '2026-12-02'),
+ ('paddlepaddle', 'gaudi', 'experimental', '', 3, '{}',
+  'Through the intel_hpu plug-in of PaddleCustomDevice, built from source against a develop build of Paddle; Intel''s own matrix does not list PaddlePaddle.',
+  'paddle-intel-hpu', 'gaudi-support-matrix', '2026-12-02'),
+ ('mindspore', 'gaudi', 'none', '', 0, '{}', 'No Gaudi back-end.', 'gaudi-support-matrix', '', '2026-12-02');

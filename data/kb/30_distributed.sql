@@ -140,37 +140,37 @@ INSERT INTO strategies (id, name, shards, scale, min_devices, status, memory_for
   'torchrec-docs', '2026-11-30');
 
 INSERT INTO strategy_frameworks (strategy, framework, hardware, note, source, as_of) VALUES
- ('single', 'pytorch', 'nvidia,amd,apple,intel,ascend,cpu', 'Plain nn.Module on one device (cuda, mps, xpu, npu or cpu); torch.amp for mixed precision. On a TPU use torch-xla.', 'seed-002', '2025-03-31'),
+ ('single', 'pytorch', 'nvidia,amd,apple,intel,ascend,trainium,gaudi,cpu', 'Plain nn.Module on one device (cuda, mps, xpu, npu or cpu); torch.amp for mixed precision. On a TPU use torch-xla.', 'seed-002', '2025-03-31'),
  ('single', 'tensorflow', 'nvidia,amd,intel,cpu', 'Default (no) strategy on one GPU or CPU; mixed precision through the Keras policy. On a TPU, TPUStrategy is required (tf-tpu).', 'tf-distribute', '2026-11-30'),
- ('single', 'jax', 'nvidia,amd,tpu,apple,intel,cpu', 'jax.jit on the default device (one TPU chip included).', 'jax-pmap-migrate', '2026-11-30'),
+ ('single', 'jax', 'nvidia,amd,tpu,apple,intel,trainium,cpu', 'jax.jit on the default device (one TPU chip included).', 'jax-pmap-migrate', '2026-11-30'),
  ('single', 'keras', 'nvidia,amd,tpu,apple,intel,cpu', 'model.fit on one device with any backend (JAX, TensorFlow, PyTorch).', 'dist-keras-distribution', '2026-11-30'),
  ('single', 'fastai', 'nvidia,amd,apple,intel,cpu', 'Learner on one device (PyTorch underneath).', 'seed-002', '2025-03-31'),
  ('single', 'mlx', 'apple,nvidia,cpu', 'MLX on the Apple-silicon GPU with unified memory (CUDA and CPU builds also exist on Linux).', 'fw-mlx-install', '2026-11-30'),
  ('single', 'paddlepaddle', 'nvidia,amd,apple,intel,ascend,cpu', 'Dynamic-graph training on one device (GPU, XPU or a PaddleCustomDevice plug-in).', 'paddle-3.0', '2025-04-01'),
  ('single', 'mindspore', 'ascend,nvidia,cpu', 'Single-device training in PyNative or Graph mode on Ascend, GPU or CPU.', 'dist-mindspore-parallel', '2026-11-30'),
 
- ('ddp', 'pytorch', 'nvidia,amd,intel,ascend,cpu', 'torch.nn.parallel.DistributedDataParallel, launched with torchrun (NCCL, RCCL, XCCL, HCCL or Gloo).', 'dist-pytorch-ddp', '2026-11-30'),
+ ('ddp', 'pytorch', 'nvidia,amd,intel,ascend,trainium,gaudi,cpu', 'torch.nn.parallel.DistributedDataParallel, launched with torchrun (NCCL, RCCL, XCCL, HCCL or Gloo).', 'dist-pytorch-ddp', '2026-11-30'),
  ('ddp', 'fastai', 'nvidia,amd,cpu', 'learn.distrib_ctx() with accelerate launch; PyTorch DDP through Hugging Face Accelerate.', 'dist-fastai-distributed', '2026-11-30'),
  ('ddp', 'keras', 'nvidia,amd,tpu,cpu', 'keras.distribution.DataParallel (replicated weights, sharded batch) on the JAX backend; with the TensorFlow backend use tf.distribute (tf-mirrored).', 'dist-keras-distribution', '2026-11-30'),
  ('ddp', 'mlx', 'apple,nvidia,cpu', 'mx.distributed.all_sum to average gradients across processes (MPI, ring, JACCL or NCCL back-end), started with mlx.launch; no wrapper class.', 'dist-mlx-distributed', '2026-11-30'),
  ('ddp', 'paddlepaddle', 'nvidia,ascend,cpu', 'paddle.DataParallel / fleet data parallel (ParallelMode.DATA_PARALLEL).', 'dist-paddle-parallelmode', '2026-11-30'),
  ('ddp', 'mindspore', 'ascend,nvidia,cpu', 'ParallelMode.DATA_PARALLEL via set_auto_parallel_context.', 'dist-mindspore-parallel', '2026-11-30'),
 
- ('fsdp', 'pytorch', 'nvidia,amd,intel,ascend', 'torch.distributed.fsdp.fully_shard (FSDP2, DTensor); FSDP1 FullyShardedDataParallel is deprecated.', 'fsdp2-docs', '2025-09-02'),
+ ('fsdp', 'pytorch', 'nvidia,amd,intel,ascend,trainium,gaudi', 'torch.distributed.fsdp.fully_shard (FSDP2, DTensor); FSDP1 FullyShardedDataParallel is deprecated.', 'fsdp2-docs', '2025-09-02'),
  ('fsdp', 'fastai', 'nvidia,amd', 'No first-class fastai API; possible through Hugging Face Accelerate''s FSDP plug-in under learn.distrib_ctx (not documented by fastai, test first).', 'dist-fastai-distributed', '2026-11-30'),
- ('fsdp-tp', 'pytorch', 'nvidia,amd', 'fully_shard over the data-parallel mesh dimension plus torch.distributed.tensor.parallel.parallelize_module over the tensor-parallel dimension of a 2D DeviceMesh (TorchTitan).', 'fsdp2-docs', '2026-11-30'),
+ ('fsdp-tp', 'pytorch', 'nvidia,amd,trainium', 'fully_shard over the data-parallel mesh dimension plus torch.distributed.tensor.parallel.parallelize_module over the tensor-parallel dimension of a 2D DeviceMesh (TorchTitan).', 'fsdp2-docs', '2026-11-30'),
 
- ('zero1', 'pytorch', 'nvidia,amd,intel,ascend', 'DeepSpeed zero_optimization stage 1, or native torch.distributed.optim.ZeroRedundancyOptimizer with DDP. Not on TPUs.', 'dist-torch-zero-optim', '2026-11-30'),
+ ('zero1', 'pytorch', 'nvidia,amd,intel,ascend,gaudi', 'DeepSpeed zero_optimization stage 1, or native torch.distributed.optim.ZeroRedundancyOptimizer with DDP. Not on TPUs.', 'dist-torch-zero-optim', '2026-11-30'),
  ('zero1', 'paddlepaddle', 'nvidia,ascend', 'group_sharded_parallel(level=''os'') (sharding stage 1).', 'dist-paddle-sharding', '2026-11-30'),
  ('zero1', 'mindspore', 'ascend', 'Optimizer parallel (enable_parallel_optimizer) shards optimizer states across data-parallel devices.', 'dist-mindspore-parallel', '2026-11-30'),
- ('zero2', 'pytorch', 'nvidia,amd,intel,ascend', 'DeepSpeed zero_optimization stage 2 (also through Accelerate or Lightning); DeepSpeed runs on CUDA, ROCm, Intel XPU and Ascend, not on TPUs.', 'deepspeed-zero', '2026-11-30'),
+ ('zero2', 'pytorch', 'nvidia,amd,intel,ascend,gaudi', 'DeepSpeed zero_optimization stage 2 (also through Accelerate or Lightning); DeepSpeed runs on CUDA, ROCm, Intel XPU, Ascend and Gaudi (Intel''s fork), not on TPUs or Trainium.', 'deepspeed-zero', '2026-11-30'),
  ('zero2', 'paddlepaddle', 'nvidia,ascend', 'group_sharded_parallel(level=''os_g'') (sharding stage 2).', 'dist-paddle-sharding', '2026-11-30'),
- ('zero3', 'pytorch', 'nvidia,amd,intel,ascend', 'DeepSpeed zero_optimization stage 3; FSDP2 is the native equivalent (see fsdp). Not on TPUs.', 'deepspeed-zero', '2026-11-30'),
+ ('zero3', 'pytorch', 'nvidia,amd,intel,ascend,gaudi', 'DeepSpeed zero_optimization stage 3; FSDP2 is the native equivalent (see fsdp). Not on TPUs.', 'deepspeed-zero', '2026-11-30'),
  ('zero3', 'paddlepaddle', 'nvidia,ascend', 'group_sharded_parallel(level=''p_g_os'') (sharding stage 3).', 'dist-paddle-sharding', '2026-11-30'),
  ('zero3-offload', 'pytorch', 'nvidia,amd,intel,ascend', 'DeepSpeed stage 3 with offload_optimizer (and optionally offload_param) device cpu or nvme (ZeRO-Infinity).', 'deepspeed-estimators', '2026-11-30'),
  ('zero3-offload', 'paddlepaddle', 'nvidia,ascend', 'group_sharded_parallel(..., offload=True) moves sharded states to CPU memory.', 'dist-paddle-sharding', '2026-11-30'),
 
- ('megatron', 'pytorch', 'nvidia,amd,ascend', 'Megatron-LM / Megatron Core (tensor, pipeline, data, expert and context parallel, distributed optimizer) on NVIDIA; AMD documents Megatron-Core through Primus on Instinct GPUs and Huawei adapts it to Ascend as MindSpeed. Never on TPUs.', 'dist-megatron-distopt', '2026-11-30'),
+ ('megatron', 'pytorch', 'nvidia,amd,ascend,gaudi', 'Megatron-LM / Megatron Core (tensor, pipeline, data, expert and context parallel, distributed optimizer) on NVIDIA; AMD documents Megatron-Core through Primus on Instinct GPUs and Huawei adapts it to Ascend as MindSpeed. Never on TPUs.', 'dist-megatron-distopt', '2026-11-30'),
  ('megatron', 'paddlepaddle', 'nvidia,ascend', 'fleet hybrid parallelism: tensor (mp), pipeline (pp), data and sharding degrees combined.', 'dist-paddle-parallelmode', '2026-11-30'),
  ('megatron', 'mindspore', 'ascend', 'Semi-automatic parallel: operator-level (tensor) parallel + pipeline parallel + optimizer parallel; AUTO_PARALLEL can search the strategy.', 'dist-mindspore-parallel', '2026-11-30'),
  ('torch-xla', 'pytorch', 'tpu', 'torch_xla SPMD: xs.Mesh with an fsdp axis and SpmdFullyShardedDataParallel (FSDPv2); TorchTPU is the native successor Google documents.', 'torch-xla-spmd', '2026-11-30'),
@@ -189,3 +189,18 @@ INSERT INTO strategy_frameworks (strategy, framework, hardware, note, source, as
  ('horovod', 'pytorch', 'nvidia,amd,cpu', 'horovod.torch: hvd.DistributedOptimizer and broadcast_parameters (legacy, last release 0.28.1).', 'horovod-0.28.1', '2023-06-07'),
  ('horovod', 'tensorflow', 'nvidia,amd,cpu', 'horovod.tensorflow: DistributedGradientTape / DistributedOptimizer (legacy, last release 0.28.1).', 'horovod-0.28.1', '2023-06-07'),
  ('horovod', 'keras', 'nvidia,amd,cpu', 'horovod.tensorflow.keras for tf.keras / Keras 2 only; no Keras 3 support in the last release (0.28.1).', 'horovod-0.28.1', '2023-06-07');
+
+-- Trainium and Gaudi ---------------------------------------------------------------------------
+-- The hardware lists above name trainium where TorchNeuron documents the PyTorch API (single
+-- device, DDP, FSDP2, tensor parallelism through DTensor: neuron-torchneuron) and JAX's single
+-- device (neuron-jax), and gaudi where Intel Gaudi software ships it (DDP, FSDP, its DeepSpeed
+-- fork for ZeRO 1-3 and its Megatron-LM fork: gaudi-support-matrix, gaudi-fsdp). No DeepSpeed,
+-- Horovod or Megatron-LM on Trainium: TorchNeuron's own torch.distributed takes their place, and
+-- Neuron's NxD Training library (3D parallelism, ZeRO-1) ended with Neuron 2.32
+-- (neuron-nxd-archive), so it is no strategy here. No JAX or TensorFlow strategy on Gaudi.
+-- Checked 2026-12-02.
+
+INSERT INTO sources (id, title, url, published, note) VALUES
+ ('gaudi-fsdp', 'Intel Gaudi documentation: Using Fully Sharded Data Parallel (FSDP) with Intel Gaudi',
+  'https://docs.habana.ai/en/latest/PyTorch/PyTorch_FSDP/Pytorch_FSDP.html', 'undated',
+  'PyTorch FSDP shards parameters, gradients and optimizer states across HPUs (eager mode with torch.compile); DDP runs over HCCL. Read 2026-12-02.');

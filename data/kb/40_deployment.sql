@@ -181,3 +181,23 @@ INSERT INTO runtime_frameworks (runtime, framework, path, note, source, as_of) V
  ('mindspore-lite', 'mindspore', 'native', 'mindspore.export to MINDIR, then converter_lite to .ms (device) or .mindir (cloud, Ascend).', 'mindspore-lite', '2026-11-30'),
  ('mindspore-lite', 'tensorflow', 'converter', 'converter_lite --fmk=TF (or TFLITE).', 'mindspore-lite', '2026-11-30'),
  ('mindspore-lite', 'pytorch', 'indirect', 'Export to ONNX, then converter_lite --fmk=ONNX.', 'mindspore-lite', '2026-11-30');
+
+-- Trainium and Gaudi ---------------------------------------------------------------------------
+-- LLM serving on the two platforms through the vendors' own vLLM plug-ins (checked 2026-12-02).
+
+INSERT INTO sources (id, title, url, published, note) VALUES
+ ('neuron-vllm', 'AWS Neuron documentation: vLLM Neuron, LLM serving on Neuron',
+  'https://awsdocs-neuron.readthedocs-hosted.com/en/latest/vllm-neuron/index.html', '2026-09-01',
+  'The vLLM Neuron plug-in (vllm-project/vllm-neuron, introduced in Neuron 2.31, in beta) is the recommended path for serving LLMs on Trainium (Trn2, Trn3): vllm serve with an OpenAI-compatible API, continuous batching, prefix caching, EAGLE3 speculative decoding, disaggregated inference, quantization; it replaces vLLM through NxD Inference (neuronx-distributed-inference), with a migration guide. Read 2026-12-02.');
+
+INSERT INTO runtimes (id, name, targets, hardware, kinds, status, summary, source, as_of) VALUES
+ ('vllm-neuron', 'vLLM Neuron (vLLM on AWS Trainium)', 'server', 'trainium', 'llm', 'current',
+  'vLLM with the Neuron plug-in (beta): the recommended LLM serving path on Trn2 and Trn3, with an OpenAI-compatible API, continuous batching and prefix caching; models NxD Inference serves migrate to it.',
+  'neuron-vllm', '2026-12-02'),
+ ('vllm-gaudi', 'vLLM on Intel Gaudi (vllm-gaudi)', 'server', 'gaudi', 'llm', 'current',
+  'vLLM through the vLLM Hardware Plugin for Intel Gaudi, developed by Intel''s Gaudi team outside the main vLLM repository, on Gaudi 2 and Gaudi 3 with Intel Gaudi software 1.24.0 or later.',
+  'vllm-gaudi', '2026-12-02');
+
+INSERT INTO runtime_frameworks (runtime, framework, path, note, source, as_of) VALUES
+ ('vllm-neuron', 'pytorch', 'converter', 'Hugging Face-format checkpoints of the supported models, compiled for NeuronCores when the server starts.', 'neuron-vllm', '2026-12-02'),
+ ('vllm-gaudi', 'pytorch', 'converter', 'Hugging Face-format checkpoints of the models vllm-gaudi supports, run on the hpu device.', 'vllm-gaudi', '2026-12-02');

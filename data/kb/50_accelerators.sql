@@ -175,5 +175,24 @@ INSERT INTO accelerators (id, name, vendor, memory_gb, bandwidth_gbs, fp32_tflop
   'HCCS within a node (figures not stored)', '', '910b', 1, 'hw-ascend-910b', '2026-12-01'),
  ('intel-max-1550', 'Intel Data Center GPU Max 1550 (one stack of two, FLAT mode, 64GB)', 'intel', 64, 1638.4, 26, 0, 419.5, 419.5, 0, 0, 0,
   'two stacks per card, each its own device in FLAT mode; Xe Link figures not stored', '', 'max 1550', 1, 'hw-intel-max1550', '2026-12-01'),
- ('gaudi3', 'Intel Gaudi 3 (HL-325L OAM)', 'intel', 128, 3670, 28.7, 0, 1835, 1835, 1835, 525, 75,
-  '24 x 200 GbE RoCE on chip: 21 to the node''s 7 peers, 3 to scale-out; Intel Gaudi software (PyTorch hpu device), not XPU', '', 'hl-325', 0, 'hw-intel-gaudi3', '2026-12-02');
+ ('gaudi3', 'Intel Gaudi 3 (HL-325L OAM)', 'gaudi', 128, 3670, 28.7, 0, 1835, 1835, 1835, 525, 75,
+  '24 x 200 GbE RoCE on chip: 21 to the node''s 7 peers, 3 to scale-out; Intel Gaudi software (PyTorch hpu device), not XPU', '', 'hl-325', 1, 'hw-intel-gaudi3', '2026-12-02');
+
+-- Trainium and Gaudi ---------------------------------------------------------------------------
+-- Gaudi 3 above is filed under its own platform, gaudi (Intel Gaudi software, not the XPU stack of
+-- `intel`), as the planner's usual Gaudi. AWS Trainium2 below, every figure from AWS's Neuron
+-- architecture page (read 2026-12-02): dense peaks in the columns, the sparse figure only in the
+-- source's note. Trainium3 is left out: AWS gives its MXFP8 rate as 3.75 x BF16, which the
+-- catalog's dense-FP8 check would read as a sparse figure. HBM in GiB as the other rows (see the head of this file).
+
+INSERT INTO sources (id, title, url, published, note) VALUES
+ ('hw-aws-trainium2', 'AWS Neuron documentation: Trainium2 architecture',
+  'https://awsdocs-neuron.readthedocs-hosted.com/en/latest/about-neuron/arch/neuron-hardware/trainium2.html', 'undated',
+  'Per chip (eight NeuronCore-v3): dense 1,299 FP8, 667 BF16/FP16/TF32 and 181 FP32 TFLOPS; 2,563 TFLOPS is the sparse FP8/FP16/BF16/TF32 figure, not stored. 96 GiB HBM at 2.9 TB/s; NeuronLink-v3 1.28 TB/s per chip (AWS does not say per direction: link_gbs stores half, 640, as for other two-way figures). Cross-instance network not given here (network 0: not estimated). Read 2026-12-02.');
+
+INSERT INTO accelerators (id, name, vendor, memory_gb, bandwidth_gbs, fp32_tflops, tf32_tflops, bf16_tflops, fp16_tflops,
+                          fp8_tflops, link_gbs, network_gbs, interconnect, compute_capability, match, planner_default,
+                          source, as_of) VALUES
+ ('trainium2', 'AWS Trainium2 (per chip)', 'trainium', 96, 2900, 181, 667, 667, 667, 1299, 640, 0,
+  'NeuronLink-v3 between the chips of an instance or UltraServer (1.28 TB/s per chip); EFA between instances not stored', '',
+  'trainium2', 1, 'hw-aws-trainium2', '2026-12-02');

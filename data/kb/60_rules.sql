@@ -329,3 +329,20 @@ INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, a
  ('pit-embedding-memory', 'pitfall', 'Replicating embedding tables',
   'In recommendation models the embedding tables are almost all of the parameters: shard them (TorchRec, ParameterServerStrategy, TPUEmbedding) instead of replicating them with plain data parallelism, and consider row-wise optimizers, which need a quarter of Adam''s state.',
   '{"model_kind": "recsys"}', '{}', 20, 'torchrec-docs', 'tf-ps', '2026-11-30');
+
+-- Trainium and Gaudi ---------------------------------------------------------------------------
+-- Serving preferences and pitfalls of the two platforms (vendor documentation, read 2026-12-02).
+
+INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, also, as_of) VALUES
+ ('rt-trainium-serving', 'rule_of_thumb', 'Serving on AWS Trainium',
+  'On Trainium, AWS recommends vLLM with the Neuron plug-in (vLLM Neuron) for LLMs; deployments on NxD Inference have a migration path to it.',
+  '{"deploy_hardware": "trainium", "not": {"deploy": "none"}}', '{"runtime": {"vllm-neuron": 4}}', 26, 'neuron-vllm', '', '2026-12-02'),
+ ('rt-gaudi-serving', 'rule_of_thumb', 'Serving on Intel Gaudi',
+  'On Gaudi, vLLM runs through Intel''s vllm-gaudi plug-in (Intel Gaudi software 1.24.0 or later); Intel''s older vLLM fork is frozen at v0.9.0.1.',
+  '{"deploy_hardware": "gaudi", "not": {"deploy": "none"}}', '{"runtime": {"vllm-gaudi": 4}}', 27, 'vllm-gaudi', 'gaudi-support-matrix', '2026-12-02'),
+ ('pit-neuron-cpu-fallback', 'pitfall', 'Silent CPU fallback on Trainium',
+  'TorchNeuron runs operators it does not support on the CPU by default: check that training really runs on the NeuronCores (seed 001 warns about silent CPU fallback), and expect compilation time when torch.compile(backend="neuron") meets new shapes.',
+  '{"hardware": "trainium"}', '{"concerns": {"frameworks": ["pytorch"]}}', 21, 'neuron-torchneuron', 'seed-001', '2026-12-02'),
+ ('pit-gaudi-not-xpu', 'pitfall', 'Gaudi is not an Intel GPU',
+  'Gaudi runs the Intel Gaudi software (torch device "hpu", habana_frameworks), not PyTorch''s XPU back-end or oneAPI; use Intel''s DeepSpeed and Megatron-LM forks that match the software release, and keep the driver, firmware and PyTorch build of one support-matrix row together.',
+  '{"hardware": "gaudi"}', '{}', 22, 'gaudi-support-matrix', 'gaudi-docs', '2026-12-02');
