@@ -616,6 +616,7 @@ int adv_recommend(const struct adv_kb *akb, const struct answers *answers, const
                  answers_str(&out->answers, ANS_OS), answers_str(&out->answers, ANS_HARDWARE));
     }
     if (answers_check_combination(&out->answers, err, errsz)) return KB_ERR_INPUT;
+    if ((status = adv_check_topology(akb, out, err, errsz)) != KB_OK) return status;
     adv_resolve_deploy_hardware(out);
     resolve_shape(akb, out);
     if ((status = resolve_inputs(akb, out, err, errsz)) != KB_OK) return status;
@@ -624,6 +625,7 @@ int adv_recommend(const struct adv_kb *akb, const struct answers *answers, const
     const unsigned char *applies = adv_applicable(akb, &out->answers);
     adv_choose_strategy(akb, out, fw, applies);
     adv_choose_runtime(akb, out, fw, applies);
+    adv_check_deploy_size(akb, out);
     const struct adv_memory *m = &out->memory;
     if (m->layout.batch_tokens > out->in.batch_tokens * 1.001)
         adv_assume(out, "Global batch %.3g tokens (the usual %.3g raised so that each of the %d data-parallel ranks%s has "
