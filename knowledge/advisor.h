@@ -252,6 +252,22 @@ struct adv_inference {
     char notes[4][240];           /* how the device, precisions and defaults were settled */
 };
 
+/* The deployment target's memory check (knowledge/advisor_deploy.c): the model's weights in bf16,
+ * int8 and int4 against what one app may use on the deploy_device. */
+enum adv_weight_format { ADV_WEIGHTS_BF16, ADV_WEIGHTS_INT8, ADV_WEIGHTS_INT4, ADV_WEIGHT_FORMATS };
+struct adv_deploy_fit {
+    int checked;            /* 1 when the target's memory is known and the check ran */
+    const char *device;     /* the deploy_device value */
+    double memory_gb;       /* the device's memory */
+    double share;           /* the part of it one model may take */
+    double budget_gb;       /* memory_gb x share */
+    double weights_gb[ADV_WEIGHT_FORMATS];
+    int fits;               /* the widest enum adv_weight_format whose weights fit; -1: none */
+    double largest_params;  /* the most parameters whose int4 weights fit */
+    int runtime_bits;       /* the fewest bits per weight the chosen runtime runs; 0: not known */
+    const char *source;     /* the budget's source */
+};
+
 struct adv_result {
     struct answers answers; /* defaults filled, hardware and device memory resolved */
     char hardware_source[16];  /* probe | answers | detected */
@@ -270,6 +286,7 @@ struct adv_result {
     int nruntime_reasons;
     struct adv_reason runtime_reasons[16];
     char deploy_hardware_note[224]; /* how deploy_hardware was settled */
+    struct adv_deploy_fit deploy_fit;
 
     /* The job: serving only plans no training (memory and time below stay unset and unshown);
      * a fine-tune's global batch is batch_sequences sequences (the knowledge base's), not the

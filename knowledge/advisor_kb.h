@@ -166,5 +166,12 @@ void adv_warn(struct adv_result *r, const char *fmt, ...) __attribute__((format(
 /* The distributed strategy and runtime for framework fw (-1: none eligible), into r. */
 void adv_choose_strategy(const struct adv_kb *akb, struct adv_result *r, int fw, const unsigned char *applies);
 void adv_choose_runtime(const struct adv_kb *akb, struct adv_result *r, int fw, const unsigned char *applies);
+/* Devices per node against what one node of the hardware holds (the devices_per_node fact):
+ * more than that with nodes answered is KB_ERR_INPUT naming devices and nodes; with nodes left out
+ * the fewest nodes that hold the devices evenly, stated in the assumptions (advisor_deploy.c). */
+int adv_check_topology(const struct adv_kb *akb, struct adv_result *r, char *err, size_t errsz);
+/* The deployment target's memory check into r->deploy_fit, with its reasons at the head of the
+ * runtime's and a warning when nothing fits; after adv_choose_runtime. */
+void adv_check_deploy_size(const struct adv_kb *akb, struct adv_result *r);
 
 #endif

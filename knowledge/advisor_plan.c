@@ -688,6 +688,7 @@ int adv_recommend(const struct adv_kb *akb, const struct answers *answers, const
                  answers_str(&out->answers, ANS_OS), answers_str(&out->answers, ANS_HARDWARE));
     }
     if (answers_check_combination(&out->answers, err, errsz)) return KB_ERR_INPUT;
+    if ((status = adv_check_topology(akb, out, err, errsz)) != KB_OK) return status;
     adv_resolve_deploy_hardware(out);
     resolve_shape(akb, out);
     if ((status = resolve_inputs(akb, out, err, errsz)) != KB_OK) return status;
@@ -696,6 +697,7 @@ int adv_recommend(const struct adv_kb *akb, const struct answers *answers, const
     const unsigned char *applies = adv_applicable(akb, &out->answers);
     adv_choose_strategy(akb, out, fw, applies);
     adv_choose_runtime(akb, out, fw, applies);
+    adv_check_deploy_size(akb, out);
     if (out->job == ADV_JOB_SERVE) { /* serving only: no training memory, time or offload to speak of */
         memset(&out->memory, 0, sizeof out->memory);
         return plan_serving(akb, out, fw, applies, err, errsz);

@@ -147,6 +147,19 @@ static const struct ans_choice recomputes[] = {
     {"selective", "Selective", "Attention's activations recomputed (Korthikanti et al.)."},
     {"full", "Full", "Every layer recomputed from its input: the least memory, a third more compute."},
 };
+static const struct ans_choice deploy_devices[] = {
+    {"auto", "The target's usual device (auto)",
+     "mobile: an 8 GB phone; edge: a Jetson Orin Nano for nvidia, else a Raspberry Pi 5 8 GB; browser: a WebGPU tab; "
+     "server on cpu: the host's memory."},
+    {"phone", "Phone (8 GB)", "A flagship phone of 8 GB: about 6 GB for one app (iPhone 15 Pro, measured)."},
+    {"rpi5-4gb", "Raspberry Pi 5 4 GB", "Arm Cortex-A76 board; the OS keeps part of the 4 GB."},
+    {"rpi5-8gb", "Raspberry Pi 5 8 GB", "Arm Cortex-A76 board; the OS keeps part of the 8 GB."},
+    {"rpi5-16gb", "Raspberry Pi 5 16 GB", "Arm Cortex-A76 board; the OS keeps part of the 16 GB."},
+    {"jetson-orin-nano", "Jetson Orin Nano 8 GB", "NVIDIA edge module: 8 GB shared by CPU and GPU."},
+    {"jetson-agx-orin", "Jetson AGX Orin 64 GB", "NVIDIA edge module: 64 GB shared by CPU and GPU."},
+    {"browser", "Browser tab (WebGPU)", "WebGPU buffers and a wasm32 heap: about 4 GB in practice."},
+    {"host", "CPU server", "The server's RAM: host_memory_gb, else this machine's."},
+};
 static const struct ans_choice kv_precisions[] = {
     {"bf16", "BF16", "The KV cache as the weights' BF16."},
     {"fp8", "FP8", "Half the KV cache's memory, on devices with FP8."},
@@ -199,6 +212,7 @@ const struct ans_key ans_keys[] = {
     {"job", ANS_ENUM, CHOICES(jobs), 0, 0, -1, 0, &derived_job, NULL, NULL},
     {"dataset_tokens", ANS_NUMBER, NULL, 0, 0, 1, -1, 0, NULL, NULL, NULL},
     {"epochs", ANS_NUMBER, NULL, 0, 0, 1, -1, 0, NULL, NULL, NULL},
+    {"deploy_device", ANS_ENUM, CHOICES(deploy_devices), 0, 0, 0, 0, NULL, NULL, NULL},
 };
 const int ans_key_count = (int)(sizeof ans_keys / sizeof ans_keys[0]);
 _Static_assert(sizeof ans_keys / sizeof ans_keys[0] == ANS_KEY_COUNT, "ans_keys and enum ans_index differ");

@@ -385,6 +385,12 @@ const char *answers_derived_job(const struct answers *a)
 
 /* --- combinations that cannot exist ------------------------------------------------------ */
 
+/* The deploy targets other than one, for the devices of that one (deploy_device). */
+static const char *const not_mobile[] = {"none", "server", "edge", "browser", NULL};
+static const char *const not_edge[] = {"none", "server", "mobile", "browser", NULL};
+static const char *const not_browser[] = {"none", "server", "mobile", "edge", NULL};
+static const char *const not_server[] = {"none", "mobile", "edge", "browser", NULL};
+
 /* Pairs of answers no machine can have: (key, value) on one side, the values of the other key
  * that cannot go with it. Only answers that are set (and not auto) are compared. */
 static const struct impossible {
@@ -403,6 +409,14 @@ static const struct impossible {
     {ANS_DEPLOY, "mobile", ANS_DEPLOY_HARDWARE,
      (const char *const[]){"nvidia", "amd", "tpu", "intel", "ascend", "trainium", "gaudi", NULL},
      "phones carry Qualcomm, Apple or other Arm SoCs"},
+    {ANS_DEPLOY_DEVICE, "phone", ANS_DEPLOY, not_mobile, "a phone is a mobile target"},
+    {ANS_DEPLOY_DEVICE, "rpi5-4gb", ANS_DEPLOY, not_edge, "a Raspberry Pi is an edge board"},
+    {ANS_DEPLOY_DEVICE, "rpi5-8gb", ANS_DEPLOY, not_edge, "a Raspberry Pi is an edge board"},
+    {ANS_DEPLOY_DEVICE, "rpi5-16gb", ANS_DEPLOY, not_edge, "a Raspberry Pi is an edge board"},
+    {ANS_DEPLOY_DEVICE, "jetson-orin-nano", ANS_DEPLOY, not_edge, "a Jetson module is an edge board"},
+    {ANS_DEPLOY_DEVICE, "jetson-agx-orin", ANS_DEPLOY, not_edge, "a Jetson module is an edge board"},
+    {ANS_DEPLOY_DEVICE, "browser", ANS_DEPLOY, not_browser, "a browser tab is the browser target"},
+    {ANS_DEPLOY_DEVICE, "host", ANS_DEPLOY, not_server, "a CPU server is a server target"},
 };
 
 static int in_list(const char *const *values, const char *v)

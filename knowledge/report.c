@@ -182,6 +182,29 @@ static int report_weights(cJSON *doc, const struct adv_kb *akb, const struct adv
     return 0;
 }
 
+/* The deployment target's memory check, or null when it did not run. */
+static void report_deploy_fit(cJSON *dep, const struct adv_deploy_fit *f)
+{
+    static const char *const names[ADV_WEIGHT_FORMATS] = {"bf16", "int8", "int4"};
+    if (!f->checked) {
+        cJSON_AddNullToObject(dep, "fit");
+        return;
+    }
+    cJSON *fit = cJSON_AddObjectToObject(dep, "fit");
+    cJSON_AddStringToObject(fit, "device", f->device);
+    cJSON_AddNumberToObject(fit, "memory_gb", f->memory_gb);
+    cJSON_AddNumberToObject(fit, "share", f->share);
+    cJSON_AddNumberToObject(fit, "budget_gb", f->budget_gb);
+    cJSON *w = cJSON_AddObjectToObject(fit, "weights_gb");
+    for (int i = 0; i < ADV_WEIGHT_FORMATS; i++) cJSON_AddNumberToObject(w, names[i], f->weights_gb[i]);
+    if (f->fits >= 0) cJSON_AddStringToObject(fit, "fits", names[f->fits]);
+    else cJSON_AddNullToObject(fit, "fits");
+    cJSON_AddNumberToObject(fit, "largest_params", f->largest_params);
+    if (f->runtime_bits > 0) cJSON_AddNumberToObject(fit, "runtime_bits", f->runtime_bits);
+    else cJSON_AddNullToObject(fit, "runtime_bits");
+    cJSON_AddStringToObject(fit, "source", f->source ? f->source : "");
+}
+
 static void report_strategy_runtime(cJSON *doc, const struct adv_result *r)
 {
     cJSON *dist = cJSON_AddObjectToObject(doc, "distributed");
@@ -197,7 +220,7 @@ static void report_strategy_runtime(cJSON *doc, const struct adv_result *r)
     cJSON_AddStringToObject(dep, "hardware", answers_str(&r->answers, ANS_DEPLOY_HARDWARE));
     cJSON_AddStringToObject(dep, "hardware_note", r->deploy_hardware_note);
     cJSON_AddItemToObject(dep, "reasons", reasons_json(r->runtime_reasons, r->nruntime_reasons));
-
+    report_deploy_fit(dep, &r->deploy_fit);
 }
 
 static void report_memory(cJSON *plan, const struct adv_result *r)

@@ -142,7 +142,9 @@ static void check_invariants(const char *spec)
     }
 }
 
-/* devices=64000: many devices, a whole multiple of every preset's nodes (1, 64, 250, 512). */
+/* devices=64000: many devices, a whole multiple of every preset's nodes (1, 64, 250, 512); on the
+ * presets that answer nodes more a node than it holds, refused, and on the others as many nodes as
+ * they need. */
 Test(advisor, reasons_add_up_for_every_preset_and_variation)
 {
     static const char *const sets[] = {NULL, "stage=learning", "stage=production", "priority=cost", "priority=stability",
@@ -157,6 +159,8 @@ Test(advisor, reasons_add_up_for_every_preset_and_variation)
             if (sets[s]) cr_assert_eq(answers_set(&a, sets[s], err, sizeof err), 0, "%s", err);
             int status = adv_recommend(akb, &a, NULL, res, err, sizeof err);
             if (status == KB_ERR_INPUT && strstr(err, "keys 'os' and 'hardware'")) continue; /* windows + tpu */
+            /* 64000 devices on a preset's 64, 250 or 512 nodes are more than a node holds */
+            if (status == KB_ERR_INPUT && strstr(err, "keys 'devices' and 'nodes'")) continue;
             cr_assert_eq(status, KB_OK, "%s + %s: %s", name, sets[s] ? sets[s] : "nothing", err);
             char label[128];
             snprintf(label, sizeof label, "%s + %s", name, sets[s] ? sets[s] : "nothing");

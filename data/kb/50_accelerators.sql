@@ -196,3 +196,36 @@ INSERT INTO accelerators (id, name, vendor, memory_gb, bandwidth_gbs, fp32_tflop
  ('trainium2', 'AWS Trainium2 (per chip)', 'trainium', 96, 2900, 181, 667, 667, 667, 1299, 640, 0,
   'NeuronLink-v3 between the chips of an instance or UltraServer (1.28 TB/s per chip); EFA between instances not stored', '',
   'trainium2', 1, 'hw-aws-trainium2', '2026-12-02');
+
+-- How many devices one node (a host: one operating system, one machine) holds, as the fact
+-- devices_per_node (knowledge/advisor_deploy.c refuses more per node). HGX/DGX boards and AMD's
+-- platforms hold 8 GPUs; a TPU v5e or v6e host 8 chips, a v4 or v5p host 4; a Mac one Apple GPU.
+-- Devices without a row (PCIe cards, GB200 trays, Gaudi, Ascend, TPU7x) are not checked.
+-- Read 2026-12-02.
+INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, as_of) VALUES
+ ('node-nvidia-hgx', 'rule_of_thumb', 'Eight NVIDIA GPUs a node',
+  'DGX and HGX systems (V100, A100, H100, H200, B200, B300) hold eight SXM GPUs on one board in one host.',
+  '{"accelerator": ["v100-sxm2-32gb", "a100-sxm4-40gb", "a100-sxm4-80gb", "h100-sxm", "h200-sxm", "b200", "b300"]}',
+  '{"facts": {"devices_per_node": 8}}', 5, 'hw-nvidia-hgx-b200', '2026-12-02'),
+ ('node-amd-instinct', 'rule_of_thumb', 'Eight AMD Instinct GPUs a node',
+  'AMD''s MI300X, MI325X, MI350X and MI355X platforms hold eight OAM GPUs in a fully connected Infinity Fabric mesh; a node of MI250X holds four cards, eight visible GCDs.',
+  '{"accelerator": ["mi250x", "mi300x", "mi325x", "mi350x", "mi355x"]}',
+  '{"facts": {"devices_per_node": 8}}', 5, 'hw-amd-mi300x', '2026-12-02'),
+ ('node-tpu-v5e', 'rule_of_thumb', 'Eight TPU v5e chips a host',
+  'Cloud TPU v5e: 8 chips per host (ct5lp-hightpu-8t), 512 GiB of DRAM, 2 x 100 Gbps NICs.',
+  '{"accelerator": "tpu-v5e"}', '{"facts": {"devices_per_node": 8}}', 5, 'hw-tpu-v5e', '2026-12-02'),
+ ('node-tpu-v6e', 'rule_of_thumb', 'Eight TPU v6e chips a host',
+  'Cloud TPU v6e (Trillium): 8 chips per host, 1,536 GiB of DRAM.',
+  '{"accelerator": "tpu-v6e"}', '{"facts": {"devices_per_node": 8}}', 5, 'hw-tpu-v6e', '2026-12-02'),
+ ('node-tpu-v5p', 'rule_of_thumb', 'Four TPU v5p chips a host',
+  'Cloud TPU v5p: a 2x2x1 slice is 4 chips on 1 host and every larger slice has 4 chips per host (v5p-8 = 4 chips, 1 host; 4x4x4 = 64 chips, 16 hosts).',
+  '{"accelerator": "tpu-v5p"}', '{"facts": {"devices_per_node": 4}}', 5, 'hw-tpu-v5p', '2026-12-02'),
+ ('node-tpu-v4', 'rule_of_thumb', 'Four TPU v4 chips a host',
+  'Cloud TPU v4: v4-8 is 4 chips on one host, and slices grow by hosts of 4 chips.',
+  '{"accelerator": "tpu-v4"}', '{"facts": {"devices_per_node": 4}}', 5, 'hw-tpu-v4', '2026-12-02'),
+ ('node-apple', 'rule_of_thumb', 'One Apple GPU a machine',
+  'An Apple silicon Mac has one SoC and so one GPU: several Macs are several nodes (MLX''s distributed back-ends connect them over Ethernet or Thunderbolt).',
+  '{"hardware": "apple"}', '{"facts": {"devices_per_node": 1}}', 5, 'hw-apple-m2-ultra', '2026-12-02'),
+ ('node-gaudi3', 'rule_of_thumb', 'Eight Gaudi 3 cards a node',
+  'A Gaudi 3 node holds eight OAM cards, each with 21 of its 24 RoCE ports to its seven peers and 3 to the scale-out network.',
+  '{"accelerator": "gaudi3"}', '{"facts": {"devices_per_node": 8}}', 5, 'hw-intel-gaudi3', '2026-12-02');
