@@ -301,7 +301,7 @@ int adv_plan_inference(const struct adv_kb *akb, struct adv_result *r, char *err
     if (status != KB_OK) return status;
     const struct adv_plan_inputs *in = &r->in;
     inf->weights_gb = in->params * inf->weight_bytes_per_param / GB;
-    inf->kv_bytes_per_token = plan_kv_cache_bytes(inf->layers, inf->kv_heads, inf->head_dim, 1, inf->kv_bytes_per_value);
+    inf->kv_bytes_per_token = shape_kv_bytes_per_token(&in->shape, inf->kv_bytes_per_value); /* the planner's shape */
     inf->kv_cache_gb = inf->kv_bytes_per_token * inf->context * inf->batch / GB;
 
     search_layout(inf, in);

@@ -81,15 +81,16 @@ static struct ctx make_ctx(const struct adv_result *r, double devices, double no
     return c;
 }
 
-/* Bytes per parameter of the frozen base under LoRA (bf16, fp32 when training in fp32) or QLoRA
- * (NF4 with double-quantised constants on the linear layers, bf16 elsewhere). */
+/* Bytes of the frozen base under LoRA (bf16, fp32 when training in fp32) or QLoRA (NF4 with
+ * double-quantised constants on every linear weight of the shape, embeddings, head and norms in
+ * bf16). */
 static double frozen_base_bytes(const struct ctx *c)
 {
     const struct adv_plan_inputs *in = c->in;
     double P = in->params;
     if (c->finetune == ADV_LORA) return (in->precision == PLAN_FP32 ? 4 : 2) * P;
-    double linear = c->shaped ? plan_linear_params(P, c->L, c->h) : P;
-    return linear * in->nf4_bits / 8 + (P - linear) * 2;
+    if (!c->shaped) return P * in->nf4_bits / 8;
+    return shape_qlora_base_bytes(&in->shape, P, in->nf4_bits); /* the linear weights of the one shape */
 }
 
 /* Model states of one device, and the host bytes per node an offloading strategy needs. */
@@ -425,7 +426,8 @@ void adv_plan_nothing_fits(const struct adv_kb *akb, struct adv_result *r, const
         struct adv_plan_inputs in = r->in;
         double h = r->hidden, l = r->layers, heads;
         if (h <= 0) plan_llm_shape(in.params, 128, 128, &h, &l, &heads);
-        in.adapters = plan_lora_params(l, h, answers_num(a, ANS_LORA_RANK));
+        in.adapters = r->hidden > 0 ? shape_lora_params(&in.shape, answers_num(a, ANS_LORA_RANK))
+                                    : plan_lora_params(l, h, answers_num(a, ANS_LORA_RANK));
         here.in = &in;
         if (fits_with(akb, &here, cand, n, &m)) {
             snprintf(r->remedies[r->nremedies++], sizeof r->remedies[0],

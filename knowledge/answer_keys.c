@@ -142,6 +142,13 @@ static const struct ans_choice kv_precisions[] = {
     {"fp8", "FP8", "Half the KV cache's memory, on devices with FP8."},
     {"int8", "INT8", "Half the KV cache's memory, quantized."},
 };
+static const struct ans_choice archs[] = {
+    {"gpt3", "GPT-3 style", "Multi-head attention and an MLP of 4 x hidden in two matrices (GPT-3, 2020)."},
+    {"llama", "Llama style", "Grouped-query attention (kv_heads) and a SwiGLU MLP of ffn_hidden in three matrices."},
+    {"moe", "Mixture of experts", "Llama-style layers whose MLP is `experts` SwiGLU experts, top_k of them per token."},
+};
+static const struct ans_choice derived_arch = {
+    NULL, "Derived", "moe with experts above 1, llama with ffn_hidden, else gpt3; a model or config file says its own."};
 
 /* name, type, choices, min, min_exclusive, default choice, default number, unset choice, and for
  * a list of ids its table and what one row is */
@@ -178,6 +185,14 @@ const struct ans_key ans_keys[] = {
     {"serve_batch", ANS_INT, NULL, 0, 1, 0, -1, 0, NULL, NULL, NULL},
     {"kv_heads", ANS_INT, NULL, 0, 1, 0, -1, 0, NULL, NULL, NULL},
     {"kv_precision", ANS_ENUM, CHOICES(kv_precisions), 0, 0, -1, 0, NULL, NULL, NULL},
+    {"arch", ANS_ENUM, CHOICES(archs), 0, 0, -1, 0, &derived_arch, NULL, NULL},
+    {"ffn_hidden", ANS_INT, NULL, 0, 1, 0, -1, 0, NULL, NULL, NULL},
+    {"top_k", ANS_INT, NULL, 0, 1, 0, -1, 0, NULL, NULL, NULL},
+    {"shared_experts", ANS_INT, NULL, 0, 0, 0, -1, 0, NULL, NULL, NULL},
+    {"expert_ffn_hidden", ANS_INT, NULL, 0, 1, 0, -1, 0, NULL, NULL, NULL},
+    {"dense_layers", ANS_INT, NULL, 0, 0, 0, -1, 0, NULL, NULL, NULL},
+    {"vocab", ANS_INT, NULL, 0, 1, 0, -1, 0, NULL, NULL, NULL},
+    {"model", ANS_ID, NULL, 0, 0, 0, -1, 0, NULL, NULL, NULL},
 };
 const int ans_key_count = (int)(sizeof ans_keys / sizeof ans_keys[0]);
 _Static_assert(sizeof ans_keys / sizeof ans_keys[0] == ANS_KEY_COUNT, "ans_keys and enum ans_index differ");
