@@ -147,11 +147,12 @@ static struct acts activation_terms(const struct ctx *c, const struct strategy_k
     if (!c->shaped) return a;
     double t = lay->tp;
     int sp = k->model != MM_GENERIC && t > 1; /* sequence parallelism goes with tensor parallelism */
-    a.full = c->in->flash ? plan_activation_layer_flash_bytes(c->s, c->b, c->h, c->heads, t, sp)
-                          : plan_activation_layer_korthikanti_bytes(c->s, c->b, c->h, c->heads, t, sp);
-    a.selective = plan_activation_layer_selective_bytes(c->s, c->b, c->h, t, sp);
+    struct plan_act_terms terms = shape_activation_terms(&c->in->shape); /* the family's stored tensors */
+    a.full = c->in->flash ? plan_activation_terms_flash_bytes(&terms, c->s, c->b, c->h, c->heads, t, sp)
+                          : plan_activation_terms_korthikanti_bytes(&terms, c->s, c->b, c->h, c->heads, t, sp);
+    a.selective = plan_activation_terms_bytes(&terms, c->s, c->b, c->h, t, sp);
     if (c->in->precision == PLAN_FP8) {
-        double saved = plan_activation_layer_fp8_saving_bytes(c->s, c->b, c->h, t, sp);
+        double saved = plan_activation_terms_fp8_saving_bytes(&terms, c->s, c->b, c->h, t, sp);
         a.full -= saved;
         a.selective -= saved;
     }

@@ -117,6 +117,19 @@ double shape_training_flops_per_token(const struct model_shape *s, double seq)
     return plan_training_flops(shape_active_params(s), 1) + plan_attention_flops_per_token(s->layers, s->hidden, seq);
 }
 
+struct plan_act_terms shape_activation_terms(const struct model_shape *s)
+{
+    if (s->hidden <= 0 || s->heads <= 0) return plan_act_gpt3;
+    double h = s->hidden;
+    if (s->arch == SHAPE_GPT3) {
+        double f = shape_ffn(s);
+        return (struct plan_act_terms){10, 8 + 4 * f / h, 2, 1 + f / h};
+    }
+    double g = shape_kv_heads(s) / s->heads;
+    double f = moe_layers(s) > 0 ? ((s->top_k > 0 ? s->top_k : 1) + s->shared_experts) * expert_ffn(s) : shape_ffn(s);
+    return (struct plan_act_terms){8, 4 + 4 * g + 8 * f / h, 2, 1 + f / h};
+}
+
 void shape_derive(enum shape_arch arch, double params, double hidden_per_layer, double head_dim, double vocab,
                   struct model_shape *out)
 {

@@ -11,6 +11,8 @@
 #ifndef FWADVISOR_MODEL_SHAPE_H
 #define FWADVISOR_MODEL_SHAPE_H
 
+#include "knowledge/planner.h"
+
 enum shape_arch { SHAPE_GPT3, SHAPE_LLAMA, SHAPE_MOE, SHAPE_ARCH_COUNT };
 
 struct model_shape {
@@ -62,6 +64,16 @@ double shape_qlora_base_bytes(const struct model_shape *s, double params, double
 double shape_kv_bytes_per_token(const struct model_shape *s, double bytes_per_value);
 /* Training FLOPs per token: 6 x active parameters plus attention's 12 L h s (PaLM, appendix B). */
 double shape_training_flops_per_token(const struct model_shape *s, double seq);
+
+/* A layer's stored activations (planner.h's struct plan_act_terms), s*b*h units. gpt3: Korthikanti
+ * et al.'s 10 replicated (two LayerNorm inputs 4, the QKV and fc1 inputs 2 each, two dropout
+ * masks) and 4 + 4g + 4f/h split (Q, K and V with g = kv_heads / heads = 1, the projection's input,
+ * GeLU's input and output at f hidden units): 10 and 24 at f = 4h. llama and moe, without dropout:
+ * 8 replicated (two RMSNorm inputs, the attention and MLP inputs) and 4 + 4g + 8f/h split (SwiGLU's
+ * gate and up outputs, the SiLU output and the product); an MoE layer counts the f of the top_k
+ * routed and the shared experts a token passes through. FP8 halves the linear inputs: 2
+ * replicated, 1 + f/h split. */
+struct plan_act_terms shape_activation_terms(const struct model_shape *s);
 
 /* A shape from a parameter count alone. gpt3: planner.h's plan_llm_shape (12 L h^2, h = r L).
  * llama: the same hidden size, then as many llama layers (MHA, ffn 8h/3) as the parameters less

@@ -307,3 +307,23 @@ Test(model_shape, answered_shape_gives_the_parameters)
     model_answers_shape_params(&a);
     cr_expect(!answers_has(&a, ANS_MODEL_PARAMS));
 }
+
+/* Stored activations per layer in s*b*h units (Korthikanti et al. for GPT-3: 10 replicated, 24
+ * split, FP8 saving 2 and 5). Llama 3.1 70B: 8 replicated, 4 + 4 x (8/64) + 8 x 28672/8192 =
+ * 4 + 0.5 + 28 = 32.5 split, FP8 1 + 3.5 = 4.5. Mixtral 8x7B, 2 experts of 14336 a token:
+ * 4 + 4 x (8/32) + 8 x 28672/4096 = 61. At s 4096, b 1, t 8 with sequence parallelism a 70B layer
+ * keeps (8 + 32.5) x 4096 x 8192 / 8 = 169,869,312 bytes. */
+Test(model_shape, activation_terms_by_family)
+{
+    struct model_shape g = {.arch = SHAPE_GPT3, .hidden = 4096, .layers = 32, .heads = 32};
+    struct plan_act_terms k = shape_activation_terms(&g);
+    cr_expect(k.replicated == 10 && k.split == 24 && k.fp8_replicated == 2 && k.fp8_split == 5, "%g %g %g %g",
+              k.replicated, k.split, k.fp8_replicated, k.fp8_split);
+    struct model_shape s = known("llama-3.1-70b");
+    k = shape_activation_terms(&s);
+    cr_expect(k.replicated == 8 && k.split == 32.5 && k.fp8_split == 4.5, "%g %g %g", k.replicated, k.split, k.fp8_split);
+    cr_expect_float_eq(plan_activation_terms_bytes(&k, 4096, 1, 8192, 8, 1), 169869312.0, 0.5);
+    cr_expect_float_eq(plan_activation_terms_bytes(&k, 4096, 1, 8192, 8, 0), 4096.0 * 8192 * (8 + 32.5 / 8), 0.5);
+    s = known("mixtral-8x7b");
+    cr_expect_float_eq(shape_activation_terms(&s).split, 61, 1e-12);
+}

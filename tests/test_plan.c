@@ -638,3 +638,27 @@ Test(plan, shape_refusals_exit_as_input_errors)
     cr_expect_eq(plan_status("{\"model\": \"gpt-5\"}"), KB_ERR_INPUT);
     cr_expect(strstr(err, "key 'model': unknown model 'gpt-5'") != NULL, "%s", err);
 }
+
+/* Llama 2 70B QLoRA at 2048 tokens (Answer.AI's FSDP + QLoRA benchmarks, benchmarks_03_2024.md in
+ * github.com/AnswerDotAI/fsdp_qlora, read 2026-12-02: two 24 GB cards train it only with the
+ * weights offloaded to CPU memory, four 24 GB A5000s without). Its shape: 68,976,648,192
+ * parameters, base 36,363,394,744.32 bytes (tests/test_model_shape.c), adapters 207,093,760 x 16
+ * bytes: FSDP states per device (36,363,394,744.32 + 3,313,500,160) / 4 = 9.91922372608 GB on four
+ * cards, twice that on two, where activations and buffers leave no 10% headroom. */
+Test(plan, qlora_llama2_70b_fits_four_24gb_cards_not_two)
+{
+    static const char base[] = "{\"arch\": \"llama\", \"hidden\": 8192, \"layers\": 80, \"heads\": 64, \"kv_heads\": 8,"
+                               " \"ffn_hidden\": 28672, \"vocab\": 32000, \"finetune\": \"qlora\", \"seq_len\": 2048,"
+                               " \"accelerator\": \"rtx-4090\", \"devices\": %d}";
+    char json[400];
+    snprintf(json, sizeof json, base, 4);
+    plan(json);
+    cr_expect_float_eq(res->in.params, 68976648192.0, 0.5);
+    GB_EQ(memory_of("fsdp").model_states_gb, 9.91922372608, "four cards");
+    cr_expect(res->memory.fits, "%s needs %.2f GB", res->memory.strategy, res->memory.total_gb);
+    snprintf(json, sizeof json, base, 2);
+    plan(json);
+    GB_EQ(memory_of("fsdp").model_states_gb, 2 * 9.91922372608, "two cards");
+    cr_expect(!res->memory.fits, "%s needs %.2f GB", res->memory.strategy, res->memory.total_gb);
+    cr_expect_float_eq(res->fit_devices, 4, 0);
+}
