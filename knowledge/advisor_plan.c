@@ -5,6 +5,7 @@
 #include "knowledge/advisor_kb.h"
 #include "common/units.h"
 #include "knowledge/model_answers.h"
+#include "knowledge/model_config.h"
 #include "knowledge/planner.h"
 
 #include <ctype.h>
@@ -271,6 +272,13 @@ static void resolve_shape(const struct adv_kb *akb, struct adv_result *r)
              r->hidden, r->layers,
              r->heads, r->seq_len, seq_default ? " (default)" : "", mb);
     if (derived) adv_assume(r, "Model shape: %s", r->shape_note);
+    int known = answers_has(a, ANS_MODEL) ? model_known_find(answers_str(a, ANS_MODEL)) : -1;
+    if (known >= 0) {
+        char source[200], read[16];
+        adv_assume(r, "Model shape of %s (%s, %.1fB parameters): %s, read %s", answers_str(a, ANS_MODEL),
+                   answers_str(a, ANS_ARCH), answers_num(a, ANS_MODEL_PARAMS) / 1e9, model_known_source((size_t)known, source, sizeof source),
+                   model_known_read((size_t)known, read, sizeof read));
+    }
 }
 
 /* --- the plan's inputs ---------------------------------------------------------------------- */

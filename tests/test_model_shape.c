@@ -327,3 +327,28 @@ Test(model_shape, activation_terms_by_family)
     s = known("mixtral-8x7b");
     cr_expect_float_eq(shape_activation_terms(&s).split, 61, 1e-12);
 }
+
+/* The shape keys' own ranges, on both sides: counts of 1 (of 0 for shared experts and dense
+ * layers) and up, whole numbers, arch one of the families, model a name. */
+Test(model_shape, shape_key_values_on_both_sides)
+{
+    static const struct {
+        const char *set;
+        int ok;
+    } cases[] = {
+        {"top_k=0", 0}, {"top_k=1", 1}, {"shared_experts=-1", 0}, {"shared_experts=0", 1}, {"dense_layers=1.5", 0},
+        {"dense_layers=0", 1}, {"ffn_hidden=0", 0}, {"ffn_hidden=1", 1}, {"vocab=0", 0}, {"vocab=32K", 1},
+        {"expert_ffn_hidden=0", 0}, {"expert_ffn_hidden=2048", 1}, {"arch=bert", 0}, {"arch=MoE", 1},
+        {"model=Llama 3", 0}, {"model=llama-3.1-8b", 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct answers a;
+        char err[512] = "";
+        answers_init(&a);
+        int bad = answers_set(&a, cases[i].set, err, sizeof err);
+        char key[32];
+        snprintf(key, sizeof key, "key '%.*s'", (int)strcspn(cases[i].set, "="), cases[i].set);
+        if (cases[i].ok) cr_expect_eq(bad, 0, "%s: %s", cases[i].set, err);
+        else cr_expect(bad != 0 && strstr(err, key), "%s: %s", cases[i].set, err);
+    }
+}

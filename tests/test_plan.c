@@ -611,6 +611,11 @@ Test(plan, routing_and_parameters_of_a_moe)
     cr_expect_float_eq(res->in.experts, 256, 0);
     cr_expect_float_eq(res->in.params, 672149632000.0, 0.5);
     cr_expect_float_eq(res->in.active, 38675510272.0, 0.5);
+    int sourced = 0;
+    for (int i = 0; i < res->nassumptions; i++)
+        sourced |= strstr(res->assumptions[i], "deepseek-v3 (moe, 672.1B parameters): "
+                                               "https://huggingface.co/deepseek-ai/DeepSeek-V3/blob/main/config.json") != NULL;
+    cr_expect(sourced, "the plan names the shape's source");
     plan("{\"model_kind\": \"llm\", \"model_params\": 4.7e10, \"active_params\": 1.3e10, \"experts\": 8}");
     cr_expect_float_eq(res->in.top_k, 2, 0, "the default without top_k");
     plan("{\"model_kind\": \"llm\", \"model_params\": 4.7e10, \"active_params\": 1.3e10, \"experts\": 8, \"top_k\": 1}");
