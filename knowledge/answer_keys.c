@@ -193,6 +193,7 @@ const struct ans_key ans_keys[] = {
     {"dense_layers", ANS_INT, NULL, 0, 0, 0, -1, 0, NULL, NULL, NULL},
     {"vocab", ANS_INT, NULL, 0, 1, 0, -1, 0, NULL, NULL, NULL},
     {"model", ANS_ID, NULL, 0, 0, 0, -1, 0, NULL, NULL, NULL},
+    {"max_positions", ANS_INT, NULL, 0, 1, 0, -1, 0, NULL, NULL, NULL},
 };
 const int ans_key_count = (int)(sizeof ans_keys / sizeof ans_keys[0]);
 _Static_assert(sizeof ans_keys / sizeof ans_keys[0] == ANS_KEY_COUNT, "ans_keys and enum ans_index differ");

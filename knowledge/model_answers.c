@@ -20,6 +20,7 @@ static const struct {
     {ANS_SHARED_EXPERTS, offsetof(struct model_shape, shared_experts)},
     {ANS_EXPERT_FFN_HIDDEN, offsetof(struct model_shape, expert_ffn)},
     {ANS_DENSE_LAYERS, offsetof(struct model_shape, dense_layers)},
+    {ANS_MAX_POSITIONS, offsetof(struct model_shape, positions)},
 };
 enum { NSHAPE_KEYS = sizeof shape_keys / sizeof shape_keys[0] };
 

@@ -667,3 +667,15 @@ Test(plan, qlora_llama2_70b_fits_four_24gb_cards_not_two)
     cr_expect(!res->memory.fits, "%s needs %.2f GB", res->memory.strategy, res->memory.total_gb);
     cr_expect_float_eq(res->fit_devices, 4, 0);
 }
+
+/* A shipped model's positions bound the served context: Mistral 7B's config holds 32,768, so 32,768
+ * tokens are served and 32,769 refused naming both keys. */
+Test(plan, served_context_within_the_models_positions)
+{
+    plan("{\"model\": \"mistral-7b\", \"deploy\": \"server\", \"accelerator\": \"h100-sxm\", \"serve_context\": 32768}");
+    cr_expect_float_eq(res->inference.position_limit, 32768, 0);
+    cr_expect_eq(plan_status("{\"model\": \"mistral-7b\", \"deploy\": \"server\", \"accelerator\": \"h100-sxm\","
+                             " \"serve_context\": 32769}"),
+                 KB_ERR_INPUT);
+    cr_expect(strstr(err, "keys 'serve_context' and 'max_positions': serve_context 32769") != NULL, "%s", err);
+}
