@@ -41,7 +41,8 @@ static const char recommend_tail[] =
     "      precision, finetune, lora_rank, recompute, host_memory_gb,\n"
     "      active_params, experts, serve_context, serve_batch, kv_heads,\n"
     "      kv_precision, arch, ffn_hidden, top_k, shared_experts,\n"
-    "      expert_ffn_hidden, dense_layers, vocab, model, max_positions.\n"
+    "      expert_ffn_hidden, dense_layers, vocab, model, max_positions,\n"
+    "      lora_targets.\n"
     "      Values in any case.\n"
     "      See docs/report.md and\n"
     "      docs/advisor.md.\n";

@@ -427,7 +427,8 @@ void adv_plan_nothing_fits(const struct adv_kb *akb, struct adv_result *r, const
         struct adv_plan_inputs in = r->in;
         double h = r->hidden, l = r->layers, heads;
         if (h <= 0) plan_llm_shape(in.params, 128, 128, &h, &l, &heads);
-        in.adapters = r->hidden > 0 ? shape_lora_params(&in.shape, answers_num(a, ANS_LORA_RANK))
+        in.adapters = r->hidden > 0 ? shape_lora_params(&in.shape, answers_num(a, ANS_LORA_RANK),
+                                                        (enum shape_lora_targets)answers_choice(a, ANS_LORA_TARGETS))
                                     : plan_lora_params(l, h, answers_num(a, ANS_LORA_RANK));
         here.in = &in;
         if (fits_with(akb, &here, cand, n, &m)) {

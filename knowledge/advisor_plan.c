@@ -484,10 +484,12 @@ static void resolve_training_facts(const struct adv_kb *akb, struct adv_result *
     if (in->finetune != ADV_FULL) {
         double h = r->hidden, l = r->layers, heads;
         if (h <= 0) plan_llm_shape(in->params, 128, 128, &h, &l, &heads);
-        in->adapters = h == r->hidden ? shape_lora_params(&in->shape, answers_num(a, ANS_LORA_RANK))
+        enum shape_lora_targets targets = (enum shape_lora_targets)answers_choice(a, ANS_LORA_TARGETS);
+        static const char *const on[] = {"every linear layer", "the attention's Q, K, V and O", "the attention's Q and V"};
+        in->adapters = h == r->hidden ? shape_lora_params(&in->shape, answers_num(a, ANS_LORA_RANK), targets)
                                       : plan_lora_params(l, h, answers_num(a, ANS_LORA_RANK));
-        adv_assume(r, "%s rank %g on every linear layer: %.3g trainable parameters", in->finetune == ADV_LORA ? "LoRA" : "QLoRA",
-                   answers_num(a, ANS_LORA_RANK), in->adapters);
+        adv_assume(r, "%s rank %g on %s: %.3g trainable parameters", in->finetune == ADV_LORA ? "LoRA" : "QLoRA",
+                   answers_num(a, ANS_LORA_RANK), h == r->hidden ? on[targets] : on[0], in->adapters);
     }
     const char *rc = answers_str(a, ANS_RECOMPUTE);
     in->recompute = strcmp(rc, "none") == 0        ? ADV_RECOMPUTE_NONE

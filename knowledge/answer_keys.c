@@ -147,6 +147,11 @@ static const struct ans_choice archs[] = {
     {"llama", "Llama style", "Grouped-query attention (kv_heads) and a SwiGLU MLP of ffn_hidden in three matrices."},
     {"moe", "Mixture of experts", "Llama-style layers whose MLP is `experts` SwiGLU experts, top_k of them per token."},
 };
+static const struct ans_choice lora_targets[] = {
+    {"all", "Every linear layer", "QLoRA's choice: adapters on every linear weight match full fine-tuning (Dettmers et al. 2023)."},
+    {"attention", "Attention (Q, K, V, O)", "Adapters on the four attention projections only."},
+    {"qv", "Q and V", "The LoRA paper's choice (Hu et al. 2021) and PEFT's default for Llama: the fewest adapters."},
+};
 static const struct ans_choice derived_arch = {
     NULL, "Derived", "moe with experts above 1, llama with ffn_hidden, else gpt3; a model or config file says its own."};
 
@@ -194,6 +199,7 @@ const struct ans_key ans_keys[] = {
     {"vocab", ANS_INT, NULL, 0, 1, 0, -1, 0, NULL, NULL, NULL},
     {"model", ANS_ID, NULL, 0, 0, 0, -1, 0, NULL, NULL, NULL},
     {"max_positions", ANS_INT, NULL, 0, 1, 0, -1, 0, NULL, NULL, NULL},
+    {"lora_targets", ANS_ENUM, CHOICES(lora_targets), 0, 0, 0, 0, NULL, NULL, NULL},
 };
 const int ans_key_count = (int)(sizeof ans_keys / sizeof ans_keys[0]);
 _Static_assert(sizeof ans_keys / sizeof ans_keys[0] == ANS_KEY_COUNT, "ans_keys and enum ans_index differ");

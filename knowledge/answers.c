@@ -444,6 +444,7 @@ static const struct needs {
     const char *why;
 } needs[] = {
     {ANS_LORA_RANK, ANS_FINETUNE, (const char *const[]){"lora", "qlora", NULL}, "the rank is the LoRA adapters'"},
+    {ANS_LORA_TARGETS, ANS_FINETUNE, (const char *const[]){"lora", "qlora", NULL}, "they are the matrices LoRA adapts"},
     {ANS_DEPLOY_HARDWARE, ANS_DEPLOY, (const char *const[]){"server", "mobile", "edge", "browser", NULL},
      "it is the hardware the deployed model is served on"},
 };

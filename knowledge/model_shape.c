@@ -88,10 +88,12 @@ double shape_largest_layer_params(const struct model_shape *s)
     return shape_layer_params(s, moe_layers(s) > 0, 0);
 }
 
-double shape_lora_params(const struct model_shape *s, double rank)
+double shape_lora_params(const struct model_shape *s, double rank, enum shape_lora_targets targets)
 {
     double h = s->hidden, kv = kv_width(s);
+    if (targets == SHAPE_LORA_QV) return s->layers * rank * ((h + h) + (h + kv));
     double attention = rank * (2 * (h + h) + 2 * (h + kv));
+    if (targets == SHAPE_LORA_ATTENTION) return s->layers * attention;
     /* gpt3: fc1 and fc2, each r (h + f); SwiGLU: gate, up and down, each r (h + f). */
     double per_mlp_f = (s->arch == SHAPE_GPT3 ? 2 : 3) * rank * h;
     double dense = per_mlp_f + (s->arch == SHAPE_GPT3 ? 2 : 3) * rank * shape_ffn(s);

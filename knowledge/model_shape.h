@@ -54,9 +54,13 @@ double shape_active_params(const struct model_shape *s);
 /* The largest layer (an MoE layer with all its experts). */
 double shape_largest_layer_params(const struct model_shape *s);
 
-/* LoRA adapters of rank r on every linear layer (each expert's too, not the router):
- * r x (in + out) per matrix. gpt3 with MHA and ffn 4h: 18 r h per layer. */
-double shape_lora_params(const struct model_shape *s, double rank);
+/* The matrices LoRA adapts: every linear weight (QLoRA's choice, each expert's too, not the
+ * router), the attention's Q, K, V and O, or Q and V alone (the LoRA paper's, PEFT's default for
+ * Llama). */
+enum shape_lora_targets { SHAPE_LORA_ALL, SHAPE_LORA_ATTENTION, SHAPE_LORA_QV };
+/* LoRA adapters of rank r, r x (in + out) per adapted matrix. gpt3 with MHA and ffn 4h, all:
+ * 18 r h per layer. */
+double shape_lora_params(const struct model_shape *s, double rank, enum shape_lora_targets targets);
 /* The frozen base under QLoRA in bytes: the linear weights at nf4_bits bits each (NF4 with
  * double-quantised constants), everything else of `params` in bf16. */
 double shape_qlora_base_bytes(const struct model_shape *s, double params, double nf4_bits);

@@ -112,11 +112,15 @@ Test(model_shape, qlora_base_of_70b)
 Test(model_shape, lora_adapters_by_rank_and_matrices)
 {
     struct model_shape g = {.arch = SHAPE_GPT3, .hidden = 4096, .layers = 32, .heads = 32};
-    COUNT_EQ(shape_lora_params(&g, 16), plan_lora_params(32, 4096, 16));
+    COUNT_EQ(shape_lora_params(&g, 16, SHAPE_LORA_ALL), plan_lora_params(32, 4096, 16));
     COUNT_EQ(shape_linear_params(&g), plan_linear_params(1e12, 32, 4096)); /* 12 L h^2 */
     struct model_shape s = known("llama-3.1-70b");
-    COUNT_EQ(shape_lora_params(&s, 16), 207093760);
-    COUNT_EQ(shape_lora_params(&s, 8), 207093760 / 2);
+    COUNT_EQ(shape_lora_params(&s, 16, SHAPE_LORA_ALL), 207093760);
+    COUNT_EQ(shape_lora_params(&s, 8, SHAPE_LORA_ALL), 207093760 / 2);
+    /* Q, K, V, O: 16 x (2 x 16384 + 2 x 9216) = 819,200 a layer, 65,536,000; Q and V:
+     * 16 x (16384 + 9216) = 409,600 a layer, 32,768,000 */
+    COUNT_EQ(shape_lora_params(&s, 16, SHAPE_LORA_ATTENTION), 65536000);
+    COUNT_EQ(shape_lora_params(&s, 16, SHAPE_LORA_QV), 32768000);
 }
 
 /* KV cache of Llama 3.1 70B: 2 (K, V) x 80 layers x 8 KV heads x 128 x 2 bytes = 327,680 bytes a

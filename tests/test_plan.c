@@ -679,3 +679,23 @@ Test(plan, served_context_within_the_models_positions)
                  KB_ERR_INPUT);
     cr_expect(strstr(err, "keys 'serve_context' and 'max_positions': serve_context 32769") != NULL, "%s", err);
 }
+
+/* LoRA's targets from the shape (tests/test_model_shape.c): Llama 3.1 70B at rank 16 has
+ * 207,093,760 adapter parameters on every linear weight, 32,768,000 on Q and V; the targets mean
+ * nothing without LoRA. */
+Test(plan, lora_targets_choose_the_adapted_matrices)
+{
+    plan("{\"model\": \"llama-3.1-70b\", \"finetune\": \"lora\", \"accelerator\": \"h100-sxm\", \"devices\": 8}");
+    cr_expect_float_eq(res->in.adapters, 207093760, 0.5);
+    plan("{\"model\": \"llama-3.1-70b\", \"finetune\": \"lora\", \"lora_targets\": \"qv\", \"accelerator\": \"h100-sxm\","
+         " \"devices\": 8}");
+    cr_expect_float_eq(res->in.adapters, 32768000, 0.5);
+    struct answers a;
+    answers_init(&a);
+    cr_assert_eq(answers_set(&a, "lora_targets=qv", err, sizeof err), 0, "%s", err);
+    cr_assert_eq(answers_set(&a, "finetune=qlora", err, sizeof err), 0, "%s", err);
+    cr_expect_eq(answers_check_combination(&a, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(answers_set(&a, "finetune=full", err, sizeof err), 0, "%s", err);
+    cr_expect_neq(answers_check_combination(&a, err, sizeof err), 0);
+    cr_expect(strstr(err, "keys 'lora_targets' and 'finetune'") != NULL, "%s", err);
+}
