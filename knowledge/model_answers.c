@@ -1,5 +1,6 @@
 #include "knowledge/model_answers.h"
 #include "knowledge/model_config.h"
+#include "common/suggest.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -55,9 +56,13 @@ int model_answers_apply_known(struct answers *a, char *err, size_t errsz)
     if (!answers_has(a, ANS_MODEL)) return 0;
     const char *name = answers_str(a, ANS_MODEL);
     int i = model_known_find(name);
-    char known[600];
+    char known[600], near[128] = "", candidate[128];
     if (i < 0) {
-        snprintf(err, errsz, "key 'model': unknown model '%s' (known: %s; or recommend --model-config FILE)", name,
+        struct suggest sg;
+        suggest_init(&sg, name);
+        for (size_t k = 0; k < model_known_count(); k++) suggest_offer(&sg, model_known_name(k, candidate, sizeof candidate));
+        if (suggest_result(&sg)) snprintf(near, sizeof near, "did you mean '%s'? ", suggest_result(&sg));
+        snprintf(err, errsz, "key 'model': unknown model '%s' (%sknown: %s; or recommend --model-config FILE)", name, near,
                  model_known_list(known, sizeof known));
         return -1;
     }

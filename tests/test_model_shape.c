@@ -256,6 +256,9 @@ Test(model_shape, model_key_fills_and_answers_win)
     answers_with(&a, "{\"model\": \"llama-3\"}");
     cr_expect_eq(model_answers_apply_known(&a, err, sizeof err), -1);
     cr_expect(strstr(err, "key 'model': unknown model 'llama-3'") && strstr(err, "llama-3.1-70b"), "%s", err);
+    answers_with(&a, "{\"model\": \"mixtral-8x7\"}");
+    cr_expect_eq(model_answers_apply_known(&a, err, sizeof err), -1);
+    cr_expect(strstr(err, "did you mean 'mixtral-8x7b'?") != NULL, "%s", err);
 }
 
 Test(model_shape, shape_keys_checked_on_both_sides)
