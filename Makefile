@@ -30,10 +30,11 @@ TEST_LIBS   := $(call pc_libs,$(PKGS_TEST))
 
 KB_DATA   := data/schema.sql $(sort $(wildcard data/kb/*.sql))
 PRESETS   := $(sort $(wildcard data/presets/*.json))
+MODELS    := $(sort $(wildcard data/models/*.json))
 # The frameworks probe's scripts, carried in the binary and written to a temporary folder to run.
 FW_SCRIPTS := $(sort $(wildcard probes/frameworks/*.py))
 LIB_SRC   := $(sort $(wildcard common/*.c knowledge/*.c probes/*.c engine/*.c tui/*.c)) $(filter-out cli/main.c,$(sort $(wildcard cli/*.c)))
-LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/kb_data.o $(BUILD)/presets_data.o $(BUILD)/fw_scripts_data.o
+LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/kb_data.o $(BUILD)/presets_data.o $(BUILD)/models_data.o $(BUILD)/fw_scripts_data.o
 MAIN_OBJ  := $(BUILD)/cli/main.o
 TEST_SRC  := $(sort $(wildcard tests/test_*.c))
 TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/support.o $(BUILD)/tests/tmux_driver.o
@@ -170,7 +171,7 @@ build/fuzz/fuzz_answers: tests/fuzz/fuzz_answers.c $(FUZZ_KB_SRC) | build/answer
 	@mkdir -p build/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(WARNFLAGS) $(CPPFLAGS) $(MAIN_CFLAGS) -o $@ $^ $(call pc_libs,libcjson) -lm
 
-build/fuzz/fuzz_import: tests/fuzz/fuzz_import.c $(filter common/% knowledge/%,$(LIB_SRC)) build/kb_data.c build/presets_data.c | build/answer_key_ids.h
+build/fuzz/fuzz_import: tests/fuzz/fuzz_import.c $(filter common/% knowledge/%,$(LIB_SRC)) build/kb_data.c build/presets_data.c build/models_data.c | build/answer_key_ids.h
 	@mkdir -p build/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(WARNFLAGS) $(CPPFLAGS) $(MAIN_CFLAGS) -Wno-unused-command-line-argument -o $@ $^ \
 	    $(call pc_libs,libcjson sqlite3) -lm
@@ -264,10 +265,13 @@ $(BUILD)/kb_data.c: $(KB_DATA) $(BUILD)/embed
 $(BUILD)/presets_data.c: $(PRESETS) $(BUILD)/embed
 	$(BUILD)/embed $@ presets $(PRESETS)
 
+$(BUILD)/models_data.c: $(MODELS) $(BUILD)/embed
+	$(BUILD)/embed $@ models $(MODELS)
+
 $(BUILD)/fw_scripts_data.c: $(FW_SCRIPTS) $(BUILD)/embed
 	$(BUILD)/embed $@ fw_scripts $(FW_SCRIPTS)
 
-$(BUILD)/kb_data.o $(BUILD)/presets_data.o $(BUILD)/fw_scripts_data.o: $(BUILD)/%.o: $(BUILD)/%.c
+$(BUILD)/kb_data.o $(BUILD)/presets_data.o $(BUILD)/models_data.o $(BUILD)/fw_scripts_data.o: $(BUILD)/%.o: $(BUILD)/%.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 # The embed tool runs on the build machine: no sanitizers, no project flags beyond warnings.

@@ -6,6 +6,8 @@
 #include "knowledge/advisor.h"
 #include "knowledge/answer_keys.h"
 #include "knowledge/launch_files.h"
+#include "knowledge/model_answers.h"
+#include "knowledge/model_config.h"
 #include "knowledge/presets.h"
 #include "knowledge/report_html.h"
 #include "common/units.h"
@@ -25,6 +27,7 @@ static const char recommend_head[] =
     "Usage: fwadvisor recommend [-a FILE|-] [--preset NAME] [--set KEY=VALUE]...\n"
     "                           [--json] [-o FILE] [--html FILE] [--emit DIR]\n"
     "                           [--probe ID|latest|none]\n"
+    "                           [--model NAME] [--model-config FILE]\n"
     "       fwadvisor recommend --list-presets [--json]\n"
     "\n"
     "Ranks the frameworks for your answers (fwadvisor.answers/1), explains every\n"
@@ -298,7 +301,7 @@ static void iso_now(char *out, size_t n)
 /* --- the command: parse, check the outputs, gather the answers, advise, write ------------- */
 
 struct rec_opts {
-    const char *answers_file, *preset, *output, *html, *probe, *emit;
+    const char *answers_file, *preset, *output, *html, *probe, *emit, *model, *model_config;
     const char *sets[64];
     int nsets, json, list, html_stdout;
     cli_given given;
@@ -308,7 +311,7 @@ struct rec_opts {
 enum { RM_RECOMMEND = 1, RM_LIST = 2 };
 static const char *const recommend_modes[] = {"a recommendation", "--list-presets"};
 
-enum { R_ANSWERS, R_PRESET, R_SET, R_JSON, R_OUTPUT, R_HTML, R_PROBE, R_EMIT, R_LIST, R_COUNT };
+enum { R_ANSWERS, R_PRESET, R_SET, R_JSON, R_OUTPUT, R_HTML, R_PROBE, R_EMIT, R_LIST, R_MODEL, R_MODEL_CONFIG, R_COUNT };
 #define F(member) offsetof(struct rec_opts, member)
 static const struct cli_option recommend_options[R_COUNT] = {
     [R_ANSWERS] = {"answers", 'a', CLI_TEXT, 0, 0, F(answers_file), 0, NULL, NULL, RM_RECOMMEND, NULL, "FILE",
@@ -332,6 +335,10 @@ static const struct cli_option recommend_options[R_COUNT] = {
                 "Megatron-LM), accelerate.yaml, ds_config.json,\njob.sbatch, jax-distributed.txt"},
     [R_LIST] = {"list-presets", 0, CLI_FLAG, 0, 0, F(list), 0, NULL, NULL, RM_LIST, NULL, NULL,
                 "list the presets with what each is for, and exit"},
+    [R_MODEL] = {"model", 0, CLI_TEXT, 0, 0, F(model), 0, NULL, NULL, RM_RECOMMEND, NULL, "NAME",
+                 "the shape of a shipped open model (the answer key model):\nllama-3.1-8b, llama-3.1-70b, mixtral-8x7b, ..."},
+    [R_MODEL_CONFIG] = {"model-config", 0, CLI_TEXT, 0, 0, F(model_config), 0, NULL, NULL, RM_RECOMMEND, NULL, "FILE",
+                        "the model's shape from its Hugging Face config.json;\nanswers given explicitly win over it"},
 };
 #undef F
 
@@ -385,6 +392,37 @@ static int load_preset(const char *preset, struct answers *answers, char *err, s
     return EXIT_OK;
 }
 
+/* --model NAME as the answer key model (unless answered), --model-config FILE into the shape keys
+ * the answers leave out: EXIT_OK, or EXIT_INPUT with the line printed. */
+static int apply_model_options(const struct rec_opts *o, struct answers *answers)
+{
+    char err[1024];
+    if (o->model && !answers_has(answers, ANS_MODEL)) {
+        char assignment[160];
+        snprintf(assignment, sizeof assignment, "model=%s", o->model);
+        if (answers_set(answers, assignment, err, sizeof err)) {
+            cli_error("--model: %s", err);
+            return EXIT_INPUT;
+        }
+    }
+    if (!o->model_config) return EXIT_OK;
+    unsigned char *data;
+    size_t len;
+    if (file_read(o->model_config, MODEL_CONFIG_MAX_BYTES, &data, &len, err, sizeof err) != FILE_OK) {
+        cli_error("--model-config %s", err);
+        return EXIT_INPUT;
+    }
+    struct model_shape shape;
+    int bad = model_config_parse((const char *)data, len, o->model_config, &shape, err, sizeof err);
+    free(data);
+    if (bad) {
+        cli_error("--model-config %s", err);
+        return EXIT_INPUT;
+    }
+    model_answers_fill(answers, &shape);
+    return EXIT_OK;
+}
+
 /* The answers: a preset or a file, then each --set, then a check that they agree. */
 static int gather_answers(const struct rec_opts *o, struct answers *answers)
 {
@@ -412,6 +450,7 @@ static int gather_answers(const struct rec_opts *o, struct answers *answers)
             return EXIT_INPUT;
         }
     }
+    if (apply_model_options(o, answers) != EXIT_OK) return EXIT_INPUT;
     if (answers_check_combination(answers, err, sizeof err)) {
         cli_error("%s", err);
         return EXIT_INPUT;

@@ -14,6 +14,7 @@
 
 #include "knowledge/answers.h"
 #include "knowledge/kb.h"
+#include "knowledge/model_shape.h"
 
 /* Frameworks are numbered one bit each of a mask (the frameworks a strategy or runtime serves):
  * a structural limit, which kb_import enforces. */
@@ -217,6 +218,7 @@ struct adv_plan_inputs {
     double working_set;              /* usable fraction of device memory (Apple's cap), else 1 */
     double headroom, overhead_gb, fragmentation, host_memory_gb;
     double adapter_bytes, nf4_bits, ds_bucket_elements, batch_tokens, vocab, top_k, lost_at_16k;
+    struct model_shape shape;        /* an LLM's shape (hidden 0: none), knowledge/model_shape.h */
 };
 
 /* The inference plan (deploy server, model_kind llm): the serving device, weights and KV cache, the

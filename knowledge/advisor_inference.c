@@ -284,15 +284,21 @@ int adv_plan_inference(const struct adv_kb *akb, struct adv_result *r, char *err
     inf->head_dim = r->hidden / r->heads;
     inf->active_params = r->in.active;
 
-    /* The position limit is known when the model is trained here from the answered seq_len; a
-     * fine-tuned model keeps its base's, which the answers do not give. */
+    /* The position limit is the model's max_positions (its config's max_position_embeddings) when
+     * known, else the answered seq_len of a model trained here; a fine-tuned model keeps its base's. */
     inf->position_limit = -1;
-    if (a->v[ANS_SEQ_LEN].given && r->in.finetune == ADV_FULL) inf->position_limit = answers_num(a, ANS_SEQ_LEN);
+    int from_config = answers_has(a, ANS_MAX_POSITIONS);
+    if (from_config) inf->position_limit = answers_num(a, ANS_MAX_POSITIONS);
+    else if (a->v[ANS_SEQ_LEN].given && r->in.finetune == ADV_FULL) inf->position_limit = answers_num(a, ANS_SEQ_LEN);
     if (inf->position_limit > 0 && inf->context > inf->position_limit) {
-        snprintf(err, errsz,
-                 "keys 'serve_context' and 'seq_len': serve_context %g is above the model's position limit, the %g tokens "
-                 "it is trained at (lower serve_context, or raise seq_len to train a longer context)",
-                 inf->context, inf->position_limit);
+        if (from_config)
+            snprintf(err, errsz, "keys 'serve_context' and 'max_positions': serve_context %g is above the model's position "
+                     "limit, the %g positions of its config (lower serve_context)", inf->context, inf->position_limit);
+        else
+            snprintf(err, errsz,
+                     "keys 'serve_context' and 'seq_len': serve_context %g is above the model's position limit, the %g tokens "
+                     "it is trained at (lower serve_context, or raise seq_len to train a longer context)",
+                     inf->context, inf->position_limit);
         return KB_ERR_INPUT;
     }
 
@@ -301,7 +307,7 @@ int adv_plan_inference(const struct adv_kb *akb, struct adv_result *r, char *err
     if (status != KB_OK) return status;
     const struct adv_plan_inputs *in = &r->in;
     inf->weights_gb = in->params * inf->weight_bytes_per_param / GB;
-    inf->kv_bytes_per_token = plan_kv_cache_bytes(inf->layers, inf->kv_heads, inf->head_dim, 1, inf->kv_bytes_per_value);
+    inf->kv_bytes_per_token = shape_kv_bytes_per_token(&in->shape, inf->kv_bytes_per_value); /* the planner's shape */
     inf->kv_cache_gb = inf->kv_bytes_per_token * inf->context * inf->batch / GB;
 
     search_layout(inf, in);

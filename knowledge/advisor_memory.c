@@ -81,15 +81,16 @@ static struct ctx make_ctx(const struct adv_result *r, double devices, double no
     return c;
 }
 
-/* Bytes per parameter of the frozen base under LoRA (bf16, fp32 when training in fp32) or QLoRA
- * (NF4 with double-quantised constants on the linear layers, bf16 elsewhere). */
+/* Bytes of the frozen base under LoRA (bf16, fp32 when training in fp32) or QLoRA (NF4 with
+ * double-quantised constants on every linear weight of the shape, embeddings, head and norms in
+ * bf16). */
 static double frozen_base_bytes(const struct ctx *c)
 {
     const struct adv_plan_inputs *in = c->in;
     double P = in->params;
     if (c->finetune == ADV_LORA) return (in->precision == PLAN_FP32 ? 4 : 2) * P;
-    double linear = c->shaped ? plan_linear_params(P, c->L, c->h) : P;
-    return linear * in->nf4_bits / 8 + (P - linear) * 2;
+    if (!c->shaped) return P * in->nf4_bits / 8;
+    return shape_qlora_base_bytes(&in->shape, P, in->nf4_bits); /* the linear weights of the one shape */
 }
 
 /* Model states of one device, and the host bytes per node an offloading strategy needs. */
@@ -146,11 +147,12 @@ static struct acts activation_terms(const struct ctx *c, const struct strategy_k
     if (!c->shaped) return a;
     double t = lay->tp;
     int sp = k->model != MM_GENERIC && t > 1; /* sequence parallelism goes with tensor parallelism */
-    a.full = c->in->flash ? plan_activation_layer_flash_bytes(c->s, c->b, c->h, c->heads, t, sp)
-                          : plan_activation_layer_korthikanti_bytes(c->s, c->b, c->h, c->heads, t, sp);
-    a.selective = plan_activation_layer_selective_bytes(c->s, c->b, c->h, t, sp);
+    struct plan_act_terms terms = shape_activation_terms(&c->in->shape); /* the family's stored tensors */
+    a.full = c->in->flash ? plan_activation_terms_flash_bytes(&terms, c->s, c->b, c->h, c->heads, t, sp)
+                          : plan_activation_terms_korthikanti_bytes(&terms, c->s, c->b, c->h, c->heads, t, sp);
+    a.selective = plan_activation_terms_bytes(&terms, c->s, c->b, c->h, t, sp);
     if (c->in->precision == PLAN_FP8) {
-        double saved = plan_activation_layer_fp8_saving_bytes(c->s, c->b, c->h, t, sp);
+        double saved = plan_activation_terms_fp8_saving_bytes(&terms, c->s, c->b, c->h, t, sp);
         a.full -= saved;
         a.selective -= saved;
     }
@@ -425,7 +427,9 @@ void adv_plan_nothing_fits(const struct adv_kb *akb, struct adv_result *r, const
         struct adv_plan_inputs in = r->in;
         double h = r->hidden, l = r->layers, heads;
         if (h <= 0) plan_llm_shape(in.params, 128, 128, &h, &l, &heads);
-        in.adapters = plan_lora_params(l, h, answers_num(a, ANS_LORA_RANK));
+        in.adapters = r->hidden > 0 ? shape_lora_params(&in.shape, answers_num(a, ANS_LORA_RANK),
+                                                        (enum shape_lora_targets)answers_choice(a, ANS_LORA_TARGETS))
+                                    : plan_lora_params(l, h, answers_num(a, ANS_LORA_RANK));
         here.in = &in;
         if (fits_with(akb, &here, cand, n, &m)) {
             snprintf(r->remedies[r->nremedies++], sizeof r->remedies[0],

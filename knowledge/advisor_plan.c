@@ -4,6 +4,8 @@
  * advisor_time.c's. */
 #include "knowledge/advisor_kb.h"
 #include "common/units.h"
+#include "knowledge/model_answers.h"
+#include "knowledge/model_config.h"
 #include "knowledge/planner.h"
 
 #include <ctype.h>
@@ -246,13 +248,17 @@ static void resolve_shape(const struct adv_kb *akb, struct adv_result *r)
     adv_fact(akb, a, "head_dim", &head_dim, NULL);
     adv_fact(akb, a, "default_seq_len", &seq, NULL);
     adv_fact(akb, a, "micro_batch", &mb, NULL);
-    double h, l, heads;
-    plan_llm_shape(answers_num(a, ANS_ACTIVE_PARAMS) > 0 ? answers_num(a, ANS_ACTIVE_PARAMS) : answers_num(a, ANS_MODEL_PARAMS),
-                   per_layer, head_dim, &h, &l, &heads);
+    /* GPT-3 style (12 L h^2), or for arch llama as many Llama layers as the parameters less the
+     * embeddings hold (model_shape.h). */
+    enum shape_arch arch = model_answers_arch(a);
+    struct model_shape derived_shape;
+    shape_derive(arch, answers_num(a, ANS_ACTIVE_PARAMS) > 0 ? answers_num(a, ANS_ACTIVE_PARAMS) : answers_num(a, ANS_MODEL_PARAMS),
+                 per_layer, head_dim, answers_has(a, ANS_VOCAB) ? answers_num(a, ANS_VOCAB) : adv_fact_or(akb, a, "vocab", 0),
+                 &derived_shape);
     int derived = 0;
-    if (!answers_has(a, ANS_HIDDEN)) answers_set_num(a, ANS_HIDDEN, h), derived = 1;
-    if (!answers_has(a, ANS_LAYERS)) answers_set_num(a, ANS_LAYERS, l), derived = 1;
-    if (!answers_has(a, ANS_HEADS)) answers_set_num(a, ANS_HEADS, heads), derived = 1;
+    if (!answers_has(a, ANS_HIDDEN)) answers_set_num(a, ANS_HIDDEN, derived_shape.hidden), derived = 1;
+    if (!answers_has(a, ANS_LAYERS)) answers_set_num(a, ANS_LAYERS, derived_shape.layers), derived = 1;
+    if (!answers_has(a, ANS_HEADS)) answers_set_num(a, ANS_HEADS, derived_shape.heads), derived = 1;
     int seq_default = !answers_has(a, ANS_SEQ_LEN);
     if (seq_default) answers_set_num(a, ANS_SEQ_LEN, seq);
     r->seq_len = answers_num(a, ANS_SEQ_LEN);
@@ -261,9 +267,18 @@ static void resolve_shape(const struct adv_kb *akb, struct adv_result *r)
     r->heads = answers_num(a, ANS_HEADS);
     r->micro_batch = mb;
     snprintf(r->shape_note, sizeof r->shape_note, "%s: hidden %g, layers %g, heads %g, seq_len %g%s, micro-batch %g",
-             derived ? "shape derived from the parameters like GPT-3" : "shape as answered", r->hidden, r->layers,
+             !derived ? "shape as answered" : derived_shape.arch == SHAPE_LLAMA ? "shape derived from the parameters like Llama"
+                                                                                 : "shape derived from the parameters like GPT-3",
+             r->hidden, r->layers,
              r->heads, r->seq_len, seq_default ? " (default)" : "", mb);
     if (derived) adv_assume(r, "Model shape: %s", r->shape_note);
+    int known = answers_has(a, ANS_MODEL) ? model_known_find(answers_str(a, ANS_MODEL)) : -1;
+    if (known >= 0) {
+        char source[200], read[16];
+        adv_assume(r, "Model shape of %s (%s, %.1fB parameters): %s, read %s", answers_str(a, ANS_MODEL),
+                   answers_str(a, ANS_ARCH), answers_num(a, ANS_MODEL_PARAMS) / 1e9, model_known_source((size_t)known, source, sizeof source),
+                   model_known_read((size_t)known, read, sizeof read));
+    }
 }
 
 /* --- the plan's inputs ---------------------------------------------------------------------- */
@@ -295,10 +310,11 @@ int adv_best_precision(const struct adv_kb *akb, int acc)
 }
 
 /* Parameters, active parameters and experts (mixture of experts). */
-static void resolve_moe(struct adv_result *r)
+static void resolve_moe(const struct adv_kb *akb, struct adv_result *r)
 {
     const struct answers *a = &r->answers;
     struct adv_plan_inputs *in = &r->in;
+    in->top_k = answers_has(a, ANS_TOP_K) ? answers_num(a, ANS_TOP_K) : adv_fact_or(akb, a, "moe_top_k", 2);
     in->params = answers_num(a, ANS_MODEL_PARAMS);
     in->active = answers_has(a, ANS_ACTIVE_PARAMS) ? answers_num(a, ANS_ACTIVE_PARAMS) : in->params;
     in->experts = answers_has(a, ANS_EXPERTS) ? answers_num(a, ANS_EXPERTS) : 1;
@@ -308,8 +324,9 @@ static void resolve_moe(struct adv_result *r)
     else if (in->active < in->params && in->experts <= 1)
         adv_assume(r, "active_params without experts: FLOPs by active parameters, no expert parallelism planned");
     else if (in->experts > 1)
-        adv_assume(r, "Mixture of experts: %.3g of %.3g parameters active per token; %s", in->active, in->params,
-                   "the active ones are counted as shared, the rest as experts split by expert parallelism; top-2 routing for traffic");
+        adv_assume(r, "Mixture of experts: %.3g of %.3g parameters active per token; %s; top-%g routing for traffic",
+                   in->active, in->params,
+                   "the active ones are counted as shared, the rest as experts split by expert parallelism", in->top_k);
 
 }
 
@@ -488,12 +505,17 @@ static void resolve_training_facts(const struct adv_kb *akb, struct adv_result *
     const char *ft = answers_str(a, ANS_FINETUNE);
     in->finetune = strcmp(ft, "lora") == 0 ? ADV_LORA : strcmp(ft, "qlora") == 0 ? ADV_QLORA : ADV_FULL;
     resolve_method(akb, r);
+    in->vocab = answers_has(a, ANS_VOCAB) ? answers_num(a, ANS_VOCAB) : adv_fact_or(akb, a, "vocab", 0);
+    if (r->hidden > 0) model_answers_shape(a, in->top_k, &in->shape);
     if (in->finetune != ADV_FULL) {
         double h = r->hidden, l = r->layers, heads;
         if (h <= 0) plan_llm_shape(in->params, 128, 128, &h, &l, &heads);
-        in->adapters = plan_lora_params(l, h, answers_num(a, ANS_LORA_RANK));
-        adv_assume(r, "%s rank %g on every linear layer: %.3g trainable parameters", in->finetune == ADV_LORA ? "LoRA" : "QLoRA",
-                   answers_num(a, ANS_LORA_RANK), in->adapters);
+        enum shape_lora_targets targets = (enum shape_lora_targets)answers_choice(a, ANS_LORA_TARGETS);
+        static const char *const on[] = {"every linear layer", "the attention's Q, K, V and O", "the attention's Q and V"};
+        in->adapters = h == r->hidden ? shape_lora_params(&in->shape, answers_num(a, ANS_LORA_RANK), targets)
+                                      : plan_lora_params(l, h, answers_num(a, ANS_LORA_RANK));
+        adv_assume(r, "%s rank %g on %s: %.3g trainable parameters", in->finetune == ADV_LORA ? "LoRA" : "QLoRA",
+                   answers_num(a, ANS_LORA_RANK), h == r->hidden ? on[targets] : on[0], in->adapters);
     }
     const char *rc = answers_str(a, ANS_RECOMPUTE);
     in->recompute = strcmp(rc, "none") == 0        ? ADV_RECOMPUTE_NONE
@@ -522,8 +544,6 @@ static void resolve_training_facts(const struct adv_kb *akb, struct adv_result *
         r->batch_sequences = adv_fact_or(akb, a, "finetune_batch_sequences", 16);
         in->batch_tokens = r->batch_sequences * r->seq_len;
     }
-    in->vocab = adv_fact_or(akb, a, "vocab", 0);
-    in->top_k = adv_fact_or(akb, a, "moe_top_k", 2);
     in->lost_at_16k = adv_fact_or(akb, a, "lost_time_at_16k_devices", 0);
     if (in->working_set < 1)
         adv_assume(r, "GPU working set capped at %.0f%% of unified memory by macOS (raise it with `sudo sysctl "
@@ -536,7 +556,7 @@ static void resolve_training_facts(const struct adv_kb *akb, struct adv_result *
  * compared active_params with model_params). */
 static int resolve_inputs(const struct adv_kb *akb, struct adv_result *r, char *err, size_t errsz)
 {
-    resolve_moe(r);
+    resolve_moe(akb, r);
     int status = resolve_precision(akb, r, err, errsz);
     if (status != KB_OK) return status;
     int measured = resolve_peak(akb, r);
@@ -676,6 +696,8 @@ int adv_recommend(const struct adv_kb *akb, const struct answers *answers, const
     memset(out, 0, sizeof *out);
     out->answers = *answers;
     out->job_derived = !answers->v[ANS_JOB].present;
+    if (model_answers_apply_known(&out->answers, err, errsz)) return KB_ERR_INPUT;
+    model_answers_shape_params(&out->answers);
     answers_fill_defaults(&out->answers);
     out->job = adv_job_of(&out->answers);
     int status = adv_check_answer_ids(akb, &out->answers, err, errsz);
@@ -687,7 +709,8 @@ int adv_recommend(const struct adv_kb *akb, const struct answers *answers, const
         snprintf(out->hardware_note + used, sizeof out->hardware_note - used, "; os: %s, the system %s runs on",
                  answers_str(&out->answers, ANS_OS), answers_str(&out->answers, ANS_HARDWARE));
     }
-    if (answers_check_combination(&out->answers, err, errsz)) return KB_ERR_INPUT;
+    if (answers_check_combination(&out->answers, err, errsz) || model_answers_check(&out->answers, err, errsz))
+        return KB_ERR_INPUT;
     if ((status = adv_check_topology(akb, out, err, errsz)) != KB_OK) return status;
     adv_resolve_deploy_hardware(out);
     resolve_shape(akb, out);

@@ -173,6 +173,18 @@ static const struct ans_choice jobs[] = {
 static const struct ans_choice derived_job = {
     NULL, "Derived from the answers",
     "finetune lora or qlora, dataset_tokens or epochs: finetune; a deploy target without tokens: serve; else pretrain."};
+static const struct ans_choice archs[] = {
+    {"gpt3", "GPT-3 style", "Multi-head attention and an MLP of 4 x hidden in two matrices (GPT-3, 2020)."},
+    {"llama", "Llama style", "Grouped-query attention (kv_heads) and a SwiGLU MLP of ffn_hidden in three matrices."},
+    {"moe", "Mixture of experts", "Llama-style layers whose MLP is `experts` SwiGLU experts, top_k of them per token."},
+};
+static const struct ans_choice lora_targets[] = {
+    {"all", "Every linear layer", "QLoRA's choice: adapters on every linear weight match full fine-tuning (Dettmers et al. 2023)."},
+    {"attention", "Attention (Q, K, V, O)", "Adapters on the four attention projections only."},
+    {"qv", "Q and V", "The LoRA paper's choice (Hu et al. 2021) and PEFT's default for Llama: the fewest adapters."},
+};
+static const struct ans_choice derived_arch = {
+    NULL, "Derived", "moe with experts above 1, llama with ffn_hidden, else gpt3; a model or config file says its own."};
 
 /* name, type, choices, min, min_exclusive, default choice, default number, unset choice, and for
  * a list of ids its table and what one row is */
@@ -213,6 +225,16 @@ const struct ans_key ans_keys[] = {
     {"dataset_tokens", ANS_NUMBER, NULL, 0, 0, 1, -1, 0, NULL, NULL, NULL},
     {"epochs", ANS_NUMBER, NULL, 0, 0, 1, -1, 0, NULL, NULL, NULL},
     {"deploy_device", ANS_ENUM, CHOICES(deploy_devices), 0, 0, 0, 0, NULL, NULL, NULL},
+    {"arch", ANS_ENUM, CHOICES(archs), 0, 0, -1, 0, &derived_arch, NULL, NULL},
+    {"ffn_hidden", ANS_INT, NULL, 0, 1, 0, -1, 0, NULL, NULL, NULL},
+    {"top_k", ANS_INT, NULL, 0, 1, 0, -1, 0, NULL, NULL, NULL},
+    {"shared_experts", ANS_INT, NULL, 0, 0, 0, -1, 0, NULL, NULL, NULL},
+    {"expert_ffn_hidden", ANS_INT, NULL, 0, 1, 0, -1, 0, NULL, NULL, NULL},
+    {"dense_layers", ANS_INT, NULL, 0, 0, 0, -1, 0, NULL, NULL, NULL},
+    {"vocab", ANS_INT, NULL, 0, 1, 0, -1, 0, NULL, NULL, NULL},
+    {"model", ANS_ID, NULL, 0, 0, 0, -1, 0, NULL, NULL, NULL},
+    {"max_positions", ANS_INT, NULL, 0, 1, 0, -1, 0, NULL, NULL, NULL},
+    {"lora_targets", ANS_ENUM, CHOICES(lora_targets), 0, 0, 0, 0, NULL, NULL, NULL},
 };
 const int ans_key_count = (int)(sizeof ans_keys / sizeof ans_keys[0]);
 _Static_assert(sizeof ans_keys / sizeof ans_keys[0] == ANS_KEY_COUNT, "ans_keys and enum ans_index differ");

@@ -46,7 +46,10 @@ static void describe_key(const struct ans_key *key, char *out, size_t n)
                  key->min, ANS_MAX_NUMBER);
         break;
     case ANS_BOOL: snprintf(out, n, "true or false"); break;
-    case ANS_ID: snprintf(out, n, "an id (fwadvisor kb list %ss)", key->name); break;
+    case ANS_ID:
+        if (key == &ans_keys[ANS_MODEL]) snprintf(out, n, "a shipped model's name (docs/planner.md, Model shapes)");
+        else snprintf(out, n, "an id (fwadvisor kb list %ss)", key->name);
+        break;
     }
 }
 
@@ -57,10 +60,10 @@ static void unknown_key(const char *where, const char *name, char *err, size_t e
         snprintf(err, errsz, "%sunknown key '%s' (did you mean '%s'?)", where, name, near);
         return;
     }
-    char keys[400];
+    char keys[1200];
     size_t used = 0;
     keys[0] = '\0';
-    for (int i = 0; i < ans_key_count; i++)
+    for (int i = 0; i < ans_key_count && used < sizeof keys; i++)
         used += (size_t)snprintf(keys + used, sizeof keys - used, "%s%s", i ? ", " : "", ans_keys[i].name);
     snprintf(err, errsz, "%sunknown key '%s' (keys: %s)", where, name, keys);
 }
@@ -475,6 +478,7 @@ static const struct needs {
     const char *why;
 } needs[] = {
     {ANS_LORA_RANK, ANS_FINETUNE, (const char *const[]){"lora", "qlora", NULL}, "the rank is the LoRA adapters'"},
+    {ANS_LORA_TARGETS, ANS_FINETUNE, (const char *const[]){"lora", "qlora", NULL}, "they are the matrices LoRA adapts"},
     {ANS_DEPLOY_HARDWARE, ANS_DEPLOY, (const char *const[]){"server", "mobile", "edge", "browser", NULL},
      "it is the hardware the deployed model is served on"},
     {ANS_DATASET_TOKENS, ANS_JOB, (const char *const[]){"finetune", NULL}, "it is the fine-tuning data set's size"},

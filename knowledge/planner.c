@@ -75,22 +75,46 @@ double plan_hours(double flops, double devices, double peak_tflops, double mfu)
     return flops / (devices * peak_tflops * 1e12 * mfu) / 3600;
 }
 
-double plan_activation_layer_flash_bytes(double s, double b, double h, double a, double t, int sp)
+const struct plan_act_terms plan_act_gpt3 = {10, 24, 2, 5};
+
+double plan_activation_terms_bytes(const struct plan_act_terms *k, double s, double b, double h, double t, int sp)
 {
     double sbh = s * b * h;
-    double kept = sp ? 34 * sbh / t : sbh * (10 + 24 / t);
-    return kept + 4 * a * s * b / t;
+    return sp ? (k->replicated + k->split) * sbh / t : sbh * (k->replicated + k->split / t);
+}
+
+double plan_activation_terms_flash_bytes(const struct plan_act_terms *k, double s, double b, double h, double a, double t,
+                                         int sp)
+{
+    return plan_activation_terms_bytes(k, s, b, h, t, sp) + 4 * a * s * b / t;
+}
+
+double plan_activation_terms_korthikanti_bytes(const struct plan_act_terms *k, double s, double b, double h, double a,
+                                               double t, int sp)
+{
+    if (sp) return s * b * h * (k->replicated + k->split + 5 * a * s / h) / t;
+    return s * b * h * (k->replicated + k->split / t + 5 * a * s / (h * t));
+}
+
+double plan_activation_terms_fp8_saving_bytes(const struct plan_act_terms *k, double s, double b, double h, double t, int sp)
+{
+    double sbh = s * b * h;
+    return sp ? (k->fp8_replicated + k->fp8_split) * sbh / t : k->fp8_replicated * sbh + k->fp8_split * sbh / t;
+}
+
+double plan_activation_layer_flash_bytes(double s, double b, double h, double a, double t, int sp)
+{
+    return plan_activation_terms_flash_bytes(&plan_act_gpt3, s, b, h, a, t, sp);
 }
 
 double plan_activation_layer_korthikanti_bytes(double s, double b, double h, double a, double t, int sp)
 {
-    if (sp) return s * b * h * (34 + 5 * a * s / h) / t;
-    return plan_activation_layer_tp_bytes(s, b, h, a, t);
+    return plan_activation_terms_korthikanti_bytes(&plan_act_gpt3, s, b, h, a, t, sp);
 }
 
 double plan_activation_layer_selective_bytes(double s, double b, double h, double t, int sp)
 {
-    return sp ? 34 * s * b * h / t : s * b * h * (10 + 24 / t);
+    return plan_activation_terms_bytes(&plan_act_gpt3, s, b, h, t, sp);
 }
 
 double plan_activation_layer_input_bytes(double s, double b, double h, double t, int sp)
@@ -100,8 +124,7 @@ double plan_activation_layer_input_bytes(double s, double b, double h, double t,
 
 double plan_activation_layer_fp8_saving_bytes(double s, double b, double h, double t, int sp)
 {
-    double sbh = s * b * h;
-    return sp ? 7 * sbh / t : 2 * sbh + 5 * sbh / t;
+    return plan_activation_terms_fp8_saving_bytes(&plan_act_gpt3, s, b, h, t, sp);
 }
 
 void plan_distopt_bytes(enum plan_precision precision, double *replicated, double *sharded)

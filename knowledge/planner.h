@@ -30,6 +30,25 @@ double plan_activation_layer_full_recompute_bytes(double seq, double batch, doub
 void plan_llm_shape(double params, double hidden_per_layer, double head_dim, double *hidden, double *layers,
                     double *heads);
 
+/* A layer's stored activations in units of s*b*h bytes (16-bit), apart from the s x s scores:
+ * `replicated` over tensor-parallel ranks unless sequence parallel, `split` over them; of them, the
+ * inputs of the linear layers that FP8 stores in one byte save fp8_replicated + fp8_split / t.
+ * Korthikanti et al.'s GPT-3 layer: 10 and 24, FP8 2 and 5 (model_shape.h has the other families). */
+struct plan_act_terms {
+    double replicated, split, fp8_replicated, fp8_split;
+};
+extern const struct plan_act_terms plan_act_gpt3;
+/* The terms' bytes of one layer: sp ? (replicated + split) s b h / t : s b h (replicated + split / t). */
+double plan_activation_terms_bytes(const struct plan_act_terms *k, double seq, double batch, double hidden, double tp,
+                                   int seq_parallel);
+/* With FlashAttention (the fp32 softmax statistics added) or with Korthikanti's stored scores. */
+double plan_activation_terms_flash_bytes(const struct plan_act_terms *k, double seq, double batch, double hidden,
+                                         double heads, double tp, int seq_parallel);
+double plan_activation_terms_korthikanti_bytes(const struct plan_act_terms *k, double seq, double batch, double hidden,
+                                               double heads, double tp, int seq_parallel);
+double plan_activation_terms_fp8_saving_bytes(const struct plan_act_terms *k, double seq, double batch, double hidden,
+                                              double tp, int seq_parallel);
+
 /* FlashAttention (Dao et al. 2022) never stores the s x s scores: a layer keeps Korthikanti's
  * sbh terms (34 with sequence parallelism over t, else 10 + 24/t) plus the fp32 softmax statistics,
  * 4 bytes per row and head (4*a*s*b/t). */

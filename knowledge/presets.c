@@ -12,13 +12,14 @@ extern const size_t presets_count;
 
 size_t presets_size(void) { return presets_count; }
 
-const char *preset_name(size_t i, char *buf, size_t bufsz)
+const char *embedded_stem(const char *file, char *buf, size_t bufsz)
 {
-    const char *name = presets_names[i];
-    const char *dot = strrchr(name, '.');
-    snprintf(buf, bufsz, "%.*s", dot ? (int)(dot - name) : (int)strlen(name), name);
+    const char *dot = strrchr(file, '.');
+    snprintf(buf, bufsz, "%.*s", dot ? (int)(dot - file) : (int)strlen(file), file);
     return buf;
 }
+
+const char *preset_name(size_t i, char *buf, size_t bufsz) { return embedded_stem(presets_names[i], buf, bufsz); }
 
 const char *preset_text(size_t i) { return presets_texts[i]; }
 

@@ -4,6 +4,9 @@
 
 #include <stddef.h>
 
+/* A data file's name without its extension ("mobile-app.json" -> "mobile-app"), into buf. */
+const char *embedded_stem(const char *file, char *buf, size_t bufsz);
+
 /* Number of presets, and the name (file name without .json) and JSON text of preset i. */
 size_t presets_size(void);
 const char *preset_name(size_t i, char *buf, size_t bufsz);

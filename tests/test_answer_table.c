@@ -233,7 +233,7 @@ Test(answer_table, every_choice_has_a_value_label_and_help)
         }
         if (key->unset) cr_expect(key->unset->value == NULL && key->unset->label && key->unset->help, "%s", key->name);
     }
-    cr_expect_eq(enums, 13); /* job and deploy_device added */
+    cr_expect_eq(enums, 15); /* with job, deploy_device, arch and lora_targets */
 }
 
 /* The defaults the table gives are the ones answers_fill_defaults fills. */

@@ -166,3 +166,88 @@ Test(recommend_cli, same_answers_same_json_apart_from_time)
     ts_run_free(&a);
     ts_run_free(&b);
 }
+
+/* --- recommend --model and --model-config -------------------------------------------------- */
+
+static double answer_of(const char *json, const char *key)
+{
+    cJSON *doc = cJSON_Parse(json);
+    cr_assert_not_null(doc, "not JSON");
+    const cJSON *v = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "answers"), key);
+    double x = cJSON_IsNumber(v) ? v->valuedouble : -1;
+    cJSON_Delete(doc);
+    return x;
+}
+
+#define LLAMA_8B "{\"model_type\": \"llama\", \"hidden_size\": 4096, \"intermediate_size\": 14336," \
+                 " \"num_hidden_layers\": 32, \"num_attention_heads\": 32, \"num_key_value_heads\": 8," \
+                 " \"vocab_size\": 128256, \"tie_word_embeddings\": false, \"rope_scaling\": {\"factor\": 8.0}}"
+
+/* A config file gives the shape and the 8,030,261,248 parameters; an answer given wins (hidden
+ * 2048 with the file's 32 heads: attention 2 x 2048^2 + 2 x 2048 x 512, MLP 3 x 2048 x 14336 a
+ * layer, 98,566,144 x 32 = 3,154,116,608, embeddings 2 x 128256 x 2048 = 525,336,576, norms
+ * 65 x 2048 = 133,120: 3,679,586,304). */
+Test(recommend_cli, model_config_fills_what_the_answers_leave_out)
+{
+    char *cfg = ts_path(dir, "config.json");
+    ts_write_str(cfg, LLAMA_8B);
+    struct ts_run r;
+    RUN(r, dbarg, "recommend", "--model-config", cfg, "--json");
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect_float_eq(answer_of(r.out, "model_params"), 8030261248.0, 0.5);
+    cr_expect_float_eq(answer_of(r.out, "kv_heads"), 8, 0);
+    ts_run_free(&r);
+    RUN(r, dbarg, "recommend", "--model-config", cfg, "--set", "hidden=2048", "--json");
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect_float_eq(answer_of(r.out, "hidden"), 2048, 0);
+    cr_expect_float_eq(answer_of(r.out, "model_params"), 3679586304.0, 0.5);
+    ts_run_free(&r);
+    RUN(r, dbarg, "recommend", "--model", "mixtral-8x7b", "--json");
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect_float_eq(answer_of(r.out, "active_params"), 12879925248.0, 0.5);
+    ts_run_free(&r);
+    free(cfg);
+}
+
+Test(recommend_cli, bad_config_files_exit_3_on_one_line)
+{
+    static const char *const bodies[] = {
+        "not json at all",
+        "{\"hidden_size\": \"\\u001b[2J4096\", \"intermediate_size\": 1}",
+        "{\"hidden_size\": -4096}",
+        "{\"hidden_size\": 1e300}",
+    };
+    static const char *const fields[] = {"not a JSON object", "field 'hidden_size'", "field 'hidden_size'",
+                                         "field 'hidden_size'"};
+    char *cfg = ts_path(dir, "config.json");
+    for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
+        ts_write_str(cfg, bodies[i]);
+        struct ts_run r;
+        RUN(r, dbarg, "recommend", "--model-config", cfg);
+        cr_expect_eq(r.status, 3, "%s: %s", bodies[i], r.err);
+        cr_expect_eq(ts_lines(r.err), 1, "%s", r.err);
+        cr_expect(strstr(r.err, cfg) && strstr(r.err, fields[i]), "%s", r.err);
+        cr_expect(strchr(r.err, '\033') == NULL, "raw escape printed: %s", r.err);
+        ts_run_free(&r);
+    }
+    /* larger than 1 MiB */
+    size_t big = ((size_t)1 << 20) + 16;
+    char *text = malloc(big + 1);
+    cr_assert_not_null(text);
+    memset(text, ' ', big);
+    text[0] = '{', text[big - 1] = '}', text[big] = '\0';
+    ts_write_str(cfg, text);
+    free(text);
+    struct ts_run r;
+    RUN(r, dbarg, "recommend", "--model-config", cfg);
+    cr_expect_eq(r.status, 3, "%s", r.err);
+    ts_run_free(&r);
+    RUN(r, dbarg, "recommend", "--model-config", "/nonexistent/config.json");
+    cr_expect_eq(r.status, 3, "%s", r.err);
+    ts_run_free(&r);
+    RUN(r, dbarg, "recommend", "--model", "llama-4");
+    cr_expect_eq(r.status, 3, "%s", r.err);
+    cr_expect(strstr(r.err, "key 'model'") != NULL, "%s", r.err);
+    ts_run_free(&r);
+    free(cfg);
+}

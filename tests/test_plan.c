@@ -554,3 +554,148 @@ Test(plan, plan_text_states_the_whole_formula)
         cr_expect(strstr(text, ft[i][1]) != NULL && strstr(text, "all parameters") == NULL, "%s:\n%s", ft[i][0], text);
     }
 }
+
+/* --- the model's shape: QLoRA's frozen base and LoRA's adapters, the KV cache, the routing,
+ * the derived layers ------------------------------------------------------------------------ */
+
+#define SEVENTY_B "\"model_kind\": \"llm\", \"model_params\": 7e10, \"hidden\": 8192, \"layers\": 80, \"heads\": 64," \
+                  " \"kv_heads\": 8, \"finetune\": \"qlora\", \"accelerator\": \"rtx-4090\", \"devices\": 2"
+
+/* 70B QLoRA on two 24 GB cards, FSDP (16 bytes per adapter parameter and the base sharded over 2).
+ * Counted like GPT-3 (no arch, as before): 12 x 80 x 8192^2 = 64,424,509,440 linear weights in
+ * NF4, 33,234,993,807.36 bytes, and the other 5,575,490,560 in bf16, 11,150,981,120: a base of
+ * 44.39 GB; adapters 18 x 16 x 8192 x 80 = 188,743,680; per device (44,385,974,927.36 +
+ * 3,019,898,880) / 2 = 23.70293690368 GB, more than the card. As the Llama shape it is (SwiGLU
+ * 28672, 8 KV heads): 68,451,041,280 linear weights, 35,312,180,920.32 bytes, the other
+ * 1,548,958,720 in bf16, 3,097,917,440: base 38.41009836032 GB; adapters 207,093,760 (3,313,500,160
+ * bytes); per device 20.86179926016 GB of model states. */
+Test(plan, qlora_70b_base_from_the_llama_shape)
+{
+    plan("{" SEVENTY_B "}");
+    GB_EQ(memory_of("fsdp").model_states_gb, 23.70293690368, "GPT-3 count");
+    plan("{" SEVENTY_B ", \"arch\": \"llama\", \"ffn_hidden\": 28672}");
+    cr_expect_float_eq(res->in.adapters, 207093760, 0.5);
+    GB_EQ(memory_of("fsdp").model_states_gb, 20.86179926016, "Llama shape");
+    cr_expect_lt(memory_of("fsdp").model_states_gb, 24, "the states alone now fit a 24 GB card");
+}
+
+/* The shipped Llama 3.1 70B: 70,553,706,496 parameters, its base 39,517,511,352.32 bytes (the
+ * 128K vocabulary's embedding and head in bf16), per device with the adapters
+ * (39,517,511,352.32 + 3,313,500,160) / 2 = 21.41550575616 GB. */
+Test(plan, qlora_from_the_shipped_model)
+{
+    plan("{\"model\": \"llama-3.1-70b\", \"finetune\": \"qlora\", \"accelerator\": \"rtx-4090\", \"devices\": 2}");
+    cr_expect_float_eq(res->in.params, 70553706496.0, 0.5);
+    cr_expect_float_eq(res->layers, 80, 0);
+    cr_expect_float_eq(res->in.vocab, 128256, 0);
+    GB_EQ(memory_of("fsdp").model_states_gb, 21.41550575616, "Llama 3.1 70B");
+}
+
+/* Serving Llama 3.1 70B: 2 x 80 x 8 x 128 x 2 = 327,680 bytes of KV cache a token in bf16; the
+ * 4096-token default context of one sequence 1.34217728 GB. */
+Test(plan, kv_cache_from_the_shape)
+{
+    plan("{\"model\": \"llama-3.1-70b\", \"deploy\": \"server\", \"accelerator\": \"h100-sxm\", \"devices\": 8}");
+    cr_assert(res->inference.planned);
+    cr_expect_float_eq(res->inference.kv_bytes_per_token, 327680, 0);
+    cr_expect_float_eq(res->inference.kv_cache_gb, 327680 * 4096 / 1e9, 1e-9);
+}
+
+/* Routing follows the shape: DeepSeek-V3 routes 8 of 256 experts where the knowledge base's
+ * default is 2; its parameters are the shape's 672,149,632,000 and 38,675,510,272 active. */
+Test(plan, routing_and_parameters_of_a_moe)
+{
+    plan("{\"model\": \"deepseek-v3\", \"accelerator\": \"h100-sxm\", \"devices\": 2048, \"nodes\": 256,"
+         " \"tokens\": 1.48e13}");
+    cr_expect_float_eq(res->in.top_k, 8, 0);
+    cr_expect_float_eq(res->in.experts, 256, 0);
+    cr_expect_float_eq(res->in.params, 672149632000.0, 0.5);
+    cr_expect_float_eq(res->in.active, 38675510272.0, 0.5);
+    int sourced = 0;
+    for (int i = 0; i < res->nassumptions; i++)
+        sourced |= strstr(res->assumptions[i], "deepseek-v3 (moe, 672.1B parameters): "
+                                               "https://huggingface.co/deepseek-ai/DeepSeek-V3/blob/main/config.json") != NULL;
+    cr_expect(sourced, "the plan names the shape's source");
+    plan("{\"model_kind\": \"llm\", \"model_params\": 4.7e10, \"active_params\": 1.3e10, \"experts\": 8}");
+    cr_expect_float_eq(res->in.top_k, 2, 0, "the default without top_k");
+    plan("{\"model_kind\": \"llm\", \"model_params\": 4.7e10, \"active_params\": 1.3e10, \"experts\": 8, \"top_k\": 1}");
+    cr_expect_float_eq(res->in.top_k, 1, 0);
+}
+
+/* 13e9 parameters: 41 GPT-3 layers of 5120 as before, 40 Llama ones with arch llama (Llama 2 13B's;
+ * model_shape's derivation, hand-computed in tests/test_model_shape.c). */
+Test(plan, derived_layers_by_family)
+{
+    plan("{\"model_kind\": \"llm\", \"model_params\": 1.3e10}");
+    cr_expect_float_eq(res->layers, 41, 0);
+    cr_expect(strstr(res->shape_note, "like GPT-3") != NULL, "%s", res->shape_note);
+    plan("{\"model_kind\": \"llm\", \"model_params\": 1.3e10, \"arch\": \"llama\"}");
+    cr_expect_float_eq(res->layers, 40, 0);
+    cr_expect_float_eq(res->hidden, 5120, 0);
+    cr_expect(strstr(res->shape_note, "like Llama") != NULL, "%s", res->shape_note);
+}
+
+Test(plan, shape_refusals_exit_as_input_errors)
+{
+    cr_expect_eq(plan_status("{\"model\": \"mixtral-8x7b\", \"top_k\": 9}"), KB_ERR_INPUT);
+    cr_expect(strstr(err, "keys 'top_k' and 'experts': top_k 9 is more than experts 8") != NULL, "%s", err);
+    cr_expect_eq(plan_status("{\"model\": \"mixtral-8x7b\", \"top_k\": 8}"), KB_OK, "%s", err);
+    cr_expect_eq(plan_status("{\"model\": \"gpt-5\"}"), KB_ERR_INPUT);
+    cr_expect(strstr(err, "key 'model': unknown model 'gpt-5'") != NULL, "%s", err);
+}
+
+/* Llama 2 70B QLoRA at 2048 tokens (Answer.AI's FSDP + QLoRA benchmarks, benchmarks_03_2024.md in
+ * github.com/AnswerDotAI/fsdp_qlora, read 2026-12-02: two 24 GB cards train it only with the
+ * weights offloaded to CPU memory, four 24 GB A5000s without). Its shape: 68,976,648,192
+ * parameters, base 36,363,394,744.32 bytes (tests/test_model_shape.c), adapters 207,093,760 x 16
+ * bytes: FSDP states per device (36,363,394,744.32 + 3,313,500,160) / 4 = 9.91922372608 GB on four
+ * cards, twice that on two, where activations and buffers leave no 10% headroom. */
+Test(plan, qlora_llama2_70b_fits_four_24gb_cards_not_two)
+{
+    static const char base[] = "{\"arch\": \"llama\", \"hidden\": 8192, \"layers\": 80, \"heads\": 64, \"kv_heads\": 8,"
+                               " \"ffn_hidden\": 28672, \"vocab\": 32000, \"finetune\": \"qlora\", \"seq_len\": 2048,"
+                               " \"accelerator\": \"rtx-4090\", \"devices\": %d}";
+    char json[400];
+    snprintf(json, sizeof json, base, 4);
+    plan(json);
+    cr_expect_float_eq(res->in.params, 68976648192.0, 0.5);
+    GB_EQ(memory_of("fsdp").model_states_gb, 9.91922372608, "four cards");
+    cr_expect(res->memory.fits, "%s needs %.2f GB", res->memory.strategy, res->memory.total_gb);
+    snprintf(json, sizeof json, base, 2);
+    plan(json);
+    GB_EQ(memory_of("fsdp").model_states_gb, 2 * 9.91922372608, "two cards");
+    cr_expect(!res->memory.fits, "%s needs %.2f GB", res->memory.strategy, res->memory.total_gb);
+    cr_expect_float_eq(res->fit_devices, 4, 0);
+}
+
+/* A shipped model's positions bound the served context: Mistral 7B's config holds 32,768, so 32,768
+ * tokens are served and 32,769 refused naming both keys. */
+Test(plan, served_context_within_the_models_positions)
+{
+    plan("{\"model\": \"mistral-7b\", \"deploy\": \"server\", \"accelerator\": \"h100-sxm\", \"serve_context\": 32768}");
+    cr_expect_float_eq(res->inference.position_limit, 32768, 0);
+    cr_expect_eq(plan_status("{\"model\": \"mistral-7b\", \"deploy\": \"server\", \"accelerator\": \"h100-sxm\","
+                             " \"serve_context\": 32769}"),
+                 KB_ERR_INPUT);
+    cr_expect(strstr(err, "keys 'serve_context' and 'max_positions': serve_context 32769") != NULL, "%s", err);
+}
+
+/* LoRA's targets from the shape (tests/test_model_shape.c): Llama 3.1 70B at rank 16 has
+ * 207,093,760 adapter parameters on every linear weight, 32,768,000 on Q and V; the targets mean
+ * nothing without LoRA. */
+Test(plan, lora_targets_choose_the_adapted_matrices)
+{
+    plan("{\"model\": \"llama-3.1-70b\", \"finetune\": \"lora\", \"accelerator\": \"h100-sxm\", \"devices\": 8}");
+    cr_expect_float_eq(res->in.adapters, 207093760, 0.5);
+    plan("{\"model\": \"llama-3.1-70b\", \"finetune\": \"lora\", \"lora_targets\": \"qv\", \"accelerator\": \"h100-sxm\","
+         " \"devices\": 8}");
+    cr_expect_float_eq(res->in.adapters, 32768000, 0.5);
+    struct answers a;
+    answers_init(&a);
+    cr_assert_eq(answers_set(&a, "lora_targets=qv", err, sizeof err), 0, "%s", err);
+    cr_assert_eq(answers_set(&a, "finetune=qlora", err, sizeof err), 0, "%s", err);
+    cr_expect_eq(answers_check_combination(&a, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(answers_set(&a, "finetune=full", err, sizeof err), 0, "%s", err);
+    cr_expect_neq(answers_check_combination(&a, err, sizeof err), 0);
+    cr_expect(strstr(err, "keys 'lora_targets' and 'finetune'") != NULL, "%s", err);
+}
