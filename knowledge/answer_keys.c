@@ -183,6 +183,36 @@ static const struct ans_choice lora_targets[] = {
     {"attention", "Attention (Q, K, V, O)", "Adapters on the four attention projections only."},
     {"qv", "Q and V", "The LoRA paper's choice (Hu et al. 2021) and PEFT's default for Llama: the fewest adapters."},
 };
+/* Numbers the wizard suggests for the run's tokens, the sequence length and a fine-tune's data. */
+static const struct ans_choice tokens[] = {
+    {"1e9", "1 billion", "A short run, or a small model."},
+    {"1e10", "10 billion", "A small model trained well past its size."},
+    {"1e11", "100 billion", "About 20 per parameter for a 5B model (Chinchilla)."},
+    {"3e11", "300 billion", "GPT-3's 300B tokens (Brown et al. 2020)."},
+    {"1e12", "1 trillion", "LLaMA 7B and 13B: 1T tokens (Touvron et al. 2023)."},
+    {"1.4e12", "1.4 trillion", "Chinchilla 70B and LLaMA 65B: 1.4T tokens."},
+    {"2e12", "2 trillion", "Llama 2: 2T tokens (Touvron et al. 2023)."},
+    {"1.5e13", "15 trillion", "Llama 3: over 15T tokens (Meta, 2024)."},
+};
+static const struct ans_choice seq_lens[] = {
+    {"512", "512", "BERT's sequences."},
+    {"1024", "1,024", "GPT-2's context."},
+    {"2048", "2,048", "GPT-3's and LLaMA's context."},
+    {"4096", "4,096", "Llama 2's context; DeepSeek-V3's pre-training sequences."},
+    {"8192", "8,192", "Llama 3's pre-training sequences; MLPerf's Llama 2 70B LoRA fine-tune."},
+    {"32768", "32,768", "Long-context fine-tuning: activations grow with the length."},
+};
+static const struct ans_choice dataset_tokens[] = {
+    {"1e7", "10 million", "Tens of thousands of short instruction examples."},
+    {"1e8", "100 million", "A large instruction or chat set."},
+    {"1e9", "1 billion", "A domain corpus."},
+    {"1e10", "10 billion", "Continued pre-training on a domain."},
+};
+static const struct ans_choice epochs[] = {
+    {"2", "2", "Two passes over the data set."},
+    {"3", "3", "Three passes: common in LoRA recipes for small data sets."},
+    {"5", "5", "Five passes: small data sets; watch for over-fitting."},
+};
 static const struct ans_choice derived_arch = {
     NULL, "Derived", "moe with experts above 1, llama with ffn_hidden, else gpt3; a model or config file says its own."};
 
@@ -197,8 +227,8 @@ const struct ans_key ans_keys[] = {
     {"device_memory_gb", ANS_NUMBER, NULL, 0, 0, 1, -1, 0, NULL, NULL, NULL},
     {"model_kind", ANS_ENUM, CHOICES(model_kinds), 0, 0, 7, 0, NULL, NULL, NULL},
     {"model_params", ANS_NUMBER, CHOICES(model_params), 1, 0, -1, 1e7, NULL, NULL, NULL},
-    {"tokens", ANS_NUMBER, NULL, 0, 0, 1, -1, 0, NULL, NULL, NULL},
-    {"seq_len", ANS_INT, NULL, 0, 1, 0, -1, 0, NULL, NULL, NULL},
+    {"tokens", ANS_NUMBER, CHOICES(tokens), 0, 1, -1, 0, NULL, NULL, NULL},
+    {"seq_len", ANS_INT, CHOICES(seq_lens), 1, 0, -1, 0, NULL, NULL, NULL},
     {"hidden", ANS_INT, NULL, 0, 1, 0, -1, 0, NULL, NULL, NULL},
     {"layers", ANS_INT, NULL, 0, 1, 0, -1, 0, NULL, NULL, NULL},
     {"heads", ANS_INT, NULL, 0, 1, 0, -1, 0, NULL, NULL, NULL},
@@ -222,8 +252,8 @@ const struct ans_key ans_keys[] = {
     {"kv_heads", ANS_INT, NULL, 0, 1, 0, -1, 0, NULL, NULL, NULL},
     {"kv_precision", ANS_ENUM, CHOICES(kv_precisions), 0, 0, -1, 0, NULL, NULL, NULL},
     {"job", ANS_ENUM, CHOICES(jobs), 0, 0, -1, 0, &derived_job, NULL, NULL},
-    {"dataset_tokens", ANS_NUMBER, NULL, 0, 0, 1, -1, 0, NULL, NULL, NULL},
-    {"epochs", ANS_NUMBER, NULL, 0, 0, 1, -1, 0, NULL, NULL, NULL},
+    {"dataset_tokens", ANS_NUMBER, CHOICES(dataset_tokens), 0, 1, -1, 0, NULL, NULL, NULL},
+    {"epochs", ANS_NUMBER, CHOICES(epochs), 0, 1, -1, 0, NULL, NULL, NULL},
     {"deploy_device", ANS_ENUM, CHOICES(deploy_devices), 0, 0, 0, 0, NULL, NULL, NULL},
     {"arch", ANS_ENUM, CHOICES(archs), 0, 0, -1, 0, &derived_arch, NULL, NULL},
     {"ffn_hidden", ANS_INT, NULL, 0, 1, 0, -1, 0, NULL, NULL, NULL},

@@ -255,13 +255,13 @@ Test(answer_table, defaults_come_from_the_rows)
     cr_expect_eq(answers_choice(&a, ANS_STAGE), 1, "held as the index of research");
 }
 
-/* The wizard offers a key's choices in the row's order, with its unset choice first and the
- * row's default marked. */
+/* The wizard offers a key's choices in the row's order, with its unset choice (the row's, else
+ * the question's) first and the row's default marked. */
 Test(answer_table, the_wizard_offers_the_rows_choices)
 {
     for (int q = 0; q < wiz_question_count; q++) {
         const struct ans_key *key = &ans_keys[wiz_questions[q].key];
-        int off = key->unset != NULL;
+        int off = key->unset != NULL || wiz_questions[q].leave_out != NULL;
         cr_expect_eq(wizard_own_count(q), off + key->nchoices, "%s", key->name);
         for (int i = 0; i < key->nchoices; i++)
             cr_expect_eq(wizard_own_option(q, off + i), &key->choices[i], "%s option %d", key->name, off + i);

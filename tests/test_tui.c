@@ -165,12 +165,12 @@ Test(tui, back_navigation_keeps_choices)
     tty_start(100, 30, "", 1);
     free(tty_wait("Start the advisor"));
     tty_keys("Enter");
-    free(tty_wait("Step 1 of 14"));
+    free(tty_wait("Step 1 of 18"));
     tty_keys_n("Down", 2); /* Research -> Production */
     tty_keys("Enter");
-    free(tty_wait("Step 2 of 14"));
+    free(tty_wait("Step 2 of 18"));
     tty_keys("BSpace");
-    char *s = tty_wait("Step 1 of 14");
+    char *s = tty_wait("Step 1 of 18");
     cr_expect(strstr(s, "(*) Production") != NULL, "the choice survives going back:\n%s", s);
     free(s);
     tty_keys("Escape");
@@ -184,9 +184,9 @@ Test(tui, device_question_follows_the_hardware_and_the_plan_shows_it)
     tty_start(100, 32, "", 1);
     free(tty_wait("Start the advisor"));
     tty_keys("Enter");
-    free(tty_wait("Step 1 of 14"));
+    free(tty_wait("Step 1 of 18"));
     tty_keys("Enter");
-    free(tty_wait("Step 2 of 14"));
+    free(tty_wait("Step 2 of 18"));
     tty_keys("Down"); /* Detected -> NVIDIA GPUs */
     tty_keys("Enter");
     char *s = tty_wait("Device model (memory)");
@@ -195,7 +195,7 @@ Test(tui, device_question_follows_the_hardware_and_the_plan_shows_it)
     cr_expect(strstr(s, "MI300X") == NULL, "no AMD devices for NVIDIA hardware:\n%s", s);
     free(s);
     tty_keys("Down"); /* the first NVIDIA device in catalog order: a100-sxm4-40gb */
-    tty_keys_n("Enter", 12); /* steps 3 to 14 (no deployment: no serving hardware asked) */
+    tty_keys_n("Enter", 16); /* steps 3 to 18 (pre-training, no deployment: no fine-tuning or serving questions) */
     free(tty_wait("[1 Ranking]"));
     tty_keys("4");
     s = tty_wait("Memory per device");
@@ -209,8 +209,8 @@ Test(tui, export_writes_a_valid_report)
     tty_start(100, 30, "", 1);
     free(tty_wait("Start the advisor"));
     tty_keys("Enter");
-    free(tty_wait("Step 1 of 14"));
-    tty_keys_n("Enter", 14);
+    free(tty_wait("Step 1 of 18"));
+    tty_keys_n("Enter", 18);
     free(tty_wait("[1 Ranking]"));
     tty_keys("e");
     free(tty_wait("Export the report"));
@@ -235,8 +235,8 @@ Test(tui, html_key_writes_the_page)
     tty_start(100, 30, "", 1);
     free(tty_wait("Start the advisor"));
     tty_keys("Enter");
-    free(tty_wait("Step 1 of 14"));
-    tty_keys_n("Enter", 14);
+    free(tty_wait("Step 1 of 18"));
+    tty_keys_n("Enter", 18);
     free(tty_wait("[1 Ranking]"));
     tty_keys("h");
     free(tty_wait("Write the report as an HTML page to"));
@@ -251,7 +251,7 @@ Test(tui, html_key_writes_the_page)
     free(path);
     /* Left still goes back, now that h does not */
     tty_keys("Left");
-    free(tty_wait(" of 14"));
+    free(tty_wait(" of 18"));
 }
 
 Test(tui, small_terminal_says_so_and_recovers)
@@ -289,7 +289,7 @@ Test(tui, ascii_and_no_color)
     free(home);
     free(tty_wait("Start the advisor"));
     tty_keys("Enter");
-    char *s = tty_wait("Step 1 of 14");
+    char *s = tty_wait("Step 1 of 18");
     cr_expect(strstr(s, "+------") != NULL, "ASCII box under LANG=C:\n%s", s);
     cr_expect(strstr(s, "####") != NULL, "ASCII bars under LANG=C");
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) cr_assert_lt(*p, 0x80, "a non-ASCII byte on screen");
@@ -299,7 +299,7 @@ Test(tui, ascii_and_no_color)
     free(e);
     /* The reasons quote seed ratings glossed in English with the Chinese original in
      * parentheses: under LANG=C the original is left out, never shown as '??'. */
-    tty_keys_n("Enter", 14);
+    tty_keys_n("Enter", 18);
     free(tty_wait("[1 Ranking]"));
     tty_keys("2");
     char *why = tty_wait("rates it");

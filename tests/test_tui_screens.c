@@ -344,14 +344,22 @@ Test(tui_screens, esc_cancels_a_probe_in_under_a_second)
 
 /* --- the wizard ------------------------------------------------------------------------------ */
 
+/* A number typed on a numeric question, shown as its given option once taken. */
+static void typed(const char *text, const char *shown)
+{
+    tty_type(text);
+    tty_keys("Enter");
+    free(tty_wait(shown));
+}
+
 Test(tui_screens, wizard_takes_typed_numbers_and_lists_devices_by_vendor)
 {
     tty_start(100, 40, "", 1);
     free(tty_wait("Start the advisor"));
     tty_keys("Enter");
-    free(tty_wait("Step 1 of 14"));
+    free(tty_wait("Step 1 of 18"));
     tty_keys("Enter"); /* stage */
-    free(tty_wait("Step 2 of 14"));
+    free(tty_wait("Step 2 of 18"));
     tty_keys("Enter"); /* hardware: detected (auto): every vendor's devices */
     char *s = tty_wait("Device model (memory)");
     cr_expect(strstr(s, "NVIDIA GPUs") && strstr(s, "NVIDIA H100 SXM 80GB, 80 GB"), "grouped by vendor:\n%s", s);
@@ -362,37 +370,31 @@ Test(tui_screens, wizard_takes_typed_numbers_and_lists_devices_by_vendor)
     free(s);
     tty_keys("Home");
     tty_keys("Enter"); /* device: detected */
-    free(tty_wait("Step 4 of 14"));
+    free(tty_wait("Step 4 of 18"));
     tty_keys("Enter"); /* os */
     free(tty_wait("Accelerators in total"));
     tty_type("12x");
     tty_keys("Enter");
     s = tty_wait("is not a whole number");
-    cr_expect(strstr(s, "Step 5 of 14") != NULL, "stays on the question:\n%s", s);
+    cr_expect(strstr(s, "Step 5 of 18") != NULL, "stays on the question:\n%s", s);
     free(s);
-    tty_type("2000");
-    tty_keys("Enter");
-    free(tty_wait("2,000 (given)"));
+    typed("2000", "2,000 (given)");
     tty_keys("Enter");
     free(tty_wait("Machines (nodes)"));
-    tty_type("4000");
-    tty_keys("Enter");
-    free(tty_wait("4,000 (given)"));
+    typed("4000", "4,000 (given)");
     tty_keys("Enter");
     s = tty_wait("keys 'nodes' and 'devices'");
-    cr_expect(strstr(s, "Step 6 of 14") != NULL, "a contradiction keeps the question:\n%s", s);
+    cr_expect(strstr(s, "Step 6 of 18") != NULL, "a contradiction keeps the question:\n%s", s);
     free(s);
-    tty_type("250");
+    typed("250", "250 (given)");
     tty_keys("Enter");
-    free(tty_wait("250 (given)"));
-    tty_keys("Enter");
-    free(tty_wait("Step 7 of 14"));
+    free(tty_wait("Step 7 of 18"));
     tty_keys("Enter"); /* model kind */
+    free(tty_wait("What the job is"));
+    tty_keys("Enter"); /* the job: derived, pre-training */
     free(tty_wait("Model size (parameters)"));
-    tty_type("30b");
-    tty_keys("Enter");
-    free(tty_wait("30B (given)"));
-    tty_keys_n("Enter", 7); /* steps 8 to 14 */
+    typed("30b", "30B (given)");
+    tty_keys_n("Enter", 10); /* steps 9 to 18 */
     free(tty_wait("[1 Ranking]"));
     tty_keys("4");
     s = tty_wait("[4 Plan]");
@@ -589,4 +591,56 @@ Test(tui_screens, no_bold_under_an_mpi_launcher)
     cr_expect(strstr(s, "ID") != NULL);
     cr_expect(strstr(s, "\033[1m") == NULL, "no bold on a launcher's pseudo-terminal:\n%s", s);
     free(s);
+}
+
+/* The job asked in the wizard, at 80x24: a 13B LLM on 8 H100s (loaded), fine-tuned with LoRA on
+ * 1B tokens typed in, gets the fine-tuning plan, not pre-training's 20 tokens per parameter:
+ * ceil(1e9 / (16 x 2,048)) = 30,518 optimizer steps, about 4 hours (tests/test_wizard_job.c). */
+Test(tui_screens, wizard_plans_the_fine_tune_it_is_told_at_80x24)
+{
+    char *answers = ts_path(tty_dir(), "answers.json");
+    ts_write_str(answers, "{\"accelerator\": \"h100-sxm\", \"devices\": 8, \"model_kind\": \"llm\", \"model_params\": \"13B\"}");
+    tty_start(80, 24, "", 1);
+    tty_load_answers(answers);
+    free(answers);
+    free(tty_wait("[1 Ranking]"));
+    tty_keys("Escape");
+    free(tty_wait("Step 1 of 19"));
+    tty_keys_n("Enter", 7); /* stage to model kind, as loaded */
+    char *s = tty_wait("What the job is");
+    cr_expect(strstr(s, "Step 8 of 19") && strstr(s, "(*) Derived from the answers"), "%s", s);
+    free(s);
+    tty_keys_n("Down", 2); /* Fine-tuning */
+    tty_keys("Enter");
+    s = tty_wait("Fine-tuning method");
+    cr_expect(strstr(s, "Step 9 of 21") != NULL, "fine-tuning asks its method, data set and epochs:\n%s", s);
+    expect_key_line(s, 24, "fine-tuning method");
+    free(s);
+    tty_keys("Down"); /* LoRA */
+    tty_keys("Enter");
+    free(tty_wait("The model (shipped, or a config.json)"));
+    tty_keys("Enter"); /* by its size */
+    free(tty_wait("(*) 13 billion"));
+    tty_keys("Enter");
+    free(tty_wait("Fine-tuning data set (tokens)"));
+    typed("1B", "1B (given)");
+    tty_keys("Enter");
+    free(tty_wait("Passes over the data set (epochs)"));
+    tty_keys_n("Enter", 9); /* steps 13 to 21 */
+    free(tty_wait("[1 Ranking]"));
+    tty_keys("4");
+    s = tty_wait("[4 Plan]");
+    cr_expect(strstr(s, "LoRA") != NULL, "%s", s);
+    free(s);
+    static const char *const found[][2] = {{"Steps: 1B tokens", "30,518"}, {"device-hours", "= 4 hours, 32 device-hours"}};
+    for (size_t i = 0; i < sizeof found / sizeof found[0]; i++) {
+        tty_keys("/"); /* the line found comes to the top of the pane */
+        tty_type(found[i][0]);
+        tty_keys("Enter");
+        tty_keys("n");
+        s = barrier();
+        cr_expect(strstr(s, found[i][1]) != NULL, "%s", s);
+        free(s);
+        tty_keys("Escape");
+    }
 }

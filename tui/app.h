@@ -8,6 +8,7 @@
 #include <signal.h>
 
 #include "knowledge/advisor.h"
+#include "knowledge/model_shape.h"
 #include "probes/probe.h"
 #include "probes/session.h"
 #include "tui/line_edit.h"
@@ -17,14 +18,19 @@
 enum tui_screen { SCR_HOME, SCR_PRESETS, SCR_WIZARD, SCR_RESULTS, SCR_PROBE, SCR_KB, SCR_COUNT };
 enum { TAB_RANKING, TAB_WHY, TAB_COMPARE, TAB_PLAN, TAB_DEPLOY, TAB_PITFALLS, TAB_COUNT };
 
+struct app;
+
 /* A question of the wizard: which answer key it asks, how, and when. Its options are the key's
- * row in ans_keys (knowledge/answer_keys.c): the choice that leaves it out, then its choices
- * (for the device model, the catalog's devices follow). */
+ * row in ans_keys (knowledge/answer_keys.c): the choice that leaves it out (the row's, else the
+ * question's leave_out), then its choices (for the device model the catalog's devices follow, for
+ * the model the shipped models and a config.json file). */
 struct wiz_question {
     enum ans_index key;
     const char *title;
-    int only_if_key;         /* -1: always asked; else asked only when that key's answer is not... */
-    const char *only_if_not; /* ...this value */
+    int (*asked)(const struct app *a); /* NULL: always asked; else asked when it returns 1 */
+    const struct ans_choice *leave_out; /* the option that leaves out a key whose row has none */
+    int advisor_checked;               /* a choice the advisor refuses, where leaving the key out is
+                                          not refused, keeps the question (precision, model) */
 };
 
 extern const struct wiz_question wiz_questions[];
@@ -55,8 +61,6 @@ struct probe_state {
 struct hotspot {
     int y, x, w, key;
 };
-
-struct app;
 
 /* A line being typed: in a box (a path, a number) or on the footer line (a `/` search). */
 struct prompt {
@@ -93,6 +97,8 @@ struct app {
     int q, sel[32];
     unsigned long long multi[32]; /* chosen options of multi-select questions, bit i = option i */
     char custom[32][40];         /* a loaded or typed value that is none of the options */
+    struct model_shape config;   /* the model's shape read from a config.json (config_path set) */
+    char config_path[512];
     struct adv_result *preview;
     struct viewport wiz_vp;
     struct pane wiz_pane;
@@ -159,7 +165,9 @@ int wizard_option_count(const struct app *a, int q);
 int wizard_own_count(int q);
 const struct ans_choice *wizard_own_option(int q, int i);
 int wizard_default_option(int q);
-/* 1 when question q is asked with the choices made so far (deploy_hardware only with a deploy). */
+/* 1 when question q is asked with the choices made so far (deploy_hardware only with a deploy,
+ * the fine-tuning questions only for a fine-tune: the job chosen, else the one the answers
+ * derive). */
 int wizard_asked(const struct app *a, int q);
 
 /* results.c */

@@ -1,6 +1,9 @@
 /* The wizard: one question per screen for the answers that matter, each choice explained from
  * the seed articles, with a side panel that reranks the frameworks as the selection moves. */
+#include "common/file.h"
 #include "common/units.h"
+#include "knowledge/model_answers.h"
+#include "knowledge/model_config.h"
 #include "tui/app.h"
 #include "tui/crt.h"
 #include "tui/layout.h"
@@ -12,39 +15,73 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The options that leave out a key whose row offers none: the planner's choice, or a default. */
+static const struct ans_choice by_size = {
+    NULL, "Described by its size (asked next)", "No known shape: the next question asks the parameters; the shape follows from them."};
+static const struct ans_choice per_parameter = {
+    NULL, "Left out: 20 per parameter for an LLM",
+    "Chinchilla's 20 tokens per parameter (Hoffmann et al. 2022) for an LLM; other models get no time estimate."};
+static const struct ans_choice no_data_set = {
+    NULL, "Not known yet", "Without the data set's size the plan gives the memory and the layout, not the time."};
+static const struct ans_choice one_pass = {NULL, "One pass", "Each token of the data set is seen once."};
+static const struct ans_choice planner_seq = {
+    NULL, "The planner's (2,048)", "Left out: the knowledge base's default sequence length, 2,048 tokens (GPT-3's)."};
+static const struct ans_choice planner_precision = {
+    NULL, "The device's best (auto)", "Left out: BF16 where the device has it, else FP16; FP32 on CPUs."};
+
+static int fine_tunes(const struct app *a);
+static int pretrains(const struct app *a);
+static int trains(const struct app *a);
+static int is_llm(const struct app *a);
+static int size_not_given(const struct app *a);
+static int deployed(const struct app *a);
+static int deployed_on_a_device(const struct app *a);
+
 /* The order of the questions and when each is asked; their options are their keys' rows. */
 const struct wiz_question wiz_questions[] = {
-    {ANS_STAGE, "Project stage", -1, NULL},
-    {ANS_HARDWARE, "Hardware you train on", -1, NULL},
-    {ANS_ACCELERATOR, "Device model (memory)", -1, NULL},
-    {ANS_OS, "Operating system", -1, NULL},
-    {ANS_DEVICES, "Accelerators in total", -1, NULL},
-    {ANS_NODES, "Machines (nodes)", -1, NULL},
-    {ANS_MODEL_KIND, "Kind of model", -1, NULL},
-    {ANS_MODEL_PARAMS, "Model size (parameters)", -1, NULL},
-    {ANS_TEAM, "What the team knows (Space to tick several)", -1, NULL},
-    {ANS_FUNCTIONAL, "At home in functional programming?", -1, NULL},
-    {ANS_HIGHER_ORDER_GRAD, "Gradients of gradients (meta-learning)?", -1, NULL},
-    {ANS_DEPLOY, "Where the model runs", -1, NULL},
-    {ANS_DEPLOY_HARDWARE, "Hardware the model is served on", ANS_DEPLOY, "none"},
-    {ANS_PRIORITY, "What matters most", -1, NULL},
-    {ANS_PRICE_PER_DEVICE_HOUR, "Price per device-hour (optional)", -1, NULL},
+    {ANS_STAGE, "Project stage", NULL, NULL, 0},
+    {ANS_HARDWARE, "Hardware you train on", NULL, NULL, 0},
+    {ANS_ACCELERATOR, "Device model (memory)", NULL, NULL, 0},
+    {ANS_OS, "Operating system", NULL, NULL, 0},
+    {ANS_DEVICES, "Accelerators in total", NULL, NULL, 0},
+    {ANS_NODES, "Machines (nodes)", NULL, NULL, 0},
+    {ANS_MODEL_KIND, "Kind of model", NULL, NULL, 0},
+    {ANS_JOB, "What the job is", NULL, NULL, 0},
+    {ANS_FINETUNE, "Fine-tuning method", fine_tunes, NULL, 0},
+    {ANS_MODEL, "The model (shipped, or a config.json)", is_llm, &by_size, 1},
+    {ANS_MODEL_PARAMS, "Model size (parameters)", size_not_given, NULL, 0},
+    {ANS_DATASET_TOKENS, "Fine-tuning data set (tokens)", fine_tunes, &no_data_set, 0},
+    {ANS_EPOCHS, "Passes over the data set (epochs)", fine_tunes, &one_pass, 0},
+    {ANS_TOKENS, "Training tokens (the run's total)", pretrains, &per_parameter, 0},
+    {ANS_SEQ_LEN, "Sequence length (tokens)", trains, &planner_seq, 0},
+    {ANS_PRECISION, "Precision", NULL, &planner_precision, 1},
+    {ANS_TEAM, "What the team knows (Space to tick several)", NULL, NULL, 0},
+    {ANS_FUNCTIONAL, "At home in functional programming?", NULL, NULL, 0},
+    {ANS_HIGHER_ORDER_GRAD, "Gradients of gradients (meta-learning)?", NULL, NULL, 0},
+    {ANS_DEPLOY, "Where the model runs", NULL, NULL, 0},
+    {ANS_DEPLOY_HARDWARE, "Hardware the model is served on", deployed, NULL, 0},
+    {ANS_DEPLOY_DEVICE, "Device the model must fit on", deployed_on_a_device, NULL, 0},
+    {ANS_PRIORITY, "What matters most", NULL, NULL, 0},
+    {ANS_PRICE_PER_DEVICE_HOUR, "Price per device-hour (optional)", NULL, NULL, 0},
 };
 const int wiz_question_count = (int)(sizeof wiz_questions / sizeof wiz_questions[0]);
+_Static_assert(sizeof wiz_questions / sizeof wiz_questions[0] <= sizeof ((struct app *)0)->sel / sizeof(int),
+               "each question has its selection in struct app");
 
 static const struct ans_key *key_of(int q) { return &ans_keys[wiz_questions[q].key]; }
 /* team: several may be chosen, the frameworks of the knowledge base after the key's own words */
 static int is_multi(int q) { return key_of(q)->type == ANS_ID_LIST; }
 /* any number may be typed (K, M, B, T suffixes) besides the options */
 static int is_numeric(int q) { return key_of(q)->type == ANS_INT || key_of(q)->type == ANS_NUMBER; }
-/* The options before the key's choices: its unset choice, when it has one. */
-static int unset_count(int q) { return key_of(q)->unset != NULL; }
+/* The option before the key's choices that leaves the key out: its row's, else the question's. */
+static const struct ans_choice *unset_of(int q) { return key_of(q)->unset ? key_of(q)->unset : wiz_questions[q].leave_out; }
+static int unset_count(int q) { return unset_of(q) != NULL; }
 
 int wizard_own_count(int q) { return unset_count(q) + key_of(q)->nchoices; }
 
 const struct ans_choice *wizard_own_option(int q, int i)
 {
-    return i < unset_count(q) ? key_of(q)->unset : &key_of(q)->choices[i - unset_count(q)];
+    return i < unset_count(q) ? unset_of(q) : &key_of(q)->choices[i - unset_count(q)];
 }
 
 int wizard_default_option(int q)
@@ -54,7 +91,7 @@ int wizard_default_option(int q)
     if (choice >= 0) return unset_count(q) + choice;
     for (int i = 0; key->default_number > 0 && i < key->nchoices; i++)
         if (strtod(key->choices[i].value, NULL) == key->default_number) return unset_count(q) + i;
-    return key->unset ? 0 : -1;
+    return unset_count(q) ? 0 : -1;
 }
 
 static int question(enum ans_index key)
@@ -107,10 +144,14 @@ static int catalog_count(const struct app *a, int q, const char *hardware)
     return n;
 }
 
-/* The options of question q, in order: its own, the catalog's devices, a value loaded or typed
- * that is none of them, and for a numeric question "Another number...". */
+/* The model question lists the shipped models after its own option, and a config.json file. */
+static int is_model(int q) { return wiz_questions[q].key == ANS_MODEL; }
+
+/* The options of question q, in order: its own, the catalog's devices or the shipped models, a
+ * value loaded or typed that is none of them, the config.json read, and for a numeric question
+ * "Another number..." (for the model "A config.json file..."). */
 struct option_layout {
-    int own, catalog, frameworks, custom, other; /* index of the first of each, -1 when absent */
+    int own, catalog, frameworks, models, custom, config, other; /* index of the first of each, -1 when absent */
     int count;
 };
 
@@ -119,12 +160,14 @@ _Static_assert(ADV_MAX_FRAMEWORKS + 2 <= 64, "a multi-select question's options 
 
 static struct option_layout layout_of(const struct app *a, int q)
 {
-    struct option_layout l = {0, -1, -1, -1, -1, wizard_own_count(q)};
+    struct option_layout l = {0, -1, -1, -1, -1, -1, -1, wizard_own_count(q)};
     int ncat = catalog_count(a, q, chosen_hardware(a, -1, 0));
     if (ncat) l.catalog = l.count, l.count += ncat;
     if (is_multi(q)) l.frameworks = l.count, l.count += adv_kb_framework_count(a->akb);
+    if (is_model(q)) l.models = l.count, l.count += (int)model_known_count();
     if (a->custom[q][0]) l.custom = l.count++;
-    if (is_numeric(q)) l.other = l.count++;
+    if (is_model(q) && a->config_path[0]) l.config = l.count++;
+    if (is_numeric(q) || is_model(q)) l.other = l.count++;
     return l;
 }
 
@@ -149,11 +192,33 @@ static const char *device_label(const struct app *a, int d, char *buf, size_t n)
     return buf;
 }
 
+/* How shipped model m is offered: "llama-3.1-8b, 8.03B parameters". */
+static const char *model_label(size_t m, char *buf, size_t n)
+{
+    char name[128], size[32], err[256];
+    struct model_shape shape;
+    model_known_name(m, name, sizeof name);
+    if (model_known_shape(m, &shape, err, sizeof err)) snprintf(buf, n, "%s", name);
+    else snprintf(buf, n, "%s, %s parameters", name, units_short(shape_total_params(&shape), size, sizeof size));
+    return buf;
+}
+
+/* The config.json read, as its option: "config.json: PATH, 13B parameters (given)". */
+static const char *config_label(const struct app *a, char *buf, size_t n)
+{
+    char size[32];
+    snprintf(buf, n, "%s, %s parameters (given)", a->config_path, units_short(shape_total_params(&a->config), size, sizeof size));
+    return buf;
+}
+
 const char *wizard_option_label(const struct app *a, int q, int i, char *buf, size_t n)
 {
     struct option_layout l = layout_of(a, q);
     if (i < wizard_own_count(q)) return wizard_own_option(q, i)->label;
+    if (i == l.other && is_model(q)) return "A Hugging Face config.json file... (type its path)";
     if (i == l.other) return "Another number... (type it: K, M, B, T allowed)";
+    if (i == l.config) return config_label(a, buf, n);
+    if (l.models >= 0 && i >= l.models && i < l.models + (int)model_known_count()) return model_label((size_t)(i - l.models), buf, n);
     if (l.frameworks >= 0 && i >= l.frameworks) return adv_kb_framework_name(a->akb, i - l.frameworks);
     if (i == l.custom) {
         char num[48];
@@ -169,8 +234,17 @@ const char *wizard_option_help(const struct app *a, int q, int i, char *buf, siz
 {
     struct option_layout l = layout_of(a, q);
     if (i < wizard_own_count(q)) return wizard_own_option(q, i)->help;
+    if (i == l.other && is_model(q))
+        return "Enter opens a field for the path; its hidden_size, layers, heads, KV heads and experts give the shape.";
     if (i == l.other) return "Enter, or a digit, opens a field: 2000, 2,048, 30B, 1.5T.";
     if (i == l.custom) return "The value given in the answers file, or typed here.";
+    if (i == l.config) return "The shape read from this file (as recommend --model-config reads it).";
+    if (l.models >= 0 && i >= l.models && i < l.models + (int)model_known_count()) {
+        char source[256], text[200];
+        model_known_description((size_t)(i - l.models), text, sizeof text);
+        snprintf(buf, n, "%s (%s)", text, model_known_source((size_t)(i - l.models), source, sizeof source));
+        return buf;
+    }
     if (l.frameworks >= 0 && i >= l.frameworks) return adv_kb_framework_summary(a->akb, i - l.frameworks);
     snprintf(buf, n, "Planned with its memory, dense peaks and links (fwadvisor kb show %s).",
              adv_kb_accelerator(a->akb, catalog_device(a, chosen_hardware(a, -1, 0), i - l.catalog), NULL, NULL, NULL));
@@ -184,23 +258,72 @@ static const char *option_value(const struct app *a, int q, int i, const char *h
     if (i < wizard_own_count(q)) return wizard_own_option(q, i)->value;
     if (i == l.custom) return a->custom[q];
     if (l.frameworks >= 0 && i >= l.frameworks) return adv_kb_framework_id(a->akb, i - l.frameworks);
+    if (l.models >= 0 && i >= l.models && i < l.models + (int)model_known_count()) {
+        static char name[128]; /* the interface runs on one thread */
+        return model_known_name((size_t)(i - l.models), name, sizeof name);
+    }
     if (i == l.other || l.catalog < 0) return NULL;
     int d = catalog_device(a, hardware, i - l.catalog);
     return d >= 0 ? adv_kb_accelerator(a->akb, d, NULL, NULL, NULL) : NULL;
 }
 
-static int answer_is(const struct app *a, int q, const char *value)
+int wizard_asked(const struct app *a, int q) { return !wiz_questions[q].asked || wiz_questions[q].asked(a); }
+
+/* The value chosen for key: its question's option when that question is asked, NULL when it is
+ * left out (or not asked). */
+static const char *chosen(const struct app *a, enum ans_index key)
 {
-    const char *v = option_value(a, q, a->sel[q], chosen_hardware(a, -1, 0));
+    int q = question(key);
+    return q >= 0 && wizard_asked(a, q) ? option_value(a, q, a->sel[q], chosen_hardware(a, -1, 0)) : NULL;
+}
+
+static int chosen_is(const struct app *a, enum ans_index key, const char *value)
+{
+    const char *v = chosen(a, key);
     return v && strcmp(v, value) == 0;
 }
 
-int wizard_asked(const struct app *a, int q)
+/* The questions asked only for some jobs. */
+static int for_a_job(int q)
 {
-    const struct wiz_question *wq = &wiz_questions[q];
-    if (wq->only_if_key < 0) return 1;
-    int dep = question((enum ans_index)wq->only_if_key);
-    return dep < 0 || !answer_is(a, dep, wq->only_if_not);
+    int (*asked)(const struct app *) = wiz_questions[q].asked;
+    return asked == fine_tunes || asked == pretrains || asked == trains;
+}
+
+static void build_one(const struct app *a, struct answers *out, int q, int sel, const char *hardware, char *err,
+                      size_t errsz, int *refused);
+
+/* The job in effect: the one chosen, else the one the answers derive (answers_derived_job) from
+ * the loaded answers and the questions asked whatever the job (the deployment among them). */
+static const char *job_in_effect(const struct app *a)
+{
+    const char *job = chosen(a, ANS_JOB);
+    if (job) return job;
+    struct answers built = a->base;
+    char err[256];
+    int refused = 0;
+    for (int q = 0; q < wiz_question_count; q++)
+        if (!for_a_job(q) && wiz_questions[q].key != ANS_JOB && wizard_asked(a, q))
+            build_one(a, &built, q, a->sel[q], chosen_hardware(a, -1, 0), err, sizeof err, &refused);
+    return answers_derived_job(&built);
+}
+
+static int fine_tunes(const struct app *a) { return strcmp(job_in_effect(a), "finetune") == 0; }
+static int pretrains(const struct app *a) { return strcmp(job_in_effect(a), "pretrain") == 0; }
+static int trains(const struct app *a) { return strcmp(job_in_effect(a), "serve") != 0; }
+static int is_llm(const struct app *a) { return chosen_is(a, ANS_MODEL_KIND, "llm"); }
+/* The size is asked unless a shipped model or a config.json gives it. */
+static int size_not_given(const struct app *a)
+{
+    int q = question(ANS_MODEL);
+    return q < 0 || !wizard_asked(a, q) || a->sel[q] < wizard_own_count(q) || a->sel[q] == layout_of(a, q).other;
+}
+static int deployed(const struct app *a) { return !chosen_is(a, ANS_DEPLOY, "none"); }
+/* A target of a known size: phones, edge boards, browsers, and servers without accelerators. */
+static int deployed_on_a_device(const struct app *a)
+{
+    return chosen_is(a, ANS_DEPLOY, "mobile") || chosen_is(a, ANS_DEPLOY, "edge") || chosen_is(a, ANS_DEPLOY, "browser") ||
+           (chosen_is(a, ANS_DEPLOY, "server") && chosen_is(a, ANS_DEPLOY_HARDWARE, "cpu"));
 }
 
 /* A refusal of the answers, added to the ones already said in err ("; " between them). */
@@ -251,10 +374,14 @@ int wizard_build(const struct app *a, struct answers *out, int tentative_q, int 
         if (!wizard_asked(a, q)) continue;
         int sel = q == tentative_q ? tentative_sel : a->sel[q];
         build_one(a, out, q, sel, chosen_hardware(a, tentative_q, tentative_sel), err, errsz, &refused);
+        if (is_model(q) && sel == layout_of(a, q).config) model_answers_fill(out, &a->config);
     }
     /* The choices are made one at a time: the OS defaults to this machine's, which may not run
-     * the hardware picked later (macOS with NVIDIA GPUs); the hardware and target win. */
-    while (answers_drop_contradiction(out)) {
+     * the hardware picked later (macOS with NVIDIA GPUs); the hardware and target win. Other
+     * contradictions (a phone for an edge target) stay for the question to refuse. */
+    char why[512];
+    while ((answers_conflict(out, why, sizeof why) & (ANS_KEY_BIT(ANS_OS) | ANS_KEY_BIT(ANS_DEPLOY_HARDWARE))) &&
+           answers_drop_contradiction(out)) {
     }
     return refused ? -1 : 0;
 }
@@ -306,6 +433,7 @@ void wizard_start(struct app *a, const struct answers *loaded)
 {
     answers_init(&a->base);
     memset(a->custom, 0, sizeof a->custom);
+    a->config_path[0] = '\0';
     for (int q = 0; q < wiz_question_count; q++) {
         int d = wizard_default_option(q);
         a->sel[q] = d >= 0 ? d : 0;
@@ -453,11 +581,68 @@ static void open_number(struct app *a, const char *initial)
     ui_begin_input(a, title, initial, 0, number_typed);
 }
 
+/* A config.json's path: read as recommend --model-config reads it; a bad file is said in one line
+ * and the question stays. */
+static void config_typed(struct app *a, const char *path)
+{
+    unsigned char *data;
+    size_t len;
+    char err[1024];
+    struct model_shape shape;
+    if (file_read_regular(path, MODEL_CONFIG_MAX_BYTES, &data, &len, err, sizeof err) != FILE_OK) {
+        ui_message(a, 1, "%s", err);
+        return;
+    }
+    int bad = model_config_parse((const char *)data, len, path, &shape, err, sizeof err);
+    free(data);
+    if (bad) {
+        ui_message(a, 1, "%s", err);
+        return;
+    }
+    a->config = shape;
+    snprintf(a->config_path, sizeof a->config_path, "%s", path);
+    a->sel[a->q] = layout_of(a, a->q).config;
+}
+
+/* A later question asked only with some answers, whose choice contradicts question q's answer,
+ * starts again from its default (a phone left chosen when the target becomes an edge board). */
+static void reset_dependents(struct app *a, int q)
+{
+    ans_key_set both = ANS_KEY_BIT(wiz_questions[q].key);
+    for (int r = q + 1; r < wiz_question_count; r++) {
+        struct answers ans;
+        char err[512];
+        int d = wizard_default_option(r) >= 0 ? wizard_default_option(r) : 0;
+        if (!wiz_questions[r].asked || a->sel[r] == d || !wizard_asked(a, r) || wizard_build(a, &ans, -1, 0, err, sizeof err))
+            continue;
+        ans_key_set c = answers_conflict(&ans, err, sizeof err);
+        if ((c & both) && (c & ANS_KEY_BIT(wiz_questions[r].key))) a->sel[r] = d;
+    }
+}
+
+/* A question the advisor checks (advisor_checked): 1 with the advisor's line in err when it
+ * refuses this choice and would take the key left out. */
+static int advisor_refuses(struct app *a, char *err, size_t errsz)
+{
+    int q = a->q;
+    if (!wiz_questions[q].advisor_checked || a->sel[q] < unset_count(q)) return 0;
+    struct adv_result *r = malloc(sizeof *r);
+    struct answers with, without;
+    char other[256];
+    int refused = 0;
+    if (r && !wizard_build(a, &with, -1, 0, err, errsz) && adv_recommend(a->akb, &with, &a->hw, r, err, errsz) == KB_ERR_INPUT &&
+        !wizard_build(a, &without, q, 0, other, sizeof other))
+        refused = adv_recommend(a->akb, &without, &a->hw, r, other, sizeof other) == KB_OK;
+    free(r);
+    return refused;
+}
+
 /* To the next question asked, after checking the answers so far agree with each other. */
 static void advance(struct app *a)
 {
     struct answers ans;
     char err[512];
+    reset_dependents(a, a->q);
     if (wizard_build(a, &ans, -1, 0, err, sizeof err)) {
         ui_message(a, 1, "%s", err);
         return;
@@ -466,6 +651,11 @@ static void advance(struct app *a)
     ans_key_set conflict = answers_conflict(&ans, err, sizeof err);
     if (conflict & ANS_KEY_BIT(wiz_questions[a->q].key)) {
         ui_message(a, 1, "%s", err);
+        return;
+    }
+    char refusal[512];
+    if (advisor_refuses(a, refusal, sizeof refusal)) {
+        ui_message(a, 1, "%s", refusal);
         return;
     }
     int q = a->q + 1;
@@ -520,7 +710,9 @@ void wizard_key(struct app *a, int ch)
         break;
     case KEY_LEFT: case 'h': case KEY_BACKSPACE: case 127: case 8: case 27: go_back(a); break;
     case '\n': case '\r': case KEY_ENTER: case KEY_RIGHT: case 'l':
-        if (a->sel[a->q] == l.other) open_number(a, "");
+        if (a->sel[a->q] == l.other && is_model(a->q))
+            ui_begin_input(a, "A Hugging Face config.json (recommend --model-config reads the same)", "", 1, config_typed);
+        else if (a->sel[a->q] == l.other) open_number(a, "");
         else advance(a);
         break;
     }
