@@ -1,0 +1,245 @@
+/* The wizard asks what the job is: the job, the fine-tuning method and data set, the tokens, the
+ * sequence length, the precision and the model (shipped, or a config.json), each only where it
+ * applies, and the plan it gives is the one the command line gives for the same answers. No
+ * terminal: the wizard's state is set as its keys would set it. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "knowledge/model_config.h"
+#include "tests/support.h"
+#include "tui/app.h"
+
+static int question_of(enum ans_index key)
+{
+    for (int q = 0; q < wiz_question_count; q++)
+        if (wiz_questions[q].key == key) return q;
+    cr_assert_fail("no question asks %s", ans_keys[key].name);
+    return -1;
+}
+
+/* The own option of question q whose value is value (NULL: the one that leaves the key out). */
+static int option_of(int q, const char *value)
+{
+    for (int i = 0; i < wizard_own_count(q); i++) {
+        const char *v = wizard_own_option(q, i)->value;
+        if (value ? v && strcmp(v, value) == 0 : !v) return i;
+    }
+    cr_assert_fail("question %s has no option %s", ans_keys[wiz_questions[q].key].name, value ? value : "(left out)");
+    return -1;
+}
+
+static void choose(struct app *a, enum ans_index key, const char *value) { a->sel[question_of(key)] = option_of(question_of(key), value); }
+
+static int asked(const struct app *a, enum ans_index key) { return wizard_asked(a, question_of(key)); }
+
+/* The plan of the wizard's answers, into r. */
+static void plan_of(struct app *a, struct adv_result *r)
+{
+    struct answers ans;
+    char err[1024] = "";
+    cr_assert_eq(wizard_build(a, &ans, -1, 0, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(adv_recommend(a->akb, &ans, &a->hw, r, err, sizeof err), KB_OK, "%s", err);
+}
+
+static void open_with(struct ts_wizard *t, const char *sets)
+{
+    struct answers loaded;
+    char err[512] = "";
+    cr_assert_eq(ts_answers_sets(&loaded, sets, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(ts_wizard_open(t, &loaded, err, sizeof err), 0, "%s", err);
+}
+
+/* The issue's case: a 13B LLM on 8 H100s, fine-tuned with LoRA on a data set of 1B tokens. Left as
+ * the wizard starts, the job is pre-training (20 tokens per parameter, months); with the job, the
+ * method and the data set asked, the plan is the fine-tune the command line gives:
+ *   tokens = dataset_tokens x 1 epoch = 1e9; a step is 16 sequences of 2,048 = 32,768 tokens,
+ *   so ceil(1e9 / 32,768) = ceil(30,517.6) = 30,518 optimizer steps;
+ *   FLOPs = (4 x 13e9 frozen + 6 x 60.5M adapters + 5.16e9 attention) x 1e9 = 5.75e19 over
+ *   8 x 989.4 TFLOP/s x 50% = 3.958e15 FLOP/s: 14,530 s = 4.04 hours, 32.3 device-hours. */
+Test(wizard_job, a_13b_fine_tuned_on_8_h100_gets_the_fine_tuning_plan)
+{
+    struct ts_wizard t;
+    open_with(&t, "accelerator=h100-sxm devices=8 model_kind=llm model_params=13B");
+    struct app *a = t.app;
+    struct adv_result *r = calloc(1, sizeof *r);
+    cr_assert_not_null(r);
+    cr_expect(asked(a, ANS_JOB) && asked(a, ANS_TOKENS) && asked(a, ANS_SEQ_LEN) && asked(a, ANS_PRECISION));
+    cr_expect(!asked(a, ANS_FINETUNE) && !asked(a, ANS_DATASET_TOKENS) && !asked(a, ANS_EPOCHS), "derived: pre-training");
+    plan_of(a, r);
+    cr_expect_eq(r->job, ADV_JOB_PRETRAIN);
+    cr_expect_eq(answers_num(&r->answers, ANS_TOKENS), 20 * 13e9, "Chinchilla's 20 per parameter: 2.6e11");
+    cr_expect_gt(r->hours, 24 * 30, "a pre-training run of months: %g h", r->hours);
+
+    choose(a, ANS_JOB, "finetune");
+    cr_expect(asked(a, ANS_FINETUNE) && asked(a, ANS_DATASET_TOKENS) && asked(a, ANS_EPOCHS) && asked(a, ANS_SEQ_LEN));
+    cr_expect(!asked(a, ANS_TOKENS), "tokens are asked for pre-training only");
+    choose(a, ANS_FINETUNE, "lora");
+    choose(a, ANS_DATASET_TOKENS, "1e9");
+    plan_of(a, r);
+    cr_expect_eq(r->job, ADV_JOB_FINETUNE);
+    cr_expect_eq(r->job_derived, 0, "the job as answered");
+    cr_expect_eq(r->in.finetune, ADV_LORA);
+    cr_expect_eq(answers_num(&r->answers, ANS_TOKENS), 1e9);
+    cr_expect_eq(r->optimizer_steps, 30518);
+    cr_expect(r->has_hours && fabs(r->hours - 4.04) < 0.01, "%g hours", r->hours);
+    cr_expect(fabs(r->device_hours - 32.3) < 0.1, "%g device-hours", r->device_hours);
+
+    /* Two epochs: twice the tokens and the steps (ceil(2e9 / 32,768) = 61,036). */
+    choose(a, ANS_EPOCHS, "2");
+    plan_of(a, r);
+    cr_expect_eq(answers_num(&r->answers, ANS_TOKENS), 2e9);
+    cr_expect_eq(r->optimizer_steps, 61036);
+    free(r);
+    ts_wizard_close(&t);
+}
+
+/* Serving only: no training questions; fine-tuning and pre-training ask their own. */
+Test(wizard_job, each_question_is_asked_only_where_it_applies)
+{
+    struct ts_wizard t;
+    open_with(&t, "model_kind=vision");
+    struct app *a = t.app;
+    cr_expect(!asked(a, ANS_MODEL), "shipped models are LLMs");
+    cr_expect(asked(a, ANS_MODEL_PARAMS));
+    cr_expect(!asked(a, ANS_DEPLOY_HARDWARE) && !asked(a, ANS_DEPLOY_DEVICE), "deploy none");
+    choose(a, ANS_JOB, "serve");
+    cr_expect(!asked(a, ANS_TOKENS) && !asked(a, ANS_SEQ_LEN) && !asked(a, ANS_FINETUNE) && !asked(a, ANS_DATASET_TOKENS));
+    cr_expect(asked(a, ANS_PRECISION));
+    choose(a, ANS_DEPLOY, "server");
+    cr_expect(asked(a, ANS_DEPLOY_HARDWARE) && !asked(a, ANS_DEPLOY_DEVICE), "a GPU server's memory is the device's");
+    choose(a, ANS_DEPLOY_HARDWARE, "cpu");
+    cr_expect(asked(a, ANS_DEPLOY_DEVICE), "a CPU server's RAM");
+    choose(a, ANS_DEPLOY, "mobile");
+    cr_expect(asked(a, ANS_DEPLOY_DEVICE));
+    ts_wizard_close(&t);
+
+    /* Left derived, the job follows the answers: a deployment without tokens is serving only,
+     * a LoRA method loaded is a fine-tune. */
+    open_with(&t, "deploy=server");
+    cr_expect(!asked(t.app, ANS_TOKENS) && !asked(t.app, ANS_SEQ_LEN) && !asked(t.app, ANS_FINETUNE));
+    choose(t.app, ANS_DEPLOY, "none");
+    cr_expect(asked(t.app, ANS_TOKENS) && !asked(t.app, ANS_FINETUNE), "no target: pre-training");
+    ts_wizard_close(&t);
+    open_with(&t, "finetune=qlora model_kind=llm");
+    cr_expect(asked(t.app, ANS_FINETUNE) && asked(t.app, ANS_DATASET_TOKENS) && !asked(t.app, ANS_TOKENS));
+    cr_expect_eq(t.app->sel[question_of(ANS_FINETUNE)], option_of(question_of(ANS_FINETUNE), "qlora"), "the loaded method");
+    ts_wizard_close(&t);
+}
+
+/* The wizard on an LLM planned on H100s, at the model question. */
+static int at_the_model_question(struct ts_wizard *t)
+{
+    open_with(t, "model_kind=llm accelerator=h100-sxm");
+    int q = question_of(ANS_MODEL);
+    t->app->q = q;
+    cr_expect(asked(t->app, ANS_MODEL) && asked(t->app, ANS_MODEL_PARAMS), "no model chosen yet: the size is asked");
+    return q;
+}
+
+/* A shipped model gives the shape and the size: the size question is not asked, and the plan
+ * counts the model's parameters (Llama 3.1 8B: 8.03B, as tests/test_model_shape.c pins). */
+Test(wizard_job, a_shipped_model_replaces_the_size_question)
+{
+    struct ts_wizard t;
+    int q = at_the_model_question(&t);
+    struct app *a = t.app;
+    cr_assert_eq(wizard_option_count(a, q), 1 + (int)model_known_count() + 1, "left out, the models, a config.json file");
+    char buf[256];
+    int m = model_known_find("llama-3.1-8b");
+    cr_assert_geq(m, 0);
+    cr_expect_str_eq(wizard_option_label(a, q, 1 + m, buf, sizeof buf), "llama-3.1-8b, 8.03B parameters");
+    cr_expect_str_eq(wizard_option_label(a, q, wizard_option_count(a, q) - 1, buf, sizeof buf),
+                     "A Hugging Face config.json file... (type its path)");
+    a->sel[q] = 1 + m;
+    cr_expect(!asked(a, ANS_MODEL_PARAMS), "the model gives the size");
+    struct adv_result *r = calloc(1, sizeof *r);
+    cr_assert_not_null(r);
+    plan_of(a, r);
+    cr_expect_str_eq(answers_str(&r->answers, ANS_MODEL), "llama-3.1-8b");
+    cr_expect(fabs(answers_num(&r->answers, ANS_MODEL_PARAMS) - 8.03e9) < 0.01e9, "%g", answers_num(&r->answers, ANS_MODEL_PARAMS));
+    cr_expect_eq(answers_num(&r->answers, ANS_LAYERS), 32);
+    free(r);
+    ts_wizard_close(&t);
+}
+
+/* The wizard refuses what the validator refuses, on the question it is about: an epoch count
+ * without a data set, FP8 on a device without it, a phone for an edge target. */
+Test(wizard_job, the_new_questions_refuse_what_the_answers_refuse)
+{
+    struct ts_wizard t;
+    open_with(&t, "model_kind=llm accelerator=a100-sxm4-80gb job=finetune");
+    struct app *a = t.app;
+    a->q = question_of(ANS_EPOCHS);
+    choose(a, ANS_EPOCHS, "3");
+    wizard_key(a, '\n');
+    cr_expect_eq(a->q, question_of(ANS_EPOCHS), "kept: %s", a->message);
+    cr_expect(strstr(a->message, "keys 'epochs' and 'dataset_tokens'") != NULL, "'%s'", a->message);
+    choose(a, ANS_DATASET_TOKENS, "1e8");
+    a->message[0] = '\0';
+    wizard_key(a, '\n');
+    cr_expect_neq(a->q, question_of(ANS_EPOCHS), "with a data set it goes on: %s", a->message);
+
+    a->q = question_of(ANS_PRECISION);
+    choose(a, ANS_PRECISION, "fp8");
+    wizard_key(a, '\n');
+    cr_expect_eq(a->q, question_of(ANS_PRECISION), "A100 has no FP8: kept");
+    cr_expect(strstr(a->message, "keys 'precision' and 'accelerator'") != NULL, "'%s'", a->message);
+    choose(a, ANS_PRECISION, "bf16");
+    wizard_key(a, '\n');
+    cr_expect_neq(a->q, question_of(ANS_PRECISION), "%s", a->message);
+
+    choose(a, ANS_DEPLOY, "edge");
+    a->q = question_of(ANS_DEPLOY_DEVICE);
+    choose(a, ANS_DEPLOY_DEVICE, "phone");
+    a->message[0] = '\0';
+    wizard_key(a, '\n');
+    cr_expect_eq(a->q, question_of(ANS_DEPLOY_DEVICE), "a phone for an edge target: kept");
+    cr_expect(strstr(a->message, "keys 'deploy_device' and 'deploy'") != NULL, "'%s'", a->message);
+    struct answers out;
+    char err[512];
+    cr_assert_eq(wizard_build(a, &out, -1, 0, err, sizeof err), 0, "%s", err);
+    cr_expect_str_eq(answers_str(&out, ANS_DEPLOY), "edge", "the target is not dropped for the device");
+    /* The target changed back there: the device that no longer goes with it starts again. */
+    a->q = question_of(ANS_DEPLOY);
+    wizard_key(a, '\n');
+    cr_expect_eq(a->q, question_of(ANS_DEPLOY_HARDWARE), "%s", a->message);
+    cr_expect_eq(a->sel[question_of(ANS_DEPLOY_DEVICE)], option_of(question_of(ANS_DEPLOY_DEVICE), "auto"));
+    ts_wizard_close(&t);
+}
+
+/* A config.json path: read with the command line's reader; a bad file is said in one line and
+ * the question stays; a good one gives the shape (Llama 2 13B's 40 layers, 13.0B parameters:
+ * 40 x (4 x 5120^2 + 3 x 5120 x 13824) + 2 x 32000 x 5120 + norms = 13.016B). */
+Test(wizard_job, a_config_file_gives_the_shape_and_a_bad_one_keeps_the_question)
+{
+    struct ts_wizard t;
+    int q = at_the_model_question(&t);
+    struct app *a = t.app;
+    a->sel[q] = wizard_option_count(a, q) - 1; /* the config.json file... */
+    char *dir = ts_tmpdir(), *bad = ts_path(dir, "bad.json"), *good = ts_path(dir, "config.json");
+    ts_write_str(bad, "{\"hidden_size\": 5120}");
+    ts_write_str(good, "{\"hidden_size\": 5120, \"intermediate_size\": 13824, \"num_hidden_layers\": 40, "
+                       "\"num_attention_heads\": 40, \"num_key_value_heads\": 40, \"vocab_size\": 32000}");
+    wizard_key(a, '\n');
+    cr_assert(a->prompt.open, "Enter opens the path field");
+    a->prompt.done(a, bad);
+    cr_expect(a->message_bad && strstr(a->message, "field 'intermediate_size' is missing") != NULL, "'%s'", a->message);
+    cr_expect(!strchr(a->message, '\n'), "one line");
+    cr_expect_eq(a->q, q, "the question stays");
+    cr_expect(asked(a, ANS_MODEL_PARAMS), "no shape read");
+    a->prompt.done(a, good);
+    cr_expect_eq(a->sel[q], wizard_option_count(a, q) - 2, "the file read is chosen");
+    cr_expect(!asked(a, ANS_MODEL_PARAMS), "the file gives the size");
+    struct adv_result *r = calloc(1, sizeof *r);
+    cr_assert_not_null(r);
+    plan_of(a, r);
+    cr_expect_eq(answers_num(&r->answers, ANS_LAYERS), 40);
+    cr_expect(fabs(answers_num(&r->answers, ANS_MODEL_PARAMS) - 13.016e9) < 0.001e9, "%g", answers_num(&r->answers, ANS_MODEL_PARAMS));
+    free(r);
+    ts_rmtree(dir);
+    free(bad), free(good), free(dir);
+    ts_wizard_close(&t);
+}
