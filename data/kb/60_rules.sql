@@ -346,3 +346,18 @@ INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, a
  ('pit-gaudi-not-xpu', 'pitfall', 'Gaudi is not an Intel GPU',
   'Gaudi runs the Intel Gaudi software (torch device "hpu", habana_frameworks), not PyTorch''s XPU back-end or oneAPI; use Intel''s DeepSpeed and Megatron-LM forks that match the software release, and keep the driver, firmware and PyTorch build of one support-matrix row together.',
   '{"hardware": "gaudi"}', '{}', 22, 'gaudi-support-matrix', 'gaudi-docs', '2026-12-02');
+
+-- Local LLM runtimes and expert parallelism ------------------------------------------------------
+-- Which desktop runtime a local language model gets by hardware and operating system, and the
+-- expert-parallel strategy kept to mixtures of experts (checked 2026-12-02).
+
+INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, also, as_of) VALUES
+ ('rt-local-llm-mac', 'rule_of_thumb', 'A language model on a Mac',
+  'On an Apple silicon Mac a language model runs best through MLX-LM, Apple''s own package on the unified memory (convert and quantise with mlx_lm.convert), or through llama.cpp''s Metal back-end with a GGUF file; Core ML suits small models inside apps.',
+  '{"model_kind": "llm", "deploy": "edge", "deploy_hardware": "apple"}', '{"runtime": {"mlx-lm": 8, "llama-cpp": 6}}', 28, 'mlx-lm', 'llama-cpp', '2026-12-02'),
+ ('rt-local-llm-windows', 'rule_of_thumb', 'A language model on a Windows desktop',
+  'On a Windows desktop or laptop a language model runs through llama.cpp (CUDA, Vulkan or the CPU, with 4-bit GGUF weights) or Ollama, its one-installer runner with a local API.',
+  '{"model_kind": "llm", "deploy": "edge", "os": "windows"}', '{"runtime": {"llama-cpp": 8, "ollama": 7}}', 29, 'llama-cpp', 'ollama', '2026-12-02'),
+ ('strat-moe-ep-only-moe', 'rule_of_thumb', 'Expert parallelism needs experts',
+  'Expert parallelism splits a mixture-of-experts model''s routed experts over devices; a dense model has no experts to split, so the strategy is not offered for it.',
+  '{"not": {"experts": {">": 1}}}', '{"not_offered": ["moe-ep"]}', 30, 'megatron-moe', 'torchtitan-deepseek-v3', '2026-12-02');
