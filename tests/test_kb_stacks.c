@@ -22,14 +22,17 @@ static void teardown(void) { ts_advisor_close(&fx); }
 
 TestSuite(kb_stacks, .init = setup, .fini = teardown);
 
-static void plan(const char *sets)
+/* Plans sets and returns the status, err holding the refusal. */
+static int plan_status(const char *sets)
 {
     struct answers a;
     answers_init(&a);
     cr_assert_eq(ts_answers_sets(&a, sets, err, sizeof err), 0, "%s: %s", sets, err);
     err[0] = '\0';
-    cr_assert_eq(adv_recommend(fx.akb, &a, NULL, res, err, sizeof err), KB_OK, "%s: %s", sets, err);
+    return adv_recommend(fx.akb, &a, NULL, res, err, sizeof err);
 }
+
+static void plan(const char *sets) { cr_assert_eq(plan_status(sets), KB_OK, "%s: %s", sets, err); }
 
 /* 1 when id is the chosen strategy or one of the alternatives. */
 static int strategy_listed(const char *id)
@@ -107,4 +110,44 @@ Test(kb_stacks, new_rows_cite_sources)
         cr_expect_eq(sqlite3_column_int(st, 0), want[i], "%s", sql[i]);
         sqlite3_finalize(st);
     }
+}
+
+static int assumed(const char *text)
+{
+    for (int i = 0; i < res->nassumptions; i++)
+        if (strstr(res->assumptions[i], text)) return 1;
+    return 0;
+}
+
+#define FP8_H100 "accelerator=h100-sxm model_params=7e9 devices=8 "
+
+/* H100 (compute capability 9.0): Transformer Engine and torchao float8 give PyTorch FP8
+ * training; the plan says so and runs at the realised FP8 rate (989.4 x (1 + (1978.9 / 989.4 - 1)
+ * x 0.3) = 1286.25 TFLOP/s). */
+Test(kb_stacks, fp8_on_h100_with_pytorch_names_its_stack)
+{
+    cr_assert_eq(plan_status(FP8_H100 "precision=fp8 team=pytorch"), KB_OK, "%s", err);
+    cr_expect(assumed("PyTorch has an FP8 training stack on h100-sxm"));
+    cr_expect_float_eq(res->in.rate_tflops, 1286.25, 1e-6);
+}
+
+/* TensorFlow's own APIs (a recommendation model, where TensorFlow ranks first for its team) have
+ * no FP8 training stack on an H100: refused naming precision and the device; bf16 plans. */
+Test(kb_stacks, fp8_without_a_stack_is_refused)
+{
+    cr_expect_eq(plan_status(FP8_H100 "precision=fp8 team=tensorflow model_kind=recsys"), KB_ERR_INPUT);
+    cr_expect(strstr(err, "keys 'precision' and 'accelerator': no FP8 training stack for TensorFlow on h100-sxm") != NULL,
+              "%s", err);
+    cr_expect_eq(plan_status(FP8_H100 "precision=bf16 team=tensorflow model_kind=recsys"), KB_OK, "%s", err);
+    cr_expect_str_eq(res->ranking.items[0].id, "tensorflow");
+}
+
+/* A100 (Ampere, compute capability 8.0) and TPU v5e (bf16 and int8, no FP8) have no FP8 rate:
+ * refused before any stack is asked for. */
+Test(kb_stacks, fp8_on_devices_without_fp8)
+{
+    cr_expect_eq(plan_status("accelerator=a100-sxm4-80gb precision=fp8 model_params=7e9 team=pytorch"), KB_ERR_INPUT);
+    cr_expect(strstr(err, "keys 'precision' and 'accelerator': no fp8 matrix rate on a100-sxm4-80gb") != NULL, "%s", err);
+    cr_expect_eq(plan_status("accelerator=tpu-v5e precision=fp8 model_params=7e9 team=jax"), KB_ERR_INPUT);
+    cr_expect(strstr(err, "no fp8 matrix rate on tpu-v5e") != NULL, "%s", err);
 }
