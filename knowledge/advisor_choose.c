@@ -39,6 +39,19 @@ static void preference_points(const struct adv_kb *akb, const unsigned char *app
     }
 }
 
+/* 1 when a rule that applies lists strategy s in its "not_offered" (expert parallelism for a
+ * dense model). */
+static int not_offered(const struct adv_kb *akb, const unsigned char *applies, int s)
+{
+    for (int i = 0; i < akb->nrules; i++) {
+        const cJSON *id;
+        if (!applies[i]) continue;
+        cJSON_ArrayForEach(id, cJSON_GetObjectItemCaseSensitive(akb->rules[i].effect, "not_offered"))
+            if (cJSON_IsString(id) && strcmp(id->valuestring, akb->strat[s].id) == 0) return 1;
+    }
+    return 0;
+}
+
 static int better(const struct adv_kb *akb, const struct adv_candidate *x, const struct adv_candidate *y)
 {
     /* A strategy made for this kind of model (TorchRec and ParameterServerStrategy for
@@ -93,6 +106,7 @@ void adv_choose_strategy(const struct adv_kb *akb, struct adv_result *r, int fw,
         if (akb->strat[s].kinds && !(akb->strat[s].kinds & kind)) continue;
         if (D > 1 && strcmp(id, "single") == 0) continue;
         if (D == 1 && akb->strat[s].min_devices > 1) continue;
+        if (not_offered(akb, applies, s)) continue;
         struct adv_candidate *c = &cands[n++];
         c->s = s;
         c->points = points[s];

@@ -173,5 +173,9 @@ int adv_check_topology(const struct adv_kb *akb, struct adv_result *r, char *err
 /* The deployment target's memory check into r->deploy_fit, with its reasons at the head of the
  * runtime's and a warning when nothing fits; after adv_choose_runtime. */
 void adv_check_deploy_size(const struct adv_kb *akb, struct adv_result *r);
+/* precision fp8 for framework fw on the planned device: KB_ERR_INPUT naming precision and the
+ * device where the knowledge base lists the device's FP8 stacks and fw has none
+ * (advisor_stacks.c). */
+int adv_check_fp8_stack(const struct adv_kb *akb, struct adv_result *r, int fw, char *err, size_t errsz);
 
 #endif

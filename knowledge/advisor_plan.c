@@ -717,6 +717,7 @@ int adv_recommend(const struct adv_kb *akb, const struct answers *answers, const
     if ((status = resolve_inputs(akb, out, err, errsz)) != KB_OK) return status;
     adv_rank_measured(akb, &out->answers, hw ? &hw->fw_speeds : NULL, &out->ranking);
     int fw = out->ranking.count > 0 && !out->ranking.items[0].excluded ? adv_fw_index(akb, out->ranking.items[0].id) : -1;
+    if ((status = adv_check_fp8_stack(akb, out, fw, err, errsz)) != KB_OK) return status;
     const unsigned char *applies = adv_applicable(akb, &out->answers);
     adv_choose_strategy(akb, out, fw, applies);
     adv_choose_runtime(akb, out, fw, applies);

@@ -234,6 +234,22 @@ static int check_concerns(const cJSON *obj, const char *path, rule_id_exists_fn 
     return 0;
 }
 
+/* A non-empty array of ids of table (`what` names one in the message). */
+static int check_id_list(const cJSON *e, const char *path, const char *table, const char *what, rule_id_exists_fn exists,
+                         void *ctx, char *err, size_t errsz)
+{
+    if (!cJSON_IsArray(e) || !e->child) {
+        snprintf(err, errsz, "%s: expected a non-empty array of %s ids", path, what);
+        return -1;
+    }
+    for (const cJSON *v = e->child; v; v = v->next)
+        if (!cJSON_IsString(v) || !exists(ctx, table, v->valuestring)) {
+            snprintf(err, errsz, "%s: unknown %s id '%s'", path, what, cJSON_IsString(v) ? v->valuestring : "(not a string)");
+            return -1;
+        }
+    return 0;
+}
+
 int rule_check_effect(const cJSON *effect, rule_id_exists_fn exists, void *ctx, char *err,
                       size_t errsz)
 {
@@ -252,18 +268,11 @@ int rule_check_effect(const cJSON *effect, rule_id_exists_fn exists, void *ctx, 
             if (check_id_numbers(e, path, "strategies", 0, exists, ctx, err, errsz)) return -1;
         } else if (strcmp(e->string, "runtime") == 0) {
             if (check_id_numbers(e, path, "runtimes", 0, exists, ctx, err, errsz)) return -1;
-        } else if (strcmp(e->string, "exclude") == 0) {
-            if (!cJSON_IsArray(e) || !e->child) {
-                snprintf(err, errsz, "%s: expected a non-empty array of framework ids", path);
+        } else if (strcmp(e->string, "exclude") == 0 || strcmp(e->string, "not_offered") == 0) {
+            int fw = strcmp(e->string, "exclude") == 0;
+            if (check_id_list(e, path, fw ? "frameworks" : "strategies", fw ? "framework" : "strategy", exists, ctx, err,
+                              errsz))
                 return -1;
-            }
-            for (const cJSON *v = e->child; v; v = v->next) {
-                if (!cJSON_IsString(v) || !exists(ctx, "frameworks", v->valuestring)) {
-                    snprintf(err, errsz, "%s: unknown framework id '%s'", path,
-                             cJSON_IsString(v) ? v->valuestring : "(not a string)");
-                    return -1;
-                }
-            }
         } else if (strcmp(e->string, "tree") == 0 || strcmp(e->string, "claim") == 0) {
             if (!cJSON_IsString(e) || !*e->valuestring) {
                 snprintf(err, errsz, "%s: expected a name", path);
@@ -292,7 +301,7 @@ int rule_check_effect(const cJSON *effect, rule_id_exists_fn exists, void *ctx, 
             }
         } else {
             snprintf(err, errsz,
-                     "%s: unknown effect (use score, weight, exclude, strategy, runtime, facts, tree, claim, familiar, concerns)",
+                     "%s: unknown effect (use score, weight, exclude, not_offered, strategy, runtime, facts, tree, claim, familiar, concerns)",
                      path);
             return -1;
         }

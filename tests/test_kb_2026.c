@@ -209,3 +209,15 @@ Test(kb_2026, data_version_names_the_refresh)
     cr_expect_str_eq(version, "2026.12.3");
     cr_expect_str_eq(date, "2026-12-02");
 }
+
+/* Seed 003's static-graph picture of TensorFlow is superseded: TensorFlow 2 runs eagerly by
+ * default (tf.compat.v1.enable_eager_execution: "Eager execution is enabled by default"). */
+Test(kb_2026, tensorflow_is_eager_by_default)
+{
+    char t[512];
+    text_of("SELECT summary FROM frameworks WHERE id = ?1", "tensorflow", t, sizeof t);
+    cr_expect(strstr(t, "Eager by default since TensorFlow 2") != NULL, "%s", t);
+    cr_expect(strstr(t, "graph-compiled") == NULL, "%s", t);
+    cr_expect_str_eq(text_of("SELECT url FROM sources WHERE id = ?1", "tf-eager-default", t, sizeof t),
+                     "https://www.tensorflow.org/api_docs/python/tf/compat/v1/enable_eager_execution");
+}

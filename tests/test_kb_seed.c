@@ -52,11 +52,11 @@ Test(kb_seed, every_design_id_exists)
                                              "paddlepaddle", "mindspore", NULL};
     static const char *const strategies[] = {"single", "ddp", "fsdp", "zero1", "zero2", "zero3", "zero3-offload",
                                              "megatron", "fsdp-tp", "torch-xla", "tf-mirrored", "tf-tpu", "tf-ps",
-                                             "torchrec", "jax-sharding", "horovod", NULL};
+                                             "torchrec", "jax-sharding", "horovod", "moe-ep", NULL};
     static const char *const runtimes[] = {"none", "litert", "executorch", "onnxruntime", "coreml", "tf-serving",
                                            "triton", "tfjs", "vllm", "sglang", "tensorrt-llm", "tensorrt", "openvino",
                                            "jetstream", "mindie", "paddle-lite", "mindspore-lite", "vllm-neuron",
-                                           "vllm-gaudi", NULL};
+                                           "vllm-gaudi", "llama-cpp", "ollama", "mlx-lm", NULL};
     static const char *const hardware[] = {"nvidia", "amd", "tpu", "apple", "intel", "ascend", "trainium", "gaudi", "cpu", NULL};
     expect_ids("frameworks", frameworks);
     expect_ids("strategies", strategies);

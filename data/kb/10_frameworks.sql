@@ -54,8 +54,8 @@ INSERT INTO frameworks (id, name, version, released, summary, source, as_of) VAL
   'Eager-first Python framework with torch.compile, the default for research and most new projects, with the largest model and library ecosystem.',
   'fw-pytorch-2.14', '2026-11-30'),
  ('tensorflow', 'TensorFlow', '2.21.0', '2026-03',
-  'Google''s graph-compiled framework with a mature production stack (LiteRT, TF Serving), now slow-moving: Keras 3 is its front end and parts of its ecosystem are deprioritized.',
-  'fw-tf-2.21', '2026-11-30'),
+  'Google''s framework with a mature production stack (LiteRT, TF Serving), now slow-moving: Keras 3 is its front end and parts of its ecosystem are deprioritized. Eager by default since TensorFlow 2, graphs through tf.function (superseding seed 003''s static-graph picture).',
+  'fw-tf-2.21', '2026-12-02'),
  ('jax', 'JAX', '0.11.2', '2026-09',
   'Functional NumPy-like library with composable grad/jit/vmap and XLA compilation, native on TPU and strong for very large sharded training.',
   'fw-jax-0.11.2', '2026-11-30'),
@@ -222,3 +222,12 @@ INSERT INTO scores (framework, criterion, score, note, source, as_of) VALUES
  ('mindspore', 'learning_curve', 4, 'Two execution modes, Ascend/CANN setup and Chinese-first documentation make the start slower.', 'mindspore-2.5', '2026-11-30'),
  ('mindspore', 'ecosystem', 3, 'MindFormers, MindSpeed and Huawei model suites; small outside Huawei''s ecosystem.', 'mindspore-2.5', '2026-11-30'),
  ('mindspore', 'maturity', 6, 'Open source since 2020 with regular releases (2.9.0 in 2026-04) and production use on Ascend.', 'fw-mindspore-2.9', '2026-04-27');
+
+-- Superseded seed claims -----------------------------------------------------------------------
+-- Seed 003 describes TensorFlow as a static-graph framework; that is TensorFlow 1. The frameworks
+-- row above now says so, citing this source (read 2026-12-02).
+
+INSERT INTO sources (id, title, url, published, note) VALUES
+ ('tf-eager-default', 'TensorFlow API: tf.compat.v1.enable_eager_execution (Migrate to TF2)',
+  'https://www.tensorflow.org/api_docs/python/tf/compat/v1/enable_eager_execution', 'undated',
+  '"This function is not necessary if you are using TF2. Eager execution is enabled by default." Graphs come from tf.function. Supersedes seed 003''s static-graph description of TensorFlow. Read 2026-12-02.');

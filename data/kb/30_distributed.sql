@@ -204,3 +204,32 @@ INSERT INTO sources (id, title, url, published, note) VALUES
  ('gaudi-fsdp', 'Intel Gaudi documentation: Using Fully Sharded Data Parallel (FSDP) with Intel Gaudi',
   'https://docs.habana.ai/en/latest/PyTorch/PyTorch_FSDP/Pytorch_FSDP.html', 'undated',
   'PyTorch FSDP shards parameters, gradients and optimizer states across HPUs (eager mode with torch.compile); DDP runs over HCCL. Read 2026-12-02.');
+
+-- Expert parallelism ---------------------------------------------------------------------------
+-- A mixture-of-experts model's routed experts are split over an expert-parallel group and each
+-- token travels to its experts and back by all-to-all; the dense layers keep the usual data,
+-- tensor and pipeline parallelism. The strategy is offered only for a mixture of experts
+-- (experts above 1): rule strat-moe-ep-only-moe in 60_rules.sql takes it off every dense plan.
+-- Model states as Megatron's distributed optimizer (18 bytes per parameter over the model-parallel
+-- shards). Checked 2026-12-02.
+
+INSERT INTO sources (id, title, url, published, note) VALUES
+ ('megatron-moe', 'NVIDIA Megatron-LM: Megatron Core MoE (megatron/core/transformer/moe/README.md)',
+  'https://github.com/NVIDIA/Megatron-LM/blob/main/megatron/core/transformer/moe/README.md', '2026-01',
+  'Expert parallelism combined with tensor, data, sequence and pipeline parallelism for MoE models; DeepEP token dispatch (--moe-token-dispatcher-type flex --moe-enable-deepep, MCore 0.12), batch-level overlap of the expert all-to-all (--overlap-moe-expert-parallel-comm, MCore 0.14), FSDP with EP and the HybridEP dispatcher for GB200, B200 and H100 (MCore 0.15). Read 2026-12-02.'),
+ ('torchtitan-deepseek-v3', 'pytorch/torchtitan: DeepSeek-V3 in torchtitan (torchtitan/models/deepseek_v3/README.md) and DeepEP expert parallelism (torchtitan/distributed/deepep/README.md)',
+  'https://github.com/pytorch/torchtitan/tree/main/torchtitan/models/deepseek_v3', '2026',
+  'PyTorch-native MoE training: EP-aware FSDP (experts sharded on their own mesh, dense layers on the data-parallel mesh), HSDP, tensor and pipeline parallelism; a DeepEP back-end for the expert all-to-all, measured on Qwen3-30B-A3B (128 experts, top-8) from 8 to 128 GPUs. Read 2026-12-02.');
+
+INSERT INTO strategies (id, name, shards, scale, min_devices, status, memory_formula, replicated_bytes_per_param,
+                        sharded_bytes_per_param, cpu_bytes_per_param, tensor_parallel, kinds, summary, source, as_of) VALUES
+ ('moe-ep', 'Expert parallelism for mixture-of-experts models (Megatron Core MoE, torchtitan)',
+  'the routed experts of each MoE layer split over an expert-parallel group (tokens dispatched to their experts and back by all-to-all), with data, tensor and pipeline parallelism for the dense layers',
+  'mixture-of-experts models (Mixtral, DeepSeek-V3 class) on tens to thousands of GPUs', 2, 'current',
+  'Model states as Megatron''s distributed optimizer: (6 + 12/d) x Psi / (model-parallel shards), the experts divided over the expert-parallel degree e; stored as 0 replicated + 18 sharded. The all-to-all moves each token''s hidden state to its top-k experts and back per MoE layer.',
+  0, 18, 0, 1, '',
+  'Each device holds a share of the experts, so an MoE model''s memory falls with the expert-parallel degree while the dense parts keep their usual layout. Megatron Core MoE and torchtitan implement it; DeepEP-style dispatch and overlap hide much of the all-to-all.',
+  'megatron-moe', '2026-12-02');
+
+INSERT INTO strategy_frameworks (strategy, framework, hardware, note, source, as_of) VALUES
+ ('moe-ep', 'pytorch', 'nvidia', 'Megatron Core MoE (--num-experts, --expert-model-parallel-size, DeepEP or HybridEP dispatch) or torchtitan''s MoE models (expert parallel degree with EP-aware FSDP2, DeepEP back-end), both documented on NVIDIA GPUs (H100, B200, GB200).', 'megatron-moe', '2026-12-02');

@@ -267,3 +267,49 @@ INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, a
  ('weight-bits-openvino', 'rule_of_thumb', 'OpenVINO runs 4-bit weights',
   'OpenVINO runs INT4 weights from NNCF''s compress_weights on Intel CPUs, GPUs and NPUs (its Arm CPU plug-in is community-level, with experimental i8).',
   '{}', '{"facts": {"openvino_weight_bits": 4}}', 0, 'openvino-int4', '2026-12-02');
+
+-- Local and desktop LLM runtimes ---------------------------------------------------------------
+-- Laptops and desktops running a language model for one user are `deploy: edge` (the user's own
+-- machine). Which of them a plan names follows the rules rt-local-llm-mac and
+-- rt-local-llm-windows in 60_rules.sql: MLX-LM (then llama.cpp) on a Mac, llama.cpp (then
+-- Ollama) on Windows. They serve language models only. Checked 2026-12-02.
+
+INSERT INTO sources (id, title, url, published, note) VALUES
+ ('llama-cpp', 'ggml-org/llama.cpp README: supported back-ends, GGUF, convert_hf_to_gguf.py',
+  'https://github.com/ggml-org/llama.cpp', '2026',
+  'LLM inference in C/C++ on CPUs (x86 AVX/AMX, Arm NEON) and GPUs through Metal (Apple Silicon), CUDA (NVIDIA), HIP (AMD), SYCL (Intel), Vulkan, CANN (Ascend) and OpenCL (Adreno); models in GGUF, converted from Hugging Face checkpoints with convert_hf_to_gguf.py; 1.5- to 8-bit integer quantisation; llama-server gives an OpenAI-compatible HTTP API. Read 2026-12-02.'),
+ ('ollama', 'ollama/ollama README: get up and running with large language models',
+  'https://github.com/ollama/ollama', '2026',
+  'Installers for macOS and Windows, a script for Linux and a Docker image; ollama run pulls a model from its library (e.g. Llama 3.1 8B as a 4.7 GB 4-bit download); a Modelfile imports a GGUF file or a Safetensors checkpoint; a local REST API. Read 2026-12-02 (README as published on pkg.go.dev).'),
+ ('mlx-lm', 'ml-explore/mlx-lm: generate text and fine-tune large language models on Apple silicon with MLX',
+  'https://github.com/ml-explore/mlx-lm', '2026',
+  'pip install mlx-lm; mlx_lm.generate and mlx_lm.server run Hugging Face models on Apple silicon, mlx_lm.convert --hf-path MODEL -q converts and quantises a Hugging Face checkpoint (4 bits by default), LoRA and full fine-tuning; thousands of converted models in the mlx-community organisation on the Hugging Face Hub. macOS only. Read 2026-12-02.');
+
+INSERT INTO runtimes (id, name, targets, hardware, kinds, status, summary, source, as_of) VALUES
+ ('llama-cpp', 'llama.cpp (GGUF)', 'edge', 'cpu,nvidia,amd,apple,intel,qualcomm,ascend', 'llm', 'current',
+  'C/C++ LLM inference for the user''s own machine: CPUs and GPUs through Metal, CUDA, HIP, SYCL and Vulkan on macOS, Windows and Linux, with GGUF models quantised to 1.5-8 bits and an OpenAI-compatible llama-server. A Hugging Face checkpoint becomes GGUF with convert_hf_to_gguf.py; many models are published as GGUF already.',
+  'llama-cpp', '2026-12-02'),
+ ('ollama', 'Ollama', 'edge', 'cpu,nvidia,amd,apple', 'llm', 'current',
+  'A desktop LLM runner for macOS, Windows and Linux on top of llama.cpp-style GGUF models: one installer, ollama run to pull a model from its library, a Modelfile to import a GGUF or Safetensors checkpoint, and a local REST API for applications.',
+  'ollama', '2026-12-02'),
+ ('mlx-lm', 'MLX-LM', 'edge', 'apple', 'llm', 'current',
+  'Apple''s MLX package for language models on Apple silicon Macs: generation, an HTTP server, conversion and 4-bit quantisation of Hugging Face checkpoints (mlx_lm.convert) and LoRA fine-tuning, using the unified memory of M-series chips.',
+  'mlx-lm', '2026-12-02');
+
+INSERT INTO runtime_frameworks (runtime, framework, path, note, source, as_of) VALUES
+ ('llama-cpp', 'pytorch', 'converter', 'Save the model as a Hugging Face checkpoint (safetensors), then convert_hf_to_gguf.py and llama-quantize to a 4-bit GGUF.', 'llama-cpp', '2026-12-02'),
+ ('llama-cpp', 'mlx', 'converter', 'MLX-LM saves Hugging Face-format safetensors (mlx_lm.fuse after LoRA), which convert_hf_to_gguf.py turns into GGUF.', 'mlx-lm', '2026-12-02'),
+ ('ollama', 'pytorch', 'converter', 'A Modelfile with FROM pointing at the Hugging Face Safetensors directory or a converted GGUF file, then ollama create.', 'ollama', '2026-12-02'),
+ ('mlx-lm', 'pytorch', 'converter', 'mlx_lm.convert --hf-path reads the Hugging Face checkpoint a PyTorch model was saved as, -q quantises it.', 'mlx-lm', '2026-12-02'),
+ ('mlx-lm', 'mlx', 'native', 'Models trained or fine-tuned in MLX load directly (mlx_lm.load, mlx_lm.server).', 'mlx-lm', '2026-12-02');
+
+INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, as_of) VALUES
+ ('weight-bits-llama-cpp', 'rule_of_thumb', 'llama.cpp runs 4-bit weights',
+  'llama.cpp runs GGUF weights quantised from 8 down to 1.5 bits; 4-bit formats are its usual choice for a desktop.',
+  '{}', '{"facts": {"llama-cpp_weight_bits": 4}}', 0, 'llama-cpp', '2026-12-02'),
+ ('weight-bits-ollama', 'rule_of_thumb', 'Ollama runs 4-bit weights',
+  'Ollama''s library ships models as 4-bit downloads (Llama 3.1 8B as 4.7 GB).',
+  '{}', '{"facts": {"ollama_weight_bits": 4}}', 0, 'ollama', '2026-12-02'),
+ ('weight-bits-mlx-lm', 'rule_of_thumb', 'MLX-LM runs 4-bit weights',
+  'mlx_lm.convert -q quantises a Hugging Face checkpoint to 4 bits by default.',
+  '{}', '{"facts": {"mlx-lm_weight_bits": 4}}', 0, 'mlx-lm', '2026-12-02');

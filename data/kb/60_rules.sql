@@ -346,3 +346,53 @@ INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, a
  ('pit-gaudi-not-xpu', 'pitfall', 'Gaudi is not an Intel GPU',
   'Gaudi runs the Intel Gaudi software (torch device "hpu", habana_frameworks), not PyTorch''s XPU back-end or oneAPI; use Intel''s DeepSpeed and Megatron-LM forks that match the software release, and keep the driver, firmware and PyTorch build of one support-matrix row together.',
   '{"hardware": "gaudi"}', '{}', 22, 'gaudi-support-matrix', 'gaudi-docs', '2026-12-02');
+
+-- Local LLM runtimes and expert parallelism ------------------------------------------------------
+-- Which desktop runtime a local language model gets by hardware and operating system, and the
+-- expert-parallel strategy kept to mixtures of experts (checked 2026-12-02).
+
+INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, also, as_of) VALUES
+ ('rt-local-llm-mac', 'rule_of_thumb', 'A language model on a Mac',
+  'On an Apple silicon Mac a language model runs best through MLX-LM, Apple''s own package on the unified memory (convert and quantise with mlx_lm.convert), or through llama.cpp''s Metal back-end with a GGUF file; Core ML suits small models inside apps.',
+  '{"model_kind": "llm", "deploy": "edge", "deploy_hardware": "apple"}', '{"runtime": {"mlx-lm": 8, "llama-cpp": 6}}', 28, 'mlx-lm', 'llama-cpp', '2026-12-02'),
+ ('rt-local-llm-windows', 'rule_of_thumb', 'A language model on a Windows desktop',
+  'On a Windows desktop or laptop a language model runs through llama.cpp (CUDA, Vulkan or the CPU, with 4-bit GGUF weights) or Ollama, its one-installer runner with a local API.',
+  '{"model_kind": "llm", "deploy": "edge", "os": "windows"}', '{"runtime": {"llama-cpp": 8, "ollama": 7}}', 29, 'llama-cpp', 'ollama', '2026-12-02'),
+ ('strat-moe-ep-only-moe', 'rule_of_thumb', 'Expert parallelism needs experts',
+  'Expert parallelism splits a mixture-of-experts model''s routed experts over devices; a dense model has no experts to split, so the strategy is not offered for it.',
+  '{"not": {"experts": {">": 1}}}', '{"not_offered": ["moe-ep"]}', 30, 'megatron-moe', 'torchtitan-deepseek-v3', '2026-12-02');
+
+-- FP8 training stacks ------------------------------------------------------------------------
+-- Which software trains in FP8 on which device and framework (read 2026-12-02). Transformer
+-- Engine's support matrix: FP8 per tensor from compute capability 8.9 (Ada: L4, L40, L40S,
+-- RTX 40), FP8 block scaling from 9.0 (Hopper), MXFP8 and NVFP4 on data-centre Blackwell (10.0,
+-- 10.3: B200, B300, GB200/GB300), MXFP8 not and NVFP4 partly on workstation Blackwell (12.0);
+-- none on Ampere (A100: the catalog has no FP8 rate, so fp8 is refused there already). Its
+-- framework integrations are PyTorch and JAX; torchao float8 (torchtitan) trains PyTorch (and so
+-- fastai's models) in FP8 on H100 and newer; Keras 3 has its own float8 layers and PaddlePaddle
+-- trains ERNIE 4.5 in FP8 on Hopper. For NVIDIA devices these rows list the stacks completely (fp8_stacks_known),
+-- so another framework asking for fp8 there is refused; TPUs, AMD, Gaudi and Trainium keep the
+-- catalog's FP8 rate as their only check (TPU v5e has none: refused).
+
+INSERT INTO sources (id, title, url, published, note) VALUES
+ ('te-support-matrix', 'NVIDIA Transformer Engine: datatype and hardware support matrix',
+  'https://nvidia.github.io/TransformerEngine/support_matrix.html', 'undated',
+  'By compute capability: 8.0/8.6 Ampere BF16 only; 8.9 Ada FP8 per tensor; 9.0 Hopper FP8 and FP8 block scaling; 10.0/10.3 Blackwell data centre FP8, block scaling, MXFP8 and NVFP4; 12.0 Blackwell workstation FP8, block scaling, no MXFP8, NVFP4 partial. FP8 per tensor needs compute capability 8.9 or higher. Read 2026-12-02.'),
+ ('te-readme', 'NVIDIA/TransformerEngine README',
+  'https://github.com/NVIDIA/TransformerEngine', '2025-12',
+  'A library for Transformer models on NVIDIA GPUs with FP8 on Hopper, Ada and Blackwell and MXFP8 and NVFP4 on Blackwell, with framework integrations for PyTorch and JAX and a C++ API; Nemotron 3 trained with NVFP4 on it. Read 2026-12-02.'),
+ ('keras-float8', 'Keras code example: Float8 training and inference with a simple Transformer model',
+  'https://keras.io/examples/keras_recipes/float8_training_and_inference_with_transformer/', '2024-05-14',
+  'Keras 3 trains Dense and EinsumDense layers in float8 (E4M3 forward, E5M2 gradients, delayed scaling) through the float8 dtype policy / quantize("float8"). Read 2026-12-02.'),
+ ('ernie-fp8-qat', 'PaddlePaddle ERNIE: FP8 QAT (docs/fp8_qat.md)',
+  'https://github.com/PaddlePaddle/ERNIE/blob/develop/docs/fp8_qat.md', 'undated',
+  'ERNIE 4.5 FP8 quantisation-aware training in PaddlePaddle: full-parameter SFT of a 300B model on 16 Hopper 80 GB GPUs, parameters in FP8, gradients and optimizer moments in BF16. Read 2026-12-02 through a verbatim copy of the file.'),
+ ('torchtitan-float8', 'pytorch/torchtitan: Float8 training (docs/float8.md) with torchao.float8',
+  'https://github.com/pytorch/torchtitan/blob/main/docs/float8.md', '2026',
+  'Float8Linear from torchao swapped in for nn.Linear (tensorwise or rowwise scaling, FP8 all-gather under FSDP2), torch.compile required for speed; NVIDIA H100 or newer, Blackwell for MXFP8. Read 2026-12-02.');
+
+INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, also, as_of) VALUES
+ ('fp8-stack-nvidia', 'rule_of_thumb', 'FP8 training stacks on NVIDIA GPUs',
+  'On NVIDIA GPUs of compute capability 8.9 and newer (Ada, Hopper, Blackwell) FP8 training runs through Transformer Engine (PyTorch and JAX) or torchao float8 (PyTorch, so fastai''s models too, H100 and newer), Keras 3''s float8 layers and PaddlePaddle''s FP8 training (ERNIE 4.5, Hopper); Blackwell data-centre GPUs add MXFP8 and NVFP4 recipes. TensorFlow''s own APIs, MLX and MindSpore have no FP8 training stack there: train them in bf16.',
+  '{"precision": "fp8", "accelerator": ["h100-sxm", "h200-sxm", "b200", "b300", "gb200", "l4", "l40", "l40s", "rtx-4090", "rtx-5090"]}',
+  '{"facts": {"fp8_stacks_known": 1, "fp8_stack_pytorch": 1, "fp8_stack_jax": 1, "fp8_stack_fastai": 1, "fp8_stack_keras": 1, "fp8_stack_paddlepaddle": 1}}', 31, 'te-support-matrix', 'te-readme,torchtitan-float8,keras-float8,ernie-fp8-qat', '2026-12-02');
