@@ -327,9 +327,10 @@ static int divides(double a, double b) { return b > 0 && fmod(a, b) == 0; }
 static void search_layout(const struct ctx *c, int s, const struct adv_kb *akb, const struct strategy_kind *k,
                           struct adv_memory *out)
 {
-    static struct ranked best, second, cand;
+    struct ranked best, second, cand;
     memset(&best, 0, sizeof best);
     memset(&second, 0, sizeof second);
+    memset(&cand, 0, sizeof cand);
     /* Bounded work whatever the answers say: tensor parallelism within a scale-up domain (72 GPUs
      * of an NVL72 rack at most), pipelines and expert groups of practical size. */
     double max_t = c->per_node < MAX_TP ? c->per_node : MAX_TP;
