@@ -181,6 +181,13 @@ struct adv_memory {
     int host_fits;                /* offload only: 1 fits, 0 does not, -1 host memory unknown */
     struct adv_layout layout;
     int fits;                     /* total <= (1 - headroom) x usable, and the host holds the offload */
+    /* The layout search (tensor/pipeline/expert-parallel strategies): the run's hours with layout,
+     * and the next-fastest layout that fits, its hours and recomputation and what made it slower
+     * (runner_up.dp 0: no other layout fits). */
+    double hours;
+    struct adv_layout runner_up;
+    double runner_up_hours, runner_up_recompute_fraction;
+    enum adv_lost_by { ADV_LOST_COMPUTE, ADV_LOST_COMMUNICATION, ADV_LOST_BUBBLE } runner_up_lost_by;
 };
 
 /* The time plan split, in hours (of wall time) for the whole run. */
@@ -206,6 +213,8 @@ enum adv_recompute { ADV_RECOMPUTE_AUTO, ADV_RECOMPUTE_NONE, ADV_RECOMPUTE_SELEC
  * without further look-ups. */
 struct adv_plan_inputs {
     double params, active, experts;  /* experts 1: dense */
+    double expert_params, moe_layers; /* routed experts' parameters and the layers holding them */
+    double a2a_overlap;              /* share of the expert all-to-all the stack hides under compute */
     enum adv_finetune finetune;
     double adapters;                 /* LoRA parameters (rank x 18 x hidden x layers) */
     int precision;                   /* enum plan_precision (planner.h) */

@@ -100,7 +100,7 @@ static double states_bytes(const struct ctx *c, const struct strategy_kind *k, c
     double P = in->params, t = lay->tp, p = lay->pp, d = lay->dp, e = lay->ep;
     /* Layers on the fullest pipeline stage over the average: states follow the layers. */
     double stage = c->shaped && p > 1 ? ceil(c->L / p) * p / c->L : 1;
-    double experts = in->experts > 1 ? P - in->active : 0, shared = P - experts;
+    double experts = in->experts > 1 ? in->expert_params : 0, shared = P - experts;
     int fp8 = in->precision == PLAN_FP8;
     *cpu = 0;
     if (c->finetune != ADV_FULL) {
@@ -275,21 +275,62 @@ static void set_batch(const struct ctx *c, struct adv_layout *lay)
     lay->batch_tokens = c->shaped ? seqs * c->s : 0;
 }
 
-static int divides(double a, double b) { return b > 0 && fmod(a, b) == 0; }
+/* What made the slower of two timed layouts slower: the largest of its extra compute (with
+ * recomputation), exposed communication and bubble. */
+static enum adv_lost_by lost_by(const struct adv_time *won, const struct adv_time *lost)
+{
+    double compute = lost->compute_hours - won->compute_hours;
+    double comm = lost->communication_hours - won->communication_hours;
+    double bubble = lost->bubble_hours - won->bubble_hours;
+    if (comm >= compute && comm >= bubble) return ADV_LOST_COMMUNICATION;
+    return bubble > compute ? ADV_LOST_BUBBLE : ADV_LOST_COMPUTE;
+}
+
+/* A candidate's rank: fitting layouts by evenness, then the run's hours; the others by memory. */
+struct ranked {
+    int have, fits;
+    double key[2];
+    struct adv_memory m;
+    struct adv_time t;
+};
+
+static int ranks_before(const struct ranked *a, const struct ranked *b)
+{
+    if (!b->have) return 1;
+    if (a->fits != b->fits) return a->fits;
+    for (int i = 0; i < 2; i++)
+        if (a->key[i] != b->key[i]) return a->key[i] < b->key[i];
+    return 0;
+}
+
+/* Keeps the best and, among fitting layouts, the runner-up. */
+static void rank_layout(struct ranked *best, struct ranked *second, const struct ranked *cand)
+{
+    if (ranks_before(cand, best)) {
+        if (best->have && best->fits) *second = *best;
+        *best = *cand;
+    } else if (cand->fits && ranks_before(cand, second)) {
+        *second = *cand;
+    }
+}
 
 enum { MAX_TP = 128, MAX_PP = 512, MAX_EP = 256 };
+
+static int divides(double a, double b) { return b > 0 && fmod(a, b) == 0; }
 
 /* Megatron and FSDP2 + TP: t divides the devices of a node (and the heads), p the rest with at
  * least one layer per stage, d what remains, e the experts and d. Of the layouts that fit with
  * headroom: stages that divide the layers first (uneven stages only when no even one fits, as
- * Llama 3 405B's 126 layers on 16 stages), then the smallest model-parallel size t x p, fewer
- * expert ranks, the shortest run. When none fits, the one that needs least memory. */
+ * Llama 3 405B's 126 layers on 16 stages), then the fastest run (compute and recomputation,
+ * exposed communication, bubble), so that a wider layout that recomputes less wins when it is
+ * faster. When none fits, the one that needs least memory. The runner-up is kept for the plan. */
 static void search_layout(const struct ctx *c, int s, const struct adv_kb *akb, const struct strategy_kind *k,
-                          struct adv_memory *best)
+                          struct adv_memory *out)
 {
-    const struct adv_result *r = c->r;
-    int have = 0, best_fits = 0;
-    double best_key[4] = {0, 0, 0, 0};
+    struct ranked best, second, cand;
+    memset(&best, 0, sizeof best);
+    memset(&second, 0, sizeof second);
+    memset(&cand, 0, sizeof cand);
     /* Bounded work whatever the answers say: tensor parallelism within a scale-up domain (72 GPUs
      * of an NVL72 rack at most), pipelines and expert groups of practical size. */
     double max_t = c->per_node < MAX_TP ? c->per_node : MAX_TP;
@@ -308,36 +349,29 @@ static void search_layout(const struct ctx *c, int s, const struct adv_kb *akb, 
                 /* Interleaved 1F1B with one layer per virtual stage: the bubble shrinks v-fold
                  * for v times the point-to-point traffic (counted in the time plan). */
                 if (p > 1 && c->shaped) lay.vp = (int)floor(c->L / p);
-                struct adv_memory m;
-                evaluate(c, s, akb, k, &lay, &m);
-                /* Fitting layouts rank by evenness, model-parallel width, expert width, then
-                 * hours (timed only for them); the others by memory alone. */
-                double key[4] = {m.total_gb, 0, 0, 0};
-                if (m.fits) {
-                    struct adv_time tm;
-                    key[0] = lay.uneven, key[1] = t * p, key[2] = e, key[3] = adv_plan_time(akb, r, &m, &tm);
-                }
-                int better = !have || (m.fits && !best_fits);
-                if (have && m.fits == best_fits)
-                    for (int i = 0; i < 4; i++)
-                        if (key[i] != best_key[i]) {
-                            better = key[i] < best_key[i];
-                            break;
-                        }
-                if (better) {
-                    *best = m;
-                    memcpy(best_key, key, sizeof key);
-                    best_fits = m.fits;
-                    have = 1;
-                }
+                evaluate(c, s, akb, k, &lay, &cand.m);
+                cand.have = 1, cand.fits = cand.m.fits;
+                cand.key[0] = cand.fits ? lay.uneven : cand.m.total_gb, cand.key[1] = 0;
+                if (cand.fits) cand.key[1] = adv_plan_time(akb, c->r, &cand.m, &cand.t);
+                rank_layout(&best, &second, &cand);
             }
         }
     }
-    if (!have) { /* no divisor fits the answers (devices not a multiple of nodes): plain data parallel */
+    if (!best.have) { /* no divisor fits the answers (devices not a multiple of nodes): plain data parallel */
         struct adv_layout lay = {1, 1, (int)c->D, 1, 1, 0, 0, 0, 0};
         set_batch(c, &lay);
-        evaluate(c, s, akb, k, &lay, best);
+        evaluate(c, s, akb, k, &lay, out);
+        return;
     }
+    *out = best.m;
+    if (!best.fits) return;
+    out->hours = best.key[1];
+    if (!second.have) return;
+    out->runner_up = second.m.layout;
+    out->runner_up_hours = second.key[1];
+    out->runner_up_recompute_fraction = second.m.recompute && strcmp(second.m.recompute, "full") == 0
+                                            ? second.m.recompute_fraction : 0;
+    out->runner_up_lost_by = lost_by(&best.t, &second.t);
 }
 
 static void strategy_memory(const struct adv_kb *akb, const struct ctx *c, int s, struct adv_memory *m)

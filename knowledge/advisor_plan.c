@@ -551,6 +551,25 @@ static void resolve_training_facts(const struct adv_kb *akb, struct adv_result *
                    in->working_set * 100);
 }
 
+/* What expert parallelism splits and moves: the routed experts' parameters (from a mixture-of-
+ * experts shape that holds model_params, else every parameter beyond the active ones), the layers
+ * that hold them (all of them without such a shape) and how much of the all-to-all the stack overlaps with compute. */
+static void resolve_moe_traffic(const struct adv_kb *akb, struct adv_result *r)
+{
+    struct adv_plan_inputs *in = &r->in;
+    in->expert_params = in->moe_layers = in->a2a_overlap = 0;
+    if (in->experts <= 1) return;
+    /* The shape speaks for the experts when it accounts for model_params (a known model, a
+     * config file); a shape derived around answered counts does not. */
+    int shaped = in->shape.hidden > 0 && shape_moe_layers(&in->shape) > 0 &&
+                 fabs(shape_total_params(&in->shape) - in->params) <= 0.01 * in->params;
+    in->expert_params = shaped ? shape_routed_expert_params(&in->shape) : in->params - in->active;
+    if (in->expert_params > in->params) in->expert_params = in->params;
+    if (in->expert_params < 0) in->expert_params = 0;
+    in->moe_layers = shaped ? shape_moe_layers(&in->shape) : r->layers;
+    in->a2a_overlap = adv_fact_or(akb, &r->answers, "moe_a2a_overlap", 0);
+}
+
 /* Precision, peak, efficiency, links, LoRA and MoE inputs and the facts the layout search needs,
  * into r->in. Fails when the precision is one the device lacks (answers_check_combination has
  * compared active_params with model_params). */
@@ -563,6 +582,7 @@ static int resolve_inputs(const struct adv_kb *akb, struct adv_result *r, char *
     resolve_efficiency(akb, r, measured);
     resolve_links(akb, r);
     resolve_training_facts(akb, r);
+    resolve_moe_traffic(akb, r);
     return KB_OK;
 }
 

@@ -29,6 +29,18 @@ static void memory_lines(const struct adv_result *r, void (*line)(void *, const 
                  units_short(l->batch_tokens, tokens, sizeof tokens));
     }
     say(line, ctx, "Layout", text);
+    const struct adv_layout *u = &m->runner_up;
+    if (u->dp > 0 && m->hours > 0) {
+        static const char *const why[] = {"more compute and recomputation", "more exposed communication", "a larger bubble"};
+        used = (size_t)snprintf(text, sizeof text, "tp %d x pp %d x dp %d", u->tp, u->pp, u->dp);
+        if (u->ep > 1) used += (size_t)snprintf(text + used, sizeof text - used, ", %d expert-parallel ranks", u->ep);
+        if (m->runner_up_recompute_fraction > 0)
+            used += (size_t)snprintf(text + used, sizeof text - used, ", %.0f%% of the layers recomputed",
+                                     m->runner_up_recompute_fraction * 100);
+        snprintf(text + used, sizeof text - used, ": %.1f%% slower (%.4g hours against %.4g), from %s",
+                 (m->runner_up_hours / m->hours - 1) * 100, m->runner_up_hours, m->hours, why[m->runner_up_lost_by]);
+        say(line, ctx, "Runner-up layout", text);
+    }
 
     used = (size_t)snprintf(text, sizeof text, "%.1f GB model states + %.1f GB activations + %.1f GB buffers = %.1f GB",
                             m->model_states_gb, m->activations_gb, m->buffers_gb, m->total_gb);

@@ -11,6 +11,63 @@
 
 static double positive(double x) { return x > 0 ? x : 0; }
 
+/* Data parallel: gradients (and, when parameters are sharded, the parameters gathered for every
+ * micro-batch's forward and backward). Reduction in buckets overlaps the last micro-batch's backward
+ * pass; sharded gathers prefetch under the whole step. With experts, the dense parameters reduce
+ * over all d ranks, each expert's shard (experts / (t p e)) over the d / e replicas of that expert. */
+static double dp_seconds(const struct adv_plan_inputs *in, const struct adv_memory *m, const struct adv_layout *lay,
+                         double step, int spans, struct adv_time *t)
+{
+    double tp = lay->tp, pp = lay->pp, dp = lay->dp, ep = lay->ep > 1 ? lay->ep : 1, mb = lay->micro_batches;
+    double bw = in->measured_gbs > 0 ? in->measured_gbs : spans ? in->network_gbs : in->link_gbs;
+    if (bw <= 0) t->communication_known = 0;
+    int full = in->finetune == ADV_FULL;
+    double experts = full && in->experts > 1 ? in->expert_params : 0;
+    double dense = (full ? in->params - experts : in->adapters) / (tp * pp), expert = experts / (tp * pp * ep);
+    double trainable = dense + experts / (tp * pp); /* every shard, as one group would see it */
+    int megatron = m->strategy && strcmp(m->strategy, "megatron") == 0;
+    double grad_bytes = megatron || in->precision == PLAN_FP32 ? 4 : 2;
+    double volume, window;
+    if (m->gathered_gb > 0) {
+        double per_param = full || in->finetune == ADV_LORA ? 2 : in->nf4_bits / 8;
+        double params = per_param * in->params / (tp * pp); /* the frozen base under LoRA */
+        volume = mb * (2 * plan_allgather_seconds(params, dp, bw) + plan_allgather_seconds(trainable * 2, dp, bw));
+        window = step;
+    } else if (megatron) {
+        /* Distributed optimizer: reduce-scatter the gradients in the last micro-batch's backward,
+         * all-gather the updated 16-bit parameters in the next forward. */
+        volume = plan_allgather_seconds(dense * (grad_bytes + 2), dp, bw) +
+                 plan_allgather_seconds(expert * (grad_bytes + 2), dp / ep, bw);
+        window = step / mb;
+    } else {
+        volume = plan_allreduce_seconds(trainable * grad_bytes, dp, bw);
+        window = 2.0 / 3.0 * step / mb;
+    }
+    return positive(volume - window);
+}
+
+/* Expert parallel: dispatch and combine all-to-alls, forward and backward (two more for a
+ * recomputed forward), of each token's top-k copies of h 16-bit values in every MoE layer of a
+ * stage; a rank holds s b / t of a micro-batch's tokens under sequence parallelism, and (e - 1) / e
+ * of the copies leave it. What the stack overlaps (moe_a2a_overlap: Megatron Core's
+ * --overlap-moe-expert-parallel-comm, DeepSeek-V3's DualPipe) hides under that share of the
+ * step's compute. */
+static double ep_seconds(const struct adv_plan_inputs *in, const struct adv_memory *m, const struct adv_layout *lay,
+                         double step, int in_node, const struct adv_result *r, struct adv_time *t)
+{
+    double bw = in_node ? in->link_gbs : in->network_gbs;
+    if (bw <= 0) {
+        t->communication_known = 0;
+        return 0;
+    }
+    double tp = lay->tp, ep = lay->ep, b = lay->micro_batch > 0 ? lay->micro_batch : 1;
+    double layers = ceil((in->moe_layers > 0 ? in->moe_layers : r->layers) / (lay->pp > 0 ? lay->pp : 1));
+    double tokens = r->seq_len * b / (tp > 1 ? tp : 1);
+    double bytes = tokens * in->top_k * r->hidden * 2 * (ep - 1) / ep;
+    double volume = layers * lay->micro_batches * (4 + 2 * m->recompute_fraction) * bytes / (bw * 1e9);
+    return positive(volume - in->a2a_overlap * step);
+}
+
 double adv_plan_time(const struct adv_kb *akb, const struct adv_result *r, const struct adv_memory *m,
                      struct adv_time *t)
 {
@@ -48,34 +105,7 @@ double adv_plan_time(const struct adv_kb *akb, const struct adv_result *r, const
         double bubble = step * plan_bubble_fraction(lay.pp, mb, lay.vp);
         double tp = lay.tp, pp = lay.pp, dp = lay.dp, ep = lay.ep;
         double layers = ceil(L / pp);
-        /* Data parallel: gradients (and, when parameters are sharded, the parameters gathered
-         * for every micro-batch's forward and backward). Reduction in buckets overlaps the last
-         * micro-batch's backward pass; sharded gathers prefetch under the whole step. */
-        double dp_time = 0;
-        if (dp > 1) {
-            int spans = nodes > 1 && tp * dp > per_node;
-            double bw = in->measured_gbs > 0 ? in->measured_gbs : spans ? in->network_gbs : in->link_gbs;
-            if (bw <= 0) t->communication_known = 0;
-            double trainable = (in->finetune == ADV_FULL ? in->params : in->adapters) / (tp * pp);
-            int megatron = m->strategy && strcmp(m->strategy, "megatron") == 0;
-            double grad_bytes = megatron || in->precision == PLAN_FP32 ? 4 : 2;
-            double volume, window;
-            if (m->gathered_gb > 0) {
-                double per_param = in->finetune == ADV_FULL || in->finetune == ADV_LORA ? 2 : in->nf4_bits / 8;
-                double params = per_param * in->params / (tp * pp); /* the frozen base under LoRA */
-                volume = mb * (2 * plan_allgather_seconds(params, dp, bw) + plan_allgather_seconds(trainable * 2, dp, bw));
-                window = step;
-            } else if (megatron) {
-                /* Distributed optimizer: reduce-scatter the gradients in the last micro-batch's
-                 * backward, all-gather the updated 16-bit parameters in the next forward. */
-                volume = plan_allgather_seconds(trainable * (grad_bytes + 2), dp, bw);
-                window = step / mb;
-            } else {
-                volume = plan_allreduce_seconds(trainable * grad_bytes, dp, bw);
-                window = 2.0 / 3.0 * step / mb;
-            }
-            dp_time = positive(volume - window);
-        }
+        double dp_time = dp > 1 ? dp_seconds(in, m, &lay, step, nodes > 1 && tp * dp > per_node, t) : 0;
         /* Tensor parallel: four all-reduces (or all-gather + reduce-scatter pairs with sequence
          * parallelism) of s*b*h 16-bit values per layer and micro-batch, two more for a
          * recomputed forward; on the critical path. */
@@ -93,14 +123,7 @@ double adv_plan_time(const struct adv_kb *akb, const struct adv_result *r, const
             if (bw <= 0) t->communication_known = 0;
             else pp_time = mb * 2 * (lay.vp > 1 ? lay.vp : 1) * act / tp / (bw * 1e9);
         }
-        /* Expert parallel: dispatch and combine all-to-alls, forward and backward, of the tokens'
-         * top-k copies, in every MoE layer. */
-        double ep_time = 0;
-        if (ep > 1) {
-            double bw = ep * tp <= per_node ? in->link_gbs : in->network_gbs;
-            if (bw <= 0) t->communication_known = 0;
-            else ep_time = layers * mb * 4 * (ep - 1) / ep * in->top_k * act / (bw * 1e9);
-        }
+        double ep_time = ep > 1 ? ep_seconds(in, m, &lay, step, ep * tp <= per_node, r, t) : 0;
         t->bubble_hours = t->steps * bubble / 3600;
         t->dp_hours = t->steps * dp_time / 3600;
         t->tp_hours = t->steps * tp_time / 3600;

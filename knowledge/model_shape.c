@@ -83,6 +83,13 @@ double shape_total_params(const struct model_shape *s) { return shape_linear_par
 
 double shape_active_params(const struct model_shape *s) { return layers_params(s, 1) + shape_other_params(s); }
 
+double shape_moe_layers(const struct model_shape *s) { return moe_layers(s); }
+
+double shape_routed_expert_params(const struct model_shape *s)
+{
+    return moe_layers(s) * s->experts * mlp_params(s, expert_ffn(s));
+}
+
 double shape_largest_layer_params(const struct model_shape *s)
 {
     return shape_layer_params(s, moe_layers(s) > 0, 0);

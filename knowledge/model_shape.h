@@ -51,6 +51,10 @@ double shape_other_params(const struct model_shape *s);
 double shape_total_params(const struct model_shape *s);
 /* The parameters one token uses: every weight but the experts it is not routed to. */
 double shape_active_params(const struct model_shape *s);
+/* Layers with experts (0 for a dense family), and every routed expert's parameters in them: what
+ * expert parallelism splits. */
+double shape_moe_layers(const struct model_shape *s);
+double shape_routed_expert_params(const struct model_shape *s);
 /* The largest layer (an MoE layer with all its experts). */
 double shape_largest_layer_params(const struct model_shape *s);
 

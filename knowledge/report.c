@@ -223,6 +223,26 @@ static void report_strategy_runtime(cJSON *doc, const struct adv_result *r)
     report_deploy_fit(dep, &r->deploy_fit);
 }
 
+/* The next-fastest layout that fits, its run's hours and what made it slower; null without one. */
+static void report_runner_up(cJSON *mem, const struct adv_memory *m)
+{
+    const struct adv_layout *u = &m->runner_up;
+    if (u->dp <= 0 || m->hours <= 0) {
+        cJSON_AddNullToObject(mem, "layout_runner_up");
+        return;
+    }
+    static const char *const why[] = {"compute", "communication", "bubble"};
+    cJSON *o = cJSON_AddObjectToObject(mem, "layout_runner_up");
+    cJSON_AddNumberToObject(o, "tp", u->tp);
+    cJSON_AddNumberToObject(o, "pp", u->pp);
+    cJSON_AddNumberToObject(o, "dp", u->dp);
+    cJSON_AddNumberToObject(o, "ep", u->ep > 0 ? u->ep : 1);
+    cJSON_AddNumberToObject(o, "recompute_fraction", round3(m->runner_up_recompute_fraction));
+    cJSON_AddNumberToObject(o, "hours", round3(m->runner_up_hours));
+    cJSON_AddNumberToObject(o, "chosen_hours", round3(m->hours));
+    cJSON_AddStringToObject(o, "lost_by", why[m->runner_up_lost_by]);
+}
+
 static void report_memory(cJSON *plan, const struct adv_result *r)
 {
     cJSON *mem = cJSON_AddObjectToObject(plan, "memory");
@@ -237,6 +257,7 @@ static void report_memory(cJSON *plan, const struct adv_result *r)
     cJSON_AddBoolToObject(layout, "uneven_stages", m->layout.uneven);
     cJSON_AddNumberToObject(layout, "micro_batches", round3(m->layout.micro_batches));
     add_number_or_null(layout, "batch_tokens", m->layout.batch_tokens > 0, m->layout.batch_tokens);
+    report_runner_up(mem, m);
     cJSON_AddNumberToObject(mem, "model_states_gb_per_device", round3(m->model_states_gb));
     cJSON_AddNumberToObject(mem, "activations_gb_per_device", round3(m->activations_gb));
     cJSON_AddNumberToObject(mem, "buffers_gb_per_device", round3(m->buffers_gb));

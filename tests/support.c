@@ -265,6 +265,14 @@ void ts_advisor_close(struct ts_advisor *t)
     memset(t, 0, sizeof *t);
 }
 
+int ts_advisor_recommend(struct ts_advisor *t, const char *json, char *err, size_t errsz)
+{
+    struct answers a;
+    answers_init(&a);
+    if (answers_parse_json(&a, json, strlen(json), "answers", err, errsz) != 0) return -1;
+    return adv_recommend(t->akb, &a, NULL, t->res, err, errsz);
+}
+
 int ts_wizard_open(struct ts_wizard *t, const struct answers *loaded, char *err, size_t errsz)
 {
     memset(t, 0, sizeof *t);

@@ -69,6 +69,9 @@ struct ts_advisor {
 /* Returns 0, or -1 with a message in err. */
 int ts_advisor_open(struct ts_advisor *t, char *err, size_t errsz);
 void ts_advisor_close(struct ts_advisor *t);
+/* adv_recommend on answers given as a JSON document: its status, or -1 when the document does not
+ * parse (err says why). */
+int ts_advisor_recommend(struct ts_advisor *t, const char *json, char *err, size_t errsz);
 
 /* The advisor's fixture with the interface's state on it and the wizard started on loaded
  * answers (NULL: none), for tests of the wizard's choices without a terminal. */

@@ -229,3 +229,18 @@ INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, a
  ('node-gaudi3', 'rule_of_thumb', 'Eight Gaudi 3 cards a node',
   'A Gaudi 3 node holds eight OAM cards, each with 21 of its 24 RoCE ports to its seven peers and 3 to the scale-out network.',
   '{"accelerator": "gaudi3"}', '{"facts": {"devices_per_node": 8}}', 5, 'hw-intel-gaudi3', '2026-12-02');
+
+-- The H800 that DeepSeek-V3 trained on: NVIDIA publishes no datasheet for it. Its compute is the
+-- H100 SXM's (secondary: the export variant differs in NVLink only); the links are the ones the
+-- DeepSeek-V3 report measured on its cluster (primary for the links).
+INSERT INTO sources (id, title, url, published, note) VALUES
+ ('hw-nvidia-h800', 'NVIDIA H800 SXM: DeepSeek-V3 Technical Report (links) and the H100 SXM datasheet (compute)',
+  'arXiv:2412.19437', '2024-12-27',
+  'Section 3.2.2: "NVLink offers a bandwidth of 160 GB/s, roughly 3.2 times that of IB (50 GB/s)"; 8 GPUs a node over NVLink and NVSwitch, InfiniBand between nodes (section 3.1). NVIDIA has no public H800 datasheet: the GH100 compute (dense BF16 989.4, FP8 1,978.9 TFLOPS), 80 GB HBM3 at 3.35 TB/s and NVLink of 400 GB/s both ways (against the H100''s 900) are secondary (vendor listings and press), taken as the H100 SXM''s. Read 2026-12-02.');
+
+INSERT INTO accelerators (id, name, vendor, memory_gb, bandwidth_gbs, fp32_tflops, tf32_tflops, bf16_tflops, fp16_tflops,
+                          fp8_tflops, link_gbs, network_gbs, interconnect, compute_capability, match, planner_default,
+                          source, as_of) VALUES
+ ('h800-sxm', 'NVIDIA H800 SXM 80GB', 'nvidia', 80, 3350, 67, 494.7, 989.4, 989.4, 1978.9, 160, 50,
+  'NVLink 4 cut to 400 GB/s (160 GB/s measured one way); 400 Gb/s InfiniBand per GPU (50 GB/s)', '9.0', 'nvidia h800', 0,
+  'hw-nvidia-h800', '2026-12-02');

@@ -144,3 +144,21 @@ INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, a
  ('plan-qlora-ascend', 'rule_of_thumb', 'QLoRA on Ascend',
   'Released bitsandbytes has no Ascend back-end (its NF4 port is still open), so QLoRA does not run on Ascend NPUs; LoRA on a bf16 base through torch_npu does.',
   '{"hardware": "ascend"}', '{"facts": {"qlora_backend": 0}}', 5, 'bnb-ascend-1695', 'torch-npu', '2026-12-02');
+
+-- Mixture-of-experts time: how much of the expert all-to-all the training stack hides under compute,
+-- and the H800's efficiency (the H100's compute, so the Hopper figure).
+INSERT INTO sources (id, title, url, published, note) VALUES
+ ('megatron-moe-readme', 'NVIDIA Megatron-LM: Megatron Core MoE (megatron/core/transformer/moe/README.md)',
+  'https://github.com/NVIDIA/Megatron-LM/blob/main/megatron/core/transformer/moe/README.md', '2025',
+  'Expert parallelism with the alltoall token dispatcher; --overlap-moe-expert-parallel-comm overlaps the EP all-to-all of one micro-batch with the computation of another (1F1B of forward and backward chunks), as DeepSeek-V3''s DualPipe does.'),
+ ('deepseek-v3-2024', 'DeepSeek-AI, DeepSeek-V3 Technical Report',
+  'arXiv:2412.19437', '2024-12-27',
+  '2048 H800 GPUs, 8 a node over NVLink and NVSwitch, InfiniBand between nodes (section 3.1); 16-way pipeline, 64-way expert parallelism over 8 nodes, ZeRO-1 data parallelism, no tensor parallelism; DualPipe overlaps the forward and backward computation with the all-to-all so that it is nearly fully hidden (section 3.2.1); NVLink 160 GB/s, about 3.2 x InfiniBand''s 50 GB/s (section 3.2.2); 14.8T tokens, 2.664M H800 GPU-hours of pre-training (section 1).');
+
+INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, also, as_of) VALUES
+ ('plan-moe-a2a-overlap', 'rule_of_thumb', 'The expert all-to-all overlaps compute',
+  'Expert-parallel stacks overlap the token dispatch and combine all-to-alls with computation of another micro-batch: Megatron Core with --overlap-moe-expert-parallel-comm, DeepSeek-V3 with DualPipe. The plan counts only the all-to-all time beyond the step''s compute.',
+  '{}', '{"facts": {"moe_a2a_overlap": 1}}', 0, 'megatron-moe-readme', 'deepseek-v3-2024', '2026-12-02'),
+ ('plan-efficiency-h800', 'rule_of_thumb', 'H800 compute efficiency',
+  'The H800 is the H100 SXM''s GH100 with NVLink cut down: the Hopper efficiency of 50% applies to its compute.',
+  '{"accelerator": ["h800-sxm"]}', '{"facts": {"compute_efficiency": 0.50}}', 5, 'megatron-core', 'hw-nvidia-h800', '2026-12-02');
