@@ -213,6 +213,20 @@ static const struct ans_choice epochs[] = {
     {"3", "3", "Three passes: common in LoRA recipes for small data sets."},
     {"5", "5", "Five passes: small data sets; watch for over-fitting."},
 };
+/* Numbers the wizard suggests for a mixture of experts, from published models. */
+static const struct ans_choice experts[] = {
+    {"8", "8 experts", "Mixtral 8x7B: 8 experts, 2 per token (Jiang et al. 2024)."},
+    {"16", "16 experts", "DBRX: 16 experts, 4 per token (Databricks, 2024)."},
+    {"64", "64 experts", "OLMoE 1B-7B: 64 experts, 8 per token (Muennighoff et al. 2024)."},
+    {"128", "128 experts", "Qwen3 235B-A22B: 128 experts, 8 per token (Qwen, 2025)."},
+    {"256", "256 experts", "DeepSeek-V3: 256 routed experts, 8 per token, one shared (DeepSeek-AI 2024)."},
+};
+static const struct ans_choice top_ks[] = {
+    {"1", "Top-1", "Switch Transformer: each token to one expert (Fedus et al. 2021)."},
+    {"2", "Top-2", "GShard and Mixtral: two experts per token (Lepikhin et al. 2020; Jiang et al. 2024)."},
+    {"4", "Top-4", "DBRX: four of its 16 experts per token (Databricks, 2024)."},
+    {"8", "Top-8", "DeepSeek-V3 and Qwen3: eight of 256 or 128 experts per token."},
+};
 static const struct ans_choice derived_arch = {
     NULL, "Derived", "moe with experts above 1, llama with ffn_hidden, else gpt3; a model or config file says its own."};
 
@@ -246,7 +260,7 @@ const struct ans_key ans_keys[] = {
     {"recompute", ANS_ENUM, CHOICES(recomputes), 0, 0, 0, 0, NULL, NULL, NULL},
     {"host_memory_gb", ANS_NUMBER, NULL, 0, 0, 1, -1, 0, NULL, NULL, NULL},
     {"active_params", ANS_NUMBER, NULL, 0, 1, 0, -1, 0, NULL, NULL, NULL},
-    {"experts", ANS_INT, NULL, 0, 1, 0, -1, 0, NULL, NULL, NULL},
+    {"experts", ANS_INT, CHOICES(experts), 1, 0, -1, 0, NULL, NULL, NULL},
     {"serve_context", ANS_INT, NULL, 0, 1, 0, -1, 0, NULL, NULL, NULL},
     {"serve_batch", ANS_INT, NULL, 0, 1, 0, -1, 0, NULL, NULL, NULL},
     {"kv_heads", ANS_INT, NULL, 0, 1, 0, -1, 0, NULL, NULL, NULL},
@@ -257,7 +271,7 @@ const struct ans_key ans_keys[] = {
     {"deploy_device", ANS_ENUM, CHOICES(deploy_devices), 0, 0, 0, 0, NULL, NULL, NULL},
     {"arch", ANS_ENUM, CHOICES(archs), 0, 0, -1, 0, &derived_arch, NULL, NULL},
     {"ffn_hidden", ANS_INT, NULL, 0, 1, 0, -1, 0, NULL, NULL, NULL},
-    {"top_k", ANS_INT, NULL, 0, 1, 0, -1, 0, NULL, NULL, NULL},
+    {"top_k", ANS_INT, CHOICES(top_ks), 1, 0, -1, 0, NULL, NULL, NULL},
     {"shared_experts", ANS_INT, NULL, 0, 0, 0, -1, 0, NULL, NULL, NULL},
     {"expert_ffn_hidden", ANS_INT, NULL, 0, 1, 0, -1, 0, NULL, NULL, NULL},
     {"dense_layers", ANS_INT, NULL, 0, 0, 0, -1, 0, NULL, NULL, NULL},

@@ -243,3 +243,124 @@ Test(wizard_job, a_config_file_gives_the_shape_and_a_bad_one_keeps_the_question)
     free(bad), free(good), free(dir);
     ts_wizard_close(&t);
 }
+
+/* The adapters' layers are asked for LoRA and QLoRA only, and the plan counts the adapters on
+ * the layers chosen (Llama 3.1 8B, rank 16, 32 layers of hidden 4,096, KV 1,024, MLP 14,336):
+ *   Q and V: 16 x ((4,096 + 4,096) + (4,096 + 1,024)) x 32 = 6,815,744;
+ *   every linear layer: 16 x (2 x 8,192 + 2 x 5,120 + 3 x 18,432) x 32 = 41,943,040. */
+Test(wizard_job, the_adapters_layers_are_asked_for_lora_and_counted)
+{
+    struct ts_wizard t;
+    open_with(&t, "model_kind=llm accelerator=h100-sxm devices=8 model=llama-3.1-8b job=finetune");
+    struct app *a = t.app;
+    cr_expect(asked(a, ANS_FINETUNE) && !asked(a, ANS_LORA_TARGETS), "a full fine-tune has no adapters");
+    choose(a, ANS_FINETUNE, "lora");
+    cr_expect(asked(a, ANS_LORA_TARGETS));
+    choose(a, ANS_FINETUNE, "qlora");
+    cr_expect(asked(a, ANS_LORA_TARGETS));
+    choose(a, ANS_JOB, "pretrain");
+    cr_expect(!asked(a, ANS_LORA_TARGETS), "pre-training has no adapters");
+    choose(a, ANS_JOB, "finetune");
+    choose(a, ANS_FINETUNE, "lora");
+    cr_expect_eq(a->sel[question_of(ANS_LORA_TARGETS)], option_of(question_of(ANS_LORA_TARGETS), "all"), "the key's default");
+    struct adv_result *r = calloc(1, sizeof *r);
+    cr_assert_not_null(r);
+    plan_of(a, r);
+    cr_expect_eq(r->in.adapters, 41943040, "%.0f", r->in.adapters);
+    choose(a, ANS_LORA_TARGETS, "qv");
+    plan_of(a, r);
+    cr_expect_eq(r->in.adapters, 6815744, "%.0f", r->in.adapters);
+    free(r);
+    ts_wizard_close(&t);
+}
+
+/* The architecture is asked for an LLM known by its size only; the experts and their routing for
+ * a mixture of experts only, chosen or loaded. */
+Test(wizard_job, the_shape_is_asked_for_an_llm_by_its_size_and_experts_for_moe)
+{
+    struct ts_wizard t;
+    open_with(&t, "model_kind=vision");
+    cr_expect(!asked(t.app, ANS_ARCH) && !asked(t.app, ANS_EXPERTS) && !asked(t.app, ANS_TOP_K), "not an LLM");
+    ts_wizard_close(&t);
+    int q = at_the_model_question(&t);
+    struct app *a = t.app;
+    cr_expect(asked(a, ANS_ARCH), "an LLM by its size");
+    cr_expect_eq(a->sel[question_of(ANS_ARCH)], option_of(question_of(ANS_ARCH), NULL), "derived by default");
+    cr_expect(!asked(a, ANS_EXPERTS) && !asked(a, ANS_TOP_K), "derived: a dense model");
+    choose(a, ANS_ARCH, "llama");
+    cr_expect(!asked(a, ANS_EXPERTS) && !asked(a, ANS_TOP_K));
+    choose(a, ANS_ARCH, "moe");
+    cr_expect(asked(a, ANS_EXPERTS) && asked(a, ANS_TOP_K));
+    a->sel[q] = 1 + model_known_find("llama-3.1-8b");
+    cr_expect(!asked(a, ANS_ARCH) && !asked(a, ANS_EXPERTS) && !asked(a, ANS_TOP_K), "the shipped model says its own shape");
+    a->sel[q] = wizard_option_count(a, q) - 1;
+    cr_expect(asked(a, ANS_ARCH) && asked(a, ANS_EXPERTS), "no file read yet: the size and the shape are asked");
+    ts_wizard_close(&t);
+    open_with(&t, "model_kind=llm experts=64 top_k=8");
+    cr_expect(asked(t.app, ANS_EXPERTS) && asked(t.app, ANS_TOP_K), "loaded experts derive moe");
+    cr_expect_eq(t.app->sel[question_of(ANS_EXPERTS)], option_of(question_of(ANS_EXPERTS), "64"));
+    cr_expect_eq(t.app->sel[question_of(ANS_TOP_K)], option_of(question_of(ANS_TOP_K), "8"));
+    ts_wizard_close(&t);
+}
+
+/* Mixtral's size (46.7B) on 8 H100s, as a mixture of 8 experts. */
+static struct app *eight_experts(struct ts_wizard *t)
+{
+    open_with(t, "model_kind=llm accelerator=h100-sxm devices=8 model_params=4.67e10");
+    choose(t->app, ANS_ARCH, "moe");
+    choose(t->app, ANS_EXPERTS, "8");
+    return t->app;
+}
+
+/* top_k above experts is refused on the top_k question, both keys named; a gpt3 architecture with
+ * experts loaded is refused on the architecture's. */
+Test(wizard_job, the_routing_refuses_more_experts_per_token_than_there_are)
+{
+    struct ts_wizard t;
+    struct app *a = eight_experts(&t);
+    a->q = question_of(ANS_TOP_K);
+    wizard_key(a, '1');
+    cr_assert(a->prompt.open, "a digit opens the number field");
+    a->prompt.done(a, "16");
+    a->message[0] = '\0';
+    wizard_key(a, '\n');
+    cr_expect_eq(a->q, question_of(ANS_TOP_K), "kept: %s", a->message);
+    cr_expect(a->message_bad && strstr(a->message, "keys 'top_k' and 'experts'") != NULL, "'%s'", a->message);
+    choose(a, ANS_EXPERTS, "16");
+    a->message[0] = '\0';
+    wizard_key(a, '\n');
+    cr_expect_neq(a->q, question_of(ANS_TOP_K), "16 of 16 goes on: %s", a->message);
+    ts_wizard_close(&t);
+
+    open_with(&t, "model_kind=llm accelerator=h100-sxm model_params=4.67e10 experts=8");
+    a = t.app;
+    a->q = question_of(ANS_ARCH);
+    choose(a, ANS_ARCH, "gpt3");
+    wizard_key(a, '\n');
+    cr_expect_eq(a->q, question_of(ANS_ARCH), "kept: %s", a->message);
+    cr_expect(strstr(a->message, "keys 'arch' and 'experts'") != NULL, "'%s'", a->message);
+    ts_wizard_close(&t);
+}
+
+/* Mixtral's size as a mixture of 8 experts, top-2, on 8 H100s, pre-trained: the plan routes
+ * top-2 of 8 and takes Chinchilla's 20 tokens per parameter, 20 x 4.67e10 = 9.34e11. */
+Test(wizard_job, a_mixture_of_experts_by_its_size_is_planned)
+{
+    struct ts_wizard t;
+    struct app *a = eight_experts(&t);
+    choose(a, ANS_TOP_K, "2");
+    struct adv_result *r = calloc(1, sizeof *r);
+    cr_assert_not_null(r);
+    plan_of(a, r);
+    cr_expect_str_eq(answers_str(&r->answers, ANS_ARCH), "moe");
+    cr_expect_eq(r->in.experts, 8);
+    cr_expect_eq(r->in.top_k, 2);
+    cr_expect_eq(r->in.params, 4.67e10);
+    cr_expect_eq(answers_num(&r->answers, ANS_TOKENS), 9.34e11, "%g", answers_num(&r->answers, ANS_TOKENS));
+    fprintf(stderr, "moe by size: active %g of %g\n", r->in.active, r->in.params);
+    choose(a, ANS_TOP_K, NULL);
+    plan_of(a, r);
+    cr_expect_eq(r->in.top_k, 2, "left out: the knowledge base's top-2");
+    free(r);
+    ts_wizard_close(&t);
+}

@@ -28,12 +28,17 @@ static const struct ans_choice planner_seq = {
     NULL, "The planner's (2,048)", "Left out: the knowledge base's default sequence length, 2,048 tokens (GPT-3's)."};
 static const struct ans_choice planner_precision = {
     NULL, "The device's best (auto)", "Left out: BF16 where the device has it, else FP16; FP32 on CPUs."};
+static const struct ans_choice planner_top_k = {
+    NULL, "The knowledge base's (top-2)", "Left out: the knowledge base's moe_top_k, 2 experts per token (GShard's, Mixtral's)."};
 
 static int fine_tunes(const struct app *a);
 static int pretrains(const struct app *a);
 static int trains(const struct app *a);
 static int is_llm(const struct app *a);
 static int size_not_given(const struct app *a);
+static int adapters(const struct app *a);
+static int shape_asked(const struct app *a);
+static int experts_asked(const struct app *a);
 static int deployed(const struct app *a);
 static int deployed_on_a_device(const struct app *a);
 
@@ -48,8 +53,12 @@ const struct wiz_question wiz_questions[] = {
     {ANS_MODEL_KIND, "Kind of model", NULL, NULL, 0},
     {ANS_JOB, "What the job is", NULL, NULL, 0},
     {ANS_FINETUNE, "Fine-tuning method", fine_tunes, NULL, 0},
+    {ANS_LORA_TARGETS, "Layers the adapters go on", adapters, NULL, 0},
     {ANS_MODEL, "The model (shipped, or a config.json)", is_llm, &by_size, 1},
     {ANS_MODEL_PARAMS, "Model size (parameters)", size_not_given, NULL, 0},
+    {ANS_ARCH, "Architecture of the model", shape_asked, NULL, 1},
+    {ANS_EXPERTS, "Experts per layer (mixture of experts)", experts_asked, NULL, 0},
+    {ANS_TOP_K, "Experts each token is routed to (top_k)", experts_asked, &planner_top_k, 1},
     {ANS_DATASET_TOKENS, "Fine-tuning data set (tokens)", fine_tunes, &no_data_set, 0},
     {ANS_EPOCHS, "Passes over the data set (epochs)", fine_tunes, &one_pass, 0},
     {ANS_TOKENS, "Training tokens (the run's total)", pretrains, &per_parameter, 0},
@@ -287,7 +296,7 @@ static int chosen_is(const struct app *a, enum ans_index key, const char *value)
 static int for_a_job(int q)
 {
     int (*asked)(const struct app *) = wiz_questions[q].asked;
-    return asked == fine_tunes || asked == pretrains || asked == trains;
+    return asked == fine_tunes || asked == pretrains || asked == trains || asked == adapters;
 }
 
 static void build_one(const struct app *a, struct answers *out, int q, int sel, const char *hardware, char *err,
@@ -317,6 +326,21 @@ static int size_not_given(const struct app *a)
 {
     int q = question(ANS_MODEL);
     return q < 0 || !wizard_asked(a, q) || a->sel[q] < wizard_own_count(q) || a->sel[q] == layout_of(a, q).other;
+}
+/* The adapters' layers: for a LoRA or QLoRA fine-tune. */
+static int adapters(const struct app *a)
+{
+    return fine_tunes(a) && (chosen_is(a, ANS_FINETUNE, "lora") || chosen_is(a, ANS_FINETUNE, "qlora"));
+}
+/* The architecture: for an LLM known only by its size (a shipped model or a config.json says its own). */
+static int shape_asked(const struct app *a) { return is_llm(a) && size_not_given(a); }
+/* The experts and their routing: for a mixture of experts, chosen or derived from the loaded answers. */
+static int experts_asked(const struct app *a)
+{
+    int q = question(ANS_ARCH);
+    if (!wizard_asked(a, q)) return 0;
+    const char *arch = chosen(a, ANS_ARCH);
+    return arch ? strcmp(arch, "moe") == 0 : model_answers_arch(&a->base) == SHAPE_MOE;
 }
 static int deployed(const struct app *a) { return !chosen_is(a, ANS_DEPLOY, "none"); }
 /* A target of a known size: phones, edge boards, browsers, and servers without accelerators. */
