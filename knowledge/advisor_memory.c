@@ -113,7 +113,14 @@ static double states_bytes(const struct ctx *c, const struct strategy_kind *k, c
         }
         case MM_FSDP_TP: return stage * (base + in->adapter_bytes * adapters) / (t * p * d);
         case MM_GENERIC:
-            *cpu = k->cpu * adapters / c->nodes;
+            if (k->cpu > 0) {
+                /* Offloading under LoRA: the adapters' optimizer states are small, so what moves is
+                 * the frozen base (ZeRO-3 offload_param, as FSDP's CPU offload does for FSDP +
+                 * QLoRA): its shards live in host memory and each layer is gathered onto the
+                 * device when it runs (the gathered layers are counted among the buffers). */
+                *cpu = (k->cpu * adapters + base) / c->nodes;
+                return (k->replicated + k->sharded / d) * adapters;
+            }
             return (k->replicated > 0 ? base : base / d) + (k->replicated + k->sharded / d) * adapters;
         }
     }
@@ -482,8 +489,8 @@ void adv_plan_nothing_fits(const struct adv_kb *akb, struct adv_result *r, const
         struct ctx c = make_ctx(r, D, nodes, r->in.finetune);
         strategy_memory(akb, &c, off, &m);
         snprintf(r->remedies[r->nremedies++], sizeof r->remedies[0],
-                 "Offload optimizer states to host memory (zero3-offload): %.1f GB per device and %.0f GB of host memory "
-                 "per node%s",
+                 "Offload %s to host memory (zero3-offload): %.1f GB per device and %.0f GB of host memory per node%s",
+                 r->in.finetune == ADV_FULL ? "optimizer states" : "the frozen weights and the adapters' optimizer states",
                  m.total_gb, m.cpu_gb, m.host_fits < 0 ? " (set host_memory_gb to check it)" : m.host_fits ? "" : ", more than the hosts have");
     }
     if (r->in.recompute != ADV_RECOMPUTE_AUTO && r->in.recompute != ADV_RECOMPUTE_FULL && r->hidden > 0 && r->nremedies < 4)

@@ -307,6 +307,11 @@ static int write_deepspeed(struct launch_files *out, const struct view *v, const
         cJSON *off = cJSON_AddObjectToObject(zero, "offload_optimizer");
         cJSON_AddStringToObject(off, "device", "cpu");
         cJSON_AddBoolToObject(off, "pin_memory", 1);
+        if (v->r->in.finetune != ADV_FULL) { /* the plan moves the frozen base to the host as well */
+            off = cJSON_AddObjectToObject(zero, "offload_param");
+            cJSON_AddStringToObject(off, "device", "cpu");
+            cJSON_AddBoolToObject(off, "pin_memory", 1);
+        }
     }
     cJSON_AddNumberToObject(doc, "steps_per_print", 100);
     char *text = cJSON_Print(doc);
