@@ -201,6 +201,24 @@ Test(launch, zero3_offload_puts_the_optimizer_in_host_memory)
     cJSON *off = cJSON_GetObjectItem(zero, "offload_optimizer");
     cr_assert_not_null(off, "zero3-offload plan");
     cr_expect_str_eq(cJSON_GetObjectItem(off, "device")->valuestring, "cpu");
+    cr_expect_null(cJSON_GetObjectItem(zero, "offload_param"), "full training keeps its parameters on the GPUs");
+    cJSON_Delete(ds);
+    free(out);
+}
+
+/* Under QLoRA the plan moves the frozen 4-bit base to the host as well: offload_param beside
+ * offload_optimizer, both to the CPU. */
+Test(launch, zero3_offload_under_qlora_moves_the_parameters_too)
+{
+    const char *sets[] = {"model_kind=llm", "team=pytorch", "model_params=7e10", "finetune=qlora", "hardware=nvidia",
+                          "devices=1", "device_memory_gb=24", "seq_len=512", "dataset_tokens=1e7", NULL};
+    char *out = emit(sets, "qlora-offload");
+    cJSON *ds = deepspeed_config(out);
+    cJSON *zero = cJSON_GetObjectItem(ds, "zero_optimization");
+    cJSON *param = cJSON_GetObjectItem(zero, "offload_param");
+    cr_assert_not_null(param, "a QLoRA plan with zero3-offload");
+    cr_expect_str_eq(cJSON_GetObjectItem(param, "device")->valuestring, "cpu");
+    cr_expect_not_null(cJSON_GetObjectItem(zero, "offload_optimizer"));
     cJSON_Delete(ds);
     free(out);
 }
