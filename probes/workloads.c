@@ -958,21 +958,22 @@ unsigned probe_workload_set(enum probe_workload_set which)
     return set;
 }
 
-/* The names of the rows with (or, want 0, without) flag, "a,b": the help's default sets. */
-static void names_with(unsigned flag, int want, char *out, size_t n)
+/* The names of the rows with flag (flag 0: every row), joined by sep: the help's default sets,
+ * the parser's list of names. */
+static void names_with(unsigned flag, const char *sep, char *out, size_t n)
 {
     size_t used = 0;
     out[0] = 0;
     for (int i = 0; i < NWORKLOADS; i++)
-        if (!!(workloads[i].flags & flag) == want && used < n)
-            used += (size_t)snprintf(out + used, n - used, "%s%s", used ? "," : "", workloads[i].name);
+        if ((!flag || (workloads[i].flags & flag)) && used < n)
+            used += (size_t)snprintf(out + used, n - used, "%s%s", used ? sep : "", workloads[i].name);
 }
 
 void probe_workloads_help(FILE *out)
 {
     char asked[128], ranks[128];
-    names_with(WL_ON_REQUEST, 1, asked, sizeof asked);
-    names_with(WL_ACROSS_RANKS, 1, ranks, sizeof ranks);
+    names_with(WL_ON_REQUEST, ",", asked, sizeof asked);
+    names_with(WL_ACROSS_RANKS, ",", ranks, sizeof ranks);
     fprintf(out, "\nWorkloads (--workload W,...; all: every one; default: all but %s; under\n"
                  "mpirun: %s):\n", asked, ranks);
     for (int i = 0; i < NWORKLOADS; i++) fprintf(out, "  %-12s %s\n", workloads[i].name, workloads[i].help);
@@ -980,11 +981,8 @@ void probe_workloads_help(FILE *out)
 
 int probe_parse_workloads(const char *list, unsigned *out, char *err, size_t errsz)
 {
-    char names[256] = "";
-    for (int i = 0; i < NWORKLOADS; i++) {
-        size_t used = strlen(names);
-        snprintf(names + used, sizeof names - used, "%s, ", workloads[i].name);
-    }
+    char names[256];
+    names_with(0, ", ", names, sizeof names);
     *out = 0;
     char copy[256];
     snprintf(copy, sizeof copy, "%s", list);
@@ -993,7 +991,7 @@ int probe_parse_workloads(const char *list, unsigned *out, char *err, size_t err
         for (int i = 0; i < NWORKLOADS; i++)
             if (strcasecmp(workloads[i].name, t) == 0) bit = BIT(i);
         if (!bit) {
-            snprintf(err, errsz, "unknown workload '%s' (%sall)", t, names);
+            snprintf(err, errsz, "unknown workload '%s' (%s, all)", t, names);
             return -1;
         }
         *out |= bit;
