@@ -252,9 +252,12 @@ static void resolve_shape(const struct adv_kb *akb, struct adv_result *r)
      * embeddings hold (model_shape.h). */
     enum shape_arch arch = model_answers_arch(a);
     struct model_shape derived_shape;
-    shape_derive(arch, answers_num(a, ANS_ACTIVE_PARAMS) > 0 ? answers_num(a, ANS_ACTIVE_PARAMS) : answers_num(a, ANS_MODEL_PARAMS),
-                 per_layer, head_dim, answers_has(a, ANS_VOCAB) ? answers_num(a, ANS_VOCAB) : adv_fact_or(akb, a, "vocab", 0),
-                 &derived_shape);
+    /* With active_params a mixture is shaped as the dense model its active parameters make; by its
+     * size alone, as a mixture of Mixtral's proportions that the size fills. */
+    int by_size = !answers_has(a, ANS_ACTIVE_PARAMS);
+    shape_derive(arch, by_size ? answers_num(a, ANS_MODEL_PARAMS) : answers_num(a, ANS_ACTIVE_PARAMS), per_layer, head_dim,
+                 answers_has(a, ANS_VOCAB) ? answers_num(a, ANS_VOCAB) : adv_fact_or(akb, a, "vocab", 0),
+                 by_size && answers_has(a, ANS_EXPERTS) ? answers_num(a, ANS_EXPERTS) : 0, &derived_shape);
     int derived = 0;
     if (!answers_has(a, ANS_HIDDEN)) answers_set_num(a, ANS_HIDDEN, derived_shape.hidden), derived = 1;
     if (!answers_has(a, ANS_LAYERS)) answers_set_num(a, ANS_LAYERS, derived_shape.layers), derived = 1;
@@ -267,8 +270,10 @@ static void resolve_shape(const struct adv_kb *akb, struct adv_result *r)
     r->heads = answers_num(a, ANS_HEADS);
     r->micro_batch = mb;
     snprintf(r->shape_note, sizeof r->shape_note, "%s: hidden %g, layers %g, heads %g, seq_len %g%s, micro-batch %g",
-             !derived ? "shape as answered" : derived_shape.arch == SHAPE_LLAMA ? "shape derived from the parameters like Llama"
-                                                                                 : "shape derived from the parameters like GPT-3",
+             !derived                             ? "shape as answered"
+             : derived_shape.arch == SHAPE_LLAMA ? "shape derived from the parameters like Llama"
+             : derived_shape.arch == SHAPE_MOE   ? "shape derived from the parameters like Mixtral (experts in every layer)"
+                                                 : "shape derived from the parameters like GPT-3",
              r->hidden, r->layers,
              r->heads, r->seq_len, seq_default ? " (default)" : "", mb);
     if (derived) adv_assume(r, "Model shape: %s", r->shape_note);
@@ -318,7 +323,17 @@ static void resolve_moe(const struct adv_kb *akb, struct adv_result *r)
     in->params = answers_num(a, ANS_MODEL_PARAMS);
     in->active = answers_has(a, ANS_ACTIVE_PARAMS) ? answers_num(a, ANS_ACTIVE_PARAMS) : in->params;
     in->experts = answers_has(a, ANS_EXPERTS) ? answers_num(a, ANS_EXPERTS) : 1;
-    if (in->experts > 1 && !answers_has(a, ANS_ACTIVE_PARAMS))
+    struct model_shape s;
+    model_answers_shape(a, in->top_k, &s);
+    if (s.vocab <= 0) s.vocab = adv_fact_or(akb, a, "vocab", 0);
+    int shaped = s.hidden > 0 && shape_moe_layers(&s) > 0 && shape_total_params(&s) > 0;
+    if (in->experts > 1 && !answers_has(a, ANS_ACTIVE_PARAMS) && shaped) {
+        /* The share of the parameters a token uses in the shape, applied to model_params. */
+        in->active = in->params * shape_active_params(&s) / shape_total_params(&s);
+        adv_assume(r, "Mixture of %g experts without active_params: %.3g of %.3g parameters active per token (top-%g), "
+                      "the share of the shape's; set active_params to override",
+                   in->experts, in->active, in->params, in->top_k);
+    } else if (in->experts > 1 && !answers_has(a, ANS_ACTIVE_PARAMS))
         adv_assume(r, "Mixture of %g experts without active_params: FLOPs counted on all %.3g parameters", in->experts,
                    in->params);
     else if (in->active < in->params && in->experts <= 1)

@@ -140,17 +140,21 @@ struct plan_act_terms shape_activation_terms(const struct model_shape *s)
 }
 
 void shape_derive(enum shape_arch arch, double params, double hidden_per_layer, double head_dim, double vocab,
-                  struct model_shape *out)
+                  double experts, struct model_shape *out)
 {
     memset(out, 0, sizeof *out);
     double h, l, heads;
-    plan_llm_shape(params, hidden_per_layer, head_dim, &h, &l, &heads);
-    out->arch = arch == SHAPE_LLAMA ? SHAPE_LLAMA : SHAPE_GPT3;
+    int moe = arch == SHAPE_MOE && experts > 1;
+    /* A mixture's layer holds about (4 + 8 E) h^2 (attention and E SwiGLU experts of 8h/3) where a
+     * GPT-3 layer holds 12 h^2: the hidden size of h = r L that such layers fill. */
+    plan_llm_shape(moe ? params * 12 / (4 + 8 * experts) : params, hidden_per_layer, head_dim, &h, &l, &heads);
+    out->arch = moe ? SHAPE_MOE : arch == SHAPE_LLAMA ? SHAPE_LLAMA : SHAPE_GPT3;
     out->hidden = h, out->layers = l, out->heads = heads;
-    if (out->arch != SHAPE_LLAMA) return;
+    if (out->arch == SHAPE_GPT3) return;
     out->vocab = vocab;
+    out->experts = moe ? experts : 0;
     out->layers = 1;
-    double per_layer = shape_layer_params(out, 0, 0) + 2 * h;
+    double per_layer = shape_layer_params(out, moe, 0) + 2 * h;
     double body = params - 2 * vocab * h - h;
     l = round(body / per_layer);
     out->layers = l < 1 ? 1 : l;

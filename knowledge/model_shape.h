@@ -85,8 +85,11 @@ struct plan_act_terms shape_activation_terms(const struct model_shape *s);
 
 /* A shape from a parameter count alone. gpt3: planner.h's plan_llm_shape (12 L h^2, h = r L).
  * llama: the same hidden size, then as many llama layers (MHA, ffn 8h/3) as the parameters less
- * the untied embeddings of `vocab` hold. */
+ * the untied embeddings of `vocab` hold. moe with experts above 1: llama layers whose MLP is
+ * `experts` SwiGLU experts of 8h/3 (Mixtral's proportions), h = r L sized for (4 + 8 E) h^2 a
+ * layer, then as many such layers as the parameters hold; every layer has experts. Other arch
+ * values (moe with one expert) derive gpt3. */
 void shape_derive(enum shape_arch arch, double params, double hidden_per_layer, double head_dim, double vocab,
-                  struct model_shape *out);
+                  double experts, struct model_shape *out);
 
 #endif

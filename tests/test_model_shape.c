@@ -149,14 +149,41 @@ Test(model_shape, training_flops_per_token)
 Test(model_shape, derived_layers_gpt3_and_llama)
 {
     struct model_shape s;
-    shape_derive(SHAPE_GPT3, 13e9, 128, 128, 32000, &s);
+    shape_derive(SHAPE_GPT3, 13e9, 128, 128, 32000, 0, &s);
     cr_expect_float_eq(s.hidden, 5120, 0);
     cr_expect_float_eq(s.layers, 41, 0);
-    shape_derive(SHAPE_LLAMA, 13e9, 128, 128, 32000, &s);
+    shape_derive(SHAPE_LLAMA, 13e9, 128, 128, 32000, 0, &s);
     cr_expect_float_eq(s.hidden, 5120, 0);
     cr_expect_float_eq(shape_ffn(&s), 13824, 0);
     cr_expect_float_eq(s.layers, 40, 0);
     cr_expect_float_eq(s.heads, 40, 0);
+}
+
+/* A mixture by its size alone, Mixtral 8x7B's 46.7e9 in 8 experts: a layer holds about
+ * (4 + 8 x 8) h^2, so h = cbrt(46.7e9 x 12 / 68 x 128 / 12) = 4446, rounded to 4 x 1024 = 4096.
+ * A layer: attention 4 x 4096^2 = 67,108,864, 8 SwiGLU experts of 11,008 (8 x 4096 / 3 rounded up
+ * to 256) 8 x 3 x 4096 x 11008 = 1,082,130,432, router 4096 x 8 = 32,768, norms 8,192:
+ * 1,149,280,256; (46.7e9 - 2 x 32000 x 4096 - 4096) / 1,149,280,256 = 40.4 -> 40 layers (Mixtral's
+ * 32 with its 14,336-wide experts). Active: 40 x (67,108,864 + 2 x 135,266,304 + 32,768) +
+ * 262,144,000 + 81 x 4096 = 13,769,445,376 of 46,233,358,336 (29.8%; Mixtral's own 12.9 of 46.7 is
+ * 27.6%). One expert is no mixture: the GPT-3 shape. */
+Test(model_shape, derived_mixture_by_size)
+{
+    struct model_shape s;
+    shape_derive(SHAPE_MOE, 46.7e9, 128, 128, 32000, 8, &s);
+    cr_expect_eq(s.arch, SHAPE_MOE);
+    cr_expect_float_eq(s.hidden, 4096, 0);
+    cr_expect_float_eq(s.layers, 40, 0);
+    cr_expect_float_eq(s.experts, 8, 0);
+    s.top_k = 2;
+    COUNT_EQ(shape_total_params(&s), 46233358336.0);
+    COUNT_EQ(shape_active_params(&s), 13769445376.0);
+    cr_expect_float_eq(shape_moe_layers(&s), 40, 0);
+    shape_derive(SHAPE_MOE, 46.7e9, 128, 128, 32000, 1, &s);
+    cr_expect_eq(s.arch, SHAPE_GPT3);
+    cr_expect_float_eq(s.layers, round(46.7e9 / (12 * s.hidden * s.hidden)), 0);
+    shape_derive(SHAPE_MOE, 46.7e9, 128, 128, 32000, 2, &s);
+    cr_expect_eq(s.arch, SHAPE_MOE, "two experts are a mixture");
 }
 
 /* Every shipped model parses and names its source on Hugging Face with the date it was read. */

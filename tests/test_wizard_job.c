@@ -357,7 +357,11 @@ Test(wizard_job, a_mixture_of_experts_by_its_size_is_planned)
     cr_expect_eq(r->in.top_k, 2);
     cr_expect_eq(r->in.params, 4.67e10);
     cr_expect_eq(answers_num(&r->answers, ANS_TOKENS), 9.34e11, "%g", answers_num(&r->answers, ANS_TOKENS));
-    fprintf(stderr, "moe by size: active %g of %g\n", r->in.active, r->in.params);
+    /* By its size alone: 29.78% of it active, the share of the Mixtral-proportioned shape
+     * (tests/test_model_shape.c derived_mixture_by_size): 4.67e10 x 13,769,445,376 /
+     * 46,233,358,336 = 1.3908e10, and the experts beyond it split by expert parallelism. */
+    cr_expect_float_eq(r->in.active, 1.39084e10, 1e6, "%.6g", r->in.active);
+    cr_expect_float_eq(r->in.expert_params, 4.67e10 - r->in.active, 1, "%.6g", r->in.expert_params);
     choose(a, ANS_TOP_K, NULL);
     plan_of(a, r);
     cr_expect_eq(r->in.top_k, 2, "left out: the knowledge base's top-2");
