@@ -605,15 +605,15 @@ Test(tui_screens, wizard_plans_the_fine_tune_it_is_told_at_80x24)
     free(answers);
     free(tty_wait("[1 Ranking]"));
     tty_keys("Escape");
-    free(tty_wait("Step 1 of 20"));
+    free(tty_wait("Step 1 of 21"));
     tty_keys_n("Enter", 7); /* stage to model kind, as loaded */
     char *s = tty_wait("What the job is");
-    cr_expect(strstr(s, "Step 8 of 20") && strstr(s, "(*) Derived from the answers"), "%s", s);
+    cr_expect(strstr(s, "Step 8 of 21") && strstr(s, "(*) Derived from the answers"), "%s", s);
     free(s);
     tty_keys_n("Down", 2); /* Fine-tuning */
     tty_keys("Enter");
     s = tty_wait("Fine-tuning method");
-    cr_expect(strstr(s, "Step 9 of 22") != NULL, "fine-tuning asks its method, data set and epochs:\n%s", s);
+    cr_expect(strstr(s, "Step 9 of 23") != NULL, "fine-tuning asks its method, data set and epochs:\n%s", s);
     expect_key_line(s, 24, "fine-tuning method");
     free(s);
     tty_keys("Down"); /* LoRA */
@@ -626,11 +626,13 @@ Test(tui_screens, wizard_plans_the_fine_tune_it_is_told_at_80x24)
     tty_keys("Enter");
     free(tty_wait("Architecture of the model"));
     tty_keys("Enter"); /* derived */
+    free(tty_wait("Hidden size (optional"));
+    tty_keys("Enter"); /* derived from the size */
     free(tty_wait("Fine-tuning data set (tokens)"));
     typed("1B", "1B (given)");
     tty_keys("Enter");
     free(tty_wait("Passes over the data set (epochs)"));
-    tty_keys_n("Enter", 9); /* steps 15 to 23 */
+    tty_keys_n("Enter", 9); /* steps 16 to 24 */
     free(tty_wait("[1 Ranking]"));
     tty_keys("4");
     s = tty_wait("[4 Plan]");

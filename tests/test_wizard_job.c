@@ -368,3 +368,61 @@ Test(wizard_job, a_mixture_of_experts_by_its_size_is_planned)
     free(r);
     ts_wizard_close(&t);
 }
+
+/* A typed value for question `key`, as the number field takes it. */
+static void type_in(struct app *a, enum ans_index key, const char *text)
+{
+    a->q = question_of(key);
+    wizard_key(a, text[0]);
+    cr_assert(a->prompt.open, "a digit opens the number field of %s", ans_keys[key].name);
+    a->prompt.done(a, text);
+}
+
+/* The shape one by one: nothing beyond the hidden size is asked until one is typed; then the
+ * layers, heads, key-value heads, MLP width, vocabulary and longest context, and for a mixture
+ * each expert's width, the shared experts and the dense layers. Mixtral 8x7B typed in (hidden 4096,
+ * 32 layers, 32 heads, 8 key-value heads, experts of 14,336, vocabulary 32,000) at its 46.7B: the
+ * shape holds model_params, so expert parallelism splits its routed experts,
+ * 32 x 8 x 3 x 4096 x 14336 = 45,097,156,608 parameters. */
+Test(wizard_job, the_shape_is_asked_one_by_one_once_a_hidden_size_is_typed)
+{
+    static const enum ans_index detail[] = {ANS_LAYERS, ANS_HEADS, ANS_KV_HEADS, ANS_FFN_HIDDEN, ANS_VOCAB, ANS_MAX_POSITIONS};
+    static const enum ans_index experts_detail[] = {ANS_EXPERT_FFN_HIDDEN, ANS_SHARED_EXPERTS, ANS_DENSE_LAYERS};
+    struct ts_wizard t;
+    struct app *a = eight_experts(&t);
+    cr_expect(asked(a, ANS_HIDDEN), "an LLM by its size is offered its hidden size");
+    for (size_t i = 0; i < sizeof detail / sizeof detail[0]; i++)
+        cr_expect(!asked(a, detail[i]), "%s waits for a hidden size", ans_keys[detail[i]].name);
+    for (size_t i = 0; i < sizeof experts_detail / sizeof experts_detail[0]; i++)
+        cr_expect(!asked(a, experts_detail[i]), "%s waits for a hidden size", ans_keys[experts_detail[i]].name);
+    type_in(a, ANS_HIDDEN, "4096");
+    for (size_t i = 0; i < sizeof detail / sizeof detail[0]; i++)
+        cr_expect(asked(a, detail[i]), "%s asked", ans_keys[detail[i]].name);
+    for (size_t i = 0; i < sizeof experts_detail / sizeof experts_detail[0]; i++)
+        cr_expect(asked(a, experts_detail[i]), "%s asked for a mixture", ans_keys[experts_detail[i]].name);
+    type_in(a, ANS_LAYERS, "32");
+    type_in(a, ANS_HEADS, "32");
+    type_in(a, ANS_KV_HEADS, "8");
+    type_in(a, ANS_FFN_HIDDEN, "14336");
+    type_in(a, ANS_EXPERT_FFN_HIDDEN, "14336");
+    type_in(a, ANS_VOCAB, "32000");
+    choose(a, ANS_TOP_K, "2");
+    struct adv_result *r = calloc(1, sizeof *r);
+    cr_assert_not_null(r);
+    plan_of(a, r);
+    cr_expect_eq(r->hidden, 4096);
+    cr_expect_eq(r->layers, 32);
+    cr_expect_float_eq(r->in.shape.kv_heads, 8, 0);
+    cr_expect_float_eq(r->in.shape.expert_ffn, 14336, 0);
+    cr_expect_float_eq(r->in.expert_params, 45097156608.0, 1, "%.0f", r->in.expert_params);
+    free(r);
+    ts_wizard_close(&t);
+
+    /* A dense Llama: no expert questions, whatever the hidden size. */
+    open_with(&t, "model_kind=llm accelerator=h100-sxm devices=8 model_params=13B");
+    a = t.app;
+    choose(a, ANS_ARCH, "llama");
+    type_in(a, ANS_HIDDEN, "5120");
+    cr_expect(asked(a, ANS_FFN_HIDDEN) && !asked(a, ANS_EXPERT_FFN_HIDDEN) && !asked(a, ANS_DENSE_LAYERS));
+    ts_wizard_close(&t);
+}

@@ -94,9 +94,9 @@ struct app {
     struct pane preset_pane;
     /* wizard */
     struct answers base;         /* answers loaded from a file, under the questions' choices */
-    int q, sel[32];
-    unsigned long long multi[32]; /* chosen options of multi-select questions, bit i = option i */
-    char custom[32][40];         /* a loaded or typed value that is none of the options */
+    int q, sel[48];
+    unsigned long long multi[48]; /* chosen options of multi-select questions, bit i = option i */
+    char custom[48][40];         /* a loaded or typed value that is none of the options */
     struct model_shape config;   /* the model's shape read from a config.json (config_path set) */
     char config_path[512];
     struct adv_result *preview;

@@ -30,6 +30,22 @@ static const struct ans_choice planner_precision = {
     NULL, "The device's best (auto)", "Left out: BF16 where the device has it, else FP16; FP32 on CPUs."};
 static const struct ans_choice planner_top_k = {
     NULL, "The knowledge base's (top-2)", "Left out: the knowledge base's moe_top_k, 2 experts per token (GShard's, Mixtral's)."};
+static const struct ans_choice from_size = {
+    NULL, "Derived from the size", "Left out: the hidden size, layers and heads follow from the parameters (asked next only when a hidden size is typed)."};
+static const struct ans_choice from_size_too = {
+    NULL, "Derived from the size", "Left out: follows from the parameters and the hidden size."};
+static const struct ans_choice as_heads = {
+    NULL, "As many as the heads", "Left out: multi-head attention, a key and a value head per query head."};
+static const struct ans_choice family_ffn = {
+    NULL, "The architecture's", "Left out: 4h for GPT-3 style, 8h/3 rounded up to 256 for Llama style and experts."};
+static const struct ans_choice as_ffn = {
+    NULL, "As the dense MLP's", "Left out: each expert is as wide as ffn_hidden (or the architecture's width)."};
+static const struct ans_choice no_shared = {NULL, "None", "Left out: every expert is routed (Mixtral); DeepSeek-V3 has 1 shared."};
+static const struct ans_choice all_moe = {NULL, "None", "Left out: every layer has experts (Mixtral); DeepSeek-V3 keeps 3 dense."};
+static const struct ans_choice kb_vocab = {
+    NULL, "The knowledge base's (32,000)", "Left out: the knowledge base's vocab fact, Llama 2's 32,000 tokens."};
+static const struct ans_choice no_positions = {
+    NULL, "Not known", "Left out: a serving context is not checked against the model's longest."};
 
 static int fine_tunes(const struct app *a);
 static int pretrains(const struct app *a);
@@ -39,6 +55,8 @@ static int size_not_given(const struct app *a);
 static int adapters(const struct app *a);
 static int shape_asked(const struct app *a);
 static int experts_asked(const struct app *a);
+static int shape_detailed(const struct app *a);
+static int experts_detailed(const struct app *a);
 static int deployed(const struct app *a);
 static int deployed_on_a_device(const struct app *a);
 
@@ -59,6 +77,16 @@ const struct wiz_question wiz_questions[] = {
     {ANS_ARCH, "Architecture of the model", shape_asked, NULL, 1},
     {ANS_EXPERTS, "Experts per layer (mixture of experts)", experts_asked, NULL, 0},
     {ANS_TOP_K, "Experts each token is routed to (top_k)", experts_asked, &planner_top_k, 1},
+    {ANS_HIDDEN, "Hidden size (optional: the shape one by one)", shape_asked, &from_size, 0},
+    {ANS_LAYERS, "Layers", shape_detailed, &from_size_too, 0},
+    {ANS_HEADS, "Attention heads", shape_detailed, &from_size_too, 0},
+    {ANS_KV_HEADS, "Key-value heads (grouped-query attention)", shape_detailed, &as_heads, 0},
+    {ANS_FFN_HIDDEN, "MLP width (ffn_hidden)", shape_detailed, &family_ffn, 0},
+    {ANS_EXPERT_FFN_HIDDEN, "Each expert's MLP width", experts_detailed, &as_ffn, 0},
+    {ANS_SHARED_EXPERTS, "Shared experts (always active)", experts_detailed, &no_shared, 0},
+    {ANS_DENSE_LAYERS, "Leading layers without experts", experts_detailed, &all_moe, 0},
+    {ANS_VOCAB, "Vocabulary size", shape_detailed, &kb_vocab, 0},
+    {ANS_MAX_POSITIONS, "Longest context the model takes", shape_detailed, &no_positions, 0},
     {ANS_DATASET_TOKENS, "Fine-tuning data set (tokens)", fine_tunes, &no_data_set, 0},
     {ANS_EPOCHS, "Passes over the data set (epochs)", fine_tunes, &one_pass, 0},
     {ANS_TOKENS, "Training tokens (the run's total)", pretrains, &per_parameter, 0},
@@ -342,6 +370,9 @@ static int experts_asked(const struct app *a)
     const char *arch = chosen(a, ANS_ARCH);
     return arch ? strcmp(arch, "moe") == 0 : model_answers_arch(&a->base) == SHAPE_MOE;
 }
+/* The shape's other keys one by one, once a hidden size is typed for an LLM known by its size. */
+static int shape_detailed(const struct app *a) { return shape_asked(a) && chosen(a, ANS_HIDDEN) != NULL; }
+static int experts_detailed(const struct app *a) { return experts_asked(a) && shape_detailed(a); }
 static int deployed(const struct app *a) { return !chosen_is(a, ANS_DEPLOY, "none"); }
 /* A target of a known size: phones, edge boards, browsers, and servers without accelerators. */
 static int deployed_on_a_device(const struct app *a)
