@@ -179,6 +179,8 @@ struct adv_memory {
     double cpu_gb;                /* host memory per node that offload needs */
     double host_memory_gb;        /* host memory per node, 0 unknown */
     int host_fits;                /* offload only: 1 fits, 0 does not, -1 host memory unknown */
+    double pageable_gb;           /* the adapters' optimizer states a paged optimizer may move to host */
+    double paged_gb;              /* of them, what must move for the rest to fit (0: none) */
     struct adv_layout layout;
     int fits;                     /* total <= (1 - headroom) x usable, and the host holds the offload */
     /* The layout search (tensor/pipeline/expert-parallel strategies): the run's hours with layout,
@@ -227,6 +229,7 @@ struct adv_plan_inputs {
     double working_set;              /* usable fraction of device memory (Apple's cap), else 1 */
     double headroom, overhead_gb, fragmentation, host_memory_gb;
     double adapter_bytes, nf4_bits, ds_bucket_elements, batch_tokens, vocab, top_k, lost_at_16k;
+    int paged_optimizer;             /* LoRA/QLoRA's optimizer states may page to host memory */
     struct model_shape shape;        /* an LLM's shape (hidden 0: none), knowledge/model_shape.h */
 };
 

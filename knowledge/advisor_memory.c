@@ -205,14 +205,26 @@ static void finish_memory(const struct ctx *c, struct adv_memory *m, double stat
     m->fits = c->device_gb > 0 && m->total_gb <= (1 - in->headroom) * m->usable_gb && m->host_fits != 0;
 }
 
+/* The adapters' optimizer states a paged optimizer (bitsandbytes on CUDA unified memory) moves to
+ * host memory when the device runs out: Adam's fp32 moments and master copy, 12 bytes a trainable
+ * parameter, on one device (over the data-parallel ranks when the strategy shards them). Not
+ * under offload, which moves them anyway, nor on tensor- or pipeline-parallel stacks. */
+static double pageable_bytes(const struct ctx *c, const struct strategy_kind *k, const struct adv_layout *lay)
+{
+    const double per = 12;
+    if (c->finetune == ADV_FULL || !c->in->paged_optimizer || k->model != MM_GENERIC || k->cpu > 0) return 0;
+    return (k->sharded >= per ? per / lay->dp : per) * c->in->adapters;
+}
+
 /* One layout: states, the cheapest recomputation that fits (or the one answered), buffers. */
-static void evaluate(const struct ctx *c, int s, const struct adv_kb *akb, const struct strategy_kind *k,
+static void evaluate_layout(const struct ctx *c, int s, const struct adv_kb *akb, const struct strategy_kind *k,
                      const struct adv_layout *lay, struct adv_memory *m)
 {
     const struct adv_plan_inputs *in = c->in;
     memset(m, 0, sizeof *m);
     m->strategy = akb->strat[s].id;
     m->layout = *lay;
+    m->pageable_gb = pageable_bytes(c, k, lay) / GB;
     double cpu;
     double states = states_bytes(c, k, lay, &cpu);
     double trainable = c->finetune == ADV_FULL ? in->params : in->adapters;
@@ -268,6 +280,18 @@ static void evaluate(const struct ctx *c, int s, const struct adv_kb *akb, const
     finish_memory(c, m, states, activation_bytes(&a, base_layer, k_layers), a.full, gathered, buckets, cpu);
     m->recompute = "full";
     m->recompute_fraction = k_layers / a.layers;
+}
+
+/* The layout as evaluate_layout leaves it; when nothing else fits, the optimizer states a paged
+ * optimizer moves out at the peaks may make up the difference. */
+static void evaluate(const struct ctx *c, int s, const struct adv_kb *akb, const struct strategy_kind *k,
+                     const struct adv_layout *lay, struct adv_memory *m)
+{
+    evaluate_layout(c, s, akb, k, lay, m);
+    double over = m->total_gb - (1 - c->in->headroom) * m->usable_gb;
+    if (m->fits || c->device_gb <= 0 || m->host_fits == 0 || over > m->pageable_gb) return;
+    m->paged_gb = over;
+    m->fits = 1;
 }
 
 /* The global batch in sequences: the knowledge base's tokens per step, raised so that every

@@ -551,6 +551,7 @@ static void resolve_training_facts(const struct adv_kb *akb, struct adv_result *
                              ? r->hw.host_memory_gb
                              : 0;
     in->adapter_bytes = adv_fact_or(akb, a, "adapter_bytes_per_param", 16);
+    in->paged_optimizer = adv_fact_or(akb, a, "paged_optimizer", 0) != 0;
     in->nf4_bits = adv_fact_or(akb, a, "nf4_bits_per_param", 4.127);
     in->ds_bucket_elements = adv_fact_or(akb, a, "ds_bucket_elements", 5e8);
     in->batch_tokens = adv_fact_or(akb, a, "global_batch_tokens", 4e6);

@@ -76,6 +76,13 @@ static void memory_lines(const struct adv_result *r, void (*line)(void *, const 
                      m->host_fits ? "fits" : "MORE THAN THE HOST HAS");
         say(line, ctx, "Host memory", text);
     }
+    if (m->paged_gb > 0) {
+        snprintf(text, sizeof text,
+                 "%.1f GB of the adapters' %.1f GB of optimizer states move to host memory at the peaks (a paged "
+                 "optimizer on CUDA unified memory); those steps run slower",
+                 m->paged_gb, m->pageable_gb);
+        say(line, ctx, "Paged optimizer", text);
+    }
     if (!m->fits && m->device_memory_gb > 0) {
         if (r->fit_devices > 0) snprintf(text, sizeof text, "nothing fits these devices; %.0f would (see remedies)", r->fit_devices);
         else snprintf(text, sizeof text, "nothing fits these devices");

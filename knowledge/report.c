@@ -274,6 +274,7 @@ static void report_memory(cJSON *plan, const struct adv_result *r)
     cJSON_AddStringToObject(mem, "recompute", m->recompute ? m->recompute : "none");
     cJSON_AddNumberToObject(mem, "recompute_fraction", round3(m->recompute_fraction));
     cJSON_AddNumberToObject(mem, "cpu_gb_per_node", round3(m->cpu_gb));
+    cJSON_AddNumberToObject(mem, "optimizer_paged_gb", round3(m->paged_gb));
     add_number_or_null(mem, "host_memory_gb_per_node", m->host_memory_gb > 0, round3(m->host_memory_gb));
     if (m->host_fits < 0) cJSON_AddNullToObject(mem, "host_fits");
     else cJSON_AddBoolToObject(mem, "host_fits", m->host_fits);

@@ -304,6 +304,10 @@ static void memory(struct html *h, const cJSON *doc)
                       cJSON_IsTrue(get(mem, "host_fits")) ? "fits" : "<b>does not fit</b>");
         html_raw(h, ".</p>\n");
     }
+    if (json_num(mem, "optimizer_paged_gb") > 0)
+        html_rawf(h, "<p>A paged optimizer moves %s GB of the adapters' optimizer states to host memory at the peaks; "
+                     "those steps run slower.</p>\n",
+                  fmt(json_num(mem, "optimizer_paged_gb"), a, sizeof a));
     if (!isnan(json_num(mem, "fit_devices")))
         html_rawf(h, "<p>The fewest devices that would fit: <b>%s</b>.</p>\n", fmt(json_num(mem, "fit_devices"), a, sizeof a));
     if (cJSON_GetArraySize(get(mem, "remedies"))) {

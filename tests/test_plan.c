@@ -10,7 +10,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/html.h"
 #include "knowledge/advisor_kb.h"
+#include "knowledge/report_html.h"
 #include "knowledge/planner.h"
 #include "tests/support.h"
 
@@ -707,4 +709,60 @@ Test(plan, lora_targets_choose_the_adapted_matrices)
     cr_assert_eq(answers_set(&a, "finetune=full", err, sizeof err), 0, "%s", err);
     cr_expect_neq(answers_check_combination(&a, err, sizeof err), 0);
     cr_expect(strstr(err, "keys 'lora_targets' and 'finetune'") != NULL, "%s", err);
+}
+
+/* A paged optimizer (QLoRA's paged AdamW; bitsandbytes on CUDA unified memory) lets the adapters'
+ * optimizer states move to host memory, only when nothing else fits. 1e9 parameters without a
+ * shape (model_kind other): h = cbrt(1e9 x 128 / 12) = 2201 rounded to 2 x 1024 = 2048,
+ * round(1e9 / (12 x 2048^2)) = 20 layers (planner.h), adapters 16 x 18 x 2048 x 20 = 11,796,480;
+ * their Adam states 12 x 11,796,480 = 141,557,760 bytes may page. One device: states
+ * 1e9 x 4.127 / 8 + 16 x 11,796,480 = 704,618,680 bytes, overhead 1 GB + 5% of that:
+ * 1.739849614 GB in all. With 10% headroom the limit is 0.9 x device memory: a device of
+ * (1.739849614 - 0.1) / 0.9 GB is 0.1 GB short, paged; 0.2 GB short is more than the states. */
+Test(plan, a_paged_optimizer_moves_the_adapters_states_only_when_nothing_else_fits)
+{
+    static const char base[] = "{\"model_kind\": \"other\", \"model_params\": 1e9, \"finetune\": \"%s\", \"accelerator\": \"%s\","
+                               " \"devices\": %d, \"device_memory_gb\": %.10f}";
+    char json[300];
+    snprintf(json, sizeof json, base, "qlora", "h100-sxm", 1, 80.0);
+    plan(json);
+    struct adv_memory m = memory_of("single");
+    GB_EQ(m.pageable_gb, 0.141557760, "the adapters' optimizer states");
+    GB_EQ(m.total_gb, 1.739849614, "one device");
+    cr_expect(m.fits && m.paged_gb == 0, "nothing pages when it fits: %g", m.paged_gb);
+    snprintf(json, sizeof json, base, "qlora", "h100-sxm", 1, (1.739849614 - 0.1) / 0.9);
+    plan(json);
+    m = memory_of("single");
+    cr_expect(m.fits, "0.1 GB short of 0.142 pageable");
+    GB_EQ(m.paged_gb, 0.1, "what must move");
+    /* The chosen plan says so in JSON and on the HTML page. */
+    cr_assert_str_eq(res->memory.strategy, "single");
+    cJSON *report = adv_report_json(akb, res, "2026-12-02T00:00:00Z");
+    cr_assert_not_null(report);
+    cJSON *mem = cJSON_GetObjectItem(cJSON_GetObjectItem(report, "plan"), "memory");
+    cr_expect_float_eq(cJSON_GetObjectItem(mem, "optimizer_paged_gb")->valuedouble, 0.1, 1e-3);
+    struct html h = {0};
+    cr_assert_eq(adv_report_html(report, &h), 0);
+    cr_expect(strstr(h.data, "A paged optimizer moves 0.1 GB") != NULL, "the page names what moves");
+    html_free(&h);
+    cJSON_Delete(report);
+    snprintf(json, sizeof json, base, "qlora", "h100-sxm", 1, (1.739849614 - 0.2) / 0.9);
+    plan(json);
+    m = memory_of("single");
+    cr_expect(!m.fits && m.paged_gb == 0, "0.2 GB short is more than the states: %g", m.paged_gb);
+    /* Sharded over two data-parallel ranks by ZeRO-2 (14 of 16 bytes sharded): 12 / 2 a parameter. */
+    snprintf(json, sizeof json, base, "qlora", "h100-sxm", 2, 80.0);
+    plan(json);
+    GB_EQ(memory_of("zero2").pageable_gb, 0.141557760 / 2, "ZeRO-2 over 2");
+    GB_EQ(memory_of("ddp").pageable_gb, 0.141557760, "DDP keeps them whole");
+    /* Not on AMD (no such fact), not for a full fine-tune, not under offload. */
+    snprintf(json, sizeof json, base, "qlora", "mi300x", 1, (1.739849614 - 0.1) / 0.9);
+    plan(json);
+    cr_expect(memory_of("single").pageable_gb == 0 && !memory_of("single").fits);
+    snprintf(json, sizeof json, base, "full", "h100-sxm", 1, 80.0);
+    plan(json);
+    cr_expect(memory_of("single").pageable_gb == 0);
+    snprintf(json, sizeof json, base, "qlora", "h100-sxm", 1, 80.0);
+    plan(json);
+    cr_expect(memory_of("zero3-offload").pageable_gb == 0);
 }

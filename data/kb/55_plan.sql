@@ -102,7 +102,7 @@ INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, a
   'On Apple GPUs the attention backward pass is not fused yet (MLX, PyTorch MPS), so the s x s scores are stored: the plan counts Korthikanti et al.''s full terms.',
   '{"hardware": "apple"}', '{"facts": {"fused_attention": 0}}', 5, 'mlx-fused-vjp', '2026-12-01'),
  ('plan-moe-routing', 'rule_of_thumb', 'Experts per token',
-  'The answers give experts and active parameters but not the routing: the plan assumes top-2 routing (Mixtral, GShard) for the all-to-all traffic and counts all active parameters as replicated across expert-parallel ranks.',
+  'Without top_k (or a shipped model or config file that gives it) the plan assumes top-2 routing (Mixtral, GShard) for the all-to-all traffic and the share of active parameters.',
   '{}', '{"facts": {"moe_top_k": 2}}', 0, 'mixtral-2024', '2026-12-01');
 
 -- Fine-tuning jobs: the batch a fine-tune steps on, and which hardware has a 4-bit (QLoRA)
@@ -162,3 +162,15 @@ INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, a
  ('plan-efficiency-h800', 'rule_of_thumb', 'H800 compute efficiency',
   'The H800 is the H100 SXM''s GH100 with NVLink cut down: the Hopper efficiency of 50% applies to its compute.',
   '{"accelerator": ["h800-sxm"]}', '{"facts": {"compute_efficiency": 0.50}}', 5, 'megatron-core', 'hw-nvidia-h800', '2026-12-02');
+
+-- Paged optimizers: QLoRA's default (paged AdamW), which moves optimizer states to host memory
+-- through CUDA unified memory when the GPU runs out.
+INSERT INTO sources (id, title, url, published, note) VALUES
+ ('bnb-paged-optim', 'bitsandbytes documentation v0.50.1: Adam (paged optimizers)',
+  'https://huggingface.co/docs/bitsandbytes/v0.50.1/reference/optim/adam', '2026',
+  'bitsandbytes also supports paged optimizers which take advantage of CUDA''s unified memory to transfer memory from the GPU to the CPU when GPU memory is exhausted (is_paged); read 2026-12-02.');
+
+INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, also, as_of) VALUES
+ ('plan-paged-optimizer', 'rule_of_thumb', 'Paged optimizers for LoRA and QLoRA',
+  'QLoRA trains with a paged optimizer (paged AdamW): on CUDA the optimizer states live in unified memory and move to host memory when the GPU runs out, so a memory peak slows a step instead of failing it.',
+  '{"finetune": ["lora", "qlora"], "hardware": "nvidia"}', '{"facts": {"paged_optimizer": 1}}', 0, 'qlora-2023', 'bnb-paged-optim', '2026-12-02');
