@@ -193,12 +193,18 @@ struct adv_memory {
 };
 
 /* The time plan split, in hours (of wall time) for the whole run. */
+/* The slowest link a parallel group's traffic crosses: inside a node (NVLink, Infinity Fabric,
+ * ICI), between nodes (the NICs, or ICI between the hosts of one TPU slice), or between slices
+ * (the data-centre network); none when the group has one member. */
+enum adv_link { ADV_LINK_NONE, ADV_LINK_NODE, ADV_LINK_NETWORK, ADV_LINK_SLICES };
+
 struct adv_time {
     double model_flops, attention_flops, recompute_flops; /* totals over the run */
     double compute_hours, communication_hours, bubble_hours, lost_hours;
     double dp_hours, tp_hours, pp_hours, ep_hours;         /* exposed communication by kind */
     double steps;
     int communication_known;      /* 0: a link figure was missing */
+    enum adv_link dp_link, pp_link, ep_link; /* the link each group's traffic crosses */
 };
 
 #define ADV_MAX_NOTES 12
@@ -224,6 +230,10 @@ struct adv_plan_inputs {
     int flash;                       /* FlashAttention-style attention: no s x s scores kept */
     double rate_tflops;              /* dense rate the compute runs at (FP8: realised gain) */
     double link_gbs, network_gbs;    /* per device and direction, 0 unknown */
+    /* Beyond a slice (a TPU pod's ICI domain, slice_devices chips; 0: no slice limit) devices
+     * talk over the data-centre network at scale_out_gbs per device and direction (0 unknown);
+     * slices: how many the devices fill. */
+    double scale_out_gbs, slice_devices, slices;
     double measured_gbs;             /* a probe's all-reduce bus bandwidth, 0 none */
     int measured_inter_node;
     double working_set;              /* usable fraction of device memory (Apple's cap), else 1 */
@@ -328,7 +338,7 @@ struct adv_result {
     const char *precision;           /* bf16, fp16, fp8, fp32 */
     double efficiency;               /* fraction of the dense peak reached while computing */
     const char *efficiency_source, *efficiency_text;
-    char communication_source[200];  /* where the link figures came from */
+    char communication_source[512];  /* where the link figures came from, and which link each group crosses */
     /* Which plan figures are a probe's measurement (each *_source says it in words): read as
      * data, never out of the sentences. */
     int peak_measured, efficiency_measured, communication_measured, scaling_measured;

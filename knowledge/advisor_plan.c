@@ -461,7 +461,41 @@ static void resolve_efficiency(const struct adv_kb *akb, struct adv_result *r, i
 
 }
 
-/* Links: a probe's measured bus bandwidth for this hardware, else the catalog's. */
+/* Slices: the devices one ICI domain holds (slice_devices) and the data-centre network between
+ * such domains (scale_out_gbs per device and direction), facts by accelerator; devices beyond a
+ * slice fill several, and the groups that span them talk over that network. */
+static void resolve_slices(const struct adv_kb *akb, struct adv_result *r)
+{
+    struct adv_plan_inputs *in = &r->in;
+    int rule = -1, dcn_rule = -1;
+    in->slice_devices = in->scale_out_gbs = 0;
+    in->slices = 1;
+    if (!adv_fact(akb, &r->answers, "slice_devices", &in->slice_devices, &rule) || in->slice_devices < 1) {
+        in->slice_devices = 0;
+        return;
+    }
+    adv_fact(akb, &r->answers, "scale_out_gbs", &in->scale_out_gbs, &dcn_rule);
+    double D = answers_num(&r->answers, ANS_DEVICES);
+    if (D <= in->slice_devices) return;
+    in->slices = ceil(D / in->slice_devices);
+    const char *acc = r->accelerator >= 0 ? akb->acc[r->accelerator].id : answers_str(&r->answers, ANS_HARDWARE);
+    if (in->scale_out_gbs > 0)
+        snprintf(r->communication_source, sizeof r->communication_source,
+                 "catalog: ICI %g GB/s within a slice of up to %g chips; across %g slices the data-centre network, "
+                 "%g GB/s (%g Gb/s) per chip and direction (%s)",
+                 in->network_gbs, in->slice_devices, in->slices, in->scale_out_gbs, in->scale_out_gbs * 8, acc);
+    else
+        snprintf(r->communication_source, sizeof r->communication_source,
+                 "catalog: ICI within a slice of up to %g chips; across %g slices the data-centre network, its "
+                 "figure unknown (%s)", in->slice_devices, in->slices, acc);
+    adv_assume(r, "%g devices fill %g slices of at most %g (%s [%s]): groups that span slices talk over the data-centre "
+                  "network, %g GB/s per chip and direction [%s]; tensor parallelism stays inside a host",
+               D, in->slices, in->slice_devices, akb->rules[rule].title, akb->rules[rule].source, in->scale_out_gbs,
+               dcn_rule >= 0 ? akb->rules[dcn_rule].source : "unknown");
+}
+
+/* Links: a probe's measured bus bandwidth for this hardware, else the catalog's, and past a
+ * slice the data-centre network's. */
 static void resolve_links(const struct adv_kb *akb, struct adv_result *r)
 {
     struct adv_plan_inputs *in = &r->in;
@@ -474,6 +508,7 @@ static void resolve_links(const struct adv_kb *akb, struct adv_result *r)
                  "between nodes per device and direction (%s)", akb->acc[acc].interconnect, in->link_gbs, in->network_gbs,
                  akb->acc[acc].id);
     }
+    resolve_slices(akb, r);
     if (r->hw.bus_bandwidth_gbs > 0 && strcmp(r->hw.kind, hardware) == 0) {
         in->measured_gbs = r->hw.bus_bandwidth_gbs;
         r->communication_measured = 1;
@@ -666,6 +701,39 @@ static void plan_time(const struct adv_kb *akb, struct adv_result *r)
     }
 }
 
+/* Which link each parallel group of the planned layout crosses, after the Links line's figures,
+ * and for a plan whose groups span TPU slices the share of the run the data-centre network takes,
+ * which bounds its MFU. */
+static void links_note(struct adv_result *r)
+{
+    static const char *const over[] = {"", "inside a node", "between nodes", "across slices (data-centre network)"};
+    const struct adv_time *t = &r->time;
+    const struct adv_layout *lay = &r->memory.layout;
+    if (answers_num(&r->answers, ANS_DEVICES) <= 1 || lay->dp <= 0 || t->steps <= 0) return;
+    size_t used = strlen(r->communication_source), size = sizeof r->communication_source;
+    const struct { const char *name; int size; enum adv_link link; } groups[] = {
+        {"tensor", lay->tp, lay->tp > 1 ? ADV_LINK_NODE : ADV_LINK_NONE},
+        {"data", lay->dp, t->dp_link}, {"pipeline", lay->pp, t->pp_link}, {"expert", lay->ep, t->ep_link}};
+    int said = 0, slices = 0;
+    for (size_t i = 0; i < sizeof groups / sizeof groups[0] && used < size; i++) {
+        if (groups[i].link == ADV_LINK_NONE) continue;
+        slices |= groups[i].link == ADV_LINK_SLICES;
+        used += (size_t)snprintf(r->communication_source + used, size - used, "%s %s parallel (%d) %s",
+                                 said++ ? "," : ";", groups[i].name, groups[i].size, over[groups[i].link]);
+    }
+    adv_utf8_trim(r->communication_source);
+    if (!slices || !r->has_hours) return;
+    if (!t->communication_known) {
+        adv_warn(r, "Groups span %g TPU slices and the data-centre network between them has no figure: communication "
+                    "is not estimated",
+                 r->in.slices);
+        return;
+    }
+    adv_assume(r, "Across %g slices: %.3g h of communication left exposed in the %.3g h run (data parallel %.3g h), MFU "
+                  "%.0f%%, bounded by the data-centre network, %g Gb/s a chip",
+               r->in.slices, t->communication_hours, r->hours, t->dp_hours, r->mfu * 100, r->in.scale_out_gbs * 8);
+}
+
 /* 1 when the pitfall's "concerns" (frameworks, strategies, runtimes) include the choices made,
  * or it names none; "switching": true limits it to a framework the team would have to learn. */
 static int concerns_choice(const cJSON *effect, const struct adv_result *r, const char *framework)
@@ -774,6 +842,7 @@ int adv_recommend(const struct adv_kb *akb, const struct answers *answers, const
         adv_warn(out, "Offload needs %.0f GB of host memory per node, more than %.0f GB less %.0f%% headroom", m->cpu_gb,
                  m->host_memory_gb, out->in.headroom * 100);
     plan_time(akb, out);
+    links_note(out);
     if (out->job == ADV_JOB_FINETUNE && out->has_hours && m->layout.batch_tokens > 0)
         out->optimizer_steps = ceil(answers_num(&out->answers, ANS_TOKENS) / m->layout.batch_tokens);
     return plan_serving(akb, out, fw, applies, err, errsz);

@@ -1,8 +1,8 @@
 /* The time plan: FLOPs (6ND with active parameters, LoRA's frozen forward and backward, the
  * attention term of PaLM's appendix, recomputation) at the device's dense rate times its compute
  * efficiency, plus the pipeline bubble and the communication the compute does not hide (data,
- * tensor, pipeline and expert parallel traffic over the catalog's links or a measured bus
- * bandwidth), plus the time lost to interruptions at scale. */
+ * tensor, pipeline and expert parallel traffic over the catalog's links, the data-centre network
+ * between TPU slices, or a measured bus bandwidth), plus the time lost to interruptions at scale. */
 #include "knowledge/advisor_kb.h"
 #include "knowledge/planner.h"
 
@@ -11,15 +11,36 @@
 
 static double positive(double x) { return x > 0 ? x : 0; }
 
+/* The slowest link a group crosses whose members lie within `span` consecutive devices (the
+ * group's size times the groups nested inside it: tensor innermost, then data and expert, then
+ * pipeline), and that link's figure per device and direction: beyond a slice the data-centre
+ * network, beyond a node the network between nodes (ICI between the hosts of a TPU slice), else
+ * the node's own links. Tensor parallelism never leaves a node: the layout search keeps t within
+ * the devices of one. */
+static enum adv_link group_link(const struct adv_plan_inputs *in, double span, double per_node, double nodes,
+                                double *gbs)
+{
+    if (in->slice_devices > 0 && span > in->slice_devices) {
+        *gbs = in->scale_out_gbs;
+        return ADV_LINK_SLICES;
+    }
+    if (nodes > 1 && span > per_node) {
+        *gbs = in->network_gbs;
+        return ADV_LINK_NETWORK;
+    }
+    *gbs = in->link_gbs;
+    return ADV_LINK_NODE;
+}
+
 /* Data parallel: gradients (and, when parameters are sharded, the parameters gathered for every
  * micro-batch's forward and backward). Reduction in buckets overlaps the last micro-batch's backward
  * pass; sharded gathers prefetch under the whole step. With experts, the dense parameters reduce
  * over all d ranks, each expert's shard (experts / (t p e)) over the d / e replicas of that expert. */
 static double dp_seconds(const struct adv_plan_inputs *in, const struct adv_memory *m, const struct adv_layout *lay,
-                         double step, int spans, struct adv_time *t)
+                         double step, double link_gbs, struct adv_time *t)
 {
     double tp = lay->tp, pp = lay->pp, dp = lay->dp, ep = lay->ep > 1 ? lay->ep : 1, mb = lay->micro_batches;
-    double bw = in->measured_gbs > 0 ? in->measured_gbs : spans ? in->network_gbs : in->link_gbs;
+    double bw = in->measured_gbs > 0 ? in->measured_gbs : link_gbs;
     if (bw <= 0) t->communication_known = 0;
     int full = in->finetune == ADV_FULL;
     double experts = full && in->experts > 1 ? in->expert_params : 0;
@@ -53,9 +74,8 @@ static double dp_seconds(const struct adv_plan_inputs *in, const struct adv_memo
  * --overlap-moe-expert-parallel-comm, DeepSeek-V3's DualPipe) hides under that share of the
  * step's compute. */
 static double ep_seconds(const struct adv_plan_inputs *in, const struct adv_memory *m, const struct adv_layout *lay,
-                         double step, int in_node, const struct adv_result *r, struct adv_time *t)
+                         double step, double bw, const struct adv_result *r, struct adv_time *t)
 {
-    double bw = in_node ? in->link_gbs : in->network_gbs;
     if (bw <= 0) {
         t->communication_known = 0;
         return 0;
@@ -105,7 +125,11 @@ double adv_plan_time(const struct adv_kb *akb, const struct adv_result *r, const
         double bubble = step * plan_bubble_fraction(lay.pp, mb, lay.vp);
         double tp = lay.tp, pp = lay.pp, dp = lay.dp, ep = lay.ep;
         double layers = ceil(L / pp);
-        double dp_time = dp > 1 ? dp_seconds(in, m, &lay, step, nodes > 1 && tp * dp > per_node, t) : 0;
+        double dp_bw = 0, pp_bw = 0, ep_bw = 0;
+        if (dp > 1) t->dp_link = group_link(in, tp * dp, per_node, nodes, &dp_bw);
+        if (pp > 1) t->pp_link = group_link(in, D, per_node, nodes, &pp_bw);
+        if (ep > 1) t->ep_link = group_link(in, tp * ep, per_node, nodes, &ep_bw);
+        double dp_time = dp > 1 ? dp_seconds(in, m, &lay, step, dp_bw, t) : 0;
         /* Tensor parallel: four all-reduces (or all-gather + reduce-scatter pairs with sequence
          * parallelism) of s*b*h 16-bit values per layer and micro-batch, two more for a
          * recomputed forward; on the critical path. */
@@ -119,11 +143,10 @@ double adv_plan_time(const struct adv_kb *akb, const struct adv_result *r, const
          * (virtual) stage boundary, sequence-parallel split over t. */
         double pp_time = 0;
         if (pp > 1) {
-            double bw = nodes > 1 ? in->network_gbs : in->link_gbs;
-            if (bw <= 0) t->communication_known = 0;
-            else pp_time = mb * 2 * (lay.vp > 1 ? lay.vp : 1) * act / tp / (bw * 1e9);
+            if (pp_bw <= 0) t->communication_known = 0;
+            else pp_time = mb * 2 * (lay.vp > 1 ? lay.vp : 1) * act / tp / (pp_bw * 1e9);
         }
-        double ep_time = ep > 1 ? ep_seconds(in, m, &lay, step, ep * tp <= per_node, r, t) : 0;
+        double ep_time = ep > 1 ? ep_seconds(in, m, &lay, step, ep_bw, r, t) : 0;
         t->bubble_hours = t->steps * bubble / 3600;
         t->dp_hours = t->steps * dp_time / 3600;
         t->tp_hours = t->steps * tp_time / 3600;

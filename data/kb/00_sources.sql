@@ -154,3 +154,12 @@ INSERT INTO sources (id, title, url, published, note) VALUES
   'Lightweight inference engine: device-side .ms models and cloud-side .mindir models on Ascend (Atlas 300I Duo, 800I A3) and x86/Arm CPUs; converts MindSpore, ONNX, TensorFlow and TFLite models.'),
  ('amd-epyc-9554', 'AMD EPYC 9554 processor specifications', 'https://www.amd.com/en/products/processors/server/epyc/4th-generation-9004-and-8004-series/amd-epyc-9554.html', '2022-11',
   'A mainstream 4th-generation EPYC server socket: 64 cores, 3.1 GHz base; the plan''s assumed CPU device when the CPUs planned are not this machine''s.');
+
+-- Between TPU slices: the data-centre network per chip and the largest slice, read 2026-12-02.
+INSERT INTO sources (id, title, url, published, note) VALUES
+ ('tpu-v5p-dcn', 'Google Cloud TPU v5p system architecture (key specifications, configurations)', 'https://docs.cloud.google.com/tpu/docs/v5p', 'undated',
+  'Read 2026-12-02: 8,960 chips per pod; the largest job that can be scheduled is 96 cubes, 6,144 chips (16x16x24); bidirectional ICI 1,200 GBps per chip; data center network (DCN) bandwidth 50 Gbps per chip; 4 chips per host.'),
+ ('tpu-v6e-dcn', 'Google Cloud TPU v6e system architecture (v5e and v6e compared)', 'https://docs.cloud.google.com/tpu/docs/v6e', 'undated',
+  'Read 2026-12-02: 8 chips per host and 256-chip pods for both; per-host NICs 2 x 100 Gbps (v5e) and 4 x 200 Gbps (v6e); data center network bandwidth per pod 6.4 Tbps (v5e) and 25.6 Tbps (v6e).'),
+ ('tpu-multislice', 'Google Cloud TPU documentation: Cloud TPU Multislice overview', 'https://docs.cloud.google.com/tpu/docs/multislice-introduction', 'undated',
+  'Read 2026-12-02: Multislice trains one job on several TPU slices with standard data parallelism, every slice of the same accelerator type; chips within a slice talk over ICI, chips in different slices through their hosts over the data-center network (DCN); XLA overlaps the DCN communication with computation.');

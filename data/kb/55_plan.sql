@@ -174,3 +174,22 @@ INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, a
  ('plan-paged-optimizer', 'rule_of_thumb', 'Paged optimizers for LoRA and QLoRA',
   'QLoRA trains with a paged optimizer (paged AdamW): on CUDA the optimizer states live in unified memory and move to host memory when the GPU runs out, so a memory peak slows a step instead of failing it.',
   '{"finetune": ["lora", "qlora"], "hardware": "nvidia"}', '{"facts": {"paged_optimizer": 1}}', 0, 'qlora-2023', 'bnb-paged-optim', '2026-12-02');
+
+-- Slices: a TPU slice's chips share one ICI domain (the catalog's link_gbs and network_gbs);
+-- past slice_devices chips a job runs as several slices (Multislice), and the traffic between
+-- slices crosses the data-centre network at scale_out_gbs per chip and direction (the per-host
+-- NICs shared by the host's chips). Read by resolve_slices (knowledge/advisor_plan.c); GPUs have
+-- no slice: their network_gbs is already the scale-out NIC per GPU. Read 2026-12-02.
+INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, also, as_of) VALUES
+ ('slice-tpu-v5e', 'rule_of_thumb', 'TPU v5e slices of 256',
+  'A TPU v5e pod (the largest slice) is 256 chips on a 2D torus; between slices each host of 8 chips has 2 x 100 Gb/s NICs: 25 Gb/s, 3.125 GB/s, per chip.',
+  '{"accelerator": "tpu-v5e"}', '{"facts": {"slice_devices": 256, "scale_out_gbs": 3.125}}', 5, 'tpu-v6e-dcn', 'tpu-multislice', '2026-12-02'),
+ ('slice-tpu-v6e', 'rule_of_thumb', 'TPU v6e slices of 256',
+  'A TPU v6e (Trillium) pod (the largest slice) is 256 chips on a 2D torus; between slices each host of 8 chips has 4 x 200 Gb/s NICs: 100 Gb/s, 12.5 GB/s, per chip.',
+  '{"accelerator": "tpu-v6e"}', '{"facts": {"slice_devices": 256, "scale_out_gbs": 12.5}}', 5, 'tpu-v6e-dcn', 'tpu-multislice', '2026-12-02'),
+ ('slice-tpu-v5p', 'rule_of_thumb', 'TPU v5p slices of 6,144',
+  'A TPU v5p pod holds 8,960 chips, but the largest slice a job can be given is 6,144 (16x16x24, 96 cubes); between slices the data-centre network gives 50 Gb/s, 6.25 GB/s, per chip.',
+  '{"accelerator": "tpu-v5p"}', '{"facts": {"slice_devices": 6144, "scale_out_gbs": 6.25}}', 5, 'tpu-v5p-dcn', 'tpu-multislice', '2026-12-02'),
+ ('slice-tpu-v4', 'rule_of_thumb', 'TPU v4 slices of 4,096',
+  'A TPU v4 pod is 4,096 chips on a 3D mesh or torus; Google publishes no data-centre network figure per v4 chip, so traffic between v4 slices is not estimated.',
+  '{"accelerator": "tpu-v4"}', '{"facts": {"slice_devices": 4096}}', 5, 'hw-tpu-v4', 'tpu-multislice', '2026-12-02');
