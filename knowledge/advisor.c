@@ -478,6 +478,34 @@ static int load_rules(struct loader *L)
     return finish(L, st, rc) ? L->status : IN_ID_ORDER(L, akb->sources, akb->nsources, "sources");
 }
 
+static int fact_order(const void *x, const void *y)
+{
+    const struct adv_fact_row *a = x, *b = y;
+    int c = strcmp(a->name, b->name);
+    return c ? c : (a->rule > b->rule) - (a->rule < b->rule);
+}
+
+/* The facts of every rule's effect, sorted by name and rule (struct adv_kb's facts). */
+static int index_facts(struct loader *L)
+{
+    struct adv_kb *akb = L->akb;
+    int n = 0;
+    for (int i = 0; i < akb->nrules; i++) {
+        const cJSON *v;
+        cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(akb->rules[i].effect, "facts")) n += cJSON_IsNumber(v) && v->string;
+    }
+    if (!(akb->facts = room(L, n, 0, sizeof *akb->facts))) return L->status;
+    for (int i = 0; i < akb->nrules; i++) {
+        const cJSON *v;
+        cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(akb->rules[i].effect, "facts")) {
+            if (!cJSON_IsNumber(v) || !v->string) continue;
+            akb->facts[akb->nfacts++] = (struct adv_fact_row){v->string, v->valuedouble, i};
+        }
+    }
+    qsort(akb->facts, (size_t)akb->nfacts, sizeof *akb->facts, fact_order);
+    return KB_OK;
+}
+
 /* The working space of adv_rank and adv_recommend (struct adv_work), for the counts loaded. */
 static int make_work(struct loader *L)
 {
@@ -513,7 +541,7 @@ int adv_kb_load(kb *k, struct adv_kb **out, char *err, size_t errsz)
     if (rc != SQLITE_OK) {
         L.status = kb_db_error(k, rc, "loading the knowledge base", err, errsz);
     } else {
-        if (!load_basic(&L) && !load_options(&L) && !load_rules(&L)) make_work(&L);
+        if (!load_basic(&L) && !load_options(&L) && !load_rules(&L) && !index_facts(&L)) make_work(&L);
         kb_exec(kb_db(k), L.status == KB_OK ? "COMMIT" : "ROLLBACK");
     }
     if (L.status != KB_OK) {
@@ -556,17 +584,22 @@ int adv_check_answer_ids(const struct adv_kb *akb, const struct answers *a, char
 
 int adv_fact(const struct adv_kb *akb, const struct answers *a, const char *name, double *value, int *rule)
 {
-    int best = -1;
-    for (int i = 0; i < akb->nrules; i++) {
-        const cJSON *facts = cJSON_GetObjectItemCaseSensitive(akb->rules[i].effect, "facts");
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(facts, name);
-        if (!cJSON_IsNumber(v) || !answers_match(a, akb->rules[i].cond)) continue;
-        if (best < 0 || akb->rules[i].priority > akb->rules[best].priority) best = i;
+    /* The first row of the name (a lower bound), then its rules in order: the highest priority
+     * that holds, the first of equals. */
+    int lo = 0, hi = akb->nfacts, best = -1;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (strcmp(akb->facts[mid].name, name) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    for (int i = lo; i < akb->nfacts && strcmp(akb->facts[i].name, name) == 0; i++) {
+        int r = akb->facts[i].rule;
+        if (best >= 0 && akb->rules[r].priority <= akb->rules[akb->facts[best].rule].priority) continue;
+        if (answers_match(a, akb->rules[r].cond)) best = i;
     }
     if (best < 0) return 0;
-    *value = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(akb->rules[best].effect, "facts"),
-                                              name)->valuedouble;
-    if (rule) *rule = best;
+    *value = akb->facts[best].value;
+    if (rule) *rule = akb->facts[best].rule;
     return 1;
 }
 
@@ -1015,7 +1048,7 @@ void adv_rank(const struct adv_kb *akb, const struct answers *a, struct adv_rank
 void adv_rank_measured(const struct adv_kb *akb, const struct answers *a, const struct adv_fw_speeds *speeds,
                        struct adv_ranking *out)
 {
-    memset(out, 0, sizeof *out);
+    out->count = 0; /* each item is cleared as it is added, each reason set whole: no 0.5 MB memset a keystroke */
     const unsigned char *applies = adv_applicable(akb, a);
     struct rank_ctx c;
     memset(&c, 0, sizeof c);
@@ -1047,6 +1080,7 @@ void adv_rank_measured(const struct adv_kb *akb, const struct answers *a, const 
     int eligible[ADV_MAX_FRAMEWORKS] = {0};
     for (int f = 0; f < akb->nfw; f++) {
         struct adv_framework *fr = &out->items[out->count++];
+        memset(fr, 0, offsetof(struct adv_framework, reasons));
         fr->id = akb->fw[f].id;
         fr->name = akb->fw[f].name;
         fr->excluded = exclusion(&c, f, fr);

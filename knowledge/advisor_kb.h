@@ -89,6 +89,10 @@ struct adv_kb {
         int priority;
     } *rules;
     struct { const char *id, *title, *url, *published; } *sources;
+    /* Every number a rule's effect states as "facts", by name then rule: adv_fact looks at the
+     * rules that state the fact asked, not at every rule. */
+    struct adv_fact_row { const char *name; double value; int rule; } *facts;
+    int nfacts;
     struct adv_work work;
 };
 
