@@ -20,11 +20,9 @@ pc_cflags  = $(shell $(PKGCONFIG) --cflags $(1) 2>/dev/null)
 pc_libs    = $(shell $(PKGCONFIG) --libs $(1) 2>/dev/null)
 # ncursesw.pc asks for _XOPEN_SOURCE=600; the project sets 700 (a superset) itself.
 MAIN_CFLAGS := $(filter-out -D_XOPEN_SOURCE=% -D_DEFAULT_SOURCE,$(call pc_cflags,$(PKGS_MAIN)))
-# OpenBLAS: pkg-config where it has a .pc file, else plain -lopenblas.
-BLAS_CFLAGS := $(shell $(PKGCONFIG) --exists openblas 2>/dev/null && $(PKGCONFIG) --cflags openblas)
-BLAS_LIBS   := $(or $(shell $(PKGCONFIG) --exists openblas 2>/dev/null && $(PKGCONFIG) --libs openblas),-lopenblas)
-MAIN_CFLAGS += $(BLAS_CFLAGS)
-MAIN_LIBS   := $(call pc_libs,$(PKGS_MAIN)) $(BLAS_LIBS) -lm -lpthread
+# OpenBLAS is no link dependency: the engine opens libopenblas.so.0 with dlopen when it first
+# multiplies (engine/blas.h), so commands that never do start without its thread pool.
+MAIN_LIBS   := $(call pc_libs,$(PKGS_MAIN)) -ldl -lm -lpthread
 TEST_CFLAGS := $(call pc_cflags,$(PKGS_TEST))
 TEST_LIBS   := $(call pc_libs,$(PKGS_TEST))
 
@@ -144,6 +142,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_SRC     := engine/tensor_io.c common/file.c engine/model.c engine/data.c engine/cpu_backend.c engine/gpt_cpu.c \
+                engine/blas.c engine/libpath.c \
                 engine/pool.c
 # The answers and import readers need the knowledge layer (and, for import, the built-in facts).
 FUZZ_KB_SRC  := knowledge/answers.c knowledge/answer_keys.c common/json_doc.c knowledge/rules.c common/suggest.c \
@@ -165,7 +164,7 @@ fuzz-run: $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 
 build/fuzz/fuzz_npy build/fuzz/fuzz_safetensors: build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) | build/answer_key_ids.h
 	@mkdir -p build/fuzz
-	$(FUZZ_CC) $(FUZZ_FLAGS) $(WARNFLAGS) $(CPPFLAGS) $(MAIN_CFLAGS) -o $@ $^ $(call pc_libs,libcjson) $(BLAS_LIBS) -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(WARNFLAGS) $(CPPFLAGS) $(MAIN_CFLAGS) -o $@ $^ $(call pc_libs,libcjson) -ldl -lpthread -lm
 
 build/fuzz/fuzz_answers: tests/fuzz/fuzz_answers.c $(FUZZ_KB_SRC) | build/answer_key_ids.h
 	@mkdir -p build/fuzz

@@ -72,5 +72,8 @@ struct eng_backend {
 
 /* The CPU back-end: OpenBLAS for GEMM, the engine's own fused kernels on the calling thread. */
 const struct eng_backend *eng_cpu_backend(void);
+/* 0 when be can run: the CPU back-end once OpenBLAS is open (engine/blas.h), any other at once;
+ * else -1 with one line in err. Model creation asks it; so must anything else that calls gemm. */
+int eng_backend_ready(const struct eng_backend *be, char *err, size_t errsz);
 
 #endif

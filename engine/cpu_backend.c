@@ -1,20 +1,17 @@
-/* The CPU back-end: cblas_sgemm from OpenBLAS, fused elementwise kernels in plain C.
+/* The CPU back-end: cblas_sgemm from OpenBLAS (opened on first use: blas.h), fused elementwise kernels in plain C.
  *
  * Threads: OpenBLAS runs its own pool for GEMM; the elementwise kernels here run on the calling
  * thread, between GEMMs, so the two never compete for cores (llm.c's CPU path makes the same
  * choice with OpenMP). They are a few percent of a step. */
 #include "engine/backend.h"
+#include "engine/blas.h"
 #include "engine/cpu_math.h"
 #include "engine/gpt_ops.h"
 
-#include <cblas.h>
 #include <stdint.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* OpenBLAS extension, declared by its cblas.h; repeated here for builds against other headers. */
-void openblas_set_num_threads(int num_threads);
 
 static void *cpu_alloc(size_t bytes)
 {
@@ -28,14 +25,13 @@ static void *cpu_alloc(size_t bytes)
 
 static void cpu_release(void *p) { free(p); }
 static void cpu_copy(void *dst, const void *src, size_t bytes) { memcpy(dst, src, bytes); }
-static void cpu_set_threads(int threads) { openblas_set_num_threads(threads > 0 ? threads : 1); }
+static void cpu_set_threads(int threads) { eng_blas_set_threads(threads); }
 static void cpu_synchronize(void) {}
 
 static void cpu_gemm(int trans_a, int trans_b, int m, int n, int k, float alpha, const float *a, int lda,
                      const float *b, int ldb, float beta, float *c, int ldc)
 {
-    cblas_sgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans, m, n, k,
-                alpha, a, lda, b, ldb, beta, c, ldc);
+    eng_blas_sgemm(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 /* GELU, exact (erf) form: PyTorch's default nn.GELU(). */
@@ -228,3 +224,8 @@ static const struct eng_backend cpu_backend = {
 };
 
 const struct eng_backend *eng_cpu_backend(void) { return &cpu_backend; }
+
+int eng_backend_ready(const struct eng_backend *be, char *err, size_t errsz)
+{
+    return be == &cpu_backend ? eng_blas_open(err, errsz) : 0;
+}

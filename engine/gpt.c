@@ -273,6 +273,7 @@ int eng_gpt_create(const struct eng_gpt_config *c, const struct eng_backend *be,
         snprintf(err, errsz, "the %s back-end has no transformer kernels", be->name);
         return ENG_ERR_RUNTIME;
     }
+    if (eng_backend_ready(be, err, errsz)) return ENG_ERR_RUNTIME;
     struct eng_gpt *m = plan_model(c, be);
     if (!m) goto oom;
     if (c->threads > 0) {

@@ -10,18 +10,15 @@
  * products are split by their output rows, so each output is one thread's call whatever the
  * split; OpenBLAS's single-threaded kernels sum in an order that does not depend on the number of
  * rows they are given. */
+#include "engine/blas.h"
 #include "engine/cpu_math.h"
 #include "engine/gpt_ops.h"
 #include "engine/pool.h"
 
-#include <cblas.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
-/* OpenBLAS extensions, declared by its cblas.h; repeated for builds against other headers. */
-void openblas_set_num_threads(int num_threads);
-int openblas_get_num_threads(void);
 
 #define TASK_FLOATS 16384 /* values per row task: enough to outweigh handing it out */
 #define COL_CHUNK 32      /* columns per column task: two cache lines of each row */
@@ -269,10 +266,10 @@ struct mm_args {
 
 static void with_blas_single(void (*fn)(void *, int, int), void *args, int tasks)
 {
-    int keep = openblas_get_num_threads();
-    if (keep != 1) openblas_set_num_threads(1);
+    int keep = eng_blas_threads();
+    if (keep != 1) eng_blas_set_threads(1);
     eng_pool_run(tasks, 0, fn, args);
-    if (keep != 1) openblas_set_num_threads(keep);
+    if (keep != 1) eng_blas_set_threads(keep);
 }
 
 /* Rows (and dW's output rows) per task. Fixed, not derived from the thread count: OpenBLAS's
@@ -292,7 +289,7 @@ static void mm_forward_task(void *p, int task, int worker)
     const struct mm_args *a = p;
     int r0 = task * a->row_per, r1 = r0 + a->row_per < a->N ? r0 + a->row_per : a->N;
     float *out = a->out + (size_t)r0 * a->OC;
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, r1 - r0, a->OC, a->IC, 1.0f, a->in + (size_t)r0 * a->IC, a->IC,
+    eng_blas_sgemm(0, 1, r1 - r0, a->OC, a->IC, 1.0f, a->in + (size_t)r0 * a->IC, a->IC,
                 a->w, a->IC, 0.0f, out, a->OC);
     if (a->bias)
         for (int r = r0; r < r1; r++, out += a->OC) add_bias(out, a->bias, a->OC);
@@ -324,13 +321,13 @@ static void mm_backward_task(void *p, int task, int worker)
     const struct mm_args *a = p;
     if (task < a->dw_tasks) { /* dW rows o0..o1 = dout[:, o0..o1]^T in, and their bias sums */
         int o0 = task * a->dw_per, o1 = o0 + a->dw_per < a->OC ? o0 + a->dw_per : a->OC;
-        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, o1 - o0, a->IC, a->N, 1.0f, a->dout + o0, a->OC, a->in,
+        eng_blas_sgemm(1, 0, o1 - o0, a->IC, a->N, 1.0f, a->dout + o0, a->OC, a->in,
                     a->IC, 0.0f, a->dw + (size_t)o0 * a->IC, a->IC);
         if (a->dbias) col_sums(a->dbias + o0, a->dout + o0, a->N, a->OC, o1 - o0);
         return;
     }
     int r0 = (task - a->dw_tasks) * a->row_per, r1 = r0 + a->row_per < a->N ? r0 + a->row_per : a->N;
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, r1 - r0, a->IC, a->OC, 1.0f, a->dout + (size_t)r0 * a->OC,
+    eng_blas_sgemm(0, 0, r1 - r0, a->IC, a->OC, 1.0f, a->dout + (size_t)r0 * a->OC,
                 a->OC, a->w, a->IC, 0.0f, a->din + (size_t)r0 * a->IC, a->IC);
 }
 
@@ -450,10 +447,10 @@ static void attention_head(void *p, int task, int worker)
     float *att = a->state + (size_t)task * T * T, *y = a->out + (size_t)b * T * C + (size_t)h * hs;
     for (int r0 = 0; r0 < T; r0 += ATT_BLOCK) {
         int r1 = r0 + ATT_BLOCK < T ? r0 + ATT_BLOCK : T;
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, r1 - r0, r1, hs, scale, q + (size_t)r0 * ld, ld, k, ld,
+        eng_blas_sgemm(0, 1, r1 - r0, r1, hs, scale, q + (size_t)r0 * ld, ld, k, ld,
                     0.0f, att + (size_t)r0 * T, T);
         for (int r = r0; r < r1; r++) softmax_causal_row(att + (size_t)r * T, r + 1, T);
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, r1 - r0, hs, r1, 1.0f, att + (size_t)r0 * T, T, v, ld,
+        eng_blas_sgemm(0, 0, r1 - r0, hs, r1, 1.0f, att + (size_t)r0 * T, T, v, ld,
                     0.0f, y + (size_t)r0 * C, C);
     }
 }
@@ -479,23 +476,23 @@ static void attention_head_back(void *p, int task, int worker)
     /* Key blocks c0..c1 take queries c0..T (the later rows); query blocks r0..r1 keys 0..r1. */
     for (int c0 = 0; c0 < T; c0 += ATT_BLOCK) { /* dV = P^T dy */
         int c1 = c0 + ATT_BLOCK < T ? c0 + ATT_BLOCK : T;
-        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, c1 - c0, hs, T - c0, 1.0f, att + (size_t)c0 * T + c0, T,
+        eng_blas_sgemm(1, 0, c1 - c0, hs, T - c0, 1.0f, att + (size_t)c0 * T + c0, T,
                     dy + (size_t)c0 * C, C, 0.0f, dv + (size_t)c0 * ld, ld);
     }
     for (int r0 = 0; r0 < T; r0 += ATT_BLOCK) { /* dP = dy V^T, then dS in place of P */
         int r1 = r0 + ATT_BLOCK < T ? r0 + ATT_BLOCK : T;
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, r1 - r0, r1, hs, 1.0f, dy + (size_t)r0 * C, C, v, ld, 0.0f,
+        eng_blas_sgemm(0, 1, r1 - r0, r1, hs, 1.0f, dy + (size_t)r0 * C, C, v, ld, 0.0f,
                     dp + (size_t)r0 * T, T);
         for (int r = r0; r < r1; r++) softmax_back_row(att + (size_t)r * T, dp + (size_t)r * T, r + 1);
     }
     for (int r0 = 0; r0 < T; r0 += ATT_BLOCK) { /* dQ = scale dS K */
         int r1 = r0 + ATT_BLOCK < T ? r0 + ATT_BLOCK : T;
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, r1 - r0, hs, r1, scale, att + (size_t)r0 * T, T, k, ld,
+        eng_blas_sgemm(0, 0, r1 - r0, hs, r1, scale, att + (size_t)r0 * T, T, k, ld,
                     0.0f, dq + (size_t)r0 * ld, ld);
     }
     for (int c0 = 0; c0 < T; c0 += ATT_BLOCK) { /* dK = scale dS^T Q */
         int c1 = c0 + ATT_BLOCK < T ? c0 + ATT_BLOCK : T;
-        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, c1 - c0, hs, T - c0, scale, att + (size_t)c0 * T + c0, T,
+        eng_blas_sgemm(1, 0, c1 - c0, hs, T - c0, scale, att + (size_t)c0 * T + c0, T,
                     q + (size_t)c0 * ld, ld, 0.0f, dk + (size_t)c0 * ld, ld);
     }
 }

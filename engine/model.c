@@ -162,6 +162,7 @@ int eng_model_create(const struct eng_config *c, const struct eng_backend *be, s
         snprintf(err, errsz, "batch must be at least 1");
         return ENG_ERR_INPUT;
     }
+    if (eng_backend_ready(be, err, errsz)) return ENG_ERR_RUNTIME;
     struct eng_model *m = calloc(1, sizeof *m);
     if (!m) goto oom;
     m->cfg = *c;

@@ -181,6 +181,11 @@ static void run_gemm(struct runner *r)
     int nsizes;
     const int *sizes = gemm_sizes(r, &nsizes);
     const struct eng_backend *be = eng_cpu_backend();
+    char why[200];
+    if (eng_backend_ready(be, why, sizeof why)) {
+        skip(r, PROBE_WL_GEMM, PROBE_M_GFLOPS, "GFLOP/s", why);
+        return;
+    }
     be->set_threads(r->threads);
     int maxn = sizes[nsizes - 1];
     float *a = malloc((size_t)maxn * maxn * sizeof *a), *b = malloc((size_t)maxn * maxn * sizeof *b),
@@ -716,6 +721,7 @@ static double measured_peak_gflops(struct runner *r, int gpu, enum eng_precision
         return best;
     }
     const struct eng_backend *be = eng_cpu_backend();
+    if (eng_backend_ready(be, NULL, 0)) return 0;
     be->set_threads(r->threads);
     float *a = calloc((size_t)n * n, sizeof *a), *b = calloc((size_t)n * n, sizeof *b), *c = malloc((size_t)n * n * sizeof *c);
     for (size_t i = 0; a && b && i < (size_t)n * n; i++) a[i] = b[i] = (float)(i % 13) * 0.01f;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine/tensor_io.h"
 #include "tests/support.h"
@@ -152,4 +153,38 @@ Test(train_cli, bad_input_gets_one_line_and_an_exit_code)
     }
     free(junk);
     free(x);
+}
+
+/* OpenBLAS is opened when the engine first multiplies, not linked: the program starts without it
+ * (no libopenblas among the objects the loader maps), the advisor runs where it cannot be found,
+ * and training says in one line which library it could not open, exit 1. */
+Test(train_cli, openblas_is_opened_on_first_use)
+{
+    struct ts_run r;
+    static const char *const trace[] = {"LD_TRACE_LOADED_OBJECTS=1", NULL};
+    cr_assert_eq(ts_run(&r, trace, NULL, (const char *const[]){"--version", NULL}), 0);
+    cr_expect(strstr(r.out, "libc.so") != NULL, "the loader's list: %s", r.out);
+    cr_expect(strstr(r.out, "openblas") == NULL, "linked: %s", r.out);
+    ts_run_free(&r);
+
+    static const char *const missing[] = {"NO_COLOR=1", "FWADVISOR_OPENBLAS_LIB=/nonexistent/libopenblas.so.0", NULL};
+    char *db = ts_path(dir, "kb.sqlite3");
+    cr_assert_eq(ts_run(&r, missing, NULL,
+                        (const char *const[]){"--db", db, "recommend", "--preset", "academic-research", "--json", NULL}),
+                 0);
+    cr_expect_eq(r.status, 0, "the advisor needs no OpenBLAS: %s", r.err);
+    ts_run_free(&r);
+    free(db);
+    cr_assert_eq(ts_run(&r, missing, NULL, (const char *const[]){"train", "--layers", "8,4,2", "--steps", "2", NULL}), 0);
+    cr_expect_eq(r.status, 1);
+    cr_expect_str_eq(r.err, "fwadvisor: not loading the library /nonexistent/libopenblas.so.0 (FWADVISOR_OPENBLAS_LIB): "
+                            "/nonexistent/libopenblas.so.0: No such file or directory\n");
+    ts_run_free(&r);
+    static const char *const not_blas[] = {"NO_COLOR=1", "FWADVISOR_OPENBLAS_LIB=/lib/x86_64-linux-gnu/libm.so.6", NULL};
+    if (access("/lib/x86_64-linux-gnu/libm.so.6", R_OK) == 0) {
+        cr_assert_eq(ts_run(&r, not_blas, NULL, (const char *const[]){"train", "--layers", "8,4,2", "--steps", "2", NULL}), 0);
+        cr_expect_eq(r.status, 1);
+        cr_expect(strstr(r.err, "has no cblas_sgemm or openblas_set_num_threads: not OpenBLAS") != NULL, "%s", r.err);
+        ts_run_free(&r);
+    }
 }
