@@ -393,7 +393,7 @@ Test(tui_screens, wizard_takes_typed_numbers_and_lists_devices_by_vendor)
     free(tty_wait("What the job is"));
     tty_keys("Enter"); /* the job: derived, pre-training */
     free(tty_wait("Model size (parameters)"));
-    typed("30b", "30B (given)");
+    typed("30b", "(*) 30 billion"); /* a choice: selected, not given again */
     tty_keys_n("Enter", 10); /* steps 9 to 18 */
     free(tty_wait("[1 Ranking]"));
     tty_keys("4");
@@ -629,7 +629,7 @@ Test(tui_screens, wizard_plans_the_fine_tune_it_is_told_at_80x24)
     free(tty_wait("Hidden size (optional"));
     tty_keys("Enter"); /* derived from the size */
     free(tty_wait("Fine-tuning data set (tokens)"));
-    typed("1B", "1B (given)");
+    typed("1B", "(*) 1 billion"); /* a typed number that is a choice selects it */
     tty_keys("Enter");
     free(tty_wait("Passes over the data set (epochs)"));
     tty_keys_n("Enter", 9); /* steps 16 to 24 */

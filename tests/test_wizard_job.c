@@ -426,3 +426,20 @@ Test(wizard_job, the_shape_is_asked_one_by_one_once_a_hidden_size_is_typed)
     cr_expect(asked(a, ANS_FFN_HIDDEN) && !asked(a, ANS_EXPERT_FFN_HIDDEN) && !asked(a, ANS_DENSE_LAYERS));
     ts_wizard_close(&t);
 }
+
+/* A typed number that is one of the choices selects that choice; another number becomes the
+ * question's given option. */
+Test(wizard_job, a_typed_number_that_is_a_choice_selects_it)
+{
+    struct ts_wizard t;
+    struct app *a = eight_experts(&t);
+    int q = question_of(ANS_EXPERTS);
+    a->custom[q][0] = '\0';
+    type_in(a, ANS_EXPERTS, "16");
+    cr_expect_eq(a->sel[q], option_of(q, "16"), "the option 16");
+    cr_expect_str_eq(a->custom[q], "", "nothing given beside it");
+    type_in(a, ANS_EXPERTS, "12");
+    cr_expect_str_eq(a->custom[q], "12");
+    cr_expect_geq(a->sel[q], wizard_own_count(q), "12 is no choice: the given option");
+    ts_wizard_close(&t);
+}

@@ -613,7 +613,8 @@ void wizard_draw(struct app *a)
                                : " Up/Down: choose  Enter: next  Esc: back  /: search  ?: help  q: quit");
 }
 
-/* A typed number: checked as the answer's own value, then kept as the question's given option. */
+/* A typed number: checked as the answer's own value, then the option that has it, else kept as
+ * the question's given option. */
 static void number_typed(struct app *a, const char *text)
 {
     const struct wiz_question *wq = &wiz_questions[a->q];
@@ -625,7 +626,16 @@ static void number_typed(struct app *a, const char *text)
         ui_message(a, 1, "%s", err);
         return;
     }
-    snprintf(a->custom[a->q], sizeof a->custom[a->q], "%.10g", answers_num(&scratch, wq->key));
+    double typed = answers_num(&scratch, wq->key);
+    for (int i = 0; i < wizard_own_count(a->q); i++) {
+        const char *v = wizard_own_option(a->q, i)->value;
+        char *end;
+        if (v && strtod(v, &end) == typed && end != v && *end == '\0') {
+            a->sel[a->q] = i; /* already a choice: chosen, not added again */
+            return;
+        }
+    }
+    snprintf(a->custom[a->q], sizeof a->custom[a->q], "%.10g", typed);
     a->sel[a->q] = layout_of(a, a->q).custom;
 }
 
