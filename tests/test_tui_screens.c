@@ -116,8 +116,8 @@ static void every_screen(int w, int h)
     expect_help_whole(h, "kb");
     tty_keys("Escape");
     tty_keys("Escape");
-    free(tty_wait("> Browse the knowledge base"));
-    tty_keys("Up");
+    free(tty_wait("> Start the advisor")); /* home opens at its first item */
+    tty_keys_n("Down", 3);
     tty_keys("Enter");
     s = tty_wait("stored probe run");
     expect_key_line(s, h, "probe");
@@ -649,4 +649,33 @@ Test(tui_screens, wizard_plans_the_fine_tune_it_is_told_at_80x24)
         free(s);
         tty_keys("Escape");
     }
+}
+
+/* Leaving never loses the results by habit, at 80x24: q on the results asks (n stays), H goes home
+ * with the cursor on the first item, so Down-Down-Enter opens the probe rather than Quit, and the
+ * Quit item asks too while results are held; y quits. */
+Test(tui_screens, quitting_the_results_asks_and_home_starts_at_the_top_at_80x24)
+{
+    results_of_preset(80, 24, "nvidia-2000-gpus");
+    tty_keys("q");
+    char *s = tty_wait("Quit fwadvisor? (y/n)");
+    free(s);
+    tty_keys("n");
+    free(tty_wait("[1 Ranking]"));
+    tty_keys("H");
+    s = tty_wait("> Start the advisor");
+    free(s);
+    tty_keys("End"); /* Quit */
+    tty_keys("Enter");
+    free(tty_wait("Quit fwadvisor? (y/n)"));
+    tty_keys("n");
+    free(tty_wait("> Quit"));
+    tty_keys("r"); /* back to the results, then home again: the cursor is back on top */
+    free(tty_wait("[1 Ranking]"));
+    tty_keys("H");
+    free(tty_wait("> Start the advisor"));
+    tty_keys("q");
+    free(tty_wait("Quit fwadvisor? (y/n)"));
+    tty_keys("y");
+    free(tty_wait("EXITED status=0"));
 }

@@ -235,6 +235,18 @@ void app_refresh_hardware(struct app *a)
                  a->hw.evidence);
 }
 
+void app_home(struct app *a)
+{
+    a->screen = SCR_HOME;
+    a->home_sel = 0;
+}
+
+void app_ask_quit(struct app *a)
+{
+    if (probe_view_running(a) || a->screen == SCR_RESULTS || a->screen == SCR_PROBE || a->res) a->confirm_quit = 1;
+    else a->quit = 1;
+}
+
 /* --- help ---------------------------------------------------------------------------------- */
 
 static const char *const help_keys[] = {
@@ -242,7 +254,7 @@ static const char *const help_keys[] = {
     "Enter, l         choose, forward    Esc, Backspace, Left back",
     "Tab, Shift-Tab   next, previous tab / search: n, N the next, previous match",
     "Space            tick a choice      mouse: the wheel scrolls, a click selects",
-    "?                this help          q    quit (asks while a probe runs)",
+    "?                this help          q    quit (asks on results and probes)",
 };
 
 /* The screens: each one's draw and key functions and what its help adds. */
@@ -260,7 +272,7 @@ static const struct screen {
                  "Wizard: the side panel reranks as you move. Where a question takes a number, type it (K, M, B, T: "
                  "70B). Text prompts edit as readline does (Ctrl-A/E/U/W/K, arrows); Tab completes paths, ~ is home."},
     [SCR_RESULTS] = {results_draw, results_key,
-                 "Results: 1-6 pick a tab; e exports the JSON report, h the HTML report; Space ticks a pitfall."},
+                 "Results: 1-6 pick a tab; e exports the JSON report, h the HTML report; Space ticks a pitfall; H goes home."},
     [SCR_PROBE] = {probe_view_draw, probe_view_key,
                  "Probe: Esc cancels within a second, keeping what finished; b picks the run compared with; h writes "
                  "the HTML page; a opens the advisor."},
@@ -325,7 +337,8 @@ static void draw(struct app *a)
         int w = 50, y = LINES / 2 - 2, x = (COLS - w) / 2;
         for (int r = 0; r < 4; r++) mvhline(y + r, x, ' ', w);
         crt_box(y, x, 4, w);
-        ui_text(y + 1, x + 2, w - 4, "A probe is running. Quit anyway? (y/n)", A_BOLD);
+        ui_text(y + 1, x + 2, w - 4, probe_view_running(a) ? "A probe is running. Quit anyway? (y/n)" : "Quit fwadvisor? (y/n)",
+                A_BOLD);
     }
     if (a->prompt.open && !a->help && !a->confirm_quit) draw_prompt(a); /* last: it places the cursor */
     refresh();
@@ -376,8 +389,7 @@ static void key(struct app *a, int ch)
         return;
     }
     if (ch == 'q' || ch == 'Q') {
-        if (probe_view_running(a)) a->confirm_quit = 1;
-        else a->quit = 1;
+        app_ask_quit(a);
         return;
     }
     if (a->too_small) return;

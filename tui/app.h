@@ -137,6 +137,11 @@ void ui_searchable(struct app *a, struct viewport *v);
 void ui_begin_input(struct app *a, const char *title, const char *initial, int paths,
                     void (*done)(struct app *, const char *));
 void ui_message(struct app *a, int bad, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* To the home menu, its cursor on the first item (a habit of Down-Down-Enter never lands on Quit). */
+void app_home(struct app *a);
+/* Quit, asking first (y/n) while a probe runs, on the results and probe screens, and wherever
+ * results are held that leaving would lose. */
+void app_ask_quit(struct app *a);
 /* The rows panes get: from `top` to the message line. */
 int ui_content_rows(int top);
 

@@ -94,7 +94,8 @@ void home_key(struct app *a, int ch)
             ui_begin_input(a, "Answers file (fwadvisor.answers/1 JSON; data/sample-answers.json is one)", "", 1,
                            home_load_answers);
             break;
-        default: a->quit = 1;
+        default: /* Quit: asked first where results would be lost */
+            app_ask_quit(a);
         }
         break;
     }
@@ -135,6 +136,6 @@ void presets_key(struct app *a, int ch)
         answers_to_results(a, text, strlen(text), preset_name((size_t)i, name, sizeof name));
         break;
     }
-    case 27: case KEY_BACKSPACE: case 127: case 8: case KEY_LEFT: case 'h': a->screen = SCR_HOME; break;
+    case 27: case KEY_BACKSPACE: case 127: case 8: case KEY_LEFT: case 'h': app_home(a); break;
     }
 }

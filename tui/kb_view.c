@@ -237,7 +237,7 @@ void kb_view_key(struct app *a, int ch)
     case '\n': case '\r': case KEY_ENTER: case KEY_RIGHT: case 'l': a->kb_focus = 1; break;
     case 27: case KEY_BACKSPACE: case 127: case 8: case KEY_LEFT: case 'h':
         if (a->kb_focus) a->kb_focus = 0;
-        else a->screen = SCR_HOME;
+        else app_home(a);
         break;
     }
 }

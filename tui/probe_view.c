@@ -433,7 +433,7 @@ void probe_view_key(struct app *a, int ch)
     }
     if (p->shown && vp_key(&p->vp, &p->pane, ch)) return;
     switch (ch) {
-    case 27: case KEY_BACKSPACE: case 127: case 8: case KEY_LEFT: a->screen = SCR_HOME; break;
+    case 27: case KEY_BACKSPACE: case 127: case 8: case KEY_LEFT: app_home(a); break;
     case 'h':
         if (a->probe.shown) ui_begin_input(a, "Write the probe run as an HTML page to", "./fwadvisor-probe.html", 1, html_done);
         break;

@@ -359,5 +359,6 @@ void results_key(struct app *a, int ch)
         if (a->tab == TAB_WHY) a->tab = TAB_RANKING;
         else a->screen = SCR_WIZARD;
         break;
+    case 'H': app_home(a); break;
     }
 }

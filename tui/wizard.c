@@ -742,7 +742,7 @@ static void go_back(struct app *a)
     int q = a->q - 1;
     while (q >= 0 && !wizard_asked(a, q)) q--;
     if (q < 0) {
-        a->screen = SCR_HOME;
+        app_home(a);
         return;
     }
     a->q = q;
