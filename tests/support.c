@@ -5,6 +5,7 @@
 #include "tui/app.h"
 
 #include <cjson/cJSON.h>
+#include <sqlite3.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -271,6 +272,44 @@ int ts_advisor_recommend(struct ts_advisor *t, const char *json, char *err, size
     answers_init(&a);
     if (answers_parse_json(&a, json, strlen(json), "answers", err, errsz) != 0) return -1;
     return adv_recommend(t->akb, &a, NULL, t->res, err, errsz);
+}
+
+int ts_advisor_recommend_sets(struct ts_advisor *t, const char *sets, char *err, size_t errsz)
+{
+    struct answers a;
+    if (ts_answers_sets(&a, sets, err, errsz) != 0) return -1;
+    return adv_recommend(t->akb, &a, NULL, t->res, err, errsz);
+}
+
+static sqlite3_stmt *kb_statement(struct kb *k, const char *sql, const char *arg)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(kb_db(k), sql, -1, &st, NULL) != SQLITE_OK) {
+        fprintf(stderr, "%s: %s\n", sql, sqlite3_errmsg(kb_db(k)));
+        return NULL;
+    }
+    if (arg) sqlite3_bind_text(st, 1, arg, -1, SQLITE_STATIC);
+    return st;
+}
+
+const char *ts_kb_text(struct kb *k, const char *sql, const char *arg, char *out, size_t n)
+{
+    sqlite3_stmt *st = kb_statement(k, sql, arg);
+    if (!st) return NULL;
+    out[0] = '\0';
+    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
+        snprintf(out, n, "%s", (const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    return out;
+}
+
+double ts_kb_number(struct kb *k, const char *sql, const char *arg)
+{
+    sqlite3_stmt *st = kb_statement(k, sql, arg);
+    if (!st) return -1;
+    double v = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_double(st, 0) : -1;
+    sqlite3_finalize(st);
+    return v;
 }
 
 int ts_wizard_open(struct ts_wizard *t, const struct answers *loaded, char *err, size_t errsz)

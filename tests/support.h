@@ -72,6 +72,13 @@ void ts_advisor_close(struct ts_advisor *t);
 /* adv_recommend on answers given as a JSON document: its status, or -1 when the document does not
  * parse (err says why). */
 int ts_advisor_recommend(struct ts_advisor *t, const char *json, char *err, size_t errsz);
+/* The same on answers given as "key=value key=value" (ts_answers_sets). */
+int ts_advisor_recommend_sets(struct ts_advisor *t, const char *sets, char *err, size_t errsz);
+/* The first column of the first row of sql with ?1 bound to arg (NULL: none): as text copied
+ * into out ("" when there is no row or it is NULL; NULL when sql does not prepare, with the
+ * reason on stderr), or as a number (-1 when there is no row or sql does not prepare). */
+const char *ts_kb_text(struct kb *k, const char *sql, const char *arg, char *out, size_t n);
+double ts_kb_number(struct kb *k, const char *sql, const char *arg);
 
 /* The advisor's fixture with the interface's state on it and the wizard started on loaded
  * answers (NULL: none), for tests of the wizard's choices without a terminal. */

@@ -137,7 +137,7 @@ INSERT INTO sources (id, title, url, published, note) VALUES
  ('tf-ps', 'TensorFlow API: tf.distribute.experimental.ParameterServerStrategy', 'https://www.tensorflow.org/api_docs/python/tf/distribute/experimental/ParameterServerStrategy', 'undated',
   'Variables live on parameter servers (partitioned by a variable_partitioner), workers read and update them; the TensorFlow route for very large embedding tables.'),
  ('vllm-install', 'vLLM documentation: installation (hardware platforms and plug-ins)', 'https://docs.vllm.ai/en/stable/getting_started/installation/', '2026',
-  'NVIDIA CUDA, AMD ROCm, Intel XPU, x86 and Arm CPUs in the main repository; Apple Silicon GPUs through vLLM-Metal; hardware plug-ins outside it: Google TPU (tpu-inference), Huawei Ascend (vllm-ascend), Intel Gaudi (vllm-gaudi), MetaX, Rebellions, IBM Spyre and Cambricon. Earlier releases (0.9) listed AWS Neuron in-tree; its current plug-in was not confirmed. Linux only (Windows through WSL). Rechecked 2026-12-02 against the installation README.'),
+  'NVIDIA CUDA, AMD ROCm, Intel XPU, x86 and Arm CPUs in the main repository; Apple Silicon GPUs through vLLM-Metal; hardware plug-ins outside it: Google TPU (tpu-inference), Huawei Ascend (vllm-ascend), Intel Gaudi (vllm-gaudi), AWS Neuron (vllm-project/vllm-neuron, for Trainium2 and Trainium3), MetaX, Rebellions, IBM Spyre and Cambricon. Earlier releases (0.9) listed AWS Neuron in-tree. Linux only (Windows through WSL). Rechecked 2026-12-02 against the installation README.'),
  ('sglang-hw', 'SGLang documentation: hardware platforms', 'https://docs.sglang.io/docs/hardware-platforms/overview', '2026',
   'NVIDIA GPUs, AMD GPUs, Ascend NPUs, CPU servers, Jetson Orin, TPU and Intel XPU.'),
  ('tensorrt-llm-jetson', 'NVIDIA/TensorRT-LLM discussion 10054 and TensorRT Edge-LLM documentation', 'https://github.com/NVIDIA/TensorRT-LLM/discussions/10054', '2026',
@@ -163,3 +163,32 @@ INSERT INTO sources (id, title, url, published, note) VALUES
   'Read 2026-12-02: 8 chips per host and 256-chip pods for both; per-host NICs 2 x 100 Gbps (v5e) and 4 x 200 Gbps (v6e); data center network bandwidth per pod 6.4 Tbps (v5e) and 25.6 Tbps (v6e).'),
  ('tpu-multislice', 'Google Cloud TPU documentation: Cloud TPU Multislice overview', 'https://docs.cloud.google.com/tpu/docs/multislice-introduction', 'undated',
   'Read 2026-12-02: Multislice trains one job on several TPU slices with standard data parallelism, every slice of the same accelerator type; chips within a slice talk over ICI, chips in different slices through their hosts over the data-center network (DCN); XLA overlaps the DCN communication with computation.');
+
+-- Facts corrected and seed claims superseded in the 2026 refresh --------------------------------
+-- Each read on 2026-12-02 (the day in its note); `published` is the source's own date.
+
+INSERT INTO sources (id, title, url, published, note) VALUES
+ ('ms-gpu-install', 'MindSpore documentation: Installing MindSpore in GPU by pip (install/mindspore_gpu_install_pip_en.md, master)',
+  'https://github.com/mindspore-ai/docs/blob/master/install/mindspore_gpu_install_pip_en.md', '2025-06-27',
+  'The official install guide still lists the GPU platform for the 2.6.0 release: Linux x86_64 (Ubuntu 18.04 as the example), CUDA 11.1 or 11.6 (11.6 recommended) with cuDNN 8.0 or 8.5, Python 3.9-3.11, the unified wheel, device_target="GPU"; no Windows GPU guide on master. Supersedes the blog''s claim (fw-mindspore-gpu) that releases after 2.3 left the GPU back-end out. Read 2026-12-02.'),
+ ('jax-0.6-tree-map', 'JAX change log: jax 0.6.0 removes jax.tree_map (deprecated since 0.4.26)',
+  'https://docs.jax.dev/en/latest/changelog.html', '2025-04',
+  'jax.tree_map was deprecated in JAX 0.4.26 in favour of jax.tree.map (added in 0.4.25) or jax.tree_util.tree_map; from 0.6.0 the old name raises "AttributeError: jax.tree_map was removed in JAX v0.6.0". Supersedes seed 000''s JAX example. Read 2026-12-02.'),
+ ('fairscale-1133', 'facebookresearch/fairscale issue 1133: FairScale''s FSDP is no longer being actively developed',
+  'https://github.com/facebookresearch/fairscale/issues/1133', '2023-08-31',
+  'A PyTorch FSDP maintainer answers that FairScale''s FSDP is no longer actively developed and points to PyTorch''s own FSDP, into which it was upstreamed in 2021 (pytorch/pytorch PR 63881); FSDP2 is PyTorch''s current form. Supersedes seed 002''s "FairScale or FSDP". Read 2026-12-02.'),
+ ('torch-compile-troubleshooting', 'PyTorch documentation: torch.compile troubleshooting (compile time and recompilation)',
+  'https://docs.pytorch.org/docs/stable/torch.compiler_troubleshooting.html', 'undated',
+  'The first call of a compiled function compiles it, and an input whose shape, dtype or other guarded property changes triggers a recompilation (TORCH_LOGS="recompiles" says why); compile time grows with the model. Read 2026-12-02.'),
+ ('tf-2.16-keras3', 'TensorFlow 2.16.1 release notes: Keras 3 becomes the default tf.keras',
+  'https://github.com/tensorflow/tensorflow/releases/tag/v2.16.1', '2024-03',
+  'From TensorFlow 2.16, tf.keras is Keras 3; code written for Keras 2 installs tf-keras and sets TF_USE_LEGACY_KERAS=1. The second API break after TensorFlow 1 to 2 (tf.compat.v1). Read 2026-12-02.'),
+ ('tf-custom-gradient', 'TensorFlow API: tf.custom_gradient',
+  'https://www.tensorflow.org/api_docs/python/tf/custom_gradient', 'undated',
+  'A decorator that gives a function its own gradient: the function returns its result and a gradient function. Read 2026-12-02.'),
+ ('torch-autograd-extending', 'PyTorch documentation: Extending torch.autograd (a custom Function)',
+  'https://docs.pytorch.org/docs/stable/notes/extending.html', 'undated',
+  'Subclass torch.autograd.Function and write forward and backward as static methods to define a custom gradient. Read 2026-12-02.'),
+ ('keras-custom-train-step', 'Keras guides: customizing what happens in fit() (one guide per back-end)',
+  'https://keras.io/guides/custom_train_step_in_jax/', 'undated',
+  'Keras 3 customises the training step by overriding train_step in the back-end''s own terms (separate guides for JAX, TensorFlow and PyTorch), so low-level work leaves the backend-neutral API. Read 2026-12-02.');

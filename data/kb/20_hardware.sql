@@ -226,10 +226,10 @@ INSERT INTO hw_support (framework, hardware, level, since, fit, os_support, note
 
 -- MindSpore
 INSERT INTO hw_support (framework, hardware, level, since, fit, os_support, note, source, also, as_of) VALUES
- ('mindspore', 'nvidia', 'experimental', '', 3,
-  '{"windows": {"level": "none", "note": "GPU builds are Linux only", "source": "fw-mindspore-gpu"}}',
-  'Documentation still lists GPU, but releases after 2.3 no longer ship the GPU back-end (secondary source); GPU use needs development builds.',
-  'fw-mindspore-gpu', '', '2026-11-30'),
+ ('mindspore', 'nvidia', 'supported', '', 3,
+  '{"windows": {"level": "none", "note": "the install guide has GPU builds for Linux only", "source": "ms-gpu-install"}}',
+  'MindSpore''s own install guide lists the GPU platform (2.6.0: Linux x86_64, CUDA 11.1 or 11.6 with cuDNN 8, the unified wheel), so GPU is a supported target, superseding a blog''s report that releases after 2.3 left it out; CUDA 11 only, older than the CUDA 12 and 13 builds other frameworks ship, and Ascend stays its main platform.',
+  'ms-gpu-install', 'fw-mindspore-gpu', '2026-12-02'),
  ('mindspore', 'amd', 'none', '', 0, '{}',
   'No ROCm back-end.',
   'mindspore-2.5', '', '2026-11-30'),
