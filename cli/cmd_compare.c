@@ -3,6 +3,7 @@
 #include "cli/cli.h"
 #include "common/text.h"
 #include "common/units.h"
+#include "knowledge/report_html.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -186,8 +187,34 @@ static void print_text(const struct compare_table *t, const struct answers *a, i
     if (t->truncated) printf("\n(more rows than %d: the rest are left out)\n", COMPARE_MAX_ROWS);
 }
 
+/* The fwadvisor.compare/1 document on standard output (json) and as a page (html). */
+static int write_documents(const struct compare_table *t, int sweep, int json, const char *html)
+{
+    if (!json && !html) return EXIT_OK;
+    char now[32];
+    time_t tt = time(NULL);
+    struct tm tm;
+    gmtime_r(&tt, &tm);
+    strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    cJSON *doc = compare_json(t, sweep ? "sweep" : "compare", now);
+    if (!doc) {
+        cli_error("out of memory");
+        return EXIT_RUNTIME;
+    }
+    int rc = EXIT_OK;
+    if (html) {
+        struct html page = {0};
+        rc = adv_compare_html(doc, &page) ? (cli_error("out of memory"), EXIT_RUNTIME) : cli_write_html(html, &page);
+        html_free(&page);
+    }
+    if (rc == EXIT_OK && json) rc = cli_write_json(doc, NULL);
+    cJSON_Delete(doc);
+    return rc;
+}
+
 int cli_compare_print(const struct adv_kb *akb, const struct answers *answers, const struct adv_hw *hw,
-                      const struct compare_prices *prices, const char *const *sweeps, int nsweeps, int json, int bold)
+                      const struct compare_prices *prices, const char *const *sweeps, int nsweeps, int json, const char *html,
+                      int bold)
 {
     char err[1024];
     struct compare_table *t = calloc(1, sizeof *t);
@@ -211,17 +238,9 @@ int cli_compare_print(const struct adv_kb *akb, const struct answers *answers, c
     if (status != KB_OK) {
         cli_error("%s", err);
         rc = cli_exit_from_kb(status);
-    } else if (json) {
-        char now[32];
-        time_t tt = time(NULL);
-        struct tm tm;
-        gmtime_r(&tt, &tm);
-        strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", &tm);
-        cJSON *doc = compare_json(t, nsweeps ? "sweep" : "compare", now);
-        rc = doc ? cli_write_json(doc, NULL) : (cli_error("out of memory"), EXIT_RUNTIME);
-        cJSON_Delete(doc);
     } else {
-        print_text(t, answers, nsweeps > 0, bold);
+        rc = write_documents(t, nsweeps > 0, json, html);
+        if (rc == EXIT_OK && !json && !(html && strcmp(html, "-") == 0)) print_text(t, answers, nsweeps > 0, bold);
     }
     free(t);
     return rc;

@@ -366,8 +366,10 @@ static int parse_options(struct globals *g, int argc, char **argv, struct rec_op
     if (o->answers_file && o->preset) return cli_usage_error("recommend", "give either --answers or --preset, not both");
     o->html_stdout = o->html && strcmp(o->html, "-") == 0;
     if (o->compare && o->nsweeps) return cli_usage_error("recommend", "give either --compare-hardware or --sweep, not both");
-    if ((o->compare || o->nsweeps) && (o->html || o->output || o->emit))
-        return cli_usage_error("recommend", "--compare-hardware and --sweep print their table (--json for JSON) alone");
+    if ((o->compare || o->nsweeps) && (o->output || o->emit))
+        return cli_usage_error("recommend", "--compare-hardware and --sweep print their table (--json, --html FILE) alone");
+    if (o->prices && !o->compare && !o->nsweeps)
+        return cli_usage_error("recommend", "--prices applies to --compare-hardware and --sweep");
     return cli_options_refuse(&cli_recommend_command, o->given, o->list ? RM_LIST : RM_RECOMMEND);
 }
 
@@ -518,7 +520,7 @@ int cmd_recommend(struct globals *g, int argc, char **argv)
         struct compare_prices *prices = calloc(1, sizeof *prices);
         rc = prices ? cli_compare_prices(k, akb, o.prices, prices) : (cli_error("out of memory"), EXIT_RUNTIME);
         kb_close(k);
-        if (rc == EXIT_OK) rc = cli_compare_print(akb, &answers, &hw, prices, o.sweeps, o.nsweeps, o.json, g->color);
+        if (rc == EXIT_OK) rc = cli_compare_print(akb, &answers, &hw, prices, o.sweeps, o.nsweeps, o.json, o.html, g->color);
         free(prices);
         adv_kb_free(akb);
         return rc;

@@ -496,10 +496,12 @@ int compare_sweep_run(const struct adv_kb *akb, const struct answers *answers, c
 
 /* --- JSON ---------------------------------------------------------------------------------------- */
 
-static void add_num(cJSON *o, const char *name, double v)
+/* A figure rounded as the report rounds its own (to `scale`: 1000 three decimals, 100 cents), so
+ * the two print the same numbers; null when the plan has none. */
+static void add_num(cJSON *o, const char *name, double v, double scale)
 {
     if (isnan(v)) cJSON_AddNullToObject(o, name);
-    else cJSON_AddNumberToObject(o, name, v);
+    else cJSON_AddNumberToObject(o, name, round(v * scale) / scale);
 }
 
 static void add_str(cJSON *o, const char *name, const char *v)
@@ -542,14 +544,14 @@ static cJSON *row_json(const struct compare_row *row)
     cJSON_AddNumberToObject(layout, "dp", row->serve ? 1 : row->layout.dp);
     cJSON_AddNumberToObject(layout, "ep", row->serve ? 1 : row->layout.ep);
     cJSON_AddBoolToObject(o, "fits", row->fits);
-    add_num(o, "memory_gb_per_device", row->memory_gb);
-    add_num(o, "usable_gb_per_device", row->usable_gb);
-    add_num(o, "hours", row->hours);
-    add_num(o, "device_hours", row->device_hours);
-    add_num(o, "cost", row->cost);
-    add_num(o, "mfu", row->mfu);
-    add_num(o, "decode_tokens_per_s", row->tokens_per_s);
-    add_num(o, "cost_per_hour", row->cost_per_hour);
+    add_num(o, "memory_gb_per_device", row->memory_gb, 1000);
+    add_num(o, "usable_gb_per_device", row->usable_gb, 1000);
+    add_num(o, "hours", row->hours, 1000);
+    add_num(o, "device_hours", row->device_hours, 1000);
+    add_num(o, "cost", row->cost, 100);
+    add_num(o, "mfu", row->mfu, 10000);
+    add_num(o, "decode_tokens_per_s", row->tokens_per_s, 1000);
+    add_num(o, "cost_per_hour", row->cost_per_hour, 100);
     add_str(o, "framework", row->framework);
     add_str(o, "strategy", row->strategy);
     add_str(o, "precision", row->precision);
