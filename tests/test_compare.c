@@ -263,3 +263,31 @@ Test(compare, version_4_databases_gain_the_prices_table)
     sqlite3_finalize(st);
     kb_close(k);
 }
+
+/* kb import and export carry the prices table: a user's row in, its columns out, a price of an
+ * accelerator the catalog lacks refused. */
+Test(compare, kb_import_and_export_carry_prices)
+{
+    const char *doc = "{\"schema\": \"fwadvisor.kb/1\", \"prices\": [{\"accelerator\": \"mi300x\", \"provider\": \"acme\","
+                      " \"usd_per_device_hour\": 3.25, \"region\": \"us-east-1\", \"instance\": \"acme.8x\","
+                      " \"source\": \"hw-amd-mi300x\", \"as_of\": \"2026-12-02\"}]}";
+    struct kb_import_stats stats;
+    cr_assert_eq(kb_import(t.kb.kb, doc, strlen(doc), "p.json", &stats, err, sizeof err), KB_OK, "%s", err);
+    cr_expect_eq(stats.added, 1);
+    cr_assert_eq(compare_prices_from_kb(t.kb.kb, &prices, err, sizeof err), KB_OK, "%s", err);
+    cr_assert_eq(prices.count, 1);
+    cr_expect_str_eq(prices.rows[0].accelerator, "mi300x");
+    cr_expect_float_eq(prices.rows[0].usd, 3.25, 1e-12);
+    cJSON *out;
+    cr_assert_eq(kb_export(t.kb.kb, 1, &out, err, sizeof err), KB_OK, "%s", err);
+    const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(out, "prices"), 0);
+    cr_assert_not_null(row);
+    cr_expect_str_eq(cJSON_GetObjectItem(row, "provider")->valuestring, "acme");
+    cr_expect_float_eq(cJSON_GetObjectItem(row, "usd_per_device_hour")->valuedouble, 3.25, 1e-12);
+    cJSON_Delete(out);
+    const char *bad = "{\"schema\": \"fwadvisor.kb/1\", \"prices\": [{\"accelerator\": \"nope\", \"provider\": \"acme\","
+                      " \"usd_per_device_hour\": 2, \"region\": \"x\", \"instance\": \"y\", \"source\": \"hw-amd-mi300x\","
+                      " \"as_of\": \"2026-12-02\"}]}";
+    cr_expect_eq(kb_import(t.kb.kb, bad, strlen(bad), "bad.json", &stats, err, sizeof err), KB_ERR_INPUT);
+    cr_expect(strstr(err, "prices[0].accelerator: unknown id 'nope'"), "%s", err);
+}
