@@ -1,5 +1,6 @@
 /* fwadvisor recommend: answers -> ranked, explained recommendation with a plan. */
 #include "cli/cli.h"
+#include "cli/cmd_compare.h"
 #include "cli/options.h"
 #include "common/file.h"
 #include "common/text.h"
@@ -28,6 +29,8 @@ static const char recommend_head[] =
     "                           [--json] [-o FILE] [--html FILE] [--emit DIR]\n"
     "                           [--probe ID|latest|none]\n"
     "                           [--model NAME] [--model-config FILE]\n"
+    "                           [--compare-hardware | --sweep KEY=V1,V2,...]\n"
+    "                           [--prices FILE]\n"
     "       fwadvisor recommend --list-presets [--json]\n"
     "\n"
     "Ranks the frameworks for your answers (fwadvisor.answers/1), explains every\n"
@@ -302,8 +305,8 @@ static void iso_now(char *out, size_t n)
 
 struct rec_opts {
     const char *answers_file, *preset, *output, *html, *probe, *emit, *model, *model_config;
-    const char *sets[64];
-    int nsets, json, list, html_stdout;
+    const char *sets[64], *sweeps[2], *prices;
+    int nsets, nsweeps, compare, json, list, html_stdout;
     cli_given given;
 };
 
@@ -311,7 +314,8 @@ struct rec_opts {
 enum { RM_RECOMMEND = 1, RM_LIST = 2 };
 static const char *const recommend_modes[] = {"a recommendation", "--list-presets"};
 
-enum { R_ANSWERS, R_PRESET, R_SET, R_JSON, R_OUTPUT, R_HTML, R_PROBE, R_EMIT, R_LIST, R_MODEL, R_MODEL_CONFIG, R_COUNT };
+enum { R_ANSWERS, R_PRESET, R_SET, R_JSON, R_OUTPUT, R_HTML, R_PROBE, R_EMIT, R_LIST, R_MODEL, R_MODEL_CONFIG, R_COMPARE,
+       R_SWEEP, R_PRICES, R_COUNT };
 #define F(member) offsetof(struct rec_opts, member)
 static const struct cli_option recommend_options[R_COUNT] = {
     [R_ANSWERS] = {"answers", 'a', CLI_TEXT, 0, 0, F(answers_file), 0, NULL, NULL, RM_RECOMMEND, NULL, "FILE",
@@ -339,6 +343,12 @@ static const struct cli_option recommend_options[R_COUNT] = {
                  "the shape of a shipped open model (the answer key model):\nllama-3.1-8b, llama-3.1-70b, mixtral-8x7b, ..."},
     [R_MODEL_CONFIG] = {"model-config", 0, CLI_TEXT, 0, 0, F(model_config), 0, NULL, NULL, RM_RECOMMEND, NULL, "FILE",
                         "the model's shape from its Hugging Face config.json;\nanswers given explicitly win over it"},
+    [R_COMPARE] = {"compare-hardware", 0, CLI_FLAG, 0, 0, F(compare), 0, NULL, NULL, RM_RECOMMEND, NULL, NULL,
+                   "the job on every catalog accelerator that can run it:\nthe fewest devices that fit, x2, x4; time, cost"},
+    [R_SWEEP] = {"sweep", 0, CLI_LIST, 0, 2, F(sweeps), F(nsweeps), NULL, NULL, RM_RECOMMEND, NULL, "KEY=V1,V2,...",
+                 "the plan's figures for each value of a key (one or two:\n--sweep devices=8,16,32)"},
+    [R_PRICES] = {"prices", 0, CLI_TEXT, 0, 0, F(prices), 0, NULL, NULL, RM_RECOMMEND, NULL, "FILE",
+                  "prices per device-hour for the comparison and sweeps:\nCSV accelerator,provider,price or JSON"},
 };
 #undef F
 
@@ -355,6 +365,11 @@ static int parse_options(struct globals *g, int argc, char **argv, struct rec_op
     if (optind < argc) return cli_usage_error("recommend", "unexpected argument '%s'", argv[optind]);
     if (o->answers_file && o->preset) return cli_usage_error("recommend", "give either --answers or --preset, not both");
     o->html_stdout = o->html && strcmp(o->html, "-") == 0;
+    if (o->compare && o->nsweeps) return cli_usage_error("recommend", "give either --compare-hardware or --sweep, not both");
+    if ((o->compare || o->nsweeps) && (o->output || o->emit))
+        return cli_usage_error("recommend", "--compare-hardware and --sweep print their table (--json, --html FILE) alone");
+    if (o->prices && !o->compare && !o->nsweeps)
+        return cli_usage_error("recommend", "--prices applies to --compare-hardware and --sweep");
     return cli_options_refuse(&cli_recommend_command, o->given, o->list ? RM_LIST : RM_RECOMMEND);
 }
 
@@ -501,6 +516,15 @@ int cmd_recommend(struct globals *g, int argc, char **argv)
     int status = adv_kb_load(k, &akb, err, sizeof err);
     struct adv_hw hw;
     if (status == KB_OK) status = probe_advisor_hardware(k, o.probe, &answers, 0, &hw, err, sizeof err);
+    if (status == KB_OK && (o.compare || o.nsweeps)) {
+        struct compare_prices *prices = calloc(1, sizeof *prices);
+        rc = prices ? cli_compare_prices(k, akb, o.prices, prices) : (cli_error("out of memory"), EXIT_RUNTIME);
+        kb_close(k);
+        if (rc == EXIT_OK) rc = cli_compare_print(akb, &answers, &hw, prices, o.sweeps, o.nsweeps, o.json, o.html, g->color);
+        free(prices);
+        adv_kb_free(akb);
+        return rc;
+    }
     kb_close(k);
     struct adv_result *r = status == KB_OK ? calloc(1, sizeof *r) : NULL;
     if (status == KB_OK && !r) status = KB_ERR_RUNTIME, snprintf(err, sizeof err, "out of memory");

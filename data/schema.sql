@@ -1,8 +1,9 @@
--- fwadvisor knowledge base, schema version 4 (PRAGMA user_version = 4, set by the program).
+-- fwadvisor knowledge base, schema version 5 (PRAGMA user_version = 5, set by the program).
 -- Version 2 added probe_runs; version 3 added the hardware columns (hw_support.fit and os_support,
 -- strategy_frameworks.hardware, runtimes.hardware and kinds, runtime_frameworks.path,
 -- strategies.kinds and tensor_parallel), `also` (further sources of a fact) and the accelerators'
--- TF32/FP8 peaks and interconnect; version 4 the accelerator vendors trainium and gaudi.
+-- TF32/FP8 peaks and interconnect; version 4 the accelerator vendors trainium and gaudi; version 5
+-- the on-demand prices per device-hour (prices).
 -- knowledge/kb.c upgrades older files in place.
 --
 -- Every fact row carries `source` (a row of `sources`) and `as_of` (YYYY-MM-DD: the day the fact
@@ -181,6 +182,21 @@ CREATE TABLE accelerators (
   source             TEXT NOT NULL REFERENCES sources (id) DEFERRABLE INITIALLY DEFERRED,
   as_of              TEXT NOT NULL,
   origin             TEXT NOT NULL DEFAULT 'builtin' CHECK (origin IN ('builtin', 'user'))
+);
+
+-- On-demand list prices: what one device of an accelerator costs per hour at a provider, in US
+-- dollars (the provider's price for an instance divided by the devices it holds), with the region
+-- and instance type it was read for. Without a row no cost is planned from the catalog.
+CREATE TABLE prices (
+  accelerator         TEXT NOT NULL REFERENCES accelerators (id) DEFERRABLE INITIALLY DEFERRED,
+  provider            TEXT NOT NULL,
+  usd_per_device_hour REAL NOT NULL CHECK (usd_per_device_hour > 0),
+  region              TEXT NOT NULL,
+  instance            TEXT NOT NULL,
+  source              TEXT NOT NULL REFERENCES sources (id) DEFERRABLE INITIALLY DEFERRED,
+  as_of               TEXT NOT NULL,
+  origin              TEXT NOT NULL DEFAULT 'builtin' CHECK (origin IN ('builtin', 'user')),
+  PRIMARY KEY (accelerator, provider)
 );
 
 -- Advice as data: the seed articles' decision tree, Q&A, rules of thumb, criterion weights and

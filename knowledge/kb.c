@@ -550,6 +550,32 @@ static int migrate_accelerator_vendors(kb *k)
     return rc;
 }
 
+#define PRICES_TABLE                                                                                              \
+    "CREATE TABLE prices (accelerator TEXT NOT NULL REFERENCES accelerators (id) DEFERRABLE INITIALLY DEFERRED,"  \
+    " provider TEXT NOT NULL, usd_per_device_hour REAL NOT NULL CHECK (usd_per_device_hour > 0),"                 \
+    " region TEXT NOT NULL, instance TEXT NOT NULL,"                                                              \
+    " source TEXT NOT NULL REFERENCES sources (id) DEFERRABLE INITIALLY DEFERRED, as_of TEXT NOT NULL,"           \
+    " origin TEXT NOT NULL DEFAULT 'builtin' CHECK (origin IN ('builtin', 'user')),"                             \
+    " PRIMARY KEY (accelerator, provider))"
+
+/* 4 -> 5: the prices table. A file that has one already (an older upgrade's rebuild of the
+ * accelerators may have pointed its reference elsewhere) gets it rebuilt, its rows kept. */
+static int migrate_prices(kb *k)
+{
+    char have[16] = "";
+    int rc = read_text(k->db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'prices'", have,
+                       sizeof have);
+    if (rc != SQLITE_OK) return rc;
+    if (strcmp(have, "0") == 0) rc = kb_exec(k->db, PRICES_TABLE);
+    else {
+        rc = kb_exec(k->db, "ALTER TABLE prices RENAME TO prices_v4");
+        if (rc == SQLITE_OK) rc = kb_exec(k->db, PRICES_TABLE);
+        if (rc == SQLITE_OK) rc = kb_exec(k->db, "INSERT INTO prices SELECT * FROM prices_v4; DROP TABLE prices_v4");
+    }
+    if (rc == SQLITE_OK) rc = kb_exec(k->db, "DELETE FROM meta WHERE key = 'builtin_hash'");
+    return rc;
+}
+
 /* Schema upgrades: migrations[v] takes a database from version v to v + 1 (version 0 is an
  * empty file, which is created, not upgraded). Keep each in step with data/schema.sql. */
 static const struct {
@@ -567,6 +593,8 @@ static const struct {
     {NULL, migrate_hardware_columns},
     /* 3 -> 4: Trainium and Gaudi as accelerator vendors of their own */
     {NULL, migrate_accelerator_vendors},
+    /* 4 -> 5: on-demand prices per device-hour; the built-in rows arrive with the refresh */
+    {NULL, migrate_prices},
 };
 
 static int migrate(kb *k, long long from, char *err, size_t errsz)

@@ -10,7 +10,7 @@
 #include <sqlite3.h>
 #include <cjson/cJSON.h>
 
-#define KB_SCHEMA_VERSION 4
+#define KB_SCHEMA_VERSION 5
 #define KB_APPLICATION_ID 0x66776164 /* "fwad" in the database header */
 #define KB_EXPORT_SCHEMA "fwadvisor.kb/1"
 #define KB_DEFAULT_BUSY_MS 5000

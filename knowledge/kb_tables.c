@@ -89,6 +89,10 @@ static const struct kb_column accelerators_cols[] = {
     TEXT_OPT("interconnect"), TEXT_OPT("compute_capability"), TEXT("match"),
     {"planner_default", KB_INT, KB_OPTIONAL | KB_MIN | KB_MAX, NULL, NULL, 0, 1, NULL}, SOURCE, AS_OF,
 };
+static const struct kb_column prices_cols[] = {
+    KEYREF("accelerator", "accelerators"), {"provider", KB_TEXT, KB_PK | KB_NONEMPTY | KB_IDENT, NULL, NULL, 0, 0, NULL},
+    REAL_POS("usd_per_device_hour"), TEXT("region"), TEXT("instance"), SOURCE, AS_OF,
+};
 static const struct kb_column rules_cols[] = {
     ID, ENUM("kind", rule_kinds), {"title", KB_TEXT, 0, NULL, NULL, 0, 0, NULL}, TEXT("text"),
     {"condition", KB_JSON, 0, NULL, NULL, 0, 0, NULL},
@@ -111,6 +115,7 @@ const struct kb_table kb_tables[] = {
     TABLE(runtimes, "runtime", 0),
     TABLE(runtime_frameworks, NULL, 0),
     TABLE(accelerators, "accelerator", 0),
+    TABLE(prices, NULL, 0),
     TABLE(rules, "rule", 0),
 };
 const int kb_table_count = (int)(sizeof kb_tables / sizeof kb_tables[0]);

@@ -591,3 +591,129 @@ int adv_report_html(const cJSON *report, struct html *h)
                 "(fwadvisor recommend --json gives the same document).");
     return h->failed ? -1 : 0;
 }
+
+/* --- the hardware comparison and the sweep (fwadvisor.compare/1) -------------------------------- */
+
+/* A row's name in a chart: "h100-sxm x 8", or a sweep's values. */
+static void variant_label(const cJSON *row, char *out, size_t n)
+{
+    const char *values = json_str(row, "values");
+    if (*values) snprintf(out, n, "%s", values);
+    else snprintf(out, n, "%s x %g", json_str(row, "accelerator"), json_num(row, "devices"));
+}
+
+/* One bar a row that runs and has the figure: `member` of each row, drawn times scale. */
+static void variant_chart(struct html *h, const cJSON *rows, const char *member, double scale, const char *title,
+                          const char *axis, const char *id)
+{
+    int n = cJSON_GetArraySize(rows), k = 0;
+    struct html_bar *bars = calloc((size_t)(n > 0 ? n : 1), sizeof *bars);
+    char (*labels)[200] = calloc((size_t)(n > 0 ? n : 1), sizeof *labels), (*ptr)[64] = calloc((size_t)(n > 0 ? n : 1), sizeof *ptr);
+    if (!bars || !labels || !ptr) {
+        free(bars), free(labels), free(ptr);
+        h->failed = 1;
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        const cJSON *row = cJSON_GetArrayItem(rows, i);
+        double v = json_num(row, member);
+        if (!cJSON_IsTrue(get(row, "runs")) || isnan(v)) continue;
+        variant_label(row, labels[k], sizeof labels[k]);
+        snprintf(ptr[k], sizeof ptr[k], "/rows/%d/%s", i, member);
+        bars[k] = (struct html_bar){labels[k], v * scale, NAN, NAN, NAN, NULL, ptr[k], scale, k == 0 ? 0 : 4};
+        k++;
+    }
+    if (k) {
+        struct html_chart c = {title, axis, 0, 0, 0, 0, id};
+        html_bar_chart(h, &c, bars, k, NULL, 0);
+    } else {
+        html_raw(h, "<p>");
+        html_textf(h, "%s: no row has the figure.", title);
+        html_raw(h, "</p>\n");
+    }
+    free(bars), free(labels), free(ptr);
+}
+
+static void variant_table(struct html *h, const cJSON *rows, int serve)
+{
+    html_raw(h, serve ? "<table><thead><tr><th>variant</th><th class=\"n\">devices</th><th>layout</th><th class=\"n\">GB a device</th>"
+                        "<th class=\"n\">decode tokens/s</th><th class=\"n\">cost an hour</th><th>price</th></tr></thead><tbody>"
+                      : "<table><thead><tr><th>variant</th><th class=\"n\">devices</th><th>layout</th><th class=\"n\">GB a device</th>"
+                        "<th class=\"n\">hours</th><th class=\"n\">device-hours</th><th class=\"n\">cost</th><th class=\"n\">MFU</th>"
+                        "<th>price</th></tr></thead><tbody>");
+    const cJSON *row;
+    cJSON_ArrayForEach(row, rows) {
+        if (!cJSON_IsTrue(get(row, "runs"))) continue;
+        char label[200], a[32], b[32], c[32], d[32], layout[96];
+        const cJSON *l = get(row, "layout"), *price = get(row, "price");
+        variant_label(row, label, sizeof label);
+        snprintf(layout, sizeof layout, "tp %g, pp %g, dp %g, ep %g", json_num(l, "tp"), json_num(l, "pp"), json_num(l, "dp"),
+                 json_num(l, "ep"));
+        html_raw(h, "<tr>");
+        html_elem(h, "td", label);
+        html_rawf(h, "<td class=\"n\">%s</td>", fmt(json_num(row, "devices"), a, sizeof a));
+        html_elem(h, "td", layout);
+        html_rawf(h, "<td class=\"n\">%s / %s</td>", fmt(json_num(row, "memory_gb_per_device"), a, sizeof a),
+                  fmt(json_num(row, "usable_gb_per_device"), b, sizeof b));
+        if (serve)
+            html_rawf(h, "<td class=\"n\">%s</td><td class=\"n\">%s</td>", fmt(json_num(row, "decode_tokens_per_s"), a, sizeof a),
+                      fmt(json_num(row, "cost_per_hour"), b, sizeof b));
+        else
+            html_rawf(h, "<td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td>",
+                      fmt(json_num(row, "hours"), a, sizeof a), fmt(json_num(row, "device_hours"), b, sizeof b),
+                      fmt(json_num(row, "cost"), c, sizeof c), fmt(json_num(row, "mfu"), d, sizeof d));
+        if (cJSON_IsObject(price)) {
+            html_raw(h, "<td>");
+            html_textf(h, "%s a device-hour (%s)", fmt(json_num(price, "usd_per_device_hour"), a, sizeof a), json_str(price, "from"));
+            html_raw(h, "</td>");
+        } else {
+            html_raw(h, "<td>no price: cost left out</td>");
+        }
+        html_raw(h, "</tr>\n");
+    }
+    html_raw(h, "</tbody></table>\n");
+}
+
+static void variant_refusals(struct html *h, const cJSON *rows)
+{
+    int any = 0;
+    const cJSON *row;
+    cJSON_ArrayForEach(row, rows) {
+        if (cJSON_IsTrue(get(row, "runs"))) continue;
+        char label[200];
+        variant_label(row, label, sizeof label);
+        html_raw(h, any++ ? "<li>" : "<h3>Cannot run the job</h3>\n<ul>\n<li>");
+        html_textf(h, "%s: %s", *json_str(row, "values") ? label : json_str(row, "accelerator"), json_str(row, "why"));
+        html_raw(h, "</li>\n");
+    }
+    if (any) html_raw(h, "</ul>\n");
+}
+
+int adv_compare_html(const cJSON *doc, struct html *h)
+{
+    int sweep = strcmp(json_str(doc, "kind"), "sweep") == 0, serve = strcmp(json_str(doc, "job"), "serve") == 0;
+    const cJSON *rows = get(doc, "rows");
+    const char *title = sweep ? "fwadvisor what-if sweep" : "fwadvisor hardware comparison";
+    html_begin(h, title);
+    html_raw(h, "<header><h1>");
+    html_text(h, title);
+    html_raw(h, "</h1><p class=\"meta\">");
+    html_textf(h, "Generated %s from the fwadvisor.compare/1 document; %s.", json_str(doc, "generated_at"),
+               sweep ? "rows in the values' order" : strcmp(json_str(doc, "sorted_by"), "cost") == 0 ? "sorted by cost" : "sorted by time");
+    html_raw(h, "</p></header>\n<main>\n");
+    html_raw(h, sweep ? "<section id=\"sweep\"><h2>What-if sweep</h2>\n" : "<section id=\"hardware-comparison\"><h2>Hardware comparison</h2>\n");
+    if (serve) {
+        variant_chart(h, rows, "decode_tokens_per_s", 1, "Decode throughput of each variant", "tokens a second", "variant-tokens");
+        variant_chart(h, rows, "cost_per_hour", 1, "Cost an hour of each variant", "cost an hour", "variant-cost");
+    } else {
+        variant_chart(h, rows, "hours", 1, "Wall time of each variant", "hours", "variant-hours");
+        variant_chart(h, rows, "cost", 1, "Cost of each variant (device-hours x price)", "cost", "variant-cost");
+        if (sweep) variant_chart(h, rows, "mfu", 100, "Model FLOPs utilisation of each variant", "MFU (%)", "variant-mfu");
+    }
+    variant_table(h, rows, serve);
+    variant_refusals(h, rows);
+    html_raw(h, "</section>\n</main>\n");
+    html_end(h, "Made by fwadvisor " FWADVISOR_VERSION ". Every figure on this page is the document's own "
+                "(the same command with --json gives it).");
+    return h->failed ? -1 : 0;
+}

@@ -12,4 +12,10 @@
  * memory; the caller frees h either way. */
 int adv_report_html(const cJSON *report, struct html *h);
 
+/* The page of a fwadvisor.compare/1 document (recommend --compare-hardware or --sweep with
+ * --html): a chart of each figure over the variants that run (time and cost; MFU for a sweep;
+ * decode throughput and cost an hour for serving), their table and the refusals. 0, or -1 when
+ * out of memory. */
+int adv_compare_html(const cJSON *doc, struct html *h);
+
 #endif

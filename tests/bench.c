@@ -3,6 +3,7 @@
  *   `fwadvisor kb list` on an existing database   < 20 ms median, as a whole process
  *   adv_rank with the knowledge base in memory    well under 1 ms (target: median < 0.1 ms)
  *   `fwadvisor recommend --json`, existing db     < 15 ms median, as a whole process
+ *   a 20-value `recommend --sweep`, in memory    < 100 ms median
  *   engine, side by side with cblas_sgemm and (where torch imports) PyTorch, same threads:
  *     (a) MLP 784-1024-1024-10, batch 256, Adam: >= 1.5x PyTorch's samples/s, >= 70% of (c)
  *     (b) Linear(100,10), batch 32, Adam: >= 50x faster per step than PyTorch eager
@@ -40,6 +41,7 @@
 #include "engine/engine.h"
 #include "engine/gpt.h"
 #include "knowledge/advisor.h"
+#include "knowledge/compare.h"
 #include "knowledge/kb.h"
 #include "knowledge/presets.h"
 #include "probes/cpu_cores.h"
@@ -691,6 +693,30 @@ int main(int argc, char **argv)
         }
         all_ok &= report("adv_rank, in memory (per keystroke)", summarize(rt, RANK_RUNS), 0.1, "median");
         all_ok &= report("adv_recommend (rank + strategy + plan), in memory", summarize(full, RANK_RUNS), 1, "median");
+        /* A 20-value sweep of a 7B pre-training's devices, in memory. */
+        {
+            enum { SWEEP_RUNS = 20 };
+            static double st[SWEEP_RUNS];
+            static struct compare_table table;
+            static const struct compare_prices none;
+            const char *spec[] = {"devices=8,16,24,32,40,48,56,64,72,80,88,96,104,112,120,128,136,144,152,160"};
+            struct answers a;
+            struct compare_sweep sweep;
+            answers_init(&a);
+            answers_set(&a, "model_kind=llm", err, sizeof err);
+            answers_set(&a, "model_params=7B", err, sizeof err);
+            answers_set(&a, "accelerator=h100-sxm", err, sizeof err);
+            if (compare_sweep_parse(spec, 1, &a, &sweep, err, sizeof err)) {
+                fprintf(stderr, "bench: %s\n", err);
+                return 1;
+            }
+            for (int i = 0; i < SWEEP_RUNS; i++) {
+                double t0 = now_ms();
+                compare_sweep_run(akb, &a, NULL, &none, &sweep, &table, err, sizeof err);
+                st[i] = now_ms() - t0;
+            }
+            all_ok &= report("a 20-value --sweep devices=..., in memory", summarize(st, SWEEP_RUNS), 100, "median");
+        }
         free(res);
         free(ranking);
         adv_kb_free(akb);

@@ -1,0 +1,7 @@
+-- On-demand list prices per device-hour (table prices): the provider's own public price page, the
+-- instance's hourly price divided by the devices it holds, the region it was read for, and the
+-- date read as as_of. A row is added only when that page has been read; an accelerator without
+-- a row gets no cost from the catalog (the plan says so), and the user's own figure comes from
+-- the answer price_per_device_hour, `recommend --prices FILE` or `kb import`.
+--
+-- No provider page could be read and checked for this release, so the table ships empty.
