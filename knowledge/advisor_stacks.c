@@ -1,7 +1,7 @@
 /* FP8 training needs a software stack, not only a device rate: the fp8_stack_<framework> facts
  * (60_rules.sql) say which framework has one on the planned device, and the fp8_stacks_known fact
  * marks the devices whose stacks the knowledge base lists completely (NVIDIA's of compute capability
- * 8.9 and newer). There, a framework with no stack (TensorFlow's own APIs, MLX, MindSpore) is
+ * 8.9 and newer, AMD Instinct MI300 and newer, Gaudi 3). There, a framework with no stack (TensorFlow's own APIs, MLX, MindSpore) is
  * refused naming precision and the device; elsewhere the device's FP8 rate alone decides (A100 and
  * TPU v5e have none: refused by resolve_precision). */
 #include "knowledge/advisor_kb.h"
@@ -19,7 +19,8 @@ int adv_check_fp8_stack(const struct adv_kb *akb, struct adv_result *r, int fw, 
     int stated = adv_fact(akb, a, fact, &stack, NULL);
     if (stated && stack > 0) {
         adv_assume(r, "FP8 training: %s has an FP8 training stack on %s (%s)", akb->fw[fw].name, akb->acc[r->accelerator].id,
-                   "rule fp8-stack-nvidia: Transformer Engine, torchao float8, Keras float8, PaddlePaddle FP8");
+                   "rules fp8-stack-nvidia, fp8-stack-amd, fp8-stack-gaudi: Transformer Engine, its ROCm and Gaudi ports, "
+                   "torchao float8, Keras float8, PaddlePaddle FP8");
         return KB_OK;
     }
     if (!adv_fact(akb, a, "fp8_stacks_known", &known, NULL) || known <= 0) return KB_OK;

@@ -440,3 +440,27 @@ INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, a
  ('s-tf-devops', 'score', 'Production with mature DevOps',
   'Seed 001: with mature DevOps support (成熟的 DevOps 支持: mature DevOps support) TensorFlow''s production deployment runs smoother than PyTorch''s, TF Serving, LiteRT and TF.js forming one family. The answers have no DevOps key; a production plan that ships a model and puts stability first stands for such a team.',
   '{"stage": "production", "priority": "stability", "not": {"deploy": "none"}}', '{"score": {"tensorflow": 2}}', 13, 'seed-001', '', '2026-12-02');
+
+-- FP8 training stacks beyond NVIDIA (read 2026-12-02) ---------------------------------------
+-- AMD: Transformer Engine on ROCm runs FP8 on MI300-class and newer (it asserts gfx94x or gfx95x:
+-- MI300X, MI325X, MI350X, MI355X) with PyTorch and JAX integrations. Gaudi 3: the Intel Gaudi
+-- Transformer Engine trains PyTorch modules in FP8 on the hpu device; Gaudi has no JAX back-end.
+-- TPU and Trainium FP8 training are not listed here: the catalog's FP8 rate stays their check.
+
+INSERT INTO sources (id, title, url, published, note) VALUES
+ ('te-rocm', 'ROCm/TransformerEngine: Transformer Engine on ROCm and AMDGPU (README)',
+  'https://github.com/ROCm/TransformerEngine', 'undated',
+  'Enables Transformer Engine on ROCm with FP8 precision on MI300 GPUs for training and inference, PyTorch and JAX extensions; FP8 autocast requires device arch gfx94x or gfx95x. Read 2026-12-02.'),
+ ('gaudi-fp8-te', 'Intel Gaudi documentation: FP8 Training with Intel Gaudi Transformer Engine',
+  'https://docs.habana.ai/en/latest/PyTorch/PyTorch_FP8_Training/index.html', 'undated',
+  'Intel Gaudi 2 and later train in FP8 through the Intel Gaudi Transformer Engine (habana_frameworks.torch.hpex.experimental.transformer_engine): PyTorch modules such as te.Linear under fp8_autocast with a DelayedScaling recipe on the hpu device. Read 2026-12-02.');
+
+INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, also, as_of) VALUES
+ ('fp8-stack-amd', 'rule_of_thumb', 'FP8 training stacks on AMD Instinct GPUs',
+  'On AMD Instinct MI300X, MI325X, MI350X and MI355X FP8 training runs through Transformer Engine on ROCm, with PyTorch (so fastai''s models too) and JAX integrations. TensorFlow, Keras, MLX, MindSpore and PaddlePaddle have no FP8 training stack listed there: train them in bf16.',
+  '{"precision": "fp8", "accelerator": ["mi300x", "mi325x", "mi350x", "mi355x"]}',
+  '{"facts": {"fp8_stacks_known": 1, "fp8_stack_pytorch": 1, "fp8_stack_jax": 1, "fp8_stack_fastai": 1}}', 31, 'te-rocm', '', '2026-12-02'),
+ ('fp8-stack-gaudi', 'rule_of_thumb', 'FP8 training stacks on Intel Gaudi 3',
+  'On Intel Gaudi 3 FP8 training runs through the Intel Gaudi Transformer Engine for PyTorch on the hpu device (fastai''s models too); Gaudi has no JAX or TensorFlow back-end, and no other framework has an FP8 training stack there: train in bf16.',
+  '{"precision": "fp8", "accelerator": "gaudi3"}',
+  '{"facts": {"fp8_stacks_known": 1, "fp8_stack_pytorch": 1, "fp8_stack_fastai": 1}}', 31, 'gaudi-fp8-te', '', '2026-12-02');
