@@ -50,6 +50,8 @@ Test(kb_tools2026, mi355x_fp8_with_tensorflow_is_refused)
     cr_expect_eq(plan_status(MI355X "team=tensorflow model_kind=recsys"), KB_ERR_INPUT);
     cr_expect(strstr(err, "keys 'precision' and 'accelerator': no FP8 training stack for TensorFlow on mi355x") != NULL,
               "%s", err);
+    /* The frameworks that have one there, from the same facts (fp8-stack-amd), not NVIDIA's list. */
+    cr_expect(strstr(err, "(AMD Instinct MI355X): it has one for fastai, JAX, PyTorch; use bf16") != NULL, "%s", err);
 }
 
 Test(kb_tools2026, gaudi3_fp8_with_pytorch_passes)
