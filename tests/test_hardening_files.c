@@ -615,7 +615,7 @@ Test(hardening_files, an_import_after_a_reset_never_lands_in_the_backup)
  * through a link to nothing is refused and creates nothing at the link's target. */
 Test(hardening_files, a_replaced_file_keeps_its_mode_and_a_dangling_link_is_refused)
 {
-    static const mode_t modes[] = {0600, 0640, 0644, 0755, 0400};
+    static const mode_t modes[] = {0600, 0640, 0644, 0664, 0620, 0755, 0400};
     struct file_chunk c = {"new\n", 4};
     char err[512];
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
