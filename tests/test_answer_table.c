@@ -307,6 +307,61 @@ Test(answer_table, a_contradiction_names_its_keys)
     }
 }
 
+/* Every operating system against every hardware kind: the pairs no machine has are refused,
+ * naming both keys, and every other pair passes. */
+Test(answer_table, every_os_and_hardware_pair_is_refused_or_allowed)
+{
+    static const char *const oses[] = {"linux", "windows", "macos"};
+    static const char *const hws[] = {"nvidia", "amd", "tpu", "apple", "intel", "ascend", "trainium", "gaudi", "cpu"};
+    /* 1 where the pair is refused: rows follow oses, columns hws */
+    static const int refused[3][9] = {
+        {0, 0, 0, 1, 0, 0, 0, 0, 0},
+        {0, 0, 1, 1, 0, 1, 1, 1, 0},
+        {1, 1, 1, 0, 1, 1, 1, 1, 0},
+    };
+    for (size_t o = 0; o < 3; o++)
+        for (size_t h = 0; h < 9; h++) {
+            char sets[64], err[512] = "";
+            snprintf(sets, sizeof sets, "os=%s hardware=%s", oses[o], hws[h]);
+            struct answers a;
+            cr_assert_eq(ts_answers_sets(&a, sets, err, sizeof err), 0, "%s", err);
+            answers_fill_defaults(&a);
+            ans_key_set want = refused[o][h] ? ANS_KEY_BIT(ANS_OS) | ANS_KEY_BIT(ANS_HARDWARE) : 0;
+            cr_expect_eq(answers_conflict(&a, err, sizeof err), want, "%s: %s", sets, err);
+            cr_expect_eq(answers_check_combination(&a, err, sizeof err), want ? -1 : 0, "%s", sets);
+        }
+}
+
+/* Each side of the count and needs rows: equal counts pass, one more is refused; LoRA's rank
+ * needs a LoRA fine-tune; epochs needs the data set's size. */
+Test(answer_table, count_and_needs_rows_on_each_side)
+{
+    static const struct {
+        const char *sets;
+        ans_key_set keys;
+    } cases[] = {
+        {"devices=8 nodes=8", 0},
+        {"devices=8 nodes=9", ANS_KEY_BIT(ANS_NODES) | ANS_KEY_BIT(ANS_DEVICES)},
+        {"active_params=1e9 model_params=1e9", 0},
+        {"active_params=1.5e9 model_params=1e9", ANS_KEY_BIT(ANS_ACTIVE_PARAMS) | ANS_KEY_BIT(ANS_MODEL_PARAMS)},
+        {"job=finetune finetune=lora lora_rank=8", 0},
+        {"job=finetune finetune=qlora lora_rank=8", 0},
+        {"job=finetune finetune=full lora_rank=8", ANS_KEY_BIT(ANS_LORA_RANK) | ANS_KEY_BIT(ANS_FINETUNE)},
+        {"job=finetune dataset_tokens=1e9 epochs=2", 0},
+        {"job=finetune epochs=2", ANS_KEY_BIT(ANS_EPOCHS) | ANS_KEY_BIT(ANS_DATASET_TOKENS)},
+        {"job=pretrain dataset_tokens=1e9", ANS_KEY_BIT(ANS_DATASET_TOKENS) | ANS_KEY_BIT(ANS_JOB)},
+        {"deploy=mobile deploy_hardware=apple", 0},
+        {"deploy=mobile deploy_hardware=nvidia", ANS_KEY_BIT(ANS_DEPLOY) | ANS_KEY_BIT(ANS_DEPLOY_HARDWARE)},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct answers a;
+        char err[512] = "";
+        cr_assert_eq(ts_answers_sets(&a, cases[i].sets, err, sizeof err), 0, "%s: %s", cases[i].sets, err);
+        answers_fill_defaults(&a);
+        cr_expect_eq(answers_conflict(&a, err, sizeof err), cases[i].keys, "%s: %s", cases[i].sets, err);
+    }
+}
+
 /* The refusal of uneven nodes, word for word: both keys, both numbers, why. */
 Test(answer_table, devices_uneven_over_nodes_is_refused_in_one_line)
 {

@@ -243,6 +243,54 @@ Test(hardening, the_filter_escapes_controls_bidi_and_broken_utf8)
     cr_expect_str_eq(out, "ab");
 }
 
+/* Each invalid UTF-8 form, and each edge of the hostile ranges on both sides: what the filter
+ * prints, byte for byte, and whether the text counts as clean (only when it passes unchanged). */
+Test(hardening, the_filter_on_every_invalid_form_and_range_edge)
+{
+    static const struct {
+        const char *in, *out;
+    } cases[] = {
+        {"\xed\xa0\x80", "\\xed\\xa0\\x80"}, /* U+D800, the first surrogate */
+        {"\xed\xbf\xbf", "\\xed\\xbf\\xbf"}, /* U+DFFF, the last */
+        {"\xed\x9f\xbf", "\xed\x9f\xbf"},    /* U+D7FF, just below */
+        {"\xee\x80\x80", "\xee\x80\x80"},    /* U+E000, just above */
+        {"\xc0\xaf", "\\xc0\\xaf"},          /* overlong '/' in two bytes */
+        {"\xe0\x80\xaf", "\\xe0\\x80\\xaf"}, /* in three */
+        {"\xf0\x80\x80\xaf", "\\xf0\\x80\\x80\\xaf"},
+        {"\xdf\xbf", "\xdf\xbf"},            /* U+07FF, the last two-byte form */
+        {"\xe0\x9f\xbf", "\\xe0\\x9f\\xbf"}, /* U+07FF overlong in three */
+        {"\xe0\xa0\x80", "\xe0\xa0\x80"},    /* U+0800 */
+        {"\xf0\x8f\xbf\xbf", "\\xf0\\x8f\\xbf\\xbf"},
+        {"\xf0\x90\x80\x80", "\xf0\x90\x80\x80"}, /* U+10000 */
+        {"\xf4\x8f\xbf\xbf", "\xf4\x8f\xbf\xbf"}, /* U+10FFFF */
+        {"\xf4\x90\x80\x80", "\\xf4\\x90\\x80\\x80"}, /* past U+10FFFF */
+        {"\xf8\x88\x80\x80\x80", "\\xf8\\x88\\x80\\x80\\x80"}, /* five bytes */
+        {"\xfc\x84\x80\x80\x80\x80", "\\xfc\\x84\\x80\\x80\\x80\\x80"}, /* six */
+        {"\xf0\x9f\x98" "x", "\\xf0\\x9f\\x98x"}, /* cut before its last byte */
+        {"\xc3" "A", "\\xc3A"},
+        {"\x80", "\\x80"}, /* a continuation byte alone */
+        {"\x1f", "\\x1f"},
+        {" ~", " ~"},
+        {"\x7f", "\\x7f"},
+        {"\xc2\x80", "\\x80"}, /* U+0080, the first C1 control */
+        {"\xc2\x9f", "\\x9f"}, /* U+009F, the last */
+        {"\xc2\xa0", "\xc2\xa0"}, /* U+00A0 */
+        {"\xe2\x80\xa9", "\xe2\x80\xa9"}, /* U+2029, below the embeddings */
+        {"\xe2\x80\xaa", "\\u202a"},
+        {"\xe2\x80\xaf", "\xe2\x80\xaf"}, /* U+202F, above them */
+        {"\xe2\x81\xa5", "\xe2\x81\xa5"}, /* U+2065, below the isolates */
+        {"\xe2\x81\xa6", "\\u2066"},
+        {"\xe2\x81\xa9", "\\u2069"},
+        {"\xe2\x81\xaa", "\xe2\x81\xaa"}, /* U+206A, above them */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char out[64];
+        text_escape(cases[i].in, out, sizeof out);
+        cr_expect_str_eq(out, cases[i].out, "case %zu", i);
+        cr_expect_eq(text_is_clean(cases[i].in), strcmp(cases[i].in, cases[i].out) == 0, "case %zu", i);
+    }
+}
+
 #define ESC_NAME "Evil\x1b]0;pwned\x07\x1b[2J\xe2\x80\xae"
 static const char hostile_doc[] =
     "{\"schema\": \"fwadvisor.kb/1\","

@@ -608,3 +608,35 @@ Test(hardening_files, an_import_after_a_reset_never_lands_in_the_backup)
     kb_close(k);
     cr_expect_eq(has_source(db, "late-source"), 1);
 }
+
+/* --- what a write keeps ---------------------------------------------------------------------- */
+
+/* A file of ours replaced by a write keeps its permission bits, whichever they were; a write
+ * through a link to nothing is refused and creates nothing at the link's target. */
+Test(hardening_files, a_replaced_file_keeps_its_mode_and_a_dangling_link_is_refused)
+{
+    static const mode_t modes[] = {0600, 0640, 0644, 0664, 0620, 0755, 0400};
+    struct file_chunk c = {"new\n", 4};
+    char err[512];
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "kept-%zu.txt", i);
+        char *p = ts_path(dir, name);
+        cr_assert_eq(ts_write_str(p, "old\n"), 0);
+        cr_assert_eq(chmod(p, modes[i]), 0);
+        cr_expect_eq(file_write(p, &c, 1, err, sizeof err), FILE_OK, "%o: %s", (unsigned)modes[i], err);
+        struct stat st;
+        cr_assert_eq(stat(p, &st), 0);
+        cr_expect_eq(st.st_mode & 0777, modes[i], "mode %o became %o", (unsigned)modes[i], (unsigned)(st.st_mode & 0777));
+        expect_file(p, "new\n");
+        free(p);
+    }
+    char *link = ts_path(dir, "dangling.json"), *nowhere = ts_path(dir, "nowhere.json");
+    cr_assert_eq(symlink(nowhere, link), 0);
+    cr_expect_eq(file_write(link, &c, 1, err, sizeof err), FILE_REFUSED, "%s", err);
+    cr_expect(strstr(err, "a symbolic link to nothing") != NULL, "%s", err);
+    struct stat st;
+    cr_expect(lstat(nowhere, &st) != 0, "nothing was created at the link's target");
+    cr_expect(lstat(link, &st) == 0 && S_ISLNK(st.st_mode), "the link is left as it is");
+    free(link), free(nowhere);
+}
