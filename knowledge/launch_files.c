@@ -3,6 +3,7 @@
  * follow the tools' own documentation, named in each file. */
 #include "knowledge/launch_files.h"
 #include "knowledge/advisor_kb.h"
+#include "common/units.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -148,14 +149,40 @@ static void slurm_time(const struct view *v, char *out, size_t n)
     snprintf(out, n, "%ld-%02ld:00:00", h / 24, h % 24);
 }
 
+/* Steps between checkpoints, so that a restart loses at most CHECKPOINT_SECONDS of training:
+ * max(1, floor(CHECKPOINT_SECONDS / the plan's seconds per step)); 0 when the plan has no step
+ * time. The step time is the plan's hours over its steps. */
+enum { CHECKPOINT_SECONDS = 3600 };
+
+static long checkpoint_steps(const struct view *v)
+{
+    const struct adv_result *r = v->r;
+    if (!r->has_hours || r->hours <= 0 || r->time.steps < 1) return 0;
+    double step_s = r->hours * 3600 / r->time.steps;
+    double k = floor(CHECKPOINT_SECONDS / step_s);
+    return k < 1 ? 1 : (long)k;
+}
+
+/* The comment that says how the interval was sized, with separators. */
+static void checkpoint_comment(struct buf *b, const struct view *v, long steps)
+{
+    char sec[32], step[32], every[32];
+    units_thousands(CHECKPOINT_SECONDS, 0, sec, sizeof sec);
+    units_thousands(v->r->hours * 3600 / v->r->time.steps, 1, step, sizeof step);
+    units_thousands((double)steps, 0, every, sizeof every);
+    put(b, "# Checkpoint every %s step%s: a restart loses at most 1 hour, max(1, floor(%s s / %s s per step)).\n", every,
+        steps == 1 ? "" : "s", sec, step);
+}
+
 /* --- launch.sh -------------------------------------------------------------------------------- */
 
 static void torchrun_args(struct buf *b, const struct view *v)
 {
-    if (v->nodes == 1) put(b, "torchrun --standalone --nnodes=1 --nproc-per-node=%d", v->per_node);
+    /* The underscore spellings: every torchrun accepts them (1.13 refuses --nproc-per-node). */
+    if (v->nodes == 1) put(b, "torchrun --standalone --nnodes=1 --nproc_per_node=%d", v->per_node);
     else
-        put(b, "torchrun --nnodes=%d --nproc-per-node=%d --rdzv-backend=c10d --rdzv-endpoint=\"$MASTER_ADDR:$MASTER_PORT\" "
-               "--rdzv-id=\"$JOB_ID\"",
+        put(b, "torchrun --nnodes=%d --nproc_per_node=%d --rdzv_backend=c10d --rdzv_endpoint=\"$MASTER_ADDR:$MASTER_PORT\" "
+               "--rdzv_id=\"$JOB_ID\"",
             v->nodes, v->per_node);
 }
 
@@ -200,6 +227,25 @@ static void megatron_args(struct buf *b, const struct view *v)
     }
     put(b, " \\\n    --lr 3.0e-4 --min-lr 3.0e-5 --lr-decay-style cosine --lr-warmup-fraction 0.01 --weight-decay 0.1 --clip-grad 1.0");
     put(b, " \\\n    --mock-data --tokenizer-type NullTokenizer --vocab-size %.0f", r->in.vocab > 0 ? r->in.vocab : 32000);
+    long every = checkpoint_steps(v);
+    put(b, " \\\n    --save \"$CHECKPOINTS\" --load \"$CHECKPOINTS\" --save-interval %ld", every > 0 ? every : 1000);
+}
+
+/* The plan's accumulation and checkpoint interval for the training script, and Megatron's
+ * checkpoint folder. Megatron takes its accumulation from the global batch. */
+static void job_env(struct buf *b, const struct view *v)
+{
+    long every = checkpoint_steps(v);
+    if (every > 0) checkpoint_comment(b, v, every);
+    if (v->launcher == L_MEGATRON) {
+        put(b, "CHECKPOINTS=\"${CHECKPOINTS:-checkpoints}\"   # --save and --load: a restart resumes from the latest\n");
+        return;
+    }
+    put(b, "export GRADIENT_ACCUMULATION_STEPS=\"${GRADIENT_ACCUMULATION_STEPS:-%d}\"   # the plan's; train.py reads it\n",
+        v->accumulation);
+    if (v->launcher == L_ACCELERATE_FSDP)
+        put(b, "export ACCELERATE_GRADIENT_ACCUMULATION_STEPS=\"$GRADIENT_ACCUMULATION_STEPS\"   # Accelerator() reads it\n");
+    if (every > 0) put(b, "export SAVE_INTERVAL_STEPS=\"${SAVE_INTERVAL_STEPS:-%ld}\"   # train.py saves every so many steps\n", every);
 }
 
 static int write_launch(struct launch_files *out, const struct view *v, const char *line)
@@ -220,6 +266,7 @@ static int write_launch(struct launch_files *out, const struct view *v, const ch
             "NODE_RANK=\"${NODE_RANK:-${SLURM_NODEID:-0}}\"\nMASTER_ADDR=\"${MASTER_ADDR:-localhost}\"\n"
             "MASTER_PORT=\"${MASTER_PORT:-29500}\"\nJOB_ID=\"${SLURM_JOB_ID:-fwadvisor}\"\n");
     if (v->launcher != L_MEGATRON) put(&b, "TRAIN_SCRIPT=\"${TRAIN_SCRIPT:-train.py}\"   # your training script\n");
+    job_env(&b, v);
     switch (v->launcher) {
     case L_TORCHRUN:
         put(&b, "exec ");
@@ -252,6 +299,21 @@ static int write_launch(struct launch_files *out, const struct view *v, const ch
 
 /* --- accelerate.yaml and ds_config.json -------------------------------------------------------- */
 
+/* FSDP wraps each decoder block: the Hugging Face class of the plan's shape. */
+static void wrap_class(struct buf *b, const struct view *v)
+{
+    const struct model_shape *sh = &v->r->in.shape;
+    if (sh->hidden > 0 && (sh->arch == SHAPE_LLAMA || sh->arch == SHAPE_MOE))
+        put(b, "  # the decoder block of a Llama-shaped Hugging Face model; name your model's block class otherwise\n"
+               "  fsdp_transformer_layer_cls_to_wrap: LlamaDecoderLayer\n");
+    else if (sh->hidden > 0)
+        put(b, "  # the decoder block of a GPT-2-shaped Hugging Face model; name your model's block class otherwise\n"
+               "  fsdp_transformer_layer_cls_to_wrap: GPT2Block\n");
+    else
+        put(b, "  # PLACEHOLDER: the class name of your model's repeated block (the plan has no model shape)\n"
+               "  fsdp_transformer_layer_cls_to_wrap: CHANGE_ME_BlockClass\n");
+}
+
 static int write_accelerate(struct launch_files *out, const struct view *v, const char *line)
 {
     (void)line; /* its own heading */
@@ -272,9 +334,10 @@ static int write_accelerate(struct launch_files *out, const struct view *v, cons
         const char *mp = strcmp(v->precision, "fp32") == 0 ? "'no'" : v->precision;
         put(&b, "fsdp_config:\n  fsdp_version: 2\n  fsdp_auto_wrap_policy: TRANSFORMER_BASED_WRAP\n"
                 "  fsdp_reshard_after_forward: true\n  fsdp_state_dict_type: SHARDED_STATE_DICT\n"
-                "  fsdp_cpu_ram_efficient_loading: true\n  fsdp_offload_params: false\n  fsdp_activation_checkpointing: %s\n"
-                "mixed_precision: %s\n",
-            rc && strcmp(rc, "full") == 0 ? "true" : "false", mp);
+                "  fsdp_cpu_ram_efficient_loading: true\n  fsdp_offload_params: false\n  fsdp_activation_checkpointing: %s\n",
+            rc && strcmp(rc, "full") == 0 ? "true" : "false");
+        wrap_class(&b, v);
+        put(&b, "mixed_precision: %s\n", mp);
     }
     put(&b, "machine_rank: 0        # launch.sh passes each node's --machine_rank\nmain_process_ip: localhost\n"
             "main_process_port: 29500\nmain_training_function: main\nnum_machines: %d\nnum_processes: %d   # all nodes together\n"
@@ -288,7 +351,8 @@ static int write_deepspeed(struct launch_files *out, const struct view *v, const
     (void)line; /* JSON: no comment line */
     cJSON *doc = cJSON_CreateObject();
     if (!doc) return -1;
-    cJSON_AddNumberToObject(doc, "train_batch_size", v->global_batch);
+    /* No train_batch_size: DeepSpeed derives it as micro-batch x accumulation x world size, so the
+     * file holds on any GPU count (README.txt says so). */
     cJSON_AddNumberToObject(doc, "train_micro_batch_size_per_gpu", v->micro_batch);
     cJSON_AddNumberToObject(doc, "gradient_accumulation_steps", v->accumulation);
     cJSON_AddNumberToObject(doc, "gradient_clipping", 1.0);
@@ -301,7 +365,8 @@ static int write_deepspeed(struct launch_files *out, const struct view *v, const
     cJSON_AddBoolToObject(zero, "contiguous_gradients", 1);
     /* The buckets the memory plan counted (ds_bucket_elements). */
     cJSON_AddNumberToObject(zero, "reduce_bucket_size", v->r->in.ds_bucket_elements);
-    cJSON_AddNumberToObject(zero, "allgather_bucket_size", v->r->in.ds_bucket_elements);
+    if (v->zero_stage == 1 || v->zero_stage == 2) /* ZeRO-3 gathers by its prefetch bucket instead */
+        cJSON_AddNumberToObject(zero, "allgather_bucket_size", v->r->in.ds_bucket_elements);
     if (v->zero_stage == 3) cJSON_AddNumberToObject(zero, "stage3_prefetch_bucket_size", v->r->in.ds_bucket_elements);
     if (v->offload) {
         cJSON *off = cJSON_AddObjectToObject(zero, "offload_optimizer");
@@ -335,18 +400,26 @@ static int write_sbatch(struct launch_files *out, const struct view *v, const ch
     int gpus = strcmp(v->hardware, "cpu") != 0;
     put(&b, "#!/bin/bash\n# fwadvisor Slurm job: %s.\n# sbatch options: " DOC_SLURM "\n", line);
     if (v->r->has_hours && v->r->hours > MAX_JOB_HOURS)
-        put(&b, "# The plan needs %.0f hours: --time asks for a week; run checkpointed jobs one after another.\n", v->r->hours);
+    {
+        char h[32];
+        put(&b, "# The plan needs %s hours: --time asks for a week; run checkpointed jobs one after another.\n",
+            units_thousands(v->r->hours, 0, h, sizeof h));
+    }
     else put(&b, "# --time is the plan's estimate; where the cluster caps it, run checkpointed jobs one after another.\n");
     if (gpus && strcmp(v->hardware, "nvidia") != 0 && strcmp(v->hardware, "amd") != 0)
         put(&b, "# %s devices may be a site-specific GRES rather than gpu: check with your administrators.\n", v->hardware);
     put(&b, "#SBATCH --job-name=fwadvisor-%s\n#SBATCH --nodes=%d\n#SBATCH --ntasks-per-node=1\n", v->strategy, v->nodes);
     if (gpus) put(&b, "#SBATCH --gpus-per-node=%d\n", v->per_node);
-    put(&b, "#SBATCH --exclusive\n#SBATCH --time=%s\n", t);
+    put(&b, "#SBATCH --exclusive\n#SBATCH --time=%s\n#SBATCH --output=fwadvisor-%%x-%%j.out\n", t);
+    /* Site settings: sbatch reads "##SBATCH" as a comment, so the file runs unedited. */
+    put(&b, "# PLACEHOLDERS: remove one '#' and name your site's partition and account where it needs them.\n"
+            "##SBATCH --partition=CHANGE_ME\n##SBATCH --account=CHANGE_ME\n");
     put(&b, "set -euo pipefail\n"
             "MASTER_ADDR=\"$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)\"\n"
-            "MASTER_PORT=29500\nexport MASTER_ADDR MASTER_PORT\n"
-            "# One task per node; launch.sh starts that node's %d process%s.\n"
-            "srun --nodes=%d --ntasks-per-node=1 bash launch.sh \"$@\"\n",
+            "# A port from the job id, so that two jobs sharing a node do not collide.\n"
+            "MASTER_PORT=$((29500 + SLURM_JOB_ID %% 1000))\nexport MASTER_ADDR MASTER_PORT\n"
+            "# One task per node with all of the node's CPUs; launch.sh starts that node's %d process%s.\n"
+            "srun --nodes=%d --ntasks-per-node=1 --cpus-per-task=\"${SLURM_CPUS_ON_NODE:-1}\" bash launch.sh \"$@\"\n",
         v->launcher == L_JAX || v->launcher == L_PLAIN ? 1 : v->per_node,
         (v->launcher == L_JAX || v->launcher == L_PLAIN ? 1 : v->per_node) == 1 ? "" : "es", v->nodes);
     return add_file(out, "job.sbatch", &b);
@@ -404,9 +477,22 @@ static int write_readme(struct launch_files *out, const struct view *v, const ch
     if (fabs(v->micro_batches - v->accumulation) > 1e-6)
         put(&b, " (the plan's %.3g micro-batches per step rounded to a whole number)", v->micro_batches);
     put(&b, ".\n");
+    if (v->launcher == L_ACCELERATE_DEEPSPEED)
+        put(&b, "World size: ds_config.json leaves train_batch_size out; DeepSpeed sets it to micro-batch x accumulation\n"
+                "x the GPUs it is started on, so the file holds for any GPU count (%d in the plan); change\n"
+                "--num_machines and --num_processes in launch.sh for another count.\n",
+            v->devices);
     if (r->optimizer_steps > 0)
-        put(&b, "Optimizer steps: %.0f (a fine-tune's batch of %g sequences).\n", r->optimizer_steps, r->batch_sequences);
-    if (r->has_hours) put(&b, "Planned time: %.0f hours (%.4g device-hours).\n", r->hours, r->device_hours);
+    {
+        char n[32];
+        put(&b, "Optimizer steps: %s (a fine-tune's batch of %g sequences).\n", units_thousands(r->optimizer_steps, 0, n, sizeof n),
+            r->batch_sequences);
+    }
+    if (r->has_hours) {
+        char h[32], dh[32];
+        put(&b, "Planned time: %s hours (%s device-hours).\n", units_thousands(r->hours, 0, h, sizeof h),
+            units_thousands(r->device_hours, 0, dh, sizeof dh));
+    }
     if (v->ragged)
         put(&b, "Note: %d devices do not divide evenly over %d nodes; the files use %d per node: edit them.\n", v->devices,
             v->nodes, v->per_node);

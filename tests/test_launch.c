@@ -94,6 +94,14 @@ static int exists_in(const char *folder, const char *name)
     return ok;
 }
 
+/* folder/name holds each of the texts in wants (NULL-terminated). */
+static void holds(const char *folder, const char *name, const char *const *wants)
+{
+    char *text = read_in(folder, name);
+    for (int i = 0; wants[i]; i++) cr_expect(strstr(text, wants[i]), "want %s in %s:\n%s", wants[i], name, text);
+    free(text);
+}
+
 /* bash -n: the script parses. */
 static void parses_as_bash(const char *folder, const char *name)
 {
@@ -164,9 +172,15 @@ Test(launch, zero3_plan_deepspeed_accelerate_and_slurm)
     cr_expect_float_eq(num(zero, "stage"), 3, 1e-12);
     cr_expect_null(cJSON_GetObjectItem(zero, "offload_optimizer"), "plain ZeRO-3 keeps the optimizer on the GPUs");
     cr_expect(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(ds, "bf16"), "enabled")));
-    /* DeepSpeed's rule: train_batch_size = micro-batch x accumulation x GPUs (data-parallel ranks). */
+    /* DeepSpeed's rule: train_batch_size = micro-batch x accumulation x GPUs (data-parallel ranks);
+     * left out, DeepSpeed derives it from the GPUs it starts on, so any count is accepted. */
     double micro = num(ds, "train_micro_batch_size_per_gpu"), acc = num(ds, "gradient_accumulation_steps");
-    cr_expect_float_eq(num(ds, "train_batch_size"), micro * acc * dp, 1e-9);
+    cr_expect_null(cJSON_GetObjectItem(ds, "train_batch_size"), "no world size in the file");
+    cr_expect_float_eq(micro, 4, 1e-12);
+    cr_expect_float_eq(acc, 31, 1e-12);
+    cr_expect_float_eq(micro * acc * dp, 1984, 1e-9);
+    cr_expect_null(cJSON_GetObjectItem(zero, "allgather_bucket_size"), "ZeRO-3 gathers by its prefetch bucket");
+    cr_expect_float_eq(num(zero, "stage3_prefetch_bucket_size"), 5e8, 1e-3);
     cr_expect_float_eq(acc, (double)(long)(per_step + 0.5), 1e-9, "the plan's micro-batches per step, rounded");
     cr_expect_float_eq(micro * per_step * dp, seqs, 1e-3 * seqs, "the plan's sequences per step (micro_batches has 3 decimals)");
     cJSON_Delete(ds);
@@ -180,7 +194,13 @@ Test(launch, zero3_plan_deepspeed_accelerate_and_slurm)
     free(yaml);
     char *launch = read_in(out, "launch.sh");
     cr_expect(strstr(launch, "accelerate launch --config_file accelerate.yaml --num_machines 2 --num_processes 16"), "%s", launch);
+    cr_expect(strstr(launch, "\nexport GRADIENT_ACCUMULATION_STEPS=\"${GRADIENT_ACCUMULATION_STEPS:-31}\""), "%s", launch);
     free(launch);
+    char *readme = read_in(out, "README.txt");
+    cr_expect(strstr(readme, "World size: ds_config.json leaves train_batch_size out; DeepSpeed sets it to micro-batch x "
+                             "accumulation\nx the GPUs it is started on, so the file holds for any GPU count (16 in the plan)"),
+              "%s", readme);
+    free(readme);
     char *sbatch = read_in(out, "job.sbatch");
     cr_expect(strstr(sbatch, "#SBATCH --nodes=2\n") && strstr(sbatch, "#SBATCH --gpus-per-node=8\n") &&
               strstr(sbatch, "slurm.schedmd.com"),
@@ -233,7 +253,11 @@ Test(launch, megatron_plan_torchrun_counts_and_layout)
     char *out = emit(sets, "megatron");
     char *launch = read_in(out, "launch.sh");
     /* 32 devices on 4 nodes: torchrun starts 8 processes on each of 4 nodes. */
-    cr_expect(strstr(launch, "torchrun --nnodes=4 --nproc-per-node=8 --rdzv-backend=c10d"), "%s", launch);
+    cr_expect(strstr(launch, "torchrun --nnodes=4 --nproc_per_node=8 --rdzv_backend=c10d "
+                             "--rdzv_endpoint=\"$MASTER_ADDR:$MASTER_PORT\" --rdzv_id=\"$JOB_ID\""),
+              "%s", launch);
+    cr_expect_null(strstr(launch, "--nproc-per-node"), "torch 1.13 refuses the hyphen spellings");
+    cr_expect_null(strstr(launch, "--rdzv-"));
     char want[160];
     snprintf(want, sizeof want, "--tensor-model-parallel-size %d --pipeline-model-parallel-size %d", (int)num(lay, "tp"),
              (int)num(lay, "pp"));
@@ -279,7 +303,12 @@ Test(launch, single_node_ddp_is_a_standalone_torchrun)
     const char *sets[] = {"model_kind=nlp", "team=pytorch", "accelerator=h100-sxm", "model_params=1e8", "devices=4", NULL};
     char *out = emit(sets, "ddp");
     char *launch = read_in(out, "launch.sh");
-    cr_expect(strstr(launch, "torchrun --standalone --nnodes=1 --nproc-per-node=4"), "%s", launch);
+    cr_expect(strstr(launch, "torchrun --standalone --nnodes=1 --nproc_per_node=4 \\\n"), "%s", launch);
+    cr_expect_null(strstr(launch, "--nproc-per-node"));
+    /* Plain torchrun jobs get the plan's accumulation as an environment variable for train.py. */
+    cr_expect(strstr(launch, "\nexport GRADIENT_ACCUMULATION_STEPS=\"${GRADIENT_ACCUMULATION_STEPS:-1}\"   # the plan's; "
+                             "train.py reads it\nexec torchrun "),
+              "%s", launch);
     cr_expect(strstr(launch, "docs.pytorch.org/docs/stable/elastic/run.html"));
     free(launch);
     scripts_parse(out);
@@ -346,4 +375,99 @@ Test(launch, refuses_a_path_that_is_not_an_empty_directory)
     free(empty);
     free(keep);
     free(full);
+}
+
+/* ZeRO-2 gathers its updated partitions through allgather_bucket_size: written, at the plan's bucket. */
+Test(launch, zero2_keeps_its_allgather_bucket)
+{
+    const char *sets[] = {"model_kind=llm", "team=pytorch", "accelerator=h100-sxm", "model_params=7e9", "devices=8", NULL};
+    char *out = emit(sets, "zero2");
+    cJSON *ds = deepspeed_config(out);
+    free(out);
+    const cJSON *zero = cJSON_GetObjectItem(ds, "zero_optimization");
+    /* both buckets at the plan's 5e8 elements (ds_bucket_elements), and no ZeRO-3 prefetch */
+    cr_expect(num(zero, "stage") == 2 && num(zero, "allgather_bucket_size") == 5e8 && num(zero, "reduce_bucket_size") == 5e8 &&
+                  !cJSON_GetObjectItem(zero, "stage3_prefetch_bucket_size"),
+              "a ZeRO-2 plan with its allgather bucket");
+    cJSON_Delete(ds);
+}
+
+/* FSDP: the plan's accumulation reaches Accelerate (ACCELERATE_GRADIENT_ACCUMULATION_STEPS) and the
+ * wrap class follows the shape: GPT2Block for the default GPT-3 shape, LlamaDecoderLayer for llama. */
+Test(launch, fsdp_passes_accumulation_and_wraps_the_shapes_block)
+{
+    const char *gpt[] = {"model_kind=llm", "team=pytorch", "accelerator=h100-sxm", "model_params=30e9", "devices=8", NULL};
+    char *out = emit(gpt, "fsdp-gpt");
+    holds(out, "accelerate.yaml",
+          (const char *const[]){"  fsdp_activation_checkpointing: true\n  # the decoder block of a GPT-2-shaped Hugging Face "
+                                "model; name your model's block class otherwise\n  fsdp_transformer_layer_cls_to_wrap: GPT2Block\n"
+                                "mixed_precision: bf16\n",
+                                NULL});
+    /* 250.3 s per step: floor(3600 / 250.3) = 14 steps between checkpoints */
+    holds(out, "launch.sh",
+          (const char *const[]){"\nexport GRADIENT_ACCUMULATION_STEPS=\"${GRADIENT_ACCUMULATION_STEPS:-244}\"",
+                                "\nexport ACCELERATE_GRADIENT_ACCUMULATION_STEPS=\"$GRADIENT_ACCUMULATION_STEPS\"",
+                                "\nexport SAVE_INTERVAL_STEPS=\"${SAVE_INTERVAL_STEPS:-14}\"",
+                                "max(1, floor(3,600 s / 250.3 s per step))", NULL});
+    scripts_parse(out);
+    free(out);
+    const char *llama[] = {"model_kind=llm", "team=pytorch", "accelerator=h100-sxm", "model_params=30e9", "devices=8",
+                           "arch=llama", NULL};
+    out = emit(llama, "fsdp-llama");
+    holds(out, "accelerate.yaml", (const char *const[]){"  fsdp_transformer_layer_cls_to_wrap: LlamaDecoderLayer\n", NULL});
+    free(out);
+}
+
+/* A 7-day Megatron plan (173 hours): 2e10 tokens / 2048 = 9,765,625 samples over a global batch of
+ * 1,953 = 5,000 steps of 124.9 s; floor(3600 / 124.9) = 28 steps between checkpoints, saved to and
+ * resumed from one folder. */
+Test(launch, a_week_of_megatron_checkpoints_every_hour)
+{
+    const char *sets[] = {"model_kind=llm", "team=pytorch", "accelerator=h100-sxm", "model_params=70e9", "devices=32",
+                          "nodes=4", "priority=cost", "kv_heads=8", "tokens=2e10", NULL};
+    char *out = emit(sets, "megatron-week");
+    holds(out, "README.txt", (const char *const[]){"\nPlanned time: 173 hours (5,551 device-hours).\n", NULL});
+    holds(out, "launch.sh",
+          (const char *const[]){" \\\n    --save \"$CHECKPOINTS\" --load \"$CHECKPOINTS\" --save-interval 28 \\\n",
+                                "--micro-batch-size 1 --global-batch-size 1953",
+                                "\n# Checkpoint every 28 steps: a restart loses at most 1 hour, max(1, floor(3,600 s / 124.9 s "
+                                "per step)).\nCHECKPOINTS=\"${CHECKPOINTS:-checkpoints}\"",
+                                NULL});
+    holds(out, "job.sbatch",
+          (const char *const[]){"\n#SBATCH --time=7-00:00:00\n#SBATCH --output=fwadvisor-%x-%j.out\n",
+                                "\n##SBATCH --partition=CHANGE_ME\n##SBATCH --account=CHANGE_ME\nset -euo pipefail\n",
+                                "\nMASTER_PORT=$((29500 + SLURM_JOB_ID % 1000))\n",
+                                "\nsrun --nodes=4 --ntasks-per-node=1 --cpus-per-task=\"${SLURM_CPUS_ON_NODE:-1}\" bash launch.sh",
+                                NULL});
+    scripts_parse(out);
+    free(out);
+}
+
+/* The installed torch's own torchrun parser takes a two-node launch.sh's arguments: a shim named
+ * torchrun on PATH hands them to torch.distributed.run's parser. Skipped without torch. */
+Test(launch, torchrun_of_the_installed_torch_parses_the_flags)
+{
+    struct ts_run r;
+    cr_assert_eq(ts_exec(&r, "/bin/sh", NULL, NULL,
+                         (const char *const[]){"-c", "python3 -c 'import torch.distributed.run' 2>/dev/null", NULL}),
+                 0);
+    int have = r.status == 0;
+    ts_run_free(&r);
+    if (!have) cr_skip_test("python3 cannot import torch.distributed.run: no torchrun parser to check against");
+    const char *sets[] = {"model_kind=nlp", "team=pytorch", "accelerator=h100-sxm", "model_params=1e8", "devices=16",
+                          "nodes=2", NULL};
+    char *out = emit(sets, "torchrun-real");
+    char *shim = ts_path(out, "torchrun");
+    cr_assert_eq(ts_write_str(shim, "#!/bin/sh\nexec python3 -c 'import sys; from torch.distributed.run import get_args_parser; "
+                                    "get_args_parser().parse_args(sys.argv[1:]); print(\"parsed\")' \"$@\"\n"),
+                 0);
+    cr_assert_eq(chmod(shim, 0700), 0);
+    char cmd[4500];
+    snprintf(cmd, sizeof cmd, "PATH='%s':\"$PATH\" bash '%s/launch.sh'", out, out);
+    cr_assert_eq(ts_exec(&r, "/bin/sh", NULL, NULL, (const char *const[]){"-c", cmd, NULL}), 0);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "parsed"), "%s%s", r.out, r.err);
+    ts_run_free(&r);
+    free(shim);
+    free(out);
 }
