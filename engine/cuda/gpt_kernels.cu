@@ -166,8 +166,9 @@ __global__ void wte_back_kernel(float *dwte, const float *dout, const int32_t *t
 }
 
 /* Scratch: each kernel that needs it takes it from the start (no two run at once): the rows'
- * losses (N), attention's D (B x NH x T), column sums by row chunk (2 x PART_CHUNKS x 4C), the
- * gradient norm's partial sums (NORM_BLOCKS doubles), the positions sorted by token (N). */
+ * losses (N), attention's D (B x NH x T) and, on the tensor cores, its S and dP (T x T per
+ * head, att_gemm_scratch), column sums by row chunk (2 x PART_CHUNKS x 4C), the gradient norm's
+ * partial sums (NORM_BLOCKS doubles), the positions sorted by token (N). */
 enum { PART_CHUNKS = 64, NORM_BLOCKS = 512 };
 
 size_t scratch_need(int B, int T, int C, int NH)
