@@ -51,7 +51,7 @@ def tests(work):
         return None
     counts = {k.lower(): int(v) for k, v in re.findall(r"([A-Za-z]+):\s*(\d+)", lines[-1].split("Synthesis:", 1)[1])}
     counts["failed"] = re.findall(r"^\[FAIL\] (\S+?):", text, re.M)
-    counts["skipped"] = re.findall(r"^\[SKIP\] (cuda::\S+?): (.*)$", text, re.M)
+    counts["skipped"] = re.findall(r"^\[SKIP\] (cuda\w*::\S+?): (.*)$", text, re.M)
     return counts
 
 

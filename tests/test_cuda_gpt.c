@@ -1,7 +1,8 @@
 /* The GPT decoder on the CUDA plug-in: its kernels are all there (wherever the plug-in is built),
  * and on a machine with an NVIDIA GPU: fp32 trains to the CPU engine's numbers within 1e-4, bf16
  * within its documented tolerance, and a step replayed as a CUDA graph gives the same bits as the
- * same step run eagerly. Without a GPU those skip with the reason. */
+ * same step run eagerly, and the tensor-core attention is within the bf16 bound of its host
+ * emulation (numerics.h). Without a GPU those skip with the reason. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine/cuda/numerics.h"
 #include "engine/cuda/plugin.h"
 #include "engine/gpt.h"
 #include "engine/gpt_ops.h"
@@ -189,4 +191,63 @@ Test(cuda_gpt, graph_replay_equals_eager_bit_for_bit)
     }
     run_free(&eager);
     run_free(&graph);
+}
+
+/* Runs the back-end's attention forward and backward on host data; out and dqkv come back. */
+static void device_attention(const struct eng_backend *be, float *out, float *dqkv, const float *qkv, const float *dout,
+                             struct eng_attn_shape s)
+{
+    const struct eng_gpt_ops *o = be->gpt;
+    size_t nq = (size_t)s.B * s.T * 3 * s.C * sizeof(float), no = (size_t)s.B * s.T * s.C * sizeof(float);
+    size_t nst = o->attention_state_floats(s.B, s.T, s.NH) * sizeof(float);
+    size_t nsc = o->scratch_floats(s.B, s.T, s.C, s.NH, 64) * sizeof(float);
+    float *d_qkv = be->alloc(nq), *d_dqkv = be->alloc(nq), *d_out = be->alloc(no), *d_dout = be->alloc(no);
+    float *d_state = be->alloc(nst), *d_scratch = be->alloc(nsc);
+    cr_assert(d_qkv && d_dqkv && d_out && d_dout && d_state && d_scratch);
+    be->upload(d_qkv, qkv, nq);
+    be->upload(d_dout, dout, no);
+    o->attention_forward(d_out, d_state, d_qkv, d_scratch, s.B, s.T, s.C, s.NH);
+    o->attention_backward(d_dqkv, d_dout, d_qkv, d_out, d_state, d_scratch, s.B, s.T, s.C, s.NH);
+    be->synchronize();
+    be->download(out, d_out, no);
+    be->download(dqkv, d_dqkv, nq);
+    const char *e = eng_device_error();
+    cr_assert_null(e, "CUDA error: %s", e);
+    float *all[] = {d_qkv, d_dqkv, d_out, d_dout, d_state, d_scratch};
+    for (int i = 0; i < 6; i++) be->release(all[i]);
+}
+
+/* The tensor-core attention in bf16 (B 2, T 16, NH 2, hs 8) against the host's emulation of the
+ * same numerics, forward and backward, within the bf16 bound of exact attention
+ * (eng_attn_bf16_bounds): both round the same operands, so they differ by the order of the fp32
+ * sums and a probability rounded the other way at most. The scratch holds the T x T matrices. */
+Test(cuda_gpt, bf16_attention_matches_its_host_emulation)
+{
+    const struct eng_backend *gpu = gpu_or_skip(ENG_PREC_BF16);
+    struct eng_attn_shape s = {2, 16, 16, 2};
+    size_t nq = 2 * 16 * 48, no = 2 * 16 * 16, ntt = 2 * 2 * 16 * 16;
+    cr_expect_geq(gpu->gpt->scratch_floats(2, 16, 16, 2, 64), 2 * ntt);
+    float *qkv = malloc(nq * sizeof(float)), *dout = malloc(no * sizeof(float)), *lse = malloc(64 * sizeof(float));
+    float *out[3], *dqkv[3], *P[2], *dS[2];
+    for (size_t i = 0; i < nq; i++) qkv[i] = 2.0f * sinf(0.37f * (float)i + 0.1f);
+    for (size_t i = 0; i < no; i++) dout[i] = cosf(0.91f * (float)i);
+    for (int k = 0; k < 3; k++) out[k] = malloc(no * sizeof(float)), dqkv[k] = malloc(nq * sizeof(float));
+    for (int k = 0; k < 2; k++) {
+        P[k] = malloc(ntt * sizeof(float)), dS[k] = malloc(ntt * sizeof(float));
+        eng_attn_forward_emulated(out[k], lse, P[k], qkv, s, k);
+        eng_attn_backward_emulated(dqkv[k], dS[k], dout, qkv, out[k], P[k], s, k);
+    }
+    double *bout = malloc(no * sizeof(double)), *bdqkv = malloc(nq * sizeof(double)), work[32];
+    eng_attn_bf16_bounds(bout, bdqkv, work, qkv, dout, P[0], dS[0], s);
+    device_attention(gpu, out[2], dqkv[2], qkv, dout, s);
+    for (size_t i = 0; i < no; i++)
+        cr_expect_leq(fabs((double)out[2][i] - out[1][i]), bout[i], "out[%zu]: GPU %.6f, emulated %.6f", i,
+                      out[2][i], out[1][i]);
+    for (size_t i = 0; i < nq; i++)
+        cr_expect_leq(fabs((double)dqkv[2][i] - dqkv[1][i]), bdqkv[i], "dqkv[%zu]: GPU %.6f, emulated %.6f", i,
+                      dqkv[2][i], dqkv[1][i]);
+    for (int k = 0; k < 3; k++) free(out[k]), free(dqkv[k]);
+    for (int k = 0; k < 2; k++) free(P[k]), free(dS[k]);
+    free(qkv), free(dout), free(lse), free(bout), free(bdqkv);
+    eng_device_close();
 }

@@ -5,9 +5,15 @@
  *   in (weights from the fp32 master copy at every use), fp32 accumulation and output, so the
  *   master weights and the optimizer state stay fp32. fp32 runs plain fp32 (TF32 off), tf32 TF32.
  * - LayerNorm, residual + LayerNorm, bias + GELU: one fused kernel each, a warp per row.
- * - Attention: flash-style, one thread per query row with key/value tiles in shared memory and
- *   an online softmax; only each row's log-sum-exp is kept, so no T x T matrix is ever written to
- *   global memory. Backward recomputes the scores (dQ per query row, dK and dV per key row).
+ * - Attention in bf16 and tf32 precision: batched GEMMs on the tensor cores, one cuBLAS strided
+ *   batch over the heads per sequence: S = scale Q K^T (fp32), a causal softmax kernel in fp32
+ *   writing P (bf16 operands in bf16) and keeping each row's log-sum-exp, O = P V; backward
+ *   recomputes S and P from the log-sum-exp, then dV = P^T dO, dP = dO V^T, dS = P (dP - D),
+ *   dQ = scale dS K, dK = scale dS^T Q. The T x T matrices live in the scratch, sized for them.
+ * - Attention in fp32, or where those matrices would pass ATT_GEMM_MAX_FLOATS: flash-style, one
+ *   thread per query row with key/value tiles in shared memory and an online softmax; only each
+ *   row's log-sum-exp is kept, so no T x T matrix is ever written to global memory. Backward
+ *   recomputes the scores (dQ per query row, dK and dV per key row).
  * - Reductions (bias and LayerNorm weight gradients, the loss, the gradient norm, the embedding
  *   gradient) are two-stage or sorted, never atomic: every result is the same bits on every run,
  *   so a replayed CUDA graph reproduces an eager step exactly.
@@ -160,8 +166,9 @@ __global__ void wte_back_kernel(float *dwte, const float *dout, const int32_t *t
 }
 
 /* Scratch: each kernel that needs it takes it from the start (no two run at once): the rows'
- * losses (N), attention's D (B x NH x T), column sums by row chunk (2 x PART_CHUNKS x 4C), the
- * gradient norm's partial sums (NORM_BLOCKS doubles), the positions sorted by token (N). */
+ * losses (N), attention's D (B x NH x T) and, on the tensor cores, its S and dP (T x T per
+ * head, att_gemm_scratch), column sums by row chunk (2 x PART_CHUNKS x 4C), the gradient norm's
+ * partial sums (NORM_BLOCKS doubles), the positions sorted by token (N). */
 enum { PART_CHUNKS = 64, NORM_BLOCKS = 512 };
 
 size_t scratch_need(int B, int T, int C, int NH)
@@ -171,6 +178,29 @@ size_t scratch_need(int B, int T, int C, int NH)
     if (part > need) need = part;
     if (2 * NORM_BLOCKS > need) need = 2 * NORM_BLOCKS;
     return need + 16;
+}
+
+/* The tensor-core attention's two T x T fp32 matrices per head, B x NH x T x T floats each, are
+ * bounded: past 2^28 floats (1 GiB) a matrix, attention runs the flash kernels instead, whose
+ * memory grows with T, not T^2. */
+#define ATT_GEMM_MAX_FLOATS ((size_t)1 << 28)
+
+bool att_gemm_fits(int B, int T, int NH) { return (size_t)B * NH * T * T <= ATT_GEMM_MAX_FLOATS; }
+
+bool att_gemm_precision()
+{
+    enum eng_precision p = eng_cuda_precision();
+    return p == ENG_PREC_BF16 || p == ENG_PREC_FP16 || p == ENG_PREC_TF32;
+}
+
+bool att_gemm(int B, int T, int NH) { return att_gemm_precision() && att_gemm_fits(B, T, NH); }
+
+size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
+
+/* The tensor-core attention's scratch: D (B x NH x T), then S (or P) and dP, T x T per head. */
+size_t att_gemm_scratch(int B, int T, int NH)
+{
+    return align64((size_t)B * NH * T) + 2 * align64((size_t)B * NH * T * T) + 16;
 }
 
 void gpu_encoder_backward(float *dwte, float *dwpe, const float *dout, const int32_t *tokens, int B, int T, int C,
@@ -633,10 +663,173 @@ bool head_size_ok(int hs)
     return false;
 }
 
+/* --- attention on the tensor cores ----------------------------------------------------------- */
+
+/* One operand of a batch of products: row-major, rows `ld` elements apart, matrices `stride`. */
+struct att_mat {
+    const void *p;
+    int ld;
+    long long stride;
+};
+
+const void *offset(const void *p, cudaDataType_t t, size_t elems)
+{
+    return (const char *)p + elems * (t == CUDA_R_16BF ? sizeof(__nv_bfloat16) : sizeof(float));
+}
+
+/* Row-major C_i [m x n] = alpha op(A_i) op(B_i) for `batch` matrices, fp32 accumulation and C;
+ * A and B bf16 (CUDA_R_16BF) or fp32 multiplied as TF32. */
+void gemm_heads(bool ta, bool tb, int m, int n, int k, float alpha, att_mat a, att_mat b, float *c, int ldc,
+                long long stride_c, int batch, cudaDataType_t t)
+{
+    const float zero = 0.0f;
+    cublasOperation_t oa = ta ? CUBLAS_OP_T : CUBLAS_OP_N, ob = tb ? CUBLAS_OP_T : CUBLAS_OP_N;
+    cublasComputeType_t ct = t == CUDA_R_32F ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+    check_blas("GPT attention", cublasGemmStridedBatchedEx(eng_cuda_blas(), ob, oa, n, m, k, &alpha, b.p, t, b.ld,
+                                                           b.stride, a.p, t, a.ld, a.stride, &zero, c, CUDA_R_32F,
+                                                           ldc, stride_c, batch, ct, CUBLAS_GEMM_DEFAULT));
+}
+
+/* The operands of one call: qkv and dout themselves (tf32) or their bf16 copies in the operand
+ * buffer (same layout); P and dS as operands (bf16 copies, one after the other in the same room,
+ * or the fp32 matrices); the fp32 matrices S (then P) and dP (then dS), and D, in the scratch. */
+struct att_ops {
+    cudaDataType_t t;
+    const void *qkv, *dout;
+    __nv_bfloat16 *p16; /* NULL in tf32 */
+    const void *p, *ds;
+    float *s, *dp, *d;
+};
+
+bool att_setup(att_ops *o, const float *qkv, const float *dout, float *scratch, int B, int T, int C, int NH)
+{
+    size_t tt = (size_t)B * NH * T * T, nq = (size_t)B * T * 3 * C, nd = dout ? (size_t)B * T * C : 0;
+    o->d = scratch;
+    o->s = scratch + align64((size_t)B * NH * T);
+    o->dp = o->s + align64(tt);
+    if (eng_cuda_precision() == ENG_PREC_TF32) {
+        o->t = CUDA_R_32F;
+        o->qkv = qkv, o->dout = dout, o->p16 = NULL, o->p = o->s, o->ds = o->dp;
+        return true;
+    }
+    size_t at_d = align64(nq), at_p = at_d + align64(nd);
+    if (!bf16_room(at_p + tt + 16)) return false;
+    o->t = CUDA_R_16BF;
+    o->qkv = to_bf16(qkv, nq, 0);
+    o->dout = dout ? to_bf16(dout, nd, at_d) : NULL;
+    o->p16 = G.bf16 + at_p;
+    o->p = o->ds = o->p16;
+    return true;
+}
+
+/* A warp per row r = (b*NH + h)*T + i of S: the causal softmax over keys j <= i in fp32, P in
+ * place of S (zeros past the diagonal) and in bf16 when p16; lse written, or read when given. */
+__global__ void att_softmax_kernel(float *s, __nv_bfloat16 *p16, float *lse, const float *lse_in, int T, size_t rows)
+{
+    size_t r = blockIdx.x * (size_t)(blockDim.x / 32) + threadIdx.x / 32;
+    int lane = threadIdx.x % 32;
+    if (r >= rows) return;
+    int i = (int)(r % T);
+    float *x = s + r * T, L;
+    if (lse_in) {
+        L = lse_in[r];
+    } else {
+        float m = -INFINITY, l = 0.0f;
+        for (int j = lane; j <= i; j += 32) m = fmaxf(m, x[j]);
+        m = warp_max(m);
+        for (int j = lane; j <= i; j += 32) l += expf(x[j] - m);
+        L = m + logf(warp_sum(l));
+        if (lane == 0) lse[r] = L;
+    }
+    for (int j = lane; j < T; j += 32) {
+        float p = j <= i ? expf(x[j] - L) : 0.0f;
+        x[j] = p;
+        if (p16) p16[r * T + j] = __float2bfloat16_rn(p);
+    }
+}
+
+/* dS = P (dP - D_i) in place of dP, 0 past the diagonal; in bf16 too when ds16. */
+__global__ void att_ds_kernel(float *dp, __nv_bfloat16 *ds16, const float *p, const float *dd, int T, size_t n)
+{
+    for (size_t e = blockIdx.x * (size_t)blockDim.x + threadIdx.x; e < n; e += (size_t)gridDim.x * blockDim.x) {
+        size_t r = e / T;
+        int j = (int)(e % T), i = (int)(r % T);
+        float v = j <= i ? p[e] * (dp[e] - dd[r]) : 0.0f;
+        dp[e] = v;
+        if (ds16) ds16[e] = __float2bfloat16_rn(v);
+    }
+}
+
+/* Sequence b's operand at column `col` of qkv (0 Q, C K, 2C V), the NH heads hs apart. */
+att_mat qkv_mat(const att_ops &o, int b, int T, int C, int col, int NH)
+{
+    att_mat m = {offset(o.qkv, o.t, (size_t)b * T * 3 * C + col), 3 * C, (long long)(C / NH)};
+    return m;
+}
+
+void att_scores(const att_ops &o, int B, int T, int C, int NH)
+{
+    int hs = C / NH;
+    long long tt = (long long)T * T;
+    for (int b = 0; b < B; b++) {
+        att_mat q = qkv_mat(o, b, T, C, 0, NH), k = qkv_mat(o, b, T, C, C, NH);
+        gemm_heads(false, true, T, T, hs, 1.0f / sqrtf((float)hs), q, k, o.s + (size_t)b * NH * tt, T, tt, NH, o.t);
+    }
+}
+
+void att_softmax(const att_ops &o, float *lse, const float *lse_in, int B, int T, int NH)
+{
+    size_t rows = (size_t)B * NH * T;
+    att_softmax_kernel<<<(unsigned)((rows + 7) / 8), 256, 0, stream()>>>(o.s, o.p16, lse, lse_in, T, rows);
+}
+
+bool att_gemm_forward(float *out, float *lse, const float *qkv, float *scratch, int B, int T, int C, int NH)
+{
+    att_ops o;
+    if (!att_setup(&o, qkv, NULL, scratch, B, T, C, NH)) return false;
+    int hs = C / NH;
+    long long tt = (long long)T * T;
+    att_scores(o, B, T, C, NH);
+    att_softmax(o, lse, NULL, B, T, NH);
+    for (int b = 0; b < B; b++) {
+        att_mat p = {offset(o.p, o.t, (size_t)b * NH * tt), T, tt}, v = qkv_mat(o, b, T, C, 2 * C, NH);
+        gemm_heads(false, false, T, hs, T, 1.0f, p, v, out + (size_t)b * T * C, C, hs, NH, o.t);
+    }
+    return true;
+}
+
+bool att_gemm_backward(float *dqkv, const float *dout, const float *qkv, const float *out, const float *lse,
+                       float *scratch, int B, int T, int C, int NH)
+{
+    att_ops o;
+    if (!att_setup(&o, qkv, dout, scratch, B, T, C, NH)) return false;
+    int hs = C / NH;
+    long long tt = (long long)T * T;
+    size_t rows = (size_t)B * NH * T, ld = 3 * (size_t)C;
+    float scale = 1.0f / sqrtf((float)hs);
+    attn_d_kernel<<<grid_for(rows, 256), 256, 0, stream()>>>(o.d, dout, out, T, C, NH, hs, rows);
+    att_scores(o, B, T, C, NH);
+    att_softmax(o, NULL, lse, B, T, NH);
+    for (int b = 0; b < B; b++) { /* dV = P^T dO, then dP = dO V^T */
+        att_mat p = {offset(o.p, o.t, (size_t)b * NH * tt), T, tt}, v = qkv_mat(o, b, T, C, 2 * C, NH);
+        att_mat g = {offset(o.dout, o.t, (size_t)b * T * C), C, hs};
+        gemm_heads(true, false, T, hs, T, 1.0f, p, g, dqkv + (size_t)b * T * ld + 2 * C, 3 * C, hs, NH, o.t);
+        gemm_heads(false, true, T, T, hs, 1.0f, g, v, o.dp + (size_t)b * NH * tt, T, tt, NH, o.t);
+    }
+    att_ds_kernel<<<grid_for(rows * T, 256), 256, 0, stream()>>>(o.dp, o.p16, o.s, o.d, T, rows * T);
+    for (int b = 0; b < B; b++) { /* dQ = scale dS K, dK = scale dS^T Q */
+        att_mat ds = {offset(o.ds, o.t, (size_t)b * NH * tt), T, tt};
+        att_mat q = qkv_mat(o, b, T, C, 0, NH), k = qkv_mat(o, b, T, C, C, NH);
+        gemm_heads(false, false, T, hs, T, scale, ds, k, dqkv + (size_t)b * T * ld, 3 * C, hs, NH, o.t);
+        gemm_heads(true, false, T, hs, T, scale, ds, q, dqkv + (size_t)b * T * ld + C, 3 * C, hs, NH, o.t);
+    }
+    return true;
+}
+
 void gpu_attention_forward(float *out, float *state, const float *qkv, float *scratch, int B, int T, int C, int NH)
 {
-    (void)scratch;
     if (replaying()) return;
+    if (att_gemm(B, T, NH) && att_gemm_forward(out, state, qkv, scratch, B, T, C, NH)) return;
     int hs = C / NH;
     if (!head_size_ok(hs)) return;
     dim3 grid((T + ATT_ROWS - 1) / ATT_ROWS, B * NH);
@@ -647,6 +840,7 @@ void gpu_attention_backward(float *dqkv, const float *dout, const float *qkv, co
                             float *scratch, int B, int T, int C, int NH)
 {
     if (replaying()) return;
+    if (att_gemm(B, T, NH) && att_gemm_backward(dqkv, dout, qkv, out, state, scratch, B, T, C, NH)) return;
     int hs = C / NH;
     if (!head_size_ok(hs)) return;
     size_t rows = (size_t)B * NH * T;
@@ -663,7 +857,9 @@ size_t gpu_attention_state_floats(int B, int T, int NH) { return (size_t)B * NH 
 size_t gpu_scratch_floats(int B, int T, int C, int NH, int V)
 {
     (void)V;
-    return scratch_need(B, T, C, NH);
+    size_t need = scratch_need(B, T, C, NH);
+    if (att_gemm(B, T, NH) && att_gemm_scratch(B, T, NH) > need) need = att_gemm_scratch(B, T, NH);
+    return need;
 }
 
 /* --- cross-entropy ------------------------------------------------------------------------- */
