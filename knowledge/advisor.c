@@ -742,8 +742,9 @@ static void team_familiarity(struct rank_ctx *c)
     const struct adv_kb *akb = c->akb;
     for (int f = 0; f < akb->nfw; f++) c->familiar_rule[f] = -1;
     for (int i = 0; i < akb->nrules; i++) {
+        if (!c->applies[i]) continue; /* the cheap test first: most rules do not hold */
         const cJSON *fam = cJSON_GetObjectItemCaseSensitive(akb->rules[i].effect, "familiar");
-        if (!fam || !c->applies[i]) continue;
+        if (!fam) continue;
         for (const cJSON *e = fam->child; e; e = e->next) {
             int f = adv_fw_index(akb, e->string);
             if (f < 0 || !cJSON_IsNumber(e)) continue;
@@ -791,8 +792,9 @@ static int exclusion(const struct rank_ctx *c, int f, struct adv_framework *fr)
     }
     for (int i = 0; i < akb->nrules; i++) {
         const cJSON *id;
+        if (!c->applies[i]) continue;
         cJSON_ArrayForEach(id, cJSON_GetObjectItemCaseSensitive(akb->rules[i].effect, "exclude")) {
-            if (!c->applies[i] || !cJSON_IsString(id) || strcmp(id->valuestring, fr->id) != 0) continue;
+            if (!cJSON_IsString(id) || strcmp(id->valuestring, fr->id) != 0) continue;
             struct adv_reason *r = add_reason(fr, 0, akb->rules[i].text, akb->rules[i].source);
             if (r) {
                 snprintf(r->label, sizeof r->label, "Excluded");
@@ -984,8 +986,9 @@ static void rule_reasons(const struct rank_ctx *c, struct adv_framework *fr)
     const char **claimed = akb->work.claimed;
     int nclaimed = 0;
     for (int i = 0; i < akb->nrules; i++) {
+        if (!c->applies[i]) continue;
         const cJSON *d = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(akb->rules[i].effect, "score"), fr->id);
-        if (!cJSON_IsNumber(d) || !c->applies[i]) continue;
+        if (!cJSON_IsNumber(d)) continue;
         const char *claim = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(akb->rules[i].effect, "claim"));
         int seen = 0;
         for (int k = 0; claim && k < nclaimed; k++) seen |= strcmp(claimed[k], claim) == 0;
@@ -1024,8 +1027,9 @@ static void weigh_criteria(const struct adv_kb *akb, const struct answers *a, co
 {
     for (int k = 0; k < akb->ncrit; k++) out[k] = akb->crit[k].weight;
     for (int i = 0; i < akb->nrules; i++) {
+        if (applies && !applies[i]) continue;
         const cJSON *w = cJSON_GetObjectItemCaseSensitive(akb->rules[i].effect, "weight");
-        if (!w || !(applies ? applies[i] : answers_match(a, akb->rules[i].cond))) continue;
+        if (!w || !(applies || answers_match(a, akb->rules[i].cond))) continue;
         for (const cJSON *e = w->child; e; e = e->next) {
             int k = crit_index(akb, e->string);
             if (k >= 0 && cJSON_IsNumber(e)) out[k] *= e->valuedouble;
