@@ -1,5 +1,6 @@
-/* The accelerator catalog's 2026 rows: the key figures of the HGX B300 row pinned, its node size,
- * and the catalog's dense-FP8 check shown to catch a sparse figure as well as to pass the rows. */
+/* The accelerator catalog's 2026 rows: the key figures of the HGX B300 and GB300 NVL72 rows pinned,
+ * their node sizes, and the catalog's dense-FP8 check shown to catch a sparse figure as well as to
+ * pass the rows. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 
@@ -25,12 +26,16 @@ static double value_of(const char *sql, const char *arg)
     return v;
 }
 
-static double b300(const char *column)
+/* An expression of the columns of the catalog row id. */
+static double row_of(const char *id, const char *column)
 {
-    char sql[128];
-    snprintf(sql, sizeof sql, "SELECT %s FROM accelerators WHERE id = 'b300'", column);
-    return value_of(sql, NULL);
+    char sql[192];
+    snprintf(sql, sizeof sql, "SELECT %s FROM accelerators WHERE id = ?1", column);
+    return value_of(sql, id);
 }
+
+static double b300(const char *column) { return row_of("b300", column); }
+static double gb300(const char *column) { return row_of("gb300", column); }
 
 /* HGX B300 per GPU: 288 GB HBM3e at 8 TB/s, dense BF16 2.25 PF and FP8 4.5 PF (36 and 72 PF with
  * sparsity per 8 GPUs, halved and divided by eight), 800 Gb/s ConnectX-8 = 100 GB/s a GPU. */
@@ -52,6 +57,107 @@ Test(kb_catalog2026, b300_node_of_eight)
     cr_expect_eq(value_of("SELECT json_extract(effect, '$.facts.devices_per_node') FROM rules "
                           "WHERE id = 'node-nvidia-hgx' AND EXISTS (SELECT 1 FROM json_each(condition, '$.accelerator') "
                           "WHERE value = ?1)", "b300"), 8);
+}
+
+/* GB300 NVL72 per GPU (NVIDIA's Blackwell Ultra blog): 288 GB HBM3E at 8 TB/s, NVLink 5 1.8 TB/s
+ * both directions = 900 one way, one 800 Gb/s ConnectX-8 = 100 GB/s a GPU; the dense rates are the
+ * HGX page's for the same GPU (BF16 2.25 PF, FP8 4.5 PF, TF32 1.1 PF, FP32 75 TF), a lower bound. */
+Test(kb_catalog2026, gb300_key_figures)
+{
+    static const struct { const char *column; double want; } figures[] = {
+        {"memory_gb", 288},   {"bandwidth_gbs", 8000}, {"bf16_tflops", 2250}, {"fp16_tflops", 2250},
+        {"fp8_tflops", 4500}, {"tf32_tflops", 1100},   {"fp32_tflops", 75},
+        {"link_gbs * 2", 1800},   /* NVLink 5, 1.8 TB/s both directions */
+        {"network_gbs * 8", 800}, /* one 800 Gb/s ConnectX-8 a GPU */
+        {"planner_default", 0},   /* the H100 stays NVIDIA's assumed device */
+    };
+    for (size_t i = 0; i < sizeof figures / sizeof figures[0]; i++)
+        cr_expect_eq(gb300(figures[i].column), figures[i].want, "gb300 %s", figures[i].column);
+    cr_expect_eq(gb300("compute_capability = '10.3' AND match = 'gb300' AND vendor = 'nvidia'"), 1);
+    cr_expect_eq(value_of("SELECT count(*) FROM accelerators g JOIN accelerators b ON b.id = 'b300' "
+                          "WHERE g.id = 'gb300' AND g.bf16_tflops = b.bf16_tflops AND g.fp8_tflops = b.fp8_tflops "
+                          "AND g.tf32_tflops = b.tf32_tflops AND g.fp32_tflops = b.fp32_tflops",
+                          NULL),
+                 1, "the HGX rates of the same Blackwell Ultra GPU");
+}
+
+/* The row's source is the vendor's page with the date read, and its note keeps what the columns
+ * cannot: the dense NVFP4 rate (15 PF) and where the dense rates come from. */
+Test(kb_catalog2026, gb300_source_is_the_vendor_page)
+{
+    cr_expect_eq(value_of("SELECT count(*) FROM accelerators a JOIN sources s ON s.id = a.source WHERE a.id = ?1 "
+                          "AND s.url = 'https://developer.nvidia.com/blog/inside-nvidia-blackwell-ultra-the-chip-powering-the-ai-factory-era/' "
+                          "AND s.published = '2025-08' AND a.as_of = '2026-12-02'",
+                          "gb300"),
+                 1);
+    cr_expect_eq(value_of("SELECT instr(note, '15 PetaFLOPS dense NVFP4') > 0 AND instr(note, 'hw-nvidia-hgx-b200') > 0 "
+                          "AND instr(note, 'Read 2026-12-02') > 0 FROM sources WHERE id = 'hw-nvidia-blackwell-ultra'",
+                          NULL),
+                 1);
+}
+
+/* Like GB200, a GB300 rack is one NVLink domain of 72 GPUs, not an HGX board of eight: the
+ * devices_per_node rule lists b300 and not gb300, and the interconnect says 72. */
+Test(kb_catalog2026, gb300_is_a_domain_of_72_not_a_node_of_eight)
+{
+    static const char in_hgx[] = "SELECT json_extract(effect, '$.facts.devices_per_node') FROM rules "
+                                 "WHERE id = 'node-nvidia-hgx' AND EXISTS (SELECT 1 FROM json_each(condition, "
+                                 "'$.accelerator') WHERE value = ?1)";
+    cr_expect_eq(value_of(in_hgx, "gb300"), -1);
+    cr_expect_eq(value_of(in_hgx, "b300"), 8);
+    cr_expect_eq(gb300("instr(interconnect, 'the 72 GPUs of a rack') > 0"), 1);
+    cr_expect_eq(value_of("SELECT count(*) FROM rules WHERE json_extract(effect, '$.facts.devices_per_node') IS NOT NULL "
+                          "AND instr(condition, '\"gb300\"') > 0",
+                          NULL),
+                 0);
+}
+
+/* A driver's "NVIDIA GB300" is the gb300 row, not b300 ("nvidia b300" is no part of it) nor gb200;
+ * the HGX board's "NVIDIA B300 SXM6 AC" stays b300. */
+Test(kb_catalog2026, gb300_matches_its_driver_name)
+{
+    struct kb_accel_peaks p;
+    cr_assert_eq(kb_accel_lookup(fx.kb, "NVIDIA GB300", "10.3", &p), 1);
+    cr_expect_str_eq(p.id, "gb300");
+    cr_expect_eq(p.bf16_tflops, 2250);
+    cr_assert_eq(kb_accel_lookup(fx.kb, "NVIDIA B300 SXM6 AC", "10.3", &p), 1);
+    cr_expect_str_eq(p.id, "b300");
+    cr_assert_eq(kb_accel_lookup(fx.kb, "NVIDIA GB200", "10.0", &p), 1);
+    cr_expect_str_eq(p.id, "gb200");
+}
+
+/* The FP8 training stacks and the planned compute efficiency of data-centre Blackwell reach GB300
+ * (Transformer Engine lists compute capability 10.3), as they reach B300 and GB200. */
+Test(kb_catalog2026, gb300_has_blackwell_stacks_and_efficiency)
+{
+    static const char listed[] = "SELECT count(*) FROM rules WHERE id IN ('fp8-stack-nvidia', 'plan-efficiency-hopper') "
+                                 "AND EXISTS (SELECT 1 FROM json_each(condition, '$.accelerator') WHERE value = ?1)";
+    cr_expect_eq(value_of(listed, "gb300"), 2);
+    cr_expect_eq(value_of(listed, "b300"), 2);
+    cr_expect_eq(value_of("SELECT json_extract(effect, '$.facts.compute_efficiency') FROM rules "
+                          "WHERE id = 'plan-efficiency-hopper'",
+                          NULL),
+                 0.50);
+}
+
+/* The GB300 rack's FP8 figure is sparse: 720 PF per 72 GPUs is 10 PF a GPU, four times the dense
+ * BF16 rate, which the dense-FP8 check refuses; the stored 4.5 PF passes it (at most 2.1 x 2250 =
+ * 4725). */
+Test(kb_catalog2026, gb300_sparse_fp8_would_trip_the_check)
+{
+    static const char check[] = "SELECT count(*) FROM accelerators WHERE bf16_tflops > 0 AND fp8_tflops > 2.1 * bf16_tflops";
+    cr_expect_eq(value_of(check, NULL), 0);
+    char *msg = NULL;
+    int rc = sqlite3_exec(kb_db(fx.kb), "UPDATE accelerators SET fp8_tflops = 720000.0 / 72 WHERE id = 'gb300'", NULL, NULL,
+                          &msg);
+    cr_assert_eq(rc, SQLITE_OK, "%s", msg ? msg : "");
+    cr_expect_eq(value_of(check, NULL), 1, "the sparse 10 PF is caught");
+    rc = sqlite3_exec(kb_db(fx.kb), "UPDATE accelerators SET fp8_tflops = 4725 WHERE id = 'gb300'", NULL, NULL, &msg);
+    cr_assert_eq(rc, SQLITE_OK, "%s", msg ? msg : "");
+    cr_expect_eq(value_of(check, NULL), 0, "2.1 x BF16 is the boundary, and passes");
+    rc = sqlite3_exec(kb_db(fx.kb), "UPDATE accelerators SET fp8_tflops = 4726 WHERE id = 'gb300'", NULL, NULL, &msg);
+    cr_assert_eq(rc, SQLITE_OK, "%s", msg ? msg : "");
+    cr_expect_eq(value_of(check, NULL), 1, "just past the boundary is caught");
 }
 
 /* The dense-FP8 check (FP8 at most about twice BF16, never a sparse figure) passes the catalog and

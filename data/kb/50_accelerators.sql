@@ -32,6 +32,9 @@ INSERT INTO sources (id, title, url, published, note) VALUES
  ('hw-nvidia-gb200', 'NVIDIA GB200 NVL72 specifications',
   'https://www.nvidia.com/en-us/data-center/gb200-nvl72/', '2024-03-18',
   'Rack of 72 Blackwell GPUs and 36 Grace CPUs in one NVLink domain (NVLink 5, 1.8 TB/s per GPU both directions, 130 TB/s per rack). Rack totals with sparsity: FP8 720 PF, FP16/BF16 360 PF, TF32 180 PF; FP32 5,760 TF; up to 13.4 TB HBM3e at 576 TB/s. The page''s footnote: tensor figures are sparse, dense is one half. Per GPU dense: FP8 5 PF, BF16/FP16 2.5 PF, TF32 1.25 PF; FP32 80 TF (5,760 TF per rack / 72, or 160 TF per GB200 superchip of two GPUs, rechecked 2026-12-02); 186 GB HBM3e at 8 TB/s. One 400 Gb/s NIC per GPU between racks (ConnectX-7; GB300 racks use 800 Gb/s ConnectX-8).'),
+ ('hw-nvidia-blackwell-ultra', 'NVIDIA Technical Blog: Inside NVIDIA Blackwell Ultra: The Chip Powering the AI Factory Era',
+  'https://developer.nvidia.com/blog/inside-nvidia-blackwell-ultra-the-chip-powering-the-ai-factory-era/', '2025-08',
+  'Blackwell Ultra (GB300 and B300): two reticle-sized dies joined by NV-HBI (10 TB/s), 208B transistors, 160 SMs with 640 fifth-generation Tensor Cores and 15 PetaFLOPS dense NVFP4; 288 GB HBM3E per GPU in 8 stacks at 8 TB/s; fifth-generation NVLink 1.8 TB/s per GPU counting both directions (link_gbs 900), NVLink-C2C to the Grace CPU; up to 1,400 W. Dense BF16/FP16 2,250, TF32 1,100, FP8 4,500 and FP32 75 TFLOPS are the HGX page''s per-GPU rates for the same GPU (hw-nvidia-hgx-b200), stored as a lower bound because the GB300 NVL72 page was not in the stored material; third-party tables that quote it put the rack at 360 PF dense FP8 (5 PF a GPU), not used. GB300 racks have one 800 Gb/s ConnectX-8 NIC per GPU (the GB200 NVL72 page, hw-nvidia-gb200). Compute capability 10.3 as the B300 (Transformer Engine support matrix). Read 2026-12-02.'),
  ('hw-nvidia-l4', 'NVIDIA L4 Tensor Core GPU (datasheet / product page)',
   'https://www.nvidia.com/en-us/data-center/l4/', '2023-03',
   'L4: FP32 30.3 TFLOPS; TF32 120 with sparsity (60 dense); BF16/FP16 tensor 242 listed with sparsity, dense = 121; FP8 485 with sparsity (242.5 dense); 24 GB GDDR6, 300 GB/s; PCIe Gen4 x16, no NVLink; compute capability 8.9. nvidia-smi name "NVIDIA L4" (a substring of "NVIDIA L40S": the match needs a word end).'),
@@ -127,6 +130,22 @@ INSERT INTO accelerators (id, name, vendor, memory_gb, bandwidth_gbs, fp32_tflop
   'NVLink 5; HGX B300: 800 Gb/s ConnectX-8 per GPU', '10.3', 'nvidia b300', 0, 'hw-nvidia-hgx-b200', '2026-12-01'),
  ('gb200', 'NVIDIA GB200 NVL72 (per Blackwell GPU, 186GB)', 'nvidia', 186, 8000, 80, 1250, 2500, 2500, 5000, 900, 50,
   'NVLink 5 across the 72 GPUs of a rack; 400 Gb/s per GPU between racks', '10.0', 'gb200', 0, 'hw-nvidia-gb200', '2026-12-02'),
+  -- GB300 NVL72 (Blackwell Ultra, read 2026-12-02). NVIDIA's technical blog on the Blackwell Ultra
+  -- GPU gives its memory, bandwidth, NVLink and dense NVFP4 rate; no stored copy of the GB300 NVL72
+  -- page gave the rack's per-precision rates, so BF16/FP16/TF32/FP8/FP32 are the rates the HGX page
+  -- gives the same GPU (the b300 row): a lower bound at the HGX board's power limit, never the rack's
+  -- sparse figure (its 720 PF FP8 is 10 PF a GPU, four times the BF16 rate: the dense-FP8 check
+  -- would refuse it). The catalog has no FP4 column: the dense NVFP4 rate is in the source's note.
+  -- Like the gb200 row, the 72 GPUs of one NVLink domain are in the interconnect text; there is no
+  -- devices_per_node rule (a compute tray is not an HGX board of eight).
+  -- Left out for want of a vendor source in the stored material (2026-12-02): the H20 (NVIDIA
+  -- publishes no datasheet; its 96 GB, 4.0 TB/s and 148/296 TFLOPS come from press and resellers),
+  -- the RTX PRO 6000 Blackwell (only third-party tables: 125 TFLOPS FP32, 4,000 FP4 TOPS with
+  -- sparsity; no dense BF16 rate) and the DGX Spark's GB10 (only "1 PFLOP FP4 with sparsity"
+  -- quoted; no dense BF16 or FP32 rate from NVIDIA).
+ ('gb300', 'NVIDIA GB300 NVL72 (per Blackwell Ultra GPU, 288GB)', 'nvidia', 288, 8000, 75, 1100, 2250, 2250, 4500, 900, 100,
+  'NVLink 5 across the 72 GPUs of a rack; 800 Gb/s ConnectX-8 per GPU between racks', '10.3', 'gb300', 0,
+  'hw-nvidia-blackwell-ultra', '2026-12-02'),
  ('l4', 'NVIDIA L4', 'nvidia', 24, 300, 30.3, 60, 121, 121, 242.5, 32, 0,
   'PCIe Gen4 x16, no NVLink', '8.9', 'nvidia l4', 0, 'hw-nvidia-l4', '2026-12-01'),
  ('l40', 'NVIDIA L40', 'nvidia', 48, 864, 90.5, 90.5, 181.05, 181.05, 362, 32, 0,

@@ -394,7 +394,7 @@ INSERT INTO sources (id, title, url, published, note) VALUES
 INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, also, as_of) VALUES
  ('fp8-stack-nvidia', 'rule_of_thumb', 'FP8 training stacks on NVIDIA GPUs',
   'On NVIDIA GPUs of compute capability 8.9 and newer (Ada, Hopper, Blackwell) FP8 training runs through Transformer Engine (PyTorch and JAX) or torchao float8 (PyTorch, so fastai''s models too, H100 and newer), Keras 3''s float8 layers and PaddlePaddle''s FP8 training (ERNIE 4.5, Hopper); Blackwell data-centre GPUs add MXFP8 and NVFP4 recipes. TensorFlow''s own APIs, MLX and MindSpore have no FP8 training stack there: train them in bf16.',
-  '{"precision": "fp8", "accelerator": ["h100-sxm", "h200-sxm", "b200", "b300", "gb200", "l4", "l40", "l40s", "rtx-4090", "rtx-5090"]}',
+  '{"precision": "fp8", "accelerator": ["h100-sxm", "h200-sxm", "b200", "b300", "gb200", "gb300", "l4", "l40", "l40s", "rtx-4090", "rtx-5090"]}',
   '{"facts": {"fp8_stacks_known": 1, "fp8_stack_pytorch": 1, "fp8_stack_jax": 1, "fp8_stack_fastai": 1, "fp8_stack_keras": 1, "fp8_stack_paddlepaddle": 1}}', 31, 'te-support-matrix', 'te-readme,torchtitan-float8,keras-float8,ernie-fp8-qat', '2026-12-02');
 
 -- Seed claims added and superseded in the 2026 refresh --------------------------------------------
