@@ -132,8 +132,8 @@ static void print_table(const struct probe_table *t)
                  t->rows[r].reason);
         text_wrap(stdout, why, 0, 25);
     }
-    const char *notes[] = {probe_table_noise_note(t), probe_table_compare_note(t)};
-    for (int i = 0; i < 2; i++)
+    const char *notes[] = {probe_table_plan_note(t), probe_table_noise_note(t), probe_table_compare_note(t)};
+    for (int i = 0; i < 3; i++)
         if (*notes[i]) {
             putchar('\n');
             text_wrap(stdout, notes[i], 0, 2);
@@ -204,11 +204,14 @@ static void print_run(const cJSON *doc, const cJSON *base, int bold)
     free(then);
 }
 
-/* The run as a page, compared with base when there is one. */
-static int write_html(const cJSON *doc, const cJSON *base, const char *path)
+/* The run as a page, compared with base when there is one, with the planned and measured GPT
+ * step of the machine's stored runs (k may be NULL: this run's alone). */
+static int write_html(kb *k, const cJSON *doc, const cJSON *base, const char *path)
 {
     struct html page = {0};
-    probe_run_html(doc, base, &page);
+    struct probe_plan_point history[PROBE_PLAN_HISTORY];
+    int n = probe_session_plan_history(k, doc, history, PROBE_PLAN_HISTORY);
+    probe_run_html(doc, base, history, n, &page);
     int rc = cli_write_html(path, &page);
     html_free(&page);
     return rc;
@@ -287,13 +290,14 @@ static int sub_show_delete(struct globals *g, const char *sub, const char *id, i
         }
         if (!base) cli_error("--compare latest: no other complete run of this machine is stored");
     }
-    kb_close(k);
     if (status != KB_OK) {
+        kb_close(k);
         cli_error("%s", err);
         cJSON_Delete(doc);
         return cli_exit_from_kb(status);
     }
-    if (html) rc = write_html(doc, base, html);
+    if (html) rc = write_html(k, doc, base, html);
+    kb_close(k);
     if (rc == EXIT_OK && (json || output)) rc = cli_write_json(doc, output);
     if (rc == EXIT_OK && !json && !(html && strcmp(html, "-") == 0)) print_run(doc, base, g->color);
     cJSON_Delete(base);
@@ -418,11 +422,11 @@ static int save_run(const struct probe_args *a, struct probe_session *s, kb *k, 
 }
 
 /* The outputs of a measurement: the page, the JSON, the table; then the interruption, if any. */
-static int emit(struct globals *g, const struct probe_args *a, struct probe_session *s, const cJSON *base, int saved,
-                int rc)
+static int emit(struct globals *g, const struct probe_args *a, struct probe_session *s, kb *k, const cJSON *base,
+                int saved, int rc)
 {
     int wrc = EXIT_OK;
-    if (a->html) wrc = write_html(s->doc, base, a->html);
+    if (a->html) wrc = write_html(k, s->doc, base, a->html);
     if (a->output && wrc == EXIT_OK) wrc = cli_write_json(s->doc, a->output);
     if (a->json && !a->output && wrc == EXIT_OK) wrc = cli_write_json(s->doc, NULL);
     else if (!a->json && !(a->html && strcmp(a->html, "-") == 0)) {
@@ -484,7 +488,7 @@ static int run_session(struct globals *g, const struct probe_args *a, struct pro
         int saved;
         rc = save_run(a, s, k, &saved);
         if (!dist) probe_session_release_signals(); /* a signal that came while storing ends the program here */
-        rc = emit(g, a, s, base, saved, rc);
+        rc = emit(g, a, s, k, base, saved, rc);
     }
     cJSON_Delete(base);
     kb_close(k);

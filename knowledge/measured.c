@@ -45,6 +45,7 @@ void probe_params_init(struct probe_params *p, enum probe_params_shape shape)
     p->shape = shape;
     p->bytes_per_element = p->time_us = p->algbw_gbs = p->peak_tflops = p->per_step = NAN;
     p->loss = p->engine_loss = p->first_step_s = NAN;
+    p->planned_ms = p->gemm_ms = p->memory_ms = p->gemm_gflops = p->bandwidth_gbs = NAN;
     p->model = p->python = -1;
 }
 
@@ -74,6 +75,7 @@ static enum probe_params_shape shape_of(const cJSON *p)
     if (has(p, "bytes")) return has(p, "pinned") ? PROBE_PP_TRANSFER : has(p, "ranks") ? PROBE_PP_ALLREDUCE
                                                                                       : PROBE_PP_DEVICE_COPY;
     if (has(p, "ranks")) return PROBE_PP_DATA_PARALLEL;
+    if (has(p, "planned_ms")) return PROBE_PP_PLAN;
     if (has(p, "n_layer")) return PROBE_PP_GPT;
     if (has(p, "framework")) return PROBE_PP_FRAMEWORK;
     if (has(p, "peak_source") || has(p, "peak_kind") || has(p, "peak_tflops")) return PROBE_PP_PEAK;
@@ -119,6 +121,10 @@ void measured_params_read(const cJSON *o, struct probe_params *p)
     p->loss = json_num(o, "loss");
     p->engine_loss = json_num(o, "engine_loss");
     p->first_step_s = json_num(o, "first_step_s");
+    p->planned_ms = json_num(o, "planned_ms"), p->gemm_ms = json_num(o, "gemm_ms");
+    p->memory_ms = json_num(o, "memory_ms"), p->gemm_gflops = json_num(o, "gemm_gflops");
+    p->bandwidth_gbs = json_num(o, "bandwidth_gbs");
+    copy_str(p->bandwidth_source, sizeof p->bandwidth_source, o, "bandwidth_source");
 }
 
 void measured_result_read(const cJSON *r, struct measured_result *out)

@@ -74,6 +74,8 @@ enum probe_params_shape {
     PROBE_PP_DATA_PARALLEL, /* layers, batch_per_rank, ranks, threads_per_rank, optimizer */
     PROBE_PP_GPT,         /* n_layer, n_head, n_embd, ctx, vocab, batch, precision */
     PROBE_PP_PEAK,        /* peak_tflops, peak_source, peak_kind */
+    PROBE_PP_PLAN,        /* the GPT's shape (as PROBE_PP_GPT), planned_ms, gemm_ms, memory_ms, gemm_gflops,
+                           * bandwidth_gbs, bandwidth_source: the planner's step beside the measured one */
     PROBE_PP_FRAMEWORK,   /* framework, mode, [model, per_step, per_step_unit], [kind], [python], [loss],
                            * [engine_loss], [first_step_s], version */
 };
@@ -107,6 +109,10 @@ struct probe_params {
     char per_step_unit[8];     /* frameworks: "samples", "tokens" as read ("" not given); written from model */
     int python;                /* frameworks: the interpreter's index, -1 none */
     double loss, engine_loss, first_step_s; /* frameworks: NaN when not measured */
+    /* the planned GPT step (knowledge/planner.h, plan_gpt_step) from the run's GEMM rate and
+     * bandwidth: the step and its two parts in ms; NaN when not given */
+    double planned_ms, gemm_ms, memory_ms, gemm_gflops, bandwidth_gbs;
+    char bandwidth_source[32]; /* "stream triad", "device copy", "catalog" */
 };
 
 /* Parameters of `shape` with nothing given yet. */

@@ -1,6 +1,7 @@
 #include "knowledge/planner.h"
 
 #include <math.h>
+#include <stddef.h>
 
 double plan_model_states_bytes(double replicated, double sharded, double params, double devices)
 {
@@ -73,6 +74,25 @@ double plan_training_flops(double params, double tokens) { return 6 * params * t
 double plan_hours(double flops, double devices, double peak_tflops, double mfu)
 {
     return flops / (devices * peak_tflops * 1e12 * mfu) / 3600;
+}
+
+int plan_gpt_step(const struct plan_gpt_step_in *in, struct plan_gpt_step *out)
+{
+    *out = (struct plan_gpt_step){0};
+    const double need[] = {in->layers, in->heads, in->hidden, in->seq, in->batch, in->params, in->bytes_per_value,
+                           in->gemm_gflops, in->bandwidth_gbs};
+    for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+        if (!(need[i] > 0) || !isfinite(need[i])) return -1;
+    double tokens = in->seq * in->batch;
+    out->flops = plan_training_flops(in->params, tokens) +
+                 plan_attention_flops_per_token(in->layers, in->hidden, in->seq) * tokens;
+    out->gemm_s = out->flops / (in->gemm_gflops * 1e9);
+    double stored = in->layers * plan_activation_layer_bytes(in->seq, in->batch, in->hidden, in->heads) *
+                    in->bytes_per_value / 2;
+    out->bytes = 2 * stored + PLAN_ADAMW_BYTES_PER_PARAM * in->params;
+    out->memory_s = out->bytes / (in->bandwidth_gbs * 1e9);
+    out->step_s = out->gemm_s + out->memory_s;
+    return 0;
 }
 
 const struct plan_act_terms plan_act_gpt3 = {10, 24, 2, 5};

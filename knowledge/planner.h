@@ -111,4 +111,26 @@ double plan_training_flops(double params, double tokens);
 /* Hours at a fraction mfu of `devices` x peak_tflops. */
 double plan_hours(double flops, double devices, double peak_tflops, double mfu);
 
+/* One training step of a GPT on one device, from the device's own GEMM rate and memory bandwidth:
+ * the matrix products (6 N per token plus attention's 12 L h s, the FLOPs above) at gemm_gflops,
+ * plus the passes over memory that are not products, at bandwidth_gbs: each layer's stored
+ * activations (the Korthikanti figure above, scaled from 16 bits to bytes_per_value) written
+ * forward and read back, and AdamW's seven fp32 values a parameter (weight, gradient and two
+ * moments read; weight and moments written). The two parts add: on one device nothing overlaps a
+ * layer's elementwise work with its products. `params` counts what the optimizer updates and the
+ * products multiply (positions' table left out, as 6 N leaves it out). */
+struct plan_gpt_step_in {
+    double layers, heads, hidden, seq, batch, params;
+    double bytes_per_value; /* of the stored activations: 4 in fp32, 2 in bf16 */
+    double gemm_gflops, bandwidth_gbs;
+};
+struct plan_gpt_step {
+    double flops, gemm_s;   /* the products' FLOPs a step and their seconds */
+    double bytes, memory_s; /* the other passes' bytes and their seconds */
+    double step_s;          /* gemm_s + memory_s */
+};
+#define PLAN_ADAMW_BYTES_PER_PARAM 28.0
+/* Returns 0, or -1 (out zeroed) when a figure is missing: a size, the GEMM rate or the bandwidth. */
+int plan_gpt_step(const struct plan_gpt_step_in *in, struct plan_gpt_step *out);
+
 #endif

@@ -4,6 +4,7 @@
  * verdict. */
 #include "probes/run_html.h"
 #include "knowledge/measured.h"
+#include "knowledge/planner.h"
 #include "probes/run_table.h"
 
 #include <math.h>
@@ -27,7 +28,6 @@ static double element_bytes(const struct probe_params *p)
  * input's gradient, the weight's gradient): each reads two operands and writes one. */
 static double product_bytes(double m, double in, double out, double e) { return 3 * e * (m * in + m * out + in * out); }
 
-enum { ADAM_BYTES = 28 }; /* parameter, gradient, two moments read; parameter, moments written: FP32 */
 
 double probe_intensity(const struct measured_result *r)
 {
@@ -50,7 +50,7 @@ double probe_intensity(const struct measured_result *r)
             params += in * out + out;
             in = out;
         }
-        bytes += ADAM_BYTES * params;
+        bytes += PLAN_ADAMW_BYTES_PER_PARAM * params;
         return bytes > 0 ? flops / bytes : NAN;
     }
     if (!strcmp(w, PROBE_WL_TRAIN_GPT)) {
@@ -64,7 +64,7 @@ double probe_intensity(const struct measured_result *r)
         double layer = product_bytes(M, C, 3 * C, e) + product_bytes(M, C, C, e) + product_bytes(M, C, 4 * C, e) +
                        product_bytes(M, 4 * C, C, e);
         double attention = 3 * e * B * H * (4 * T * hs + 2 * T * T); /* Q K^T and the weights times V */
-        double bytes = L * (layer + attention) + product_bytes(M, C, V, e) + ADAM_BYTES * (N + T * C);
+        double bytes = L * (layer + attention) + product_bytes(M, C, V, e) + PLAN_ADAMW_BYTES_PER_PARAM * (N + T * C);
         return flops / bytes;
     }
     return NAN;
@@ -656,7 +656,39 @@ static int page_open(struct page *pg, const cJSON *doc, const cJSON *base)
     return 0;
 }
 
-int probe_run_html(const cJSON *doc, const cJSON *base, struct html *h)
+/* The planner's GPT step against the measured one: this run's, then run by run. */
+static void plan_check(struct page *pg, const struct probe_plan_point *history, int n)
+{
+    const char *note = probe_table_plan_note(pg->t);
+    if (!*note && n == 0) return;
+    html_raw(pg->h, "<section id=\"plan-check\"><h2>The plan against this machine</h2>\n<p>");
+    html_text(pg->h, *note ? note : "This run has no train-gpt step.");
+    html_raw(pg->h, "</p>\n");
+    if (n > 0) {
+        struct html_bar *bars = calloc((size_t)n, sizeof *bars);
+        char (*labels)[128] = calloc((size_t)n, sizeof *labels), (*notes)[96] = calloc((size_t)n, sizeof *notes);
+        for (int i = 0; bars && labels && notes && i < n; i++) {
+            const struct probe_plan_point *p = &history[i];
+            snprintf(labels[i], sizeof labels[i], "%s (%s, %.10s)", p->id, p->device, p->started_at);
+            snprintf(notes[i], sizeof notes[i], "planned %.4g ms, measured %.4g ms", p->planned_ms, p->measured_ms);
+            bars[i] = (struct html_bar){labels[i], p->planned_ms / p->measured_ms, NAN, NAN, NAN, notes[i], NULL, 0, 1};
+        }
+        const struct html_ref refs[] = {{1, "planned = measured", 0}, {0.67, "0.67", 1}, {1.5, "1.5", 1}};
+        struct html_chart c = {"Planned over measured GPT step, run by run (oldest first)",
+                               "planned / measured step time", 0, 0, 0, 0, "plan-check-chart"};
+        if (bars && labels && notes) html_bar_chart(pg->h, &c, bars, n, refs, 3);
+        else pg->h->failed = 1;
+        free(bars), free(labels), free(notes);
+    }
+    html_raw(pg->h, "<p class=\"note\">");
+    html_text(pg->h, "The plan: the step's matrix products at the run's best GEMM rate plus its other passes over "
+                     "memory (stored activations written and read back, AdamW's states) at the run's bandwidth; "
+                     "the dashed lines at 0.67 and 1.5 mark the band the planner is held to.");
+    html_raw(pg->h, "</p></section>\n");
+}
+
+int probe_run_html(const cJSON *doc, const cJSON *base, const struct probe_plan_point *history, int n,
+                   struct html *h)
 {
     struct page pg = {h, NULL, NULL, NULL, 0, NULL, NULL, NULL, 0};
     if (page_open(&pg, doc, base) != 0) {
@@ -677,6 +709,7 @@ int probe_run_html(const cJSON *doc, const cJSON *base, struct html *h)
     across_ranks(&pg);
     frameworks(&pg);
     change(&pg);
+    plan_check(&pg, history, n);
     table(&pg);
     html_raw(h, "</main>\n");
     html_end(h, "Made by fwadvisor " FWADVISOR_VERSION ". Every figure on this page is the probe run's own "

@@ -13,8 +13,12 @@
 #include "knowledge/measured.h"
 
 /* Appends the page for run `doc` to h (a zeroed html), compared with `base` when not NULL; each is
- * read once with measured_read. Returns 0, or -1 when out of memory; the caller frees h either way. */
-int probe_run_html(const cJSON *doc, const cJSON *base, struct html *h);
+ * read once with measured_read. history (n points, oldest first; probes/session.h
+ * probe_session_plan_history) charts the planned GPT step against the measured one run by run.
+ * Returns 0, or -1 when out of memory; the caller frees h either way. */
+struct probe_plan_point;
+int probe_run_html(const cJSON *doc, const cJSON *base, const struct probe_plan_point *history, int n,
+                   struct html *h);
 
 /* The arithmetic intensity (FLOP per byte of memory traffic) of a gemm, train-mlp or train-gpt
  * result (as measured_result_read reads it) from its params, NAN for other workloads. Traffic counts the operands of every matrix

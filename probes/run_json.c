@@ -115,11 +115,17 @@ static void add_engine_params(cJSON *o, const struct probe_params *p)
         add_count(o, "threads", p->threads, p->threads > 0);
         add_dtype(o, "precision", p->dtype);
         break;
-    case PROBE_PP_GPT: {
+    case PROBE_PP_GPT:
+    case PROBE_PP_PLAN: {
         static const char *const keys[] = {"n_layer", "n_head", "n_embd", "ctx", "vocab", "batch"};
         const int shape[] = {p->n_layer, p->n_head, p->n_embd, p->ctx, p->vocab, p->batch};
         for (int i = 0; i < 6; i++) cJSON_AddNumberToObject(o, keys[i], shape[i]);
         add_dtype(o, "precision", p->dtype);
+        if (p->shape == PROBE_PP_GPT) break;
+        static const char *const plan[] = {"planned_ms", "gemm_ms", "memory_ms", "gemm_gflops", "bandwidth_gbs"};
+        const double v[] = {p->planned_ms, p->gemm_ms, p->memory_ms, p->gemm_gflops, p->bandwidth_gbs};
+        for (int i = 0; i < 5; i++) cJSON_AddNumberToObject(o, plan[i], as_printed(v[i], "%.4g"));
+        cJSON_AddStringToObject(o, "bandwidth_source", p->bandwidth_source);
         break;
     }
     case PROBE_PP_PEAK:

@@ -44,6 +44,7 @@ static void short_params(const struct probe_params *p, char *out, size_t n)
         break;
     case PROBE_PP_DATA_PARALLEL: snprintf(out, n, "%d ranks", p->ranks); break;
     case PROBE_PP_GPT: snprintf(out, n, "%dx%d T%d", p->n_layer, p->n_embd, p->ctx); break; /* "4x256 T128" */
+    case PROBE_PP_PLAN: snprintf(out, n, "planned %.4g", p->planned_ms); break; /* "planned 312" (ms) */
     case PROBE_PP_FRAMEWORK: /* "jax jit gpt" */
         snprintf(out, n, "%.15s %.24s %s", p->framework, p->mode, p->model < 0 ? "" : p->model ? "gpt" : "mlp");
         break;
@@ -98,6 +99,7 @@ static int same_params(const struct probe_params *a, const struct probe_params *
         return !strcmp(a->layers, b->layers) && a->batch == b->batch && a->ranks == b->ranks &&
                a->threads == b->threads && !strcmp(a->optimizer, b->optimizer);
     case PROBE_PP_GPT:
+    case PROBE_PP_PLAN: /* the shape the step was planned and measured at, not the plan's figures */
         return a->n_layer == b->n_layer && a->n_head == b->n_head && a->n_embd == b->n_embd && a->ctx == b->ctx &&
                a->vocab == b->vocab && a->batch == b->batch && a->dtype == b->dtype;
     case PROBE_PP_PEAK: return a->peak_kind == b->peak_kind && !strcmp(a->peak_source, b->peak_source);
@@ -178,13 +180,56 @@ static int result_row(const struct measured_result *m, struct probe_table_row *r
     return 1;
 }
 
+static int is_plan_row(const struct measured_result *m)
+{
+    return m->params.shape == PROBE_PP_PLAN && m->ok && !strcmp(m->workload, PROBE_WL_TRAIN_GPT);
+}
+
+int probe_plan_point_from(const struct measured_run *m, struct probe_plan_point *pt)
+{
+    memset(pt, 0, sizeof *pt);
+    for (int i = 0; i < m->nresults; i++) {
+        const struct measured_result *r = &m->results[i];
+        if (!is_plan_row(r) || !(r->params.planned_ms > 0) || !(r->median > 0)) continue;
+        snprintf(pt->id, sizeof pt->id, "%s", m->id);
+        snprintf(pt->started_at, sizeof pt->started_at, "%s", m->started_at);
+        snprintf(pt->device, sizeof pt->device, "%s", r->device);
+        pt->planned_ms = r->params.planned_ms, pt->measured_ms = r->median;
+        return 1;
+    }
+    return 0;
+}
+
+/* The plan check of a train-gpt step_ms row: planned against measured, or why there is no plan. */
+static void plan_row(const struct measured_result *m, struct probe_table *t)
+{
+    const struct probe_params *p = &m->params;
+    if (!is_plan_row(m) || t->plan_note[0]) return;
+    char where[32];
+    snprintf(where, sizeof where, "%s", strcmp(m->device, "cpu") == 0 ? "this CPU" : "this GPU");
+    if (!(p->planned_ms > 0)) {
+        snprintf(t->plan_note, sizeof t->plan_note,
+                 "No planned GPT step for %s: the run measured %s to plan it from (the gemm and stream workloads).",
+                 where, p->gemm_gflops > 0 ? "no memory bandwidth" : "no GEMM rate or bandwidth");
+        return;
+    }
+    t->planned_ms = p->planned_ms, t->measured_ms = m->median, t->plan_ratio = p->planned_ms / m->median;
+    snprintf(t->plan_note, sizeof t->plan_note,
+             "The planner's GPT step on %s: %.4g ms (products %.4g ms at %.4g GFLOP/s, the other passes %.4g ms at "
+             "%.4g GB/s, %s) against %.4g ms measured: planned/measured %.2f.",
+             where, p->planned_ms, p->gemm_ms, p->gemm_gflops, p->memory_ms, p->bandwidth_gbs,
+             p->bandwidth_source, m->median, t->plan_ratio);
+}
+
 void probe_table_from(const struct measured_run *run, const struct measured_run *base, struct probe_table *t)
 {
     memset(t, 0, sizeof *t);
     t->compared = base != NULL;
+    t->planned_ms = t->measured_ms = t->plan_ratio = NAN;
     for (int i = 0; i < run->nresults && t->nrows < PROBE_MAX_RESULTS; i++) {
         struct probe_table_row *row = &t->rows[t->nrows++];
         if (result_row(&run->results[i], row, t) && base) compare_row(base, &run->results[i], row);
+        plan_row(&run->results[i], t);
     }
 }
 
@@ -202,6 +247,8 @@ const char *probe_table_noise_note(const struct probe_table *t)
     return t->any_noisy ? "! coefficient of variation above 5%: the machine was busy; run again for steadier figures"
                         : "";
 }
+
+const char *probe_table_plan_note(const struct probe_table *t) { return t->plan_note; }
 
 const char *probe_table_compare_note(const struct probe_table *t)
 {

@@ -33,6 +33,9 @@ struct probe_table_row {
 struct probe_table {
     int nrows, compared, any_noisy;
     struct probe_table_row rows[PROBE_MAX_RESULTS];
+    /* the planned GPT step against the measured one (train-gpt step_ms): the first such row's */
+    double planned_ms, measured_ms, plan_ratio; /* NaN when the run has none */
+    char plan_note[400];
 };
 
 /* The table of a run read once (knowledge/measured.h), each finished result beside the
@@ -44,6 +47,19 @@ void probe_table_build(const cJSON *doc, const cJSON *base, struct probe_table *
 /* What the verdicts mean and what the marks are, as one line each ("" when not needed). */
 const char *probe_table_noise_note(const struct probe_table *t);
 const char *probe_table_compare_note(const struct probe_table *t);
+/* The planned GPT step beside the measured one, its two parts and the figures they came from, and
+ * planned/measured ("" when the run has no train-gpt step). */
+const char *probe_table_plan_note(const struct probe_table *t);
+
+/* A run's planned and measured GPT step, a point of the chart across stored runs. */
+struct probe_plan_point {
+    char id[80], started_at[32], device[16];
+    double planned_ms, measured_ms;
+};
+/* How many stored runs the page's chart of planned against measured shows (the newest). */
+#define PROBE_PLAN_HISTORY 12
+/* The run's first train-gpt step_ms result with a plan: 1 and *pt filled, else 0. */
+int probe_plan_point_from(const struct measured_run *m, struct probe_plan_point *pt);
 
 /* The summary lines of a run read once (at most max, each up to 512 bytes); returns how many. */
 int probe_summary_from(const struct measured_run *m, char (*lines)[512], int max);

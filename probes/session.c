@@ -7,6 +7,7 @@
 #include "knowledge/kb.h"
 #include "knowledge/probe_store.h"
 #include "probes/dist.h"
+#include "probes/run_table.h"
 
 #include "common/json_doc.h"
 
@@ -284,6 +285,48 @@ static void devices_of(const cJSON *doc, char *out, size_t n)
     const cJSON *a;
     cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(doc, "accelerators"))
         if (used < n) used += (size_t)snprintf(out + used, n - used, "|%s", json_str(a, "name"));
+}
+
+static int by_start(const void *a, const void *b)
+{
+    const struct probe_plan_point *x = a, *y = b;
+    int c = strcmp(x->started_at, y->started_at);
+    return c ? c : strcmp(x->id, y->id);
+}
+
+int probe_session_plan_history(struct kb *k, const cJSON *doc, struct probe_plan_point *out, int max)
+{
+    char mine[1024] = "", err[256];
+    devices_of(doc, mine, sizeof mine);
+    struct measured_run *m = malloc(sizeof *m);
+    cJSON *ids = NULL;
+    int n = 0;
+    struct probe_plan_point own;
+    if (!m || max < 1) goto done;
+    measured_read(doc, m);
+    int has_own = probe_plan_point_from(m, &own);
+    if (k && kb_probe_ids_with(k, PROBE_WL_TRAIN_GPT, &ids, err, sizeof err) == KB_OK) {
+        const cJSON *id;
+        cJSON_ArrayForEach(id, ids) { /* newest first: the newest max - 1 beside doc's own */
+            if (n >= max - has_own) break;
+            cJSON *cand = NULL;
+            if (!cJSON_IsString(id) || (has_own && !strcmp(id->valuestring, own.id))) continue;
+            if (kb_probe_get(k, id->valuestring, &cand, err, sizeof err) != KB_OK || !cand) continue;
+            char theirs[1024];
+            devices_of(cand, theirs, sizeof theirs);
+            if (!strcmp(mine, theirs)) {
+                measured_read(cand, m);
+                n += probe_plan_point_from(m, &out[n]);
+            }
+            cJSON_Delete(cand);
+        }
+    }
+    if (has_own) out[n++] = own;
+    qsort(out, (size_t)n, sizeof *out, by_start);
+done:
+    cJSON_Delete(ids);
+    free(m);
+    return n;
 }
 
 int probe_session_baseline(struct kb *k, const char *which, const cJSON *doc, cJSON **out, char *err, size_t errsz)

@@ -98,6 +98,12 @@ void probe_session_release_signals(void);
  * finished results are saved as probe run ID, marked interrupted", or "...: nothing was saved". */
 void probe_session_signal_line(const struct probe_session *s, int saved, char *out, size_t outsz);
 
+/* The planned and measured GPT step of the stored runs made on the same devices as doc, oldest
+ * first, doc's own last (also when it is not stored); at most max points (the newest). Runs
+ * without a planned step are left out. Returns how many. */
+struct probe_plan_point;
+int probe_session_plan_history(struct kb *k, const cJSON *doc, struct probe_plan_point *out, int max);
+
 /* The stored run to compare with: `which` is a run id or "latest" (the newest complete run made
  * on the same devices as doc, doc itself excluded). NULL with KB_OK when there is none; an
  * unknown id is KB_ERR_INPUT. Caller frees *out. */

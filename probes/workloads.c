@@ -5,6 +5,7 @@
 #include "common/clock.h"
 #include "engine/engine.h"
 #include "engine/gpt.h"
+#include "knowledge/planner.h"
 #include "probes/frameworks.h"
 #include "probes/probe.h"
 
@@ -30,6 +31,7 @@ struct runner {
      * steps really took against their plan. */
     double done, total, started, last_eta;
     double gemm_best;   /* GFLOP/s, for the training steps' fraction */
+    double bandwidth_gbs[2]; /* this run's memory bandwidth, CPU (STREAM triad) and GPU (device copy); 0 none */
     char gpu_lost[256]; /* why the GPU could not be opened again, once that happened */
 };
 
@@ -407,6 +409,7 @@ static void run_stream(struct runner *r)
         int m = 0;
         for (int k = done > 1 ? 1 : 0; k < done; k++) rates[m++] = bytes_per[kern] * (double)n / times[kern][k] / 1e9;
         finish(res, rates, m);
+        if (kern == K_TRIAD) r->bandwidth_gbs[0] = res->stats.median; /* the pattern of a layer's elementwise work */
     }
 join:
     s.quit = 1;
@@ -622,6 +625,8 @@ static void gpu_stream(struct runner *r)
     probe_params_init(&params, PROBE_PP_DEVICE_COPY);
     params.bytes = big;
     gpu_bench(r, ENG_BENCH_COPY, big, 0, PROBE_WL_STREAM, PROBE_M_COPY_GBS, "GB/s", 2.0 * (double)big, 1e9, &params);
+    const struct probe_result *res = r->run->nresults ? &r->run->results[r->run->nresults - 1] : NULL;
+    if (res && !res->skipped && !strcmp(res->metric, PROBE_M_COPY_GBS)) r->bandwidth_gbs[1] = res->stats.median;
     progress(r, PLAN_GPU_STEP, "device copy");
 }
 
@@ -755,9 +760,64 @@ static double catalog_peak_gflops(const struct runner *r, int gpu, enum eng_prec
                                                                                        : a->peak_fp32_tflops);
 }
 
+/* This run's memory bandwidth for the planned step (GB/s) and where it came from: the STREAM triad
+ * on the CPU; the device copy on a GPU, else its catalog figure. 0 when there is none. */
+static double gpu_bandwidth(const struct runner *r, int gpu)
+{
+    if (!gpu || r->bandwidth_gbs[1] > 0) return r->bandwidth_gbs[gpu];
+    for (int i = 0; i < r->run->hw.naccel; i++)
+        if (!strcmp(r->run->hw.accel[i].kind, "nvidia") && r->run->hw.accel[i].peak_bandwidth_gbs > 0)
+            return -r->run->hw.accel[i].peak_bandwidth_gbs; /* negative: the catalog's, not measured */
+    return 0;
+}
+
+struct gpt_plan_in {
+    struct gpt_shape s;
+    const struct probe_params *shape; /* the tokens row's parameters */
+    const double *secs;               /* the timed steps, NULL when none ran */
+    int n;
+    double gemm_gflops, bandwidth_gbs; /* bandwidth < 0: the catalog's figure */
+    double params;
+    double bytes_per_value;
+    const char *why;
+};
+
+/* The step_ms row: the measured step, and beside it the step the planner's formula gives from this
+ * run's GEMM rate and bandwidth (knowledge/planner.h, plan_gpt_step); the plan's figures stay NaN
+ * (null) when the run has no GEMM rate or bandwidth to plan from. */
+static void add_planned_step(struct runner *r, int gpu, const struct gpt_plan_in *in)
+{
+    struct probe_result *res = add_result(r, PROBE_WL_TRAIN_GPT, PROBE_M_STEP_MS, "ms");
+    if (!res) return;
+    if (gpu) snprintf(res->device, sizeof res->device, "%s", r->opt->gpu_device);
+    res->params = *in->shape;
+    res->params.shape = PROBE_PP_PLAN;
+    double gbs = fabs(in->bandwidth_gbs);
+    struct plan_gpt_step_in pin = {in->s.L, in->s.H, in->s.C, in->s.T, in->s.B, in->params, in->bytes_per_value,
+                                   in->gemm_gflops, gbs};
+    struct plan_gpt_step step;
+    if (in->gemm_gflops > 0) res->params.gemm_gflops = in->gemm_gflops; /* what there was to plan from */
+    if (gbs > 0) res->params.bandwidth_gbs = gbs;
+    if (plan_gpt_step(&pin, &step) == 0) {
+        res->params.planned_ms = step.step_s * 1e3, res->params.gemm_ms = step.gemm_s * 1e3;
+        res->params.memory_ms = step.memory_s * 1e3;
+    }
+    snprintf(res->params.bandwidth_source, sizeof res->params.bandwidth_source, "%s",
+             !(gbs > 0) ? "none" : in->bandwidth_gbs < 0 ? "catalog" : gpu ? "device copy" : "stream triad");
+    if (!in->secs) {
+        res->skipped = 1;
+        snprintf(res->reason, sizeof res->reason, "%s",
+                 stopped(r) ? "interrupted" : in->why[0] ? in->why : "the engine could not run");
+        return;
+    }
+    double v[64];
+    for (int i = 0; i < in->n; i++) v[i] = in->secs[i] * 1e3;
+    finish(res, v, in->n);
+}
+
 /* Runs the steps; fills secs (after warm-up) and returns their count, 0 with why on failure. */
 static int gpt_steps(struct runner *r, const struct eng_backend *be, struct gpt_shape s, int warmup, int steps,
-                     double *secs, double *flops_per_token, char *why, size_t whysz)
+                     double *secs, double *flops_per_token, double *params, char *why, size_t whysz)
 {
     struct eng_gpt_config c;
     eng_gpt_config_defaults(&c);
@@ -775,6 +835,7 @@ static int gpt_steps(struct runner *r, const struct eng_backend *be, struct gpt_
         if (!stopped(r)) eng_gpt_init(m, 1);
         if (!stopped(r) && eng_gpt_train_loop(m, &t, &run, &loop, why, whysz) == ENG_OK) n = timed.count;
         *flops_per_token = eng_gpt_flops_per_token(m);
+        *params = (double)eng_gpt_param_count(m) - (double)s.T * s.C; /* the positions' table takes part in no product */
     }
     eng_gpt_free(m);
     eng_tokens_free(&t);
@@ -796,8 +857,8 @@ static void run_train_gpt(struct runner *r, int gpu)
         else be = r->opt->gpu->backend;
         if (r->gpu_lost[0]) be = NULL;
     }
-    double *secs = malloc((size_t)steps * sizeof *secs), fpt = 0;
-    int n = be && secs ? gpt_steps(r, be, s, warmup, steps, secs, &fpt, why, sizeof why) : 0;
+    double *secs = malloc((size_t)steps * sizeof *secs), fpt = 0, nparams = 0;
+    int n = be && secs ? gpt_steps(r, be, s, warmup, steps, secs, &fpt, &nparams, why, sizeof why) : 0;
     if (gpu && r->opt->gpu->last_error()) n = 0, snprintf(why, sizeof why, "%s", r->opt->gpu->last_error());
     const char *catalog_source;
     enum probe_peak_kind catalog_kind;
@@ -841,6 +902,9 @@ static void run_train_gpt(struct runner *r, int gpu)
         if (k == 1) res->peak_fraction = res->stats.median * 1e3 / peaks[1];
         if (k >= 2) res->peak_fraction = res->stats.median;
     }
+    struct gpt_plan_in plan = {s, &params, n ? secs : NULL, n, measured, gpu_bandwidth(r, gpu), nparams,
+                               gpu ? 2 : 4, why};
+    add_planned_step(r, gpu, &plan);
     free(secs);
     progress(r, plan_train_gpt(r, gpu), gpu ? PROBE_WL_TRAIN_GPT " (GPU)" : PROBE_WL_TRAIN_GPT);
 }

@@ -229,7 +229,7 @@ Test(fw_reader, the_page_labels_frameworks_rows_from_their_parameters)
 {
     cJSON *doc = written_run();
     struct html h = {0};
-    cr_assert_eq(probe_run_html(doc, NULL, &h), 0);
+    cr_assert_eq(probe_run_html(doc, NULL, NULL, 0, &h), 0);
     char *page = strndup(h.data, h.len);
     html_free(&h);
     cr_expect(strstr(page, ">pytorch eager mlp samples 2.1.0<"), "the PyTorch 2.1 row's label");
@@ -238,7 +238,7 @@ Test(fw_reader, the_page_labels_frameworks_rows_from_their_parameters)
     cJSON *params = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "results"), 0), "params");
     cJSON_DeleteItemFromObject(params, "per_step_unit");
     cJSON_DeleteItemFromObject(params, "version");
-    cr_assert_eq(probe_run_html(doc, NULL, &h), 0);
+    cr_assert_eq(probe_run_html(doc, NULL, NULL, 0, &h), 0);
     page = strndup(h.data, h.len);
     html_free(&h);
     cr_expect(strstr(page, ">engine openblas mlp<"), "a row without unit or version");

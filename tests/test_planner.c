@@ -156,3 +156,39 @@ Test(planner, derived_shapes_split_over_eight_ranks)
     plan_llm_shape(70e9, 128, 128, &h, &l, &heads);
     cr_expect(fmod(heads, 8) == 0, "heads %g", heads);
 }
+
+/* The GPT step on one device from its GEMM rate and bandwidth, for the probe's CPU model (4
+ * layers, 4 heads, h 256, T 128, batch 8; N = 3,225,088 without the positions' table) at 50
+ * GFLOP/s and 10 GB/s in fp32:
+ *   FLOPs 6 N x 1024 + 12 x 4 x 256 x 128 x 1024 = 19,814,940,672 + 1,610,612,736
+ *         = 21,425,553,408, at 50 GFLOP/s 0.42851106816 s;
+ *   bytes: stored activations 4 x 128 x 8 x 256 x (34 + 5 x 4 x 128 / 256) = 46,137,344 at 16 bits,
+ *         92,274,688 in fp32, written and read: 184,549,376, plus AdamW 28 x N = 90,302,464:
+ *         274,851,840, at 10 GB/s 0.027485184 s; the step 0.45599625216 s. */
+Test(planner, gpt_step_from_gemm_rate_and_bandwidth)
+{
+    struct plan_gpt_step_in in = {4, 4, 256, 128, 8, 3225088, 4, 50, 10};
+    struct plan_gpt_step s;
+    cr_assert_eq(plan_gpt_step(&in, &s), 0);
+    cr_expect_float_eq(s.flops, 21425553408.0, 1);
+    cr_expect_float_eq(s.gemm_s, 0.42851106816, 1e-12);
+    cr_expect_float_eq(s.bytes, 274851840.0, 1);
+    cr_expect_float_eq(s.memory_s, 0.027485184, 1e-12);
+    cr_expect_float_eq(s.step_s, 0.45599625216, 1e-12);
+    /* bf16 activations halve their share only: 92,274,688 + 90,302,464 = 182,577,152 bytes */
+    in.bytes_per_value = 2;
+    cr_assert_eq(plan_gpt_step(&in, &s), 0);
+    cr_expect_float_eq(s.bytes, 182577152.0, 1);
+    cr_expect_float_eq(s.gemm_s, 0.42851106816, 1e-12, "the products do not depend on the activations' width");
+    /* a missing figure gives no plan, and no figure */
+    double *fields[] = {&in.layers, &in.heads, &in.hidden, &in.seq, &in.batch, &in.params, &in.bytes_per_value,
+                        &in.gemm_gflops, &in.bandwidth_gbs};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        struct plan_gpt_step_in bad = {4, 4, 256, 128, 8, 3225088, 4, 50, 10};
+        *(double *)((char *)&bad + ((char *)fields[i] - (char *)&in)) = 0;
+        cr_expect_eq(plan_gpt_step(&bad, &s), -1, "field %zu at 0", i);
+        cr_expect_float_eq(s.step_s, 0, 0, "field %zu at 0 leaves no step", i);
+        *(double *)((char *)&bad + ((char *)fields[i] - (char *)&in)) = NAN;
+        cr_expect_eq(plan_gpt_step(&bad, &s), -1, "field %zu NaN", i);
+    }
+}

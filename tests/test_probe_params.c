@@ -50,6 +50,27 @@ Test(probe_params, cpu_gemm_stream_and_mlp_keep_their_keys_in_order)
     expect_json(&p, "{}");
 }
 
+/* The planned GPT step: the shape, then the plan's figures at four digits (0.45599625 s planned
+ * is 456 ms), then where the bandwidth came from; without a plan its figures are null. */
+Test(probe_params, the_planned_step_keeps_its_keys_and_digits)
+{
+    struct probe_params p;
+    probe_params_init(&p, PROBE_PP_PLAN);
+    p.n_layer = 4, p.n_head = 4, p.n_embd = 256, p.ctx = 128, p.vocab = 256, p.batch = 8, p.dtype = PROBE_DTYPE_FP32;
+    p.planned_ms = 455.99625216, p.gemm_ms = 428.51106816, p.memory_ms = 27.485184, p.gemm_gflops = 50;
+    p.bandwidth_gbs = 10.04;
+    snprintf(p.bandwidth_source, sizeof p.bandwidth_source, "stream triad");
+    expect_json(&p, "{\"n_layer\":4,\"n_head\":4,\"n_embd\":256,\"ctx\":128,\"vocab\":256,\"batch\":8,"
+                    "\"precision\":\"fp32\",\"planned_ms\":456,\"gemm_ms\":428.5,\"memory_ms\":27.49,"
+                    "\"gemm_gflops\":50,\"bandwidth_gbs\":10.04,\"bandwidth_source\":\"stream triad\"}");
+    probe_params_init(&p, PROBE_PP_PLAN);
+    p.n_layer = 1, p.n_head = 2, p.n_embd = 32, p.ctx = 16, p.vocab = 64, p.batch = 2, p.gemm_gflops = 3;
+    snprintf(p.bandwidth_source, sizeof p.bandwidth_source, "none");
+    expect_json(&p, "{\"n_layer\":1,\"n_head\":2,\"n_embd\":32,\"ctx\":16,\"vocab\":64,\"batch\":2,"
+                    "\"planned_ms\":null,\"gemm_ms\":null,\"memory_ms\":null,\"gemm_gflops\":3,"
+                    "\"bandwidth_gbs\":null,\"bandwidth_source\":\"none\"}");
+}
+
 Test(probe_params, gpu_rows_keep_their_keys_in_order)
 {
     struct probe_params p;

@@ -342,7 +342,7 @@ static cJSON *fixture_run(cJSON **base)
 static void write_page(const cJSON *doc, const cJSON *base, const char *page, const char *json)
 {
     struct html h = {0};
-    cr_assert_eq(probe_run_html(doc, base, &h), 0);
+    cr_assert_eq(probe_run_html(doc, base, NULL, 0, &h), 0);
     cr_assert_eq(ts_write(page, h.data, h.len), 0);
     html_free(&h);
     char *text = cJSON_Print(doc);
@@ -394,7 +394,7 @@ Test(report_html, the_run_wide_figures_shown_as_stored)
     cJSON *cat = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "accelerators"), 0), "catalog");
     cJSON_DeleteItemFromObject(cat, "fp16_tflops");
     struct html h = {0};
-    cr_assert_eq(probe_run_html(doc, NULL, &h), 0);
+    cr_assert_eq(probe_run_html(doc, NULL, NULL, 0, &h), 0);
     char *page = strndup(h.data, h.len);
     html_free(&h);
     static const char *const parts[] = {

@@ -362,8 +362,8 @@ static void add_table(struct app *a, struct pane *p, const struct probe_table *t
         snprintf(lead, sizeof lead, "%-10s %-13.13s ", row->cell[PT_WORKLOAD], row->cell[PT_METRIC]);
         pane_wrap(p, -1, 0, crt_attr(PAIR_DIM), lead, crt_attr(PAIR_DIM), row->reason);
     }
-    const char *notes[] = {probe_table_noise_note(t), probe_table_compare_note(t)};
-    for (int k = 0; k < 2; k++)
+    const char *notes[] = {probe_table_plan_note(t), probe_table_noise_note(t), probe_table_compare_note(t)};
+    for (int k = 0; k < 3; k++)
         if (*notes[k]) pane_wrap(p, -1, 0, crt_attr(PAIR_DIM), NULL, 0, notes[k]);
 }
 
@@ -416,7 +416,9 @@ void probe_view_draw(struct app *a)
 static void html_done(struct app *a, const char *path)
 {
     struct html page = {0};
-    if (probe_run_html(a->probe.shown, a->probe.baseline, &page) != 0) ui_message(a, 1, "out of memory");
+    struct probe_plan_point history[PROBE_PLAN_HISTORY];
+    int n = probe_session_plan_history(a->k, a->probe.shown, history, PROBE_PLAN_HISTORY);
+    if (probe_run_html(a->probe.shown, a->probe.baseline, history, n, &page) != 0) ui_message(a, 1, "out of memory");
     else results_save(a, path, page.data, page.len, "HTML report");
     html_free(&page);
 }
