@@ -774,6 +774,12 @@ static int criterion_score(const struct rank_ctx *c, int f, int k)
     return score;
 }
 
+int adv_answer_score(const struct adv_kb *akb, const char *hardware, int f, int k)
+{
+    struct rank_ctx c = {.akb = akb, .h = hardware ? adv_hw_index(akb, hardware) : -1};
+    return criterion_score(&c, f, k);
+}
+
 /* Why framework f cannot take part: no support for the hardware (on this OS), or a rule
  * excludes it. Returns 1 and records the reason when excluded. */
 static int exclusion(const struct rank_ctx *c, int f, struct adv_framework *fr)

@@ -430,6 +430,10 @@ int adv_kb_criterion_count(const struct adv_kb *akb);
 const char *adv_kb_criterion_name(const struct adv_kb *akb, int i);
 const char *adv_kb_criterion_id(const struct adv_kb *akb, int i);
 int adv_kb_score(const struct adv_kb *akb, int framework, int criterion);
+/* The score as the ranking reads it on `hardware` (an id, or NULL): hardware_fit from the support
+ * matrix of that platform (no static score exists for it), every other criterion as
+ * adv_kb_score (the team's familiarity, which may raise the learning curve, is not applied). */
+int adv_answer_score(const struct adv_kb *akb, const char *hardware, int framework, int criterion);
 
 /* The accelerator catalog in load order: count, and the id, name, vendor and memory of entry i. */
 int adv_kb_accelerator_count(const struct adv_kb *akb);

@@ -504,8 +504,11 @@ static void resolve_links(const struct adv_kb *akb, struct adv_result *r)
     if (acc >= 0) {
         in->link_gbs = akb->acc[acc].link_gbs;
         in->network_gbs = akb->acc[acc].network_gbs;
-        snprintf(r->communication_source, sizeof r->communication_source, "catalog: %s, %g GB/s in a node, %g GB/s "
-                 "between nodes per device and direction (%s)", akb->acc[acc].interconnect, in->link_gbs, in->network_gbs,
+        char node[48];
+        if (in->link_gbs > 0) snprintf(node, sizeof node, "%g GB/s in a node", in->link_gbs);
+        else snprintf(node, sizeof node, "no link in a node (one device a node)");
+        snprintf(r->communication_source, sizeof r->communication_source, "catalog: %s, %s, %g GB/s "
+                 "between nodes per device and direction (%s)", akb->acc[acc].interconnect, node, in->network_gbs,
                  akb->acc[acc].id);
     }
     resolve_slices(akb, r);

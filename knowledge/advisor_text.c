@@ -3,6 +3,7 @@
 #include "knowledge/advisor_kb.h"
 #include "common/units.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,8 +25,10 @@ static void memory_lines(const struct adv_result *r, void (*line)(void *, const 
     if (l->uneven) used += (size_t)snprintf(text + used, sizeof text - used, ", uneven stages");
     if (l->batch_tokens > 0) {
         char tokens[32];
-        snprintf(text + used, sizeof text - used, "; micro-batch %g %s, %.3g per step and data-parallel rank, %s tokens per step",
-                 l->micro_batch, units_plural(l->micro_batch, "sequence", "sequences"), l->micro_batches,
+        char count[32];
+        snprintf(text + used, sizeof text - used, "; micro-batch %g %s, %s per step and data-parallel rank, %s tokens per step",
+                 l->micro_batch, units_plural(l->micro_batch, "sequence", "sequences"),
+                 units_thousands(l->micro_batches, l->micro_batches == floor(l->micro_batches) ? 0 : 1, count, sizeof count),
                  units_short(l->batch_tokens, tokens, sizeof tokens));
     }
     say(line, ctx, "Layout", text);
@@ -151,11 +154,15 @@ static void time_lines(const struct adv_result *r, void (*line)(void *, const ch
     used += (size_t)snprintf(text + used, sizeof text - used, " / (%s x %.4g TFLOP/s x efficiency %.0f%%) = compute %s",
                              units_count(devices, "device", "devices", num[0], sizeof num[0]), r->in.rate_tflops,
                              r->efficiency * 100, units_hours(t->compute_hours, h[0], sizeof h[0]));
-    if (t->communication_known)
-        used += (size_t)snprintf(text + used, sizeof text - used, " + communication %s (data %s, tensor %s, pipeline %s, expert %s)",
-                                 span(t->communication_hours, h[1], sizeof h[1]), span(t->dp_hours, h[2], sizeof h[2]),
-                                 span(t->tp_hours, h[3], sizeof h[3]), span(t->pp_hours, h[4], sizeof h[4]),
-                                 span(t->ep_hours, h[5], sizeof h[5]));
+    if (devices <= 1)
+        used += (size_t)snprintf(text + used, sizeof text - used, " + no communication (one device)");
+    else if (t->communication_known)
+        /* what is left once the overlap with compute is taken off: "0" reads as a bug without the word */
+        used += (size_t)snprintf(text + used, sizeof text - used, " + exposed communication %s (data %s, tensor %s, pipeline %s, "
+                                 "expert %s%s)", span(t->communication_hours, h[1], sizeof h[1]),
+                                 span(t->dp_hours, h[2], sizeof h[2]), span(t->tp_hours, h[3], sizeof h[3]),
+                                 span(t->pp_hours, h[4], sizeof h[4]), span(t->ep_hours, h[5], sizeof h[5]),
+                                 t->communication_hours > 0 ? "" : "; all of it overlapped with compute");
     else used += (size_t)snprintf(text + used, sizeof text - used, " + communication not estimated (no link figure or shape)");
     snprintf(text + used, sizeof text - used, " + bubble %s + interruptions %s = %s, %s device-hours, MFU %.0f%%",
              span(t->bubble_hours, h[1], sizeof h[1]), span(t->lost_hours, h[2], sizeof h[2]),

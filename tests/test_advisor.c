@@ -441,3 +441,30 @@ Test(advisor, pitfalls_concern_the_choice)
     cr_expect(has_pitfall("pit-jax-async"));
     cr_expect_not(has_pitfall("pit-export-early"), "%s loads the checkpoint: nothing to export", res->runtime);
 }
+
+static int index_of(int n, const char *(*name)(const struct adv_kb *, int), const char *id)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(name(akb, i), id) == 0) return i;
+    return -1;
+}
+
+/* The Compare tab's cells: hardware fit has no static score, so it is the support matrix's fit
+ * on the answered platform (data/kb/20_hardware.sql: PyTorch on NVIDIA 10, JAX on Apple 3,
+ * TensorFlow on Apple 1), and "-" (-1) with no platform; every other criterion is the KB's. */
+Test(advisor, answer_scores_read_hardware_fit_from_the_platform)
+{
+    int nf = adv_kb_framework_count(akb), nc = adv_kb_criterion_count(akb);
+    int fit = index_of(nc, adv_kb_criterion_id, "hardware_fit");
+    int pt = index_of(nf, adv_kb_framework_id, "pytorch"), jax = index_of(nf, adv_kb_framework_id, "jax"),
+        tf = index_of(nf, adv_kb_framework_id, "tensorflow");
+    cr_assert(fit >= 0 && pt >= 0 && jax >= 0 && tf >= 0);
+    cr_expect_eq(adv_kb_score(akb, pt, fit), -1, "no static hardware score");
+    cr_expect_eq(adv_answer_score(akb, "nvidia", pt, fit), 10);
+    cr_expect_eq(adv_answer_score(akb, "apple", jax, fit), 3);
+    cr_expect_eq(adv_answer_score(akb, "apple", tf, fit), 1);
+    cr_expect_eq(adv_answer_score(akb, NULL, pt, fit), -1);
+    cr_expect_eq(adv_answer_score(akb, "no-such-platform", pt, fit), -1);
+    for (int k = 0; k < nc; k++)
+        if (k != fit) cr_expect_eq(adv_answer_score(akb, "nvidia", pt, k), adv_kb_score(akb, pt, k), "criterion %d", k);
+}

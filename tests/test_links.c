@@ -175,3 +175,16 @@ Test(links, slice_sizes_and_networks_by_generation)
     cr_expect_eq(t.dp_link, ADV_LINK_SLICES);
     cr_expect(!t.communication_known);
 }
+
+/* The links in words: a node's figure when it has one; a Mac (one GPU a node, link 0 in the
+ * catalog) says it has no link in a node rather than "0 GB/s". */
+Test(links, a_node_without_a_link_says_so)
+{
+    plan("{\"accelerator\": \"h100-sxm\", \"devices\": 8, \"model_params\": 1e9}");
+    cr_expect(strstr(fx.res->communication_source, ", 450 GB/s in a node, 50 GB/s between nodes") != NULL, "%s",
+              fx.res->communication_source);
+    plan("{\"hardware\": \"apple\", \"accelerator\": \"apple-m4-max\", \"model_params\": 1e9}");
+    cr_expect(strstr(fx.res->communication_source, ", no link in a node (one device a node), 15 GB/s between nodes") != NULL,
+              "%s", fx.res->communication_source);
+    cr_expect(strstr(fx.res->communication_source, " 0 GB/s") == NULL, "%s", fx.res->communication_source);
+}

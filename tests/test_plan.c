@@ -540,9 +540,33 @@ Test(plan, plan_text_states_the_whole_formula)
     text[0] = '\0';
     adv_plan_text(akb, res, ts_collect_line, &(struct ts_text){text, sizeof text});
     cr_expect(strstr(text, "on 1 node,") != NULL && strstr(text, "(1 device x") != NULL, "singular:\n%s", text);
-    cr_expect(strstr(text, "+ communication 0 (data 0, tensor 0, pipeline 0, expert 0) + bubble 0 +") != NULL, "%s", text);
+    cr_expect(strstr(text, "+ no communication (one device) + bubble 0 +") != NULL, "%s", text);
+    cr_expect(strstr(text, "exposed communication") == NULL, "one device has no communication at all:\n%s", text);
     /* 2161 hours = 90.04 days, past 60 days: 90.04 / 30.4375 = 2.96 months, one decimal: 3 */
     cr_expect(strstr(text, "The run takes 3 months, more than 90 days") != NULL, "%s", text);
+    /* 1e9 on 8 H100s in one node: the gradients' all-reduce hides under the backward pass, and the
+     * zero says why it is zero; 16 A100s on 2 nodes above leave some exposed */
+    plan("{\"accelerator\": \"h100-sxm\", \"devices\": 8, \"model_kind\": \"llm\", \"model_params\": 1e9, \"tokens\": 2e10}");
+    text[0] = '\0';
+    adv_plan_text(akb, res, ts_collect_line, &(struct ts_text){text, sizeof text});
+    cr_expect(strstr(text, "+ exposed communication 0 (data 0, tensor 0, pipeline 0, expert 0; all of it overlapped with "
+                           "compute) + bubble") != NULL, "%s", text);
+    /* a count of micro-batches with separators, never "1.95e+03": 4M tokens a step in sequences of
+     * 2048 are 1,953.125 micro-batches on one device, 244.140625 on each of 8 ranks */
+    static const struct {
+        int devices;
+        const char *want;
+    } counts[] = {{1, "micro-batch 1 sequence, 1,953.1 per step and data-parallel rank"},
+                  {8, "micro-batch 1 sequence, 244.1 per step and data-parallel rank"}};
+    for (size_t i = 0; i < 2; i++) {
+        char doc[256];
+        snprintf(doc, sizeof doc, "{\"accelerator\": \"h100-sxm\", \"devices\": %d, \"model_kind\": \"llm\","
+                 " \"model_params\": 1e9, \"tokens\": 2e10}", counts[i].devices);
+        plan(doc);
+        text[0] = '\0';
+        adv_plan_text(akb, res, ts_collect_line, &(struct ts_text){text, sizeof text});
+        cr_expect(strstr(text, counts[i].want) != NULL, "'%s' not in:\n%s", counts[i].want, text);
+    }
     /* what is trained, in words, for each value of finetune */
     static const char *const ft[][2] = {{"lora", ", LoRA adapters on frozen weights"},
                                          {"qlora", ", QLoRA: LoRA adapters on 4-bit frozen weights"}};

@@ -192,7 +192,7 @@ static void build_compare(struct app *a, struct pane *p)
         text_fit(crit, namew, cname, sizeof cname);
         used = (size_t)snprintf(line, sizeof line, "%s%*s", cname, namew - text_width(cname), "");
         for (int i = 0; i < rk->count; i++) {
-            int s = col[i] >= 0 ? adv_kb_score(a->akb, col[i], c) : -1, w = full ? (text_width(names[i]) > 4 ? text_width(names[i]) : 4) : 4;
+            int s = col[i] >= 0 ? adv_answer_score(a->akb, answers_str(&a->res->answers, ANS_HARDWARE), col[i], c) : -1, w = full ? (text_width(names[i]) > 4 ? text_width(names[i]) : 4) : 4;
             char cell[16];
             snprintf(cell, sizeof cell, s < 0 ? "-" : "%d", s);
             used += (size_t)snprintf(line + used, sizeof line - used, "  %*s", w, cell);
