@@ -398,6 +398,8 @@ static const char bash_driver[] =
     "        ((i == COMP_CWORD)) && cword=$((${#words[@]} - 1))\n"
     "    done\n"
     "    raw=${COMP_WORDS[COMP_CWORD]} cur=${words[cword]}\n"
+    "    # Right after the = readline completes the empty word that follows it.\n"
+    "    [[ $raw == [=:] ]] && raw=\n"
     "    prefix=${cur%\"$raw\"}\n"
     SH_SCAN("1", "${w,,}")
     "    prev=${words[cword-1]}\n"
