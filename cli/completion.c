@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char completion_usage[] =
+static const char completion_head[] =
     "Usage: fwadvisor completion bash|zsh|fish\n"
     "\n"
     "Prints the shell's completion script: commands, subcommands, options,\n"
@@ -22,6 +22,22 @@ static const char completion_usage[] =
     "  bash: source <(fwadvisor completion bash)\n"
     "  zsh:  fwadvisor completion zsh > ~/.zfunc/_fwadvisor (a folder on $fpath)\n"
     "  fish: fwadvisor completion fish > ~/.config/fish/completions/fwadvisor.fish\n";
+
+/* The shells, in the order the usage names them. */
+enum shell { SH_BASH, SH_ZSH, SH_FISH, SH_COUNT };
+static const char *const shell_names[] = {"bash", "zsh", "fish", NULL};
+
+/* The shells are the command's one argument, offered as its subcommands. */
+static int completion_sub(int i, struct cli_sub *out)
+{
+    if (i < 0 || i >= SH_COUNT) return -1;
+    *out = (struct cli_sub){shell_names[i], CLI_FLAG, NULL};
+    return 0;
+}
+
+/* No options of its own: the global ones only. */
+const struct cli_command cli_completion_command = {"completion", NULL, 0, NULL, completion_head, "", 18, NULL, NULL,
+                                                   completion_sub};
 
 /* --- the words a shell offers ----------------------------------------------------------------- */
 
@@ -123,10 +139,6 @@ struct model {
     struct words values[ANS_KEY_COUNT];   /* each key's words: none for a number */
 };
 
-/* The shells, in the order the usage names them. */
-enum shell { SH_BASH, SH_ZSH, SH_FISH, SH_COUNT };
-static const char *const shell_names[] = {"bash", "zsh", "fish", NULL};
-
 static int option_class(const struct cli_option *o, struct comp_opt *out)
 {
     out->name = o->name;
@@ -169,9 +181,6 @@ static int command_model(const struct cli_top *top, struct comp_cmd *c)
                 if (words_add_str(&cs->words, s.words[w])) return -1;
         }
     }
-    /* The completion command's argument: the shells. */
-    if (top->run == cmd_completion)
-        for (int i = 0; shell_names[i] && c->nsubs < MAX_SUBS; i++) c->subs[c->nsubs++].name = shell_names[i];
     return 0;
 }
 
@@ -634,18 +643,16 @@ static void write_fish(FILE *f, const struct model *m)
 
 int cmd_completion(struct globals *g, int argc, char **argv)
 {
-    (void)g;
-    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        fputs(completion_usage, stdout);
-        return EXIT_OK;
-    }
-    if (argc != 2) {
+    cli_given given;
+    int rc = cli_options_parse(&cli_completion_command, g, argc, argv, NULL, &given);
+    if (rc != EXIT_OK) return rc < 0 ? EXIT_OK : rc;
+    if (argc - optind != 1) {
         cli_error("completion takes one shell: bash, zsh or fish");
         return EXIT_USAGE;
     }
-    int shell = cli_choice(argv[1], shell_names);
+    int shell = cli_choice(argv[optind], shell_names);
     if (shell < 0) {
-        text_printf(stderr, "fwadvisor: unknown shell '%s' (bash, zsh or fish)", argv[1]);
+        text_printf(stderr, "fwadvisor: unknown shell '%s' (bash, zsh or fish)", argv[optind]);
         fputc('\n', stderr);
         return EXIT_USAGE;
     }

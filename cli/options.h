@@ -87,7 +87,7 @@ int cli_options_getopt(const struct cli_command *cmd, struct option *opts, int n
 
 /* The commands' tables, for the tests. */
 extern const struct cli_command cli_probe_command, cli_recommend_command, cli_train_command, cli_train_gpt_command,
-    cli_kb_command;
+    cli_kb_command, cli_completion_command;
 
 /* The top-level commands (cli/commands.c), in the help's order: the name main() dispatches on, its
  * function (NULL: the usage), and its option tables (NULL-terminated; train has two, one per

@@ -364,3 +364,18 @@ Test(completion, a_bad_shell_is_one_error_line_and_status_2)
     cr_expect(strstr(r.out, "complete -F _fwadvisor fwadvisor") != NULL);
     ts_run_free(&r);
 }
+
+/* The global options after the command, as with every command; --help is the command's own. */
+Test(completion, takes_the_global_options_and_its_help)
+{
+    struct ts_run r;
+    cr_assert_eq(ts_run(&r, env, NULL, (const char *const[]){"completion", "--no-color", "zsh", "--wide", NULL}), 0);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect_eq(strncmp(r.out, "#compdef fwadvisor\n", 19), 0, "zsh's script begins with its #compdef line");
+    ts_run_free(&r);
+    cr_assert_eq(ts_run(&r, env, NULL, (const char *const[]){"completion", "--help", NULL}), 0);
+    cr_expect_eq(r.status, 0);
+    cr_expect(strstr(r.out, "Usage: fwadvisor completion bash|zsh|fish\n") == r.out, "%s", r.out);
+    cr_expect_leq(ts_max_width(r.out), 80);
+    ts_run_free(&r);
+}
