@@ -102,8 +102,17 @@ static int probe_sub(int i, struct cli_sub *out)
     return 0;
 }
 
+/* The workloads and "all", for the completions of --workload. */
+static const char *probe_words(int row, int i, char *buf, size_t n)
+{
+    (void)buf, (void)n;
+    if (row != P_WORKLOAD) return NULL;
+    const char *name = probe_workload_name(i, NULL);
+    return name ? name : probe_workload_name(i - 1, NULL) ? "all" : NULL;
+}
+
 const struct cli_command cli_probe_command = {"probe", probe_options, P_COUNT, probe_modes, probe_head, "", 23, NULL,
-                                           probe_workloads_help, probe_sub};
+                                           probe_workloads_help, probe_sub, probe_words};
 
 struct bar {
     int active;

@@ -352,8 +352,18 @@ static const struct cli_option recommend_options[R_COUNT] = {
 };
 #undef F
 
+/* The presets and the shipped models, for the completions of --preset and --model. */
+static const char *recommend_words(int row, int i, char *buf, size_t n)
+{
+    if (i < 0) return NULL;
+    if (row == R_PRESET) return (size_t)i < presets_size() ? preset_name((size_t)i, buf, n) : NULL;
+    if (row == R_MODEL) return (size_t)i < model_known_count() ? model_known_name((size_t)i, buf, n) : NULL;
+    return NULL;
+}
+
 const struct cli_command cli_recommend_command = {"recommend", recommend_options, R_COUNT, recommend_modes,
-                                                  recommend_head, "", 22, NULL, answer_keys_help, NULL};
+                                                  recommend_head, "", 22, NULL, answer_keys_help, NULL,
+                                                  recommend_words};
 
 /* Options into o: EXIT_OK, or the usage error's status (help printed: -1). */
 static int parse_options(struct globals *g, int argc, char **argv, struct rec_opts *o)

@@ -37,7 +37,7 @@ static int completion_sub(int i, struct cli_sub *out)
 
 /* No options of its own: the global ones only. */
 const struct cli_command cli_completion_command = {"completion", NULL, 0, NULL, completion_head, "", 18, NULL, NULL,
-                                                   completion_sub};
+                                                   completion_sub, NULL};
 
 /* --- the words a shell offers ----------------------------------------------------------------- */
 
@@ -139,8 +139,9 @@ struct model {
     struct words values[ANS_KEY_COUNT];   /* each key's words: none for a number */
 };
 
-static int option_class(const struct cli_option *o, struct comp_opt *out)
+static int option_class(const struct cli_command *cmd, int row, struct comp_opt *out)
 {
+    const struct cli_option *o = &cmd->options[row];
     out->name = o->name;
     out->letter = o->letter;
     out->takes = o->kind != CLI_FLAG;
@@ -158,6 +159,12 @@ static int option_class(const struct cli_option *o, struct comp_opt *out)
         if (o->arg && strncmp(o->arg, "KEY=", 4) == 0) out->cls = V_KEYS;
         break;
     }
+    char buf[128];
+    const char *w;
+    for (int i = 0; out->cls != V_FILE && out->cls != V_DIR && cmd->words && (w = cmd->words(row, i, buf, sizeof buf)); i++) {
+        if (words_add_str(&out->words, w)) return -1;
+        out->cls = V_WORDS;
+    }
     return 0;
 }
 
@@ -170,7 +177,7 @@ static int command_model(const struct cli_top *top, struct comp_cmd *c)
             int seen = 0;
             for (int j = 0; j < c->nopts; j++) seen |= strcmp(c->opts[j].name, o->name) == 0;
             if (seen || c->nopts == MAX_OPTS) continue;
-            if (option_class(o, &c->opts[c->nopts++])) return -1;
+            if (option_class(*t, i, &c->opts[c->nopts++])) return -1;
         }
         struct cli_sub s;
         for (int i = 0; (*t)->sub && c->nsubs < MAX_SUBS && (*t)->sub(i, &s) == 0; i++) {
@@ -381,7 +388,10 @@ static const char bash_driver[] =
     "    case $1 in\n"
     "    file) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- \"$cur\") ;;\n"
     "    dir) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -d -- \"$cur\") ;;\n"
-    "    words\\ *) mapfile -t COMPREPLY < <(compgen -W \"${1#words }\" -- \"$cur\") ;;\n"
+    "    words\\ *)\n"
+    "        head=\n"
+    "        if [[ $cur == *,* ]]; then head=${cur%,*},; fi\n"
+    "        mapfile -t COMPREPLY < <(compgen -P \"$head\" -W \"${1#words }\" -- \"${cur##*,}\") ;;\n"
     "    keys)\n"
     "        if [[ $cur == *=* ]]; then\n"
     "            key=${cur%%=*} val=${cur#*=} head=\n"
@@ -438,7 +448,7 @@ static const char zsh_driver[] =
     "    case $1 in\n"
     "    file) _files ;;\n"
     "    dir) _files -/ ;;\n"
-    "    words\\ *) compadd -- ${=${1#words }} ;;\n"
+    "    words\\ *) compset -P '*,'; compadd -- ${=${1#words }} ;;\n"
     "    keys)\n"
     "        if [[ $PREFIX == *=* ]]; then\n"
     "            key=${PREFIX%%=*}\n"
@@ -522,9 +532,9 @@ static void put_fish_option(FILE *f, const char *condition, const struct comp_op
     case V_DIR: fputs(" -f -a '(__fish_complete_directories (commandline -ct))'", f); break;
     case V_KEYS: fputs(" -f -a '(__fwadvisor_keys (commandline -ct))'", f); break;
     case V_WORDS:
-        fputs(" -f -a '", f);
+        fputs(" -f -a '(__fwadvisor_words (commandline -ct) ", f);
         put_words(f, &o->words);
-        fputc('\'', f);
+        fputs(")'", f);
         break;
     case V_NONE: break;
     }
@@ -562,6 +572,14 @@ static const char fish_functions[] =
     "    end\n"
     "    test \"$cmd\" = \"$argv[1]\"; or return 1\n"
     "    test (count $argv) -lt 2; or test \"$sub\" = \"$argv[2]\"\n"
+    "end\n"
+    "\n"
+    "# The words after $argv[1], each after the list's last comma.\n"
+    "function __fwadvisor_words\n"
+    "    set -l head (string replace -r -- '[^,]*$' '' $argv[1])\n"
+    "    for w in $argv[2..-1]\n"
+    "        echo $head$w\n"
+    "    end\n"
     "end\n"
     "\n"
     "# An answer key and '=', or after KEY= (and after a comma) the key's values.\n"

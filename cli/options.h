@@ -61,6 +61,10 @@ struct cli_command {
     /* Its subcommands, for the shell completions: fills *out with the i-th and returns 0, -1 past
      * the last; NULL for a command without subcommands. */
     int (*sub)(int i, struct cli_sub *out);
+    /* The words the value of option row `row` may be, drawn from the table that checks it (a
+     * preset, a shipped model, a workload), for the completions: the i-th into buf, or NULL past
+     * the last; NULL: none beyond a choice row's `expected`. */
+    const char *(*words)(int row, int i, char *buf, size_t n);
 };
 
 /* Which rows were given on the command line: bit i for options[i]. */

@@ -177,8 +177,15 @@ static void completes_everything(enum shell sh)
     OFFERS(sh, "accelerators", "kb", "list", "ac");
     OFFERS(sh, "bash fish zsh", "completion", "");
     OFFERS(sh, "delete", "probe", "d");
-    /* a choice row's words */
+    /* a choice row's words; the words of the tables --preset, --model and --workload are
+     * checked against, a workload list's after its last comma */
     OFFERS(sh, "adam adamw", "train", "--optimizer", "ad");
+    OFFERS(sh, "tpu-pod", "recommend", "--preset", "tpu");
+    OFFERS(sh, "mistral-7b", "recommend", "--model", "mis");
+    OFFERS(sh, "gemm,stream", "probe", "--workload", "gemm,st");
+    OFFERS(sh, "all allreduce", "probe", "--workload", "al");
+    /* train --model is the engine's model (mlp, gpt), not a shipped one */
+    OFFERS(sh, "", "train", "--model", "mis");
     OFFERS(sh, "gelu", "train", "--activation", "g");
     /* the options of both train tables */
     OFFERS(sh, "--n-embd --n-head --n-layer --no-color", "train", "--n");
