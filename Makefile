@@ -6,6 +6,10 @@ CC        ?= cc
 PREFIX    ?= /usr/local
 MANDIR    ?= $(PREFIX)/share/man
 LIBDIR    ?= $(PREFIX)/lib
+# Where the shells look for completions: bash-completion's, zsh's site-functions, fish's vendor folder.
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 BUILD     ?= build
 BIN       ?= fwadvisor
 CFLAGS    ?= -O2 -g
@@ -278,16 +282,33 @@ $(BUILD)/embed: scripts/embed.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARNFLAGS) -O1 -o $@ $<
 
-install: $(BIN) $(CUDA_TARGET) $(MPI_TARGET)
+# The completion scripts, written by the program from its own tables (cli/completion.c).
+COMPLETIONS := $(BUILD)/completions/fwadvisor.bash $(BUILD)/completions/_fwadvisor $(BUILD)/completions/fwadvisor.fish
+$(BUILD)/completions/fwadvisor.bash: $(BIN)
+	@mkdir -p $(dir $@)
+	"$(abspath $(BIN))" completion bash > $@.tmp && mv $@.tmp $@
+$(BUILD)/completions/_fwadvisor: $(BIN)
+	@mkdir -p $(dir $@)
+	"$(abspath $(BIN))" completion zsh > $@.tmp && mv $@.tmp $@
+$(BUILD)/completions/fwadvisor.fish: $(BIN)
+	@mkdir -p $(dir $@)
+	"$(abspath $(BIN))" completion fish > $@.tmp && mv $@.tmp $@
+
+install: $(BIN) $(CUDA_TARGET) $(MPI_TARGET) $(COMPLETIONS)
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(MANDIR)/man1"
 	install -m 755 $(BIN) "$(DESTDIR)$(PREFIX)/bin/fwadvisor"
+	install -d "$(DESTDIR)$(BASHCOMPDIR)" "$(DESTDIR)$(ZSHCOMPDIR)" "$(DESTDIR)$(FISHCOMPDIR)"
+	install -m 644 $(BUILD)/completions/fwadvisor.bash "$(DESTDIR)$(BASHCOMPDIR)/fwadvisor"
+	install -m 644 $(BUILD)/completions/_fwadvisor "$(DESTDIR)$(ZSHCOMPDIR)/_fwadvisor"
+	install -m 644 $(BUILD)/completions/fwadvisor.fish "$(DESTDIR)$(FISHCOMPDIR)/fwadvisor.fish"
 	$(if $(MPI_TARGET),install -d "$(DESTDIR)$(LIBDIR)/fwadvisor" && install -m 755 $(MPI_PLUGIN) "$(DESTDIR)$(LIBDIR)/fwadvisor/fwadvisor-mpi.so")
 	$(if $(CUDA_TARGET),install -d "$(DESTDIR)$(LIBDIR)/fwadvisor" && install -m 755 $(CUDA_PLUGIN) "$(DESTDIR)$(LIBDIR)/fwadvisor/fwadvisor-cuda.so")
 	install -m 644 docs/fwadvisor.1 "$(DESTDIR)$(MANDIR)/man1/fwadvisor.1"
 
 uninstall:
 	rm -f "$(DESTDIR)$(PREFIX)/bin/fwadvisor" "$(DESTDIR)$(MANDIR)/man1/fwadvisor.1" \
-	    "$(DESTDIR)$(LIBDIR)/fwadvisor/fwadvisor-cuda.so" "$(DESTDIR)$(LIBDIR)/fwadvisor/fwadvisor-mpi.so"
+	    "$(DESTDIR)$(LIBDIR)/fwadvisor/fwadvisor-cuda.so" "$(DESTDIR)$(LIBDIR)/fwadvisor/fwadvisor-mpi.so" \
+	    "$(DESTDIR)$(BASHCOMPDIR)/fwadvisor" "$(DESTDIR)$(ZSHCOMPDIR)/_fwadvisor" "$(DESTDIR)$(FISHCOMPDIR)/fwadvisor.fish"
 
 clean:
 	rm -rf build build-asan build-mutate fwadvisor

@@ -116,8 +116,8 @@ extern const char *const cli_train_modes[];
  * cli/options.h with the settings' field (offsetof) and, where the models differ, the help. */
 #define CLI_TRAIN_ROW_MODEL(field) {"model", 0, CLI_TEXT, 0, 0, field, 0, NULL, NULL, 0, NULL, "M", NULL}
 #define CLI_TRAIN_ROW_INIT(field, help) \
-    {"init", 0, CLI_TEXT, 0, 0, field, 0, NULL, NULL, 0, "--init F, --save F", NULL, help}
-#define CLI_TRAIN_ROW_SAVE(field) {"save", 0, CLI_TEXT, 0, 0, field, 0, NULL, NULL, 0, NULL, "F", NULL}
+    {"init", 0, CLI_FILE, 0, 0, field, 0, NULL, NULL, 0, "--init F, --save F", NULL, help}
+#define CLI_TRAIN_ROW_SAVE(field) {"save", 0, CLI_FILE, 0, 0, field, 0, NULL, NULL, 0, NULL, "F", NULL}
 #define CLI_TRAIN_ROW_DEVICE(field, help) {"device", 0, CLI_TEXT, 0, 0, field, 0, NULL, NULL, 0, NULL, "D", help}
 #define CLI_TRAIN_ROW_STEPS(field) \
     {"steps", 0, CLI_WHOLE, 1, 1e7, field, 0, NULL, NULL, 0, NULL, "N", "training steps (default 100)"}
@@ -155,6 +155,9 @@ int cli_train_json(const struct cli_train_report *r);
 /* `fwadvisor train --model gpt ...` (cmd_train_gpt.c), called by cmd_train. */
 int cmd_train_gpt(struct globals *g, int argc, char **argv);
 int cmd_probe(struct globals *g, int argc, char **argv);
+/* `fwadvisor completion bash|zsh|fish`: the shell's completion script, drawn from the command and
+ * option tables, the answer keys and the built-in knowledge base (cli/completion.c). */
+int cmd_completion(struct globals *g, int argc, char **argv);
 
 #include "common/text.h"
 

@@ -348,15 +348,24 @@ static const struct kb_sub {
     int min_args, max_args;
     const char *args_error; /* when the count is outside [min_args, max_args] */
     int (*run)(struct kb_args *a);
+    enum cli_kind arg; /* what its argument is, for the shell completions (cli/options.h) */
 } kb_subs[] = {
-    {"list", 0, 1, "kb list takes at most one KIND", kb_list_cmd},
-    {"show", 1, 1, "kb show takes one ID", kb_show_cmd},
-    {"export", 0, 0, "kb export takes no arguments (use -o FILE)", kb_export_cmd},
-    {"import", 1, 1, "kb import takes one FILE (or - for standard input)", kb_import_cmd},
-    {"path", 0, 0, "kb path takes no arguments", kb_path_cmd},
-    {"reset", 0, 0, "kb reset takes no arguments", kb_reset_cmd},
+    {"list", 0, 1, "kb list takes at most one KIND", kb_list_cmd, CLI_CHOICE},
+    {"show", 1, 1, "kb show takes one ID", kb_show_cmd, CLI_TEXT},
+    {"export", 0, 0, "kb export takes no arguments (use -o FILE)", kb_export_cmd, CLI_FLAG},
+    {"import", 1, 1, "kb import takes one FILE (or - for standard input)", kb_import_cmd, CLI_FILE},
+    {"path", 0, 0, "kb path takes no arguments", kb_path_cmd, CLI_FLAG},
+    {"reset", 0, 0, "kb reset takes no arguments", kb_reset_cmd, CLI_FLAG},
 };
 #define NSUBS (int)(sizeof kb_subs / sizeof kb_subs[0])
+
+/* The subcommands for the completions; kb list's words are the kinds. */
+static int kb_sub(int i, struct cli_sub *out)
+{
+    if (i < 0 || i >= NSUBS) return -1;
+    *out = (struct cli_sub){kb_subs[i].name, kb_subs[i].arg, kb_subs[i].arg == CLI_CHOICE ? kb_list_kind_names() : NULL};
+    return 0;
+}
 
 /* The modes of the options' rows: bit i is kb_subs[i]. */
 enum { KM_LIST = 1, KM_SHOW = 2, KM_EXPORT = 4, KM_IMPORT = 8, KM_PATH = 16, KM_RESET = 32 };
@@ -368,7 +377,7 @@ enum { K_JSON, K_OUTPUT, K_USER, K_YES, K_COUNT };
 static const struct cli_option kb_options[K_COUNT] = {
     [K_JSON] = {"json", 0, CLI_FLAG, 0, 0, F(json), 0, NULL, NULL, KM_LIST | KM_SHOW, NULL, NULL,
                 "print JSON instead of text"},
-    [K_OUTPUT] = {"output", 'o', CLI_TEXT, 0, 0, F(output), 0, NULL, NULL, KM_EXPORT, NULL, "F",
+    [K_OUTPUT] = {"output", 'o', CLI_FILE, 0, 0, F(output), 0, NULL, NULL, KM_EXPORT, NULL, "F",
                   "export to file F (written atomically) instead of standard\noutput"},
     [K_USER] = {"user", 0, CLI_FLAG, 0, 0, F(user_only), 0, NULL, NULL, KM_EXPORT, NULL, NULL,
                 "export only the facts you imported or changed"},
@@ -377,7 +386,8 @@ static const struct cli_option kb_options[K_COUNT] = {
 };
 #undef F
 
-const struct cli_command cli_kb_command = {"kb", kb_options, K_COUNT, kb_modes, kb_head, kb_tail, 18, NULL, kb_kinds_help};
+const struct cli_command cli_kb_command = {"kb", kb_options, K_COUNT, kb_modes, kb_head, kb_tail, 18, NULL, kb_kinds_help,
+                                        kb_sub, NULL};
 
 int cmd_kb(struct globals *g, int argc, char **argv)
 {

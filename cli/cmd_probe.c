@@ -85,17 +85,34 @@ static const struct cli_option probe_options[P_COUNT] = {
                    "each result beside a stored run, with the change in\npercent, in the table or the --html page"},
     [P_JSON] = {"json", 0, CLI_FLAG, 0, 0, F(json), 0, NULL, NULL, PM_LIST | PM_SHOW | PM_MEASURE, "--json, -o FILE", NULL,
                 "the run as JSON (fwadvisor.probe/1) on stdout, or\nwritten to FILE"},
-    [P_OUTPUT] = {"output", 'o', CLI_TEXT, 0, 0, F(output), 0, NULL, NULL, PM_LIST | PM_SHOW | PM_MEASURE, NULL, "FILE",
+    [P_OUTPUT] = {"output", 'o', CLI_FILE, 0, 0, F(output), 0, NULL, NULL, PM_LIST | PM_SHOW | PM_MEASURE, NULL, "FILE",
                   NULL},
-    [P_HTML] = {"html", 0, CLI_TEXT, 0, 0, F(html), 0, NULL, NULL, PM_SHOW | PM_MEASURE, NULL, "FILE",
+    [P_HTML] = {"html", 0, CLI_FILE, 0, 0, F(html), 0, NULL, NULL, PM_SHOW | PM_MEASURE, NULL, "FILE",
                 "the run as one self-contained HTML page with charts"},
     [P_NOSAVE] = {"no-save", 0, CLI_FLAG, 0, 0, F(nosave), 0, NULL, NULL, PM_MEASURE, NULL, NULL,
                   "do not store the run"},
 };
 #undef F
 
+/* The subcommands for the completions: list takes nothing, show and delete a run's ID. */
+static int probe_sub(int i, struct cli_sub *out)
+{
+    if (i < 0 || i >= (int)(sizeof probe_subs / sizeof probe_subs[0]) - 1) return -1;
+    *out = (struct cli_sub){probe_subs[i], i == 0 ? CLI_FLAG : CLI_TEXT, NULL};
+    return 0;
+}
+
+/* The workloads and "all", for the completions of --workload. */
+static const char *probe_words(int row, int i, char *buf, size_t n)
+{
+    (void)buf, (void)n;
+    if (row != P_WORKLOAD) return NULL;
+    const char *name = probe_workload_name(i, NULL);
+    return name ? name : probe_workload_name(i - 1, NULL) ? "all" : NULL;
+}
+
 const struct cli_command cli_probe_command = {"probe", probe_options, P_COUNT, probe_modes, probe_head, "", 23, NULL,
-                                           probe_workloads_help};
+                                           probe_workloads_help, probe_sub, probe_words};
 
 struct bar {
     int active;

@@ -318,7 +318,7 @@ enum { R_ANSWERS, R_PRESET, R_SET, R_JSON, R_OUTPUT, R_HTML, R_PROBE, R_EMIT, R_
        R_SWEEP, R_PRICES, R_COUNT };
 #define F(member) offsetof(struct rec_opts, member)
 static const struct cli_option recommend_options[R_COUNT] = {
-    [R_ANSWERS] = {"answers", 'a', CLI_TEXT, 0, 0, F(answers_file), 0, NULL, NULL, RM_RECOMMEND, NULL, "FILE",
+    [R_ANSWERS] = {"answers", 'a', CLI_FILE, 0, 0, F(answers_file), 0, NULL, NULL, RM_RECOMMEND, NULL, "FILE",
                    "answers as JSON (- for standard input)"},
     [R_PRESET] = {"preset", 0, CLI_TEXT, 0, 0, F(preset), 0, NULL, NULL, RM_RECOMMEND, NULL, "NAME",
                   "start from a built-in preset (--list-presets)"},
@@ -327,33 +327,43 @@ static const struct cli_option recommend_options[R_COUNT] = {
                "numbers take K, M, B, T: --set model_params=70B"},
     [R_JSON] = {"json", 0, CLI_FLAG, 0, 0, F(json), 0, NULL, NULL, 0, NULL, NULL,
                 "print the report (fwadvisor.report/1) instead of text"},
-    [R_OUTPUT] = {"output", 'o', CLI_TEXT, 0, 0, F(output), 0, NULL, NULL, RM_RECOMMEND, NULL, "FILE",
+    [R_OUTPUT] = {"output", 'o', CLI_FILE, 0, 0, F(output), 0, NULL, NULL, RM_RECOMMEND, NULL, "FILE",
                   "also write the report to FILE (atomically)"},
-    [R_HTML] = {"html", 0, CLI_TEXT, 0, 0, F(html), 0, NULL, NULL, RM_RECOMMEND, NULL, "FILE",
+    [R_HTML] = {"html", 0, CLI_FILE, 0, 0, F(html), 0, NULL, NULL, RM_RECOMMEND, NULL, "FILE",
                 "also write the report as one self-contained HTML page\nwith charts"},
     [R_PROBE] = {"probe", 0, CLI_TEXT, 0, 0, F(probe), 0, NULL, NULL, RM_RECOMMEND, NULL, "ID|latest|none",
                  "hardware and measured peak from a stored probe run\n(default latest; none: a quick look at the device\n"
                  "nodes instead)"},
-    [R_EMIT] = {"emit", 0, CLI_TEXT, 0, 0, F(emit), 0, NULL, NULL, RM_RECOMMEND, NULL, "DIR",
+    [R_EMIT] = {"emit", 0, CLI_DIR, 0, 0, F(emit), 0, NULL, NULL, RM_RECOMMEND, NULL, "DIR",
                 "write ready-to-edit launch files for the plan into DIR\n(new or empty): launch.sh (torchrun, accelerate or\n"
                 "Megatron-LM), accelerate.yaml, ds_config.json,\njob.sbatch, jax-distributed.txt"},
     [R_LIST] = {"list-presets", 0, CLI_FLAG, 0, 0, F(list), 0, NULL, NULL, RM_LIST, NULL, NULL,
                 "list the presets with what each is for, and exit"},
     [R_MODEL] = {"model", 0, CLI_TEXT, 0, 0, F(model), 0, NULL, NULL, RM_RECOMMEND, NULL, "NAME",
                  "the shape of a shipped open model (the answer key model):\nllama-3.1-8b, llama-3.1-70b, mixtral-8x7b, ..."},
-    [R_MODEL_CONFIG] = {"model-config", 0, CLI_TEXT, 0, 0, F(model_config), 0, NULL, NULL, RM_RECOMMEND, NULL, "FILE",
+    [R_MODEL_CONFIG] = {"model-config", 0, CLI_FILE, 0, 0, F(model_config), 0, NULL, NULL, RM_RECOMMEND, NULL, "FILE",
                         "the model's shape from its Hugging Face config.json;\nanswers given explicitly win over it"},
     [R_COMPARE] = {"compare-hardware", 0, CLI_FLAG, 0, 0, F(compare), 0, NULL, NULL, RM_RECOMMEND, NULL, NULL,
                    "the job on every catalog accelerator that can run it:\nthe fewest devices that fit, x2, x4; time, cost"},
     [R_SWEEP] = {"sweep", 0, CLI_LIST, 0, 2, F(sweeps), F(nsweeps), NULL, NULL, RM_RECOMMEND, NULL, "KEY=V1,V2,...",
                  "the plan's figures for each value of a key (one or two:\n--sweep devices=8,16,32)"},
-    [R_PRICES] = {"prices", 0, CLI_TEXT, 0, 0, F(prices), 0, NULL, NULL, RM_RECOMMEND, NULL, "FILE",
+    [R_PRICES] = {"prices", 0, CLI_FILE, 0, 0, F(prices), 0, NULL, NULL, RM_RECOMMEND, NULL, "FILE",
                   "prices per device-hour for the comparison and sweeps:\nCSV accelerator,provider,price or JSON"},
 };
 #undef F
 
+/* The presets and the shipped models, for the completions of --preset and --model. */
+static const char *recommend_words(int row, int i, char *buf, size_t n)
+{
+    if (i < 0) return NULL;
+    if (row == R_PRESET) return (size_t)i < presets_size() ? preset_name((size_t)i, buf, n) : NULL;
+    if (row == R_MODEL) return (size_t)i < model_known_count() ? model_known_name((size_t)i, buf, n) : NULL;
+    return NULL;
+}
+
 const struct cli_command cli_recommend_command = {"recommend", recommend_options, R_COUNT, recommend_modes,
-                                                  recommend_head, "", 22, NULL, answer_keys_help};
+                                                  recommend_head, "", 22, NULL, answer_keys_help, NULL,
+                                                  recommend_words};
 
 /* Options into o: EXIT_OK, or the usage error's status (help printed: -1). */
 static int parse_options(struct globals *g, int argc, char **argv, struct rec_opts *o)

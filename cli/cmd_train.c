@@ -118,9 +118,9 @@ static const struct cli_option train_options[T_COUNT] = {
     [T_SEED] = CLI_TRAIN_ROW_SEED(F(seed),
                                   "initialisation and synthetic data (default 1; not with\n"
                                   "both --init and --data, which leave nothing to seed)"),
-    [T_DATA] = {"data", 0, CLI_TEXT, 0, 0, F(data), 0, NULL, NULL, 0, "--data X.npy --targets Y.npy", NULL,
+    [T_DATA] = {"data", 0, CLI_FILE, 0, 0, F(data), 0, NULL, NULL, 0, "--data X.npy --targets Y.npy", NULL,
                 "training data (float32 [N, in]; int32/int64 [N] or\nfloat32 [N, out]); default: seeded synthetic data"},
-    [T_TARGETS] = {"targets", 0, CLI_TEXT, 0, 0, F(targets), 0, NULL, NULL, 0, NULL, "Y.npy", NULL},
+    [T_TARGETS] = {"targets", 0, CLI_FILE, 0, 0, F(targets), 0, NULL, NULL, 0, NULL, "Y.npy", NULL},
     [T_INIT] = CLI_TRAIN_ROW_INIT(F(init),
                                   "weights as safetensors (layers.{i}.weight [out, in],\nlayers.{i}.bias [out]); --save's folder must exist"),
     [T_SAVE] = CLI_TRAIN_ROW_SAVE(F(save)),
@@ -140,7 +140,7 @@ static const struct cli_option train_options[T_COUNT] = {
 #undef F
 
 const struct cli_command cli_train_command = {"train", train_options, T_COUNT, cli_train_modes, train_head, train_tail, 23,
-                                              NULL, NULL};
+                                              NULL, NULL, NULL, NULL};
 
 /* Options into o: EXIT_OK, -1 after the help, or the error's status. */
 static int parse_options(struct globals *g, int argc, char **argv, struct train_opts *o)

@@ -53,7 +53,7 @@ static const struct cli_option gpt_options[G_COUNT] = {
     [G_BATCH] = {"batch", 0, CLI_INT, 1, 1 << 20, F(cfg.batch), 0, NULL, NULL, 0, NULL, "B",
                  "sequences per step (default 4)"},
     [G_STEPS] = CLI_TRAIN_ROW_STEPS(F(steps)),
-    [G_TEXT] = {"text", 0, CLI_TEXT, 0, 0, F(text), 0, NULL, NULL, 0, NULL, "FILE",
+    [G_TEXT] = {"text", 0, CLI_FILE, 0, 0, F(text), 0, NULL, NULL, 0, NULL, "FILE",
                 "train on the bytes of FILE (vocab 256); default:\nseeded synthetic tokens"},
     [G_OPTIMIZER] = CLI_TRAIN_ROW_OPTIMIZER(F(cfg.opt),
                                             "sgd, momentum, adam, adamw (default); weight decay on\n"
@@ -86,7 +86,7 @@ static const struct cli_option gpt_options[G_COUNT] = {
 #undef F
 
 const struct cli_command cli_train_gpt_command = {"train", gpt_options, G_COUNT, cli_train_modes, gpt_head, "", 23,
-                                                  " for --model gpt", NULL};
+                                                  " for --model gpt", NULL, NULL, NULL};
 
 /* Parses argv into a; returns -1 when parsing is done, else the exit status to return now. */
 static int parse(struct globals *g, int argc, char **argv, struct gpt_args *a)

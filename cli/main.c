@@ -1,6 +1,7 @@
 /* fwadvisor: command-line entry point. Parses the global options, dispatches the subcommands and
  * is the only place that exits. */
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "knowledge/kb.h"
 #include "common/text.h"
 #include "tui/tui.h"
@@ -39,15 +40,6 @@ static const char usage_text[] =
     "\n"
     "Exit status: 0 success, 1 run-time failure, 2 usage error, 3 invalid input,\n"
     "4 database error. Run 'fwadvisor COMMAND --help' for a command's options.\n";
-
-/* The subcommands; names are taken in any case. */
-static const struct command {
-    const char *name;
-    int (*run)(struct globals *g, int argc, char **argv);
-} commands[] = {
-    {"recommend", cmd_recommend}, {"probe", cmd_probe}, {"train", cmd_train}, {"kb", cmd_kb}, {"help", NULL},
-};
-enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
 static int cmd_version(struct globals *g)
 {
@@ -102,16 +94,19 @@ static int run(int argc, char **argv)
     int sub_argc = argc - optind;
     char **sub_argv = argv + optind;
     optind = 0; /* glibc: a full reset for the subcommand's own getopt_long */
-    const char *names[NCOMMANDS + 1];
-    for (int i = 0; i < NCOMMANDS; i++) names[i] = commands[i].name;
-    names[NCOMMANDS] = NULL;
+    /* The commands (cli/commands.c); names are taken in any case. */
+    enum { NAMES_MAX = 16 };
+    const char *names[NAMES_MAX + 1];
+    int n = 0;
+    for (; n < cli_command_count && n < NAMES_MAX; n++) names[n] = cli_commands[n].name;
+    names[n] = NULL;
     int i = cli_choice(cmd, names);
     if (i < 0) return cli_unknown(NULL, "command", cmd, names);
-    if (!commands[i].run) {
+    if (!cli_commands[i].run) {
         fputs(usage_text, stdout);
         return EXIT_OK;
     }
-    return commands[i].run(&g, sub_argc, sub_argv);
+    return cli_commands[i].run(&g, sub_argc, sub_argv);
 }
 
 int main(int argc, char **argv)

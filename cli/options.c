@@ -62,7 +62,9 @@ static int take(const struct cli_command *cmd, const struct cli_option *o, const
     double v = 0;
     switch (o->kind) {
     case CLI_FLAG: *(int *)field = 1; return EXIT_OK;
-    case CLI_TEXT: *(const char **)field = arg; return EXIT_OK;
+    case CLI_TEXT:
+    case CLI_FILE:
+    case CLI_DIR: *(const char **)field = arg; return EXIT_OK;
     case CLI_INT:
     case CLI_WHOLE:
     case CLI_NUMBER:

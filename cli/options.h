@@ -17,6 +17,8 @@ enum cli_kind {
     CLI_FLOAT,   /* float in [lo, hi], suffixes */
     CLI_SECONDS, /* double, a duration in [lo, hi] seconds: 90, 90s, 2m, 1h */
     CLI_TEXT,    /* const char *, the value as given */
+    CLI_FILE,    /* const char *, a file's path as given (shells complete file names) */
+    CLI_DIR,     /* const char *, a folder's path as given (shells complete folder names) */
     CLI_CHOICE,  /* a value parse() reads into the field; `expected` names the choices */
     CLI_LIST,    /* const char *[hi], repeatable; the count is the int at `count` */
 };
@@ -38,6 +40,14 @@ struct cli_option {
                              * (the row above's label names it, or the help's head does) */
 };
 
+/* A subcommand and what its one argument is: CLI_FILE (a file), CLI_CHOICE (one of `words`,
+ * NULL-terminated), else nothing a shell can offer (CLI_TEXT: an id, CLI_FLAG: no argument). */
+struct cli_sub {
+    const char *name;
+    enum cli_kind arg;
+    const char *const *words;
+};
+
 struct cli_command {
     const char *name;                 /* "probe", for "Try 'fwadvisor probe --help'." */
     const struct cli_option *options;
@@ -48,6 +58,13 @@ struct cli_command {
     const char *unknown_suffix;       /* after "unknown option '--x'" (" for --model gpt"), or NULL */
     void (*list)(FILE *out);          /* the help's last part, drawn from the command's own table
                                        * (probe: its workloads), or NULL */
+    /* Its subcommands, for the shell completions: fills *out with the i-th and returns 0, -1 past
+     * the last; NULL for a command without subcommands. */
+    int (*sub)(int i, struct cli_sub *out);
+    /* The words the value of option row `row` may be, drawn from the table that checks it (a
+     * preset, a shipped model, a workload), for the completions: the i-th into buf, or NULL past
+     * the last; NULL: none beyond a choice row's `expected`. */
+    const char *(*words)(int row, int i, char *buf, size_t n);
 };
 
 /* Which rows were given on the command line: bit i for options[i]. */
@@ -74,6 +91,17 @@ int cli_options_getopt(const struct cli_command *cmd, struct option *opts, int n
 
 /* The commands' tables, for the tests. */
 extern const struct cli_command cli_probe_command, cli_recommend_command, cli_train_command, cli_train_gpt_command,
-    cli_kb_command;
+    cli_kb_command, cli_completion_command;
+
+/* The top-level commands (cli/commands.c), in the help's order: the name main() dispatches on, its
+ * function (NULL: the usage), and its option tables (NULL-terminated; train has two, one per
+ * --model). */
+struct cli_top {
+    const char *name;
+    int (*run)(struct globals *g, int argc, char **argv);
+    const struct cli_command *const *tables;
+};
+extern const struct cli_top cli_commands[];
+extern const int cli_command_count;
 
 #endif

@@ -857,7 +857,7 @@ static int open_snapshot(const char *path, int is_default, kb **out, char *err, 
     snprintf(k->path, sizeof k->path, "%s", path);
     k->is_default = is_default;
     k->snapshot = 1;
-    kb_protect_path(path);
+    if (path[0]) kb_protect_path(path);
     k->busy_ms = busy_timeout_ms();
     int status = KB_ERR_DB, rc = sqlite3_open_v2(":memory:", &k->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
     if (rc != SQLITE_OK) {
@@ -866,7 +866,7 @@ static int open_snapshot(const char *path, int is_default, kb **out, char *err, 
     }
     sqlite3_extended_result_codes(k->db, 1);
     struct stat st;
-    if (stat(path, &st) == 0) {
+    if (path[0] && stat(path, &st) == 0) {
         /* Read-only first; a write-ahead-logged file whose folder is read-only may need
          * immutable=1 (its log cannot be shared, so it is read as it stands). */
         static const char *const queries[] = {"mode=ro", "mode=ro&immutable=1"};
@@ -912,6 +912,8 @@ int kb_open_read(const char *path, int make_dirs, kb **out, char *err, size_t er
     if (status == KB_OK || !write_failed) return status;
     return open_snapshot(path, make_dirs, out, err, errsz);
 }
+
+int kb_open_builtin(kb **out, char *err, size_t errsz) { return open_snapshot("", 0, out, err, errsz); }
 
 int kb_is_snapshot(const kb *k) { return k->snapshot; }
 

@@ -46,6 +46,9 @@ int kb_open(const char *path, int make_dirs, kb **out, char *err, size_t errsz);
  * no file) brought up to date in memory, so lists, reports and recommendations still work.
  * Nothing is written to the disk then, and storing (kb_check_writable) is refused. */
 int kb_open_read(const char *path, int make_dirs, kb **out, char *err, size_t errsz);
+/* The built-in facts alone, in memory, whatever file --db or the environment names (what the
+ * shell completions offer: every user gets the same). */
+int kb_open_builtin(kb **out, char *err, size_t errsz);
 /* 1 for such an in-memory copy. */
 int kb_is_snapshot(const kb *k);
 /* KB_OK, or KB_ERR_DB with a message when k is an in-memory copy that cannot store `what`. */

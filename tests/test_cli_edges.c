@@ -46,7 +46,7 @@ Test(cli_edges, every_help_fits_80_columns)
 {
     static const char *const helps[][4] = {
         {"--help"}, {"help"}, {"recommend", "--help"}, {"probe", "--help"}, {"train", "--help"},
-        {"train", "--model", "gpt", "--help"}, {"kb", "--help"},
+        {"train", "--model", "gpt", "--help"}, {"kb", "--help"}, {"completion", "--help"},
     };
     for (size_t i = 0; i < sizeof helps / sizeof helps[0]; i++) {
         const char *args[6] = {helps[i][0], helps[i][1], helps[i][2], helps[i][3], NULL};
@@ -64,7 +64,7 @@ Test(cli_edges, did_you_mean_by_edit_distance_and_prefix)
 {
     EXPECT(2, "unknown command 'recomend' (did you mean 'recommend'?)", "recomend");
     EXPECT(2, "unknown command 'tran' (did you mean 'train'?)", "tran");
-    EXPECT(2, "(recommend, probe, train, kb, help)", "frobnicate");
+    EXPECT(2, "(recommend, probe, train, kb, completion, help)", "frobnicate");
     EXPECT(3, "unknown preset 'tpu' (did you mean 'tpu-pod'?", dbarg, "recommend", "--preset", "tpu");
     EXPECT(3, "(did you mean 'raspberry-pi'?", dbarg, "recommend", "--preset", "raspbery-pi");
     EXPECT(3, "no fact with id 'h100' (did you mean 'h100-sxm'?)", dbarg, "kb", "show", "h100");

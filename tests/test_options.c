@@ -89,7 +89,7 @@ static const struct cli_option every_rows[E_COUNT] = {
 };
 #undef F
 static const char *const every_modes[] = {"mode one", "mode two"};
-static const struct cli_command every = {"every", every_rows, E_COUNT, every_modes, "head\n", "tail\n", 20, NULL, NULL};
+static const struct cli_command every = {"every", every_rows, E_COUNT, every_modes, "head\n", "tail\n", 20, NULL, NULL, NULL, NULL};
 
 Test(options, getopt_array_has_every_row_once_then_the_globals)
 {
