@@ -95,7 +95,7 @@ static const struct cli_option probe_options[P_COUNT] = {
 #undef F
 
 const struct cli_command cli_probe_command = {"probe", probe_options, P_COUNT, probe_modes, probe_head, "", 23, NULL,
-                                           probe_workloads_help};
+                                           probe_workloads_help, 0};
 
 struct bar {
     int active;

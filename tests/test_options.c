@@ -23,7 +23,7 @@ static const struct cli_command *const commands[] = {
     &cli_probe_command, &cli_recommend_command, &cli_train_command, &cli_train_gpt_command, &cli_kb_command,
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
-static const char *const globals[] = {"db", "no-color", "wide", "help"};
+static const char *const globals[] = {"db", "no-color", "wide", "config", "no-config", "help"};
 
 /* Error lines go nowhere between quiet() and loud(): the status is what these tests read. */
 static int quiet(void)
@@ -48,7 +48,7 @@ static int parse_words(const struct cli_command *cmd, void *settings, cli_given 
     argv[argc++] = (char *)cmd->name;
     for (; *words && argc < 31; words++) argv[argc++] = (char *)*words;
     argv[argc] = NULL;
-    struct globals g = {NULL, 0};
+    struct globals g = {NULL, 0, NULL, 0};
     optind = 0; /* glibc: a full reset between parses */
     int saved = quiet();
     int status = cli_options_parse(cmd, &g, argc, argv, settings, given);
@@ -89,7 +89,7 @@ static const struct cli_option every_rows[E_COUNT] = {
 };
 #undef F
 static const char *const every_modes[] = {"mode one", "mode two"};
-static const struct cli_command every = {"every", every_rows, E_COUNT, every_modes, "head\n", "tail\n", 20, NULL, NULL};
+static const struct cli_command every = {"every", every_rows, E_COUNT, every_modes, "head\n", "tail\n", 20, NULL, NULL, 0};
 
 Test(options, getopt_array_has_every_row_once_then_the_globals)
 {
