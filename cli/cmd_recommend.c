@@ -461,14 +461,36 @@ static int load_config(const struct globals *g, struct config_file **out)
 
 /* The config's answers beneath the command line's: a key the preset, the answers file, --set and
  * the model options leave out takes the config's value. Its price_per_device_hour (one price for
- * every device) yields to --prices, and its model to --model-config, which say the same thing. */
-static void merge_config(const struct rec_opts *o, const struct config_file *c, struct answers *answers)
+ * every device) yields to --prices, and its model to --model-config, which say the same thing.
+ * Returns the keys taken from it. */
+static ans_key_set merge_config(const struct rec_opts *o, const struct config_file *c, struct answers *answers)
 {
+    ans_key_set taken = 0;
     for (int i = 0; c && i < ANS_KEY_COUNT; i++) {
         if (answers->v[i].present || !c->answers.v[i].given) continue;
         if ((i == ANS_PRICE_PER_DEVICE_HOUR && o->prices) || (i == ANS_MODEL && o->model_config)) continue;
         answers->v[i] = c->answers.v[i];
+        taken |= ANS_KEY_BIT(i);
     }
+    return taken;
+}
+
+/* Answers that contradict each other: the line, and where in the config file those of its keys
+ * that came from it were set. */
+static int check_combination(const struct answers *answers, const struct config_file *c, ans_key_set from_config)
+{
+    char err[1024], where[PATH_MAX + 256] = "";
+    ans_key_set keys = answers_conflict(answers, err, sizeof err);
+    if (!keys) return EXIT_OK;
+    keys &= from_config;
+    for (int i = 0, n = 0; keys && i < ANS_KEY_COUNT; i++) {
+        if (!(keys & ANS_KEY_BIT(i))) continue;
+        size_t used = strlen(where);
+        snprintf(where + used, sizeof where - used, "%s%s on line %d", n++ ? ", " : "", ans_keys[i].name, c->answer_line[i]);
+    }
+    if (where[0]) cli_error("%s (from %s: %s)", err, c->path, where);
+    else cli_error("%s", err);
+    return EXIT_INPUT;
 }
 
 /* The answers: a preset or a file, then each --set, then the config file's beneath them all, then
@@ -500,12 +522,7 @@ static int gather_answers(const struct rec_opts *o, const struct config_file *co
         }
     }
     if (apply_model_options(o, answers) != EXIT_OK) return EXIT_INPUT;
-    merge_config(o, config, answers);
-    if (answers_check_combination(answers, err, sizeof err)) {
-        cli_error("%s", err);
-        return EXIT_INPUT;
-    }
-    return EXIT_OK;
+    return check_combination(answers, config, merge_config(o, config, answers));
 }
 
 /* The report as JSON and HTML, drawn from one document so the page shows what --json says. */
