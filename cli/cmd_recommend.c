@@ -36,7 +36,9 @@ static const char recommend_head[] =
     "\n"
     "Ranks the frameworks for your answers (fwadvisor.answers/1), explains every\n"
     "point, and plans the distributed strategy, deployment runtime, memory per\n"
-    "device, training time and cost.\n"
+    "device, training time and cost. Answers left out come from the config file\n"
+    "($XDG_CONFIG_HOME/fwadvisor/config or ~/.config/fwadvisor/config; --config\n"
+    "FILE, --no-config), then the built-in defaults.\n"
     "\n";
 /* The answer keys --set takes, from their table. */
 static void answer_keys_help(FILE *out)
