@@ -92,9 +92,11 @@ run: deps
 test: deps
 	@$(MAKE) --no-print-directory test-run
 
+# XDG_CONFIG_HOME: a folder that does not exist, so no user's config file changes what the tests see.
 TEST_ENV = FWADVISOR_CUDA_PLUGIN="$(abspath $(CUDA_PLUGIN))" FWADVISOR_MPI_PLUGIN="$(abspath $(MPI_PLUGIN))" FWADVISOR_BIN="$(abspath $(BIN))" FWADVISOR_FIXTURES="$(abspath tests/fixtures)" \
 	FWADVISOR_SCHEMA_DIR="$(abspath docs)" FWADVISOR_FAKE_NVML="$(abspath $(BUILD)/libfake_nvml.so)" \
-	FWADVISOR_PLANTED_PLUGIN="$(abspath $(BUILD)/libplanted.so)" FWADVISOR_FAKE_CUDA_PLUGIN="$(abspath $(BUILD)/libfake_cuda_plugin.so)"
+	FWADVISOR_PLANTED_PLUGIN="$(abspath $(BUILD)/libplanted.so)" FWADVISOR_FAKE_CUDA_PLUGIN="$(abspath $(BUILD)/libfake_cuda_plugin.so)" \
+	XDG_CONFIG_HOME="$(abspath $(BUILD))/no-config-home"
 TEST_FIXTURES = $(BUILD)/libfake_nvml.so $(BUILD)/libplanted.so $(BUILD)/libfake_cuda_plugin.so
 
 # TEST_ARGS passes arguments to the test binary: make test-run TEST_ARGS="--filter 'cuda/*'"

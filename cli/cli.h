@@ -16,18 +16,21 @@ enum exit_code {
 };
 
 struct globals {
-    const char *db;  /* --db PATH, or NULL */
-    int color;       /* colour and bold allowed on stdout */
+    const char *db;     /* --db PATH, or NULL */
+    int color;          /* colour and bold allowed on stdout */
+    const char *config; /* --config FILE, or NULL: the default file (knowledge/config_file.h) */
+    int no_config;      /* --no-config: no config file at all */
 };
 
 /* getopt_long's ids of the global options; a command's rows take the ids from OPT_FIRST_FREE on
  * (cli/options.h). */
-enum { OPT_DB = 0x100, OPT_NO_COLOR, OPT_WIDE, OPT_FIRST_FREE };
+enum { OPT_DB = 0x100, OPT_NO_COLOR, OPT_WIDE, OPT_CONFIG, OPT_NO_CONFIG, OPT_FIRST_FREE };
 
 /* The global options, accepted after the subcommand too: entries of a struct option table. */
 #define CLI_GLOBAL_OPTIONS                                                                                          \
     {"db", required_argument, NULL, OPT_DB}, {"no-color", no_argument, NULL, OPT_NO_COLOR},                       \
-        {"wide", no_argument, NULL, OPT_WIDE}, {"help", no_argument, NULL, 'h'}
+        {"wide", no_argument, NULL, OPT_WIDE}, {"config", required_argument, NULL, OPT_CONFIG},                    \
+        {"no-config", no_argument, NULL, OPT_NO_CONFIG}, {"help", no_argument, NULL, 'h'}
 
 /* Handles the global options a subcommand parser met; 1 if it was one. */
 int cli_global_option(struct globals *g, int opt, const char *arg);

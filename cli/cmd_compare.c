@@ -5,19 +5,25 @@
 #include "common/units.h"
 #include "knowledge/report_html.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-int cli_compare_prices(kb *k, const struct adv_kb *akb, const char *file, struct compare_prices *out)
+int cli_compare_prices(kb *k, const struct adv_kb *akb, const char *file, const struct config_file *config,
+                       struct compare_prices *out)
 {
-    char err[1024];
+    char err[PATH_MAX + 1024];
     memset(out, 0, sizeof *out);
     int status = compare_prices_from_kb(k, out, err, sizeof err);
     if (status != KB_OK) {
         cli_error("%s", err);
         return cli_exit_from_kb(status);
+    }
+    if (config_prices(config, akb, out, err, sizeof err)) {
+        cli_error("%s", err);
+        return EXIT_INPUT;
     }
     if (!file) return EXIT_OK;
     char *data;
@@ -116,7 +122,8 @@ static void print_prices(const struct compare_table *t)
     if (answer) text_wrap(stdout, "Price: your price_per_device_hour for every device.", 0, 2);
     if (missing[0]) {
         snprintf(line, sizeof line,
-                 "No price for %s: cost left out (set price_per_device_hour, pass --prices FILE, or kb import prices).",
+                 "No price for %s: cost left out (set price_per_device_hour, pass --prices FILE, add [prices] to the config "
+                 "file, or kb import prices).",
                  missing);
         text_wrap(stdout, line, 0, 2);
     }

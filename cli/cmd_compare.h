@@ -3,10 +3,13 @@
 #define FWADVISOR_CMD_COMPARE_H
 
 #include "knowledge/compare.h"
+#include "knowledge/config_file.h"
 
-/* The prices of the knowledge base and of --prices FILE (NULL: none) into out: EXIT_OK, or the
- * exit status with the line printed (3 for a bad file). */
-int cli_compare_prices(kb *k, const struct adv_kb *akb, const char *file, struct compare_prices *out);
+/* The prices of the knowledge base, of the config file's [prices] (config NULL: none) and of
+ * --prices FILE (NULL: none) into out: EXIT_OK, or the exit status with the line printed (3 for
+ * a bad file or config row). */
+int cli_compare_prices(kb *k, const struct adv_kb *akb, const char *file, const struct config_file *config,
+                       struct compare_prices *out);
 
 /* The comparison or the sweep (sweeps: the --sweep specs, nsweeps 0 for the comparison), printed
  * as text or JSON (json) and, when html is given, as a page (knowledge/report_html.h; "-" on

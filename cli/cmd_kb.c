@@ -387,7 +387,7 @@ static const struct cli_option kb_options[K_COUNT] = {
 #undef F
 
 const struct cli_command cli_kb_command = {"kb", kb_options, K_COUNT, kb_modes, kb_head, kb_tail, 18, NULL, kb_kinds_help,
-                                        kb_sub, NULL};
+                                        kb_sub, NULL, 0};
 
 int cmd_kb(struct globals *g, int argc, char **argv)
 {

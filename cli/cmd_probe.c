@@ -112,7 +112,7 @@ static const char *probe_words(int row, int i, char *buf, size_t n)
 }
 
 const struct cli_command cli_probe_command = {"probe", probe_options, P_COUNT, probe_modes, probe_head, "", 23, NULL,
-                                           probe_workloads_help, probe_sub, probe_words};
+                                           probe_workloads_help, probe_sub, probe_words, 0};
 
 struct bar {
     int active;

@@ -6,6 +6,7 @@
 #include "common/text.h"
 #include "knowledge/advisor.h"
 #include "knowledge/answer_keys.h"
+#include "knowledge/config_file.h"
 #include "knowledge/launch_files.h"
 #include "knowledge/model_answers.h"
 #include "knowledge/model_config.h"
@@ -35,7 +36,9 @@ static const char recommend_head[] =
     "\n"
     "Ranks the frameworks for your answers (fwadvisor.answers/1), explains every\n"
     "point, and plans the distributed strategy, deployment runtime, memory per\n"
-    "device, training time and cost.\n"
+    "device, training time and cost. Answers left out come from the config file\n"
+    "($XDG_CONFIG_HOME/fwadvisor/config or ~/.config/fwadvisor/config; --config\n"
+    "FILE, --no-config), then the built-in defaults.\n"
     "\n";
 /* The answer keys --set takes, from their table. */
 static void answer_keys_help(FILE *out)
@@ -63,12 +66,14 @@ static int check_emit_dir(const char *dir)
     return EXIT_RUNTIME;
 }
 
-/* Writes the plan's launch files into dir, all or none; the scripts executable. */
-static int emit_launch_files(const struct adv_kb *akb, const struct adv_result *r, const char *dir)
+/* Writes the plan's launch files into dir, all or none; the scripts executable; job.sbatch with the
+ * site's partition and account (NULL: placeholders). */
+static int emit_launch_files(const struct adv_kb *akb, const struct adv_result *r, const struct launch_site *site,
+                             const char *dir)
 {
     struct launch_files files;
     char err[PATH_MAX + 256];
-    if (launch_files_make(akb, r, &files, err, sizeof err) != 0) {
+    if (launch_files_make(akb, r, site, &files, err, sizeof err) != 0) {
         cli_error("%s", err);
         return EXIT_RUNTIME;
     }
@@ -363,7 +368,7 @@ static const char *recommend_words(int row, int i, char *buf, size_t n)
 
 const struct cli_command cli_recommend_command = {"recommend", recommend_options, R_COUNT, recommend_modes,
                                                   recommend_head, "", 22, NULL, answer_keys_help, NULL,
-                                                  recommend_words};
+                                                  recommend_words, 1};
 
 /* Options into o: EXIT_OK, or the usage error's status (help printed: -1). */
 static int parse_options(struct globals *g, int argc, char **argv, struct rec_opts *o)
@@ -380,6 +385,9 @@ static int parse_options(struct globals *g, int argc, char **argv, struct rec_op
         return cli_usage_error("recommend", "--compare-hardware and --sweep print their table (--json, --html FILE) alone");
     if (o->prices && !o->compare && !o->nsweeps)
         return cli_usage_error("recommend", "--prices applies to --compare-hardware and --sweep");
+    if (g->config && g->no_config) return cli_usage_error("recommend", "give either --config or --no-config, not both");
+    if (o->list && (g->config || g->no_config))
+        return cli_not_applicable("recommend", g->config ? "--config" : "--no-config", "to a recommendation");
     return cli_options_refuse(&cli_recommend_command, o->given, o->list ? RM_LIST : RM_RECOMMEND);
 }
 
@@ -448,8 +456,58 @@ static int apply_model_options(const struct rec_opts *o, struct answers *answers
     return EXIT_OK;
 }
 
-/* The answers: a preset or a file, then each --set, then a check that they agree. */
-static int gather_answers(const struct rec_opts *o, struct answers *answers)
+/* The config file: none under --no-config, the file --config names (it must exist), else the
+ * default file when there is one. EXIT_OK with *out set (NULL: none), or EXIT_INPUT with the
+ * line printed. */
+static int load_config(const struct globals *g, struct config_file **out)
+{
+    *out = NULL;
+    char path[PATH_MAX], err[PATH_MAX + 1024];
+    if (g->no_config || (!g->config && config_default_path(path, sizeof path) != 0)) return EXIT_OK;
+    if (config_load(g->config ? g->config : path, !g->config, out, err, sizeof err) == CONFIG_BAD) {
+        cli_error("%s", err);
+        return EXIT_INPUT;
+    }
+    return EXIT_OK;
+}
+
+/* The config's answers beneath the command line's: a key the preset, the answers file, --set and
+ * the model options leave out takes the config's value. Its price_per_device_hour (one price for
+ * every device) yields to --prices, and its model to --model-config, which say the same thing.
+ * Returns the keys taken from it. */
+static ans_key_set merge_config(const struct rec_opts *o, const struct config_file *c, struct answers *answers)
+{
+    ans_key_set taken = 0;
+    for (int i = 0; c && i < ANS_KEY_COUNT; i++) {
+        if (answers->v[i].present || !c->answers.v[i].given) continue;
+        if ((i == ANS_PRICE_PER_DEVICE_HOUR && o->prices) || (i == ANS_MODEL && o->model_config)) continue;
+        answers->v[i] = c->answers.v[i];
+        taken |= ANS_KEY_BIT(i);
+    }
+    return taken;
+}
+
+/* Answers that contradict each other: the line, and where in the config file those of its keys
+ * that came from it were set. */
+static int check_combination(const struct answers *answers, const struct config_file *c, ans_key_set from_config)
+{
+    char err[1024], where[PATH_MAX + 256] = "";
+    ans_key_set keys = answers_conflict(answers, err, sizeof err);
+    if (!keys) return EXIT_OK;
+    keys &= from_config;
+    for (int i = 0, n = 0; keys && i < ANS_KEY_COUNT; i++) {
+        if (!(keys & ANS_KEY_BIT(i))) continue;
+        size_t used = strlen(where);
+        snprintf(where + used, sizeof where - used, "%s%s on line %d", n++ ? ", " : "", ans_keys[i].name, c->answer_line[i]);
+    }
+    if (where[0]) cli_error("%s (from %s: %s)", err, c->path, where);
+    else cli_error("%s", err);
+    return EXIT_INPUT;
+}
+
+/* The answers: a preset or a file, then each --set, then the config file's beneath them all, then
+ * a check that they agree. */
+static int gather_answers(const struct rec_opts *o, const struct config_file *config, struct answers *answers)
 {
     char err[1024];
     answers_init(answers);
@@ -476,11 +534,7 @@ static int gather_answers(const struct rec_opts *o, struct answers *answers)
         }
     }
     if (apply_model_options(o, answers) != EXIT_OK) return EXIT_INPUT;
-    if (answers_check_combination(answers, err, sizeof err)) {
-        cli_error("%s", err);
-        return EXIT_INPUT;
-    }
-    return EXIT_OK;
+    return check_combination(answers, config, merge_config(o, config, answers));
 }
 
 /* The report as JSON and HTML, drawn from one document so the page shows what --json says. */
@@ -509,15 +563,13 @@ static int write_reports(const struct adv_kb *akb, const struct adv_result *r, c
     return rc;
 }
 
-int cmd_recommend(struct globals *g, int argc, char **argv)
+/* A recommendation (or a comparison, a sweep) for the options and the config file. */
+static int recommend(struct globals *g, const struct rec_opts *o, const struct config_file *config)
 {
-    struct rec_opts o;
-    int rc = parse_options(g, argc, argv, &o);
-    if (rc != EXIT_OK) return rc < 0 ? EXIT_OK : rc;
-    if (o.list) return list_presets(o.json, g->color);
-    if ((rc = check_outputs(&o)) != EXIT_OK) return rc;
+    int rc;
+    if ((rc = check_outputs(o)) != EXIT_OK) return rc;
     struct answers answers;
-    if ((rc = gather_answers(&o, &answers)) != EXIT_OK) return rc;
+    if ((rc = gather_answers(o, config, &answers)) != EXIT_OK) return rc;
 
     char err[1024];
     kb *k = NULL;
@@ -525,17 +577,22 @@ int cmd_recommend(struct globals *g, int argc, char **argv)
     struct adv_kb *akb = NULL;
     int status = adv_kb_load(k, &akb, err, sizeof err);
     struct adv_hw hw;
-    if (status == KB_OK) status = probe_advisor_hardware(k, o.probe, &answers, 0, &hw, err, sizeof err);
-    if (status == KB_OK && (o.compare || o.nsweeps)) {
-        struct compare_prices *prices = calloc(1, sizeof *prices);
-        rc = prices ? cli_compare_prices(k, akb, o.prices, prices) : (cli_error("out of memory"), EXIT_RUNTIME);
-        kb_close(k);
-        if (rc == EXIT_OK) rc = cli_compare_print(akb, &answers, &hw, prices, o.sweeps, o.nsweeps, o.json, o.html, g->color);
-        free(prices);
+    if (status == KB_OK) status = probe_advisor_hardware(k, o->probe, &answers, 0, &hw, err, sizeof err);
+    int tables = o->compare || o->nsweeps;
+    struct compare_prices *prices = NULL;
+    if (status == KB_OK && (tables || (config && config->nprices))) {
+        /* the config's prices are checked against the catalog even where no table uses them */
+        prices = calloc(1, sizeof *prices);
+        rc = prices ? cli_compare_prices(k, akb, o->prices, config, prices) : (cli_error("out of memory"), EXIT_RUNTIME);
+    }
+    kb_close(k);
+    if (rc == EXIT_OK && status == KB_OK && tables)
+        rc = cli_compare_print(akb, &answers, &hw, prices, o->sweeps, o->nsweeps, o->json, o->html, g->color);
+    free(prices);
+    if (rc != EXIT_OK || (status == KB_OK && tables)) {
         adv_kb_free(akb);
         return rc;
     }
-    kb_close(k);
     struct adv_result *r = status == KB_OK ? calloc(1, sizeof *r) : NULL;
     if (status == KB_OK && !r) status = KB_ERR_RUNTIME, snprintf(err, sizeof err, "out of memory");
     if (status == KB_OK) status = adv_recommend(akb, &answers, &hw, r, err, sizeof err);
@@ -543,10 +600,23 @@ int cmd_recommend(struct globals *g, int argc, char **argv)
         cli_error("%s", err);
         rc = cli_exit_from_kb(status);
     }
-    if (rc == EXIT_OK && (o.json || o.output || o.html)) rc = write_reports(akb, r, &o);
-    if (rc == EXIT_OK && !o.json && !o.html_stdout) print_text(akb, r, g->color);
-    if (rc == EXIT_OK && o.emit) rc = emit_launch_files(akb, r, o.emit);
+    if (rc == EXIT_OK && (o->json || o->output || o->html)) rc = write_reports(akb, r, o);
+    if (rc == EXIT_OK && !o->json && !o->html_stdout) print_text(akb, r, g->color);
+    if (rc == EXIT_OK && o->emit) rc = emit_launch_files(akb, r, config ? &config->site : NULL, o->emit);
     free(r);
     adv_kb_free(akb);
+    return rc;
+}
+
+int cmd_recommend(struct globals *g, int argc, char **argv)
+{
+    struct rec_opts o;
+    int rc = parse_options(g, argc, argv, &o);
+    if (rc != EXIT_OK) return rc < 0 ? EXIT_OK : rc;
+    if (o.list) return list_presets(o.json, g->color);
+    struct config_file *config;
+    if ((rc = load_config(g, &config)) != EXIT_OK) return rc;
+    rc = recommend(g, &o, config);
+    config_free(config);
     return rc;
 }

@@ -140,7 +140,7 @@ static const struct cli_option train_options[T_COUNT] = {
 #undef F
 
 const struct cli_command cli_train_command = {"train", train_options, T_COUNT, cli_train_modes, train_head, train_tail, 23,
-                                              NULL, NULL, NULL, NULL};
+                                              NULL, NULL, NULL, NULL, 0};
 
 /* Options into o: EXIT_OK, -1 after the help, or the error's status. */
 static int parse_options(struct globals *g, int argc, char **argv, struct train_opts *o)

@@ -86,7 +86,7 @@ static const struct cli_option gpt_options[G_COUNT] = {
 #undef F
 
 const struct cli_command cli_train_gpt_command = {"train", gpt_options, G_COUNT, cli_train_modes, gpt_head, "", 23,
-                                                  " for --model gpt", NULL, NULL, NULL};
+                                                  " for --model gpt", NULL, NULL, NULL, 0};
 
 /* Parses argv into a; returns -1 when parsing is done, else the exit status to return now. */
 static int parse(struct globals *g, int argc, char **argv, struct gpt_args *a)

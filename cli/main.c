@@ -35,6 +35,10 @@ static const char usage_text[] =
     "                  a terminal, or an MPI launcher started the program)\n"
     "  --wide          tables at full width, never cut (the default when output is\n"
     "                  not a terminal)\n"
+    "  --config FILE   recommend's defaults from FILE (default, when it exists:\n"
+    "                  $XDG_CONFIG_HOME/fwadvisor/config, else\n"
+    "                  ~/.config/fwadvisor/config)\n"
+    "  --no-config     recommend reads no config file\n"
     "  -h, --help      show this help\n"
     "  -V, --version   show the version\n"
     "\n"
@@ -53,7 +57,7 @@ static int run(int argc, char **argv)
 {
     setlocale(LC_ALL, "");
     text_set_ascii(!text_locale_utf8()); /* no '??' on terminals without UTF-8 */
-    struct globals g = {NULL, cli_color_default()};
+    struct globals g = {NULL, cli_color_default(), NULL, 0};
     cli_table_width_default();
     kb_protect_path(NULL); /* --db adds its own as it is read */
 
@@ -78,6 +82,8 @@ static int run(int argc, char **argv)
         }
     }
     if (optind >= argc) {
+        if (g.config || g.no_config) /* the interface starts from its own answers */
+            return cli_not_applicable(NULL, g.config ? "--config" : "--no-config", "to recommend");
         if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
             /* Never draw into a pipe. */
             fputs("fwadvisor: the interactive advisor needs a terminal; without one use\n"

@@ -65,6 +65,8 @@ struct cli_command {
      * preset, a shipped model, a workload), for the completions: the i-th into buf, or NULL past
      * the last; NULL: none beyond a choice row's `expected`. */
     const char *(*words)(int row, int i, char *buf, size_t n);
+    int reads_config;                 /* the command reads the config file; elsewhere the global
+                                       * --config and --no-config are refused */
 };
 
 /* Which rows were given on the command line: bit i for options[i]. */
@@ -73,7 +75,8 @@ typedef uint64_t cli_given;
 
 /* Parses argv into settings by the command's rows, the global options into g. Returns EXIT_OK,
  * -1 after printing the help, or the error's exit status with its line printed: a range or
- * choice error is invalid input (3), an unknown option or a missing value a usage error (2). */
+ * choice error is invalid input (3), an unknown option or a missing value a usage error (2), as
+ * is --config or --no-config for a command that does not read the config file. */
 int cli_options_parse(const struct cli_command *cmd, struct globals *g, int argc, char **argv, void *settings,
                       cli_given *given);
 

@@ -77,6 +77,8 @@ int cli_global_option(struct globals *g, int opt, const char *arg)
     case OPT_DB: g->db = arg, kb_protect_path(arg); return 1;
     case OPT_NO_COLOR: g->color = 0; return 1;
     case OPT_WIDE: text_set_table_width(0); return 1;
+    case OPT_CONFIG: g->config = arg; return 1;
+    case OPT_NO_CONFIG: g->no_config = 1; return 1;
     default: return 0;
     }
 }

@@ -91,6 +91,14 @@ static int is_clean(const char *s, int keep_newlines)
 
 int text_is_clean(const char *s) { return is_clean(s, 0); }
 
+size_t text_utf8_prefix(const char *s)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0;
+    for (int len; u[i] && (len = utf8_valid_len(u + i)) > 0;) i += (size_t)len;
+    return i;
+}
+
 static size_t escape(const char *s, char *out, size_t outsz, int keep_newlines)
 {
     if (outsz == 0) return 0;

@@ -15,6 +15,9 @@
  * and does not use it. text_fit, text_wrap, text_table and text_wrap_lines filter what they
  * print; other output of outside text goes through text_put or text_escape. */
 int text_is_clean(const char *s);
+/* The bytes of s before the first that is not well-formed UTF-8 (shortest form, no surrogates,
+ * at most U+10FFFF): strlen(s) when all of it is. */
+size_t text_utf8_prefix(const char *s);
 /* Writes the escaped form of s into out (whole characters only; always terminated); returns
  * its length. */
 size_t text_escape(const char *s, char *out, size_t outsz);

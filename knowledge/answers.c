@@ -232,11 +232,16 @@ int answers_parse_json(struct answers *a, const char *text, size_t len, const ch
 
 int answers_set(struct answers *a, const char *assignment, char *err, size_t errsz)
 {
-    const char *eq = strchr(assignment, '=');
     char where[160];
     snprintf(where, sizeof where, "--set %.120s: ", assignment);
+    return answers_set_from(a, assignment, where, err, errsz);
+}
+
+int answers_set_from(struct answers *a, const char *assignment, const char *where, char *err, size_t errsz)
+{
+    const char *eq = strchr(assignment, '=');
     if (!eq || eq == assignment) {
-        snprintf(err, errsz, "--set %.120s: expected KEY=VALUE", assignment);
+        snprintf(err, errsz, "%sexpected KEY=VALUE", where);
         return -1;
     }
     char name[64];

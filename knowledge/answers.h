@@ -40,6 +40,8 @@ int answers_parse_json(struct answers *a, const char *text, size_t len, const ch
 /* Applies one "KEY=VALUE" (as given to --set). Lists are comma-separated; booleans take
  * true/false/yes/no/1/0; numbers take suffixes ("70B"). Returns 0, or -1 with one line in err. */
 int answers_set(struct answers *a, const char *assignment, char *err, size_t errsz);
+/* The same, with `where` ("config: line 4: ") leading each message instead of "--set K=V: ". */
+int answers_set_from(struct answers *a, const char *assignment, const char *where, char *err, size_t errsz);
 
 /* Sets an ANS_ENUM or ANS_BOOL key to its choice-th choice, as given by the user. */
 void answers_choose(struct answers *a, enum ans_index i, int choice);

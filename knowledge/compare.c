@@ -40,10 +40,9 @@ int compare_prices_from_kb(kb *k, struct compare_prices *out, char *err, size_t 
     return KB_OK;
 }
 
-/* One price of a file: the accelerator a catalog id, the provider a word, the price a positive
- * finite number. */
-static int add_file_price(const struct adv_kb *akb, const char *acc, const char *provider, const char *price,
-                          const char *where, struct compare_prices *out, char *err, size_t errsz)
+int compare_price_add(const struct adv_kb *akb, const char *acc, const char *provider, const char *price,
+                      enum compare_price_from from, const char *where, struct compare_prices *out, char *err,
+                      size_t errsz)
 {
     char *end = NULL;
     double usd = price ? strtod(price, &end) : NAN;
@@ -52,8 +51,9 @@ static int add_file_price(const struct adv_kb *akb, const char *acc, const char 
                  acc ? acc : "");
         return -1;
     }
-    if (!provider || !*provider || strlen(provider) >= sizeof out->rows[0].provider) {
-        snprintf(err, errsz, "%s: provider must be a word of 1 to %zu characters", where, sizeof out->rows[0].provider - 1);
+    size_t room = sizeof out->rows[0].provider - 1, given = provider ? strlen(provider) : 0;
+    if (given > room || (from == PRICE_FILE && given == 0)) {
+        snprintf(err, errsz, "%s: provider must be a word of 1 to %zu characters", where, room);
         return -1;
     }
     if (!price || end == price || (end && *end) || !isfinite(usd) || usd <= 0 || usd > 1e6) {
@@ -67,9 +67,9 @@ static int add_file_price(const struct adv_kb *akb, const char *acc, const char 
     struct compare_price *p = &out->rows[out->count++];
     memset(p, 0, sizeof *p);
     snprintf(p->accelerator, sizeof p->accelerator, "%s", acc);
-    snprintf(p->provider, sizeof p->provider, "%s", provider);
+    snprintf(p->provider, sizeof p->provider, "%s", provider ? provider : "");
     p->usd = usd;
-    p->from = PRICE_FILE;
+    p->from = from;
     return 0;
 }
 
@@ -96,7 +96,7 @@ static int parse_json_prices(const struct adv_kb *akb, const cJSON *doc, const c
         if (cJSON_IsNumber(price)) snprintf(num, sizeof num, "%.17g", price->valuedouble);
         const char *acc = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(item, "accelerator"));
         const char *provider = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(item, "provider"));
-        if (add_file_price(akb, acc, provider, num[0] ? num : NULL, where, out, err, errsz)) return -1;
+        if (compare_price_add(akb, acc, provider, num[0] ? num : NULL, PRICE_FILE, where, out, err, errsz)) return -1;
     }
     return 0;
 }
@@ -129,7 +129,7 @@ static int parse_csv_prices(const struct adv_kb *akb, char *text, const char *na
             snprintf(err, errsz, "%s: expected accelerator,provider,price", where);
             return -1;
         }
-        if (add_file_price(akb, f[0], f[1], f[2], where, out, err, errsz)) return -1;
+        if (compare_price_add(akb, f[0], f[1], f[2], PRICE_FILE, where, out, err, errsz)) return -1;
     }
     return 0;
 }
@@ -165,7 +165,8 @@ int compare_prices_parse(const struct adv_kb *akb, const char *text, size_t len,
     return bad;
 }
 
-/* The price a device of acc has: the answer, else the file's lowest, else the knowledge base's. */
+/* The price a device of acc has: the answer, else the file's lowest, else the config file's, else
+ * the knowledge base's. */
 static struct compare_price price_for(const struct compare_prices *prices, const struct answers *a, const char *acc)
 {
     struct compare_price none = {.from = PRICE_NONE, .usd = NAN};
@@ -188,6 +189,7 @@ void compare_price_text(const struct compare_price *p, char *out, size_t n)
     switch (p->from) {
     case PRICE_ANSWER: snprintf(out, n, "your price_per_device_hour"); break;
     case PRICE_FILE: snprintf(out, n, "%s, from --prices", p->provider); break;
+    case PRICE_CONFIG: snprintf(out, n, "%s%sfrom the config file", p->provider, p->provider[0] ? ", " : ""); break;
     case PRICE_KB:
         snprintf(out, n, "%s on-demand, %s %s, read %s [%s]", p->provider, p->region, p->instance, p->as_of, p->source);
         break;
@@ -512,7 +514,7 @@ static void add_str(cJSON *o, const char *name, const char *v)
 
 static cJSON *price_json(const struct compare_price *p)
 {
-    static const char *const from[] = {"none", "answers", "file", "knowledge-base"};
+    static const char *const from[] = {"none", "answers", "file", "config", "knowledge-base"};
     if (p->from == PRICE_NONE) return cJSON_CreateNull();
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "usd_per_device_hour", p->usd);

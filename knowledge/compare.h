@@ -3,7 +3,8 @@
  * accelerator at the fewest devices that fit and a few more) and the what-if sweep (one or two
  * keys over their values) are lists of such runs, so each row's figures are the plan's own. The
  * price of a device-hour comes from the answers (price_per_device_hour), a price file the user
- * passes, or the knowledge base's prices table, in that order; without one no cost is planned. */
+ * passes, the config file's [prices] (knowledge/config_file.h) or the knowledge base's prices
+ * table, in that order; without one no cost is planned. */
 #ifndef FWADVISOR_COMPARE_H
 #define FWADVISOR_COMPARE_H
 
@@ -20,7 +21,8 @@
 /* The most devices the search for the fewest that fit tries. */
 #define COMPARE_MAX_DEVICES 65536
 
-enum compare_price_from { PRICE_NONE, PRICE_ANSWER, PRICE_FILE, PRICE_KB };
+/* Where a price comes from, in the order price_for tries them after the answer. */
+enum compare_price_from { PRICE_NONE, PRICE_ANSWER, PRICE_FILE, PRICE_CONFIG, PRICE_KB };
 
 struct compare_price {
     char accelerator[32], provider[32], region[32], instance[48], source[64], as_of[16];
@@ -42,6 +44,12 @@ int compare_prices_from_kb(kb *k, struct compare_prices *out, char *err, size_t 
  * the file and the line or item. */
 int compare_prices_parse(const struct adv_kb *akb, const char *text, size_t len, const char *name,
                          struct compare_prices *out, char *err, size_t errsz);
+/* One price appended to out with its origin: acc a catalog id, price the text of a number above 0
+ * and at most 1e6, provider a word of at most 31 characters (required from a file, optional from
+ * the config). 0, or -1 with one line in err led by `where` ("FILE: line 3"). */
+int compare_price_add(const struct adv_kb *akb, const char *acc, const char *provider, const char *price,
+                      enum compare_price_from from, const char *where, struct compare_prices *out, char *err,
+                      size_t errsz);
 
 /* Why a variant cannot run the job, as data. */
 enum compare_refusal {

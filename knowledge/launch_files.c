@@ -50,6 +50,7 @@ struct view {
     int micro_batch, accumulation, global_batch; /* sequences (samples) */
     double micro_batches;                         /* the plan's, before rounding */
     int slurm;                                    /* a Slurm script makes sense (not TPUs or Macs) */
+    const struct launch_site *site;               /* never NULL: empty fields for none */
 };
 
 /* A file's text, written through a memory stream (open_memstream grows it). put() on a buffer
@@ -91,14 +92,16 @@ static int add_file(struct launch_files *out, const char *name, struct buf *b)
     return 0;
 }
 
-static struct view make_view(const struct adv_kb *akb, const struct adv_result *r)
+static struct view make_view(const struct adv_kb *akb, const struct adv_result *r, const struct launch_site *site)
 {
+    static const struct launch_site no_site;
     const struct answers *a = &r->answers;
     const struct adv_layout *l = &r->memory.layout;
     struct view v;
     memset(&v, 0, sizeof v);
     v.akb = akb;
     v.r = r;
+    v.site = site ? site : &no_site;
     v.strategy = r->strategy ? r->strategy : "single";
     v.launcher = L_PLAIN;
     for (size_t i = 0; i < sizeof launchers / sizeof launchers[0]; i++)
@@ -411,9 +414,16 @@ static int write_sbatch(struct launch_files *out, const struct view *v, const ch
     put(&b, "#SBATCH --job-name=fwadvisor-%s\n#SBATCH --nodes=%d\n#SBATCH --ntasks-per-node=1\n", v->strategy, v->nodes);
     if (gpus) put(&b, "#SBATCH --gpus-per-node=%d\n", v->per_node);
     put(&b, "#SBATCH --exclusive\n#SBATCH --time=%s\n#SBATCH --output=fwadvisor-%%x-%%j.out\n", t);
-    /* Site settings: sbatch reads "##SBATCH" as a comment, so the file runs unedited. */
-    put(&b, "# PLACEHOLDERS: remove one '#' and name your site's partition and account where it needs them.\n"
-            "##SBATCH --partition=CHANGE_ME\n##SBATCH --account=CHANGE_ME\n");
+    /* Site settings from the config file; else placeholders, which sbatch reads as comments
+     * ("##SBATCH"), so the file runs unedited. */
+    const struct launch_site *site = v->site;
+    if (site->partition[0]) put(&b, "#SBATCH --partition=%s\n", site->partition);
+    if (site->account[0]) put(&b, "#SBATCH --account=%s\n", site->account);
+    if (!site->partition[0] || !site->account[0])
+        put(&b, "# PLACEHOLDERS: remove one '#' where your site needs the setting, or set partition and\n"
+                "# account under [site] in fwadvisor's config file.\n");
+    if (!site->partition[0]) put(&b, "##SBATCH --partition=CHANGE_ME\n");
+    if (!site->account[0]) put(&b, "##SBATCH --account=CHANGE_ME\n");
     put(&b, "set -euo pipefail\n"
             "MASTER_ADDR=\"$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)\"\n"
             "# A port from the job id, so that two jobs sharing a node do not collide.\n"
@@ -563,11 +573,11 @@ static const struct {
 };
 _Static_assert(sizeof file_kinds / sizeof file_kinds[0] <= LAUNCH_MAX_FILES, "LAUNCH_MAX_FILES holds every kind");
 
-int launch_files_make(const struct adv_kb *akb, const struct adv_result *r, struct launch_files *out, char *err,
-                      size_t errsz)
+int launch_files_make(const struct adv_kb *akb, const struct adv_result *r, const struct launch_site *site,
+                      struct launch_files *out, char *err, size_t errsz)
 {
     memset(out, 0, sizeof *out);
-    struct view v = make_view(akb, r);
+    struct view v = make_view(akb, r, site);
     char line[320];
     summary(&v, line, sizeof line);
     int bad = 0;

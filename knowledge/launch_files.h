@@ -24,10 +24,20 @@ struct launch_files {
     struct launch_file files[LAUNCH_MAX_FILES];
 };
 
-/* The files for the plan in r (adv_recommend's result). Returns 0, or -1 with one line in err (out
- * of memory); out is then empty. Free with launch_files_free. */
-int launch_files_make(const struct adv_kb *akb, const struct adv_result *r, struct launch_files *out, char *err,
-                      size_t errsz);
+/* A site's Slurm settings (the config file's [site]): "" where not given. Each is letters, digits,
+ * '.', '_', '-' (and ',' between a partition list's names), as the config reader checks, so it
+ * can be written into job.sbatch as it is. */
+#define LAUNCH_SITE_MAX 64
+struct launch_site {
+    char partition[LAUNCH_SITE_MAX], account[LAUNCH_SITE_MAX];
+};
+
+/* The files for the plan in r (adv_recommend's result); job.sbatch names site's partition and
+ * account, and keeps a commented placeholder for each one site leaves empty (site may be NULL).
+ * Returns 0, or -1 with one line in err (out of memory); out is then empty. Free with
+ * launch_files_free. */
+int launch_files_make(const struct adv_kb *akb, const struct adv_result *r, const struct launch_site *site,
+                      struct launch_files *out, char *err, size_t errsz);
 void launch_files_free(struct launch_files *f);
 
 #endif

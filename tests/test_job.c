@@ -139,7 +139,7 @@ Test(job, a_fine_tune_steps_on_16_sequences)
     /* ceil(1e7 / 8192) = ceil(1220.7) = 1221 optimizer steps */
     cr_expect_float_eq(r->optimizer_steps, 1221, 1e-9);
     struct launch_files f;
-    cr_assert_eq(launch_files_make(fx.akb, r, &f, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(launch_files_make(fx.akb, r, NULL, &f, err, sizeof err), 0, "%s", err);
     int found = 0;
     for (int i = 0; i < f.count; i++) {
         if (strcmp(f.files[i].name, "ds_config.json") != 0) continue;

@@ -28,7 +28,7 @@ static void files_of(const char *sets, char *out, size_t n)
     memset(&hw, 0, sizeof hw);
     cr_assert_eq(adv_recommend(fx.akb, &a, &hw, fx.res, err, sizeof err), KB_OK, "%s", err);
     struct launch_files f;
-    cr_assert_eq(launch_files_make(fx.akb, fx.res, &f, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(launch_files_make(fx.akb, fx.res, NULL, &f, err, sizeof err), 0, "%s", err);
     out[0] = '\0';
     for (int i = 0; i < f.count; i++) {
         size_t used = strlen(out);

@@ -23,7 +23,7 @@ static const struct cli_command *const commands[] = {
     &cli_probe_command, &cli_recommend_command, &cli_train_command, &cli_train_gpt_command, &cli_kb_command,
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
-static const char *const globals[] = {"db", "no-color", "wide", "help"};
+static const char *const globals[] = {"db", "no-color", "wide", "config", "no-config", "help"};
 
 /* Error lines go nowhere between quiet() and loud(): the status is what these tests read. */
 static int quiet(void)
@@ -48,7 +48,7 @@ static int parse_words(const struct cli_command *cmd, void *settings, cli_given 
     argv[argc++] = (char *)cmd->name;
     for (; *words && argc < 31; words++) argv[argc++] = (char *)*words;
     argv[argc] = NULL;
-    struct globals g = {NULL, 0};
+    struct globals g = {NULL, 0, NULL, 0};
     optind = 0; /* glibc: a full reset between parses */
     int saved = quiet();
     int status = cli_options_parse(cmd, &g, argc, argv, settings, given);
@@ -89,7 +89,7 @@ static const struct cli_option every_rows[E_COUNT] = {
 };
 #undef F
 static const char *const every_modes[] = {"mode one", "mode two"};
-static const struct cli_command every = {"every", every_rows, E_COUNT, every_modes, "head\n", "tail\n", 20, NULL, NULL, NULL, NULL};
+static const struct cli_command every = {"every", every_rows, E_COUNT, every_modes, "head\n", "tail\n", 20, NULL, NULL, NULL, NULL, 0};
 
 Test(options, getopt_array_has_every_row_once_then_the_globals)
 {
@@ -99,7 +99,8 @@ Test(options, getopt_array_has_every_row_once_then_the_globals)
         char shorts[64];
         int n = cli_options_getopt(cmd, opts, 96, shorts, sizeof shorts);
         cr_expect_lt(cmd->count, 64, "%s: a row more than cli_given holds", cmd->name);
-        cr_expect_eq(n, cmd->count + 4, "%s: %d entries for %d rows", cmd->name, n, cmd->count);
+        cr_expect_eq(n, cmd->count + (int)(sizeof globals / sizeof globals[0]), "%s: %d entries for %d rows", cmd->name,
+                     n, cmd->count);
         cr_expect_null(opts[n].name, "%s: the zero row ends the array", cmd->name);
         cr_expect_eq(strncmp(shorts, ":h", 2), 0, "%s: %s", cmd->name, shorts);
         for (int i = 0; i < cmd->count; i++) {
@@ -122,6 +123,24 @@ Test(options, getopt_array_has_every_row_once_then_the_globals)
             for (int j = 0; j < n; j++) found += strcmp(opts[j].name, globals[gl]) == 0;
             cr_expect_eq(found, 1, "%s --%s", cmd->name, globals[gl]);
         }
+    }
+}
+
+/* The global --config and --no-config: taken by the command that reads the config file (recommend),
+ * a usage error for every other. */
+Test(options, config_options_only_where_the_config_is_read)
+{
+    for (int c = 0; c < NCOMMANDS; c++) {
+        const struct cli_command *cmd = commands[c];
+        alignas(max_align_t) char settings[8192] = {0};
+        cli_given given;
+        int want = cmd == &cli_recommend_command ? 0 : 2;
+        cr_expect_eq(cmd->reads_config, cmd == &cli_recommend_command, "%s", cmd->name);
+        cr_expect_eq(PARSE(cmd, settings, &given, "--config", "team.conf"), want, "%s --config", cmd->name);
+        memset(settings, 0, sizeof settings);
+        cr_expect_eq(PARSE(cmd, settings, &given, "--no-config"), want, "%s --no-config", cmd->name);
+        memset(settings, 0, sizeof settings);
+        cr_expect_eq(PARSE(cmd, settings, &given, "--wide"), 0, "%s: another global option is no refusal", cmd->name);
     }
 }
 
