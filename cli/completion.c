@@ -37,7 +37,7 @@ static int completion_sub(int i, struct cli_sub *out)
 
 /* No options of its own: the global ones only. */
 const struct cli_command cli_completion_command = {"completion", NULL, 0, NULL, completion_head, "", 18, NULL, NULL,
-                                                   completion_sub, NULL};
+                                                   completion_sub, NULL, 0};
 
 /* --- the words a shell offers ----------------------------------------------------------------- */
 

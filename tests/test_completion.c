@@ -188,7 +188,7 @@ static void completes_everything(enum shell sh)
     OFFERS(sh, "", "train", "--model", "mis");
     OFFERS(sh, "gelu", "train", "--activation", "g");
     /* the options of both train tables */
-    OFFERS(sh, "--n-embd --n-head --n-layer --no-color", "train", "--n");
+    OFFERS(sh, "--n-embd --n-head --n-layer --no-color --no-config", "train", "--n");
     /* --db's value is not the command: after it, commands, and kb's subcommands only after kb */
     OFFERS(sh, "kb", "--db", "x", "k");
     OFFERS(sh, "list", "--db", "x", "kb", "li");
@@ -300,7 +300,7 @@ static void every_command_and_option(enum shell sh)
     for (int c = 0; c < cli_command_count; c++) {
         used = 0;
         int rows = 0;
-        static const char *const globals[] = {"db", "no-color", "wide", "help"};
+        static const char *const globals[] = {"db", "no-color", "wide", "help", "config", "no-config"};
         for (size_t g = 0; g < sizeof globals / sizeof globals[0]; g++)
             used += (size_t)snprintf(lines + used, sizeof lines - used, "--%s\n", globals[g]);
         for (const struct cli_command *const *t = cli_commands[c].tables; *t; t++)
