@@ -267,13 +267,14 @@ int compare_variant(const struct adv_kb *akb, const struct answers *answers, con
                     const struct compare_prices *prices, const char *const *assign, int nassign,
                     struct adv_result *r, struct compare_row *row, char *err, size_t errsz)
 {
+    /* Cleared first: a variant the answers refuse is a row too (its accelerator named below). */
+    memset(row, 0, sizeof *row);
+    row->hours = row->device_hours = row->cost = row->mfu = row->tokens_per_s = row->cost_per_hour = NAN;
+    row->memory_gb = row->usable_gb = NAN;
     struct answers a = *answers;
     for (int i = 0; i < nassign; i++)
         if (answers_set(&a, assign[i], err, errsz)) return -1;
     if (answers_check_combination(&a, err, errsz)) return -1;
-    memset(row, 0, sizeof *row);
-    row->hours = row->device_hours = row->cost = row->mfu = row->tokens_per_s = row->cost_per_hour = NAN;
-    row->memory_gb = row->usable_gb = NAN;
     char why[1024];
     int status = adv_recommend(akb, &a, hw, r, why, sizeof why);
     const char *acc = answers_str(&a, ANS_ACCELERATOR);
@@ -317,6 +318,18 @@ static struct compare_row *next_row(struct compare_table *t)
     return NULL;
 }
 
+/* A variant of accelerator acc that the answers' own checks refuse (os linux with an Apple GPU):
+ * the row names the accelerator, with the check's line as why. */
+static void refused_by_answers(const struct adv_kb *akb, int acc, const char *why, struct compare_row *row)
+{
+    const char *name, *vendor, *id = adv_kb_accelerator(akb, acc, &name, &vendor, NULL);
+    snprintf(row->accelerator, sizeof row->accelerator, "%s", id);
+    snprintf(row->name, sizeof row->name, "%s", name);
+    snprintf(row->vendor, sizeof row->vendor, "%s", vendor);
+    row->refusal = COMPARE_REFUSED;
+    snprintf(row->why, sizeof row->why, "%s", why);
+}
+
 /* One accelerator: the fewest devices that fit, then x2 and x4 (a training job); serving, the
  * fewest devices that hold the model. */
 static void compare_one(const struct adv_kb *akb, const struct answers *base, const struct compare_prices *prices,
@@ -329,18 +342,14 @@ static void compare_one(const struct adv_kb *akb, const struct answers *base, co
     const char *assign[3] = {hardware, accelerator, devices};
     struct compare_row row;
     snprintf(devices, sizeof devices, "devices=1");
-    if (compare_variant(akb, base, NULL, prices, assign, out->serve ? 2 : 3, r, &row, err, sizeof err)) {
-        row.refusal = COMPARE_REFUSED;
-        snprintf(row.why, sizeof row.why, "%s", err);
-    }
+    if (compare_variant(akb, base, NULL, prices, assign, out->serve ? 2 : 3, r, &row, err, sizeof err))
+        refused_by_answers(akb, acc, err, &row);
     /* The advisor's fewest devices that fit when it found them, else doubling up to the bound. */
     for (int n = 1; row.refusal == COMPARE_NO_FIT && !out->serve && n < COMPARE_MAX_DEVICES;) {
         n = r->fit_devices > n ? (int)r->fit_devices : n * 2;
         snprintf(devices, sizeof devices, "devices=%d", n);
-        if (compare_variant(akb, base, NULL, prices, assign, 3, r, &row, err, sizeof err)) {
-            row.refusal = COMPARE_REFUSED;
-            snprintf(row.why, sizeof row.why, "%s", err);
-        }
+        if (compare_variant(akb, base, NULL, prices, assign, 3, r, &row, err, sizeof err))
+            refused_by_answers(akb, acc, err, &row);
     }
     if (row.refusal == COMPARE_NO_FIT && !out->serve)
         snprintf(row.why, sizeof row.why, "does not fit: %.1f GB a device against %.1f GB usable, at every count up to %d",

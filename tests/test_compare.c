@@ -108,6 +108,34 @@ Test(compare, fine_tune_70b_fp8_jax_every_refusal_says_why)
     cr_expect_eq(table->sort, COMPARE_BY_TIME);
 }
 
+/* os linux: the answers' own check refuses every Apple GPU (macOS only). Each refused row names
+ * its own accelerator and vendor, once, not the last row planned before it. */
+Test(compare, rows_the_answers_refuse_name_their_accelerator)
+{
+    compare_sets("model_kind=llm model_params=7B os=linux team=pytorch");
+    int apple = 0, a10g = 0;
+    for (int i = 0; i < table->count; i++) {
+        const struct compare_row *row = &table->rows[i];
+        a10g += strcmp(row->accelerator, "a10g") == 0;
+        if (strncmp(row->accelerator, "apple-", 6) != 0) continue;
+        apple++;
+        cr_expect_eq(row->refusal, COMPARE_REFUSED, "%s: %s", row->accelerator, row->why);
+        cr_expect_str_eq(row->vendor, "apple");
+        cr_expect(strstr(row->why, "os linux cannot go with hardware apple") != NULL, "%s: %s", row->accelerator, row->why);
+        for (int j = 0; j < i; j++) cr_expect_str_neq(table->rows[j].accelerator, row->accelerator, "named twice");
+    }
+    int catalog = 0;
+    for (int i = 0; i < adv_kb_accelerator_count(t.akb); i++) {
+        const char *vendor;
+        adv_kb_accelerator(t.akb, i, NULL, &vendor, NULL);
+        catalog += strcmp(vendor, "apple") == 0;
+    }
+    cr_expect_gt(catalog, 0);
+    cr_expect_eq(apple, catalog, "one row an Apple accelerator");
+    cr_expect_leq(a10g, 3, "a10g: its own counts only, %d rows", a10g);
+    cr_expect_gt(a10g, 0);
+}
+
 /* A 7B pre-training with PyTorch: Gaudi and Trainium run it; TPU too (PyTorch/XLA); the counts
  * are the fewest that fit, twice and four times. */
 Test(compare, pretrain_7b_counts_are_fewest_x2_x4)

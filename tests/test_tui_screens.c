@@ -1,6 +1,7 @@
 /* Every screen of the interface in a real terminal (tmux), at the advertised minimum of 80x24 and
  * at 200x60: key lines kept, help whole, panes that stop at their end and come back in one key,
- * the cursor on screen, the Plan's verdict shown, `/` search, the mouse, the wizard's typed
+ * the cursor on screen, the Plan's verdict shown, the Hardware tab against `recommend
+ * --compare-hardware`, `/` search, the mouse, the wizard's typed
  * numbers and devices, readline editing, the knowledge-base browser, Esc on a probe, and the
  * command line's own output on a terminal. Every wait is for something on the screen; where
  * nothing should change, the help box is opened and closed as a barrier (keys are handled in
@@ -83,8 +84,9 @@ static void every_screen(int w, int h)
     cr_assert_eq(r.status, 0, "%s", r.err);
     ts_run_free(&r);
     results_of_preset(w, h, "tpu-pod");
-    static const char *const tabs[] = {"[1 Ranking]", "[2 Why]", "[3 Compare]", "[4 Plan]", "[5 Deploy]", "[6 Pitfalls]"};
-    for (int t = 0; t < 6; t++) {
+    static const char *const tabs[] = {"[1 Ranking]", "[2 Why]",     "[3 Compare]", "[4 Plan]",
+                                       "[5 Deploy]",  "[6 Pitfalls]", "[7 Hardware]"};
+    for (int t = 0; t < 7; t++) {
         char key[2] = {(char)('1' + t), 0};
         tty_keys(key);
         char *s = tty_wait(tabs[t]);
@@ -237,6 +239,258 @@ Test(tui_screens, plan_of_serving_only_has_no_training_at_80x24)
     cr_expect(strstr(s, "on 4 x NVIDIA H100") != NULL, "%s", s);
     cr_expect(strstr(s, "Time:") == NULL && strstr(s, "Strategy:") == NULL, "%s", s);
     free(s);
+}
+
+/* --- the Hardware tab ------------------------------------------------------------------------ */
+
+/* A 70B LoRA fine-tune for a JAX team at 2.50 a device-hour (README's example); os linux as the
+ * interface's wizard has it on the recorded machine, so both sides plan the same answers. */
+#define HW_ANSWERS(priority)                                                                                             \
+    "{\"model_kind\": \"llm\", \"model\": \"llama-3.1-70b\", \"job\": \"finetune\", \"finetune\": \"lora\", \"dataset_tokens\": " \
+    "\"1B\", \"team\": [\"jax\"], \"os\": \"linux\", \"priority\": \"" priority "\", \"price_per_device_hour\": 2.5}"
+
+/* What `recommend --compare-hardware` prints for the answers in a file: its heading, first row and
+ * its refused accelerators, each entry joined from its wrapped lines ("acc: why"). */
+struct cli_compare {
+    char heading[256], first[256];
+    char refused[48][1400];
+    int nrefused;
+};
+
+/* s with the scroll bar's marks left out and each run of spaces one space, trimmed. */
+static void collapse(const char *s, char *out, size_t n)
+{
+    static const char *const marks[] = {"\u2502", "\u2588", UP_ARROW, DOWN_ARROW};
+    size_t used = 0;
+    int space = 1;
+    while (*s && used + 1 < n) {
+        int mark = 0;
+        for (size_t m = 0; m < 4 && !mark; m++)
+            if (strncmp(s, marks[m], strlen(marks[m])) == 0) mark = (int)strlen(marks[m]);
+        if (mark || *s == ' ') {
+            s += mark ? mark : 1;
+            if (!space) out[used++] = ' ';
+            space = 1;
+            continue;
+        }
+        out[used++] = *s++;
+        space = 0;
+    }
+    while (used && out[used - 1] == ' ') used--;
+    out[used] = '\0';
+}
+
+/* The command line on the recorded machine the interface's tests run on (tty_start(..., 1)),
+ * with the same database: args after --db. */
+static void run_as_recorded(struct ts_run *r, const char *const *args)
+{
+    const char *fixtures = getenv("FWADVISOR_FIXTURES");
+    char sysroot[4200], xml[4300];
+    snprintf(sysroot, sizeof sysroot, "FWADVISOR_SYSROOT=%s/sysroot/nvidia-h100", fixtures ? fixtures : "tests/fixtures");
+    snprintf(xml, sizeof xml, "HWLOC_XMLFILE=%s/sysroot/nvidia-h100/topology.xml", fixtures ? fixtures : "tests/fixtures");
+    const char *env[] = {sysroot, xml, "FWADVISOR_DB", "TPU_ACCELERATOR_TYPE", NULL};
+    const char *argv[16] = {tty_dbarg()};
+    for (int i = 0; args[i] && i < 14; i++) argv[i + 1] = args[i];
+    cr_assert_eq(ts_run(r, env, NULL, argv), 0);
+}
+
+static void cli_compare_of(const char *answers, struct cli_compare *out)
+{
+    struct ts_run r;
+    run_as_recorded(&r, (const char *const[]){"recommend", "-a", answers, "--compare-hardware", NULL});
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    memset(out, 0, sizeof *out);
+    int lineno = 0, refusals = 0;
+    for (char *save = NULL, *line = strtok_r(r.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save), lineno++) {
+        if (lineno == 0) snprintf(out->heading, sizeof out->heading, "%s", line);
+        if (lineno == 2) collapse(line, out->first, sizeof out->first);
+        if (strcmp(line, "Cannot run this job:") == 0) refusals = 1;
+        else if (refusals && strncmp(line, "    ", 4) == 0 && out->nrefused) { /* a wrapped entry's next line */
+            char *e = out->refused[out->nrefused - 1], part[1400];
+            collapse(line, part, sizeof part);
+            snprintf(e + strlen(e), sizeof out->refused[0] - strlen(e), " %s", part);
+        } else if (refusals && strncmp(line, "  ", 2) == 0 && out->nrefused < 48)
+            collapse(line, out->refused[out->nrefused++], sizeof out->refused[0]);
+    }
+    ts_run_free(&r);
+    cr_assert(out->first[0] && out->nrefused > 0, "the command line's table and refusals");
+}
+
+/* The row of the screen that holds the table's column header (the pane starts under it). */
+static int header_row(const char *s, int h)
+{
+    for (int y = 3; y < h; y++)
+        if (strncmp(tty_line(s, y), " ACCELERATOR  ", 14) == 0) return y;
+    cr_assert_fail("no column header:\n%s", s);
+    return -1;
+}
+
+/* The screen's rows from y to the pane's last (h - 3), collapsed and joined. */
+static void joined_from(const char *s, int y, int h, char *out, size_t n)
+{
+    out[0] = '\0';
+    for (; y <= h - 3; y++) {
+        char part[1024];
+        collapse(tty_line(s, y), part, sizeof part);
+        if (part[0]) snprintf(out + strlen(out), n - strlen(out), "%s%s", out[0] ? " " : "", part);
+    }
+}
+
+/* The Hardware tab of the answers loaded: the command line's heading, and its first row with the
+ * same figures (the accelerator first; at 200 columns its name follows it). Returns the screen. */
+static char *hardware_tab_shows(const struct cli_compare *cli, int h)
+{
+    tty_keys("7");
+    char *s = tty_wait(" ACCELERATOR  ");
+    cr_expect(strstr(s, cli->heading) != NULL, "'%s' not on:\n%s", cli->heading, s);
+    char first[1024], acc[64];
+    collapse(tty_line(s, header_row(s, h) + 1), first, sizeof first);
+    snprintf(acc, sizeof acc, "%.*s", (int)strcspn(cli->first, " "), cli->first);
+    cr_expect(strncmp(first, acc, strlen(acc)) == 0 && first[strlen(acc)] == ' ', "the first row is %s's: '%s'\n%s", acc, first, s);
+    cr_expect(strstr(first, cli->first + strlen(acc)) != NULL, "'%s' holds '%s'\n%s", first, cli->first, s);
+    return s;
+}
+
+/* The answers in json written to a file, what the command line prints for them, and the
+ * interface started at w x h with them loaded, on the results. Caller frees. */
+static struct cli_compare *results_with_cli(int w, int h, const char *json)
+{
+    char *answers = ts_path(tty_dir(), "answers.json");
+    ts_write_str(answers, json);
+    struct cli_compare *cli = calloc(1, sizeof *cli);
+    cr_assert_not_null(cli);
+    cli_compare_of(answers, cli);
+    tty_start(w, h, "", 1);
+    tty_load_answers(answers);
+    free(tty_wait("[1 Ranking]"));
+    free(answers);
+    return cli;
+}
+
+static void hardware_tab(int w, int h)
+{
+    struct cli_compare *cli = results_with_cli(w, h, HW_ANSWERS("cost"));
+    char *s = hardware_tab_shows(cli, h);
+    int top = header_row(s, h) + 1;
+    expect_key_line(s, h, "hardware");
+    cr_expect_not(tty_cut(s, 3, h - 3), "nothing cut:\n%s", s);
+    cr_expect(strstr(s, DOWN_ARROW) != NULL, "more below:\n%s", s);
+    free(s);
+    /* '/' finds the first refused accelerator, below the first page: n brings its line into view
+     * (to the pane's top where the pane goes on far enough), its reason whole under it, as the
+     * command line words it. */
+    char query[64], lead[80], joined[8192];
+    snprintf(query, sizeof query, "%.*s", (int)strcspn(cli->refused[0], " "), cli->refused[0]); /* "acc:" */
+    snprintf(lead, sizeof lead, "   %s ", query);
+    s = tty_settled();
+    cr_expect(strstr(s, lead) == NULL, "'%s' is below the first page:\n%s", lead, s);
+    free(s);
+    tty_keys("/");
+    tty_type(query);
+    tty_keys("Enter");
+    tty_keys("n");
+    s = barrier();
+    int y = -1;
+    for (int i = top; i <= h - 3 && y < 0; i++)
+        if (strncmp(tty_line(s, i), lead, strlen(lead)) == 0) y = i;
+    cr_assert_geq(y, 0, "'%s' found:\n%s", lead, s);
+    if (w == 80) cr_expect_eq(y, top, "at the pane's top:\n%s", s);
+    joined_from(s, y, h, joined, sizeof joined);
+    cr_expect(strncmp(joined, cli->refused[0], strlen(cli->refused[0])) == 0, "'%s', then '%s'\n%s", cli->refused[0], joined, s);
+    free(s);
+    tty_keys("Escape"); /* the search cleared, still on the tab */
+    /* End: the last refused accelerator and its reason, the pane at its end. */
+    tty_keys("End");
+    s = barrier();
+    cr_expect(strstr(s, UP_ARROW) && !strstr(s, DOWN_ARROW), "at the end:\n%s", s);
+    const char *last = cli->refused[cli->nrefused - 1];
+    char acc[64];
+    snprintf(acc, sizeof acc, " %.*s", (int)strcspn(last, " "), last);
+    y = -1;
+    for (int i = top; i <= h - 3 && y < 0; i++)
+        if (strstr(tty_line(s, i), acc)) y = i;
+    cr_assert_geq(y, 0, "'%s' at the end:\n%s", acc, s);
+    joined_from(s, y, h, joined, sizeof joined);
+    cr_expect_str_eq(joined, last, "the last entry ends the pane\n%s", s);
+    free(s);
+    tty_keys("Home");
+    s = barrier();
+    cr_expect(strstr(s, UP_ARROW) == NULL, "one key back to the start:\n%s", s);
+    free(s);
+    tty_keys("Escape"); /* as every tab: back to the wizard */
+    free(tty_wait("Step 1 of"));
+    free(cli);
+}
+
+Test(tui_screens, hardware_tab_is_recommend_compare_hardware_at_80x24) { hardware_tab(80, 24); }
+Test(tui_screens, hardware_tab_is_recommend_compare_hardware_at_200x60) { hardware_tab(200, 60); }
+
+/* A trillion-parameter pre-training at 2.50 a device-hour: costs in the billions make the table
+ * wider than 80 columns (86 on the command line), so at 80x24 the layout, the column of least
+ * use, gives way and every other cell is whole; at 200 columns every column shows, the
+ * accelerator's name too. */
+static void hardware_columns(int w, int h)
+{
+    struct cli_compare *cli =
+        results_with_cli(w, h,
+                         "{\"stage\": \"research\", \"hardware\": \"nvidia\", \"os\": \"linux\", \"devices\": 4096, \"nodes\": 512,"
+                         " \"model_kind\": \"llm\", \"model_params\": \"1T\", \"seq_len\": 8192, \"team\": [\"pytorch\", \"jax\"],"
+                         " \"deploy\": \"server\", \"job\": \"pretrain\", \"priority\": \"cost\", \"price_per_device_hour\": 2.5}");
+    tty_keys("7");
+    char *s = tty_wait(" ACCELERATOR  ");
+    int y = header_row(s, h);
+    char header[1024];
+    snprintf(header, sizeof header, "%s", tty_line(s, y)); /* tty_line's buffer is reused */
+    cr_expect(strstr(header, "DEVICES") && strstr(header, "MEMORY") && strstr(header, "TIME") && strstr(header, "DEV-HOURS") &&
+                  strstr(header, "COST"),
+              "'%s'", header);
+    cr_expect_not(tty_cut(s, 3, h - 3), "nothing cut:\n%s", s);
+    char first[1024], want[256];
+    collapse(tty_line(s, y + 1), first, sizeof first);
+    if (w == 80) {
+        cr_expect(strstr(header, "TPxPPxDP") == NULL, "the layout gives way: '%s'", header);
+        /* the command line's row without its third cell, the layout ("1x1x544") */
+        const char *third = strchr(strchr(cli->first, ' ') + 1, ' ');
+        size_t lead = (size_t)(third - cli->first);
+        snprintf(want, sizeof want, "%.*s%s", (int)lead, cli->first, strchr(third + 1, ' '));
+        cr_expect_str_eq(first, want, "\n%s", s);
+    } else {
+        cr_expect(strstr(header, "TPxPPxDP") && strstr(header, "NAME") && strstr(header, "PRECISION"), "'%s'", header);
+        const char *figures = strchr(cli->first, ' '); /* after the accelerator, its name, then the same */
+        cr_expect(strncmp(first, cli->first, (size_t)(figures - cli->first)) == 0 && strstr(first, figures), "'%s' holds '%s'\n%s",
+                  first, cli->first, s);
+    }
+    free(s);
+    free(cli);
+}
+
+Test(tui_screens, hardware_columns_give_way_least_used_first_at_80x24) { hardware_columns(80, 24); }
+Test(tui_screens, hardware_columns_all_shown_at_200x60) { hardware_columns(200, 60); }
+
+/* The tab plans the answers shown: loading others (priority iteration: sorted by time) gives
+ * their comparison, not the one planned before. */
+Test(tui_screens, hardware_tab_is_planned_again_when_the_answers_change)
+{
+    char *cost = ts_path(tty_dir(), "cost.json"), *fast = ts_path(tty_dir(), "fast.json");
+    ts_write_str(cost, HW_ANSWERS("cost"));
+    ts_write_str(fast, HW_ANSWERS("iteration"));
+    struct cli_compare *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
+    cr_assert(a && b);
+    cli_compare_of(cost, a);
+    cli_compare_of(fast, b);
+    cr_assert_str_neq(a->first, b->first, "the two answers' first rows differ");
+    cr_assert(strstr(b->heading, "sorted by time (priority iteration)"), "%s", b->heading);
+    tty_start(80, 24, "", 1);
+    tty_load_answers(cost);
+    free(tty_wait("[1 Ranking]"));
+    free(hardware_tab_shows(a, 24));
+    tty_keys("H");
+    tty_load_answers(fast);
+    free(tty_wait("[1 Ranking]"));
+    char *s = hardware_tab_shows(b, 24);
+    cr_expect(strstr(s, "sorted by cost") == NULL, "%s", s);
+    free(s);
+    free(a), free(b), free(cost), free(fast);
 }
 
 /* --- search ------------------------------------------------------------------------------- */
@@ -408,12 +662,7 @@ Test(tui_screens, preset_picker_gives_recommends_ranking)
     results_of_preset(100, 30, "nvidia-2000-gpus");
     char *s = tty_settled();
     struct ts_run r;
-    const char *fixtures = getenv("FWADVISOR_FIXTURES");
-    char sysroot[4200], xml[4300];
-    snprintf(sysroot, sizeof sysroot, "FWADVISOR_SYSROOT=%s/sysroot/nvidia-h100", fixtures ? fixtures : "tests/fixtures");
-    snprintf(xml, sizeof xml, "HWLOC_XMLFILE=%s/sysroot/nvidia-h100/topology.xml", fixtures ? fixtures : "tests/fixtures");
-    const char *env[] = {sysroot, xml, "FWADVISOR_DB", "TPU_ACCELERATOR_TYPE", NULL};
-    cr_assert_eq(ts_run(&r, env, NULL, (const char *const[]){tty_dbarg(), "recommend", "--preset", "nvidia-2000-gpus", "--json", NULL}), 0);
+    run_as_recorded(&r, (const char *const[]){"recommend", "--preset", "nvidia-2000-gpus", "--json", NULL});
     cJSON *doc = cJSON_Parse(r.out);
     const cJSON *first = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "ranking"), 0);
     char want[64];

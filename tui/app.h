@@ -8,6 +8,7 @@
 #include <signal.h>
 
 #include "knowledge/advisor.h"
+#include "knowledge/compare.h"
 #include "knowledge/model_shape.h"
 #include "probes/probe.h"
 #include "probes/session.h"
@@ -16,9 +17,10 @@
 
 /* The screens; each has its row in app.c's table of screens (draw, key, help). */
 enum tui_screen { SCR_HOME, SCR_PRESETS, SCR_WIZARD, SCR_RESULTS, SCR_PROBE, SCR_KB, SCR_COUNT };
-enum { TAB_RANKING, TAB_WHY, TAB_COMPARE, TAB_PLAN, TAB_DEPLOY, TAB_PITFALLS, TAB_COUNT };
+enum { TAB_RANKING, TAB_WHY, TAB_COMPARE, TAB_PLAN, TAB_DEPLOY, TAB_PITFALLS, TAB_HARDWARE, TAB_COUNT };
 
 struct app;
+struct hw_job;
 
 /* A question of the wizard: which answer key it asks, how, and when. Its options are the key's
  * row in ans_keys (knowledge/answer_keys.c): the choice that leaves it out (the row's, else the
@@ -108,6 +110,13 @@ struct app {
     struct viewport tab_vp[TAB_COUNT]; /* Ranking's and Pitfalls' cursors: the framework, the pitfall */
     struct pane tab_pane;
     unsigned char ticked[ADV_MAX_PITFALLS];
+    struct answers res_answers;  /* the answers the results are for, as built from the choices */
+    struct compare_table *hw_table; /* the Hardware tab's comparison of res_answers, planned when the
+                                       tab is first shown for them (hw_stale: not yet) */
+    int hw_stale;
+    struct hw_job *hw_job;       /* the comparison being planned, on its own thread (results.c) */
+    double hw_ms;                /* how long the last one took to plan */
+    char hw_err[256];            /* why it could not be planned ("" when it was) */
     /* probe */
     struct probe_state probe;
     /* knowledge base browser */
@@ -179,6 +188,11 @@ int wizard_asked(const struct app *a, int q);
 void results_compute(struct app *a);
 void results_draw(struct app *a);
 void results_key(struct app *a, int ch);
+/* Takes the Hardware tab's comparison once it is planned; 1 while it is still being planned (the
+ * loop wakes up to show it when it is). */
+int results_poll(struct app *a);
+/* Waits for a comparison being planned and frees the tab's table. */
+void results_cleanup(struct app *a);
 /* Writes data to path atomically and says so (or why not) in the message line; a FIFO or a
  * device is refused, never waited on. */
 void results_save(struct app *a, const char *path, const char *data, size_t len, const char *what);

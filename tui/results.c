@@ -1,7 +1,9 @@
-/* Results in tabs: Ranking, Why, Compare, Plan, Deploy, Pitfalls; and the report's export. Each
- * tab's content is a pane (tui/viewport.h); what carries a verdict is wrapped, never cut, and the
- * Plan's verdicts stay above its pane. */
+/* Results in tabs: Ranking, Why, Compare, Plan, Deploy, Pitfalls, Hardware; and the report's
+ * export. Each tab's content is a pane (tui/viewport.h); what carries a verdict is wrapped, never
+ * cut, and the Plan's verdicts stay above its pane. */
+#include "common/clock.h"
 #include "common/file.h"
+#include "knowledge/compare_text.h"
 #include "knowledge/report_html.h"
 #include "common/units.h"
 #include "probes/advisor_hw.h"
@@ -15,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-static const char *const tab_names[TAB_COUNT] = {"1 Ranking", "2 Why", "3 Compare", "4 Plan", "5 Deploy", "6 Pitfalls"};
+static const char *const tab_names[TAB_COUNT] = {"1 Ranking", "2 Why", "3 Compare", "4 Plan", "5 Deploy", "6 Pitfalls", "7 Hardware"};
 
 void results_compute(struct app *a)
 {
@@ -37,6 +39,8 @@ void results_compute(struct app *a)
         ui_message(a, 1, "%s", err); /* answers loaded from a file that contradict each other */
         return;
     }
+    a->res_answers = ans;
+    a->hw_stale = 1; /* the Hardware tab plans these answers when it is next shown */
     a->screen = SCR_RESULTS;
     a->tab = TAB_RANKING;
     for (int t = 0; t < TAB_COUNT; t++) {
@@ -278,7 +282,219 @@ static void build_pitfalls(struct app *a, struct pane *p)
     }
 }
 
-/* Lines above a tab's pane that do not scroll away: the Plan's verdicts, Deploy's runtime. */
+/* --- Hardware: the job on every accelerator of the catalog (recommend --compare-hardware) ---- */
+
+/* The comparison of the answers shown, planned on a thread of its own (a 70B fine-tune is a few
+ * hundred plans) so that every key is still handled at once; the tab says it is being planned
+ * meanwhile. Prices are the command line's: the answers' price_per_device_hour, the knowledge
+ * base's prices table (read here, on the interface's thread). */
+struct hw_job {
+    pthread_t thread;
+    pthread_mutex_t lock; /* done */
+    int done, status;
+    const struct adv_kb *akb;
+    struct answers answers;
+    struct compare_prices prices;
+    struct compare_table table;
+    char err[256];
+    double ms;
+};
+
+static void *hw_plan(void *arg)
+{
+    struct hw_job *j = arg;
+    double t0 = clock_now_s();
+    int status = compare_hardware(j->akb, &j->answers, &j->prices, &j->table, j->err, sizeof j->err);
+    pthread_mutex_lock(&j->lock);
+    j->ms = (clock_now_s() - t0) * 1000;
+    j->status = status;
+    j->done = 1;
+    pthread_mutex_unlock(&j->lock);
+    return NULL;
+}
+
+static void hw_join(struct app *a)
+{
+    struct hw_job *j = a->hw_job;
+    if (!j) return;
+    pthread_join(j->thread, NULL);
+    pthread_mutex_destroy(&j->lock);
+    free(j);
+    a->hw_job = NULL;
+}
+
+int results_poll(struct app *a)
+{
+    struct hw_job *j = a->hw_job;
+    if (!j) return 0;
+    pthread_mutex_lock(&j->lock);
+    int done = j->done;
+    pthread_mutex_unlock(&j->lock);
+    if (!done) return 1;
+    if (!a->hw_stale) { /* else it planned answers since changed: dropped */
+        if (!a->hw_table) a->hw_table = malloc(sizeof *a->hw_table);
+        if (a->hw_table) *a->hw_table = j->table;
+        snprintf(a->hw_err, sizeof a->hw_err, "%s", j->status != KB_OK ? j->err : a->hw_table ? "" : "out of memory");
+        a->hw_ms = j->ms;
+    }
+    hw_join(a);
+    return 0;
+}
+
+/* Takes a finished comparison, and starts one for the answers shown when the tab has none for
+ * them (hw_stale; a failure is said once, not tried again every frame). */
+static void hw_ensure(struct app *a)
+{
+    if (results_poll(a) || !a->hw_stale) return;
+    struct hw_job *j;
+    a->hw_err[0] = '\0';
+    if (!(j = calloc(1, sizeof *j))) {
+        snprintf(a->hw_err, sizeof a->hw_err, "out of memory"); /* tried again when shown */
+        return;
+    }
+    j->akb = a->akb;
+    j->answers = a->res_answers;
+    a->hw_stale = 0;
+    if (compare_prices_from_kb(a->k, &j->prices, a->hw_err, sizeof a->hw_err) != KB_OK) {
+        free(j);
+        return;
+    }
+    pthread_mutex_init(&j->lock, NULL);
+    if (pthread_create(&j->thread, NULL, hw_plan, j) != 0) {
+        pthread_mutex_destroy(&j->lock);
+        free(j);
+        snprintf(a->hw_err, sizeof a->hw_err, "cannot start the planning thread");
+        return;
+    }
+    a->hw_job = j;
+}
+
+void results_cleanup(struct app *a)
+{
+    hw_join(a);
+    free(a->hw_table);
+    a->hw_table = NULL;
+}
+
+/* The tab's columns: the comparison's cells, then the accelerator's name and what its plan
+ * runs. Shown in this order; kept in hw_keep's, the columns of least use given up first when the
+ * width does not hold them all. */
+enum { HW_NAME = COMPARE_CELLS, HW_PRECISION, HW_FRAMEWORK, HW_STRATEGY, HW_COLS };
+static const int hw_shown[HW_COLS] = {CC_WHAT, HW_NAME, CC_DEVICES, CC_LAYOUT, CC_MEMORY, CC_TIME,
+                                      CC_DEVHOURS, CC_COST, HW_PRECISION, HW_FRAMEWORK, HW_STRATEGY};
+static const int hw_keep[HW_COLS] = {CC_WHAT, CC_DEVICES, CC_TIME, CC_COST, CC_MEMORY, CC_DEVHOURS,
+                                     CC_LAYOUT, HW_NAME, HW_PRECISION, HW_FRAMEWORK, HW_STRATEGY};
+
+struct hw_cells {
+    char c[HW_COLS][sizeof ((struct compare_row *)0)->name];
+};
+
+static void hw_cells_of(const struct compare_row *row, struct hw_cells *out)
+{
+    struct compare_cells cc;
+    compare_row_cells(row, 0, &cc);
+    for (int c = 0; c < COMPARE_CELLS; c++) snprintf(out->c[c], sizeof out->c[c], "%s", cc.c[c]);
+    snprintf(out->c[HW_NAME], sizeof out->c[0], "%s", row->name);
+    snprintf(out->c[HW_PRECISION], sizeof out->c[0], "%s", row->precision ? row->precision : "-");
+    snprintf(out->c[HW_FRAMEWORK], sizeof out->c[0], "%s", row->framework ? row->framework : "-");
+    snprintf(out->c[HW_STRATEGY], sizeof out->c[0], "%s", row->strategy ? row->strategy : "-");
+}
+
+/* The rows that run the job as a table `width` columns wide, nothing cut: the header line first.
+ * Returns the lines (caller frees), NULL when none runs. */
+static char *hw_table_text(const struct compare_table *t, int width)
+{
+    struct text_column cols[HW_COLS], all[HW_COLS];
+    compare_columns(t, 0, all);
+    all[HW_NAME] = (struct text_column){"NAME", 0, 0};
+    all[HW_PRECISION] = (struct text_column){"PRECISION", 0, 0};
+    all[HW_FRAMEWORK] = (struct text_column){"FRAMEWORK", 0, 0};
+    all[HW_STRATEGY] = (struct text_column){"STRATEGY", 0, 0};
+    struct hw_cells *cells = calloc((size_t)t->count + 1, sizeof *cells);
+    const char **ptrs = calloc((size_t)(t->count + 1) * HW_COLS, sizeof *ptrs);
+    int n = 0, widths[HW_COLS], keep[HW_COLS] = {0}, ncols = 0, total = 0;
+    for (int i = 0; cells && ptrs && i < t->count; i++)
+        if (t->rows[i].refusal == COMPARE_RUNS) hw_cells_of(&t->rows[i], &cells[n++]);
+    for (int c = 0; c < HW_COLS; c++) {
+        widths[c] = text_width(all[c].header);
+        for (int r = 0; r < n; r++) widths[c] = text_width(cells[r].c[c]) > widths[c] ? text_width(cells[r].c[c]) : widths[c];
+    }
+    for (int k = 0; k < HW_COLS && total + widths[hw_keep[k]] + (k ? 2 : 0) <= width; k++)
+        total += widths[hw_keep[k]] + (k ? 2 : 0), keep[hw_keep[k]] = 1;
+    for (int k = 0; k < HW_COLS; k++)
+        if (keep[hw_shown[k]]) cols[ncols++] = all[hw_shown[k]];
+    for (int r = 0, c = 0; r < n; r++, c = 0)
+        for (int k = 0; k < HW_COLS; k++)
+            if (keep[hw_shown[k]]) ptrs[r * ncols + c++] = cells[r].c[hw_shown[k]];
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = n ? open_memstream(&buf, &len) : NULL;
+    if (mem) {
+        int was = text_table_width();
+        text_set_table_width(0); /* the columns were chosen to fit: no cell is cut */
+        text_table(mem, cols, ncols, ptrs, n, 0);
+        text_set_table_width(was);
+        fclose(mem);
+    }
+    free(cells);
+    free((void *)ptrs);
+    return buf;
+}
+
+static void note_into_pane(void *ctx, const char *text) { pane_wrap(ctx, -1, 0, crt_attr(PAIR_DIM), NULL, 0, text); }
+
+static void build_hardware(struct app *a, struct pane *p)
+{
+    const struct compare_table *t = a->hw_table;
+    if (a->hw_job) {
+        pane_add(p, -1, 0, crt_attr(PAIR_DIM), "Planning the job on every accelerator of the catalog; the table follows.");
+        return;
+    }
+    if (a->hw_err[0] || !t) {
+        pane_wrap(p, -1, 0, crt_attr(PAIR_BAD) | A_BOLD, "Cannot compare: ", crt_attr(PAIR_BAD) | A_BOLD,
+                  a->hw_err[0] ? a->hw_err : "out of memory");
+        return;
+    }
+    char *text = hw_table_text(t, p->width), line[256];
+    int row = 0;
+    for (char *s = text, *nl = NULL; s && *s; s = nl ? nl + 1 : NULL, row++) {
+        if ((nl = strchr(s, '\n'))) *nl = '\0';
+        if (row > 0) pane_add(p, -1, 0, row == 1 ? crt_attr(PAIR_GOOD) : A_NORMAL, s); /* the header stays above */
+    }
+    free(text);
+    if (row == 0) pane_add(p, -1, 0, crt_attr(PAIR_BAD) | A_BOLD, "No accelerator of the catalog runs this job.");
+    pane_gap(p);
+    compare_notes(t, 0, note_into_pane, p);
+    int any = 0;
+    for (int i = 0; i < t->count; i++) {
+        const struct compare_row *r = &t->rows[i];
+        if (r->refusal == COMPARE_RUNS) continue;
+        if (!any++) pane_gap(p), pane_add(p, -1, 0, A_BOLD, compare_refused_title(0));
+        snprintf(line, sizeof line, "%s: ", compare_row_subject(r, 0));
+        pane_wrap(p, -1, 2, A_NORMAL, line, A_BOLD, r->why);
+    }
+    if (t->truncated) compare_truncated(line, sizeof line), pane_gap(p), pane_add(p, -1, 0, crt_attr(PAIR_DIM), line);
+}
+
+/* Above the Hardware pane: the heading and the table's column header, kept in view. */
+static int hardware_fixed(struct app *a, int top)
+{
+    hw_ensure(a);
+    if (a->hw_job || a->hw_err[0] || !a->hw_table) return 0;
+    char line[512];
+    compare_heading(a->hw_table, &a->res_answers, 0, line, sizeof line);
+    int n = ui_wrap(top, 1, COLS - 2, 2, line, A_BOLD);
+    char *text = hw_table_text(a->hw_table, COLS - 3);
+    if (text) {
+        text[strcspn(text, "\n")] = '\0';
+        ui_text(top + n++, 1, COLS - 3, text, A_BOLD);
+    }
+    free(text);
+    return n;
+}
+
+/* Lines above a tab's pane that do not scroll away: the Plan's verdicts, Deploy's runtime, the
+ * Hardware table's heading and columns. */
 static int fixed_lines(struct app *a, int top)
 {
     char line[600];
@@ -304,6 +520,7 @@ static int fixed_lines(struct app *a, int top)
         ui_text(top, 1, COLS - 2, line, A_BOLD);
         return 1;
     }
+    case TAB_HARDWARE: return hardware_fixed(a, top);
     default: return 0;
     }
 }
@@ -324,6 +541,7 @@ void results_draw(struct app *a)
     case TAB_PLAN: build_plan(a, p); break;
     case TAB_DEPLOY: build_deploy(a, p); break;
     case TAB_PITFALLS: build_pitfalls(a, p); break;
+    case TAB_HARDWARE: build_hardware(a, p); break;
     }
     vp_draw(v, p, top, 1, ui_content_rows(top), COLS - 2, a->utf8);
     ui_pane(a, v, p);
@@ -338,7 +556,7 @@ void results_key(struct app *a, int ch)
     switch (ch) {
     case '\t': a->tab = (a->tab + 1) % TAB_COUNT; return;
     case KEY_BTAB: a->tab = (a->tab + TAB_COUNT - 1) % TAB_COUNT; return;
-    case '1': case '2': case '3': case '4': case '5': case '6': a->tab = ch - '1'; return;
+    case '1': case '2': case '3': case '4': case '5': case '6': case '7': a->tab = ch - '1'; return;
     }
     if (vp_key(&a->tab_vp[a->tab], &a->tab_pane, ch)) {
         if (a->tab == TAB_RANKING) a->tab_vp[TAB_WHY].top = 0; /* another framework's reasons from the start */
