@@ -309,3 +309,15 @@ Test(kb_facts2026, every_hardware_answer_has_support_rows)
                                *v),
                      0, "%s has no sourced catalog row", *v);
 }
+
+/* MindSpore's current release follows its own release notes (2.11.0, after 2.9.0 of 2026-04); the
+ * row keeps the year only, as the notes give no day. */
+Test(kb_facts2026, mindspore_version_follows_its_release_notes)
+{
+    char t[1024];
+    cr_expect_str_eq(text_of("SELECT version || '|' || released || '|' || source || '|' || as_of FROM frameworks WHERE id = ?1",
+                             "mindspore", t, sizeof t),
+                     "2.11.0|2026|fw-mindspore-2.11|2026-12-02");
+    cr_expect_str_eq(text_of("SELECT url FROM sources WHERE id = ?1", "fw-mindspore-2.11", t, sizeof t),
+                     "https://www.mindspore.cn/docs/zh-CN/r2.11.0/_sources/RELEASE.md.txt");
+}
