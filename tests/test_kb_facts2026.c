@@ -391,13 +391,16 @@ Test(kb_facts2026, windows_desktop_gets_windows_ml)
 }
 
 /* A language model in a browser tab gets LiteRT-LM (5 + converter 1 over ONNX Runtime Web's 4 +
- * 1); a vision model there keeps ONNX Runtime, and LiteRT-LM serves no phone LLM over
- * ExecuTorch's native path. */
+ * 1), unless stability comes first: its web API is an early preview, so the rule does not hold
+ * and ONNX Runtime Web keeps its 4 + 1 + the stability rule's 1. A vision model there keeps ONNX
+ * Runtime, and LiteRT-LM serves no phone LLM over ExecuTorch's native path. */
 Test(kb_facts2026, browser_llm_gets_litert_lm)
 {
     expect_runtime("model_kind=llm model_params=1B deploy=browser team=pytorch", "litert-lm");
     cr_expect_eq(runtime_points("A language model in a browser tab"), 50);
     expect_runtime("model_kind=vision model_params=25M deploy=browser team=pytorch", "onnxruntime");
+    expect_runtime("model_kind=llm model_params=1B deploy=browser team=pytorch priority=stability", "onnxruntime");
+    cr_expect_eq(runtime_points("A language model in a browser tab"), -9999);
     expect_runtime("model_kind=llm model_params=1B deploy=mobile team=pytorch", "executorch");
 }
 

@@ -370,8 +370,8 @@ INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, a
   'On a Windows 11 PC an app runs ONNX models through Windows ML, the system''s shared ONNX Runtime, which fetches the execution provider for the PC''s NPU or GPU (NVIDIA, AMD, Intel, Qualcomm), so the app ships neither; DirectML, the former route, is in sustained engineering. Language models keep llama.cpp and Ollama.',
   '{"deploy": "edge", "os": "windows", "not": {"model_kind": "llm"}}', '{"runtime": {"windows-ml": 8}}', 31, 'windows-ml', 'directml-sustained', '2026-12-02'),
  ('rt-litert-lm-browser', 'rule_of_thumb', 'A language model in a browser tab',
-  'A language model in the browser needs more than one graph: tokenizer, KV cache and sampling around it. LiteRT-LM''s JavaScript API runs that pipeline on WebGPU from a .litertlm file; ONNX Runtime Web stays the route for other models.',
-  '{"model_kind": "llm", "deploy": "browser"}', '{"runtime": {"litert-lm": 5}}', 32, 'litert-lm', 'onnxruntime-docs', '2026-12-02');
+  'A language model in the browser needs more than one graph: tokenizer, KV cache and sampling around it. LiteRT-LM''s JavaScript API runs that pipeline on WebGPU from a .litertlm file, though its README still calls that API an early preview (v0.16.0); ONNX Runtime Web stays the route for other models, and for this one when stability comes first (the rule does not hold then).',
+  '{"model_kind": "llm", "deploy": "browser", "not": {"priority": "stability"}}', '{"runtime": {"litert-lm": 5}}', 32, 'litert-lm', 'onnxruntime-docs', '2026-12-02');
 
 -- FP8 training stacks ------------------------------------------------------------------------
 -- Which software trains in FP8 on which device and framework (read 2026-12-02). Transformer
