@@ -309,3 +309,123 @@ Test(kb_facts2026, every_hardware_answer_has_support_rows)
                                *v),
                      0, "%s has no sourced catalog row", *v);
 }
+
+/* Recommends for sets and expects the runtime chosen to be rt. */
+static void expect_runtime(const char *sets, const char *rt)
+{
+    recommend(sets);
+    cr_expect_str_eq(fx.res->runtime, rt, "%s", sets);
+}
+
+/* The points (tenths) of the runtime reason titled label; -9999 when the plan has none. */
+static int runtime_points(const char *label)
+{
+    for (int i = 0; i < fx.res->nruntime_reasons; i++)
+        if (strcmp(fx.res->runtime_reasons[i].label, label) == 0) return fx.res->runtime_reasons[i].delta_tenths;
+    return -9999;
+}
+
+/* LiteRT-LM: language models only, on the hardware its README and overview name (CPUs, Android's
+ * Qualcomm NPUs, Apple GPUs, an NVIDIA GPU on a Linux desktop), not on AMD or Intel GPUs, which
+ * neither names; phones, desktops and the browser; PyTorch reaches it through litert-torch. */
+Test(kb_facts2026, litert_lm_row_follows_its_sources)
+{
+    char t[1024];
+    cr_expect_str_eq(text_of("SELECT targets FROM runtimes WHERE id = ?1", "litert-lm", t, sizeof t), "mobile,edge,browser");
+    cr_expect_str_eq(text_of("SELECT kinds FROM runtimes WHERE id = ?1", "litert-lm", t, sizeof t), "llm");
+    text_of("SELECT hardware FROM runtimes WHERE id = ?1", "litert-lm", t, sizeof t);
+    static const char *const on[] = {"cpu", "qualcomm", "apple", "nvidia"}, *const off[] = {"amd", "intel", "tpu"};
+    for (size_t i = 0; i < sizeof on / sizeof on[0]; i++) cr_expect(listed(t, on[i]), "%s lacks %s", t, on[i]);
+    for (size_t i = 0; i < sizeof off / sizeof off[0]; i++) cr_expect_not(listed(t, off[i]), "%s has %s", t, off[i]);
+    cr_expect_str_eq(text_of("SELECT s.url FROM runtimes r JOIN sources s ON s.id = r.source WHERE r.id = ?1", "litert-lm",
+                             t, sizeof t),
+                     "https://github.com/google-ai-edge/LiteRT-LM");
+    cr_expect(strstr(text_of("SELECT note FROM sources WHERE id = ?1", "litert-lm", t, sizeof t), "Read 2026-12-02") != NULL);
+    cr_expect_str_eq(text_of("SELECT group_concat(framework || ':' || path) FROM runtime_frameworks WHERE runtime = ?1",
+                             "litert-lm", t, sizeof t),
+                     "pytorch:converter");
+}
+
+/* Windows ML: any model kind on a Windows PC, with the execution providers Microsoft Learn lists
+ * (NVIDIA, AMD, Intel, Qualcomm, and the CPU), never Apple; every framework gets there through
+ * ONNX, JAX only indirectly (jax2tf, then tf2onnx). */
+Test(kb_facts2026, windows_ml_row_follows_microsoft_learn)
+{
+    char t[1024];
+    cr_expect_str_eq(text_of("SELECT targets || '|' || kinds || '|' || status FROM runtimes WHERE id = ?1", "windows-ml", t,
+                             sizeof t),
+                     "edge||current");
+    text_of("SELECT hardware FROM runtimes WHERE id = ?1", "windows-ml", t, sizeof t);
+    static const char *const on[] = {"cpu", "nvidia", "amd", "intel", "qualcomm"};
+    for (size_t i = 0; i < sizeof on / sizeof on[0]; i++) cr_expect(listed(t, on[i]), "%s lacks %s", t, on[i]);
+    cr_expect_not(listed(t, "apple"), "%s", t);
+    cr_expect_str_eq(text_of("SELECT s.url FROM runtimes r JOIN sources s ON s.id = r.source WHERE r.id = ?1", "windows-ml",
+                             t, sizeof t),
+                     "https://learn.microsoft.com/en-us/windows/ai/new-windows-ml/overview");
+    text_of("SELECT note FROM sources WHERE id = ?1", "windows-ml", t, sizeof t);
+    cr_expect(strstr(t, "Windows 11 24H2 (build 26100)") != NULL, "%s", t);
+    cr_expect(strstr(t, "Read 2026-12-02") != NULL, "%s", t);
+    cr_expect_eq(number_of("SELECT count(*) FROM runtime_frameworks WHERE runtime = ?1", "windows-ml"), 7);
+    cr_expect_str_eq(text_of("SELECT path FROM runtime_frameworks WHERE runtime = 'windows-ml' AND framework = ?1", "jax", t,
+                             sizeof t),
+                     "indirect");
+    cr_expect_eq(number_of("SELECT count(*) FROM runtime_frameworks WHERE runtime = 'windows-ml' AND framework = ?1", "mlx"), 0);
+}
+
+/* A vision model inside a Windows app gets Windows ML: its 8 points and PyTorch's converter (0.1
+ * x 10) beat ExecuTorch's 3 + native 3 and LiteRT's 5 + 1; for a TensorFlow team 8 + 1 beat
+ * LiteRT's 5 + native 3 by one point, so 7 points would lose that tie; on an NVIDIA GPU 8 + 1 beat
+ * TensorRT's 6 + 1. The same model on Linux,
+ * and a language model on Windows, keep their runtimes. */
+Test(kb_facts2026, windows_desktop_gets_windows_ml)
+{
+    expect_runtime("model_kind=vision model_params=25M deploy=edge os=windows team=pytorch", "windows-ml");
+    cr_expect_eq(runtime_points("A model inside a Windows app"), 80);
+    expect_runtime("model_kind=vision model_params=25M deploy=edge os=windows team=tensorflow", "windows-ml");
+    expect_runtime("model_kind=vision model_params=25M deploy=edge os=windows team=pytorch deploy_hardware=nvidia",
+                   "windows-ml");
+    recommend("model_kind=vision model_params=25M deploy=edge os=linux team=pytorch");
+    cr_expect_str_neq(fx.res->runtime, "windows-ml");
+    cr_expect_eq(runtime_points("A model inside a Windows app"), -9999);
+    expect_runtime("model_kind=llm model_params=8B deploy=edge os=windows team=pytorch", "llama-cpp");
+}
+
+/* A language model in a browser tab gets LiteRT-LM (5 + converter 1 over ONNX Runtime Web's 4 +
+ * 1), unless stability comes first: its web API is an early preview, so the rule does not hold
+ * and ONNX Runtime Web keeps its 4 + 1 + the stability rule's 1. A vision model there keeps ONNX
+ * Runtime, and LiteRT-LM serves no phone LLM over ExecuTorch's native path. */
+Test(kb_facts2026, browser_llm_gets_litert_lm)
+{
+    expect_runtime("model_kind=llm model_params=1B deploy=browser team=pytorch", "litert-lm");
+    cr_expect_eq(runtime_points("A language model in a browser tab"), 50);
+    expect_runtime("model_kind=vision model_params=25M deploy=browser team=pytorch", "onnxruntime");
+    expect_runtime("model_kind=llm model_params=1B deploy=browser team=pytorch priority=stability", "onnxruntime");
+    cr_expect_eq(runtime_points("A language model in a browser tab"), -9999);
+    expect_runtime("model_kind=llm model_params=1B deploy=mobile team=pytorch", "executorch");
+}
+
+/* ExecuTorch: stable since 1.0, at 1.5.1 by 2026-09-18 per the project's own release change. */
+Test(kb_facts2026, executorch_row_names_its_latest_release)
+{
+    char t[1024];
+    text_of("SELECT summary FROM runtimes WHERE id = ?1", "executorch", t, sizeof t);
+    cr_expect(strstr(t, "stable since 1.0 (2025-10-17) and at 1.5.1 (2026-09-18") != NULL, "%s", t);
+    cr_expect_str_eq(text_of("SELECT r.source || '|' || s.published || '|' || r.as_of FROM runtimes r JOIN sources s ON "
+                             "s.id = r.source WHERE r.id = ?1",
+                             "executorch", t, sizeof t),
+                     "executorch-1.5.1|2026-09-18|2026-12-02");
+    cr_expect_str_eq(text_of("SELECT url FROM sources WHERE id = ?1", "executorch-1.5.1", t, sizeof t),
+                     "https://github.com/pytorch/executorch/pull/22922");
+}
+
+/* MindSpore's current release follows its own release notes (2.11.0, after 2.9.0 of 2026-04); the
+ * row keeps the year only, as the notes give no day. */
+Test(kb_facts2026, mindspore_version_follows_its_release_notes)
+{
+    char t[1024];
+    cr_expect_str_eq(text_of("SELECT version || '|' || released || '|' || source || '|' || as_of FROM frameworks WHERE id = ?1",
+                             "mindspore", t, sizeof t),
+                     "2.11.0|2026|fw-mindspore-2.11|2026-12-02");
+    cr_expect_str_eq(text_of("SELECT url FROM sources WHERE id = ?1", "fw-mindspore-2.11", t, sizeof t),
+                     "https://www.mindspore.cn/docs/zh-CN/r2.11.0/_sources/RELEASE.md.txt");
+}

@@ -56,7 +56,8 @@ Test(kb_seed, every_design_id_exists)
     static const char *const runtimes[] = {"none", "litert", "executorch", "onnxruntime", "coreml", "tf-serving",
                                            "triton", "tfjs", "vllm", "sglang", "tensorrt-llm", "tensorrt", "openvino",
                                            "jetstream", "mindie", "paddle-lite", "mindspore-lite", "vllm-neuron",
-                                           "vllm-gaudi", "llama-cpp", "ollama", "mlx-lm", NULL};
+                                           "vllm-gaudi", "llama-cpp", "ollama", "mlx-lm", "litert-lm",
+                                           "windows-ml", NULL};
     static const char *const hardware[] = {"nvidia", "amd", "tpu", "apple", "intel", "ascend", "trainium", "gaudi", "cpu", NULL};
     expect_ids("frameworks", frameworks);
     expect_ids("strategies", strategies);

@@ -46,6 +46,8 @@ INSERT INTO sources (id, title, url, published, note) VALUES
   'Stable 3.4.0 GPU wheels (cu129, cu130) are on the paddlepaddle.org.cn index; the exact release day was not confirmed.'),
  ('fw-mindspore-2.9', 'MindSpore 2.9.0 release notes', 'https://www.mindspore.cn/docs/en/r2.9.0/_sources/RELEASE.md.txt', '2026-04',
   'Conda package 2.9.0 uploaded 2026-04-27; DeepSeek sparse-attention operators, fused AdamW, NUMA binding in msrun.'),
+ ('fw-mindspore-2.11', 'MindSpore 2.11.0 release notes (Chinese)', 'https://www.mindspore.cn/docs/zh-CN/r2.11.0/_sources/RELEASE.md.txt', '2026',
+  'After 2.10.0 (HyperParallel: DTensor, FSDP, context and pipeline parallelism, distributed checkpoints): MC2 fused communication for tensor parallelism, Adam/AdamW state swapped to CPU memory, unified context parallelism, Trainer (demo) for Hugging Face Transformers models. The notes give no release day; 2.9.0 came out in 2026-04, so 2.11.0 is of 2026. Read 2026-12-02.'),
  ('fw-mindspore-2.7.2', 'MindSpore 2.7.2 release notes (CANN 8.5.0 pairing)', 'https://www.mindspore.cn/docs/en/r2.7.2/RELEASE.html', 'undated',
   'MindSpore 2.7.2 must be used with CANN 8.5.0, whose package layout changed; older CANN compatibility carried into 2.8.0.');
 
@@ -71,9 +73,9 @@ INSERT INTO frameworks (id, name, version, released, summary, source, as_of) VAL
  ('paddlepaddle', 'PaddlePaddle', '3.4.0', '2026-04',
   'Baidu''s industrial framework with dynamic/static graph unification, automatic parallelism and plug-ins for many Chinese accelerators.',
   'fw-paddle-3.4', '2026-11-30'),
- ('mindspore', 'MindSpore', '2.9.0', '2026-04',
+ ('mindspore', 'MindSpore', '2.11.0', '2026',
   'Huawei''s framework built around Ascend NPUs and CANN, with graph and PyNative modes and automatic parallelism for large Ascend clusters.',
-  'fw-mindspore-2.9', '2026-11-30');
+  'fw-mindspore-2.11', '2026-12-02');
 
 INSERT INTO criteria (id, name, description, weight, source, as_of) VALUES
  ('single_device_speed', 'Single-device training speed',

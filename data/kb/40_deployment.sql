@@ -61,8 +61,8 @@ INSERT INTO runtimes (id, name, targets, hardware, kinds, status, summary, sourc
   'Google''s on-device runtime for Android, iOS, embedded Linux such as a Raspberry Pi, and microcontrollers, with GPU and NPU (e.g. Qualcomm) delegates. TensorFlow Lite was renamed LiteRT on 2024-09-04; the .tflite format is unchanged, the Python runtime is ai-edge-litert, and tf.lite.Interpreter leaves TensorFlow in 2.20. Seed article 002 (Q4, data to 2025-03) calls TF Lite the best choice for a Raspberry Pi and finds PyTorch Mobile''s quantization tool chain less mature: the first still holds under the LiteRT name, the second is dated (PyTorch Mobile gave way to ExecuTorch 1.0).',
   'litert-migration', '2024-09-04'),
  ('executorch', 'ExecuTorch', 'mobile,edge', 'cpu,qualcomm,apple,intel', '', 'current',
-  'PyTorch''s on-device runtime, stable 1.0 (docs 2025-10-17): torch.export -> to_edge -> to_executorch -> .pte, with back-ends XNNPACK (Arm and x86 CPUs), Core ML and MLX (Apple), Qualcomm QNN, OpenVINO (Intel), Arm and MediaTek. It replaces PyTorch Mobile and the TorchScript Lite Interpreter.',
-  'executorch-1.0', '2025-10-17'),
+  'PyTorch''s on-device runtime, stable since 1.0 (2025-10-17) and at 1.5.1 (2026-09-18; the pip package is still labelled beta): torch.export -> to_edge -> to_executorch -> .pte, with back-ends XNNPACK (Arm and x86 CPUs), Core ML and MLX (Apple), Qualcomm QNN, OpenVINO (Intel), Arm and MediaTek. It replaces PyTorch Mobile and the TorchScript Lite Interpreter.',
+  'executorch-1.5.1', '2026-12-02'),
  ('onnxruntime', 'ONNX Runtime', 'server,mobile,edge,browser', 'cpu,nvidia,amd,apple,qualcomm,intel,ascend', '', 'current',
   'Framework-neutral inference engine for ONNX models on Windows, Linux, macOS, Android, iOS and the web (ONNX Runtime Web, WebGPU), with execution providers for CUDA, TensorRT, DirectML, OpenVINO, QNN, Core ML, NNAPI, XNNPACK, CANN and MIGraphX. The ROCm execution provider was removed in 1.23: on AMD GPUs use MIGraphX. Seed article 002 (Q4) suggests ONNX Runtime when inference must be very light, e.g. on a Raspberry Pi.',
   'onnxruntime-docs', '2026-11-30'),
@@ -313,3 +313,37 @@ INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, a
  ('weight-bits-mlx-lm', 'rule_of_thumb', 'MLX-LM runs 4-bit weights',
   'mlx_lm.convert -q quantises a Hugging Face checkpoint to 4 bits by default.',
   '{}', '{"facts": {"mlx-lm_weight_bits": 4}}', 0, 'mlx-lm', '2026-12-02');
+
+-- LiteRT-LM and Windows ML ---------------------------------------------------------------------
+-- Google's LLM runtime on LiteRT (phones, desktops, browsers) and Microsoft's on-device inference
+-- on Windows (a shared ONNX Runtime with vendor execution providers). Which of them a plan names
+-- follows rt-litert-lm-browser and rt-windows-ml in 60_rules.sql. Checked 2026-12-02.
+
+INSERT INTO sources (id, title, url, published, note) VALUES
+ ('litert-lm', 'google-ai-edge/LiteRT-LM README; Google AI Edge: LiteRT-LM overview (ai.google.dev/edge/litert-lm/overview)',
+  'https://github.com/google-ai-edge/LiteRT-LM', '2026',
+  'A production-ready, open-source inference framework for LLMs on edge devices, built on LiteRT: Android, iOS, the web (JavaScript API with WebGPU), Linux, macOS and Windows desktops and IoT boards such as a Raspberry Pi; CPU everywhere, GPU on Android, iOS, macOS, Windows and Linux (the overview benchmarks an NVIDIA GeForce RTX 4090 on Linux), NPU on Android (Qualcomm and MediaTek, early access); models as .litertlm files built from converted LiteRT models; Gemma, Llama, Phi-4, Qwen; vision and audio input, function calling; it runs Chrome''s, Chromebook Plus''s and Pixel Watch''s on-device GenAI. README at v0.16.0: the Python, Kotlin and C++ APIs are stable, the Swift and JavaScript (web) APIs an early preview. Read 2026-12-02.'),
+ ('windows-ml', 'Microsoft Learn: What is Windows ML; Windows ML supported execution providers',
+  'https://learn.microsoft.com/en-us/windows/ai/new-windows-ml/overview', 'undated',
+  'Windows ML runs ONNX models locally on Windows PCs (x64 and ARM64) and Windows Server through a shared, Windows-wide ONNX Runtime, and downloads and registers the vendors'' execution providers: CPU and DirectML (legacy) are included; MIGraphX and VitisAI (AMD), NvTensorRtRtx (NVIDIA), OpenVINO (Intel) and QNN (Qualcomm) come through the ExecutionProviderCatalog APIs on Windows 11 24H2 (build 26100) or later (https://learn.microsoft.com/en-us/windows/ai/new-windows-ml/supported-execution-providers). Models from PyTorch, TensorFlow/Keras, TFLite and scikit-learn reach it as ONNX. Generally available since September 2025 (Windows Developer Blog, "Windows ML is generally available"; the day, 2025-09-25 at the latest, only from press coverage). Read 2026-12-02.'),
+ ('executorch-1.5.1', 'pytorch/executorch PR 22922: Bump ExecuTorch version to 1.5.1 (release-only change); executorch on PyPI',
+  'https://github.com/pytorch/executorch/pull/22922', '2026-09-18',
+  'The 1.5.1 patch release (2026-09-18, tested with torch 2.14.0); 1.1.0 followed 1.0 in January 2026 (pytorch/test-infra PR 7697) and 1.2.0 in April 2026. The PyPI page (https://pypi.org/project/executorch/1.5.0/) calls the pip package beta: Python 3.10-3.14, Linux x86_64 and aarch64, macOS aarch64; its prebuilt runtime links XNNPACK (plus Core ML and MLX on macOS). Read 2026-12-02.');
+
+INSERT INTO runtimes (id, name, targets, hardware, kinds, status, summary, source, as_of) VALUES
+ ('litert-lm', 'LiteRT-LM', 'mobile,edge,browser', 'cpu,qualcomm,apple,nvidia', 'llm', 'current',
+  'Google''s open-source LLM runtime built on LiteRT, for Android and iOS phones, Linux, macOS and Windows desktops, IoT boards and the browser (WebGPU): CPU and GPU back-ends, NPUs on Android (Qualcomm, MediaTek), .litertlm model files (Gemma, Llama, Phi-4, Qwen), vision and audio input and function calling; it runs the on-device GenAI of Chrome, Chromebook Plus and Pixel Watch.',
+  'litert-lm', '2026-12-02'),
+ ('windows-ml', 'Windows ML', 'edge', 'cpu,nvidia,amd,intel,qualcomm', '', 'current',
+  'Microsoft''s on-device inference for Windows apps, generally available since September 2025: ONNX models on a shared, Windows-wide ONNX Runtime that fetches the vendors'' execution providers (NVIDIA TensorRT for RTX, AMD MIGraphX and Vitis AI, Intel OpenVINO, Qualcomm QNN) on Windows 11 24H2 and later, with CPU and DirectML built in, so an app ships without its own runtime or providers. Models come from any framework through ONNX.',
+  'windows-ml', '2026-12-02');
+
+INSERT INTO runtime_frameworks (runtime, framework, path, note, source, as_of) VALUES
+ ('litert-lm', 'pytorch', 'converter', 'litert-torch''s Generative API converts the model to LiteRT, then LiteRT-LM''s File Builder packs it into a .litertlm file.', 'litert-lm', '2026-12-02'),
+ ('windows-ml', 'pytorch', 'converter', 'torch.onnx.export (the torch.export-based exporter), then load the .onnx model with Windows ML.', 'dist-torch-onnx', '2026-12-02'),
+ ('windows-ml', 'tensorflow', 'converter', 'tf2onnx to an ONNX model (it tests only TensorFlow 2.13-2.15).', 'dist-tf2onnx', '2026-12-02'),
+ ('windows-ml', 'keras', 'converter', 'model.export(path, format="onnx") in Keras 3.', 'dist-keras-export', '2026-12-02'),
+ ('windows-ml', 'jax', 'indirect', 'jax2tf to a SavedModel, then tf2onnx (indirect; verify numerics).', 'dist-jax2tf', '2026-12-02'),
+ ('windows-ml', 'paddlepaddle', 'converter', 'Paddle2ONNX, then the ONNX model in Windows ML.', 'dist-paddle2onnx', '2026-12-02'),
+ ('windows-ml', 'mindspore', 'converter', 'mindspore.export(..., file_format="ONNX").', 'dist-mindspore-export', '2026-12-02'),
+ ('windows-ml', 'fastai', 'converter', 'torch.onnx.export on learn.model.', 'dist-torch-onnx', '2026-12-02');

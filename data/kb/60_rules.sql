@@ -362,6 +362,17 @@ INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, a
   'Expert parallelism splits a mixture-of-experts model''s routed experts over devices; a dense model has no experts to split, so the strategy is not offered for it.',
   '{"not": {"experts": {">": 1}}}', '{"not_offered": ["moe-ep"]}', 30, 'megatron-moe', 'torchtitan-deepseek-v3', '2026-12-02');
 
+-- On-device runtimes of 2026: Windows ML for models inside a Windows app, LiteRT-LM for a language
+-- model in a browser tab (checked 2026-12-02).
+
+INSERT INTO rules (id, kind, title, text, condition, effect, priority, source, also, as_of) VALUES
+ ('rt-windows-ml', 'rule_of_thumb', 'A model inside a Windows app',
+  'On a Windows 11 PC an app runs ONNX models through Windows ML, the system''s shared ONNX Runtime, which fetches the execution provider for the PC''s NPU or GPU (NVIDIA, AMD, Intel, Qualcomm), so the app ships neither; DirectML, the former route, is in sustained engineering. Language models keep llama.cpp and Ollama.',
+  '{"deploy": "edge", "os": "windows", "not": {"model_kind": "llm"}}', '{"runtime": {"windows-ml": 8}}', 31, 'windows-ml', 'directml-sustained', '2026-12-02'),
+ ('rt-litert-lm-browser', 'rule_of_thumb', 'A language model in a browser tab',
+  'A language model in the browser needs more than one graph: tokenizer, KV cache and sampling around it. LiteRT-LM''s JavaScript API runs that pipeline on WebGPU from a .litertlm file, though its README still calls that API an early preview (v0.16.0); ONNX Runtime Web stays the route for other models, and for this one when stability comes first (the rule does not hold then).',
+  '{"model_kind": "llm", "deploy": "browser", "not": {"priority": "stability"}}', '{"runtime": {"litert-lm": 5}}', 32, 'litert-lm', 'onnxruntime-docs', '2026-12-02');
+
 -- FP8 training stacks ------------------------------------------------------------------------
 -- Which software trains in FP8 on which device and framework (read 2026-12-02). Transformer
 -- Engine's support matrix: FP8 per tensor from compute capability 8.9 (Ada: L4, L40, L40S,
