@@ -201,7 +201,9 @@ int config_load(const char *path, int is_default, struct config_file **out, char
 {
     *out = NULL;
     struct stat st;
-    if (is_default && stat(path, &st) != 0 && (errno == ENOENT || errno == ENOTDIR)) return CONFIG_NONE;
+    /* The default file is optional: absent, or behind a folder this user cannot search (another
+     * user's home, a sandbox), it is not there for us. One we can see but not read is an error. */
+    if (is_default && stat(path, &st) != 0 && (errno == ENOENT || errno == ENOTDIR || errno == EACCES)) return CONFIG_NONE;
     unsigned char *data;
     size_t len;
     if (file_read_regular(path, CONFIG_MAX_BYTES, &data, &len, err, errsz) != FILE_OK) return CONFIG_BAD;

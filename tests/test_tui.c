@@ -91,8 +91,12 @@ static void strip_measurements(cJSON *doc)
     cJSON *r;
     cJSON_ArrayForEach(r, cJSON_GetObjectItem(doc, "results")) {
         for (size_t i = 0; i < sizeof fig / sizeof fig[0]; i++) cJSON_DeleteItemFromObject(r, fig[i]);
-        /* measured in the run: the peak a training step is compared with, the best GEMM size */
-        cJSON_DeleteItemFromObject(cJSON_GetObjectItem(r, "params"), "peak_tflops");
+        /* measured in the run: the peak a training step is compared with, the best GEMM size, the
+         * planned GPT step and the figures it was planned from */
+        static const char *const planned[] = {"peak_tflops", "planned_ms", "gemm_ms", "memory_ms", "gemm_gflops",
+                                              "bandwidth_gbs"};
+        for (size_t i = 0; i < sizeof planned / sizeof planned[0]; i++)
+            cJSON_DeleteItemFromObject(cJSON_GetObjectItem(r, "params"), planned[i]);
         if (!strcmp(cJSON_GetObjectItem(r, "metric")->valuestring, "gflops_best"))
             cJSON_DeleteItemFromObject(cJSON_GetObjectItem(r, "params"), "n");
     }

@@ -887,7 +887,7 @@ Test(tui_screens, wizard_plans_the_fine_tune_it_is_told_at_80x24)
     s = tty_wait("[4 Plan]");
     cr_expect(strstr(s, "LoRA") != NULL, "%s", s);
     free(s);
-    static const char *const found[][2] = {{"Steps: 1B tokens", "30,518"}, {"device-hours", "= 4 hours, 32 device-hours"}};
+    static const char *const found[][2] = {{"Steps: 1B tokens", "30,518"}, {"= 4 hours", "= 4 hours, 32"}};
     for (size_t i = 0; i < sizeof found / sizeof found[0]; i++) {
         tty_keys("/"); /* the line found comes to the top of the pane */
         tty_type(found[i][0]);
