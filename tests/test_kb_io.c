@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sqlite3.h>
 
 #include "knowledge/kb.h"
 #include "knowledge/kb_text.h"
@@ -154,6 +155,16 @@ static struct bad_doc bad_docs[] = {
     {"not_offered_unknown", HEAD "\"rules\": [{\"id\": \"r\", \"kind\": \"decision\", \"title\": \"t\", \"text\": \"x\","
                             " \"condition\": {}, \"effect\": {\"not_offered\": [\"ddp\", \"zero4\"]},"
                             " \"source\": \"seed-001\", \"as_of\": \"2026-01-01\"}]}", "effect.not_offered: unknown strategy id 'zero4'"},
+    /* The validator's half of the allowed values, each named by its own message (the schema's
+     * CHECKs below never see these rows): a runtime cannot be 'legacy' (a strategy can), a fit
+     * stops at 10, a strategy needs a device, a path is one of three. */
+    {"runtime_status_legacy", HEAD "\"runtimes\": [{\"id\": \"x\", \"name\": \"X\", \"targets\": [\"server\"], \"hardware\": [\"cpu\"],"
+                              " \"status\": \"legacy\", \"summary\": \"s\", \"source\": \"seed-001\", \"as_of\": \"2026-01-01\"}]}",
+     "'legacy' is not one of current, maintenance, deprecated, archived"},
+    {"fit_above_10", HEAD "\"hw_support\": [{\"framework\": \"jax\", \"hardware\": \"amd\", \"level\": \"supported\", \"fit\": 11,"
+                     " \"note\": \"n\", \"source\": \"seed-001\", \"as_of\": \"2026-01-01\"}]}", "fit: 11 is outside 0-10"},
+    {"path_direct", HEAD "\"runtime_frameworks\": [{\"runtime\": \"onnxruntime\", \"framework\": \"jax\", \"path\": \"direct\","
+                    " \"note\": \"n\", \"source\": \"seed-001\", \"as_of\": \"2026-01-01\"}]}", "'direct' is not one of native"},
     {"rule_bad_weight", HEAD "\"rules\": [{\"id\": \"r\", \"kind\": \"weight\", \"title\": \"t\", \"text\": \"x\","
                         " \"condition\": {}, \"effect\": {\"weight\": {\"debugging\": -2}},"
                         " \"source\": \"seed-001\", \"as_of\": \"2026-01-01\"}]}", "expected a weight factor from 0.01 to 100"},
@@ -298,6 +309,61 @@ Test(kb_io, a_real_value_changed_in_its_fraction_is_written_exactly)
         cJSON_Delete(doc);
     }
 #undef H100
+}
+
+/* The schema's CHECKs are the write-time half of the allowed values (data/schema.sql: "the last
+ * line of defence"); written past the validator, straight in SQL, each refuses on its own and
+ * leaves the row as it was, and each boundary value it allows is taken: a score 0-10 (11 and -1
+ * refused), a fit 0-10, a runtime's status without 'legacy', a path of three, a vendor of the
+ * catalog's eight, memory above 0 (0 refused, 0.001 taken), a BF16 peak from 0 (0 taken: no
+ * BF16), a title not empty, an origin builtin or user. */
+Test(kb_io, the_schema_checks_refuse_what_the_validator_would_on_their_own)
+{
+    static const struct {
+        const char *sql;
+        int ok; /* 1: the CHECK allows it */
+    } cases[] = {
+        {"UPDATE scores SET score = 11 WHERE framework = 'jax' AND criterion = 'debugging'", 0},
+        {"UPDATE scores SET score = -1 WHERE framework = 'jax' AND criterion = 'debugging'", 0},
+        {"UPDATE scores SET score = 10 WHERE framework = 'jax' AND criterion = 'debugging'", 1},
+        {"UPDATE scores SET score = 0 WHERE framework = 'jax' AND criterion = 'debugging'", 1},
+        {"UPDATE hw_support SET fit = 11 WHERE framework = 'jax' AND hardware = 'tpu'", 0},
+        {"UPDATE hw_support SET fit = 0 WHERE framework = 'jax' AND hardware = 'tpu'", 1},
+        {"UPDATE hw_support SET level = 'great' WHERE framework = 'jax' AND hardware = 'tpu'", 0},
+        {"UPDATE runtimes SET status = 'legacy' WHERE id = 'onnxruntime'", 0},
+        {"UPDATE runtimes SET status = 'archived' WHERE id = 'onnxruntime'", 1},
+        {"UPDATE strategies SET status = 'archived' WHERE id = 'ddp'", 0},
+        {"UPDATE strategies SET min_devices = 0 WHERE id = 'ddp'", 0},
+        {"UPDATE runtime_frameworks SET path = 'direct' WHERE runtime = 'litert' AND framework = 'pytorch'", 0},
+        {"UPDATE accelerators SET vendor = 'fpga' WHERE id = 'h100-sxm'", 0},
+        {"UPDATE accelerators SET memory_gb = 0 WHERE id = 'h100-sxm'", 0},
+        {"UPDATE accelerators SET memory_gb = 0.001 WHERE id = 'h100-sxm'", 1},
+        {"UPDATE accelerators SET bf16_tflops = -1 WHERE id = 'h100-sxm'", 0},
+        {"UPDATE accelerators SET bf16_tflops = 0 WHERE id = 'h100-sxm'", 1},
+        {"UPDATE sources SET title = '' WHERE id = 'seed-001'", 0},
+        {"UPDATE sources SET origin = 'mine' WHERE id = 'seed-001'", 0},
+    };
+    char *before = export_text(k, 0);
+    sqlite3 *db = kb_db(k);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cr_assert_eq(sqlite3_exec(db, "BEGIN", NULL, NULL, NULL), SQLITE_OK);
+        char *msg = NULL;
+        int rc = sqlite3_exec(db, cases[i].sql, NULL, NULL, &msg);
+        int changed = sqlite3_changes(db);
+        if (cases[i].ok) {
+            cr_expect_eq(rc, SQLITE_OK, "%s: %s", cases[i].sql, msg ? msg : "");
+            cr_expect_eq(changed, 1, "%s: %d rows (the row exists)", cases[i].sql, changed);
+        } else {
+            cr_expect_eq(rc, SQLITE_CONSTRAINT_CHECK, "%s: %d", cases[i].sql, rc);
+            cr_expect(msg && strstr(msg, "CHECK constraint failed"), "%s: %s", cases[i].sql, msg ? msg : "");
+        }
+        sqlite3_free(msg);
+        cr_assert_eq(sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
+    }
+    char *after = export_text(k, 0);
+    cr_expect_str_eq(after, before, "a refused write changed something");
+    free(before);
+    free(after);
 }
 
 /* A document valid row by row whose references only fail at commit cannot exist (references
