@@ -798,7 +798,7 @@ static int exclusion(const struct rank_ctx *c, int f, struct adv_framework *fr)
     }
     for (int i = 0; i < akb->nrules; i++) {
         const cJSON *id;
-        if (!c->applies[i]) continue;
+        if (!c->applies[i]) continue; /* only a rule that holds excludes */
         cJSON_ArrayForEach(id, cJSON_GetObjectItemCaseSensitive(akb->rules[i].effect, "exclude")) {
             if (!cJSON_IsString(id) || strcmp(id->valuestring, fr->id) != 0) continue;
             struct adv_reason *r = add_reason(fr, 0, akb->rules[i].text, akb->rules[i].source);

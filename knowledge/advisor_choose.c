@@ -254,7 +254,9 @@ void adv_choose_runtime(const struct adv_kb *akb, struct adv_result *r, int fw, 
         int pts = points[rt];
         if (fw >= 0) pts += points_tenths(path_points[akb->rt[rt].path[fw]]);
         if (strcmp(akb->rt[rt].status, "current") != 0) pts += points_tenths(maintenance);
-        if (best < 0 || pts > best_pts) {
+        /* Ties go to a current runtime over one in maintenance, then to the first id. */
+        if (best < 0 || pts > best_pts ||
+            (pts == best_pts && strcmp(akb->rt[rt].status, "current") == 0 && strcmp(akb->rt[best].status, "current") != 0)) {
             best = rt;
             best_pts = pts;
         }

@@ -468,3 +468,98 @@ Test(advisor, answer_scores_read_hardware_fit_from_the_platform)
     for (int k = 0; k < nc; k++)
         if (k != fit) cr_expect_eq(adv_answer_score(akb, "nvidia", pt, k), adv_kb_score(akb, pt, k), "criterion %d", k);
 }
+
+/* Two runtimes for the same target tied on points, one of them in maintenance. Each gets 3 points
+ * (30 tenths) for PyTorch's native path and a rule's points; the maintenance one loses 3 points
+ * (runtime_maintenance, data/kb/70_method.sql) and its rule gives it 3 more: 50 + 3 = 53 - 3 + 3.
+ * Tied at 53 points, the current one comes first whichever id sorts first and in whichever order
+ * the document lists the rows; one point more (54) and the maintenance one wins, one less (52)
+ * and it loses. */
+struct tie_case {
+    char maint[16], active[16];
+    int reversed;      /* the rows in the document in the other order */
+    int maint_points;  /* the rule's points for the maintenance runtime (the current one gets 50) */
+    char want[16];
+};
+
+static struct tie_case tie_cases[] = {
+    {"aa-old", "zz-new", 0, 53, "zz-new"}, {"aa-old", "zz-new", 1, 53, "zz-new"},
+    {"zz-old", "aa-new", 0, 53, "aa-new"}, {"zz-old", "aa-new", 1, 53, "aa-new"},
+    {"aa-old", "zz-new", 0, 54, "aa-old"}, {"zz-old", "aa-new", 1, 54, "zz-old"},
+    {"aa-old", "zz-new", 1, 52, "zz-new"}, {"zz-old", "aa-new", 0, 52, "aa-new"},
+};
+
+ParameterizedTestParameters(advisor, a_tie_between_runtimes_goes_to_the_current_one)
+{
+    return cr_make_param_array(struct tie_case, tie_cases, sizeof tie_cases / sizeof tie_cases[0]);
+}
+
+ParameterizedTest(struct tie_case *c, advisor, a_tie_between_runtimes_goes_to_the_current_one)
+{
+#define RT_ROW(id, status) \
+    "{\"id\": \"" id "\", \"name\": \"" id "\", \"targets\": [\"server\"], \"hardware\": [\"nvidia\"], \"status\": \"" status \
+    "\", \"summary\": \"s\", \"source\": \"team-notes\", \"as_of\": \"2026-12-02\"}"
+#define RF_ROW(id) \
+    "{\"runtime\": \"" id "\", \"framework\": \"pytorch\", \"path\": \"native\", \"note\": \"n\", \"source\": \"team-notes\"," \
+    " \"as_of\": \"2026-12-02\"}"
+    char maint_rt[256], active_rt[256], maint_rf[200], active_rf[200];
+    snprintf(maint_rt, sizeof maint_rt, RT_ROW("%s", "maintenance"), c->maint, c->maint);
+    snprintf(active_rt, sizeof active_rt, RT_ROW("%s", "current"), c->active, c->active);
+    snprintf(maint_rf, sizeof maint_rf, RF_ROW("%s"), c->maint);
+    snprintf(active_rf, sizeof active_rf, RF_ROW("%s"), c->active);
+    char doc[2048];
+    snprintf(doc, sizeof doc,
+             "{\"schema\": \"fwadvisor.kb/1\", \"sources\": [{\"id\": \"team-notes\", \"title\": \"Our notes\", \"url\": \"internal wiki\","
+             " \"published\": \"2026-12-02\"}], \"runtimes\": [%s, %s], \"runtime_frameworks\": [%s, %s],"
+             " \"rules\": [{\"id\": \"our-servers\", \"kind\": \"rule_of_thumb\", \"title\": \"Our servers\", \"text\": \"t\","
+             " \"condition\": {\"deploy\": \"server\"}, \"effect\": {\"runtime\": {\"%s\": 50, \"%s\": %d}},"
+             " \"source\": \"team-notes\", \"as_of\": \"2026-12-02\"}]}",
+             c->reversed ? active_rt : maint_rt, c->reversed ? maint_rt : active_rt, c->reversed ? active_rf : maint_rf,
+             c->reversed ? maint_rf : active_rf, c->active, c->maint, c->maint_points);
+    struct kb_import_stats stats;
+    cr_assert_eq(kb_import(fx.kb.kb, doc, strlen(doc), "ours.json", &stats, err, sizeof err), KB_OK, "%s", err);
+    cr_assert_eq(stats.added, 6, "a source, two runtimes, their two paths and the rule");
+    adv_kb_free(fx.akb);
+    cr_assert_eq(adv_kb_load(fx.kb.kb, &fx.akb, err, sizeof err), KB_OK, "%s", err);
+    akb = fx.akb;
+    recommend("{\"hardware\": \"nvidia\", \"team\": [\"pytorch\"], \"deploy\": \"server\", \"deploy_hardware\": \"nvidia\"}", NULL);
+    cr_assert_str_eq(res->ranking.items[0].id, "pytorch");
+    cr_expect_str_eq(res->runtime, c->want, "%s (maintenance, %d points) against %s (current, 50), rows %s", c->maint,
+                     c->maint_points, c->active, c->reversed ? "reversed" : "in order");
+    int status_reason = 0;
+    for (int i = 0; i < res->nruntime_reasons; i++) status_reason |= strcmp(res->runtime_reasons[i].label, "Status: maintenance") == 0;
+    cr_expect_eq(status_reason, strcmp(c->want, c->maint) == 0, "the maintenance status is a reason only when it is chosen");
+#undef RT_ROW
+#undef RF_ROW
+}
+
+/* An exclusion rule holds only where its condition does: an imported rule "no JAX on our
+ * servers" (condition deploy: server) excludes JAX for a server and leaves it ranked for a
+ * research job without deployment. */
+Test(advisor, an_exclusion_rule_excludes_only_where_it_holds)
+{
+    const char *doc = "{\"schema\": \"fwadvisor.kb/1\", \"sources\": [{\"id\": \"team-notes\", \"title\": \"Our notes\","
+                      " \"url\": \"internal wiki\", \"published\": \"2026-12-02\"}], \"rules\": [{\"id\": \"no-jax-servers\","
+                      " \"kind\": \"rule_of_thumb\", \"title\": \"No JAX on our servers\", \"text\": \"t\", \"condition\":"
+                      " {\"deploy\": \"server\"}, \"effect\": {\"exclude\": [\"jax\"]}, \"source\": \"team-notes\","
+                      " \"as_of\": \"2026-12-02\"}]}";
+    struct kb_import_stats stats;
+    cr_assert_eq(kb_import(fx.kb.kb, doc, strlen(doc), "ours.json", &stats, err, sizeof err), KB_OK, "%s", err);
+    adv_kb_free(fx.akb);
+    cr_assert_eq(adv_kb_load(fx.kb.kb, &fx.akb, err, sizeof err), KB_OK, "%s", err);
+    akb = fx.akb;
+    static const struct {
+        const char *answers;
+        int excluded;
+    } cases[] = {{"{\"hardware\": \"nvidia\", \"deploy\": \"server\"}", 1}, {"{\"hardware\": \"nvidia\", \"deploy\": \"none\"}", 0}};
+    for (size_t i = 0; i < 2; i++) {
+        recommend(cases[i].answers, NULL);
+        int found = 0;
+        for (int k = 0; k < res->ranking.count; k++)
+            if (strcmp(res->ranking.items[k].id, "jax") == 0) {
+                found = 1;
+                cr_expect_eq(res->ranking.items[k].excluded, cases[i].excluded, "%s", cases[i].answers);
+            }
+        cr_expect(found, "jax ranked for %s", cases[i].answers);
+    }
+}

@@ -155,6 +155,51 @@ Test(train_cli, bad_input_gets_one_line_and_an_exit_code)
     free(x);
 }
 
+/* Every value of --activation and --optimizer is taken in any case, and every near miss of each
+ * (a prefix, a letter more, a space, the empty value; "none", the engine's internal name for the
+ * output layer) is refused before any training: exit 3 and the one line naming the value and the
+ * list. The GPT's --optimizer is the same row (CLI_TRAIN_ROW_OPTIMIZER). */
+Test(train_cli, every_activation_and_optimizer_name_and_its_near_misses)
+{
+    static const struct {
+        const char *option, *value;
+        int status;
+    } cases[] = {
+        {"--activation", "relu", 0},  {"--activation", "GELU", 0}, {"--activation", "Tanh", 0},
+        {"--activation", "none", 3},  {"--activation", "rel", 3},  {"--activation", "gelus", 3},
+        {"--activation", "tan", 3},   {"--activation", "relu ", 3}, {"--activation", "", 3},
+        {"--optimizer", "SGD", 0},    {"--optimizer", "momentum", 0}, {"--optimizer", "Adam", 0},
+        {"--optimizer", "ADAMW", 0},  {"--optimizer", "sg", 3},    {"--optimizer", "mom", 3},
+        {"--optimizer", "ada", 3},    {"--optimizer", "adamww", 3}, {"--optimizer", " adam", 3},
+        {"--optimizer", "", 3},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct ts_run r;
+        RUN(r, "train", "--layers", "4,3,2", "--steps", "1", "--batch", "4", "--threads", "1", cases[i].option, cases[i].value);
+        cr_expect_eq(r.status, cases[i].status, "%s '%s': exit %d: %s", cases[i].option, cases[i].value, r.status, r.err);
+        if (cases[i].status == 3) {
+            char want[160];
+            snprintf(want, sizeof want, "fwadvisor: %s %s: expected %s\n", cases[i].option, cases[i].value,
+                     strcmp(cases[i].option, "--activation") == 0 ? "relu, gelu or tanh" : "sgd, momentum, adam or adamw");
+            cr_expect_str_eq(r.err, want, "%s '%s'", cases[i].option, cases[i].value);
+            cr_expect_str_eq(r.out, "", "refused before any step: %s", r.out);
+        } else {
+            cr_expect(strstr(r.out, "step      1/1") != NULL, "%s %s: %s", cases[i].option, cases[i].value, r.out);
+        }
+        ts_run_free(&r);
+    }
+    static const char *const gpt_refused[] = {"ada", "adamww", "", "Adam-W"};
+    for (size_t i = 0; i < sizeof gpt_refused / sizeof gpt_refused[0]; i++) {
+        struct ts_run r;
+        RUN(r, "train", "--model", "gpt", "--optimizer", gpt_refused[i]);
+        cr_expect_eq(r.status, 3, "gpt --optimizer '%s': exit %d: %s", gpt_refused[i], r.status, r.err);
+        char want[160];
+        snprintf(want, sizeof want, "fwadvisor: --optimizer %s: expected sgd, momentum, adam or adamw\n", gpt_refused[i]);
+        cr_expect_str_eq(r.err, want);
+        ts_run_free(&r);
+    }
+}
+
 /* OpenBLAS is opened when the engine first multiplies, not linked: the program starts without it
  * (no libopenblas among the objects the loader maps), the advisor runs where it cannot be found,
  * and training says in one line which library it could not open, exit 1. */

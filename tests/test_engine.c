@@ -298,3 +298,42 @@ Test(engine, layer_specs)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         cr_expect_eq(eng_parse_layers(&c, bad[i], err, sizeof err), -1, "%s accepted", bad[i]);
 }
+
+/* Every name of the activation and optimizer tables, in any case, and the near misses of each:
+ * a prefix, the name with a letter more, padded with a space, the empty string. "none" is the
+ * table's first entry but internal (the output layer's), so it is refused; a refused name leaves
+ * the field as it was (the sentinel 99). "adam" is a prefix of "adamw" and names Adam itself. */
+Test(engine, activation_and_optimizer_names_in_full_only)
+{
+    static const struct {
+        int opt;        /* 0: an activation name, 1: an optimizer name */
+        const char *name;
+        int value;      /* the enum eng_act or eng_opt value, -1 refused */
+        const char *canonical;
+    } names[] = {
+        {0, "relu", ENG_ACT_RELU, "relu"}, {0, "RELU", ENG_ACT_RELU, "relu"}, {0, "ReLU", ENG_ACT_RELU, "relu"},
+        {0, "gelu", ENG_ACT_GELU, "gelu"}, {0, "GeLU", ENG_ACT_GELU, "gelu"}, {0, "tanh", ENG_ACT_TANH, "tanh"},
+        {0, "TANH", ENG_ACT_TANH, "tanh"}, {0, "none", -1, NULL},             {0, "NONE", -1, NULL},
+        {0, "rel", -1, NULL},              {0, "relux", -1, NULL},            {0, "gel", -1, NULL},
+        {0, "gelus", -1, NULL},            {0, "tan", -1, NULL},              {0, "tanhh", -1, NULL},
+        {0, " relu", -1, NULL},            {0, "relu ", -1, NULL},            {0, "", -1, NULL},
+        {0, "r", -1, NULL},                {0, "swish", -1, NULL},
+        {1, "sgd", ENG_OPT_SGD, "sgd"},    {1, "SGD", ENG_OPT_SGD, "sgd"},    {1, "momentum", ENG_OPT_MOMENTUM, "momentum"},
+        {1, "Momentum", ENG_OPT_MOMENTUM, "momentum"},                        {1, "adam", ENG_OPT_ADAM, "adam"},
+        {1, "Adam", ENG_OPT_ADAM, "adam"}, {1, "adamw", ENG_OPT_ADAMW, "adamw"}, {1, "AdamW", ENG_OPT_ADAMW, "adamw"},
+        {1, "sg", -1, NULL},               {1, "sgdm", -1, NULL},             {1, "mom", -1, NULL},
+        {1, "momentums", -1, NULL},        {1, "ada", -1, NULL},              {1, "adamx", -1, NULL},
+        {1, "adamw ", -1, NULL},           {1, "adam_w", -1, NULL},           {1, "adamww", -1, NULL},
+        {1, "", -1, NULL},                 {1, " sgd", -1, NULL},             {1, "lion", -1, NULL},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        enum eng_act a = (enum eng_act)99;
+        enum eng_opt o = (enum eng_opt)99;
+        int rc = names[i].opt ? eng_opt_parse(names[i].name, &o) : eng_act_parse(names[i].name, &a);
+        int got = names[i].opt ? (int)o : (int)a;
+        cr_expect_eq(rc, names[i].value < 0 ? -1 : 0, "'%s': %d", names[i].name, rc);
+        cr_expect_eq(got, names[i].value < 0 ? 99 : names[i].value, "'%s' -> %d", names[i].name, got);
+        if (names[i].canonical)
+            cr_expect_str_eq(names[i].opt ? eng_opt_name(o) : eng_act_name(a), names[i].canonical, "'%s'", names[i].name);
+    }
+}

@@ -357,6 +357,98 @@ Test(hardening_files, a_failed_folder_write_leaves_nothing)
     free(folder);
 }
 
+/* --- each half of a checked write on its own ------------------------------------------------- */
+
+/* A path and what each half must say of it. */
+struct verdict_case {
+    const char *path;
+    int status;
+    const char *why;
+};
+
+/* One half's verdict on path: its status and a reason that says why. */
+static void expect_verdict(const char *half, const char *path, int got, const char *err, int status, const char *why)
+{
+    cr_expect_eq(got, status, "%s %s: %d (%s)", half, path, got, err);
+    cr_expect(strstr(err, why) != NULL, "%s %s: '%s' lacks '%s'", half, path, err, why);
+}
+
+/* An output file is checked twice: file_check_write before the work (recommend -o, --html,
+ * train --save) and file_write when it is written. Each half refuses on its own: the check,
+ * called alone, refuses and creates nothing; the write, called without the check, refuses and
+ * writes nothing. Both give the same status and reason. */
+Test(hardening_files, the_early_and_the_late_file_checks_each_refuse)
+{
+    char *folder = ts_path(dir, "a-folder"), *dangling = ts_path(dir, "dangling"), *nowhere = ts_path(dir, "nowhere");
+    char *missing = ts_path(dir, "no-such-dir/out.json"), *fresh = ts_path(dir, "fresh.json"), *slash = ts_path(dir, "x/");
+    cr_assert_eq(mkdir(folder, 0700), 0);
+    cr_assert_eq(symlink(nowhere, dangling), 0);
+    const struct verdict_case cases[] = {
+        {folder, FILE_REFUSED, "it is a directory, not a file"},
+        {dangling, FILE_REFUSED, "a symbolic link to nothing"},
+        {missing, FILE_ERR, "No such file or directory"},
+        {slash, FILE_REFUSED, "no file name"},
+        {fresh, FILE_OK, ""},
+    };
+    struct file_chunk chunk = {"new\n", 4};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *p = cases[i].path;
+        char early[512] = "", late[512] = "";
+        int got = file_check_write(p, early, sizeof early);
+        expect_verdict("check", p, got, early, cases[i].status, cases[i].why);
+        cr_expect_neq(access(p == dangling ? nowhere : fresh, F_OK), 0, "the check alone created %s", p);
+        got = file_write(p, &chunk, 1, late, sizeof late);
+        expect_verdict("write", p, got, late, cases[i].status, cases[i].why);
+    }
+    cr_expect_eq(count_entries(folder), 0, "nothing was written into the folder");
+    cr_expect_neq(access(nowhere, F_OK), 0, "the link's target was not made");
+    expect_file(fresh, "new\n");
+    free(folder), free(dangling), free(nowhere), free(missing), free(fresh), free(slash);
+}
+
+/* The launch files' folder is checked twice too: file_dir_check_new before the plan (recommend
+ * --emit) and file_dir_write_new when the files are made. A folder with a file in it, a file in
+ * its place, a folder others can write, a missing parent, a link to nothing: each refused by the
+ * check alone (which makes nothing) and by the write alone (which leaves what was there as it
+ * was); a new name passes both, and only the write makes it. */
+Test(hardening_files, the_early_and_the_late_folder_checks_each_refuse)
+{
+    char *full = ts_path(dir, "full"), *kept = ts_path(dir, "full/kept"), *plain = ts_path(dir, "plain");
+    char *open_dir = ts_path(dir, "shared"), *orphan = ts_path(dir, "no-parent/emit"), *dangling = ts_path(dir, "dangling");
+    char *nowhere = ts_path(dir, "nowhere"), *fresh = ts_path(dir, "fresh");
+    cr_assert_eq(mkdir(full, 0700), 0);
+    cr_assert_eq(ts_write_str(kept, "mine\n"), 0);
+    cr_assert_eq(ts_write_str(plain, "plain\n"), 0);
+    cr_assert_eq(mkdir(open_dir, 0700), 0);
+    cr_assert_eq(chmod(open_dir, 0777), 0);
+    cr_assert_eq(symlink(nowhere, dangling), 0);
+    const struct verdict_case cases[] = {
+        {full, FILE_REFUSED, "exists and is not an empty directory; nothing written"},
+        {plain, FILE_REFUSED, "exists and is not an empty directory"},
+        {open_dir, FILE_REFUSED, "can be written by others; nothing written"},
+        {orphan, FILE_REFUSED, "No such file or directory"},
+        {dangling, FILE_ERR, "No such file or directory"},
+    };
+    struct file_named files[] = {{"README.txt", "r", 1, 0644}, {"launch.sh", "l", 1, 0755}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *p = cases[i].path;
+        char early[512] = "", late[512] = "";
+        expect_verdict("check", p, file_dir_check_new(p, early, sizeof early), early, cases[i].status, cases[i].why);
+        expect_verdict("write", p, file_dir_write_new(p, files, 2, late, sizeof late), late, cases[i].status, cases[i].why);
+    }
+    cr_expect_eq(count_entries(full), 1, "only the file that was there");
+    expect_file(kept, "mine\n");
+    expect_file(plain, "plain\n");
+    cr_expect_eq(count_entries(open_dir), 0);
+    cr_expect_neq(access(nowhere, F_OK), 0, "the link's target was not made");
+    char err[512] = "";
+    cr_expect_eq(file_dir_check_new(fresh, err, sizeof err), FILE_OK, "%s", err);
+    cr_expect_neq(access(fresh, F_OK), 0, "the check alone made the folder");
+    cr_expect_eq(file_dir_write_new(fresh, files, 2, err, sizeof err), FILE_OK, "%s", err);
+    cr_expect_eq(count_entries(fresh), 2);
+    free(full), free(kept), free(plain), free(open_dir), free(orphan), free(dangling), free(nowhere), free(fresh);
+}
+
 /* --- the database in use --------------------------------------------------------------------- */
 
 static unsigned long long file_sum(const char *path)

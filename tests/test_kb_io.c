@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sqlite3.h>
 
 #include "knowledge/kb.h"
 #include "knowledge/kb_text.h"
@@ -138,6 +139,32 @@ static struct bad_doc bad_docs[] = {
     {"rule_unknown_framework", HEAD "\"rules\": [{\"id\": \"r\", \"kind\": \"score\", \"title\": \"t\", \"text\": \"x\","
                                " \"condition\": {}, \"effect\": {\"score\": {\"caffe\": 5}},"
                                " \"source\": \"seed-001\", \"as_of\": \"2026-01-01\"}]}", "unknown id 'caffe'"},
+    /* An exclusion names frameworks of the knowledge base, each exactly: an unknown one, one
+     * unknown beside a known one, the right id in the wrong case, a prefix, an empty name or list. */
+#define EXCLUDE(list) \
+    HEAD "\"rules\": [{\"id\": \"r\", \"kind\": \"decision\", \"title\": \"t\", \"text\": \"x\"," \
+         " \"condition\": {}, \"effect\": {\"exclude\": " list "}, \"source\": \"seed-001\", \"as_of\": \"2026-01-01\"}]}"
+    {"exclude_unknown", EXCLUDE("[\"caffe\"]"), "rules[0]: effect.exclude: unknown framework id 'caffe'"},
+    {"exclude_one_unknown", EXCLUDE("[\"pytorch\", \"theano\"]"), "effect.exclude: unknown framework id 'theano'"},
+    {"exclude_wrong_case", EXCLUDE("[\"PyTorch\"]"), "effect.exclude: unknown framework id 'PyTorch'"},
+    {"exclude_prefix", EXCLUDE("[\"pytor\"]"), "effect.exclude: unknown framework id 'pytor'"},
+    {"exclude_empty_id", EXCLUDE("[\"\"]"), "effect.exclude: unknown framework id ''"},
+    {"exclude_not_a_string", EXCLUDE("[7]"), "effect.exclude: unknown framework id '(not a string)'"},
+    {"exclude_empty_list", EXCLUDE("[]"), "effect.exclude: expected a non-empty array of framework ids"},
+    {"exclude_not_a_list", EXCLUDE("\"jax\""), "effect.exclude: expected a non-empty array of framework ids"},
+    {"not_offered_unknown", HEAD "\"rules\": [{\"id\": \"r\", \"kind\": \"decision\", \"title\": \"t\", \"text\": \"x\","
+                            " \"condition\": {}, \"effect\": {\"not_offered\": [\"ddp\", \"zero4\"]},"
+                            " \"source\": \"seed-001\", \"as_of\": \"2026-01-01\"}]}", "effect.not_offered: unknown strategy id 'zero4'"},
+    /* The validator's half of the allowed values, each named by its own message (the schema's
+     * CHECKs below never see these rows): a runtime cannot be 'legacy' (a strategy can), a fit
+     * stops at 10, a strategy needs a device, a path is one of three. */
+    {"runtime_status_legacy", HEAD "\"runtimes\": [{\"id\": \"x\", \"name\": \"X\", \"targets\": [\"server\"], \"hardware\": [\"cpu\"],"
+                              " \"status\": \"legacy\", \"summary\": \"s\", \"source\": \"seed-001\", \"as_of\": \"2026-01-01\"}]}",
+     "'legacy' is not one of current, maintenance, deprecated, archived"},
+    {"fit_above_10", HEAD "\"hw_support\": [{\"framework\": \"jax\", \"hardware\": \"amd\", \"level\": \"supported\", \"fit\": 11,"
+                     " \"note\": \"n\", \"source\": \"seed-001\", \"as_of\": \"2026-01-01\"}]}", "fit: 11 is outside 0-10"},
+    {"path_direct", HEAD "\"runtime_frameworks\": [{\"runtime\": \"onnxruntime\", \"framework\": \"jax\", \"path\": \"direct\","
+                    " \"note\": \"n\", \"source\": \"seed-001\", \"as_of\": \"2026-01-01\"}]}", "'direct' is not one of native"},
     {"rule_bad_weight", HEAD "\"rules\": [{\"id\": \"r\", \"kind\": \"weight\", \"title\": \"t\", \"text\": \"x\","
                         " \"condition\": {}, \"effect\": {\"weight\": {\"debugging\": -2}},"
                         " \"source\": \"seed-001\", \"as_of\": \"2026-01-01\"}]}", "expected a weight factor from 0.01 to 100"},
@@ -199,6 +226,142 @@ ParameterizedTest(struct bad_doc *bad, kb_io, bad_documents_are_rejected_and_cha
     cr_expect(strchr(err, '\n') == NULL, "%s: error must be one line", bad->name);
     char *after = export_text(k, 0);
     cr_expect_str_eq(after, before, "%s: database changed", bad->name);
+    free(before);
+    free(after);
+}
+
+/* The same refusal through `fwadvisor kb import`: exit 3 (invalid input), the one line naming the
+ * file, the row and the id, nothing on standard output, and the database as it was (its export
+ * the same before and after, and a valid import after it still counts the rule as new). */
+Test(kb_io, an_exclusion_of_an_unknown_framework_is_refused_by_the_command)
+{
+    char *db = ts_path(dir, "cli.sqlite3"), *bad = ts_path(dir, "exclude.json"), *good = ts_path(dir, "good.json");
+    char dbarg[4200];
+    snprintf(dbarg, sizeof dbarg, "--db=%s", db);
+    static const char *const env[] = {"NO_COLOR=1", "FWADVISOR_DB", NULL};
+    ts_write_str(bad, EXCLUDE("[\"jax\", \"caffe\"]"));
+    ts_write_str(good, EXCLUDE("[\"jax\"]"));
+    struct ts_run before, r, after;
+    cr_assert_eq(ts_run(&before, env, NULL, (const char *const[]){dbarg, "kb", "export", NULL}), 0);
+    cr_assert_eq(before.status, 0, "%s", before.err);
+    cr_assert_eq(ts_run(&r, env, NULL, (const char *const[]){dbarg, "kb", "import", bad, NULL}), 0);
+    cr_expect_eq(r.status, 3, "exit %d: %s", r.status, r.err);
+    char want[4400];
+    snprintf(want, sizeof want, "fwadvisor: %s: rules[0]: effect.exclude: unknown framework id 'caffe'\n", bad);
+    cr_expect_str_eq(r.err, want);
+    cr_expect_str_eq(r.out, "");
+    cr_assert_eq(ts_run(&after, env, NULL, (const char *const[]){dbarg, "kb", "export", NULL}), 0);
+    cr_expect_str_eq(after.out, before.out, "the refused import wrote something");
+    ts_run_free(&r);
+    cr_assert_eq(ts_run(&r, env, NULL, (const char *const[]){dbarg, "kb", "import", good, NULL}), 0);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect_str_eq(r.out, "imported 1 facts: 1 added, 0 changed, 0 unchanged\n");
+    ts_run_free(&r);
+    ts_run_free(&before);
+    ts_run_free(&after);
+    free(db);
+    free(bad);
+    free(good);
+}
+
+/* A real column changed only in its fraction is a change, written and read back to the bit:
+ * the H100 SXM's dense BF16 989.4 -> 989.5 TFLOPS (and FP16 left at 989.4: unchanged values in a
+ * changed row stay as they were), then a change in the 15th significant digit
+ * (989.50000000001), then the same value again (unchanged). */
+Test(kb_io, a_real_value_changed_in_its_fraction_is_written_exactly)
+{
+#define H100(bf16) \
+    HEAD "\"sources\": [{\"id\": \"team-bench\", \"title\": \"Our benchmark\", \"url\": \"internal wiki\"," \
+         " \"published\": \"2026-12-02\"}], \"accelerators\": [{\"id\": \"h100-sxm\", \"name\": \"NVIDIA H100 SXM 80GB\"," \
+         " \"vendor\": \"nvidia\", \"memory_gb\": 80, \"bandwidth_gbs\": 3350, \"fp32_tflops\": 67, \"tf32_tflops\": 494.7," \
+         " \"bf16_tflops\": " bf16 ", \"fp16_tflops\": 989.4, \"fp8_tflops\": 1978.9, \"link_gbs\": 450," \
+         " \"network_gbs\": 50, \"interconnect\": \"NVLink 4; DGX H100: 400 Gb/s NDR per GPU\", \"compute_capability\": \"9.0\"," \
+         " \"match\": \"h100 80gb hbm3\", \"planner_default\": 1," \
+         " \"source\": \"team-bench\", \"as_of\": \"2026-12-02\"}]}"
+    static const struct {
+        const char *doc;
+        double bf16;
+        int changed, unchanged;
+    } steps[] = {
+        {H100("989.5"), 989.5, 1, 0},
+        {H100("989.50000000001"), 989.50000000001, 1, 0},
+        {H100("989.50000000001"), 989.50000000001, 0, 1},
+        {H100("989.4"), 989.4, 1, 0},
+    };
+    const char *sql = "SELECT bf16_tflops FROM accelerators WHERE id = ?1";
+    cr_assert(ts_kb_number(k, sql, "h100-sxm") == 989.4, "the built-in figure: %.17g", ts_kb_number(k, sql, "h100-sxm"));
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        struct kb_import_stats stats;
+        cr_assert_eq(kb_import(k, steps[i].doc, strlen(steps[i].doc), "h100.json", &stats, err, sizeof err), KB_OK, "%s", err);
+        cr_expect_eq(stats.changed, steps[i].changed, "step %zu: %d changed", i, stats.changed);
+        /* the source is new the first time, then unchanged */
+        cr_expect_eq(stats.unchanged, steps[i].unchanged + (i > 0), "step %zu: %d unchanged", i, stats.unchanged);
+        double got = ts_kb_number(k, sql, "h100-sxm");
+        cr_expect(got == steps[i].bf16, "step %zu: stored %.17g, want %.17g", i, got, steps[i].bf16);
+        cr_expect(ts_kb_number(k, "SELECT fp16_tflops FROM accelerators WHERE id = ?1", "h100-sxm") == 989.4, "step %zu", i);
+        /* and exported as it was stored */
+        cJSON *doc;
+        cr_assert_eq(kb_export(k, 1, &doc, err, sizeof err), KB_OK, "%s", err);
+        const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "accelerators"), 0);
+        cr_expect_str_eq(cJSON_GetObjectItem(row, "id")->valuestring, "h100-sxm");
+        cr_expect(cJSON_GetObjectItem(row, "bf16_tflops")->valuedouble == steps[i].bf16, "step %zu: exported %.17g", i,
+                  cJSON_GetObjectItem(row, "bf16_tflops")->valuedouble);
+        cJSON_Delete(doc);
+    }
+#undef H100
+}
+
+/* The schema's CHECKs are the write-time half of the allowed values (data/schema.sql: "the last
+ * line of defence"); written past the validator, straight in SQL, each refuses on its own and
+ * leaves the row as it was, and each boundary value it allows is taken: a score 0-10 (11 and -1
+ * refused), a fit 0-10, a runtime's status without 'legacy', a path of three, a vendor of the
+ * catalog's eight, memory above 0 (0 refused, 0.001 taken), a BF16 peak from 0 (0 taken: no
+ * BF16), a title not empty, an origin builtin or user. */
+Test(kb_io, the_schema_checks_refuse_what_the_validator_would_on_their_own)
+{
+    static const struct {
+        const char *sql;
+        int ok; /* 1: the CHECK allows it */
+    } cases[] = {
+        {"UPDATE scores SET score = 11 WHERE framework = 'jax' AND criterion = 'debugging'", 0},
+        {"UPDATE scores SET score = -1 WHERE framework = 'jax' AND criterion = 'debugging'", 0},
+        {"UPDATE scores SET score = 10 WHERE framework = 'jax' AND criterion = 'debugging'", 1},
+        {"UPDATE scores SET score = 0 WHERE framework = 'jax' AND criterion = 'debugging'", 1},
+        {"UPDATE hw_support SET fit = 11 WHERE framework = 'jax' AND hardware = 'tpu'", 0},
+        {"UPDATE hw_support SET fit = 0 WHERE framework = 'jax' AND hardware = 'tpu'", 1},
+        {"UPDATE hw_support SET level = 'great' WHERE framework = 'jax' AND hardware = 'tpu'", 0},
+        {"UPDATE runtimes SET status = 'legacy' WHERE id = 'onnxruntime'", 0},
+        {"UPDATE runtimes SET status = 'archived' WHERE id = 'onnxruntime'", 1},
+        {"UPDATE strategies SET status = 'archived' WHERE id = 'ddp'", 0},
+        {"UPDATE strategies SET min_devices = 0 WHERE id = 'ddp'", 0},
+        {"UPDATE runtime_frameworks SET path = 'direct' WHERE runtime = 'litert' AND framework = 'pytorch'", 0},
+        {"UPDATE accelerators SET vendor = 'fpga' WHERE id = 'h100-sxm'", 0},
+        {"UPDATE accelerators SET memory_gb = 0 WHERE id = 'h100-sxm'", 0},
+        {"UPDATE accelerators SET memory_gb = 0.001 WHERE id = 'h100-sxm'", 1},
+        {"UPDATE accelerators SET bf16_tflops = -1 WHERE id = 'h100-sxm'", 0},
+        {"UPDATE accelerators SET bf16_tflops = 0 WHERE id = 'h100-sxm'", 1},
+        {"UPDATE sources SET title = '' WHERE id = 'seed-001'", 0},
+        {"UPDATE sources SET origin = 'mine' WHERE id = 'seed-001'", 0},
+    };
+    char *before = export_text(k, 0);
+    sqlite3 *db = kb_db(k);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cr_assert_eq(sqlite3_exec(db, "BEGIN", NULL, NULL, NULL), SQLITE_OK);
+        char *msg = NULL;
+        int rc = sqlite3_exec(db, cases[i].sql, NULL, NULL, &msg);
+        int changed = sqlite3_changes(db);
+        if (cases[i].ok) {
+            cr_expect_eq(rc, SQLITE_OK, "%s: %s", cases[i].sql, msg ? msg : "");
+            cr_expect_eq(changed, 1, "%s: %d rows (the row exists)", cases[i].sql, changed);
+        } else {
+            cr_expect_eq(rc, SQLITE_CONSTRAINT_CHECK, "%s: %d", cases[i].sql, rc);
+            cr_expect(msg && strstr(msg, "CHECK constraint failed"), "%s: %s", cases[i].sql, msg ? msg : "");
+        }
+        sqlite3_free(msg);
+        cr_assert_eq(sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
+    }
+    char *after = export_text(k, 0);
+    cr_expect_str_eq(after, before, "a refused write changed something");
     free(before);
     free(after);
 }

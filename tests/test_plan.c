@@ -186,6 +186,46 @@ Test(plan, fits_only_with_ten_percent_headroom)
     cr_expect_not(memory_of("ddp").fits, "22 GB in 24.44 GB leaves 9.98%");
 }
 
+/* The boundary itself, to the last bit: the same 22 GB (16 + 4 + 2, each exact in binary) against
+ * 0.9 x memory. 24.444444444444443 is the double nearest 22 / 0.9, and 0.9 x it rounds to exactly
+ * 22.0: used == limit fits. The next double down (24.44444444444444) gives 21.999999999999996, so
+ * the plan is over by one ulp and does not fit; the next up (24.444444444444446) gives
+ * 22.000000000000004 and fits. Usable is the whole memory here (no working-set cap on NVIDIA), so
+ * headroom_gb = memory - 22 = 2.444444444444443. */
+Test(plan, the_memory_verdict_at_its_exact_boundary)
+{
+    static const struct {
+        double memory; /* printed with %.17g, read back to the same double */
+        int fits;
+    } cases[] = {
+        {24.444444444444443, 1}, /* 0.9 x m == 22.0 exactly */
+        {24.44444444444444, 0},  /* one ulp below: 21.999999999999996 < 22 */
+        {24.444444444444446, 1}, /* one ulp above: 22.000000000000004 */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char json[200];
+        snprintf(json, sizeof json,
+                 "{\"accelerator\": \"a100-sxm4-80gb\", \"devices\": 2, \"model_params\": 1e9, \"device_memory_gb\": %.17g}",
+                 cases[i].memory);
+        plan(json);
+        struct adv_memory m = memory_of("ddp");
+        cr_expect(m.total_gb == 22.0, "case %zu: total %.17g, want exactly 22", i, m.total_gb);
+        cr_expect(m.usable_gb == cases[i].memory, "case %zu: usable %.17g", i, m.usable_gb);
+        cr_expect_eq(m.fits, cases[i].fits, "case %zu: %.17g GB: fits %d, want %d", i, cases[i].memory, m.fits, cases[i].fits);
+        cr_expect_float_eq(m.headroom_gb, cases[i].memory - 22, 1e-12, "case %zu", i);
+        if (cases[i].fits) {
+            /* DDP fitting is the simplest group: it is the plan, and the verdict says so. */
+            char verdict[256];
+            cr_expect_str_eq(res->memory.strategy, "ddp", "case %zu", i);
+            adv_plan_verdict(res, verdict, sizeof verdict);
+            static const char want[] = "Memory: 22.0 of 24 GB usable per device, fits.";
+            cr_expect(strncmp(verdict, want, sizeof want - 1) == 0, "case %zu: %s", i, verdict);
+        } else {
+            cr_expect_str_neq(res->memory.strategy, "ddp", "case %zu: a plan one ulp over is not chosen", i);
+        }
+    }
+}
+
 /* 7.5e9 parameters on 64 devices (the ZeRO paper's example), model_kind other:
  *   zero1: (4 + 12/64) x 7.5 = 31.40625 GB; buckets 2 x 5e8 x 2 bytes = 2 GB;
  *          overhead 1 + 0.05 x 33.40625 = 2.6703125 GB
@@ -213,6 +253,47 @@ Test(plan, zero_stages_follow_the_paper_and_deepspeed)
     /* DeepSpeed's own stage-3 estimator counts 18 bytes per parameter (an extra fp32 gradient):
      * ours is the paper's 16, 11% below it. */
     cr_expect_float_eq(plan_ds_zero3_gpu_bytes(7.5e9, 0, 64) / 1e9, 2.109375, 1e-9);
+}
+
+/* Past 16 devices no rule prefers a sharding stage (the 4-16 tier's ddp 5, fsdp 2 stops at 16), so
+ * among the sharded strategies that fit the least sharded wins: zero1 (12 sharded bytes) before
+ * zero2 (14), zero3, fsdp and fsdp-tp (16), megatron (18). 0.9e9 parameters, model_kind other (no
+ * shape: no activations), 32 devices:
+ *   ddp   16 x 0.9 = 14.4 + buckets 3.6 + overhead 1 + 0.05 x 18 = 1.9            -> 19.9 GB
+ *   zero1 (4 + 12/32) x 0.9 = 3.9375 + buckets 2 + overhead 1 + 0.05 x 5.9375     -> 7.234375 GB
+ *   zero2 (2 + 14/32) x 0.9 = 2.19375 + buckets 2 + overhead 1 + 0.05 x 4.19375   -> 5.4034375 GB
+ *   fsdp  16 x 0.9 / 32 = 0.45 + gathered 6 x 0.09 = 0.54 + 1 + 0.05 x 0.99        -> 2.0395 GB
+ * zero1 fits from 7.234375 / 0.9 = 8.0381944 GB: at 8.039 (limit 7.2351) zero1, at 8.038 (limit
+ * 7.2342, 0.0002 GB short) zero2, the next stage, whose 5.4034375 fits; at 6.003 (limit 5.4027)
+ * zero2 is 0.0007 short too and zero3 or fsdp follow. At 16 devices with 10 GB (limit 9; zero1 is
+ * (4 + 0.75) x 0.9 + 2 + 1.31375 = 7.58875) the tier's points put fsdp first; at 17 (zero1
+ * 7.5470588) no points are given and zero1 is back. */
+Test(plan, the_least_sharded_stage_that_fits_past_sixteen_devices)
+{
+    static const struct {
+        int devices;
+        double memory;
+        const char *want;
+    } cases[] = {
+        {32, 8.039, "zero1"}, {32, 8.038, "zero2"}, {32, 6.004, "zero2"}, {32, 6.003, "fsdp"},
+        {16, 10, "fsdp"},     {17, 10, "zero1"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char json[256];
+        snprintf(json, sizeof json,
+                 "{\"accelerator\": \"h100-sxm\", \"model_kind\": \"other\", \"model_params\": 0.9e9, \"team\": [\"pytorch\"],"
+                 " \"devices\": %d, \"device_memory_gb\": %g}",
+                 cases[i].devices, cases[i].memory);
+        plan(json);
+        cr_expect_str_eq(res->memory.strategy, cases[i].want, "case %zu: %d devices, %g GB", i, cases[i].devices,
+                         cases[i].memory);
+    }
+    plan("{\"accelerator\": \"h100-sxm\", \"model_kind\": \"other\", \"model_params\": 0.9e9, \"team\": [\"pytorch\"],"
+         " \"devices\": 32, \"device_memory_gb\": 8.039}");
+    GB_EQ(memory_of("ddp").total_gb, 19.9, "ddp");
+    GB_EQ(memory_of("zero1").total_gb, 7.234375, "zero1");
+    GB_EQ(memory_of("zero2").total_gb, 5.4034375, "zero2");
+    GB_EQ(memory_of("fsdp").total_gb, 2.0395, "fsdp");
 }
 
 /* ZeRO-3 with CPU offload across 2 nodes of 8: 20e9 parameters need 24 x 20e9 / 2 = 240 GB of

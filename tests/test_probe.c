@@ -247,6 +247,46 @@ Test(probe, median_of_an_even_count_and_gemm_flops)
     /* 2048^3 multiply-adds of 2 FLOPs: 17,179,869,184 */
     cr_expect_float_eq(probe_gemm_flops(2048), 17179869184.0, 0);
     cr_expect_float_eq(probe_gemm_flops(1), 2, 0);
+    /* The spread of an even count takes the mean of the two middle deviations too: from the
+     * median 2.5 the deviations are 1.5, 0.5, 0.5, 1.5, sorted 0.5 0.5 1.5 1.5, their median
+     * (0.5 + 1.5) / 2 = 1: cv = 1.4826 x 1 / 2.5 = 0.59304 (the upper one alone, 1.5, would
+     * give 0.88956). */
+    cr_expect_float_eq(s.cv, 1.4826 / 2.5, 1e-12, "cv %.9f", s.cv);
+}
+
+/* --workload takes each row's name in any case, lists of them and "all"; a near miss of any
+ * name (a prefix, a letter more, a space) is refused with the list, and so is a list that names
+ * none. The bits are the rows' places: train-tiny 1, stream 2, transfer 4, gemm 8, train-mlp 16,
+ * train-gpt 32, frameworks 64, allreduce 128, train-dp 256; all 511. */
+Test(probe, workload_names_in_full_only)
+{
+    static const struct {
+        const char *list;
+        unsigned set; /* 0: refused */
+    } cases[] = {
+        {"train-tiny", 1},      {"stream", 2},       {"transfer", 4},       {"gemm", 8},
+        {"train-mlp", 16},      {"train-gpt", 32},   {"frameworks", 64},    {"allreduce", 128},
+        {"train-dp", 256},      {"all", 511},        {"GEMM", 8},           {"Train-GPT", 32},
+        {"gemm,stream", 10},    {"gemm,,stream", 10}, {"gemm,all", 511},    {"ALL", 511},
+        {"gem", 0},             {"gemms", 0},        {"train", 0},          {"train-", 0},
+        {"frame", 0},           {"allreduc", 0},     {" gemm", 0},          {"gemm ", 0},
+        {"gemm,gpu", 0},        {"al", 0},           {"", 0},               {",", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        unsigned set = 12345;
+        char err[512] = "";
+        int rc = probe_parse_workloads(cases[i].list, &set, err, sizeof err);
+        cr_expect_eq(rc, cases[i].set ? 0 : -1, "'%s': %d (%s)", cases[i].list, rc, err);
+        if (cases[i].set) {
+            cr_expect_eq(set, cases[i].set, "'%s': %u", cases[i].list, set);
+        } else if (strspn(cases[i].list, ",") == strlen(cases[i].list)) {
+            cr_expect_str_eq(err, "no workload named", "'%s'", cases[i].list);
+        } else {
+            cr_expect(strstr(err, "(train-tiny, stream, transfer, gemm, train-mlp, train-gpt, frameworks, allreduce, train-dp, all)"),
+                      "'%s': %s", cases[i].list, err);
+        }
+    }
+    cr_expect_eq(probe_workload_set(PROBE_WS_ALL), 511u);
 }
 
 /* A change counts as better or WORSE only beyond the noise: twice the larger coefficient of

@@ -11,7 +11,9 @@
 #include <unistd.h>
 
 #include "common/html.h"
+#include "knowledge/advisor.h"
 #include "knowledge/probe_store.h"
+#include "knowledge/report_html.h"
 #include "probes/run_html.h"
 #include "tests/support.h"
 
@@ -106,6 +108,62 @@ Test(html, stacked_bar_against_capacity)
     cr_expect(strstr(h.data, ">device memory 80 GB</text>"), "%s", h.data);
     cr_expect(strstr(h.data, ">states: 20 GB</text>"), "%s", h.data);
     html_free(&h);
+}
+
+/* --- the memory bar's label ------------------------------------------------------------------ */
+
+/* The memory bar is labelled with the devices of the layout: tp x pp x dp, the data-parallel
+ * ranks included (expert parallelism runs inside dp and adds none). A real 1,024-device plan
+ * first, then its layout rewritten in the document (the page is drawn from it alone):
+ *   8 x 4 x 32 = 1024; 8 x 16 x 64 = 8192; 1 x 1 x 1 = 1 ("the one device"); 1 x 1 x 2 = 2 (the
+ *   smallest plural); 8 x 1 x 1 = 8 and 1 x 4 x 1 = 4 (no data parallelism); 2 x 1 x 500000 =
+ *   1e6 devices, as the page writes a million. */
+Test(html, the_memory_label_counts_every_device_of_the_layout)
+{
+    struct ts_advisor adv;
+    char err[1024];
+    cr_assert_eq(ts_advisor_open(&adv, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(ts_advisor_recommend(&adv,
+                                      "{\"accelerator\": \"h100-sxm\", \"devices\": 1024, \"nodes\": 128, \"model_kind\": \"llm\","
+                                      " \"model_params\": 1.75e11, \"team\": [\"pytorch\"]}",
+                                      err, sizeof err),
+                 KB_OK, "%s", err);
+    cJSON *report = adv_report_json(adv.akb, adv.res, "2026-12-02T00:00:00Z");
+    cr_assert_not_null(report);
+    cJSON *mem = cJSON_GetObjectItem(cJSON_GetObjectItem(report, "plan"), "memory");
+    cJSON *lay = cJSON_GetObjectItem(mem, "layout");
+    const char *strategy = cJSON_GetObjectItem(mem, "strategy")->valuestring;
+    double tp = cJSON_GetObjectItem(lay, "tp")->valuedouble, pp = cJSON_GetObjectItem(lay, "pp")->valuedouble,
+           dp = cJSON_GetObjectItem(lay, "dp")->valuedouble;
+    cr_expect_eq(tp * pp * dp, 1024, "the plan's layout %g x %g x %g uses every device", tp, pp, dp);
+    static const struct {
+        double tp, pp, dp;
+        const char *label; /* %s: the strategy */
+    } cases[] = {
+        {0, 0, 0, ">each of the 1024 devices (%s)</text>"}, /* as planned */
+        {8, 4, 32, ">each of the 1024 devices (%s)</text>"},
+        {8, 16, 64, ">each of the 8192 devices (%s)</text>"},
+        {1, 1, 1, ">the one device (%s)</text>"},
+        {1, 1, 2, ">each of the 2 devices (%s)</text>"},
+        {8, 1, 1, ">each of the 8 devices (%s)</text>"},
+        {1, 4, 1, ">each of the 4 devices (%s)</text>"},
+        {2, 1, 500000, ">each of the 1e6 devices (%s)</text>"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (cases[i].tp > 0) {
+            cJSON_ReplaceItemInObject(lay, "tp", cJSON_CreateNumber(cases[i].tp));
+            cJSON_ReplaceItemInObject(lay, "pp", cJSON_CreateNumber(cases[i].pp));
+            cJSON_ReplaceItemInObject(lay, "dp", cJSON_CreateNumber(cases[i].dp));
+        }
+        struct html h = {0};
+        cr_assert_eq(adv_report_html(report, &h), 0);
+        char want[160];
+        snprintf(want, sizeof want, cases[i].label, strategy);
+        cr_expect(strstr(h.data, want) != NULL, "case %zu: no '%s' on the page", i, want);
+        html_free(&h);
+    }
+    cJSON_Delete(report);
+    ts_advisor_close(&adv);
 }
 
 /* --- arithmetic intensity -------------------------------------------------------------------- */

@@ -114,6 +114,21 @@ Test(wizard_job, each_question_is_asked_only_where_it_applies)
     cr_expect(asked(a, ANS_DEPLOY_DEVICE), "a CPU server's RAM");
     choose(a, ANS_DEPLOY, "mobile");
     cr_expect(asked(a, ANS_DEPLOY_DEVICE));
+    /* The device is asked for every target of a known size, each on its own: a phone, a board,
+     * a browser tab, a CPU server; not for a GPU server nor without a target. */
+    static const struct {
+        const char *deploy, *hardware;
+        int device_asked;
+    } targets[] = {
+        {"mobile", "cpu", 1}, {"edge", "cpu", 1},    {"browser", "cpu", 1}, {"server", "cpu", 1},
+        {"server", "nvidia", 0}, {"none", "cpu", 0}, {"edge", "nvidia", 1},
+    };
+    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
+        choose(a, ANS_DEPLOY, targets[i].deploy);
+        if (strcmp(targets[i].deploy, "none") != 0) choose(a, ANS_DEPLOY_HARDWARE, targets[i].hardware);
+        cr_expect_eq(asked(a, ANS_DEPLOY_DEVICE), targets[i].device_asked, "deploy %s on %s", targets[i].deploy,
+                     targets[i].hardware);
+    }
     ts_wizard_close(&t);
 
     /* Left derived, the job follows the answers: a deployment without tokens is serving only,
