@@ -351,7 +351,7 @@ Test(completion, every_answer_key_in_each_script)
 
 Test(completion, a_bad_shell_is_one_error_line_and_status_2)
 {
-    static const char *const bad[][3] = {{"completion", "tcsh", NULL}, {"completion", NULL}, {"completion", "bash", "zsh"}};
+    static const char *const bad[][4] = {{"completion", "tcsh", NULL}, {"completion", NULL}, {"completion", "bash", "zsh", NULL}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         struct ts_run r;
         cr_assert_eq(ts_run(&r, env, NULL, bad[i]), 0);
