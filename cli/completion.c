@@ -131,6 +131,8 @@ struct comp_cmd {
 struct model {
     struct comp_opt globals[8]; /* with every command */
     int nglobals;
+    struct comp_opt config[2];  /* with the commands that read the config file */
+    int nconfig;
     struct comp_opt top[2];     /* before a command only: --version */
     int ntop;
     struct comp_cmd cmds[MAX_CMDS];
@@ -255,15 +257,24 @@ static int model_build(struct model *m, char *err, size_t errsz)
     static const struct option globals[] = {CLI_GLOBAL_OPTIONS}, top[] = {{"version", no_argument, NULL, 'V'}};
     for (size_t i = 0; i < sizeof globals / sizeof globals[0] + 1; i++) {
         const struct option *o = i < sizeof globals / sizeof globals[0] ? &globals[i] : &top[0];
-        struct comp_opt *g = o == top ? &m->top[m->ntop++] : &m->globals[m->nglobals++];
+        /* --config and --no-config go only with the commands that read the config file */
+        int config = o->val == OPT_CONFIG || o->val == OPT_NO_CONFIG;
+        struct comp_opt *g = o == top ? &m->top[m->ntop++]
+                             : config ? &m->config[m->nconfig++]
+                                      : &m->globals[m->nglobals++];
         g->name = o->name;
         g->letter = o->val < 0x80 ? (char)o->val : 0;
         g->takes = o->has_arg == required_argument;
         g->cls = g->takes ? V_FILE : V_NONE;
     }
     int rc = 0;
-    for (int i = 0; i < cli_command_count && m->ncmds < MAX_CMDS && !rc; i++)
-        rc = command_model(&cli_commands[i], &m->cmds[m->ncmds++]);
+    for (int i = 0; i < cli_command_count && m->ncmds < MAX_CMDS && !rc; i++) {
+        struct comp_cmd *c = &m->cmds[m->ncmds++];
+        rc = command_model(&cli_commands[i], c);
+        int reads = 0;
+        for (const struct cli_command *const *t = cli_commands[i].tables; *t; t++) reads |= (*t)->reads_config;
+        for (int j = 0; reads && j < m->nconfig && c->nopts < MAX_OPTS; j++) c->opts[c->nopts++] = m->config[j];
+    }
     kb *k = NULL;
     if (!rc && kb_open_builtin(&k, err, errsz) != KB_OK) return -1;
     for (int i = 0; i < ans_key_count && !rc; i++) {

@@ -188,7 +188,10 @@ static void completes_everything(enum shell sh)
     OFFERS(sh, "", "train", "--model", "mis");
     OFFERS(sh, "gelu", "train", "--activation", "g");
     /* the options of both train tables */
-    OFFERS(sh, "--n-embd --n-head --n-layer --no-color --no-config", "train", "--n");
+    OFFERS(sh, "--n-embd --n-head --n-layer --no-color", "train", "--n");
+    /* --config only with the command that reads the config file, and its value is a file */
+    OFFERS(sh, "--no-color --no-config", "recommend", "--no-");
+    OFFERS(sh, "", "kb", "--no-con");
     /* --db's value is not the command: after it, commands, and kb's subcommands only after kb */
     OFFERS(sh, "kb", "--db", "x", "k");
     OFFERS(sh, "list", "--db", "x", "kb", "li");
@@ -300,9 +303,14 @@ static void every_command_and_option(enum shell sh)
     for (int c = 0; c < cli_command_count; c++) {
         used = 0;
         int rows = 0;
-        static const char *const globals[] = {"db", "no-color", "wide", "help", "config", "no-config"};
+        static const char *const globals[] = {"db", "no-color", "wide", "help"};
         for (size_t g = 0; g < sizeof globals / sizeof globals[0]; g++)
             used += (size_t)snprintf(lines + used, sizeof lines - used, "--%s\n", globals[g]);
+        /* --config and --no-config only where the command reads the config file */
+        int reads = 0;
+        for (const struct cli_command *const *t = cli_commands[c].tables; *t; t++) reads |= (*t)->reads_config;
+        if (reads) used += (size_t)snprintf(lines + used, sizeof lines - used, "--config\n--no-config\n");
+        cr_expect_eq(reads, strcmp(cli_commands[c].name, "recommend") == 0, "%s: reads the config file", cli_commands[c].name);
         for (const struct cli_command *const *t = cli_commands[c].tables; *t; t++)
             for (int i = 0; i < (*t)->count; i++) {
                 char line[80];
