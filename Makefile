@@ -51,6 +51,9 @@ CUDA        ?= $(if $(NVCC),1,0)
 CUDA_HOME   ?= $(patsubst %/bin/nvcc,%,$(NVCC))
 CUDA_ARCHS  ?= -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
                -gencode arch=compute_90,code=compute_90
+comma       := ,
+# "sm_80 sm_90 compute_90", for the build's message
+CUDA_ARCH_NAMES = $(patsubst code=%,%,$(filter code=%,$(subst $(comma), ,$(CUDA_ARCHS))))
 CUDA_PLUGIN := $(BUILD)/fwadvisor-cuda.so
 CUDA_SRC    := engine/cuda/cuda_backend.cu engine/cuda/cuda_bench.cu engine/cuda/gpt_kernels.cu
 CUDA_OBJ    := $(CUDA_SRC:%.cu=$(BUILD)/%.o)
@@ -72,6 +75,12 @@ MPI         ?= $(if $(MPICC),1,0)
 MPI_PLUGIN  := $(BUILD)/fwadvisor-mpi.so
 ifeq ($(MPI),1)
 MPI_TARGET  := $(MPI_PLUGIN)
+endif
+
+# Builds run in parallel by default, one job per core; an explicit -jN (-j1 for a serial build)
+# overrides it.
+ifeq ($(filter -j%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 endif
 
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -203,6 +212,7 @@ $(BUILD)/bench: $(BENCH_OBJ) $(LIB_OBJ)
 # One object per .cu file, so that make -j compiles them side by side.
 $(BUILD)/engine/cuda/%.o: engine/cuda/%.cu $(CUDA_HDRS)
 	@mkdir -p $(dir $@)
+	@echo "CUDA plug-in: nvcc compiles $< for $(CUDA_ARCH_NAMES) (minutes each; make CUDA=0 skips the plug-in)"
 	$(NVCC) $(NVCC_FLAGS) -c -o $@ $<
 
 $(CUDA_C_OBJ): engine/libpath.c engine/libpath.h
