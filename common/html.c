@@ -1,5 +1,6 @@
 /* The page and its charts (html.h). */
 #include "common/html.h"
+#include "common/units.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -191,32 +192,6 @@ void html_end(struct html *h, const char *footer)
     html_raw(h, "</footer>\n</body>\n</html>\n");
 }
 
-void html_num(double v, char *out, size_t n)
-{
-    if (!isfinite(v)) {
-        snprintf(out, n, "-");
-        return;
-    }
-    double a = fabs(v);
-    if (a == 0) snprintf(out, n, "0");
-    else if (a >= 1e6 || a < 1e-3) {
-        /* 1.47e+19 -> 1.47e19 */
-        char tmp[48];
-        snprintf(tmp, sizeof tmp, "%.3g", v);
-        char *e = strchr(tmp, 'e');
-        if (e) {
-            const char *exp = e + 1;
-            int neg = *exp == '-';
-            if (*exp == '+' || *exp == '-') exp++;
-            while (*exp == '0' && exp[1]) exp++;
-            snprintf(out, n, "%.*se%s%s", (int)(e - tmp), tmp, neg ? "-" : "", exp);
-        } else {
-            snprintf(out, n, "%s", tmp);
-        }
-    } else if (a >= 1000) snprintf(out, n, "%.0f", v);
-    else snprintf(out, n, "%.3g", v);
-}
-
 /* --- any JSON value ------------------------------------------------------------------------- */
 
 void html_key_text(const char *key, char *out, size_t n)
@@ -231,7 +206,7 @@ static void scalar(struct html *h, const cJSON *v)
 {
     char num[32];
     if (cJSON_IsString(v)) html_text(h, v->valuestring);
-    else if (cJSON_IsNumber(v)) html_num(v->valuedouble, num, sizeof num), html_raw(h, num);
+    else if (cJSON_IsNumber(v)) units_number(v->valuedouble, num, sizeof num), html_raw(h, num);
     else if (cJSON_IsBool(v)) html_raw(h, cJSON_IsTrue(v) ? "yes" : "no");
     else html_raw(h, "&#8212;");
 }
@@ -472,7 +447,7 @@ void html_bar_chart(struct html *h, const struct html_chart *c, const struct htm
     double step = nice_step(hi - lo, 5);
     for (double t = ceil(lo / step) * step; t <= hi + step * 1e-9; t += step) {
         char num[32];
-        html_num(fabs(t) < step * 1e-9 ? 0 : t, num, sizeof num);
+        units_number(fabs(t) < step * 1e-9 ? 0 : t, num, sizeof num);
         html_rawf(h, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#d0d0d0\"/>", BX(t), top, BX(t), top + plot_h);
         text_at(h, BX(t), top + plot_h + 14, "middle", num);
     }
@@ -507,7 +482,7 @@ void html_bar_chart(struct html *h, const struct html_chart *c, const struct htm
                           wl, ym, wh, wl, ym - 5, ym + 5, wh, ym - 5, ym + 5);
                 end = fmax(end, wh);
             }
-            html_num(b->value, num, sizeof num);
+            units_number(b->value, num, sizeof num);
             snprintf(text, sizeof text, "%s%s%s%s", (c->signed_bars || c->plus) && b->value > 0 ? "+" : "", num, b->note ? "  " : "",
                      b->note ? b->note : "");
         } else {
@@ -521,7 +496,7 @@ void html_bar_chart(struct html *h, const struct html_chart *c, const struct htm
         if (!isfinite(refs[i].value)) continue;
         double x = BX(refs[i].value);
         char num[32], text[256];
-        html_num(refs[i].value, num, sizeof num);
+        units_number(refs[i].value, num, sizeof num);
         snprintf(text, sizeof text, "%s %s", refs[i].label, num);
         html_rawf(h, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#1b1b1b\" stroke-width=\"1.5\"%s/>", x,
                   12 + 14 * i, x, top + plot_h, refs[i].dashed ? " stroke-dasharray=\"5 3\"" : "");
@@ -554,7 +529,7 @@ void html_stacked_bar(struct html *h, const struct html_chart *c, const char *ba
     text_at(h, x0, bar_y - 8, NULL, bar_label);
     for (double t = 0; t <= hi + step * 1e-9; t += step) {
         char num[32];
-        html_num(t, num, sizeof num);
+        units_number(t, num, sizeof num);
         html_rawf(h, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#1b1b1b\"/>", SX(t), bar_y + bar_h,
                   SX(t), bar_y + bar_h + 5);
         text_at(h, SX(t), bar_y + bar_h + 18, "middle", num);
@@ -578,7 +553,7 @@ void html_stacked_bar(struct html *h, const struct html_chart *c, const char *ba
         fill_attr(h, p->style);
         html_raw(h, "/>");
         char num[32], text[320];
-        html_num(p->value, num, sizeof num);
+        units_number(p->value, num, sizeof num);
         if (isfinite(p->value)) snprintf(text, sizeof text, "%s: %s %s", p->label, num, unit);
         else snprintf(text, sizeof text, "%s: not known", p->label);
         text_at(h, x0 + 30, ly, NULL, text);
@@ -586,7 +561,7 @@ void html_stacked_bar(struct html *h, const struct html_chart *c, const char *ba
     if (capacity > 0) {
         double x = SX(capacity);
         char num[32], text[256];
-        html_num(capacity, num, sizeof num);
+        units_number(capacity, num, sizeof num);
         snprintf(text, sizeof text, "%s %s %s", capacity_label, num, unit);
         html_rawf(h, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#1b1b1b\" stroke-width=\"2.5\"", x, bar_y - 6, x,
                   bar_y + bar_h + 6);
@@ -668,7 +643,7 @@ void html_xy_chart(struct html *h, const struct html_xy *c, const struct html_se
     int nt = ticks(&X, tv, 32);
     for (int i = 0; i < nt; i++) {
         char num[32];
-        html_num(tv[i], num, sizeof num);
+        units_number(tv[i], num, sizeof num);
         html_rawf(h, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#d0d0d0\"/>", ax(&X, tv[i]), plot_top,
                   ax(&X, tv[i]), plot_top + plot_h);
         text_at(h, ax(&X, tv[i]), plot_top + plot_h + 15, "middle", num);
@@ -676,7 +651,7 @@ void html_xy_chart(struct html *h, const struct html_xy *c, const struct html_se
     nt = ticks(&Y, tv, 32);
     for (int i = 0; i < nt; i++) {
         char num[32];
-        html_num(tv[i], num, sizeof num);
+        units_number(tv[i], num, sizeof num);
         html_rawf(h, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d0d0d0\"/>", X.a, ax(&Y, tv[i]), X.b,
                   ax(&Y, tv[i]));
         text_at(h, X.a - 6, ax(&Y, tv[i]) + 4, "end", num);
@@ -713,7 +688,7 @@ void html_xy_chart(struct html *h, const struct html_xy *c, const struct html_se
                 data_attrs(h, p->pointer_y, p->y, p->scale_y);
                 html_raw(h, ">");
                 char num[32];
-                html_num(p->y, num, sizeof num);
+                units_number(p->y, num, sizeof num);
                 html_raw(h, "<title>");
                 html_textf(h, "%s: %s", p->label ? p->label : se->name, num);
                 html_raw(h, "</title>");

@@ -51,17 +51,12 @@ void html_begin(struct html *h, const char *title);
 void html_end(struct html *h, const char *footer);
 
 /* Any JSON value as readable markup: an object as a list of its members (names with spaces for
- * underscores), an array of like objects as a table, numbers with html_num, null as a dash. The
+ * underscores), an array of like objects as a table, numbers with units_number, null as a dash. The
  * reports use it for members they have no special drawing for, so new fields show. */
 void html_json(struct html *h, const cJSON *v);
 
 /* A member name as a heading reads: "device_memory_gb" -> "Device memory gb". */
 void html_key_text(const char *key, char *out, size_t n);
-
-/* A number as people read it: three significant digits ("54.6", "80", "0.0133"), whole numbers
- * from 1000 up to a million in full ("4909"), past that and below 10^-4 with an exponent
- * ("1.47e19", "2.5e-7"); "-" for NaN. */
-void html_num(double v, char *out, size_t n);
 
 /* Fills: colour and pattern together, in an order that keeps neighbours apart. */
 enum { HTML_STYLES = 8 };

@@ -30,6 +30,31 @@ const char *units_thousands(double v, int decimals, char *out, size_t n)
     return out;
 }
 
+const char *units_number(double v, char *out, size_t n)
+{
+    double a = fabs(v);
+    if (!isfinite(v)) snprintf(out, n, "-");
+    else if (a == 0) snprintf(out, n, "0");
+    else if (a >= 1000 && a < 1e12) units_thousands(v, 0, out, n);
+    else if (a >= 1e-3 && a < 1000) snprintf(out, n, "%.3g", v);
+    else {
+        /* 1.47e+19 -> 1.47e19, 2.5e-07 -> 2.5e-7 */
+        char tmp[48];
+        snprintf(tmp, sizeof tmp, "%.3g", v);
+        char *e = strchr(tmp, 'e');
+        if (!e) {
+            snprintf(out, n, "%s", tmp);
+            return out;
+        }
+        const char *exp = e + 1;
+        int neg = *exp == '-';
+        if (*exp == '+' || *exp == '-') exp++;
+        while (*exp == '0' && exp[1]) exp++;
+        snprintf(out, n, "%.*se%s%s", (int)(e - tmp), tmp, neg ? "-" : "", exp);
+    }
+    return out;
+}
+
 const char *units_short(double v, char *out, size_t n)
 {
     static const struct { double scale; const char *suffix; } steps[] = {{1e12, "T"}, {1e9, "B"}, {1e6, "M"}, {1e3, "K"}};

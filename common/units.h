@@ -20,6 +20,13 @@ const char *units_hours(double hours, char *out, size_t n);
  * decimals: "1,234,568"). Numbers of 1e21 and more, and non-finite ones, in %g form. Returns out. */
 const char *units_thousands(double v, int decimals, char *out, size_t n);
 
+/* The one form of a number a person reads in text, the interface and the reports: three
+ * significant digits below 1,000 ("54.6", "0.0133"), whole with thousands separators from 1,000
+ * up to a trillion ("4,909", "13,000,000,000"), and only the very large and the very small in exponent
+ * form without "+" or leading zeros ("1.47e19", "2.5e-7"); 0 is "0" and a non-finite value "-".
+ * Returns out. */
+const char *units_number(double v, char *out, size_t n);
+
 /* v in three significant digits with a suffix: 1.8e12 -> "1.8T", 7e10 -> "70B", 125e6 -> "125M",
  * 4096 -> "4.1K", 512 -> "512"; from 1e15 in %.3g form. Returns out. */
 const char *units_short(double v, char *out, size_t n);

@@ -189,7 +189,7 @@ struct adv_memory {
     double hours;
     struct adv_layout runner_up;
     double runner_up_hours, runner_up_recompute_fraction;
-    enum adv_lost_by { ADV_LOST_COMPUTE, ADV_LOST_COMMUNICATION, ADV_LOST_BUBBLE } runner_up_lost_by;
+    enum adv_lost_by { ADV_LOST_COMPUTE, ADV_LOST_COMMUNICATION, ADV_LOST_BUBBLE, ADV_LOST_UNEVEN } runner_up_lost_by;
 };
 
 /* The time plan split, in hours (of wall time) for the whole run. */

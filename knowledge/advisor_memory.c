@@ -402,7 +402,8 @@ static void search_layout(const struct ctx *c, int s, const struct adv_kb *akb, 
     out->runner_up_hours = second.key[1];
     out->runner_up_recompute_fraction = second.m.recompute && strcmp(second.m.recompute, "full") == 0
                                             ? second.m.recompute_fraction : 0;
-    out->runner_up_lost_by = lost_by(&best.t, &second.t);
+    /* a faster runner-up lost on its uneven stages, not on time */
+    out->runner_up_lost_by = second.key[0] > best.key[0] ? ADV_LOST_UNEVEN : lost_by(&best.t, &second.t);
 }
 
 static void strategy_memory(const struct adv_kb *akb, const struct ctx *c, int s, struct adv_memory *m)

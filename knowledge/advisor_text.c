@@ -34,14 +34,19 @@ static void memory_lines(const struct adv_result *r, void (*line)(void *, const 
     say(line, ctx, "Layout", text);
     const struct adv_layout *u = &m->runner_up;
     if (u->dp > 0 && m->hours > 0) {
-        static const char *const why[] = {"more compute and recomputation", "more exposed communication", "a larger bubble"};
+        static const char *const why[] = {"more compute and recomputation", "more exposed communication", "a larger bubble",
+                                          "uneven stages (even ones are kept when one fits)"};
         used = (size_t)snprintf(text, sizeof text, "tp %d x pp %d x dp %d", u->tp, u->pp, u->dp);
         if (u->ep > 1) used += (size_t)snprintf(text + used, sizeof text - used, ", %d expert-parallel ranks", u->ep);
         if (m->runner_up_recompute_fraction > 0)
             used += (size_t)snprintf(text + used, sizeof text - used, ", %.0f%% of the layers recomputed",
                                      m->runner_up_recompute_fraction * 100);
-        snprintf(text + used, sizeof text - used, ": %.1f%% slower (%.4g hours against %.4g), from %s",
-                 (m->runner_up_hours / m->hours - 1) * 100, m->runner_up_hours, m->hours, why[m->runner_up_lost_by]);
+        char a[32], b[32];
+        double ratio = m->runner_up_hours / m->hours - 1;
+        snprintf(text + used, sizeof text - used, ": %.1f%% %s (%s hours against %s), %s %s", fabs(ratio) * 100,
+                 ratio < 0 ? "faster" : "slower", units_number(m->runner_up_hours, a, sizeof a),
+                 units_number(m->hours, b, sizeof b), m->runner_up_lost_by == ADV_LOST_UNEVEN ? "but set aside for" : "from",
+                 why[m->runner_up_lost_by]);
         say(line, ctx, "Runner-up layout", text);
     }
 
@@ -120,8 +125,8 @@ static size_t flops_formula(const struct adv_result *r, char *out, size_t n)
     if (t->attention_flops > 0 && used < n)
         used += (size_t)snprintf(out + used, n - used, " + %s attention", units_short(t->attention_flops / tokens, at, sizeof at));
     if (used < n)
-        used += (size_t)snprintf(out + used, n - used, ") FLOP per token x %s tokens = %.3g model FLOP", units_short(tokens, tk, sizeof tk),
-                                 t->model_flops);
+        used += (size_t)snprintf(out + used, n - used, ") FLOP per token x %s tokens = %s model FLOP", units_short(tokens, tk, sizeof tk),
+                                 units_number(t->model_flops, at, sizeof at));
     return used < n ? used : n - 1;
 }
 
@@ -149,8 +154,9 @@ static void time_lines(const struct adv_result *r, void (*line)(void *, const ch
     double devices = answers_num(a, ANS_DEVICES);
     size_t used = flops_formula(r, text, sizeof text);
     if (t->recompute_flops > 0)
-        used += (size_t)snprintf(text + used, sizeof text - used, " + %.3g recomputed = %.3g FLOP", t->recompute_flops,
-                                 t->model_flops + t->recompute_flops);
+        used += (size_t)snprintf(text + used, sizeof text - used, " + %s recomputed = %s FLOP",
+                                 units_number(t->recompute_flops, num[0], sizeof num[0]),
+                                 units_number(t->model_flops + t->recompute_flops, num[1], sizeof num[1]));
     used += (size_t)snprintf(text + used, sizeof text - used, " / (%s x %.4g TFLOP/s x efficiency %.0f%%) = compute %s",
                              units_count(devices, "device", "devices", num[0], sizeof num[0]), r->in.rate_tflops,
                              r->efficiency * 100, units_hours(t->compute_hours, h[0], sizeof h[0]));
@@ -331,12 +337,14 @@ void adv_inference_text(const struct adv_kb *akb, const struct adv_result *r,
     say(line, ctx, "Decode", text);
     if (inf->prefill_s > 0) {
         units_duration(inf->prefill_s, t, sizeof t);
-        snprintf(text, sizeof text, "%.3g FLOP for %g prompt%s of %g tokens: at least %s at %d x %.4g TFLOP/s dense %s",
-                 inf->prefill_flops, inf->batch, inf->batch == 1 ? "" : "s", inf->context, t, inf->tensor_parallel,
+        char fl[32];
+        snprintf(text, sizeof text, "%s FLOP for %g prompt%s of %g tokens: at least %s at %d x %.4g TFLOP/s dense %s",
+                 units_number(inf->prefill_flops, fl, sizeof fl), inf->batch, inf->batch == 1 ? "" : "s", inf->context, t, inf->tensor_parallel,
                  inf->peak_tflops, inf->precision);
     } else {
-        snprintf(text, sizeof text, "%.3g FLOP for %g prompt%s of %g tokens; no peak known for the serving device",
-                 inf->prefill_flops, inf->batch, inf->batch == 1 ? "" : "s", inf->context);
+        char fl[32];
+        snprintf(text, sizeof text, "%s FLOP for %g prompt%s of %g tokens; no peak known for the serving device",
+                 units_number(inf->prefill_flops, fl, sizeof fl), inf->batch, inf->batch == 1 ? "" : "s", inf->context);
     }
     say(line, ctx, "Prefill", text);
     for (int i = 0; i < inf->nnotes; i++) {

@@ -231,7 +231,7 @@ static void report_runner_up(cJSON *mem, const struct adv_memory *m)
         cJSON_AddNullToObject(mem, "layout_runner_up");
         return;
     }
-    static const char *const why[] = {"compute", "communication", "bubble"};
+    static const char *const why[] = {"compute", "communication", "bubble", "uneven_stages"};
     cJSON *o = cJSON_AddObjectToObject(mem, "layout_runner_up");
     cJSON_AddNumberToObject(o, "tp", u->tp);
     cJSON_AddNumberToObject(o, "pp", u->pp);

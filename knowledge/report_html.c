@@ -4,6 +4,7 @@
  * pitfalls, assumptions and the sources. */
 #include "knowledge/report_html.h"
 #include "common/json_doc.h"
+#include "common/units.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -15,8 +16,7 @@ static const cJSON *get(const cJSON *o, const char *k) { return cJSON_GetObjectI
 /* A number as text, "-" when absent. */
 static const char *fmt(double v, char *out, size_t n)
 {
-    html_num(v, out, n);
-    return out;
+    return units_number(v, out, n);
 }
 
 /* The source ids of an item as links to the list of sources at the end of the page. */

@@ -3,6 +3,7 @@
  * line's table names them (run_table.c), and the change against a baseline is run_table's
  * verdict. */
 #include "probes/run_html.h"
+#include "common/units.h"
 #include "knowledge/measured.h"
 #include "knowledge/planner.h"
 #include "probes/run_table.h"
@@ -155,7 +156,7 @@ static void member(struct html *h, const char *key, const char *text, double num
     html_elem(h, "dt", words);
     html_raw(h, "<dd>");
     if (text) html_text(h, text);
-    else html_num(number, num, sizeof num), html_raw(h, num);
+    else units_number(number, num, sizeof num), html_raw(h, num);
     html_raw(h, "</dd>");
 }
 
@@ -381,7 +382,7 @@ static void cell(struct html *h, const char *text, double number)
         html_raw(h, "<td>");
         html_text(h, text);
     } else if (isfinite(number)) {
-        html_num(number, num, sizeof num);
+        units_number(number, num, sizeof num);
         html_rawf(h, "<td class=\"n\">%s", num);
     } else {
         html_raw(h, "<td>&#8212;");

@@ -173,3 +173,25 @@ Test(calibration, mixtral_8x22b_layout_is_chosen_by_time)
     adv_plan_text(fx.akb, fx.res, ts_collect_line, &(struct ts_text){text, sizeof text});
     cr_expect(strstr(text, "Runner-up layout: tp ") != NULL && strstr(text, "% slower (") != NULL, "%s", text);
 }
+
+/* The 70B preset's shape is derived (69 layers): tp 4 x pp 10 x dp 50 is faster than the chosen
+ * tp 8 x dp 250, but its ten stages split 69 layers unevenly while an even layout fits, so it is
+ * set aside for that, and the plan says "faster ... set aside", never "-23.5% slower". */
+Test(calibration, faster_uneven_runner_up_says_why_it_lost)
+{
+    plan("{\"accelerator\": \"h100-sxm\", \"devices\": 2000, \"nodes\": 250, \"model_kind\": \"llm\", \"model_params\": 7e10,"
+         " \"tokens\": 1.4e12}");
+    const struct adv_memory *m = &fx.res->memory;
+    cr_assert_gt(m->runner_up.dp, 0, "a runner-up layout");
+    cr_expect_eq(m->layout.uneven, 0);
+    cr_expect_eq(m->runner_up.pp, 10);
+    cr_expect_lt(m->runner_up_hours, m->hours);
+    cr_expect_eq(m->runner_up_lost_by, ADV_LOST_UNEVEN);
+    static char text[16384];
+    text[0] = '\0';
+    adv_plan_text(fx.akb, fx.res, ts_collect_line, &(struct ts_text){text, sizeof text});
+    char want[160];
+    snprintf(want, sizeof want, "%.1f%% faster (", (1 - m->runner_up_hours / m->hours) * 100);
+    cr_expect(strstr(text, want) != NULL && strstr(text, "set aside for uneven stages") != NULL, "%s", text);
+    cr_expect(strstr(text, "dp 50: -") == NULL, "no negative slowdown:\n%s", text);
+}

@@ -611,7 +611,7 @@ Test(plan, plan_text_states_the_whole_formula)
     adv_plan_text(akb, res, ts_collect_line, &(struct ts_text){text, sizeof text});
     static const char *const want[] = {
         "Devices: 16 x NVIDIA A100 SXM4 80GB (a100-sxm4-80gb) on 2 nodes, bf16, all parameters trained",
-        "Time: (6 x 1.3B parameters + 1.21B attention) FLOP per token x 26B tokens = 2.34e+20 model FLOP / (16 devices x "
+        "Time: (6 x 1.3B parameters + 1.21B attention) FLOP per token x 26B tokens = 2.34e20 model FLOP / (16 devices x "
         "312 TFLOP/s x efficiency 55%) = compute 24 hours",
         "= 24 hours, 383 device-hours",
         "Cost: 957 (price_per_device_hour 2.5 x 383 device-hours)",

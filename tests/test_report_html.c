@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/html.h"
+#include "common/units.h"
 #include "knowledge/advisor.h"
 #include "knowledge/probe_store.h"
 #include "knowledge/report_html.h"
@@ -60,15 +61,17 @@ Test(html, numbers_read_as_people_read_them)
     static const struct {
         double v;
         const char *want;
-    } cases[] = {{54.6, "54.6"}, {80, "80"}, {0.0133111, "0.0133"}, {1.47e19, "1.47e19"}, {4909.05, "4909"},
-                 {999999, "999999"}, {1e6, "1e6"}, {1e-4, "0.0001"}, {2.5e-7, "2.5e-7"}, {0.001, "0.001"}, {-0.4, "-0.4"}, {0, "0"}};
+    } cases[] = {{54.6, "54.6"}, {80, "80"}, {0.0133111, "0.0133"}, {1.47e19, "1.47e19"}, {4909.05, "4,909"},
+                 {999.4, "999"}, {999999, "999,999"}, {1e6, "1,000,000"}, {1.3e10, "13,000,000,000"},
+                 {999999999999, "999,999,999,999"}, {1e12, "1e12"}, {1e-4, "0.0001"}, {2.5e-7, "2.5e-7"},
+                 {0.001, "0.001"}, {0.00099, "0.00099"}, {-0.4, "-0.4"}, {-4909.05, "-4,909"}, {0, "0"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char out[32];
-        html_num(cases[i].v, out, sizeof out);
+        units_number(cases[i].v, out, sizeof out);
         cr_expect_str_eq(out, cases[i].want, "%g", cases[i].v);
     }
     char out[32];
-    html_num(NAN, out, sizeof out);
+    units_number(NAN, out, sizeof out);
     cr_expect_str_eq(out, "-");
 }
 
@@ -140,14 +143,14 @@ Test(html, the_memory_label_counts_every_device_of_the_layout)
         double tp, pp, dp;
         const char *label; /* %s: the strategy */
     } cases[] = {
-        {0, 0, 0, ">each of the 1024 devices (%s)</text>"}, /* as planned */
-        {8, 4, 32, ">each of the 1024 devices (%s)</text>"},
-        {8, 16, 64, ">each of the 8192 devices (%s)</text>"},
+        {0, 0, 0, ">each of the 1,024 devices (%s)</text>"}, /* as planned */
+        {8, 4, 32, ">each of the 1,024 devices (%s)</text>"},
+        {8, 16, 64, ">each of the 8,192 devices (%s)</text>"},
         {1, 1, 1, ">the one device (%s)</text>"},
         {1, 1, 2, ">each of the 2 devices (%s)</text>"},
         {8, 1, 1, ">each of the 8 devices (%s)</text>"},
         {1, 4, 1, ">each of the 4 devices (%s)</text>"},
-        {2, 1, 500000, ">each of the 1e6 devices (%s)</text>"},
+        {2, 1, 500000, ">each of the 1,000,000 devices (%s)</text>"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         if (cases[i].tp > 0) {
@@ -429,7 +432,7 @@ Test(report_html, probe_page_matches_its_run)
     static const char *const parts[] = {
         "roofline, the training workloads placed by arithmetic intensity", "All-reduce bus bandwidth by message size",
         "Data-parallel efficiency by rank count", "id=\"frameworks\"", "step_ms by framework", "pytorch compile mlp",
-        "catalog BF16 dense 989400", "theoretical FP32 492", "catalog memory bandwidth 3350", "Baseline: probe run fixture-base",
+        "catalog BF16 dense 989,400", "theoretical FP32 492", "catalog memory bandwidth 3,350", "Baseline: probe run fixture-base",
         ">+25  better</text>", ">+100  WORSE</text>", "transfer h2d_gbs: skipped: not asked for (--device cpu)",
     };
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) cr_expect(strstr(html, parts[i]), "missing: %s", parts[i]);
@@ -458,11 +461,11 @@ Test(report_html, the_run_wide_figures_shown_as_stored)
     static const char *const parts[] = {
         "<p class=\"note\">linux, kernel 6.18.44-fc-v857, x86_64; fwadvisor 0.1.0.</p>",
         "<p>NVIDIA H100 80GB HBM3</p><dl class=\"kv\"><dt>Id</dt><dd>h100-sxm</dd><dt>Fp32 tflops</dt><dd>66.9</dd>"
-        "<dt>Bf16 tflops</dt><dd>989</dd><dt>Bandwidth gbs</dt><dd>3350</dd></dl>",
+        "<dt>Bf16 tflops</dt><dd>989</dd><dt>Bandwidth gbs</dt><dd>3,350</dd></dl>",
         "All-reduce bus bandwidth by message size (2 ranks)",
         "<tr><th>Rank</th><th>Host</th><th>Compute ms</th><th>Comm ms</th><th>Samples per s</th></tr>",
-        "<tr><td class=\"n\">0</td><td>vm</td><td>&#8212;</td><td class=\"n\">29.2</td><td class=\"n\">2260</td></tr>",
-        "<tr><td class=\"n\">1</td><td>vm</td><td class=\"n\">72.7</td><td class=\"n\">37.5</td><td class=\"n\">2068</td></tr>",
+        "<tr><td class=\"n\">0</td><td>vm</td><td>&#8212;</td><td class=\"n\">29.2</td><td class=\"n\">2,260</td></tr>",
+        "<tr><td class=\"n\">1</td><td>vm</td><td class=\"n\">72.7</td><td class=\"n\">37.5</td><td class=\"n\">2,068</td></tr>",
         "CPU (AMD EPYC)", "theoretical FP32 492",
     };
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) cr_expect(strstr(page, parts[i]), "missing: %s", parts[i]);
