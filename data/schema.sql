@@ -1,9 +1,10 @@
--- fwadvisor knowledge base, schema version 5 (PRAGMA user_version = 5, set by the program).
+-- fwadvisor knowledge base, schema version 6 (PRAGMA user_version = 6, set by the program).
 -- Version 2 added probe_runs; version 3 added the hardware columns (hw_support.fit and os_support,
 -- strategy_frameworks.hardware, runtimes.hardware and kinds, runtime_frameworks.path,
 -- strategies.kinds and tensor_parallel), `also` (further sources of a fact) and the accelerators'
 -- TF32/FP8 peaks and interconnect; version 4 the accelerator vendors trainium and gaudi; version 5
--- the on-demand prices per device-hour (prices).
+-- the on-demand prices per device-hour (prices); version 6 where an accelerator's figures come from
+-- (accelerators.figures).
 -- knowledge/kb.c upgrades older files in place.
 --
 -- Every fact row carries `source` (a row of `sources`) and `as_of` (YYYY-MM-DD: the day the fact
@@ -179,6 +180,12 @@ CREATE TABLE accelerators (
   match              TEXT NOT NULL,               -- lower-case substring of the name a driver reports
   planner_default    INTEGER NOT NULL DEFAULT 0 CHECK (planner_default IN (0, 1)), -- the vendor's device the
                                                   -- planner assumes when the answers name no memory
+  figures            TEXT NOT NULL DEFAULT 'vendor' CHECK (figures IN ('vendor', 'derived', 'secondary')),
+                                                  -- where the figures come from: the vendor's own
+                                                  -- datasheet or documentation; some derived from
+                                                  -- vendor figures (clocks x units, dense = sparse / 2
+                                                  -- is still 'vendor'); or secondary (press, tables,
+                                                  -- a cloud's page) where the vendor publishes none
   source             TEXT NOT NULL REFERENCES sources (id) DEFERRABLE INITIALLY DEFERRED,
   as_of              TEXT NOT NULL,
   origin             TEXT NOT NULL DEFAULT 'builtin' CHECK (origin IN ('builtin', 'user'))

@@ -410,7 +410,7 @@ static int load_options(struct loader *L)
     if (count_rows(L, "accelerators", 0, &cap) || !(akb->acc = room(L, cap, 0, sizeof *akb->acc))) return L->status;
     if (!(st = query(L, "SELECT id, name, vendor, source, memory_gb, bf16_tflops, fp16_tflops, fp32_tflops, "
                         "planner_default, match, tf32_tflops, fp8_tflops, bandwidth_gbs, link_gbs, network_gbs, "
-                        "interconnect FROM accelerators ORDER BY id COLLATE BINARY")))
+                        "interconnect, figures FROM accelerators ORDER BY id COLLATE BINARY")))
         return L->status;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         if (akb->nacc == cap) return row_past_count(L, st, "accelerators");
@@ -431,6 +431,7 @@ static int load_options(struct loader *L)
         akb->acc[i].link_gbs = sqlite3_column_double(st, 13);
         akb->acc[i].network_gbs = sqlite3_column_double(st, 14);
         akb->acc[i].interconnect = S(COL(st, 15));
+        akb->acc[i].figures = S(COL(st, 16));
     }
     return finish(L, st, rc) ? L->status : IN_ID_ORDER(L, akb->acc, akb->nacc, "accelerators");
 }

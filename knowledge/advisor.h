@@ -21,7 +21,7 @@
 #define ADV_MAX_FRAMEWORKS KB_MAX_FRAMEWORKS
 #define ADV_MAX_REASONS 48
 #define ADV_MAX_ALTERNATIVES 6
-#define ADV_MAX_PITFALLS 32
+#define ADV_MAX_PITFALLS 64
 
 struct adv_kb; /* opaque: the facts in memory */
 

@@ -80,6 +80,7 @@ struct adv_kb {
     } *rt;
     struct {
         const char *id, *name, *vendor, *match, *source, *interconnect;
+        const char *figures; /* vendor, derived or secondary (kb_figure_kinds) */
         double memory_gb, bandwidth_gbs, fp32, tf32, bf16, fp16, fp8, link_gbs, network_gbs;
         int planner_default;
     } *acc;

@@ -401,8 +401,13 @@ static int resolve_peak(const struct adv_kb *akb, struct adv_result *r)
             adv_assume(r, "FP8: %.4g TFLOP/s dense, planned at %.4g (BF16 x %.2f: %.0f%% of the peak ratio's gain)",
                        r->peak_tflops, in->rate_tflops, in->rate_tflops / akb->acc[acc].bf16, gain * 100);
         }
-        snprintf(r->peak_source, sizeof r->peak_source, "catalog: %s, dense %s (%s)", akb->acc[acc].name,
-                 precision_names[prec], akb->acc[acc].source);
+        /* figures the vendor does not publish say so where the plan uses them */
+        const char *fig = akb->acc[acc].figures ? akb->acc[acc].figures : "vendor";
+        snprintf(r->peak_source, sizeof r->peak_source, "catalog: %s, dense %s (%s%s)", akb->acc[acc].name,
+                 precision_names[prec], akb->acc[acc].source,
+                 strcmp(fig, "secondary") == 0 ? "; secondary figures, not the vendor's: fwadvisor probe measures it"
+                 : strcmp(fig, "derived") == 0 ? "; some figures derived, not published by the vendor"
+                                                : "");
         if (prec == PLAN_FP32 && akb->acc[acc].tf32 > 0)
             adv_assume(r, "FP32 planned at the %.4g TFLOP/s vector rate; TF32 tensor cores give %.4g "
                           "(torch.backends.cuda.matmul.allow_tf32 = True)",

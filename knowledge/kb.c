@@ -467,6 +467,9 @@ static const struct { const char *table, *column, *definition; } added_columns[]
     {"accelerators", "link_gbs", "REAL NOT NULL DEFAULT 0 CHECK (link_gbs >= 0)"},
     {"accelerators", "network_gbs", "REAL NOT NULL DEFAULT 0 CHECK (network_gbs >= 0)"},
     {"accelerators", "interconnect", "TEXT NOT NULL DEFAULT ''"},
+    /* version 6 */
+    {"accelerators", "figures",
+     "TEXT NOT NULL DEFAULT 'vendor' CHECK (figures IN ('vendor', 'derived', 'secondary'))"},
 };
 
 static int has_column(kb *k, const char *table, const char *column, int *has)
@@ -595,6 +598,9 @@ static const struct {
     {NULL, migrate_accelerator_vendors},
     /* 4 -> 5: on-demand prices per device-hour; the built-in rows arrive with the refresh */
     {NULL, migrate_prices},
+    /* 5 -> 6: where each accelerator's figures come from (the column adder of 2 -> 3, which adds
+     * only what is missing); user rows say 'vendor' until re-imported */
+    {NULL, migrate_hardware_columns},
 };
 
 static int migrate(kb *k, long long from, char *err, size_t errsz)

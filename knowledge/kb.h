@@ -10,7 +10,7 @@
 #include <sqlite3.h>
 #include <cjson/cJSON.h>
 
-#define KB_SCHEMA_VERSION 5
+#define KB_SCHEMA_VERSION 6
 #define KB_APPLICATION_ID 0x66776164 /* "fwad" in the database header */
 #define KB_EXPORT_SCHEMA "fwadvisor.kb/1"
 #define KB_DEFAULT_BUSY_MS 5000
@@ -144,7 +144,7 @@ struct kb_list_column {
     enum kb_cell cell;
     int flex, right; /* takes the width left over; right-aligned */
 };
-#define KB_LIST_MAX_COLUMNS 8
+#define KB_LIST_MAX_COLUMNS 9
 struct kb_list_kind {
     const char *name;                 /* frameworks, criteria, hardware, ... */
     const char *table;                /* the table its rows come from */

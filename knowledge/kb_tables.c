@@ -13,6 +13,7 @@ static const char *const runtime_status[] = {"current", "maintenance", "deprecat
 static const char *const targets[] = {"server", "mobile", "edge", "browser", NULL};
 static const char *const rule_kinds[] = {"decision", "qa", "weight", "score", "rule_of_thumb", "pitfall", NULL};
 static const char *const export_paths[] = {"native", "converter", "indirect", NULL};
+const char *const kb_figure_kinds[] = {"vendor", "derived", "secondary", NULL};
 
 #define ID {"id", KB_TEXT, KB_PK | KB_IDENT, NULL, NULL, 0, 0, NULL}
 #define TEXT(n) {n, KB_TEXT, KB_NONEMPTY, NULL, NULL, 0, 0, NULL}
@@ -87,7 +88,8 @@ static const struct kb_column accelerators_cols[] = {
     REAL_POS("fp32_tflops"), REAL_MIN("bf16_tflops", 0), REAL_MIN("fp16_tflops", 0),
     REAL_OPT("tf32_tflops"), REAL_OPT("fp8_tflops"), REAL_OPT("link_gbs"), REAL_OPT("network_gbs"),
     TEXT_OPT("interconnect"), TEXT_OPT("compute_capability"), TEXT("match"),
-    {"planner_default", KB_INT, KB_OPTIONAL | KB_MIN | KB_MAX, NULL, NULL, 0, 1, NULL}, SOURCE, AS_OF,
+    {"planner_default", KB_INT, KB_OPTIONAL | KB_MIN | KB_MAX, NULL, NULL, 0, 1, NULL},
+    {"figures", KB_TEXT, KB_OPTIONAL, kb_figure_kinds, NULL, 0, 0, "vendor"}, SOURCE, AS_OF,
 };
 static const struct kb_column prices_cols[] = {
     KEYREF("accelerator", "accelerators"), {"provider", KB_TEXT, KB_PK | KB_NONEMPTY | KB_IDENT, NULL, NULL, 0, 0, NULL},

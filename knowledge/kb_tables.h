@@ -52,6 +52,8 @@ extern const struct kb_table kb_tables[];
 extern const int kb_table_count;
 /* The support levels of hw_support.level and of each operating system in os_support. */
 extern const char *const kb_support_levels[];
+/* Where an accelerator's figures come from: vendor, derived, secondary. */
+extern const char *const kb_figure_kinds[];
 
 const struct kb_table *kb_table_find(const char *name);
 const struct kb_column *kb_column_find(const struct kb_table *t, const char *name);

@@ -186,3 +186,56 @@ Test(kb_catalog2026, every_row_has_a_sourced_address)
                           "WHERE s.id IS NULL OR s.url IS NULL OR s.url = ''", NULL), 0);
     cr_expect_gt(value_of("SELECT count(*) FROM accelerators", NULL), 30);
 }
+
+/* The devices of 2026 beyond NVIDIA's and AMD's flagships, their key figures pinned to the source
+ * each row cites, and where the figures come from: AWS's own for Trainium3 (plain FP8 at the BF16
+ * rate, the block-scaled MXFP8 2,517 only in the note), NVIDIA's tables with dense rates derived
+ * for the RTX PRO 6000 and Jetson Thor, secondary for the 910C, 950PR, H20 and DGX Spark (NVIDIA's
+ * one DGX Spark tensor figure is sparse FP4), Apple's memory with FP32 from third-party clocks. */
+Test(kb_catalog2026, devices_of_2026_pinned_with_where_their_figures_come_from)
+{
+    static const struct {
+        const char *id, *figures;
+        double memory, bandwidth, fp32, bf16, fp8, link, network;
+    } rows[] = {
+        {"trainium3", "vendor", 144, 4900, 183, 671, 671, 1280, 25},
+        {"ascend-910c", "secondary", 128, 3200, 376, 752, 0, 392, 50},
+        {"ascend-950pr", "secondary", 128, 1600, 27, 432, 865, 1000, 0},
+        {"apple-m5", "derived", 32, 153, 4.45, 4.45, 0, 0, 5},
+        {"apple-m5-pro", "derived", 64, 307, 8.96, 8.96, 0, 0, 15},
+        {"apple-m5-max", "derived", 128, 614, 17.9, 17.9, 0, 0, 15},
+        {"rtx-pro-6000", "derived", 96, 1597, 120, 467.8, 935.6, 64, 25},
+        {"rtx-pro-6000-ws", "derived", 96, 1792, 125, 503.8, 1007.6, 64, 0},
+        {"dgx-spark", "secondary", 128, 273, 31, 125, 250, 0, 25},
+        {"jetson-thor", "derived", 128, 273, 8, 258.5, 517, 0, 12.5},
+        {"h20", "secondary", 96, 4000, 44, 148, 296, 450, 0},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        const char *id = rows[i].id;
+        char sql[160];
+        snprintf(sql, sizeof sql, "SELECT count(*) FROM accelerators WHERE id = ?1 AND figures = '%s'", rows[i].figures);
+        cr_expect_eq(value_of(sql, id), 1, "%s: figures %s", id, rows[i].figures);
+        cr_expect_float_eq(row_of(id, "memory_gb"), rows[i].memory, 1e-9, "%s memory", id);
+        cr_expect_float_eq(row_of(id, "bandwidth_gbs"), rows[i].bandwidth, 1e-9, "%s bandwidth", id);
+        cr_expect_float_eq(row_of(id, "fp32_tflops"), rows[i].fp32, 1e-9, "%s fp32", id);
+        cr_expect_float_eq(row_of(id, "bf16_tflops"), rows[i].bf16, 1e-9, "%s bf16", id);
+        cr_expect_float_eq(row_of(id, "fp8_tflops"), rows[i].fp8, 1e-9, "%s fp8", id);
+        cr_expect_float_eq(row_of(id, "link_gbs"), rows[i].link, 1e-9, "%s link", id);
+        cr_expect_float_eq(row_of(id, "network_gbs"), rows[i].network, 1e-9, "%s network", id);
+    }
+    /* the MXFP8 rate is AWS's, in the note, not in the fp8 column */
+    cr_expect_eq(value_of("SELECT count(*) FROM sources WHERE id = 'hw-aws-trainium3' AND note LIKE '%2,517 MXFP8%'", NULL), 1);
+    /* Jetson Thor's dense FP8 is NVIDIA's "517 TFLOPs (Dense FP8 | Sparse FP16)": BF16 half of it */
+    cr_expect_float_eq(row_of("jetson-thor", "fp8_tflops / bf16_tflops"), 2, 1e-9);
+    /* "NVIDIA H20" must not be taken for the H200, nor "NVIDIA H200" for the H20 */
+    cr_expect_eq(value_of("SELECT count(*) FROM accelerators WHERE id = 'h200-sxm' AND instr('nvidia h20', match) > 0", NULL), 0);
+}
+
+/* Every secondary row says so in its source's note, so that `kb show` shows why. */
+Test(kb_catalog2026, secondary_rows_say_so_in_their_note)
+{
+    cr_expect_eq(value_of("SELECT count(*) FROM accelerators a JOIN sources s ON s.id = a.source WHERE a.figures = 'secondary' "
+                          "AND s.note NOT LIKE '%econdary%' AND s.note NOT LIKE '%NVIDIA publishes no%'", NULL), 0);
+    /* a10g, mi325x, mi350x, ascend-910b, h800-sxm, ascend-910c, ascend-950pr, dgx-spark, h20 */
+    cr_expect_eq(value_of("SELECT count(*) FROM accelerators WHERE figures = 'secondary'", NULL), 9);
+}

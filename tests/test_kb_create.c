@@ -355,6 +355,28 @@ Test(kb_create, version_3_databases_gain_the_trainium_and_gaudi_vendors)
     kb_close(k);
 }
 
+/* A version-5 file has no accelerators.figures: the upgrade adds the column, the reloaded built-in
+ * rows carry theirs (Gaudi 3 derived, the 910B secondary, the H100 the vendor's) and the user's
+ * accelerator reads 'vendor' until re-imported. */
+Test(kb_create, version_5_databases_gain_the_figures_column)
+{
+    kb *k;
+    cr_assert_eq(kb_open(db, 0, &k, err, sizeof err), KB_OK, "%s", err);
+    kb_close(k);
+    raw_exec(db, "ALTER TABLE accelerators DROP COLUMN figures;"
+                 " INSERT INTO accelerators (id, name, vendor, memory_gb, bandwidth_gbs, fp32_tflops, bf16_tflops, fp16_tflops,"
+                 " match, source, as_of, origin) VALUES ('my-gpu', 'My GPU', 'nvidia', 16, 500, 10, 40, 40, 'my gpu',"
+                 " 'hw-nvidia-a100', '2026-12-01', 'user'); PRAGMA user_version = 5;");
+    cr_assert_eq(kb_open(db, 0, &k, err, sizeof err), KB_OK, "%s", err);
+    cr_expect_eq(query_int(kb_db(k), "PRAGMA user_version"), KB_SCHEMA_VERSION);
+    cr_expect_eq(KB_SCHEMA_VERSION, 6);
+    cr_expect_eq(query_int(kb_db(k), "SELECT count(*) FROM accelerators WHERE id = 'gaudi3' AND figures = 'derived'"), 1);
+    cr_expect_eq(query_int(kb_db(k), "SELECT count(*) FROM accelerators WHERE id = 'ascend-910b' AND figures = 'secondary'"), 1);
+    cr_expect_eq(query_int(kb_db(k), "SELECT count(*) FROM accelerators WHERE id = 'h100-sxm' AND figures = 'vendor'"), 1);
+    cr_expect_eq(query_int(kb_db(k), "SELECT count(*) FROM accelerators WHERE id = 'my-gpu' AND origin = 'user' AND figures = 'vendor'"), 1);
+    kb_close(k);
+}
+
 Test(kb_create, refresh_leaves_probe_runs_alone)
 {
     kb *k;

@@ -141,7 +141,10 @@ Test(kb_seed, accelerator_catalog_covers_current_devices)
                                       "l40s", "rtx-4090", "rtx-5090", "h100-sxm", "h200-sxm", "b200", "b300", "gb200",
                                       "mi250x", "mi300x", "mi325x", "mi355x", "rx-7900-xtx", "tpu-v4", "tpu-v5e",
                                       "tpu-v5p", "tpu-v6e", "tpu7x", "apple-m2-ultra", "apple-m3-max", "apple-m3-ultra",
-                                      "apple-m4-max", "ascend-910b", "intel-max-1550", "gaudi3", NULL};
+                                      "apple-m4-max", "ascend-910b", "intel-max-1550", "gaudi3", "trainium2",
+                                      "trainium3", "ascend-910c", "ascend-950pr", "apple-m5", "apple-m5-pro",
+                                      "apple-m5-max", "rtx-pro-6000", "rtx-pro-6000-ws", "dgx-spark", "jetson-thor", "h20",
+                                      "h800-sxm", "gb300", "mi350x", NULL};
     for (const char *const *id = ids; *id; id++)
         cr_expect_eq(count("SELECT count(*) FROM accelerators WHERE id = ?", *id), 1, "no %s", *id);
     cr_expect_eq(count("SELECT bf16_tflops FROM accelerators WHERE id = ?", "v100-sxm2-32gb"), 0, "Volta has no BF16");

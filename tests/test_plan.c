@@ -871,3 +871,24 @@ Test(plan, a_paged_optimizer_moves_the_adapters_states_only_when_nothing_else_fi
     plan(json);
     cr_expect(memory_of("zero3-offload").pageable_gb == 0);
 }
+
+/* The peak line says where the catalog's figures come from when they are not the vendor's own:
+ * secondary (DGX Spark: NVIDIA's one tensor figure is sparse FP4) points to a probe, derived
+ * (Apple M5 Pro: no TFLOPS from Apple) says so, the H100's datasheet figures say nothing more. */
+Test(plan, peak_line_says_where_the_figures_come_from)
+{
+    static const struct {
+        const char *accelerator, *want, *not_want;
+    } cases[] = {
+        {"dgx-spark", "(hw-nvidia-dgx-spark; secondary figures, not the vendor's: fwadvisor probe measures it)", "derived"},
+        {"apple-m5-pro", "(hw-apple-m5-family; some figures derived, not published by the vendor)", "secondary"},
+        {"h100-sxm", "dense bf16 (hw-nvidia-h100)", "figures"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char json[256];
+        snprintf(json, sizeof json, "{\"accelerator\": \"%s\", \"model_params\": 1e9, \"tokens\": 2e10}", cases[i].accelerator);
+        plan(json);
+        cr_expect(strstr(res->peak_source, cases[i].want) != NULL, "%s: '%s'", cases[i].accelerator, res->peak_source);
+        cr_expect(strstr(res->peak_source, cases[i].not_want) == NULL, "%s: '%s'", cases[i].accelerator, res->peak_source);
+    }
+}

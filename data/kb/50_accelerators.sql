@@ -201,8 +201,8 @@ INSERT INTO accelerators (id, name, vendor, memory_gb, bandwidth_gbs, fp32_tflop
 -- Gaudi 3 above is filed under its own platform, gaudi (Intel Gaudi software, not the XPU stack of
 -- `intel`), as the planner's usual Gaudi. AWS Trainium2 below, every figure from AWS's Neuron
 -- architecture page (read 2026-12-02): dense peaks in the columns, the sparse figure only in the
--- source's note. Trainium3 is left out: AWS gives its MXFP8 rate as 3.75 x BF16, which the
--- catalog's dense-FP8 check would read as a sparse figure. HBM in GiB as the other rows (see the head of this file).
+-- source's note. Trainium3 is below with the 2026 devices: its fp8 column stores plain FP8 at the
+-- BF16 rate, and its block-scaled MXFP8 rate (3.75 x BF16) only in its source's note. HBM in GiB as the other rows (see the head of this file).
 
 INSERT INTO sources (id, title, url, published, note) VALUES
  ('hw-aws-trainium2', 'AWS Neuron documentation: Trainium2 architecture',
@@ -263,3 +263,78 @@ INSERT INTO accelerators (id, name, vendor, memory_gb, bandwidth_gbs, fp32_tflop
  ('h800-sxm', 'NVIDIA H800 SXM 80GB', 'nvidia', 80, 3350, 67, 494.7, 989.4, 989.4, 1978.9, 160, 50,
   'NVLink 4 cut to 400 GB/s (160 GB/s measured one way); 400 Gb/s InfiniBand per GPU (50 GB/s)', '9.0', 'nvidia h800', 0,
   'hw-nvidia-h800', '2026-12-02');
+
+-- The accelerators of 2026 beyond the above (read 2026-12-02) --------------------------------------
+-- Each row's `figures` says how far its numbers are the vendor's own: AWS documents Trainium3
+-- completely; NVIDIA's RTX PRO 6000, Jetson Thor and DGX Spark figures are vendor tables with the
+-- dense rates derived (sparse / 2, or the whitepaper's ratios), the H20's only NVIDIA figures are
+-- its memory and compute capability; Huawei publishes no per-chip datasheets (910C, 950PR); Apple
+-- publishes no TFLOPS (FP32 from third-party clocks, FP16/BF16 at the FP32 rate as for M2-M4).
+INSERT INTO sources (id, title, url, published, note) VALUES
+ ('hw-aws-trainium3', 'AWS Neuron documentation: Trainium3 architecture, NeuronCore-v4 and EC2 Trn3 architecture',
+  'https://awsdocs-neuron.readthedocs-hosted.com/en/latest/about-neuron/arch/neuron-hardware/trainium3.html', '2025-12-02',
+  'Per chip (eight NeuronCore-v4): dense 671 BF16/FP16/TF32 and 183 FP32 TFLOPS; 2,517 MXFP8/MXFP4 TFLOPS, which is the rate of block-scaled MX matmuls (4x BF16 per core; MXFP4 is converted to MXFP8 first, so no faster) and is not stored; 2,517 is also the sparse FP16/BF16/TF32 figure. Plain FP8 has no chip figure: the NKI architecture guide gives non-MX input the BF16 data path, so fp8 stores 671 (a lower bound). 144 GiB HBM at 4.9 TB/s. NeuronLink-v4 2.56 TB/s per chip (direction not given: link_gbs stores half, 1,280, as for Trainium2). EFA 200 Gb/s per chip (28,800 Gb/s per 144 chips): network 25 GB/s. Trn3 UltraServer Gen2: 144 chips (36 servers x 4), Gen1: 64 (4 x 16). Read 2026-12-02.'),
+ ('hw-ascend-910c', 'Serving Large Language Models on Huawei CloudMatrix384 (arXiv:2506.12708), per-chip figures as summarised by secondary sources',
+  'https://arxiv.org/abs/2506.12708', '2025-06-15',
+  'Secondary: Huawei publishes no 910C datasheet. A dual-die package of about 752 TFLOPS BF16 (376 per die), 128 GB HBM at 3.2 TB/s, UB scale-up 392 GB/s per NPU one direction within a CloudMatrix384 (384 NPUs), 400 Gb/s RoCE per NPU between supernodes. No FP8 on this generation. FP32 376 assumed at half the BF16 cube rate, as for the 910B. Whether npu-smi shows one device per package or per die, and the name it reports, are unverified. Low confidence: prefer a probe measurement.'),
+ ('hw-ascend-950', 'Huawei Connect 2025 keynote (Ascend roadmap) and the Ascend 950 NPU architecture whitepaper, as quoted in gitcode cann/ops-nn issue 6033',
+  'https://www.huawei.com/en/news/2025/9/hc-xu-keynote-speech', '2025-09-18',
+  'Secondary (the keynote and the whitepaper read through quotations): FP8/MXFP8/HiF8 about 1 PFLOPS, MXFP4 2 PFLOPS, interconnect 2 TB/s (2.5x the 910C); 950PR (Q1 2026) HiBL 1.0 HBM 128 GB at 1.6 TB/s; 950DT (Q4 2026) 144 GB at 4 TB/s, not stored. Whitepaper table 3-1: 950PR Server tier 32 Cube cores at 1.65 GHz, dense 432 TFLOPS BF16/FP16, 865 FP8/HiF8/MXFP8, 1,730 MXFP4 (4:2 sparsity removed); vector FP16 54, so FP32 27 assumed at half of it. link_gbs stores half of 2 TB/s (direction not given). Low confidence: prefer a probe measurement.'),
+ ('hw-apple-m5-family', 'Apple Newsroom: Apple unleashes M5 (2025-10-15); Apple debuts M5 Pro and M5 Max (2026-03-03)',
+  'https://www.apple.com/newsroom/2026/03/apple-debuts-m5-pro-and-m5-max-to-supercharge-the-most-demanding-pro-workflows/', '2026-03-03',
+  'M5: 10-core GPU with a Neural Accelerator in each core, 153 GB/s, up to 32 GB (https://www.apple.com/newsroom/2025/10/apple-unleashes-m5-the-next-big-leap-in-ai-performance-for-apple-silicon/). M5 Pro: up to 20-core GPU, up to 64 GB, 307 GB/s; M5 Max: up to 40-core GPU, up to 128 GB, 614 GB/s; Thunderbolt 5 on both. Apple gives no TFLOPS or clocks: FP32 derived = GPU cores x 128 lanes x 2 x ~1.74-1.75 GHz (third-party clock estimates): 4.45, 8.96 and 17.9. FP16/BF16 stored at the FP32 rate as for M2-M4, a lower bound (third-party microbenchmarks put the Neural Accelerators'' FP16 matrix rate at about twice that). The releases were read through press reproductions of their text. Read 2026-12-02.'),
+ ('hw-nvidia-rtx-pro-6000', 'NVIDIA RTX PRO 6000 Blackwell: Server Edition product page, Workstation Edition datasheet, RTX Blackwell PRO architecture whitepaper',
+  'https://www.nvidia.com/en-us/data-center/rtx-pro-6000-blackwell-server-edition/', '2025-03-18',
+  'GB202, 188 SMs, 96 GB GDDR7 ECC, PCIe 5.0 x16, no NVLink, compute capability 12.0 (MIG user guide). Workstation Edition (600 W): 1,792 GB/s, FP32 125 TFLOPS; "4000 AI TOPS" is FP4 with sparsity; dense TF32 251.9, FP16/BF16 (FP32 accumulate) 503.8, FP8 1,007.6 from the whitepaper''s table (read through a secondary tabulation). Server Edition: 1,597 GB/s, FP32 120, dense TF32 234; its FP16/BF16 1, FP8 2 and FP4 4 PFLOPS are with sparsity; dense BF16 467.8 and FP8 935.6 derived from TF32 234 by the whitepaper''s 1:2:4 ratio. RTX PRO server reference node: 200 Gb/s east-west per GPU. PCIe Gen5 x16 (about 64 GB/s each way) between the cards of a node. The Max-Q Workstation Edition (300 W) is not matched. Read 2026-12-02.'),
+ ('hw-nvidia-dgx-spark', 'NVIDIA DGX Spark User Guide: Hardware Overview; DGX Spark clustering playbook',
+  'https://docs.nvidia.com/dgx/dgx-spark/hardware.html', 'undated',
+  'Secondary for the rates. GB10 Grace Blackwell superchip: 20 Arm cores and a Blackwell GPU with 48 SMs (6,144 CUDA cores), compute capability 12.1; 128 GB LPDDR5x unified memory shared with the CPU, 273 GB/s. NVIDIA''s only tensor figure is "1 PFLOP (FP4 with sparsity)", 500 dense. Dense FP8 250 and BF16 125 are derived with the RTX PRO ratios and assume full-rate FP32 accumulation, which NVIDIA does not state (62.5 if halved as on GeForce); FP32 31 is the Hot Chips 2025 figure as reported by the press. ConnectX-7: one 200 Gb/s link per Spark to a peer or a switch. nvidia-smi names it "NVIDIA GB10". Low confidence on the rates: prefer a probe measurement. Read 2026-12-02.'),
+ ('hw-nvidia-jetson-thor', 'NVIDIA Technical Blog: Introducing NVIDIA Jetson Thor, the Ultimate Platform for Physical AI (Jetson T5000 module table)',
+  'https://developer.nvidia.com/blog/introducing-nvidia-jetson-thor-the-ultimate-platform-for-physical-ai/', '2025-08',
+  'Jetson T5000 (the module of the Jetson AGX Thor Developer Kit): 2,560-core Blackwell GPU (20 SMs, 96 fifth-generation Tensor Cores, up to 1.57 GHz), 14-core Arm Neoverse-V3AE, 128 GB 256-bit LPDDR5X at 273 GB/s shared with the CPU, 40-130 W. NVIDIA''s table: "2070 TFLOPS (Sparse FP4) | 1035 TFLOPS (Dense FP4 | Sparse FP8 | Sparse INT8) | 517 TFLOPs (Dense FP8 | Sparse FP16)": dense FP8 517 and FP16 258.5 (BF16 assumed equal). No FP32/TF32 figure from NVIDIA: FP32 8.0 = 2,560 x 2 x 1.57 GHz and TF32 129.3 (half of FP16) are derived. Developer kit networking: QSFP28 4 x 25 GbE. Device name "NVIDIA Thor", compute capability 11.0. Read 2026-12-02.'),
+ ('hw-nvidia-h20', 'NVIDIA MIG user guide: supported GPUs (H20 memory and compute capability); throughput from press reports',
+  'https://docs.nvidia.com/datacenter/tesla/mig-user-guide/supported-gpus.html', '2024',
+  'NVIDIA primary only for "H20 | Hopper | GH100 | 9.0 | 96GB | 7" (MIG user guide). Secondary (press; NVIDIA publishes no H20 datasheet): FP16/BF16 148 TFLOPS dense, FP8 296, TF32 74, FP32 44; HBM3 4.0 TB/s; NVLink 900 GB/s both directions on 8-GPU HGX boards. Network not known (0). Low confidence: prefer a probe measurement. Read 2026-12-02.');
+
+INSERT INTO accelerators (id, name, vendor, memory_gb, bandwidth_gbs, fp32_tflops, tf32_tflops, bf16_tflops, fp16_tflops,
+                          fp8_tflops, link_gbs, network_gbs, interconnect, compute_capability, match, planner_default,
+                          figures, source, as_of) VALUES
+ ('trainium3', 'AWS Trainium3 (per chip)', 'trainium', 144, 4900, 183, 671, 671, 671, 671, 1280, 25,
+  'NeuronLink-v4 within a Trn3 UltraServer (64 or 144 chips; 2.56 TB/s per chip); EFA 200 Gb/s per chip between UltraServers',
+  '', 'trainium3', 0, 'vendor', 'hw-aws-trainium3', '2026-12-02'),
+ ('ascend-910c', 'Huawei Ascend 910C (dual-die package)', 'ascend', 128, 3200, 376, 0, 752, 752, 0, 392, 50,
+  'UB 392 GB/s per NPU one direction within a CloudMatrix384; 400 Gb/s RoCE between supernodes', '', '910c', 0,
+  'secondary', 'hw-ascend-910c', '2026-12-02'),
+ ('ascend-950pr', 'Huawei Ascend 950PR (128GB HiBL 1.0)', 'ascend', 128, 1600, 27, 0, 432, 432, 865, 1000, 0,
+  'interconnect 2 TB/s per chip (direction not given; half stored)', '', '950pr', 0, 'secondary', 'hw-ascend-950', '2026-12-02'),
+ ('apple-m5', 'Apple M5 (10-core GPU)', 'apple', 32, 153, 4.45, 0, 4.45, 4.45, 0, 0, 5,
+  'one GPU per Mac; Thunderbolt between Macs (version not checked: 40 Gb/s assumed)', '', 'apple m5', 0, 'derived',
+  'hw-apple-m5-family', '2026-12-02'),
+ ('apple-m5-pro', 'Apple M5 Pro (20-core GPU)', 'apple', 64, 307, 8.96, 0, 8.96, 8.96, 0, 0, 15,
+  'one GPU per Mac; Thunderbolt 5 (120 Gb/s) between Macs', '', 'apple m5 pro', 0, 'derived', 'hw-apple-m5-family', '2026-12-02'),
+ ('apple-m5-max', 'Apple M5 Max (40-core GPU)', 'apple', 128, 614, 17.9, 0, 17.9, 17.9, 0, 0, 15,
+  'one GPU per Mac; Thunderbolt 5 (120 Gb/s) between Macs', '', 'apple m5 max', 0, 'derived', 'hw-apple-m5-family', '2026-12-02'),
+ ('rtx-pro-6000', 'NVIDIA RTX PRO 6000 Blackwell Server Edition 96GB', 'nvidia', 96, 1597, 120, 234, 467.8, 467.8, 935.6, 64, 25,
+  'PCIe Gen5 x16, no NVLink; RTX PRO server: 200 Gb/s per GPU between nodes', '12.0', 'rtx pro 6000 blackwell server edition', 0,
+  'derived', 'hw-nvidia-rtx-pro-6000', '2026-12-02'),
+ ('rtx-pro-6000-ws', 'NVIDIA RTX PRO 6000 Blackwell Workstation Edition 96GB', 'nvidia', 96, 1792, 125, 251.9, 503.8, 503.8, 1007.6, 64, 0,
+  'PCIe Gen5 x16, no NVLink', '12.0', 'rtx pro 6000 blackwell workstation edition', 0, 'derived', 'hw-nvidia-rtx-pro-6000', '2026-12-02'),
+ ('dgx-spark', 'NVIDIA DGX Spark (GB10, 128GB unified)', 'nvidia', 128, 273, 31, 62.5, 125, 125, 250, 0, 25,
+  'one GB10 per box; ConnectX-7, one 200 Gb/s link per Spark to a peer or a switch', '12.1', 'nvidia gb10', 0, 'secondary',
+  'hw-nvidia-dgx-spark', '2026-12-02'),
+ ('jetson-thor', 'NVIDIA Jetson AGX Thor (T5000, 128GB unified)', 'nvidia', 128, 273, 8.0, 129.3, 258.5, 258.5, 517, 0, 12.5,
+  'one Thor SoC per system; developer kit QSFP28 4 x 25 GbE', '11.0', 'nvidia thor', 0, 'derived', 'hw-nvidia-jetson-thor', '2026-12-02'),
+ ('h20', 'NVIDIA H20 96GB (HGX H20)', 'nvidia', 96, 4000, 44, 74, 148, 148, 296, 450, 0,
+  'NVLink 4 (900 GB/s both directions) on 8-GPU HGX boards; network site-specific', '9.0', 'nvidia h20', 0, 'secondary',
+  'hw-nvidia-h20', '2026-12-02');
+
+-- Where the figures come from (accelerators.figures; read 2026-12-02). 'vendor' unless listed:
+-- 'secondary' where the vendor publishes no datasheet figure and the row's rates come from a
+-- cloud's page, a review or a spec tabulation (the plan's peak line says so and points to a
+-- probe); 'derived' where vendor figures are combined with a third-party clock or an assumed
+-- ratio (Apple publishes no TFLOPS; GB300's non-NVFP4 rates are the HGX B300 page's; Gaudi 3's
+-- FP16 is assumed at its BF16 rate).
+UPDATE accelerators SET figures = 'secondary'
+ WHERE id IN ('a10g', 'mi325x', 'mi350x', 'ascend-910b', 'h800-sxm');
+UPDATE accelerators SET figures = 'derived'
+ WHERE id IN ('apple-m3-max', 'apple-m3-ultra', 'apple-m4-max', 'gb300', 'gaudi3', 'rtx-5090');
