@@ -206,7 +206,7 @@ Test(kb_2026, data_version_names_the_refresh)
 {
     char version[64], date[32];
     kb_version(fx.kb, version, sizeof version, date, sizeof date);
-    cr_expect_str_eq(version, "2026.12.4");
+    cr_expect_str_eq(version, "2026.12.5");
     cr_expect_str_eq(date, "2026-12-02");
 }
 

@@ -151,3 +151,80 @@ Test(kb_stacks, fp8_on_devices_without_fp8)
     cr_expect_eq(plan_status("accelerator=tpu-v5e precision=fp8 model_params=7e9 team=jax"), KB_ERR_INPUT);
     cr_expect(strstr(err, "no fp8 matrix rate on tpu-v5e") != NULL, "%s", err);
 }
+
+static int pitfall(const char *id)
+{
+    for (int i = 0; i < res->npitfalls; i++)
+        if (strcmp(res->pitfalls[i].id, id) == 0) return 1;
+    return 0;
+}
+
+#define FP8_LLM "precision=fp8 model_kind=llm model_params=7e9 devices=8 "
+
+/* TPU7x (Ironwood): JAX trains in FP8 through MaxText's Qwix recipes, at 2307 x (1 + (4614 / 2307
+ * - 1) x 0.3) = 2999.1 TFLOP/s; PyTorch and Keras have no FP8 stack there and are refused. */
+Test(kb_stacks, fp8_on_tpu7x_is_jax_only)
+{
+    cr_assert_eq(plan_status(FP8_LLM "hardware=tpu accelerator=tpu7x team=jax"), KB_OK, "%s", err);
+    cr_expect(assumed("JAX has an FP8 training stack on tpu7x"));
+    cr_expect_float_eq(res->in.rate_tflops, 2999.1, 1e-6);
+    cr_expect_eq(plan_status(FP8_LLM "hardware=tpu accelerator=tpu7x team=pytorch"), KB_ERR_INPUT);
+    cr_expect(strstr(err, "no FP8 training stack for PyTorch on tpu7x") != NULL, "%s", err);
+    cr_expect_eq(plan_status(FP8_LLM "hardware=tpu accelerator=tpu7x team=pytorch precision=bf16"), KB_OK, "%s", err);
+}
+
+/* Trainium3: PyTorch's MXFP8 through TorchAO Neuron, planned at the plain-FP8 (BF16) rate 671, a
+ * lower bound the rule says; JAX has no FP8 stack there. Trainium2: a pitfall, not a refusal. */
+Test(kb_stacks, fp8_on_trainium)
+{
+    cr_assert_eq(plan_status(FP8_LLM "hardware=trainium accelerator=trainium3 team=pytorch"), KB_OK, "%s", err);
+    cr_expect(assumed("PyTorch has an FP8 training stack on trainium3"));
+    cr_expect_float_eq(res->in.rate_tflops, 671, 1e-9);
+    cr_expect_eq(plan_status(FP8_LLM "hardware=trainium accelerator=trainium3 team=jax"), KB_ERR_INPUT);
+    cr_expect(strstr(err, "no FP8 training stack for JAX on trainium3") != NULL, "%s", err);
+    cr_assert_eq(plan_status(FP8_LLM "hardware=trainium accelerator=trainium2 team=pytorch"), KB_OK, "%s", err);
+    cr_expect(pitfall("pit-fp8-trainium2"));
+    cr_assert_eq(plan_status("precision=bf16 model_kind=llm model_params=7e9 devices=8 hardware=trainium accelerator=trainium2 team=pytorch"),
+                 KB_OK, "%s", err);
+    cr_expect(!pitfall("pit-fp8-trainium2"), "bf16 meets no FP8 pitfall");
+}
+
+/* The pitfalls of the 2026 stacks, each on both sides of its condition. */
+Test(kb_stacks, pitfalls_of_the_2026_stacks_hold_only_where_they_apply)
+{
+    plan(FP8_LLM "hardware=tpu accelerator=tpu-v5p team=jax");
+    cr_expect(pitfall("pit-fp8-tpu-no-gain"));
+    cr_expect_float_eq(res->in.rate_tflops, 459, 1e-9, "v5p's FP8 peak is its BF16 peak");
+    plan(FP8_LLM "hardware=tpu accelerator=tpu7x team=jax");
+    cr_expect(!pitfall("pit-fp8-tpu-no-gain"));
+    plan(FP8_LLM "accelerator=b200 team=pytorch");
+    cr_expect(pitfall("pit-nvfp4-blackwell"));
+    plan(FP8_LLM "accelerator=h100-sxm team=pytorch");
+    cr_expect(!pitfall("pit-nvfp4-blackwell"), "Hopper has no NVFP4");
+    plan(FP8_LLM "hardware=amd accelerator=mi355x team=pytorch");
+    cr_expect(pitfall("pit-mxfp4-amd"));
+    /* long context: from 32,768 tokens, not at 16,384 */
+    plan("model_kind=llm model_params=7e9 devices=8 accelerator=h100-sxm team=pytorch seq_len=32768");
+    cr_expect(pitfall("pit-long-context"));
+    cr_expect(pitfall("pit-nemo-bridge"), "8 NVIDIA GPUs for a language model");
+    plan("model_kind=llm model_params=7e9 devices=8 accelerator=h100-sxm team=pytorch seq_len=16384");
+    cr_expect(!pitfall("pit-long-context"));
+    plan("model_kind=llm model_params=7e9 devices=4 accelerator=h100-sxm team=pytorch");
+    cr_expect(!pitfall("pit-nemo-bridge"), "below 8 devices");
+    /* JAX's loader from 8 devices; the quantisers for a served language model */
+    plan("model_kind=llm model_params=7e9 devices=8 hardware=tpu accelerator=tpu-v5p team=jax");
+    cr_expect(pitfall("pit-jax-data-loading"));
+    plan("model_kind=llm model_params=7e9 devices=4 hardware=tpu accelerator=tpu-v5p team=jax");
+    cr_expect(!pitfall("pit-jax-data-loading"));
+    plan("model_kind=llm model_params=7e9 deploy=server team=pytorch");
+    cr_expect(pitfall("pit-autoawq-autogptq"));
+    plan("model_kind=llm model_params=7e9 deploy=none team=pytorch");
+    cr_expect(!pitfall("pit-autoawq-autogptq"));
+}
+
+/* MaxText gives JAX expert parallelism for a mixture of experts, on TPUs and NVIDIA GPUs. */
+Test(kb_stacks, jax_moe_gets_maxtext_expert_parallelism)
+{
+    plan("model_kind=llm model_params=47e9 experts=8 devices=64 nodes=16 hardware=tpu accelerator=tpu-v5p team=jax");
+    cr_expect(strategy_listed("moe-ep"), "strategy %s", res->strategy);
+}

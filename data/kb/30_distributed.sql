@@ -232,4 +232,18 @@ INSERT INTO strategies (id, name, shards, scale, min_devices, status, memory_for
   'megatron-moe', '2026-12-02');
 
 INSERT INTO strategy_frameworks (strategy, framework, hardware, note, source, as_of) VALUES
- ('moe-ep', 'pytorch', 'nvidia', 'Megatron Core MoE (--num-experts, --expert-model-parallel-size, DeepEP or HybridEP dispatch) or torchtitan''s MoE models (expert parallel degree with EP-aware FSDP2, DeepEP back-end), both documented on NVIDIA GPUs (H100, B200, GB200).', 'megatron-moe', '2026-12-02');
+ ('moe-ep', 'pytorch', 'nvidia', 'Megatron Core MoE (--num-experts, --expert-model-parallel-size, DeepEP or HybridEP dispatch) or torchtitan''s MoE models (expert parallel degree with EP-aware FSDP2, DeepEP back-end), both documented on NVIDIA GPUs (H100, B200, GB200); DeepSpeed''s MoE layer (deepspeed.moe.layer.MoE with ep_size, combinable with ZeRO) and, from DeepSpeed 0.19.2, AutoEP (expert_parallel.autoep_size in the config) for Hugging Face MoE models (deepspeed-moe).', 'megatron-moe', '2026-12-02');
+
+-- Expert parallelism in JAX, and the DeepSpeed MoE layer's source (read 2026-12-02). MaxText's
+-- mesh has expert-parallel axes inside a slice (ici_expert_parallelism) and across slices
+-- (dcn_expert_parallelism), both 1 by default.
+INSERT INTO sources (id, title, url, published, note) VALUES
+ ('maxtext-readme', 'AI-Hypercomputer/maxtext README and configs/base.yml',
+  'https://github.com/AI-Hypercomputer/maxtext', '2026-08',
+  'Pure Python/JAX LLM library for Cloud TPUs and GPUs, pre-training up to tens of thousands of chips, SFT and GRPO; mesh axes ici_* (within a slice) and dcn_* (across slices) for data, FSDP, tensor, pipeline, context and expert parallelism (ici_expert_parallelism, dcn_expert_parallelism, default 1); expert parallelism shards the experts and acts like FSDP for attention; Flax NNX since v0.2.4. Read 2026-12-02.'),
+ ('deepspeed-moe', 'DeepSpeed tutorial: Mixture of Experts, and AutoEP (Automatic Expert Parallelism) API docs',
+  'https://www.deepspeed.ai/tutorials/mixture-of-experts/', 'undated',
+  'deepspeed.moe.layer.MoE(..., num_experts, ep_size) since v0.5, combinable with data parallelism, ZeRO, model parallelism and ZeRO-Offload; AutoEP (DeepSpeed 0.19.2+, 2026-06) enables expert parallelism for Hugging Face MoE models (Mixtral, Qwen3-MoE, DeepSeek-V2/V3) from expert_parallel.autoep_size, with ZeRO 0-2 and a constrained ZeRO-3. Read 2026-12-02.');
+
+INSERT INTO strategy_frameworks (strategy, framework, hardware, note, source, as_of) VALUES
+ ('moe-ep', 'jax', 'tpu,nvidia', 'MaxText: ici_expert_parallelism inside a slice and dcn_expert_parallelism across slices; expert parallelism shards the expert weights and acts like FSDP for attention.', 'maxtext-readme', '2026-12-02');
