@@ -55,7 +55,8 @@ void html_end(struct html *h, const char *footer);
  * reports use it for members they have no special drawing for, so new fields show. */
 void html_json(struct html *h, const cJSON *v);
 
-/* A member name as a heading reads: "device_memory_gb" -> "Device memory gb". */
+/* A member name as a heading reads, its unit said: "device_memory_gb" -> "Device memory (GB)",
+ * "bf16_tflops" -> "BF16 (TFLOP/s)", "samples_per_s" -> "Samples per second". */
 void html_key_text(const char *key, char *out, size_t n);
 
 /* Fills: colour and pattern together, in an order that keeps neighbours apart. */

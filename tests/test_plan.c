@@ -892,3 +892,34 @@ Test(plan, peak_line_says_where_the_figures_come_from)
         cr_expect(strstr(res->peak_source, cases[i].not_want) == NULL, "%s: '%s'", cases[i].accelerator, res->peak_source);
     }
 }
+
+/* The new devices are matched from the names their drivers report, word end and the longest match
+ * deciding: "NVIDIA H20" is not an H200 nor an H200 an H20, an M5 Pro is not an M5, the two RTX
+ * PRO 6000 editions apart, and the Max-Q edition no Workstation Edition. */
+Test(plan, detected_2026_devices_match_their_rows)
+{
+    static const struct {
+        const char *kind, *name, *want;
+    } cases[] = {
+        {"nvidia", "NVIDIA H20", "h20"},
+        {"nvidia", "NVIDIA H200", "h200-sxm"},
+        {"nvidia", "NVIDIA RTX PRO 6000 Blackwell Server Edition", "rtx-pro-6000"},
+        {"nvidia", "NVIDIA RTX PRO 6000 Blackwell Workstation Edition", "rtx-pro-6000-ws"},
+        {"nvidia", "NVIDIA GB10", "dgx-spark"},
+        {"apple", "Apple M5", "apple-m5"},
+        {"apple", "Apple M5 Pro", "apple-m5-pro"},
+        {"apple", "Apple M5 Max", "apple-m5-max"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct adv_hw hw;
+        memset(&hw, 0, sizeof hw);
+        strcpy(hw.source, "detected");
+        snprintf(hw.kind, sizeof hw.kind, "%s", cases[i].kind);
+        snprintf(hw.name, sizeof hw.name, "%s", cases[i].name);
+        hw.count = 1;
+        struct answers a;
+        answers_init(&a);
+        cr_assert_eq(adv_recommend(akb, &a, &hw, res, err, sizeof err), KB_OK, "%s: %s", cases[i].name, err);
+        cr_expect_str_eq(answers_str(&res->answers, ANS_ACCELERATOR), cases[i].want, "%s", cases[i].name);
+    }
+}

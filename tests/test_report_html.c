@@ -460,10 +460,10 @@ Test(report_html, the_run_wide_figures_shown_as_stored)
     html_free(&h);
     static const char *const parts[] = {
         "<p class=\"note\">linux, kernel 6.18.44-fc-v857, x86_64; fwadvisor 0.1.0.</p>",
-        "<p>NVIDIA H100 80GB HBM3</p><dl class=\"kv\"><dt>Id</dt><dd>h100-sxm</dd><dt>Fp32 tflops</dt><dd>66.9</dd>"
-        "<dt>Bf16 tflops</dt><dd>989</dd><dt>Bandwidth gbs</dt><dd>3,350</dd></dl>",
+        "<p>NVIDIA H100 80GB HBM3</p><dl class=\"kv\"><dt>Id</dt><dd>h100-sxm</dd><dt>FP32 (TFLOP/s)</dt><dd>66.9</dd>"
+        "<dt>BF16 (TFLOP/s)</dt><dd>989</dd><dt>Bandwidth (GB/s)</dt><dd>3,350</dd></dl>",
         "All-reduce bus bandwidth by message size (2 ranks)",
-        "<tr><th>Rank</th><th>Host</th><th>Compute ms</th><th>Comm ms</th><th>Samples per s</th></tr>",
+        "<tr><th>Rank</th><th>Host</th><th>Compute (ms)</th><th>Comm (ms)</th><th>Samples per second</th></tr>",
         "<tr><td class=\"n\">0</td><td>vm</td><td>&#8212;</td><td class=\"n\">29.2</td><td class=\"n\">2,260</td></tr>",
         "<tr><td class=\"n\">1</td><td>vm</td><td class=\"n\">72.7</td><td class=\"n\">37.5</td><td class=\"n\">2,068</td></tr>",
         "CPU (AMD EPYC)", "theoretical FP32 492",
@@ -585,4 +585,21 @@ Test(report_html, bad_targets_fail_with_one_line_and_write_nothing)
     cr_expect(left && strcmp(left, "fill\n") == 0, "nothing half written: %s", left ? left : "(none)");
     free(rc), free(err), free(left);
     free(rc_path), free(err_path), free(left_path);
+}
+
+/* Headings from member names say their units and capitalise a leading number format; a unit only
+ * at the end of the name ("gbs_total" keeps its words), and no empty stem ("_gb" alone). */
+Test(html, headings_say_their_units)
+{
+    static const struct {
+        const char *key, *want;
+    } cases[] = {{"device_memory_gb", "Device memory (GB)"}, {"bandwidth_gbs", "Bandwidth (GB/s)"},
+                 {"bf16_tflops", "BF16 (TFLOP/s)"}, {"samples_per_s", "Samples per second"},
+                 {"total_gb_per_device", "Total (GB per device)"}, {"gbs_total", "Gbs total"}, {"_gb", " gb"},
+                 {"fp8x_rate", "Fp8x rate"}, {"step_ms", "Step (ms)"}, {"kv_cache_gb", "KV cache (GB)"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char out[64];
+        html_key_text(cases[i].key, out, sizeof out);
+        cr_expect_str_eq(out, cases[i].want, "%s", cases[i].key);
+    }
 }
