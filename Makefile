@@ -246,11 +246,14 @@ $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARNFLAGS) $(CPPFLAGS) $(CFLAGS) $(MAIN_CFLAGS) $(TEST_CFLAGS) -MMD -MP -c -o $@ $<
 
-# The engine's elementwise kernels: vectorised loops and sqrtf without errno. No multiply-add
+# The engine's elementwise kernels: vectorised loops and sqrtf without errno, and no trapping
+# math, which lets GCC if-convert the selects of GELU, the exponential and the masks so that
+# the AVX2 loops vectorise too (only AVX-512's masked operations did before; the values are the
+# same, no FP exception flag is read anywhere; the GPT step 20% faster on AVX2). No multiply-add
 # contraction (ISO C's default, said here): the optimizers' rounding is what the GPU's
 # reproduces bit for bit (engine/cuda/numerics.h), and the tests that check it likewise.
-$(BUILD)/engine/cpu_backend.o: CFLAGS += -O3 -fno-math-errno -ffp-contract=off
-$(BUILD)/engine/gpt_cpu.o: CFLAGS += -O3 -fno-math-errno
+$(BUILD)/engine/cpu_backend.o: CFLAGS += -O3 -fno-math-errno -fno-trapping-math -ffp-contract=off
+$(BUILD)/engine/gpt_cpu.o: CFLAGS += -O3 -fno-math-errno -fno-trapping-math
 $(BUILD)/tests/test_cuda.o: CFLAGS += -ffp-contract=off
 
 $(BUILD)/%.o: %.c
