@@ -71,29 +71,15 @@ static int check_emit_dir(const char *dir)
 static int emit_launch_files(const struct adv_kb *akb, const struct adv_result *r, const struct launch_site *site,
                              const char *dir)
 {
-    struct launch_files files;
-    char err[PATH_MAX + 256];
-    if (launch_files_make(akb, r, site, &files, err, sizeof err) != 0) {
-        cli_error("%s", err);
+    char err[PATH_MAX + 256], names[512];
+    int status = launch_files_write(akb, r, site, dir, names, sizeof names, err, sizeof err);
+    if (status == FILE_REFUSED) return cli_usage_error("recommend", "--emit %s", err);
+    if (status != FILE_OK) {
+        cli_error("--emit %s", err);
         return EXIT_RUNTIME;
     }
-    struct file_named named[LAUNCH_MAX_FILES];
-    for (int i = 0; i < files.count; i++) {
-        const struct launch_file *f = &files.files[i];
-        size_t n = strlen(f->name);
-        int script = (n > 3 && !strcmp(f->name + n - 3, ".sh")) || (n > 7 && !strcmp(f->name + n - 7, ".sbatch"));
-        named[i] = (struct file_named){f->name, f->text, f->len, script ? 0755 : 0644};
-    }
-    int status = file_dir_write_new(dir, named, files.count, err, sizeof err), rc = EXIT_OK;
-    if (status == FILE_REFUSED) rc = cli_usage_error("recommend", "--emit %s", err);
-    else if (status != FILE_OK) cli_error("--emit %s", err), rc = EXIT_RUNTIME;
-    if (rc == EXIT_OK) {
-        text_printf(stderr, "launch files written to %s:", dir);
-        for (int i = 0; i < files.count; i++) fprintf(stderr, " %s", files.files[i].name);
-        fputc('\n', stderr);
-    }
-    launch_files_free(&files);
-    return rc;
+    text_printf(stderr, "launch files written to %s: %s\n", dir, names);
+    return EXIT_OK;
 }
 
 static void bar(char *out, size_t n, double fraction, int width)

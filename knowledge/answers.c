@@ -624,6 +624,92 @@ cJSON *answers_to_json(const struct answers *a)
     return obj;
 }
 
+cJSON *answers_given_json(const struct answers *a)
+{
+    cJSON *all = answers_to_json(a), *doc = cJSON_CreateObject();
+    if (!all || !doc || !cJSON_AddStringToObject(doc, "schema", "fwadvisor.answers/1")) {
+        cJSON_Delete(all);
+        cJSON_Delete(doc);
+        return NULL;
+    }
+    for (int i = 0; i < ANS_KEY_COUNT; i++) {
+        if (!a->v[i].given) continue;
+        cJSON *item = cJSON_DetachItemFromObjectCaseSensitive(all, ans_keys[i].name);
+        if (item) cJSON_AddItemToObject(doc, ans_keys[i].name, item);
+    }
+    cJSON_Delete(all);
+    return doc;
+}
+
+/* A number as --set takes it back exactly and a person reads it: a whole number with the largest
+ * suffix that divides it (70B, 1.4T is not whole: 1400B; 2000 stays 2000), else the shortest
+ * decimal that reads back the same, without an exponent's "+" or leading zeros (2.5e-7). */
+static void number_word(double v, char *out, size_t n)
+{
+    static const struct { double scale; const char *suffix; } steps[] = {{1e12, "T"}, {1e9, "B"}, {1e6, "M"}};
+    if (v == floor(v) && fabs(v) < 1e18) {
+        for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
+            if (fabs(v) >= steps[i].scale && fmod(v, steps[i].scale) == 0) {
+                snprintf(out, n, "%.0f%s", v / steps[i].scale, steps[i].suffix);
+                return;
+            }
+        snprintf(out, n, "%.0f", v);
+        return;
+    }
+    char tmp[40];
+    for (int digits = 1; digits <= 17; digits++) {
+        snprintf(tmp, sizeof tmp, "%.*g", digits, v);
+        if (strtod(tmp, NULL) == v) break;
+    }
+    char *e = strchr(tmp, 'e');
+    if (!e) {
+        snprintf(out, n, "%s", tmp);
+        return;
+    }
+    /* 2.5e-07 -> 2.5e-7 */
+    const char *exp = e + 1;
+    int neg = *exp == '-';
+    if (*exp == '+' || *exp == '-') exp++;
+    while (*exp == '0' && exp[1]) exp++;
+    snprintf(out, n, "%.*se%s%s", (int)(e - tmp), tmp, neg ? "-" : "", exp);
+}
+
+/* 1 when a shell takes word as it is: letters, digits and . _ , + - = : / */
+static int shell_plain(const char *word)
+{
+    if (!*word) return 0;
+    for (const char *c = word; *c; c++)
+        if (!isalnum((unsigned char)*c) && !strchr("._,+-=:/", *c)) return 0;
+    return 1;
+}
+
+size_t answers_command(const struct answers *a, char *out, size_t n)
+{
+    size_t used = (size_t)snprintf(out, n, "fwadvisor recommend");
+    for (int i = 0; i < ANS_KEY_COUNT && used < n; i++) {
+        const struct ans_key *key = &ans_keys[i];
+        const struct ans_value *v = &a->v[i];
+        if (!v->given || !v->present) continue;
+        char value[ANS_ID_LIST_MAX * (ANS_ID_MAX + 1) + 8] = "", word[sizeof value + 64];
+        if (key->type == ANS_ENUM) snprintf(value, sizeof value, "%s", key->choices[v->choice].value);
+        else if (key->type == ANS_ID) snprintf(value, sizeof value, "%s", v->id);
+        else if (key->type == ANS_BOOL) snprintf(value, sizeof value, "%s", v->flag ? "true" : "false");
+        else if (key->type == ANS_ID_LIST)
+            for (int j = 0, k = 0; j < v->count; j++)
+                k += snprintf(value + k, sizeof value - (size_t)k, "%s%s", j ? "," : "", v->ids[j]);
+        else number_word(v->num, value, sizeof value);
+        snprintf(word, sizeof word, "%s=%s", key->name, value);
+        if (shell_plain(word)) used += (size_t)snprintf(out + used, n - used, " --set %s", word);
+        else { /* in single quotes, a quote itself as '\'' */
+            used += (size_t)snprintf(out + used, n - used, " --set '");
+            for (const char *c = word; *c && used < n; c++)
+                used += (size_t)snprintf(out + used, n - used, *c == '\'' ? "'\\''" : "%c", *c);
+            if (used < n) used += (size_t)snprintf(out + used, n - used, "'");
+        }
+    }
+    return used < n ? used : n - 1;
+}
+
 /* --- conditions ------------------------------------------------------------------------- */
 
 static int value_equals(const struct ans_key *key, const struct ans_value *v, const cJSON *want)

@@ -107,6 +107,14 @@ void answers_set_id(struct answers *a, enum ans_index i, const char *id); /* an 
 
 /* Every key, absent ones as null. Caller frees. */
 cJSON *answers_to_json(const struct answers *a);
+/* The given keys only, as an answers file (schema fwadvisor.answers/1) that reads back to the same
+ * answers. Caller frees; NULL when out of memory. */
+cJSON *answers_given_json(const struct answers *a);
+/* The given keys as one command line that gives the same answers: "fwadvisor recommend --set
+ * devices=8 --set team=pytorch,jax ...", in the key table's order, each value exact (numbers in
+ * their shortest exact form) and quoted for a POSIX shell where it needs it. Returns the length
+ * (cut at n - 1). */
+size_t answers_command(const struct answers *a, char *out, size_t n);
 
 /* 1 when the rule condition (docs/knowledge-base.md) holds for the answers. The condition must
  * have passed rule_check_condition. */

@@ -3,6 +3,7 @@
  * follow the tools' own documentation, named in each file. */
 #include "knowledge/launch_files.h"
 #include "knowledge/advisor_kb.h"
+#include "common/file.h"
 #include "common/units.h"
 
 #include <math.h>
@@ -589,4 +590,25 @@ int launch_files_make(const struct adv_kb *akb, const struct adv_result *r, cons
         return -1;
     }
     return 0;
+}
+
+int launch_files_write(const struct adv_kb *akb, const struct adv_result *r, const struct launch_site *site, const char *dir,
+                       char *names, size_t namesz, char *err, size_t errsz)
+{
+    struct launch_files files;
+    if (names && namesz) names[0] = '\0';
+    if (launch_files_make(akb, r, site, &files, err, errsz) != 0) return FILE_ERR;
+    struct file_named named[LAUNCH_MAX_FILES];
+    size_t used = 0;
+    for (int i = 0; i < files.count; i++) {
+        const struct launch_file *f = &files.files[i];
+        size_t n = strlen(f->name);
+        int script = (n > 3 && !strcmp(f->name + n - 3, ".sh")) || (n > 7 && !strcmp(f->name + n - 7, ".sbatch"));
+        named[i] = (struct file_named){f->name, f->text, f->len, script ? 0755 : 0644};
+        if (names && used < namesz) used += (size_t)snprintf(names + used, namesz - used, "%s%s", i ? " " : "", f->name);
+    }
+    int status = file_dir_write_new(dir, named, files.count, err, errsz);
+    if (status != FILE_OK && names && namesz) names[0] = '\0';
+    launch_files_free(&files);
+    return status;
 }

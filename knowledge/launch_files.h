@@ -40,4 +40,12 @@ int launch_files_make(const struct adv_kb *akb, const struct adv_result *r, cons
                       struct launch_files *out, char *err, size_t errsz);
 void launch_files_free(struct launch_files *f);
 
+/* The plan's launch files written into dir, all or none (common/file.h's file_dir_write_new: a
+ * new path in a folder that exists, or an empty directory of the user's that nobody else can
+ * write), the scripts executable; the command line's --emit and the interface's `L` both. Returns
+ * FILE_OK with the files' names, space-separated, in names; FILE_REFUSED (the path cannot be one)
+ * or another FILE_* status with one line in err. */
+int launch_files_write(const struct adv_kb *akb, const struct adv_result *r, const struct launch_site *site, const char *dir,
+                       char *names, size_t namesz, char *err, size_t errsz);
+
 #endif

@@ -220,3 +220,77 @@ Test(answers, json_has_every_key)
     cr_expect(cJSON_IsArray(cJSON_GetObjectItem(doc, "team")));
     cJSON_Delete(doc);
 }
+
+#include "knowledge/presets.h"
+
+/* Every preset's answers come back the same through the interface's "show as command" line (each
+ * --set applied in turn) and through its "save answers" file (parsed again): the answers JSON of
+ * both equals the original's, key by key, and only given keys are written. */
+Test(answers, command_line_and_saved_file_give_the_same_answers)
+{
+    for (size_t p = 0; p < presets_size(); p++) {
+        const char *text = preset_text(p);
+        struct answers orig, back, file;
+        answers_init(&orig);
+        cr_assert_eq(answers_parse_json(&orig, text, strlen(text), "preset", err, sizeof err), 0, "%s", err);
+        answers_fill_defaults(&orig); /* the defaults are present, not given: neither is written */
+        char cmd[4096];
+        size_t len = answers_command(&orig, cmd, sizeof cmd);
+        cr_assert_lt(len, sizeof cmd - 1);
+        cr_assert(strncmp(cmd, "fwadvisor recommend", 19) == 0, "%s", cmd);
+        answers_init(&back);
+        char *save = NULL, *word = strtok_r(cmd + 19, " ", &save);
+        int sets = 0;
+        for (; word; word = strtok_r(NULL, " ", &save)) {
+            if (strcmp(word, "--set") == 0) continue;
+            cr_assert(strchr(word, '\'') == NULL, "a preset's values need no quotes: %s", word);
+            cr_assert_eq(answers_set(&back, word, err, sizeof err), 0, "%s: %s", word, err);
+            sets++;
+        }
+        int given = 0;
+        for (int i = 0; i < ANS_KEY_COUNT; i++) given += orig.v[i].given;
+        cr_expect_eq(sets, given, "one --set per given key");
+        cJSON *saved = answers_given_json(&orig);
+        cr_assert_not_null(saved);
+        cr_expect_str_eq(cJSON_GetObjectItem(saved, "schema")->valuestring, "fwadvisor.answers/1");
+        cr_expect_eq(cJSON_GetArraySize(saved), given + 1, "the schema and the given keys");
+        char *saved_text = cJSON_Print(saved);
+        answers_init(&file);
+        cr_assert_eq(answers_parse_json(&file, saved_text, strlen(saved_text), "saved", err, sizeof err), 0, "%s", err);
+        answers_fill_defaults(&back);
+        answers_fill_defaults(&file);
+        cJSON *a = answers_to_json(&orig), *b = answers_to_json(&back), *c = answers_to_json(&file);
+        char *sa = cJSON_PrintUnformatted(a), *sb = cJSON_PrintUnformatted(b), *sc = cJSON_PrintUnformatted(c);
+        cr_expect_str_eq(sb, sa, "preset %zu via the command line", p);
+        cr_expect_str_eq(sc, sa, "preset %zu via the saved file", p);
+        free(sa), free(sb), free(sc), free(saved_text);
+        cJSON_Delete(a), cJSON_Delete(b), cJSON_Delete(c), cJSON_Delete(saved);
+    }
+}
+
+/* Numbers in their shortest exact form ("7e10", never "7e+10" or "70000000000.000"), lists joined
+ * by commas, an empty answers set the bare command. */
+Test(answers, command_line_numbers_and_lists)
+{
+    struct answers a;
+    answers_init(&a);
+    char cmd[512];
+    answers_command(&a, cmd, sizeof cmd);
+    cr_expect_str_eq(cmd, "fwadvisor recommend");
+    cr_assert_eq(answers_set(&a, "model_params=7e10", err, sizeof err), 0, "%s", err);
+    cr_assert_eq(answers_set(&a, "team=pytorch,jax", err, sizeof err), 0, "%s", err);
+    cr_assert_eq(answers_set(&a, "price_per_device_hour=2.49", err, sizeof err), 0, "%s", err);
+    answers_command(&a, cmd, sizeof cmd);
+    cr_expect(strstr(cmd, " --set model_params=70B") != NULL, "%s", cmd);
+    cr_expect(strstr(cmd, " --set team=pytorch,jax") != NULL, "%s", cmd);
+    cr_expect(strstr(cmd, " --set price_per_device_hour=2.49") != NULL, "%s", cmd);
+    cr_expect(strstr(cmd, "e+") == NULL, "%s", cmd);
+    /* a whole number no suffix divides stays whole; 1.4T is 1400B; a fraction is exact */
+    cr_assert_eq(answers_set(&a, "devices=2000", err, sizeof err), 0, "%s", err);
+    cr_assert_eq(answers_set(&a, "tokens=1.4T", err, sizeof err), 0, "%s", err);
+    cr_assert_eq(answers_set(&a, "price_per_device_hour=0.00000025", err, sizeof err), 0, "%s", err);
+    answers_command(&a, cmd, sizeof cmd);
+    cr_expect(strstr(cmd, " --set devices=2000 ") != NULL, "%s", cmd);
+    cr_expect(strstr(cmd, " --set tokens=1400B") != NULL, "%s", cmd);
+    cr_expect(strstr(cmd, " --set price_per_device_hour=2.5e-7") != NULL, "%s", cmd);
+}

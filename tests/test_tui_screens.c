@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tests/support.h"
@@ -927,4 +928,46 @@ Test(tui_screens, quitting_the_results_asks_and_home_starts_at_the_top_at_80x24)
     free(tty_wait("Quit fwadvisor? (y/n)"));
     tty_keys("y");
     free(tty_wait("EXITED status=0"));
+}
+
+/* The results' own actions at 80x24: c shows the answers as a command line in a box (its wrapped
+ * lines end in a backslash, so it pastes as one command; any key closes it), s saves them as an
+ * answers file that reads back, and L on the Plan tab writes the plan's launch files into a new
+ * folder, as recommend --emit does. */
+Test(tui_screens, results_show_the_command_save_the_answers_and_write_launch_files_at_80x24)
+{
+    results_of_preset(80, 24, "nvidia-2000-gpus");
+    tty_keys("c");
+    char *s = tty_wait("fwadvisor recommend --set");
+    cr_expect(strstr(s, "devices=2000") != NULL, "%s", s);
+    cr_expect(strstr(s, " \\") != NULL, "a wrapped command ends its lines in a backslash:\n%s", s);
+    free(s);
+    tty_keys("x"); /* any key closes the box */
+    s = barrier();
+    cr_expect(strstr(s, "fwadvisor recommend --set") == NULL, "%s", s);
+    free(s);
+    tty_keys("s");
+    free(tty_wait("Save the answers"));
+    tty_keys("Enter");
+    free(tty_wait("answers written to ./fwadvisor-answers.json"));
+    char *path = ts_path(tty_dir(), "fwadvisor-answers.json");
+    char *text = ts_read(path, NULL);
+    cJSON *doc = text ? cJSON_Parse(text) : NULL;
+    cr_assert_not_null(doc, "%s", text ? text : "(no file)");
+    cr_expect_eq(cJSON_GetObjectItem(doc, "devices")->valuedouble, 2000);
+    cr_expect_str_eq(cJSON_GetObjectItem(doc, "schema")->valuestring, "fwadvisor.answers/1");
+    cJSON_Delete(doc);
+    free(text);
+    free(path);
+    tty_keys("4");
+    free(tty_wait("[4 Plan]"));
+    tty_keys("L");
+    free(tty_wait("Write the launch files"));
+    tty_keys("Enter");
+    free(tty_wait("launch files written to ./fwadvisor-launch:"));
+    char *launch = ts_path(tty_dir(), "fwadvisor-launch/launch.sh");
+    struct stat st;
+    cr_expect_eq(stat(launch, &st), 0, "%s", launch);
+    cr_expect(st.st_mode & S_IXUSR, "launch.sh is executable");
+    free(launch);
 }

@@ -272,7 +272,9 @@ static const struct screen {
                  "Wizard: the side panel reranks as you move. Where a question takes a number, type it (K, M, B, T: "
                  "70B). Text prompts edit as readline does (Ctrl-A/E/U/W/K, arrows); Tab completes paths, ~ is home."},
     [SCR_RESULTS] = {results_draw, results_key,
-                 "Results: 1-7 pick a tab; e exports the JSON report, h the HTML report; Space ticks a pitfall; H goes home."},
+                 "Results: 1-7 pick a tab; e exports the JSON report, h the HTML report; s saves the answers, c shows "
+                 "them as a command line, L writes the plan's launch files into a new folder; Space ticks a pitfall; H "
+                 "goes home."},
     [SCR_PROBE] = {probe_view_draw, probe_view_key,
                  "Probe: Esc cancels within a second, keeping what finished; b picks the run compared with; h writes "
                  "the HTML page; a opens the advisor."},
@@ -283,14 +285,28 @@ static const struct screen {
 _Static_assert(sizeof screens / sizeof screens[0] == SCR_COUNT, "a screen without its row");
 
 struct help_lines {
-    char lines[32][160];
+    char lines[40][160];
     int n;
 };
 
 static void help_line(void *ctx, const char *start, size_t bytes)
 {
     struct help_lines *h = ctx;
-    if (h->n < 32) snprintf(h->lines[h->n++], sizeof h->lines[0], "%.*s", (int)bytes, start);
+    if (h->n < 40) snprintf(h->lines[h->n++], sizeof h->lines[0], "%.*s", (int)bytes, start);
+}
+
+/* The box the help and the notes share: the lines centred, the first in bold, "Press any key to
+ * close." last where it fits. */
+static void box_draw(struct help_lines *h, int w)
+{
+    if (h->n < LINES - 4 && h->n < 38) {
+        h->n++; /* a blank line */
+        snprintf(h->lines[h->n++], sizeof h->lines[0], "Press any key to close.");
+    }
+    int rows = h->n + 2 < LINES - 1 ? h->n + 2 : LINES - 1, y = (LINES - rows) / 2, x = (COLS - w) / 2;
+    for (int r = 0; r < rows; r++) mvhline(y + r, x, ' ', w);
+    crt_box(y, x, rows, w);
+    for (int i = 0; i < h->n && i < rows - 2; i++) ui_text(y + 1 + i, x + 2, w - 4, h->lines[i], i == 0 ? A_BOLD : A_NORMAL);
 }
 
 static void help_draw(struct app *a)
@@ -302,14 +318,31 @@ static void help_draw(struct app *a)
         text_wrap_lines(help_keys[i], w - 4, help_line, &h);
     h.n++; /* a blank line */
     text_wrap_lines(screens[a->screen].help, w - 4, help_line, &h);
-    if (h.n < 30) {
-        h.n++; /* a blank line */
-        snprintf(h.lines[h.n++], sizeof h.lines[0], "Press any key to close.");
+    box_draw(&h, w);
+}
+
+void ui_note(struct app *a, const char *title, const char *text, int command)
+{
+    a->note = 1;
+    a->note_command = command;
+    snprintf(a->note_title, sizeof a->note_title, "%s", title);
+    snprintf(a->note_text, sizeof a->note_text, "%s", text);
+}
+
+static void note_draw(struct app *a)
+{
+    int w = COLS - 4 < 100 ? COLS - 4 : 100;
+    struct help_lines h = {.n = 0};
+    snprintf(h.lines[h.n++], sizeof h.lines[0], "%s", a->note_title);
+    h.n++; /* a blank line */
+    int first = h.n;
+    /* a command's lines keep room for " \\" */
+    text_wrap_lines(a->note_text, w - 4 - (a->note_command ? 2 : 0), help_line, &h);
+    for (int i = first; a->note_command && i < h.n - 1; i++) {
+        size_t len = strlen(h.lines[i]);
+        if (len + 2 < sizeof h.lines[0]) memcpy(h.lines[i] + len, " \\", 3);
     }
-    int rows = h.n + 2 < LINES - 1 ? h.n + 2 : LINES - 1, y = (LINES - rows) / 2, x = (COLS - w) / 2;
-    for (int r = 0; r < rows; r++) mvhline(y + r, x, ' ', w);
-    crt_box(y, x, rows, w);
-    for (int i = 0; i < h.n && i < rows - 2; i++) ui_text(y + 1 + i, x + 2, w - 4, h.lines[i], i == 0 ? A_BOLD : A_NORMAL);
+    box_draw(&h, w);
 }
 
 /* --- the loop ------------------------------------------------------------------------------ */
@@ -333,6 +366,7 @@ static void draw(struct app *a)
     }
     screens[a->screen].draw(a);
     if (a->help) help_draw(a);
+    else if (a->note) note_draw(a);
     if (a->confirm_quit) {
         int w = 50, y = LINES / 2 - 2, x = (COLS - w) / 2;
         for (int r = 0; r < 4; r++) mvhline(y + r, x, ' ', w);
@@ -340,7 +374,7 @@ static void draw(struct app *a)
         ui_text(y + 1, x + 2, w - 4, probe_view_running(a) ? "A probe is running. Quit anyway? (y/n)" : "Quit fwadvisor? (y/n)",
                 A_BOLD);
     }
-    if (a->prompt.open && !a->help && !a->confirm_quit) draw_prompt(a); /* last: it places the cursor */
+    if (a->prompt.open && !a->help && !a->note && !a->confirm_quit) draw_prompt(a); /* last: it places the cursor */
     refresh();
 }
 
@@ -376,8 +410,8 @@ static void key(struct app *a, int ch)
         a->confirm_quit = 0;
         return;
     }
-    if (a->help) {
-        a->help = 0;
+    if (a->help || a->note) {
+        a->help = a->note = 0;
         return;
     }
     if (a->prompt.open) {

@@ -75,6 +75,10 @@ struct prompt {
 struct app {
     enum tui_screen screen;
     int help, quit, confirm_quit, too_small;
+    /* a boxed text over the screen that any key closes (ui_note): the help's box */
+    int note;
+    char note_title[96], note_text[2048];
+    int note_command; /* the text is a shell command: wrapped lines end in " \\" */
     kb *k;
     struct adv_kb *akb;
     struct adv_hw hw;
@@ -146,6 +150,9 @@ void ui_searchable(struct app *a, struct viewport *v);
 void ui_begin_input(struct app *a, const char *title, const char *initial, int paths,
                     void (*done)(struct app *, const char *));
 void ui_message(struct app *a, int bad, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Shows text in a box over the screen, drawn as the help is, until a key is pressed. command: a
+ * shell command, wrapped with a backslash at each line's end so that it pastes as it is. */
+void ui_note(struct app *a, const char *title, const char *text, int command);
 /* To the home menu, its cursor on the first item (a habit of Down-Down-Enter never lands on Quit). */
 void app_home(struct app *a);
 /* Quit, asking first (y/n) while a probe runs, on the results and probe screens, and wherever

@@ -4,6 +4,7 @@
 #include "common/clock.h"
 #include "common/file.h"
 #include "knowledge/compare_text.h"
+#include "knowledge/launch_files.h"
 #include "knowledge/report_html.h"
 #include "common/units.h"
 #include "probes/advisor_hw.h"
@@ -12,6 +13,7 @@
 #include "tui/layout.h"
 #include "common/text.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +96,41 @@ static void html_done(struct app *a, const char *path)
     else results_save(a, path, page.data, page.len, "HTML report");
     html_free(&page);
     cJSON_Delete(doc);
+}
+
+/* The answers behind the results as an answers file (the given keys: what `fwadvisor recommend
+ * --answers FILE` and the home screen's "load answers" read back). */
+static void answers_done(struct app *a, const char *path)
+{
+    cJSON *doc = answers_given_json(&a->res_answers);
+    char *text = doc ? cJSON_Print(doc) : NULL;
+    cJSON_Delete(doc);
+    if (!text) {
+        ui_message(a, 1, "out of memory");
+        return;
+    }
+    size_t len = strlen(text);
+    text[len] = '\n';
+    results_save(a, path, text, len + 1, "answers");
+    free(text);
+}
+
+/* The plan's launch files into a new folder, as `recommend --emit DIR` writes them (without the
+ * config file's Slurm site: job.sbatch keeps its placeholders). */
+static void launch_done(struct app *a, const char *dir)
+{
+    char err[PATH_MAX + 256], names[512];
+    if (launch_files_write(a->akb, a->res, NULL, dir, names, sizeof names, err, sizeof err) != FILE_OK)
+        ui_message(a, 1, "%s", err);
+    else ui_message(a, 0, "launch files written to %s: %s", dir, names);
+}
+
+/* The same answers as one command line, to paste into a shell or a script. */
+static void show_command(struct app *a)
+{
+    char cmd[2048];
+    answers_command(&a->res_answers, cmd, sizeof cmd);
+    ui_note(a, "As a command line (Shift+drag selects it to copy):", cmd, 1);
 }
 
 /* A reason with its sources: "text [seed-001, pytorch-2.11]". */
@@ -546,9 +583,10 @@ void results_draw(struct app *a)
     vp_draw(v, p, top, 1, ui_content_rows(top), COLS - 2, a->utf8);
     ui_pane(a, v, p);
     ui_searchable(a, v);
-    ui_footer(a, a->tab == TAB_RANKING    ? " Tab: tabs  Enter: why  e: JSON  h: HTML  /: find  Esc: back  ?: help  q: quit"
-                 : a->tab == TAB_PITFALLS ? " Tab: tabs  Space: tick  e: JSON  h: HTML  /: find  Esc: back  ?: help  q: quit"
-                                          : " Tab: tabs  PgDn: page  e: JSON  h: HTML  /: find  Esc: back  ?: help  q: quit");
+    ui_footer(a, a->tab == TAB_RANKING    ? " 1-7: tabs  Enter: why  e/h/s: save  c: command  Esc: back  ?: help  q: quit"
+                 : a->tab == TAB_PITFALLS ? " 1-7: tabs  Space: tick  e/h/s: save  c: command  Esc: back  ?: help  q: quit"
+                 : a->tab == TAB_PLAN     ? " 1-7: tabs  L: launch  e/h/s: save  c: command  Esc: back  ?: help  q: quit"
+                                          : " 1-7: tabs  PgDn: page  e/h/s: save  c: command  Esc: back  ?: help  q: quit");
 }
 
 void results_key(struct app *a, int ch)
@@ -573,6 +611,12 @@ void results_key(struct app *a, int ch)
         break;
     case 'e': ui_begin_input(a, "Export the report (fwadvisor.report/1) to", "./fwadvisor-report.json", 1, export_done); break;
     case 'h': ui_begin_input(a, "Write the report as an HTML page to", "./fwadvisor-report.html", 1, html_done); break;
+    case 's': ui_begin_input(a, "Save the answers (fwadvisor.answers/1) to", "./fwadvisor-answers.json", 1, answers_done); break;
+    case 'L':
+        if (a->res->job == ADV_JOB_SERVE) ui_message(a, 1, "no launch files: serving only (job serve)");
+        else ui_begin_input(a, "Write the launch files into the new folder", "./fwadvisor-launch", 1, launch_done);
+        break;
+    case 'c': show_command(a); break;
     case KEY_LEFT: case KEY_BACKSPACE: case 127: case 8: case 27:
         if (a->tab == TAB_WHY) a->tab = TAB_RANKING;
         else a->screen = SCR_WIZARD;
