@@ -54,6 +54,12 @@ static void expect_help_whole(int rows, const char *where)
     char *s = tty_wait("Press any key to close.");
     cr_expect(strstr(s, "Keys (every screen)") != NULL, "%s:\n%s", where, s);
     cr_expect_not(tty_cut(s, 0, rows - 1), "%s: the help box cuts its text:\n%s", where, s);
+    /* each key's line whole on one row: none wraps mid-phrase */
+    static const char *const whole[] = {"PgUp/PgDn, Home/End   page, first, last", "mouse                 the wheel scrolls, a click selects",
+                                        "/                     search (n, N: next, previous match)",
+                                        "q                     quit (asks on results and probes)"};
+    for (size_t i = 0; i < sizeof whole / sizeof whole[0]; i++)
+        cr_expect(strstr(s, whole[i]) != NULL, "%s: '%s' not on one row:\n%s", where, whole[i], s);
     free(s);
     tty_keys("x"); /* any key closes it */
     free(barrier());

@@ -249,12 +249,18 @@ void app_ask_quit(struct app *a)
 
 /* --- help ---------------------------------------------------------------------------------- */
 
+/* One key a line, so that no line wraps in the 72 columns the box has at 80x24. */
 static const char *const help_keys[] = {
-    "Up/Down, k/j     move               PgUp/PgDn, Home/End  page, first, last",
-    "Enter, l         choose, forward    Esc, Backspace, Left back",
-    "Tab, Shift-Tab   next, previous tab / search: n, N the next, previous match",
-    "Space            tick a choice      mouse: the wheel scrolls, a click selects",
-    "?                this help          q    quit (asks on results and probes)",
+    "Up/Down, k/j          move",
+    "PgUp/PgDn, Home/End   page, first, last",
+    "Enter, l              choose, forward",
+    "Esc, Backspace, Left  back",
+    "Tab, Shift-Tab        next, previous tab",
+    "/                     search (n, N: next, previous match)",
+    "Space                 tick a choice",
+    "mouse                 the wheel scrolls, a click selects",
+    "?                     this help",
+    "q                     quit (asks on results and probes)",
 };
 
 /* The screens: each one's draw and key functions and what its help adds. */
