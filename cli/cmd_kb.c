@@ -192,6 +192,7 @@ static void show_line(void *ctx, const struct kb_text_line *l)
         fputs(bold ? "\033[0m\n" : "\n", stdout);
         break;
     case KB_TEXT_ITEM:
+    case KB_TEXT_FIELD:
     case KB_TEXT_SOURCE:
         snprintf(text, sizeof text, "%s%s%s", l->text, l->url ? " " : "", l->url ? l->url : "");
         text_printf(stdout, "  %-*s ", l->label_width, l->label);

@@ -5,6 +5,7 @@
 #include <langinfo.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -418,4 +419,34 @@ int text_locale_utf8(void)
 {
     const char *cs = nl_langinfo(CODESET);
     return cs && (strcasecmp(cs, "UTF-8") == 0 || strcasecmp(cs, "utf8") == 0);
+}
+
+void text_key_words(const char *key, char *out, size_t n)
+{
+    /* a unit at the end of a key reads as the unit: "bandwidth_gbs" -> "Bandwidth (GB/s)" */
+    static const struct { const char *suffix, *unit; } units[] = {
+        {"_gb_per_device", " (GB per device)"}, {"_gbs", " (GB/s)"}, {"_gb", " (GB)"}, {"_tflops", " (TFLOP/s)"},
+        {"_gflops", " (GFLOP/s)"}, {"_ms", " (ms)"}, {"_per_s", " per second"},
+    };
+    const char *k = key ? key : "";
+    size_t len = strlen(k), stem = len;
+    const char *unit = "";
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        size_t sl = strlen(units[i].suffix);
+        if (len > sl && strcmp(k + len - sl, units[i].suffix) == 0) {
+            stem = len - sl, unit = units[i].unit;
+            break;
+        }
+    }
+    snprintf(out, n, "%.*s%s", (int)stem, k, unit);
+    for (char *c = out; *c && c < out + stem; c++)
+        if (*c == '_') *c = ' ';
+    /* a leading number format or acronym in capitals: "fp32_tflops" -> "FP32 (TFLOP/s)" */
+    static const char *const caps[] = {"fp32", "fp16", "bf16", "fp8", "tf32", "kv", "mfu", "gpu", "cpu", "gemm"};
+    size_t word = strcspn(out, " ");
+    int upper = 0;
+    for (size_t i = 0; i < sizeof caps / sizeof caps[0] && !upper; i++)
+        upper = word == strlen(caps[i]) && strncmp(out, caps[i], word) == 0;
+    for (size_t i = 0; i < (upper ? word : 1); i++)
+        if (out[i] >= 'a' && out[i] <= 'z') out[i] = (char)(out[i] - 'a' + 'A');
 }

@@ -68,4 +68,9 @@ int text_locale_utf8(void);
  * on when the locale is not UTF-8. */
 void text_set_ascii(int on);
 
+/* A member or column name as words, its unit said: "device_memory_gb" -> "Device memory (GB)",
+ * "bf16_tflops" -> "BF16 (TFLOP/s)", "samples_per_s" -> "Samples per second" (the HTML headings
+ * and the interface's fact labels). */
+void text_key_words(const char *key, char *out, size_t n);
+
 #endif

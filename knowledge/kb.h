@@ -151,6 +151,9 @@ struct kb_list_kind {
     const char *link_table, *link_key; /* rows gain "frameworks": ids from link_table, or NULL */
     int matrix;                       /* shown as a framework-by-platform matrix, not columns */
     struct kb_list_column cols[KB_LIST_MAX_COLUMNS]; /* up to the first NULL header */
+    const char *tab;                  /* the interface's tab: a short word for what the kind holds
+                                       * (support, strategies, runtimes, devices), so that the
+                                       * eight fit 80 columns whole */
 };
 extern const struct kb_list_kind kb_list_kind_rows[];
 extern const int kb_list_kind_count;

@@ -148,7 +148,7 @@ static void generic(const cJSON *obj, line_fn line, void *ctx)
             snprintf(text, sizeof text, "%s", printed ? printed : "");
             free(printed);
         }
-        emit(line, ctx, KB_TEXT_ITEM, field->string, 20, text);
+        emit(line, ctx, KB_TEXT_FIELD, field->string, 20, text);
     }
     cJSON_ArrayForEach(field, obj) {
         if (!cJSON_IsArray(field) || strcmp(field->string, "sources") == 0) continue;

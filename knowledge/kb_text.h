@@ -13,6 +13,7 @@ enum kb_text_kind {
     KB_TEXT_PARA,    /* text: a paragraph */
     KB_TEXT_HEADING, /* text: a section's title, after a blank line */
     KB_TEXT_ITEM,    /* label padded to label_width, then text */
+    KB_TEXT_FIELD,   /* an ITEM whose label is a column's name (memory_gb): the interface words it */
     KB_TEXT_SOURCE,  /* label: the source id, text: its title and date, url: its address */
 };
 

@@ -352,7 +352,7 @@ Test(tui, browse_the_knowledge_base_and_probe)
     tty_keys("Tab");
     free(tty_wait("[criteria]"));
     tty_keys("Tab");
-    free(tty_wait("[hardware]"));
+    free(tty_wait("[support]"));
     tty_keys("Escape");
     free(tty_wait("> Start the advisor")); /* home opens at its first item */
     tty_keys_n("Down", 2);
@@ -363,7 +363,10 @@ Test(tui, browse_the_knowledge_base_and_probe)
     s = tty_wait_s("Esc: home  b: baseline", 90);
     int saved = strstr(s, "saved as probe run") != NULL;
     cr_expect(saved || strstr(s, "nothing saved"), "%s", s);
-    cr_expect(strstr(s, "WORKLOAD") && strstr(s, "MEDIAN"), "the command line's table:\n%s", s);
+    /* The command line's table of what finished; when the Esc came before anything had (the
+     * machine's pace decides), the workloads listed as interrupted instead. */
+    if (saved) cr_expect(strstr(s, "WORKLOAD") && strstr(s, "MEDIAN"), "the command line's table:\n%s", s);
+    else cr_expect(strstr(s, "interrupted") != NULL, "the workloads cut short:\n%s", s);
     free(s);
     tty_keys("h");
     free(tty_wait("Write the probe run as an HTML page to"));

@@ -744,7 +744,23 @@ static void kb_browser(int w, int h)
     tty_keys("Enter");
     char *s = tty_wait("[frameworks]");
     cr_expect(strstr(s, "rules") && strstr(s, "sources"), "every kind has a tab:\n%s", s);
+    /* the eight tabs whole, and a row whose id and name do not fit the list shows its id whole */
+    cr_expect(strstr(s, "[frameworks] criteria  support  strategies  runtimes  devices  rules  sources") != NULL,
+              "every tab whole:\n%s", s);
+    cr_expect(strstr(s, "...") == NULL || w > 100, "nothing cut in the list:\n%s", s);
     free(s);
+    tty_keys("6");
+    free(tty_wait("[devices]"));
+    tty_keys("/");
+    tty_type("h100-sxm");
+    tty_keys("Enter");
+    s = barrier();
+    /* a device's columns in words with their units, each beside its value */
+    cr_expect(strstr(s, "Memory (GB)          80") && strstr(s, "BF16 (TFLOP/s)       989.4"), "a device's figures:\n%s", s);
+    free(s);
+    tty_keys("Escape");
+    tty_keys("1");
+    free(tty_wait("[frameworks]"));
     tty_keys("/");
     tty_type("pytorch");
     tty_keys("Enter");

@@ -102,7 +102,7 @@ void ui_tabs(struct app *a, int y, const char *const *labels, int n, int active,
     int cut = 0, longest = 0;
     for (int t = 0; t < n; t++) longest = (int)strlen(labels[t]) > longest ? (int)strlen(labels[t]) : longest;
     for (cut = longest; cut > 2; cut--) {
-        int total = 2;
+        int total = 1;
         for (int t = 0; t < n; t++) total += (t == active || (int)strlen(labels[t]) <= cut ? (int)strlen(labels[t]) : cut) + 2;
         if (total <= COLS - 1) break;
     }

@@ -53,12 +53,16 @@ void kb_view_free(struct app *a)
 
 /* --- the list ------------------------------------------------------------------------------ */
 
-/* What a row is called in the list, and what a search looks at. */
-static void row_label(const cJSON *row, char *out, size_t n)
+/* What a row is called in the list (shown) and what a search looks at (find): the id and the
+ * name, or the id alone where both would not fit the list's width (the name is the fact's title
+ * beside it, and the search still finds it). */
+static void row_label(const cJSON *row, int width, char *shown, char *find, size_t n)
 {
     const char *name = *json_str(row, "name") ? json_str(row, "name") : json_str(row, "title");
-    if (*json_str(row, "id")) snprintf(out, n, "%s%s%s", json_str(row, "id"), *name ? "  " : "", name);
-    else snprintf(out, n, "%s/%s %s", json_str(row, "framework"), json_str(row, "hardware"), json_str(row, "level"));
+    if (*json_str(row, "id")) snprintf(find, n, "%s%s%s", json_str(row, "id"), *name ? "  " : "", name);
+    else snprintf(find, n, "%s/%s %s", json_str(row, "framework"), json_str(row, "hardware"), json_str(row, "level"));
+    if (*json_str(row, "id") && text_width(find) > width) snprintf(shown, n, "%s", json_str(row, "id"));
+    else snprintf(shown, n, "%s", find);
 }
 
 /* Hardware support under a heading per framework, or per hardware platform. */
@@ -96,9 +100,9 @@ static void build_list(struct app *a, struct pane *p)
     int i = 0;
     const cJSON *row;
     cJSON_ArrayForEach(row, a->kb_rows) {
-        char label[256];
-        row_label(row, label, sizeof label);
-        if (vp_matches(&a->kb_list_vp, label)) pane_add(p, i, 0, A_NORMAL, label);
+        char label[256], find[256];
+        row_label(row, p->width, label, find, sizeof label);
+        if (vp_matches(&a->kb_list_vp, find)) pane_add(p, i, 0, A_NORMAL, label);
         i++;
     }
 }
@@ -120,6 +124,7 @@ static void detail_line(void *ctx, const struct kb_text_line *l)
         pane_add(p, -1, 0, A_BOLD, l->text);
         break;
     case KB_TEXT_ITEM:
+    case KB_TEXT_FIELD:
     case KB_TEXT_SOURCE: {
         /* The label's runs of spaces closed up ("debugging 6"); beside the text where there is
          * room, above it where there is not. */
@@ -128,8 +133,14 @@ static void detail_line(void *ctx, const struct kb_text_line *l)
         for (const char *c = l->label; *c && n + 1 < sizeof label; c++)
             if (*c != ' ' || (n && label[n - 1] != ' ')) label[n++] = *c;
         label[n] = '\0';
+        /* a column's name (an accelerator's memory_gb) as words with its unit: Memory (GB) */
+        if (l->kind == KB_TEXT_FIELD) {
+            char words[96];
+            text_key_words(label, words, sizeof words);
+            snprintf(label, sizeof label, "%s", words);
+        }
         int w = 0;
-        if (p->width >= 70) {
+        if (p->width >= l->label_width + 24) {
             w = l->label_width;
             snprintf(text, sizeof text, "%-*s ", w, label);
             pane_wrap(p, -1, 0, A_NORMAL, text, A_BOLD, l->text);
@@ -185,7 +196,9 @@ static void build_detail(struct app *a, struct pane *p)
 void kb_view_draw(struct app *a)
 {
     ui_title(a, "knowledge base");
-    ui_tabs(a, 1, kb_list_kind_names(), KB_KINDS, a->kb_tab, '1');
+    const char *tabs[16];
+    for (int i = 0; i < KB_KINDS && i < 16; i++) tabs[i] = kb_list_kind_rows[i].tab;
+    ui_tabs(a, 1, tabs, KB_KINDS < 16 ? KB_KINDS : 16, a->kb_tab, '1');
     int top = 3, rows = ui_content_rows(top);
     int listw = COLS / 3 < 26 ? 26 : COLS / 3 > 44 ? 44 : COLS / 3, dx = listw + 2, dw = COLS - dx - 1;
     struct pane *lp = &a->kb_list_pane, *dp = &a->kb_detail_pane;
