@@ -108,13 +108,6 @@ static void print_reason(const struct adv_reason *r, int with_delta)
     }
 }
 
-static int by_magnitude(const void *pa, const void *pb)
-{
-    const struct adv_reason *a = *(const struct adv_reason *const *)pa, *b = *(const struct adv_reason *const *)pb;
-    int ma = abs(a->delta_tenths), mb = abs(b->delta_tenths);
-    return ma != mb ? mb - ma : strcmp(a->label, b->label);
-}
-
 static void plan_line(void *ctx, const char *label, const char *text)
 {
     (void)ctx;
@@ -191,8 +184,7 @@ static void print_text(const struct adv_kb *akb, const struct adv_result *r, int
                  units_plural(adv_reason_total(top), "reason", "reasons"));
         section(line, bold);
         const struct adv_reason *sorted[ADV_MAX_REASONS];
-        for (int i = 0; i < top->nreasons; i++) sorted[i] = &top->reasons[i];
-        qsort(sorted, (size_t)top->nreasons, sizeof sorted[0], by_magnitude);
+        adv_reasons_by_size(top->reasons, top->nreasons, sorted);
         for (int i = 0; i < top->nreasons && i < 6; i++) print_reason(sorted[i], 1);
     }
 

@@ -1128,6 +1128,19 @@ void adv_utf8_trim(char *s)
     if (n - start < need) s[start] = '\0';
 }
 
+static int by_size(const void *pa, const void *pb)
+{
+    const struct adv_reason *a = *(const struct adv_reason *const *)pa, *b = *(const struct adv_reason *const *)pb;
+    int ma = abs(a->delta_tenths), mb = abs(b->delta_tenths);
+    return ma != mb ? mb - ma : strcmp(a->label, b->label);
+}
+
+void adv_reasons_by_size(const struct adv_reason *r, int n, const struct adv_reason **out)
+{
+    for (int i = 0; i < n; i++) out[i] = &r[i];
+    qsort(out, (size_t)n, sizeof out[0], by_size);
+}
+
 int adv_reason_total(const struct adv_framework *f) { return f->nreasons + (f->unlisted ? f->unlisted - 1 : 0); }
 
 void adv_reason_text(const struct adv_reason *r, char *out, size_t n)

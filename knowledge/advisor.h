@@ -456,6 +456,9 @@ int adv_reason_total(const struct adv_framework *f);
 
 /* Reason text as the report shows it: "label: detail" (or the label alone). */
 void adv_reason_text(const struct adv_reason *r, char *out, size_t n);
+/* The n reasons largest first by the points they move (ties by label), as pointers into r: the
+ * order the command line and the interface's Why tab both show. */
+void adv_reasons_by_size(const struct adv_reason *r, int n, const struct adv_reason **out);
 
 /* "seed-001, executorch-1.0": a source and its further sources, as the text output cites them. */
 void adv_cite(const char *source, const char *also, char *out, size_t n);

@@ -563,3 +563,20 @@ Test(advisor, an_exclusion_rule_excludes_only_where_it_holds)
         cr_expect(found, "jax ranked for %s", cases[i].answers);
     }
 }
+
+/* Reasons largest first by the points they move, either sign (the command line's order and the
+ * Why tab's), ties by label; the reasons themselves untouched. */
+Test(advisor, reasons_sort_by_size_either_sign)
+{
+    struct adv_reason r[4];
+    memset(r, 0, sizeof r);
+    static const struct { int delta; const char *label; } in[] = {{30, "b"}, {-50, "a"}, {30, "a"}, {-29, "c"}};
+    for (int i = 0; i < 4; i++) r[i].delta_tenths = in[i].delta, snprintf(r[i].label, sizeof r[i].label, "%s", in[i].label);
+    const struct adv_reason *out[4];
+    adv_reasons_by_size(r, 4, out);
+    cr_expect_eq(out[0], &r[1], "-5.0 first");
+    cr_expect_eq(out[1], &r[2], "+3.0 'a' before +3.0 'b'");
+    cr_expect_eq(out[2], &r[0]);
+    cr_expect_eq(out[3], &r[3], "-2.9 last");
+    cr_expect_eq(r[0].delta_tenths, 30, "the reasons are not moved");
+}

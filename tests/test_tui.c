@@ -367,7 +367,13 @@ Test(tui, browse_the_knowledge_base_and_probe)
      * machine's pace decides), the workloads listed as interrupted instead. */
     if (saved) cr_expect(strstr(s, "WORKLOAD") && strstr(s, "MEDIAN"), "the command line's table:\n%s", s);
     else cr_expect(strstr(s, "interrupted") != NULL, "the workloads cut short:\n%s", s);
+    /* the title says the run is over; b with no other stored run says so */
+    cr_expect(strstr(s, "measuring this machine") == NULL, "the title after the run:\n%s", s);
     free(s);
+    if (saved) {
+        tty_keys("b");
+        free(tty_wait("no other stored probe run to compare with"));
+    }
     tty_keys("h");
     free(tty_wait("Write the probe run as an HTML page to"));
     tty_keys("Enter");

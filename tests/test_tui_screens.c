@@ -993,3 +993,47 @@ Test(tui_screens, results_show_the_command_save_the_answers_and_write_launch_fil
     cr_expect(st.st_mode & S_IXUSR, "launch.sh is executable");
     free(launch);
 }
+
+/* The operating system follows the hardware until it is answered, at 80x24: macOS after Apple
+ * Silicon, Linux again after NVIDIA; once the user goes on from the OS question, a new hardware
+ * choice leaves the OS they chose. */
+Test(tui_screens, the_os_question_follows_the_hardware_until_answered_at_80x24)
+{
+    tty_start(80, 24, "", 1);
+    free(tty_wait("Start the advisor"));
+    tty_keys("Enter");
+    free(tty_wait("Step 1 of"));
+    tty_keys("Enter");
+    free(tty_wait("Hardware you train on"));
+    tty_keys_n("Down", 4); /* Apple Silicon */
+    tty_keys("Enter");
+    free(tty_wait("Device model (memory)"));
+    tty_keys("Enter");
+    char *s = tty_wait("Operating system");
+    cr_expect(strstr(s, "(*) macOS") != NULL, "Apple Silicon runs macOS:\n%s", s);
+    free(s);
+    tty_keys("Escape");
+    free(tty_wait("Device model (memory)"));
+    tty_keys("Escape");
+    free(tty_wait("Hardware you train on"));
+    tty_keys_n("Up", 3); /* NVIDIA GPUs */
+    tty_keys("Enter");
+    free(tty_wait("Device model (memory)"));
+    tty_keys("Enter");
+    s = tty_wait("Operating system");
+    cr_expect(strstr(s, "(*) Linux") != NULL, "NVIDIA: Linux, the default:\n%s", s);
+    free(s);
+    tty_keys("Down"); /* Windows, answered */
+    tty_keys("Enter");
+    free(tty_wait("Accelerators in total"));
+    tty_keys_n("Escape", 3);
+    free(tty_wait("Hardware you train on"));
+    tty_keys_n("Down", 2); /* the hardware gone over again, NVIDIA chosen again: the Windows answered stays */
+    tty_keys_n("Up", 2);
+    tty_keys("Enter");
+    free(tty_wait("Device model (memory)"));
+    tty_keys("Enter");
+    s = tty_wait("Operating system");
+    cr_expect(strstr(s, "(*) Windows") != NULL, "the answered OS kept:\n%s", s);
+    free(s);
+}

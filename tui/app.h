@@ -101,6 +101,7 @@ struct app {
     /* wizard */
     struct answers base;         /* answers loaded from a file, under the questions' choices */
     int q, sel[48];
+    unsigned long long answered; /* questions the user went on from, bit q: their choice is theirs */
     unsigned long long multi[48]; /* chosen options of multi-select questions, bit i = option i */
     char custom[48][40];         /* a loaded or typed value that is none of the options */
     struct model_shape config;   /* the model's shape read from a config.json (config_path set) */

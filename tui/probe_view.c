@@ -227,7 +227,10 @@ static void next_baseline(struct app *a)
     if (!p->shown || !p->shown_run) return;
     cJSON *rows = NULL;
     char err[256];
-    if (kb_probe_list(a->k, &rows, err, sizeof err) != KB_OK) return;
+    if (kb_probe_list(a->k, &rows, err, sizeof err) != KB_OK) {
+        ui_message(a, 1, "%s", err);
+        return;
+    }
     const char *self = p->shown_run->id;
     int n = 0;
     const cJSON *row, *pick = NULL;
@@ -242,6 +245,8 @@ static void next_baseline(struct app *a)
     if (pick) kb_probe_get(a->k, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(pick, "id")), &p->baseline, err,
                            sizeof err);
     else p->baseline_pick = 0;
+    /* b with no other stored run says so rather than nothing */
+    if (!n) ui_message(a, 1, "no other stored probe run to compare with (run another probe first)");
     read_shown(p);
     cJSON_Delete(rows);
 }
@@ -371,7 +376,12 @@ static void add_table(struct app *a, struct pane *p, const struct probe_table *t
 void probe_view_draw(struct app *a)
 {
     struct probe_state *p = &a->probe;
-    ui_title(a, "probe: measuring this machine");
+    /* the title says what the screen holds: a run going on, or one finished or stored */
+    char title[96];
+    if (probe_view_running(a)) snprintf(title, sizeof title, "probe: measuring this machine");
+    else if (p->shown_run) snprintf(title, sizeof title, "probe run %s", p->shown_run->id);
+    else snprintf(title, sizeof title, "probe");
+    ui_title(a, title);
     if (probe_view_running(a)) {
         draw_running(a);
         return;

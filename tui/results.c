@@ -145,12 +145,16 @@ static void reason_line(const struct adv_reason *r, char *out, size_t n)
 
 static void add_reasons(struct pane *p, const struct adv_reason *r, int n, int with_delta)
 {
-    for (int i = 0; i < n; i++) {
+    /* with their points: largest first, as the command line lists them */
+    const struct adv_reason *sorted[ADV_MAX_REASONS];
+    if (with_delta) adv_reasons_by_size(r, n < ADV_MAX_REASONS ? n : ADV_MAX_REASONS, sorted);
+    for (int i = 0; i < n && i < ADV_MAX_REASONS; i++) {
         char line[1600], lead[16];
-        reason_line(&r[i], line, sizeof line);
+        const struct adv_reason *ri = with_delta ? sorted[i] : &r[i];
+        reason_line(ri, line, sizeof line);
         if (with_delta) {
-            snprintf(lead, sizeof lead, "%+6.1f  ", r[i].delta_tenths / 10.0);
-            pane_wrap(p, -1, 0, A_NORMAL, lead, r[i].delta_tenths < 0 ? crt_attr(PAIR_BAD) : crt_attr(PAIR_GOOD), line);
+            snprintf(lead, sizeof lead, "%+6.1f  ", ri->delta_tenths / 10.0);
+            pane_wrap(p, -1, 0, A_NORMAL, lead, ri->delta_tenths < 0 ? crt_attr(PAIR_BAD) : crt_attr(PAIR_GOOD), line);
         } else {
             pane_wrap(p, -1, 0, A_NORMAL, "- ", A_NORMAL, line);
         }

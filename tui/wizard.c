@@ -500,6 +500,7 @@ void wizard_start(struct app *a, const struct answers *loaded)
             if (loaded->v[wiz_questions[q].key].given) select_loaded(a, q, loaded);
     }
     a->q = 0;
+    a->answered = 0;
     a->wiz_vp.top = 0;
     a->screen = SCR_WIZARD;
 }
@@ -702,11 +703,25 @@ static int advisor_refuses(struct app *a, char *err, size_t errsz)
     return refused;
 }
 
+/* The operating system follows the hardware until the user answers it: macOS on Apple Silicon
+ * (the only one that runs it), else the question's default. */
+static void os_follows_hardware(struct app *a)
+{
+    int qo = question(ANS_OS);
+    if (qo < 0 || (a->answered >> qo & 1) || a->base.v[ANS_OS].given) return;
+    const char *hw = chosen_hardware(a, -1, 0);
+    int d = wizard_default_option(qo);
+    a->sel[qo] = d >= 0 ? d : 0;
+    for (int i = 0; hw && strcmp(hw, "apple") == 0 && i < wizard_own_count(qo); i++)
+        if (wizard_own_option(qo, i)->value && strcmp(wizard_own_option(qo, i)->value, "macos") == 0) a->sel[qo] = i;
+}
+
 /* To the next question asked, after checking the answers so far agree with each other. */
 static void advance(struct app *a)
 {
     struct answers ans;
     char err[512];
+    if (wiz_questions[a->q].key == ANS_HARDWARE) os_follows_hardware(a);
     reset_dependents(a, a->q);
     if (wizard_build(a, &ans, -1, 0, err, sizeof err)) {
         ui_message(a, 1, "%s", err);
@@ -723,6 +738,7 @@ static void advance(struct app *a)
         ui_message(a, 1, "%s", refusal);
         return;
     }
+    a->answered |= 1ull << a->q;
     int q = a->q + 1;
     while (q < wiz_question_count && !wizard_asked(a, q)) q++;
     if (q >= wiz_question_count) {
