@@ -148,7 +148,7 @@ void html_link(struct html *h, const char *url, const char *text)
 static const char stylesheet[] =
     ":root{color:#1b1b1b;background:#fff;font:15px/1.45 system-ui,-apple-system,\"Segoe UI\",Roboto,"
     "\"Helvetica Neue\",Arial,sans-serif}\n"
-    "body{margin:0 auto;max-width:780px;padding:24px 20px}\n"
+    "body{margin:0 auto;max-width:72rem;padding:24px 20px;overflow-wrap:break-word}\n"
     "h1{font-size:1.6em;margin:0 0 .2em}h2{font-size:1.25em;margin:1.6em 0 .5em;padding-bottom:.2em;"
     "border-bottom:2px solid #1b1b1b}h3{font-size:1.05em;margin:1.2em 0 .4em}\n"
     ".meta,.note,figcaption small{color:#4a4a4a}.note{font-size:.9em}\n"
@@ -170,6 +170,11 @@ static const char stylesheet[] =
     "dl.kv dt{font-weight:bold}dl.kv dd{margin:0}dl.kv.two{grid-template-columns:max-content 1fr max-content 1fr}\n"
     "footer{margin-top:2em;color:#4a4a4a;font-size:.85em;border-top:1px solid #c8c8c8;padding-top:.5em}\n"
     "@page{size:A4;margin:14mm}\n"
+    /* a phone: grids in two columns, tables and charts scroll sideways inside their box (a chart
+     * keeps its own size, so its text stays at 12 px rather than shrinking with the screen) */
+    "@media screen and (max-width:640px){body{padding:14px 12px}dl.kv,dl.kv.two{grid-template-columns:minmax(0,40%) "
+    "minmax(0,1fr)}dl.kv dt,dl.kv dd{min-width:0;overflow-wrap:anywhere}table{display:block;overflow-x:auto}"
+    "figure{overflow-x:auto}figure svg{max-width:none}.card{min-width:0;flex-basis:100%}}\n"
     "@media print{:root{font-size:11pt}body{max-width:none;padding:0}a{color:#1b1b1b}"
     
     "h2{break-after:avoid}table,figure,.card{break-inside:avoid}}\n";

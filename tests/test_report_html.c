@@ -281,6 +281,17 @@ static void rendered(const char *page, const char *name)
     cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(res, "requests")), 0, "no request leaves the file: %s", r.out);
     cr_expect_gt(cJSON_GetObjectItem(res, "ink")->valuedouble, 0.01, "not blank: %s", r.out);
     cr_expect_gt(cJSON_GetObjectItem(res, "height")->valuedouble, 1000, "%s", r.out);
+    /* on a 390 px phone and a 1280 px desktop nothing sticks out of the viewport (tables and charts
+     * scroll inside their boxes) and no chart text is drawn under about 7 px */
+    static const char *const widths[] = {"phone", "desktop"};
+    for (int i = 0; i < 2; i++) {
+        const cJSON *f = cJSON_GetObjectItem(cJSON_GetObjectItem(res, "fit"), widths[i]);
+        cr_assert_not_null(f, "%s", r.out);
+        cr_expect_eq(cJSON_GetObjectItem(f, "overflow_count")->valueint, 0, "%s %s: %s", name, widths[i], r.out);
+        cr_expect_eq(cJSON_GetObjectItem(f, "small_text_count")->valueint, 0, "%s %s: %s", name, widths[i], r.out);
+        cr_expect_leq(cJSON_GetObjectItem(f, "scroll_width")->valueint, cJSON_GetObjectItem(f, "width")->valueint, "%s %s: %s",
+                      name, widths[i], r.out);
+    }
     cJSON_Delete(res);
     ts_run_free(&r);
     free(shots);

@@ -8,8 +8,10 @@ network, no package beyond Python's own), with every request outside the file bl
 OUTDIR/screen.png (the whole page at 900 px wide), OUTDIR/print.png (the top of the page as it
 prints, A4 width) and OUTDIR/shot-N.png (the page in 1200 px high pieces, to look at), and prints
 one JSON object: the console messages that are errors, the requests that left the file, the page
-height, and how much of the screenshot is not white. Exit 0 when the page rendered, has no
-console error and made no request; 1 otherwise; 77 when no Chromium is installed (a skip).
+height, how much of the screenshot is not white, and what does not fit a 390 px phone or a 1280 px
+desktop (`fit`: elements sticking out of the viewport outside a box that scrolls sideways, chart
+text drawn under about 7 px). Exit 0 when the page rendered, fits both, has no console error and
+made no request; 1 otherwise; 77 when no Chromium is installed (a skip).
 """
 import base64
 import json
@@ -163,6 +165,33 @@ class Browser:
         os.close(self.from_browser)
 
 
+# What sticks out of the viewport (outside a box that scrolls sideways) and the chart text drawn
+# too small to read, as JSON.
+FIT_SCRIPT = r"""(() => {
+  const w = document.documentElement.clientWidth;
+  const scrolls = el => {
+    for (let e = el.parentElement; e && e !== document.body; e = e.parentElement) {
+      const o = getComputedStyle(e).overflowX;
+      if (o === 'auto' || o === 'scroll') return true;
+    }
+    return false;
+  };
+  const name = el => el.tagName.toLowerCase() + (typeof el.className === 'string' && el.className ? '.' + el.className : '');
+  const over = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && r.right > w + 1 && !scrolls(el)) over.push(name(el) + ': ' + (el.textContent || '').trim().slice(0, 40));
+  }
+  const small = [];
+  for (const t of document.querySelectorAll('svg text')) {
+    const h = t.getBoundingClientRect().height;
+    if (h > 0 && h < 8) small.push((t.textContent || '').trim().slice(0, 30) + ' (' + h.toFixed(1) + ' px)');
+  }
+  return JSON.stringify({width: w, scroll_width: document.documentElement.scrollWidth, overflow: over.slice(0, 12),
+                         overflow_count: over.length, small_text: small.slice(0, 8), small_text_count: small.length});
+})()"""
+
+
 def main():
     page, outdir = sys.argv[1], sys.argv[2]
     chromium = find_chromium()
@@ -198,6 +227,20 @@ def main():
                                                                  "scale": 0.5}}, session=session)
         with open(os.path.join(outdir, "screen.png"), "wb") as f:
             f.write(base64.b64decode(whole["data"]))
+        # a phone (390 px, as an iPhone 12-15 shows a page) and a desktop (1280 px): nothing may
+        # stick out of the viewport except inside a box that scrolls sideways, and no chart text
+        # may be drawn smaller than about 7 px
+        fit = {}
+        for name, width, mobile in (("phone", 390, True), ("desktop", 1280, False)):
+            browser.call("Emulation.setDeviceMetricsOverride",
+                         {"width": width, "height": 844, "deviceScaleFactor": 1, "mobile": mobile}, session=session)
+            browser.call("Page.reload", session=session)
+            browser.wait_event("Page.loadEventFired")
+            got = browser.call("Runtime.evaluate", {"expression": FIT_SCRIPT, "returnByValue": True},
+                               session=session)
+            fit[name] = json.loads(got["result"]["value"])
+        browser.call("Emulation.setDeviceMetricsOverride",
+                     {"width": 900, "height": 1200, "deviceScaleFactor": 1, "mobile": False}, session=session)
         # as it prints: A4 at 96 px per inch is 794 px wide
         browser.call("Emulation.setEmulatedMedia", {"media": "print"}, session=session)
         browser.call("Emulation.setDeviceMetricsOverride",
@@ -233,10 +276,11 @@ def main():
     fraction, colours = ink(shots[0]) if shots else (0.0, 0)
     pages = pdf_bytes.count(b"/Type /Page") - pdf_bytes.count(b"/Type /Pages")
     result = {"console_errors": errors, "requests": requests, "height": height, "ink": round(fraction, 4),
-              "colours": colours, "pdf_pages": pages}
+              "colours": colours, "pdf_pages": pages, "fit": fit}
     print(json.dumps(result))
     blank = fraction < 0.01 or colours < 4
-    return 1 if errors or requests or blank else 0
+    unfit = any(f["overflow_count"] or f["small_text_count"] or f["scroll_width"] > f["width"] for f in fit.values())
+    return 1 if errors or requests or blank or unfit else 0
 
 
 if __name__ == "__main__":
