@@ -36,6 +36,13 @@ Test(layout, bars_and_scrolling)
     struct tui_split s = tui_wizard_split(80);
     cr_expect_eq(s.left_w + 1 + s.right_w, 80);
     cr_expect_geq(s.left_w, 40);
+    /* wide: the panel beside a 100-column question, at most 64 wide; up to 139 columns, the edge */
+    s = tui_wizard_split(200);
+    cr_expect(s.left_w == 100 && s.right_x == 101 && s.right_w == 64, "%d %d %d", s.left_w, s.right_x, s.right_w);
+    s = tui_wizard_split(150);
+    cr_expect(s.left_w == 100 && s.right_w == 49, "%d %d", s.left_w, s.right_w);
+    s = tui_wizard_split(139);
+    cr_expect(s.left_w == 104 && s.right_w == 34, "%d %d", s.left_w, s.right_w);
 }
 
 /* --- tmux (tests/tmux_driver.h) ------------------------------------------------------------ */

@@ -1037,3 +1037,29 @@ Test(tui_screens, the_os_question_follows_the_hardware_until_answered_at_80x24)
     cr_expect(strstr(s, "(*) Windows") != NULL, "the answered OS kept:\n%s", s);
     free(s);
 }
+
+/* A wide terminal's Ranking uses the space: bars of at most 60 columns, and beside them the
+ * picked framework's reasons (what the Why tab shows), following the cursor; at 80x24 the
+ * Ranking is alone. */
+Test(tui_screens, a_wide_ranking_shows_the_reasons_beside_it_at_200x60)
+{
+    results_of_preset(200, 60, "nvidia-2000-gpus");
+    char *s = barrier();
+    cr_expect(strstr(s, "PyTorch: 81.6 points from") != NULL, "the top framework's reasons beside the list:\n%s", s);
+    /* the longest run of bar cells on a line */
+    int longest = 0, run = 0;
+    for (const char *c = s; *c; c++) {
+        if (!strncmp(c, "\xe2\x96\x88", 3) || !strncmp(c, "\xc2\xb7", 2)) { /* a full block or a middle dot */
+            run++;
+            c += *c == '\xe2' ? 2 : 1;
+        } else if (*c != ' ') {
+            if (run > longest) longest = run;
+            run = 0;
+        }
+    }
+    cr_expect_leq(longest, 60, "bars capped at 60 columns:\n%s", s);
+    free(s);
+    tty_keys("Down"); /* fastai: its reasons follow */
+    s = tty_wait("fastai: 43.3 points from");
+    free(s);
+}

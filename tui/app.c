@@ -472,6 +472,7 @@ static void app_free(struct app *a)
     pane_free(&a->preset_pane);
     pane_free(&a->wiz_pane);
     pane_free(&a->tab_pane);
+    pane_free(&a->why_side_pane);
     pane_free(&a->probe.pane);
     results_cleanup(a);
     free(a->res);
@@ -507,7 +508,7 @@ int tui_run(const struct tui_options *opt)
     a->tab_vp[TAB_RANKING].cursor = a->tab_vp[TAB_PITFALLS].cursor = 0;
     for (int t = 0; t < TAB_COUNT; t++)
         if (t != TAB_RANKING && t != TAB_PITFALLS) a->tab_vp[t].cursor = -1;
-    a->probe.vp.cursor = a->kb_detail_vp.cursor = -1;
+    a->probe.vp.cursor = a->kb_detail_vp.cursor = a->why_side_vp.cursor = -1;
     a->kb_fact_row = -1;
     app_refresh_hardware(a);
     if (*kb_notice(a->k)) ui_message(a, 1, "%s", kb_notice(a->k));

@@ -114,6 +114,9 @@ struct app {
     int tab;
     struct viewport tab_vp[TAB_COUNT]; /* Ranking's and Pitfalls' cursors: the framework, the pitfall */
     struct pane tab_pane;
+    /* a wide terminal's Ranking: the picked framework's reasons beside the list */
+    struct viewport why_side_vp;
+    struct pane why_side_pane;
     unsigned char ticked[ADV_MAX_PITFALLS];
     struct answers res_answers;  /* the answers the results are for, as built from the choices */
     struct compare_table *hw_table; /* the Hardware tab's comparison of res_answers, planned when the

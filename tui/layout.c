@@ -60,6 +60,12 @@ struct tui_split tui_wizard_split(int cols)
     struct tui_split s;
     s.right_w = cols >= 110 ? 34 : 28;
     s.left_w = cols - s.right_w - 1;
+    /* a wide terminal: the question keeps 100 columns and the panel sits beside it, up to 64 wide,
+     * rather than at the far edge */
+    if (cols >= 140) {
+        s.left_w = 100;
+        s.right_w = cols - s.left_w - 1 < 64 ? cols - s.left_w - 1 : 64;
+    }
     s.right_x = s.left_w + 1;
     return s;
 }

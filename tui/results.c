@@ -164,7 +164,9 @@ static void add_reasons(struct pane *p, const struct adv_reason *r, int n, int w
 static void build_ranking(struct app *a, struct pane *p)
 {
     const struct adv_ranking *rk = &a->res->ranking;
+    /* bars of at most 60 columns: wider ones only stretch the same picture */
     int barw = p->width - 26 > 10 ? p->width - 26 : 10;
+    if (barw > 60) barw = 60;
     for (int i = 0; i < rk->count; i++) {
         const struct adv_framework *f = &rk->items[i];
         char lead[64], line[600];
@@ -574,7 +576,9 @@ void results_draw(struct app *a)
     top += fixed_lines(a, top);
     struct pane *p = &a->tab_pane;
     struct viewport *v = &a->tab_vp[a->tab];
-    pane_reset(p, COLS - 3);
+    /* from 140 columns the Ranking keeps 90 and the picked framework's reasons take the rest */
+    int side = a->tab == TAB_RANKING && COLS >= 140, w = side ? 90 : COLS - 2;
+    pane_reset(p, w - 1);
     switch (a->tab) {
     case TAB_RANKING: build_ranking(a, p); break;
     case TAB_WHY: build_why(a, p); break;
@@ -584,9 +588,16 @@ void results_draw(struct app *a)
     case TAB_PITFALLS: build_pitfalls(a, p); break;
     case TAB_HARDWARE: build_hardware(a, p); break;
     }
-    vp_draw(v, p, top, 1, ui_content_rows(top), COLS - 2, a->utf8);
+    vp_draw(v, p, top, 1, ui_content_rows(top), w, a->utf8);
     ui_pane(a, v, p);
     ui_searchable(a, v);
+    if (side) {
+        struct pane *sp = &a->why_side_pane;
+        pane_reset(sp, COLS - w - 5);
+        build_why(a, sp);
+        vp_draw(&a->why_side_vp, sp, top, w + 3, ui_content_rows(top), COLS - w - 4, a->utf8);
+        ui_pane(a, &a->why_side_vp, sp);
+    }
     ui_footer(a, a->tab == TAB_RANKING    ? " 1-7: tabs  Enter: why  e/h/s: save  c: command  Esc: back  ?: help  q: quit"
                  : a->tab == TAB_PITFALLS ? " 1-7: tabs  Space: tick  e/h/s: save  c: command  Esc: back  ?: help  q: quit"
                  : a->tab == TAB_PLAN     ? " 1-7: tabs  L: launch  e/h/s: save  c: command  Esc: back  ?: help  q: quit"
@@ -601,7 +612,8 @@ void results_key(struct app *a, int ch)
     case '1': case '2': case '3': case '4': case '5': case '6': case '7': a->tab = ch - '1'; return;
     }
     if (vp_key(&a->tab_vp[a->tab], &a->tab_pane, ch)) {
-        if (a->tab == TAB_RANKING) a->tab_vp[TAB_WHY].top = 0; /* another framework's reasons from the start */
+        if (a->tab == TAB_RANKING) /* another framework's reasons from the start */
+            a->tab_vp[TAB_WHY].top = a->why_side_vp.top = 0;
         return;
     }
     switch (ch) {
