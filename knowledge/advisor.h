@@ -166,6 +166,7 @@ struct adv_layout {
 struct adv_memory {
     const char *strategy;
     const char *activation_mode;  /* how activations were counted */
+    int activations_estimated;    /* 0: the model's shape is unknown, activations_gb is not a figure */
     const char *recompute;        /* none, selective, full */
     double recompute_fraction;    /* of the layers recomputed under full recomputation */
     double model_states_gb, activations_gb, buffers_gb, total_gb;

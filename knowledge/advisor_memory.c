@@ -244,6 +244,7 @@ static void evaluate_layout(const struct ctx *c, int s, const struct adv_kb *akb
         buckets = 4 * trainable; /* gradient_as_bucket_view=False: an fp32 copy of the gradients */
     }
     struct acts a = activation_terms(c, k, lay);
+    m->activations_estimated = c->shaped;
     m->activation_mode = !c->shaped ? "not estimated"
                          : in->flash ? "FlashAttention (no s x s scores), Korthikanti's other terms"
                                      : "Korthikanti et al. with the s x s attention scores";

@@ -50,17 +50,23 @@ static void memory_lines(const struct adv_result *r, void (*line)(void *, const 
         say(line, ctx, "Runner-up layout", text);
     }
 
-    used = (size_t)snprintf(text, sizeof text, "%.1f GB model states + %.1f GB activations + %.1f GB buffers = %.1f GB",
-                            m->model_states_gb, m->activations_gb, m->buffers_gb, m->total_gb);
+    /* unknown activations are said, never printed as 0.0 GB */
+    if (m->activations_estimated)
+        used = (size_t)snprintf(text, sizeof text, "%.1f GB model states + %.1f GB activations + %.1f GB buffers = %.1f GB",
+                                m->model_states_gb, m->activations_gb, m->buffers_gb, m->total_gb);
+    else
+        used = (size_t)snprintf(text, sizeof text, "%.1f GB model states + %.1f GB buffers = %.1f GB", m->model_states_gb,
+                                m->buffers_gb, m->total_gb);
     if (m->device_memory_gb > 0) {
         used += (size_t)snprintf(text + used, sizeof text - used, " of %.0f GB", m->device_memory_gb);
         if (m->usable_gb < m->device_memory_gb)
             used += (size_t)snprintf(text + used, sizeof text - used, " (%.0f GB usable by the GPU)", m->usable_gb);
-        snprintf(text + used, sizeof text - used, ": %s, %.1f GB headroom (%.0f%% of usable memory needed)",
-                 m->fits ? "fits" : "DOES NOT FIT", m->headroom_gb, r->in.headroom * 100);
+        used += (size_t)snprintf(text + used, sizeof text - used, ": %s, %.1f GB headroom (%.0f%% of usable memory needed)",
+                                 m->fits ? "fits" : "DOES NOT FIT", m->headroom_gb, r->in.headroom * 100);
     } else {
-        snprintf(text + used, sizeof text - used, "; device memory unknown (set device_memory_gb or accelerator)");
+        used += (size_t)snprintf(text + used, sizeof text - used, "; device memory unknown (set device_memory_gb or accelerator)");
     }
+    if (!m->activations_estimated && used < sizeof text) snprintf(text + used, sizeof text - used, "; %s", r->shape_note);
     say(line, ctx, "Memory per device", text);
 
     if (m->activations_gb > 0) {

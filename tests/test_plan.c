@@ -923,3 +923,21 @@ Test(plan, detected_2026_devices_match_their_rows)
         cr_expect_str_eq(answers_str(&res->answers, ANS_ACCELERATOR), cases[i].want, "%s", cases[i].name);
     }
 }
+
+/* Activations the plan cannot estimate (no shape for model_kind nlp) are said, never printed as
+ * "0.0 GB activations"; an LLM's shape gives a figure. */
+Test(plan, unknown_activations_are_said_not_zero)
+{
+    plan("{\"accelerator\": \"h100-sxm\", \"devices\": 4, \"model_kind\": \"nlp\", \"model_params\": 3.5e8, \"tokens\": 7e9}");
+    static char text[8192];
+    text[0] = '\0';
+    adv_plan_text(akb, res, ts_collect_line, &(struct ts_text){text, sizeof text});
+    cr_expect_eq(res->memory.activations_estimated, 0);
+    cr_expect(strstr(text, "GB activations") == NULL, "%s", text);
+    cr_expect(strstr(text, "activations not estimated for model_kind nlp") != NULL, "%s", text);
+    plan("{\"accelerator\": \"h100-sxm\", \"devices\": 4, \"model_kind\": \"llm\", \"model_params\": 3.5e8, \"tokens\": 7e9}");
+    text[0] = '\0';
+    adv_plan_text(akb, res, ts_collect_line, &(struct ts_text){text, sizeof text});
+    cr_expect_eq(res->memory.activations_estimated, 1);
+    cr_expect(strstr(text, "GB activations + ") != NULL, "%s", text);
+}
