@@ -190,7 +190,9 @@ build/fuzz/fuzz_import: tests/fuzz/fuzz_import.c $(filter common/% knowledge/%,$
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(WARNFLAGS) $(CPPFLAGS) $(MAIN_CFLAGS) -Wno-unused-command-line-argument -o $@ $^ \
 	    $(call pc_libs,libcjson sqlite3) -lm
 
-# The peer checks against PyTorch (tests/peer/: the MLP, the GPT) where `import torch` works.
+# The peer checks against PyTorch (tests/peer/: the MLP, the GPT) where `import torch` works, and
+# the launch files against the real launchers' parsers (torchrun's of that torch; accelerate,
+# DeepSpeed and Slurm where installed, else skipped with the reason).
 test-peer:
 	@scripts/deps.sh --peer
 	@$(MAKE) --no-print-directory test-peer-run
@@ -198,6 +200,7 @@ test-peer:
 test-peer-run: $(BIN)
 	/usr/bin/python3 tests/peer/peer_check.py $(BIN)
 	/usr/bin/python3 tests/peer/peer_gpt.py $(BIN)
+	/usr/bin/python3 tests/peer/launch_check.py $(BIN)
 
 $(BIN): $(MAIN_OBJ) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
