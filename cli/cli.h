@@ -97,6 +97,12 @@ int cli_open_kb(struct globals *g, struct kb **k);
  * copy (kb_open_read). */
 int cli_open_kb_read(struct globals *g, struct kb **k);
 
+/* The config file (knowledge/config_file.h) recommend and the interface read: none under
+ * --no-config, the file --config names (it must exist), else the default file when there is one.
+ * EXIT_OK with *out set (NULL: none), or EXIT_INPUT with the line printed. */
+struct config_file;
+int cli_load_config(const struct globals *g, struct config_file **out);
+
 /* Subcommands. argv[0] is the subcommand name. */
 int cmd_kb(struct globals *g, int argc, char **argv);
 int cmd_recommend(struct globals *g, int argc, char **argv);

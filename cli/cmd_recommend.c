@@ -434,21 +434,6 @@ static int apply_model_options(const struct rec_opts *o, struct answers *answers
     return EXIT_OK;
 }
 
-/* The config file: none under --no-config, the file --config names (it must exist), else the
- * default file when there is one. EXIT_OK with *out set (NULL: none), or EXIT_INPUT with the
- * line printed. */
-static int load_config(const struct globals *g, struct config_file **out)
-{
-    *out = NULL;
-    char path[PATH_MAX], err[PATH_MAX + 1024];
-    if (g->no_config || (!g->config && config_default_path(path, sizeof path) != 0)) return EXIT_OK;
-    if (config_load(g->config ? g->config : path, !g->config, out, err, sizeof err) == CONFIG_BAD) {
-        cli_error("%s", err);
-        return EXIT_INPUT;
-    }
-    return EXIT_OK;
-}
-
 /* The config's answers beneath the command line's: a key the preset, the answers file, --set and
  * the model options leave out takes the config's value. Its price_per_device_hour (one price for
  * every device) yields to --prices, and its model to --model-config, which say the same thing.
@@ -593,7 +578,7 @@ int cmd_recommend(struct globals *g, int argc, char **argv)
     if (rc != EXIT_OK) return rc < 0 ? EXIT_OK : rc;
     if (o.list) return list_presets(o.json, g->color);
     struct config_file *config;
-    if ((rc = load_config(g, &config)) != EXIT_OK) return rc;
+    if ((rc = cli_load_config(g, &config)) != EXIT_OK) return rc;
     rc = recommend(g, &o, config);
     config_free(config);
     return rc;

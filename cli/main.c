@@ -2,6 +2,7 @@
  * is the only place that exits. */
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "knowledge/config_file.h"
 #include "knowledge/kb.h"
 #include "common/text.h"
 #include "tui/tui.h"
@@ -35,10 +36,10 @@ static const char usage_text[] =
     "                  a terminal, or an MPI launcher started the program)\n"
     "  --wide          tables at full width, never cut (the default when output is\n"
     "                  not a terminal)\n"
-    "  --config FILE   recommend's defaults from FILE (default, when it exists:\n"
-    "                  $XDG_CONFIG_HOME/fwadvisor/config, else\n"
-    "                  ~/.config/fwadvisor/config)\n"
-    "  --no-config     recommend reads no config file\n"
+    "  --config FILE   the defaults of recommend and the interface from FILE\n"
+    "                  (default, when it exists: $XDG_CONFIG_HOME/fwadvisor/config,\n"
+    "                  else ~/.config/fwadvisor/config)\n"
+    "  --no-config     recommend and the interface read no config file\n"
     "  -h, --help      show this help\n"
     "  -V, --version   show the version\n"
     "\n"
@@ -82,8 +83,6 @@ static int run(int argc, char **argv)
         }
     }
     if (optind >= argc) {
-        if (g.config || g.no_config) /* the interface starts from its own answers */
-            return cli_not_applicable(NULL, g.config ? "--config" : "--no-config", "to recommend");
         if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
             /* Never draw into a pipe. */
             fputs("fwadvisor: the interactive advisor needs a terminal; without one use\n"
@@ -92,8 +91,13 @@ static int run(int argc, char **argv)
                   stderr);
             return EXIT_USAGE;
         }
-        struct tui_options to = {g.db, g.color};
+        /* the team's defaults under the wizard's questions, and its site in job.sbatch, as for recommend */
+        struct config_file *config;
+        int rc = cli_load_config(&g, &config);
+        if (rc != EXIT_OK) return rc;
+        struct tui_options to = {g.db, g.color, config};
         int status = tui_run(&to);
+        config_free(config);
         return status == 0 ? EXIT_OK : cli_exit_from_kb(status);
     }
     char *cmd = argv[optind];

@@ -127,7 +127,7 @@ int cli_options_parse(const struct cli_command *cmd, struct globals *g, int argc
         *given |= (cli_given)1 << row;
     }
     if ((g->config || g->no_config) && !cmd->reads_config)
-        return cli_not_applicable(cmd->name, g->config ? "--config" : "--no-config", "to recommend");
+        return cli_not_applicable(cmd->name, g->config ? "--config" : "--no-config", "to recommend and the interface");
     return EXIT_OK;
 }
 

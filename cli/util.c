@@ -2,6 +2,7 @@
 #include "cli/cli.h"
 #include "common/file.h"
 #include "common/html.h"
+#include "knowledge/config_file.h"
 #include "knowledge/kb.h"
 #include "common/suggest.h"
 #include "probes/mpi/plugin.h"
@@ -213,4 +214,16 @@ void cli_print_step_times(double median, double min, double max, int n)
              median * scale, scale == 1e6 ? "us" : "ms", min * scale, max * scale, n);
     putchar('\n');
     text_wrap(stdout, line, 0, 2); /* a slow step widens the figures: the line wraps, never runs past 80 columns */
+}
+
+int cli_load_config(const struct globals *g, struct config_file **out)
+{
+    *out = NULL;
+    char path[PATH_MAX], err[PATH_MAX + 1024];
+    if (g->no_config || (!g->config && config_default_path(path, sizeof path) != 0)) return EXIT_OK;
+    if (config_load(g->config ? g->config : path, !g->config, out, err, sizeof err) == CONFIG_BAD) {
+        cli_error("%s", err);
+        return EXIT_INPUT;
+    }
+    return EXIT_OK;
 }

@@ -541,20 +541,21 @@ Test(config, prices_sit_between_a_price_file_and_the_knowledge_base)
     free(cfg);
 }
 
-/* --config and --no-config apply to recommend only, and not both at once. */
+/* --config and --no-config apply to recommend and the interface only, and not both at once. */
 Test(config, the_options_are_refused_where_they_change_nothing)
 {
     char *cfg = put("team.conf", "[answers]\ndevices = 2\n");
     static const struct {
         const char *args[5], *want;
     } cases[] = {
-        {{"kb", "list", "--config", "team.conf", NULL}, "fwadvisor: --config applies to recommend: it would change nothing here\n"},
-        {{"--no-config", "probe", "list", NULL}, "fwadvisor: --no-config applies to recommend: it would change nothing here\n"},
+        {{"kb", "list", "--config", "team.conf", NULL}, "fwadvisor: --config applies to recommend and the interface: it would change nothing here\n"},
+        {{"--no-config", "probe", "list", NULL}, "fwadvisor: --no-config applies to recommend and the interface: it would change nothing here\n"},
         {{"recommend", "--list-presets", "--config", "team.conf", NULL},
          "fwadvisor: --config applies to a recommendation: it would change nothing here\n"},
         {{"recommend", "--config", "team.conf", "--no-config", NULL},
          "fwadvisor: give either --config or --no-config, not both\n"},
-        {{"--config", "team.conf", NULL}, "fwadvisor: --config applies to recommend: it would change nothing here\n"},
+        /* the interface reads it, but needs a terminal */
+        {{"--config", "team.conf", NULL}, "fwadvisor: the interactive advisor needs a terminal"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *args[8] = {dbarg};

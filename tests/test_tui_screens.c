@@ -1063,3 +1063,51 @@ Test(tui_screens, a_wide_ranking_shows_the_reasons_beside_it_at_200x60)
     s = tty_wait("fastai: 43.3 points from");
     free(s);
 }
+
+/* The interface reads the config file as recommend does: its [answers] are the wizard's starting
+ * choices (Apple Silicon, so macOS too), its [site] goes into the job.sbatch that L writes; a bad
+ * file stops the interface before it starts, naming its line, status 3. */
+Test(tui_screens, the_interface_starts_from_the_config_file_at_80x24)
+{
+    char envs[4400];
+    snprintf(envs, sizeof envs, "XDG_CONFIG_HOME=%s", tty_dir());
+    char *dir = ts_path(tty_dir(), "fwadvisor");
+    mkdir(dir, 0755);
+    char *conf = ts_path(dir, "config");
+    ts_write_str(conf, "[answers]\nstage = production\nhardware = nvidia\naccelerator = h100-sxm\ndevices = 16\nnodes = 2\n"
+                       "model_kind = nlp\nmodel_params = 350M\n[site]\npartition = gpu\naccount = ml-team\n");
+    tty_start(80, 24, envs, 1);
+    free(tty_wait("Start the advisor"));
+    tty_keys("Enter");
+    char *s = tty_wait("Project stage");
+    cr_expect(strstr(s, "(*) Production") != NULL, "the config's stage chosen:\n%s", s);
+    free(s);
+    tty_keys("Enter");
+    s = tty_wait("Hardware you train on");
+    cr_expect(strstr(s, "(*) NVIDIA GPUs") != NULL, "the config's hardware chosen:\n%s", s);
+    free(s);
+    tty_keys_n("Enter", 40); /* through the rest, each at the config's choice or the default (the
+                              * last ones go from the Ranking to the Why tab) */
+    free(tty_wait("fwadvisor  results"));
+    tty_keys("4");
+    free(tty_wait("[4 Plan]"));
+    tty_keys("L");
+    free(tty_wait("Write the launch files"));
+    tty_keys("Enter");
+    free(tty_wait("launch files written to ./fwadvisor-launch:"));
+    char *sbatch_path = ts_path(tty_dir(), "fwadvisor-launch/job.sbatch");
+    char *sbatch = ts_read(sbatch_path, NULL);
+    cr_expect(sbatch && strstr(sbatch, "#SBATCH --partition=gpu\n") && strstr(sbatch, "#SBATCH --account=ml-team\n"),
+              "the config's site in job.sbatch:\n%s", sbatch ? sbatch : "(none)");
+    free(sbatch);
+    free(sbatch_path);
+    /* a bad file: one line naming it and its line, status 3, before any screen */
+    ts_write_str(conf, "[answers]\ndevices = many\n");
+    tty_tmux((const char *const[]){"kill-session", "-t", "t", NULL}, NULL);
+    tty_start(80, 24, envs, 1);
+    s = tty_wait("EXITED status=3");
+    cr_expect(strstr(s, "config: line 2: key 'devices'") != NULL, "%s", s);
+    free(s);
+    free(conf);
+    free(dir);
+}

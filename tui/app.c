@@ -494,6 +494,7 @@ int tui_run(const struct tui_options *opt)
         return 1;
     }
     pthread_mutex_init(&a->probe.lock, NULL);
+    a->team_config = opt->config;
     int status = kb_resolve_path(opt->db, path, sizeof path, &is_default, err, sizeof err);
     if (status == KB_OK) status = kb_open(path, is_default, &a->k, err, sizeof err);
     if (status == KB_OK) status = adv_kb_load(a->k, &a->akb, err, sizeof err);

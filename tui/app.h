@@ -75,6 +75,7 @@ struct prompt {
 struct app {
     enum tui_screen screen;
     int help, quit, confirm_quit, too_small;
+    const struct config_file *team_config; /* the config file: the team's defaults, or NULL (tui.h) */
     /* a boxed text over the screen that any key closes (ui_note): the help's box */
     int note;
     char note_title[96], note_text[2048];

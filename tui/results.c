@@ -8,6 +8,7 @@
 #include "knowledge/report_html.h"
 #include "common/units.h"
 #include "probes/advisor_hw.h"
+#include "knowledge/config_file.h"
 #include "tui/app.h"
 #include "tui/crt.h"
 #include "tui/layout.h"
@@ -115,12 +116,13 @@ static void answers_done(struct app *a, const char *path)
     free(text);
 }
 
-/* The plan's launch files into a new folder, as `recommend --emit DIR` writes them (without the
- * config file's Slurm site: job.sbatch keeps its placeholders). */
+/* The plan's launch files into a new folder, as `recommend --emit DIR` writes them (job.sbatch
+ * with the config file's [site], else its placeholders). */
 static void launch_done(struct app *a, const char *dir)
 {
     char err[PATH_MAX + 256], names[512];
-    if (launch_files_write(a->akb, a->res, NULL, dir, names, sizeof names, err, sizeof err) != FILE_OK)
+    const struct launch_site *site = a->team_config ? &a->team_config->site : NULL;
+    if (launch_files_write(a->akb, a->res, site, dir, names, sizeof names, err, sizeof err) != FILE_OK)
         ui_message(a, 1, "%s", err);
     else ui_message(a, 0, "launch files written to %s: %s", dir, names);
 }

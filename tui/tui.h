@@ -5,9 +5,11 @@
 
 #include <stdio.h>
 
+struct config_file;
 struct tui_options {
     const char *db;  /* --db, or NULL for the default location */
     int color;       /* colour allowed (NO_COLOR and --no-color turn it off) */
+    const struct config_file *config; /* the team's defaults (knowledge/config_file.h), or NULL */
 };
 
 /* Runs until the user quits, or until a signal has stopped a probe and what finished is stored

@@ -4,6 +4,7 @@
 #include "common/units.h"
 #include "knowledge/model_answers.h"
 #include "knowledge/model_config.h"
+#include "knowledge/config_file.h"
 #include "tui/app.h"
 #include "tui/crt.h"
 #include "tui/layout.h"
@@ -493,6 +494,15 @@ void wizard_start(struct app *a, const struct answers *loaded)
         int d = wizard_default_option(q);
         a->sel[q] = d >= 0 ? d : 0;
         a->multi[q] = 0;
+    }
+    /* the config file's [answers] beneath what is loaded (a preset, an answers file), as recommend
+     * puts them beneath its own: the wizard opens with the team's defaults chosen */
+    struct answers merged;
+    if (a->team_config) {
+        merged = a->team_config->answers;
+        for (int k = 0; loaded && k < ANS_KEY_COUNT; k++)
+            if (loaded->v[k].given) merged.v[k] = loaded->v[k];
+        loaded = &merged;
     }
     if (loaded) {
         a->base = *loaded;
