@@ -952,6 +952,17 @@ Test(tui_screens, quitting_the_results_asks_and_home_starts_at_the_top_at_80x24)
     free(tty_wait("EXITED status=0"));
 }
 
+/* From the results: the Plan tab, L, the default folder: the launch files written there. */
+static void launch_files_from_the_plan_tab(void)
+{
+    tty_keys("4");
+    free(tty_wait("[4 Plan]"));
+    tty_keys("L");
+    free(tty_wait("Write the launch files"));
+    tty_keys("Enter");
+    free(tty_wait("launch files written to ./fwadvisor-launch:"));
+}
+
 /* The results' own actions at 80x24: c shows the answers as a command line in a box (its wrapped
  * lines end in a backslash, so it pastes as one command; any key closes it), s saves them as an
  * answers file that reads back, and L on the Plan tab writes the plan's launch files into a new
@@ -981,12 +992,7 @@ Test(tui_screens, results_show_the_command_save_the_answers_and_write_launch_fil
     cJSON_Delete(doc);
     free(text);
     free(path);
-    tty_keys("4");
-    free(tty_wait("[4 Plan]"));
-    tty_keys("L");
-    free(tty_wait("Write the launch files"));
-    tty_keys("Enter");
-    free(tty_wait("launch files written to ./fwadvisor-launch:"));
+    launch_files_from_the_plan_tab();
     char *launch = ts_path(tty_dir(), "fwadvisor-launch/launch.sh");
     struct stat st;
     cr_expect_eq(stat(launch, &st), 0, "%s", launch);
@@ -1089,12 +1095,7 @@ Test(tui_screens, the_interface_starts_from_the_config_file_at_80x24)
     tty_keys_n("Enter", 40); /* through the rest, each at the config's choice or the default (the
                               * last ones go from the Ranking to the Why tab) */
     free(tty_wait("fwadvisor  results"));
-    tty_keys("4");
-    free(tty_wait("[4 Plan]"));
-    tty_keys("L");
-    free(tty_wait("Write the launch files"));
-    tty_keys("Enter");
-    free(tty_wait("launch files written to ./fwadvisor-launch:"));
+    launch_files_from_the_plan_tab();
     char *sbatch_path = ts_path(tty_dir(), "fwadvisor-launch/job.sbatch");
     char *sbatch = ts_read(sbatch_path, NULL);
     cr_expect(sbatch && strstr(sbatch, "#SBATCH --partition=gpu\n") && strstr(sbatch, "#SBATCH --account=ml-team\n"),
