@@ -113,6 +113,18 @@ static const struct ans_choice prices[] = {
     {"4", "4.00", "Per device and hour."}, {"8", "8.00", "Per device and hour."},
 };
 static const struct ans_choice no_price = {NULL, "No price", "The plan shows hours only."};
+/* A Mac's unified memory: the configurations Apple sells (M1 to M5 families), the largest being
+ * what the catalog lists; the answer takes any number. */
+static const struct ans_choice memories[] = {
+    {"8", "8 GB", "The smallest M1-M3 machines."}, {"16", "16 GB", "A base MacBook Air or MacBook Pro."},
+    {"24", "24 GB", "M2-M5 MacBook Air and Pro options."}, {"32", "32 GB", "The largest M5."},
+    {"36", "36 GB", "M3 Max and M4 Max with fewer GPU cores."}, {"48", "48 GB", "M4 Pro and M4 Max options."},
+    {"64", "64 GB", "M5 Pro's largest; Max options."}, {"96", "96 GB", "M2 Max, M3 Ultra options."},
+    {"128", "128 GB", "The largest M3, M4 and M5 Max."}, {"192", "192 GB", "The largest M2 Ultra."},
+    {"256", "256 GB", "M3 Ultra option."}, {"512", "512 GB", "The largest M3 Ultra."},
+};
+static const struct ans_choice catalog_memory = {
+    NULL, "The device model's (catalog)", "The catalog's memory for the device model: a chip's largest configuration."};
 #define DEPLOY_HARDWARE(C) \
     C("auto", "Same as training / device CPU (auto)", "Servers: the training hardware; edge and phones: their CPU.") \
     C("cpu", "CPU", "x86 or Arm CPUs: ONNX Runtime, LiteRT, ExecuTorch (XNNPACK).") \
@@ -238,7 +250,7 @@ const struct ans_key ans_keys[] = {
     {"os", ANS_ENUM, CHOICES(oses), 0, 0, -1, 0, NULL, NULL, NULL},
     {"devices", ANS_INT, CHOICES(devices), 1, 0, -1, 1, NULL, NULL, NULL},
     {"nodes", ANS_INT, CHOICES(nodes), 1, 0, -1, 1, NULL, NULL, NULL},
-    {"device_memory_gb", ANS_NUMBER, NULL, 0, 0, 1, -1, 0, NULL, NULL, NULL},
+    {"device_memory_gb", ANS_NUMBER, CHOICES(memories), 0, 1, -1, 0, &catalog_memory, NULL, NULL},
     {"model_kind", ANS_ENUM, CHOICES(model_kinds), 0, 0, 7, 0, NULL, NULL, NULL},
     {"model_params", ANS_NUMBER, CHOICES(model_params), 1, 0, -1, 1e7, NULL, NULL, NULL},
     {"tokens", ANS_NUMBER, CHOICES(tokens), 0, 1, -1, 0, NULL, NULL, NULL},

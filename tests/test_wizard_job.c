@@ -458,3 +458,30 @@ Test(wizard_job, a_typed_number_that_is_a_choice_selects_it)
     cr_expect_geq(a->sel[q], wizard_own_count(q), "12 is no choice: the given option");
     ts_wizard_close(&t);
 }
+
+/* A Mac's memory is the machine's: asked on Apple Silicon only, and a 16 GB MacBook with an M5
+ * plans against 16 GB (Apple's GPU working-set cap below it), not the chip's largest 32 GB; the
+ * catalog's figure when left at its default. */
+Test(wizard_job, a_mac_is_asked_its_memory_and_planned_with_it)
+{
+    struct ts_wizard t;
+    open_with(&t, "model_kind=llm model_params=1B");
+    struct app *a = t.app;
+    struct adv_result *r = calloc(1, sizeof *r);
+    cr_assert_not_null(r);
+    choose(a, ANS_HARDWARE, "nvidia");
+    cr_expect(!asked(a, ANS_DEVICE_MEMORY_GB), "NVIDIA: the device model says the memory");
+    choose(a, ANS_HARDWARE, "apple");
+    cr_expect(asked(a, ANS_DEVICE_MEMORY_GB));
+    choose(a, ANS_OS, "macos");
+    a->sel[question_of(ANS_ACCELERATOR)] = 0; /* the usual one, assumed */
+    plan_of(a, r);
+    double catalog = r->memory.device_memory_gb;
+    cr_expect_gt(catalog, 16, "left at the catalog's: %g", catalog);
+    choose(a, ANS_DEVICE_MEMORY_GB, "16");
+    plan_of(a, r);
+    cr_expect_float_eq(r->memory.device_memory_gb, 16, 1e-9);
+    cr_expect_lt(r->memory.usable_gb, 16, "Apple's GPU working set below the machine's memory");
+    free(r);
+    ts_wizard_close(&t);
+}

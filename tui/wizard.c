@@ -59,6 +59,7 @@ static int experts_asked(const struct app *a);
 static int shape_detailed(const struct app *a);
 static int experts_detailed(const struct app *a);
 static int deployed(const struct app *a);
+static int on_a_mac(const struct app *a);
 static int deployed_on_a_device(const struct app *a);
 
 /* The order of the questions and when each is asked; their options are their keys' rows. */
@@ -66,6 +67,7 @@ const struct wiz_question wiz_questions[] = {
     {ANS_STAGE, "Project stage", NULL, NULL, 0},
     {ANS_HARDWARE, "Hardware you train on", NULL, NULL, 0},
     {ANS_ACCELERATOR, "Device model (memory)", NULL, NULL, 0},
+    {ANS_DEVICE_MEMORY_GB, "Memory of this Mac (GB, shared by the CPU and the GPU)", on_a_mac, NULL, 0},
     {ANS_OS, "Operating system", NULL, NULL, 0},
     {ANS_DEVICES, "Accelerators in total", NULL, NULL, 0},
     {ANS_NODES, "Machines (nodes)", NULL, NULL, 0},
@@ -347,6 +349,12 @@ static const char *job_in_effect(const struct app *a)
 }
 
 static int fine_tunes(const struct app *a) { return strcmp(job_in_effect(a), "finetune") == 0; }
+/* A Mac's memory is the machine's, not the chip's: asked on Apple Silicon only */
+static int on_a_mac(const struct app *a)
+{
+    const char *hw = chosen_hardware(a, -1, 0);
+    return hw && strcmp(hw, "apple") == 0;
+}
 static int pretrains(const struct app *a) { return strcmp(job_in_effect(a), "pretrain") == 0; }
 static int trains(const struct app *a) { return strcmp(job_in_effect(a), "serve") != 0; }
 static int is_llm(const struct app *a) { return chosen_is(a, ANS_MODEL_KIND, "llm"); }
