@@ -501,7 +501,8 @@ static int gather_answers(const struct rec_opts *o, const struct config_file *co
 }
 
 /* The report as JSON and HTML, drawn from one document so the page shows what --json says. */
-static int write_reports(const struct adv_kb *akb, const struct adv_result *r, const struct rec_opts *o)
+static int write_reports(const struct adv_kb *akb, const struct adv_result *r, const struct rec_opts *o,
+                         const struct launch_site *site)
 {
     char now[32];
     iso_now(now, sizeof now);
@@ -512,10 +513,15 @@ static int write_reports(const struct adv_kb *akb, const struct adv_result *r, c
     }
     int rc = EXIT_OK;
     if (o->html) {
+        /* the plan's launch files on the page, as --emit writes them */
+        struct launch_files files = {0};
+        char err[256];
+        int have = r->job != ADV_JOB_SERVE && launch_files_make(akb, r, site, &files, err, sizeof err) == 0;
         struct html page = {0};
-        adv_report_html(doc, &page);
+        adv_report_html_files(doc, have ? &files : NULL, &page);
         rc = cli_write_html(o->html, &page);
         html_free(&page);
+        if (have) launch_files_free(&files);
     }
     if (rc == EXIT_OK && (o->json || o->output)) rc = cli_write_json(doc, o->output);
     cJSON_Delete(doc);
@@ -563,7 +569,7 @@ static int recommend(struct globals *g, const struct rec_opts *o, const struct c
         cli_error("%s", err);
         rc = cli_exit_from_kb(status);
     }
-    if (rc == EXIT_OK && (o->json || o->output || o->html)) rc = write_reports(akb, r, o);
+    if (rc == EXIT_OK && (o->json || o->output || o->html)) rc = write_reports(akb, r, o, config ? &config->site : NULL);
     if (rc == EXIT_OK && !o->json && !o->html_stdout) print_text(akb, r, g->color);
     if (rc == EXIT_OK && o->emit) rc = emit_launch_files(akb, r, config ? &config->site : NULL, o->emit);
     free(r);

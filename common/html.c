@@ -162,6 +162,7 @@ static const char stylesheet[] =
     "figure{margin:1em 0;break-inside:avoid}figcaption{font-weight:bold;margin-bottom:4px}\n"
     "svg{max-width:100%;height:auto;font:12px system-ui,-apple-system,\"Segoe UI\",Roboto,Arial,sans-serif}\n"
     "details{margin:.3em 0;border:1px solid #c8c8c8;border-radius:4px;padding:2px 8px}"
+    "pre{font:12px/1.35 ui-monospace,\"DejaVu Sans Mono\",Menlo,Consolas,monospace;overflow-x:auto;margin:.4em 0}"
     "summary{cursor:pointer;font-weight:bold}\n"
     "ul.check{list-style:none;padding-left:0}ul.check li{margin:.35em 0}ul.check input{margin-right:.5em}\n"
     ".formula{font-family:ui-monospace,\"DejaVu Sans Mono\",Menlo,Consolas,monospace;font-size:.9em;"

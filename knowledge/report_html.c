@@ -5,6 +5,7 @@
 #include "knowledge/report_html.h"
 #include "common/json_doc.h"
 #include "common/units.h"
+#include "knowledge/launch_files.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -554,9 +555,31 @@ static void sources(struct html *h, const cJSON *doc)
     html_raw(h, "</ol></section>\n");
 }
 
-int adv_report_html(const cJSON *report, struct html *h)
+/* The files `recommend --emit` writes for this plan, each whole and closed until opened. */
+static void launch_files_section(struct html *h, const struct launch_files *f)
 {
-    const cJSON *top = cJSON_GetArrayItem(get(report, "ranking"), 0), *kb = get(report, "kb");
+    if (!f || !f->count) return;
+    html_raw(h, "<section id=\"launch-files\"><h2>Launch files</h2>\n<p class=\"note\">");
+    html_text(h, "The files fwadvisor recommend --emit DIR writes for this plan (and the interface's L), as written: "
+                 "edit the marked lines, then run launch.sh (job.sbatch under Slurm).");
+    html_raw(h, "</p>\n");
+    for (int i = 0; i < f->count; i++) {
+        int lines = 0;
+        for (size_t k = 0; k < f->files[i].len; k++) lines += f->files[i].text[k] == '\n';
+        html_raw(h, "<details><summary>");
+        html_textf(h, "%s (%d lines)", f->files[i].name, lines);
+        html_raw(h, "</summary><pre>");
+        html_text(h, f->files[i].text);
+        html_raw(h, "</pre></details>\n");
+    }
+    html_raw(h, "</section>\n");
+}
+
+int adv_report_html(const cJSON *report, struct html *h) { return adv_report_html_files(report, NULL, h); }
+
+int adv_report_html_files(const cJSON *report, const struct launch_files *files, struct html *h)
+{
+    const cJSON *top = cJSON_GetArrayItem(get(report, "ranking"), 0), *kb_doc = get(report, "kb");
     char title[256];
     snprintf(title, sizeof title, "fwadvisor recommendation: %s", json_str(top, "name"));
     html_begin(h, title);
@@ -564,7 +587,7 @@ int adv_report_html(const cJSON *report, struct html *h)
     html_text(h, title);
     html_raw(h, "</h1><p class=\"meta\">");
     html_textf(h, "Generated %s from the fwadvisor.report/1 document; knowledge base %s (%s).", json_str(report, "generated_at"),
-               json_str(kb, "version"), json_str(kb, "date"));
+               json_str(kb_doc, "version"), json_str(kb_doc, "date"));
     html_raw(h, "</p></header>\n<main>\n");
     summary(h, report);
     if (serving_only(report)) {
@@ -582,6 +605,7 @@ int adv_report_html(const cJSON *report, struct html *h)
         time_cost(h, report);
     }
     plan_rest(h, report);
+    launch_files_section(h, files);
     deployment(h, report);
     pitfalls(h, report);
     notes(h, report);

@@ -11,6 +11,10 @@
 /* Appends the page for `report` to h (an empty, zeroed html). Returns 0, or -1 when out of
  * memory; the caller frees h either way. */
 int adv_report_html(const cJSON *report, struct html *h);
+/* The same page with the plan's launch files in it, each whole in a section of its own (files:
+ * launch_files_make's, or NULL for none). */
+struct launch_files;
+int adv_report_html_files(const cJSON *report, const struct launch_files *files, struct html *h);
 
 /* The page of a fwadvisor.compare/1 document (recommend --compare-hardware or --sweep with
  * --html): a chart of each figure over the variants that run (time and cost; MFU for a sweep;

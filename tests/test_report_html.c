@@ -614,3 +614,28 @@ Test(html, headings_say_their_units)
         cr_expect_str_eq(out, cases[i].want, "%s", cases[i].key);
     }
 }
+
+/* The plan's launch files are on the page, each whole in its own box, as --emit writes them (the
+ * torchrun line escaped, not cut); a serving-only answer has none. */
+Test(report_html, the_page_holds_the_launch_files)
+{
+    char *page = ts_path(dir, "launch.html");
+    struct ts_run r;
+    RUN(r, dbarg, "recommend", "--preset", "academic-research", "--probe", "none", "--html", page);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    ts_run_free(&r);
+    char *html = ts_read(page, NULL);
+    cr_assert_not_null(html);
+    cr_expect(strstr(html, "<section id=\"launch-files\"><h2>Launch files</h2>") != NULL);
+    cr_expect(strstr(html, "<summary>launch.sh (") != NULL && strstr(html, "<summary>README.txt (") != NULL, "%s", html);
+    cr_expect(strstr(html, "exec torchrun --standalone --nnodes=1 --nproc_per_node=4 \\") != NULL, "launch.sh whole");
+    cr_expect(strstr(html, "&quot;$TRAIN_SCRIPT&quot;") != NULL, "its quotes escaped");
+    free(html);
+    RUN(r, dbarg, "recommend", "--preset", "academic-research", "--set", "job=serve", "--probe", "none", "--html", page);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    ts_run_free(&r);
+    html = ts_read(page, NULL);
+    cr_expect(strstr(html, "id=\"launch-files\"") == NULL, "serving only: no launch files");
+    free(html);
+    free(page);
+}

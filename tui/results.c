@@ -93,9 +93,14 @@ static void html_done(struct app *a, const char *path)
 {
     cJSON *doc = report_now(a);
     struct html page = {0};
-    if (!doc || adv_report_html(doc, &page) != 0) ui_message(a, 1, "out of memory");
+    struct launch_files files = {0};
+    char err[256];
+    int have = a->res->job != ADV_JOB_SERVE &&
+               launch_files_make(a->akb, a->res, a->team_config ? &a->team_config->site : NULL, &files, err, sizeof err) == 0;
+    if (!doc || adv_report_html_files(doc, have ? &files : NULL, &page) != 0) ui_message(a, 1, "out of memory");
     else results_save(a, path, page.data, page.len, "HTML report");
     html_free(&page);
+    if (have) launch_files_free(&files);
     cJSON_Delete(doc);
 }
 
