@@ -135,9 +135,10 @@ static struct view make_view(const struct adv_kb *akb, const struct adv_result *
 /* "32 x h100-sxm on 4 nodes of 8, megatron (tp 8, pp 2, dp 2), bf16": the plan in one line. */
 static void summary(const struct view *v, char *out, size_t n)
 {
-    snprintf(out, n, "%d x %s on %d node%s of %d, %s (tp %d, pp %d, dp %d%s), %s", v->devices, v->device, v->nodes,
-             v->nodes == 1 ? "" : "s", v->per_node, v->strategy, v->tp, v->pp, v->dp, v->ep > 1 ? ", expert parallel" : "",
-             v->precision);
+    char devices[32], nodes[32];
+    snprintf(out, n, "%s x %s on %s node%s of %d, %s (tp %d, pp %d, dp %d%s), %s", units_number(v->devices, devices, sizeof devices),
+             v->device, units_number(v->nodes, nodes, sizeof nodes), v->nodes == 1 ? "" : "s", v->per_node, v->strategy, v->tp,
+             v->pp, v->dp, v->ep > 1 ? ", expert parallel" : "", v->precision);
 }
 
 /* Slurm's --time: the plan's hours rounded up (a day when unknown), at most a week, which is
@@ -483,8 +484,10 @@ static int write_readme(struct launch_files *out, const struct view *v, const ch
         return add_file(out, "README.txt", &b);
     }
     put(&b, "fwadvisor launch files\n======================\n\nPlan: %s.\n", line);
-    put(&b, "Batch: %d sequence%s per micro-batch x %d accumulation step%s x %d data-parallel ranks = %d per step",
-        v->micro_batch, v->micro_batch == 1 ? "" : "s", v->accumulation, v->accumulation == 1 ? "" : "s", v->dp, v->global_batch);
+    char dp[32], global[32];
+    put(&b, "Batch: %d sequence%s per micro-batch x %d accumulation step%s x %s data-parallel ranks = %s per step",
+        v->micro_batch, v->micro_batch == 1 ? "" : "s", v->accumulation, v->accumulation == 1 ? "" : "s",
+        units_number(v->dp, dp, sizeof dp), units_number(v->global_batch, global, sizeof global));
     if (fabs(v->micro_batches - v->accumulation) > 1e-6)
         put(&b, " (the plan's %.3g micro-batches per step rounded to a whole number)", v->micro_batches);
     put(&b, ".\n");

@@ -471,3 +471,18 @@ Test(launch, torchrun_of_the_installed_torch_parses_the_flags)
     free(shim);
     free(out);
 }
+
+/* The files' counts read as the plan's do, with separators: 2,000 GPUs, a global batch of 2,000. */
+Test(launch, counts_in_the_files_have_separators)
+{
+    const char *sets[] = {"model_kind=llm", "team=pytorch", "accelerator=h100-sxm", "model_params=70e9", "devices=2000",
+                          "nodes=250", "tokens=1.4e12", NULL};
+    char *out = emit(sets, "two-thousand");
+    char *readme = read_in(out, "README.txt"), *launch = read_in(out, "launch.sh");
+    cr_expect(strstr(readme, "Plan: 2,000 x h100-sxm on 250 nodes of 8") != NULL, "%s", readme);
+    cr_expect(strstr(readme, "x 250 data-parallel ranks = 2,000 per step") != NULL, "%s", readme);
+    cr_expect(strstr(launch, "# fwadvisor launch: 2,000 x h100-sxm") != NULL, "%s", launch);
+    free(readme);
+    free(launch);
+    free(out);
+}
