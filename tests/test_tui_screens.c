@@ -967,9 +967,9 @@ static void launch_files_from_the_plan_tab(void)
  * lines end in a backslash, so it pastes as one command; any key closes it), s saves them as an
  * answers file that reads back, and L on the Plan tab writes the plan's launch files into a new
  * folder, as recommend --emit does. */
-Test(tui_screens, results_show_the_command_save_the_answers_and_write_launch_files_at_80x24)
+static void results_show_the_command_save_the_answers_and_write_launch_files(int w, int h)
 {
-    results_of_preset(80, 24, "nvidia-2000-gpus");
+    results_of_preset(w, h, "nvidia-2000-gpus");
     tty_keys("c");
     char *s = tty_wait("fwadvisor recommend --set");
     cr_expect(strstr(s, "devices=2000") != NULL, "%s", s);
@@ -999,13 +999,15 @@ Test(tui_screens, results_show_the_command_save_the_answers_and_write_launch_fil
     cr_expect(st.st_mode & S_IXUSR, "launch.sh is executable");
     free(launch);
 }
+Test(tui_screens, results_show_the_command_save_the_answers_and_write_launch_files_at_80x24) { results_show_the_command_save_the_answers_and_write_launch_files(80, 24); }
+Test(tui_screens, results_show_the_command_save_the_answers_and_write_launch_files_at_200x60) { results_show_the_command_save_the_answers_and_write_launch_files(200, 60); }
 
 /* The operating system follows the hardware until it is answered, at 80x24: macOS after Apple
  * Silicon, Linux again after NVIDIA; once the user goes on from the OS question, a new hardware
  * choice leaves the OS they chose. */
-Test(tui_screens, the_os_question_follows_the_hardware_until_answered_at_80x24)
+static void the_os_question_follows_the_hardware_until_answered(int w, int h)
 {
-    tty_start(80, 24, "", 1);
+    tty_start(w, h, "", 1);
     free(tty_wait("Start the advisor"));
     tty_keys("Enter");
     free(tty_wait("Step 1 of"));
@@ -1015,9 +1017,13 @@ Test(tui_screens, the_os_question_follows_the_hardware_until_answered_at_80x24)
     tty_keys("Enter");
     free(tty_wait("Device model (memory)"));
     tty_keys("Enter");
+    free(tty_wait("Memory of this Mac")); /* asked on Apple Silicon only */
+    tty_keys("Enter");
     char *s = tty_wait("Operating system");
     cr_expect(strstr(s, "(*) macOS") != NULL, "Apple Silicon runs macOS:\n%s", s);
     free(s);
+    tty_keys("Escape");
+    free(tty_wait("Memory of this Mac"));
     tty_keys("Escape");
     free(tty_wait("Device model (memory)"));
     tty_keys("Escape");
@@ -1043,6 +1049,8 @@ Test(tui_screens, the_os_question_follows_the_hardware_until_answered_at_80x24)
     cr_expect(strstr(s, "(*) Windows") != NULL, "the answered OS kept:\n%s", s);
     free(s);
 }
+Test(tui_screens, the_os_question_follows_the_hardware_until_answered_at_80x24) { the_os_question_follows_the_hardware_until_answered(80, 24); }
+Test(tui_screens, the_os_question_follows_the_hardware_until_answered_at_200x60) { the_os_question_follows_the_hardware_until_answered(200, 60); }
 
 /* A wide terminal's Ranking uses the space: bars of at most 60 columns, and beside them the
  * picked framework's reasons (what the Why tab shows), following the cursor; at 80x24 the

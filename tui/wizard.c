@@ -67,7 +67,7 @@ const struct wiz_question wiz_questions[] = {
     {ANS_STAGE, "Project stage", NULL, NULL, 0},
     {ANS_HARDWARE, "Hardware you train on", NULL, NULL, 0},
     {ANS_ACCELERATOR, "Device model (memory)", NULL, NULL, 0},
-    {ANS_DEVICE_MEMORY_GB, "Memory of this Mac (GB, shared by the CPU and the GPU)", on_a_mac, NULL, 0},
+    {ANS_DEVICE_MEMORY_GB, "Memory of this Mac (GB, the CPU's and GPU's)", on_a_mac, NULL, 0},
     {ANS_OS, "Operating system", NULL, NULL, 0},
     {ANS_DEVICES, "Accelerators in total", NULL, NULL, 0},
     {ANS_NODES, "Machines (nodes)", NULL, NULL, 0},
