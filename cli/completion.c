@@ -133,7 +133,8 @@ struct model {
     int nglobals;
     struct comp_opt config[2];  /* with the commands that read the config file */
     int nconfig;
-    struct comp_opt top[2];     /* before a command only: --version */
+    struct comp_opt top[4];     /* before a command only: --version, and --config and --no-config,
+                                 * which the interface (no command) reads */
     int ntop;
     struct comp_cmd cmds[MAX_CMDS];
     int ncmds;
@@ -267,6 +268,7 @@ static int model_build(struct model *m, char *err, size_t errsz)
         g->takes = o->has_arg == required_argument;
         g->cls = g->takes ? V_FILE : V_NONE;
     }
+    for (int j = 0; j < m->nconfig; j++) m->top[m->ntop++] = m->config[j];
     int rc = 0;
     for (int i = 0; i < cli_command_count && m->ncmds < MAX_CMDS && !rc; i++) {
         struct comp_cmd *c = &m->cmds[m->ncmds++];
@@ -343,6 +345,7 @@ static void put_sh_tables(FILE *f, const struct model *m)
           "_fwadvisor_value() {\n    case \"$1 $2\" in\n",
           f);
     for (int i = 0; i < m->nglobals; i++) put_value_case(f, NULL, &m->globals[i]);
+    for (int i = 0; i < m->nconfig; i++) put_value_case(f, NULL, &m->config[i]); /* --config FILE: a file anywhere */
     for (int c = 0; c < m->ncmds; c++)
         for (int i = 0; i < m->cmds[c].nopts; i++) put_value_case(f, m->cmds[c].name, &m->cmds[c].opts[i]);
     fputs("    *) return 1 ;;\n    esac\n}\n\n# The subcommands of command $1.\n_fwadvisor_subs() {\n    case $1 in\n", f);
@@ -628,6 +631,7 @@ static void write_fish(FILE *f, const struct model *m)
     fputs("\nset -g __fwadvisor_takes", f);
     for (int c = -1; c < m->ncmds; c++)
         for (int i = 0; i < m->nglobals; i++) put_fish_takes(f, c < 0 ? "" : m->cmds[c].name, &m->globals[i]);
+    for (int i = 0; i < m->nconfig; i++) put_fish_takes(f, "", &m->config[i]);
     for (int c = 0; c < m->ncmds; c++)
         for (int i = 0; i < m->cmds[c].nopts; i++) put_fish_takes(f, m->cmds[c].name, &m->cmds[c].opts[i]);
     fputs("\nset -g __fwadvisor_key_names ", f);

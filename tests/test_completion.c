@@ -192,6 +192,10 @@ static void completes_everything(enum shell sh)
     /* --config only with the command that reads the config file, and its value is a file */
     OFFERS(sh, "--no-color --no-config", "recommend", "--no-");
     OFFERS(sh, "", "kb", "--no-con");
+    /* and before any command: the interface reads the file too */
+    OFFERS(sh, "--no-config", "--no-con");
+    /* --config's value before a command is a file, then the commands follow it */
+    OFFERS(sh, "kb", "--config", "x", "k");
     /* --db's value is not the command: after it, commands, and kb's subcommands only after kb */
     OFFERS(sh, "kb", "--db", "x", "k");
     OFFERS(sh, "list", "--db", "x", "kb", "li");
