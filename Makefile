@@ -78,9 +78,12 @@ MPI_TARGET  := $(MPI_PLUGIN)
 endif
 
 # Builds run in parallel by default, one job per core; an explicit -jN (-j1 for a serial build)
-# overrides it.
+# overrides it. Only the top make decides: a sub-make (make test's) shares its jobserver, and its
+# MAKEFLAGS do not show the -j yet when this is read.
+ifeq ($(MAKELEVEL),0)
 ifeq ($(filter -j%,$(MAKEFLAGS)),)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
+endif
 endif
 
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
