@@ -73,9 +73,9 @@ static cJSON *report_now(struct app *a)
     return adv_report_json(a->akb, a->res, now);
 }
 
-static void export_done(struct app *a, const char *path)
+/* doc (freed here) as indented JSON with a final newline, saved as results_save does. */
+static void save_json(struct app *a, cJSON *doc, const char *path, const char *what)
 {
-    cJSON *doc = report_now(a);
     char *text = doc ? cJSON_Print(doc) : NULL;
     cJSON_Delete(doc);
     if (!text) {
@@ -83,10 +83,15 @@ static void export_done(struct app *a, const char *path)
         return;
     }
     size_t len = strlen(text);
-    text[len] = '\n';
-    results_save(a, path, text, len + 1, "report");
+    text[len] = '\n'; /* over the NUL: the buffer holds len + 1 bytes */
+    results_save(a, path, text, len + 1, what);
     free(text);
 }
+
+/* The Slurm site job.sbatch names: the config file's [site], or NULL for its placeholders. */
+static const struct launch_site *team_site(const struct app *a) { return a->team_config ? &a->team_config->site : NULL; }
+
+static void export_done(struct app *a, const char *path) { save_json(a, report_now(a), path, "report"); }
 
 /* The same document as a page (what recommend --html writes). */
 static void html_done(struct app *a, const char *path)
@@ -96,7 +101,7 @@ static void html_done(struct app *a, const char *path)
     struct launch_files files = {0};
     char err[256];
     int have = a->res->job != ADV_JOB_SERVE &&
-               launch_files_make(a->akb, a->res, a->team_config ? &a->team_config->site : NULL, &files, err, sizeof err) == 0;
+               launch_files_make(a->akb, a->res, team_site(a), &files, err, sizeof err) == 0;
     if (!doc || adv_report_html_files(doc, have ? &files : NULL, &page) != 0) ui_message(a, 1, "out of memory");
     else results_save(a, path, page.data, page.len, "HTML report");
     html_free(&page);
@@ -106,28 +111,14 @@ static void html_done(struct app *a, const char *path)
 
 /* The answers behind the results as an answers file (the given keys: what `fwadvisor recommend
  * --answers FILE` and the home screen's "load answers" read back). */
-static void answers_done(struct app *a, const char *path)
-{
-    cJSON *doc = answers_given_json(&a->res_answers);
-    char *text = doc ? cJSON_Print(doc) : NULL;
-    cJSON_Delete(doc);
-    if (!text) {
-        ui_message(a, 1, "out of memory");
-        return;
-    }
-    size_t len = strlen(text);
-    text[len] = '\n';
-    results_save(a, path, text, len + 1, "answers");
-    free(text);
-}
+static void answers_done(struct app *a, const char *path) { save_json(a, answers_given_json(&a->res_answers), path, "answers"); }
 
 /* The plan's launch files into a new folder, as `recommend --emit DIR` writes them (job.sbatch
  * with the config file's [site], else its placeholders). */
 static void launch_done(struct app *a, const char *dir)
 {
     char err[PATH_MAX + 256], names[512];
-    const struct launch_site *site = a->team_config ? &a->team_config->site : NULL;
-    if (launch_files_write(a->akb, a->res, site, dir, names, sizeof names, err, sizeof err) != FILE_OK)
+    if (launch_files_write(a->akb, a->res, team_site(a), dir, names, sizeof names, err, sizeof err) != FILE_OK)
         ui_message(a, 1, "%s", err);
     else ui_message(a, 0, "launch files written to %s: %s", dir, names);
 }
