@@ -196,14 +196,25 @@ build/fuzz/fuzz_import: tests/fuzz/fuzz_import.c $(filter common/% knowledge/%,$
 # The peer checks against PyTorch (tests/peer/: the MLP, the GPT) where `import torch` works, and
 # the launch files against the real launchers' parsers (torchrun's of that torch; accelerate,
 # DeepSpeed and Slurm where installed, else skipped with the reason).
+# The launch files' check runs in a virtual environment that adds accelerate's and DeepSpeed's own
+# readers to Debian's torch (tests/peer/launch-requirements.txt); without it the check skips them.
+LAUNCH_VENV := build/launch-venv
+
 test-peer:
 	@scripts/deps.sh --peer
+	@$(MAKE) --no-print-directory $(LAUNCH_VENV)/installed
 	@$(MAKE) --no-print-directory test-peer-run
+
+$(LAUNCH_VENV)/installed: tests/peer/launch-requirements.txt
+	rm -rf $(LAUNCH_VENV)
+	/usr/bin/python3 -m venv --system-site-packages $(LAUNCH_VENV)
+	$(LAUNCH_VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -r $<
+	touch $@
 
 test-peer-run: $(BIN)
 	/usr/bin/python3 tests/peer/peer_check.py $(BIN)
 	/usr/bin/python3 tests/peer/peer_gpt.py $(BIN)
-	/usr/bin/python3 tests/peer/launch_check.py $(BIN)
+	$(if $(wildcard $(LAUNCH_VENV)/installed),$(LAUNCH_VENV)/bin/python,/usr/bin/python3) tests/peer/launch_check.py $(BIN)
 
 $(BIN): $(MAIN_OBJ) $(LIB_OBJ)
 	@mkdir -p $(dir $@)

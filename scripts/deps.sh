@@ -6,7 +6,8 @@
 #   scripts/deps.sh --check  exit 0 when everything is present, 1 otherwise (installs nothing)
 #   scripts/deps.sh --check-build  the same for what the build and unit tests cannot do without
 #                            (the libraries, cc, make, pkg-config; not tmux, MPI or jsonschema)
-#   scripts/deps.sh --peer   also PyTorch (Debian's python3-torch) for the peer check and bench
+#   scripts/deps.sh --peer   also PyTorch (Debian's python3-torch) for the peer check and bench, and
+#                            python3-venv, munge, slurmctld and slurm-client for the launch files' check
 #   scripts/deps.sh --fuzz   also clang and its libFuzzer runtime for make fuzz
 #   scripts/deps.sh --venv   also python3-venv, for make bench-peers's virtual environment
 set -eu
@@ -36,6 +37,14 @@ fi
 
 if [ "$mode" = "--peer" ] && ! /usr/bin/python3 -c 'import torch, numpy' >/dev/null 2>&1; then
     missing="$missing python3-torch python3-numpy"
+fi
+# The launch files' check: a virtual environment for accelerate and DeepSpeed beside Debian's torch,
+# and a Slurm controller of its own on localhost for sbatch --test-only.
+if [ "$mode" = "--peer" ]; then
+    /usr/bin/python3 -m venv --help >/dev/null 2>&1 || missing="$missing python3-venv"
+    for pair in munged:munge slurmctld:slurmctld sbatch:slurm-client; do
+        PATH="$PATH:/usr/sbin" command -v "${pair%%:*}" >/dev/null 2>&1 || missing="$missing ${pair#*:}"
+    done
 fi
 if [ "$mode" = "--venv" ] && ! /usr/bin/python3 -m venv --help >/dev/null 2>&1; then
     missing="$missing python3-venv"

@@ -4,20 +4,27 @@ with `torchrun` and `accelerate` on PATH replaced by shims that hand the command
 installed launcher's own argument parser (torch.distributed.run's, accelerate's launch parser) and
 stop there. ds_config.json goes through DeepSpeed's config class and accelerate.yaml through
 accelerate's config loader where those are installed; job.sbatch through `sbatch --test-only`
-where a Slurm controller answers. What is not installed is skipped with the reason.
+against a Slurm controller this script starts on localhost (munged and slurmctld from Debian's
+slurmctld and munge packages, 256 power-saved cloud nodes of 8 GPUs, so that a 250-node plan can be
+placed). What is not installed is skipped with the reason.
+
+make test-peer runs it in build/launch-venv, where tests/peer/launch-requirements.txt puts accelerate
+and DeepSpeed beside Debian's torch; the shims run in the same Python as this script.
 
 Prints one line per plan and check, and 'launch: N passed, N failed, N skipped'; exits 1 on a
 failure.
 
 Usage: launch_check.py PATH-TO-fwadvisor
 """
+import getpass
 import importlib.util
-import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
+import time
 
 # Plans whose launch.sh starts each launcher the files know: torchrun (DDP, FSDP2 + TP, Megatron-LM
 # under torchrun), accelerate (ZeRO-3, FSDP), and one and several nodes.
@@ -29,11 +36,13 @@ PLANS = [
     ("fsdp-70b-lora", ["--set", "accelerator=h100-sxm", "--set", "devices=16", "--set", "nodes=2", "--set", "model_kind=llm",
                        "--set", "model_params=70B", "--set", "finetune=lora", "--set", "tokens=2B", "--set",
                        "team=pytorch"]),
+    ("fsdp-30b", ["--set", "accelerator=h100-sxm", "--set", "devices=8", "--set", "model_kind=llm", "--set",
+                  "model_params=30e9", "--set", "team=pytorch"]),
     ("zero3-30b", ["--set", "accelerator=h100-sxm", "--set", "devices=16", "--set", "nodes=2", "--set", "model_kind=llm",
                    "--set", "model_params=30B", "--set", "team=pytorch"]),
 ]
 
-TORCHRUN_SHIM = r'''#!/usr/bin/python3
+TORCHRUN_SHIM = r'''#!PYTHON
 import sys
 from torch.distributed.run import get_args_parser
 args = get_args_parser().parse_args(sys.argv[1:])
@@ -41,7 +50,7 @@ int(str(args.nproc_per_node))
 print("torchrun-parsed nnodes=%s nproc_per_node=%s script=%s" % (args.nnodes, args.nproc_per_node, args.training_script))
 '''
 
-ACCELERATE_SHIM = r'''#!/usr/bin/python3
+ACCELERATE_SHIM = r'''#!PYTHON
 import sys
 try:
     from accelerate.commands.launch import launch_command_parser
@@ -60,6 +69,113 @@ def have(module):
     return importlib.util.find_spec(module) is not None
 
 
+# A file given to its tool's own reader, in a Python of its own: argv[1] is the file.
+# DeepSpeed takes its world size from torch.distributed, so the check gives it each size in turn: a
+# file that fixes the batch for one world size fails at the others.
+DEEPSPEED_CHECK = """import sys, json
+from deepspeed.runtime import config as ds
+cfg = json.load(open(sys.argv[1]))
+for world in (1, 8, 16, 2048):
+    ds.dist.get_rank = lambda *a, **k: 0
+    ds.dist.get_world_size = lambda *a, **k: world
+    c = ds.DeepSpeedConfig(dict(cfg))
+    assert c.world_size == world, (c.world_size, world)
+    assert c.train_batch_size == c.train_micro_batch_size_per_gpu * c.gradient_accumulation_steps * world
+"""
+ACCELERATE_CHECK = ("import sys\nfrom accelerate.commands.config.config_args import load_config_from_file\n"
+                    "load_config_from_file(sys.argv[1])\n")
+
+
+def check_file(name, out, filename, module, code, reader):
+    """[1] passed, [0] failed, [-1] skipped (the module is not installed), [] no such file."""
+    path = os.path.join(out, filename)
+    if not os.path.exists(path):
+        return []
+    if not have(module):
+        print("SKIP %-16s %s: %s is not installed" % (name, filename, module))
+        return [-1]
+    check = subprocess.run([sys.executable, "-c", code, path], capture_output=True, text=True, timeout=300)
+    ok = check.returncode == 0
+    print("%s %-16s %s by %s %s" % ("PASS" if ok else "FAIL", name, filename, reader, "" if ok else check.stderr[-600:]))
+    return [1 if ok else 0]
+
+
+SLURM_CONF = """ClusterName=fwcheck
+SlurmctldHost={host}(127.0.0.1)
+SlurmctldPort={port}
+SlurmdPort={port2}
+SlurmUser={user}
+AuthType=auth/munge
+AuthInfo=socket={dir}/munge.sock
+CredType=cred/munge
+StateSaveLocation={dir}/state
+SlurmctldPidFile={dir}/slurmctld.pid
+SlurmctldLogFile={dir}/slurmctld.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SchedulerType=sched/builtin
+SelectType=select/cons_tres
+GresTypes=gpu
+ResumeProgram=/bin/true
+SuspendProgram=/bin/true
+SuspendTime=600
+NodeName=cloud[001-256] CPUs=2 Gres=gpu:8 State=CLOUD
+PartitionName=check Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+"""
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LocalSlurm:
+    """munged and slurmctld in a folder of their own; env is what sbatch needs to reach them."""
+
+    def __init__(self, folder):
+        self.dir, self.env, self.why = folder, None, None
+        tools = ("munged", "slurmctld", "scontrol", "sbatch")
+        absent = [t for t in tools if not shutil.which(t, path=os.environ.get("PATH", "") + ":/usr/sbin")]
+        if absent:
+            self.why = "%s not installed (Debian's slurmctld, slurm-client and munge)" % ", ".join(absent)
+            return
+        os.makedirs(os.path.join(folder, "state"))
+        key = os.path.join(folder, "munge.key")
+        with open(key, "wb") as f:
+            f.write(os.urandom(1024))
+        os.chmod(key, 0o400)
+        conf = os.path.join(folder, "slurm.conf")
+        with open(conf, "w") as f:
+            f.write(SLURM_CONF.format(host=socket.gethostname().split(".")[0], port=free_port(), port2=free_port(),
+                                      user=getpass.getuser(), dir=folder))
+        sbin = shutil.which("munged", path=os.environ.get("PATH", "") + ":/usr/sbin")
+        subprocess.run([sbin, "-f", "--socket=%s/munge.sock" % folder, "--key-file=%s" % key,
+                        "--log-file=%s/munged.log" % folder, "--pid-file=%s/munged.pid" % folder,
+                        "--seed-file=%s/munged.seed" % folder], check=True, capture_output=True)
+        self.env = dict(os.environ, SLURM_CONF=conf)
+        ctld = shutil.which("slurmctld", path=os.environ.get("PATH", "") + ":/usr/sbin")
+        subprocess.run([ctld, "-i"], env=self.env, check=True, capture_output=True)
+        for _ in range(60):
+            ping = subprocess.run(["scontrol", "ping"], env=self.env, capture_output=True, text=True)
+            if "UP" in ping.stdout:
+                return
+            time.sleep(0.5)
+        log = open(os.path.join(folder, "slurmctld.log")).read()[-600:] if os.path.exists(
+            os.path.join(folder, "slurmctld.log")) else ""
+        raise RuntimeError("the local slurmctld did not answer in 30 s: " + log)
+
+    def stop(self):
+        if self.env:
+            subprocess.run(["scontrol", "shutdown"], env=self.env, capture_output=True)
+        pid = os.path.join(self.dir, "munged.pid")
+        if os.path.exists(pid):
+            try:
+                os.kill(int(open(pid).read()), 15)
+            except (ValueError, ProcessLookupError):
+                pass
+
+
 def main():
     binary = os.path.abspath(sys.argv[1])
     passed = failed = skipped = 0
@@ -69,10 +185,12 @@ def main():
     for name, text in (("torchrun", TORCHRUN_SHIM), ("accelerate", ACCELERATE_SHIM)):
         path = os.path.join(shims, name)
         with open(path, "w") as f:
-            f.write(text)
+            f.write(text.replace("PYTHON", sys.executable, 1))
         os.chmod(path, 0o755)
     torch_ok = have("torch")
+    slurm = None
     try:
+        slurm = LocalSlurm(os.path.join(work, "slurm"))
         for name, args in PLANS:
             out = os.path.join(work, name)
             db = os.path.join(work, "kb.sqlite3")
@@ -106,49 +224,24 @@ def main():
                     print("FAIL %-16s %s refused launch.sh's line: %s %s" % (name, uses, run.stdout.strip(),
                                                                             run.stderr.strip()[-600:]))
                     failed += 1
-            ds = os.path.join(out, "ds_config.json")
-            if os.path.exists(ds):
-                if not have("deepspeed"):
-                    print("SKIP %-16s ds_config.json: deepspeed is not installed" % name)
-                    skipped += 1
-                else:
-                    check = subprocess.run([sys.executable, "-c",
-                                            "import sys, json\n"
-                                            "from deepspeed.runtime.config import DeepSpeedConfig\n"
-                                            "DeepSpeedConfig(json.load(open(sys.argv[1])))\n", ds],
-                                           capture_output=True, text=True, timeout=300)
-                    ok = check.returncode == 0
-                    print("%s %-16s ds_config.json by DeepSpeedConfig %s" % ("PASS" if ok else "FAIL", name,
-                                                                            "" if ok else check.stderr[-600:]))
-                    passed, failed = passed + ok, failed + (not ok)
-            yaml = os.path.join(out, "accelerate.yaml")
-            if os.path.exists(yaml):
-                if not have("accelerate"):
-                    print("SKIP %-16s accelerate.yaml: accelerate is not installed" % name)
-                    skipped += 1
-                else:
-                    check = subprocess.run([sys.executable, "-c",
-                                            "import sys\n"
-                                            "from accelerate.commands.config.config_args import load_config_from_file\n"
-                                            "load_config_from_file(sys.argv[1])\n", yaml],
-                                           capture_output=True, text=True, timeout=300)
-                    ok = check.returncode == 0
-                    print("%s %-16s accelerate.yaml by accelerate's loader %s" % ("PASS" if ok else "FAIL", name,
-                                                                                 "" if ok else check.stderr[-600:]))
-                    passed, failed = passed + ok, failed + (not ok)
+            for result in check_file(name, out, "ds_config.json", "deepspeed", DEEPSPEED_CHECK, "DeepSpeedConfig at world sizes 1, 8, 16 and 2,048") + \
+                    check_file(name, out, "accelerate.yaml", "accelerate", ACCELERATE_CHECK, "accelerate's loader"):
+                passed, failed, skipped = passed + (result == 1), failed + (result == 0), skipped + (result < 0)
             sbatch = os.path.join(out, "job.sbatch")
             if os.path.exists(sbatch):
-                ping = shutil.which("scontrol") and subprocess.run(["scontrol", "ping"], capture_output=True, text=True)
-                if not ping or ping.returncode != 0 or "UP" not in ping.stdout:
-                    print("SKIP %-16s job.sbatch: no Slurm controller answers here" % name)
+                if slurm.why:
+                    print("SKIP %-16s job.sbatch: %s" % (name, slurm.why))
                     skipped += 1
                 else:
-                    check = subprocess.run(["sbatch", "--test-only", sbatch], capture_output=True, text=True, cwd=out)
-                    ok = check.returncode == 0
-                    print("%s %-16s job.sbatch by sbatch --test-only %s" % ("PASS" if ok else "FAIL", name,
-                                                                           check.stderr.strip()))
+                    check = subprocess.run(["sbatch", "--test-only", sbatch], capture_output=True, text=True, cwd=out,
+                                           env=slurm.env)
+                    ok = check.returncode == 0 and "to start at" in check.stderr
+                    print("%s %-16s job.sbatch by sbatch --test-only: %s" % ("PASS" if ok else "FAIL", name,
+                                                                            check.stderr.strip()))
                     passed, failed = passed + ok, failed + (not ok)
     finally:
+        if slurm:
+            slurm.stop()
         shutil.rmtree(work, ignore_errors=True)
     print("launch: %d passed, %d failed, %d skipped" % (passed, failed, skipped))
     return 1 if failed else 0
