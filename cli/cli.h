@@ -66,8 +66,13 @@ int cli_write_output(const char *path, const char *data, size_t len);
  * prints the error and returns what the write would: refused_status for a target that cannot be
  * a file (2 as cli_write_output, 1 as cli_write_html), 1 for a missing or read-only folder; else 0. */
 int cli_check_output(const char *path, int refused_status);
-/* The same for a JSON document, indented, with a final newline. */
+/* The same for a JSON document, indented, with a final newline; cut down to the members of
+ * --fields when the command set them (exit 2 naming a member the document lacks). */
 int cli_write_json(const cJSON *doc, const char *path);
+/* A command's --fields (NULL: none), for every document it writes (common/json_doc.h, json_select);
+ * json_out says whether the command line asks for JSON at all: without it, --fields is refused
+ * (exit 2). Returns 0 or that status. */
+int cli_json_fields(const char *cmd, const char *fields, int json_out);
 /* An HTML page (--html FILE): written as cli_write_output does, but every failure, a directory
  * as the target included, is a failure at run time (1), and success says where on stderr. */
 struct html;

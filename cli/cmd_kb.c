@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 static const char kb_head[] =
-    "Usage: fwadvisor kb list [KIND] [--json]\n"
-    "       fwadvisor kb show ID [--json]\n"
+    "Usage: fwadvisor kb list [KIND] [--json [--fields LIST]]\n"
+    "       fwadvisor kb show ID [--json [--fields LIST]]\n"
     "       fwadvisor kb export [-o FILE] [--user]\n"
     "       fwadvisor kb import FILE|-\n"
     "       fwadvisor kb path\n"
@@ -215,7 +215,7 @@ struct kb_args {
     struct globals *g;
     char **args;
     int nargs, json, yes, user_only;
-    const char *output;
+    const char *output, *fields;
 };
 
 static int kb_path_cmd(struct kb_args *a)
@@ -373,11 +373,13 @@ enum { KM_LIST = 1, KM_SHOW = 2, KM_EXPORT = 4, KM_IMPORT = 8, KM_PATH = 16, KM_
 static const char *const kb_modes[] = {"kb list", "kb show", "kb export", "kb import", "kb path", "kb reset"};
 _Static_assert(sizeof kb_modes / sizeof kb_modes[0] == NSUBS, "a mode name for every kb subcommand");
 
-enum { K_JSON, K_OUTPUT, K_USER, K_YES, K_COUNT };
+enum { K_JSON, K_FIELDS, K_OUTPUT, K_USER, K_YES, K_COUNT };
 #define F(member) offsetof(struct kb_args, member)
 static const struct cli_option kb_options[K_COUNT] = {
     [K_JSON] = {"json", 0, CLI_FLAG, 0, 0, F(json), 0, NULL, NULL, KM_LIST | KM_SHOW, NULL, NULL,
                 "print JSON instead of text"},
+    [K_FIELDS] = {"fields", 0, CLI_TEXT, 0, 0, F(fields), 0, NULL, NULL, KM_LIST | KM_SHOW, NULL, "LIST",
+                  "with --json: only these members, dotted paths split\nby commas: --fields id,name"},
     [K_OUTPUT] = {"output", 'o', CLI_FILE, 0, 0, F(output), 0, NULL, NULL, KM_EXPORT, NULL, "F",
                   "export to file F (written atomically) instead of standard\noutput"},
     [K_USER] = {"user", 0, CLI_FLAG, 0, 0, F(user_only), 0, NULL, NULL, KM_EXPORT, NULL, NULL,
@@ -407,6 +409,7 @@ int cmd_kb(struct globals *g, int argc, char **argv)
     a.nargs = argc - optind - 1;
     /* Options that only some subcommands take. */
     if ((rc = cli_options_refuse(&cli_kb_command, given, 1u << which)) != EXIT_OK) return rc;
+    if ((rc = cli_json_fields("kb", a.fields, a.json)) != EXIT_OK) return rc;
     if (a.nargs < sub->min_args || a.nargs > sub->max_args) return cli_usage_error("kb", "%s", sub->args_error);
     return sub->run(&a);
 }

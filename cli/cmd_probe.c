@@ -22,11 +22,11 @@
 static const char probe_head[] =
     "Usage: fwadvisor probe [--quick|--full] [--device auto|cpu|cuda[:N]]\n"
     "                       [--workload W[,W]] [--threads N] [--python PATH]...\n"
-    "                       [--framework-timeout S] [--json] [-o FILE]\n"
-    "                       [--html FILE] [--no-save] [--compare ID|latest]\n"
-    "       fwadvisor probe list [--json] [-o FILE]\n"
-    "       fwadvisor probe show ID|latest [--json] [-o FILE] [--html FILE]\n"
-    "                            [--compare ID|latest]\n"
+    "                       [--framework-timeout S] [--json] [--fields LIST]\n"
+    "                       [-o FILE] [--html FILE] [--no-save] [--compare ID|latest]\n"
+    "       fwadvisor probe list [--json] [--fields LIST] [-o FILE]\n"
+    "       fwadvisor probe show ID|latest [--json] [--fields LIST] [-o FILE]\n"
+    "                            [--html FILE] [--compare ID|latest]\n"
     "       fwadvisor probe delete ID\n"
     "\n"
     "Detects the CPU (hwloc, cpuid) and accelerators, then measures the workloads\n"
@@ -42,7 +42,7 @@ static const char probe_head[] =
 
 /* What the command line asked for: the options (by the rows below), the subcommand and its ID. */
 struct probe_args {
-    const char *output, *compare, *device, *html;
+    const char *output, *compare, *device, *html, *fields;
     int json, nosave, full, quick, threads, npythons;
     unsigned workloads;
     const char *pythons[PROBE_FW_MAX_PYTHONS];
@@ -62,7 +62,7 @@ static int parse_workloads(const char *arg, void *field, char *err, size_t errsz
     return probe_parse_workloads(arg, field, err, errsz) ? -1 : 0;
 }
 
-enum { P_QUICK, P_FULL, P_DEVICE, P_WORKLOAD, P_PYTHON, P_FW_TIMEOUT, P_THREADS, P_COMPARE, P_JSON, P_OUTPUT, P_HTML,
+enum { P_QUICK, P_FULL, P_DEVICE, P_WORKLOAD, P_PYTHON, P_FW_TIMEOUT, P_THREADS, P_COMPARE, P_JSON, P_FIELDS, P_OUTPUT, P_HTML,
        P_NOSAVE, P_COUNT };
 #define F(member) offsetof(struct probe_args, member)
 static const struct cli_option probe_options[P_COUNT] = {
@@ -85,6 +85,8 @@ static const struct cli_option probe_options[P_COUNT] = {
                    "each result beside a stored run, with the change in\npercent, in the table or the --html page"},
     [P_JSON] = {"json", 0, CLI_FLAG, 0, 0, F(json), 0, NULL, NULL, PM_LIST | PM_SHOW | PM_MEASURE, "--json, -o FILE", NULL,
                 "the run as JSON (fwadvisor.probe/1) on stdout, or\nwritten to FILE"},
+    [P_FIELDS] = {"fields", 0, CLI_TEXT, 0, 0, F(fields), 0, NULL, NULL, PM_LIST | PM_SHOW | PM_MEASURE, NULL, "LIST",
+                  "with --json or -o: only these members, dotted paths\nsplit by commas: --fields workloads.name,cpu.model"},
     [P_OUTPUT] = {"output", 'o', CLI_FILE, 0, 0, F(output), 0, NULL, NULL, PM_LIST | PM_SHOW | PM_MEASURE, NULL, "FILE",
                   NULL},
     [P_HTML] = {"html", 0, CLI_FILE, 0, 0, F(html), 0, NULL, NULL, PM_SHOW | PM_MEASURE, NULL, "FILE",
@@ -352,6 +354,7 @@ static int validate(const struct probe_args *a)
     if (a->sub == 0 && a->html)
         return cli_usage_error("probe", "probe list writes no page (--html): probe show ID --html FILE does");
     int rc = cli_options_refuse(&cli_probe_command, a->given, a->sub < 0 ? PM_MEASURE : 1u << a->sub);
+    if (rc == EXIT_OK) rc = cli_json_fields("probe", a->fields, a->json || a->output);
     if (rc != EXIT_OK) return rc;
     if (a->compare && a->json && !a->html)
         return cli_not_applicable("probe", "--compare", "to the table or the --html page, which --json alone leaves out");

@@ -27,12 +27,12 @@
 
 static const char recommend_head[] =
     "Usage: fwadvisor recommend [-a FILE|-] [--preset NAME] [--set KEY=VALUE]...\n"
-    "                           [--json] [-o FILE] [--html FILE] [--emit DIR]\n"
-    "                           [--probe ID|latest|none]\n"
+    "                           [--json] [--fields LIST] [-o FILE] [--html FILE]\n"
+    "                           [--emit DIR] [--probe ID|latest|none]\n"
     "                           [--model NAME] [--model-config FILE]\n"
     "                           [--compare-hardware | --sweep KEY=V1,V2,...]\n"
     "                           [--prices FILE]\n"
-    "       fwadvisor recommend --list-presets [--json]\n"
+    "       fwadvisor recommend --list-presets [--json [--fields LIST]]\n"
     "\n"
     "Ranks the frameworks for your answers (fwadvisor.answers/1), explains every\n"
     "point, and plans the distributed strategy, deployment runtime, memory per\n"
@@ -288,7 +288,7 @@ static void iso_now(char *out, size_t n)
 
 struct rec_opts {
     const char *answers_file, *preset, *output, *html, *probe, *emit, *model, *model_config;
-    const char *sets[64], *sweeps[2], *prices;
+    const char *sets[64], *sweeps[2], *prices, *fields;
     int nsets, nsweeps, compare, json, list, html_stdout;
     cli_given given;
 };
@@ -297,7 +297,7 @@ struct rec_opts {
 enum { RM_RECOMMEND = 1, RM_LIST = 2 };
 static const char *const recommend_modes[] = {"a recommendation", "--list-presets"};
 
-enum { R_ANSWERS, R_PRESET, R_SET, R_JSON, R_OUTPUT, R_HTML, R_PROBE, R_EMIT, R_LIST, R_MODEL, R_MODEL_CONFIG, R_COMPARE,
+enum { R_ANSWERS, R_PRESET, R_SET, R_JSON, R_FIELDS, R_OUTPUT, R_HTML, R_PROBE, R_EMIT, R_LIST, R_MODEL, R_MODEL_CONFIG, R_COMPARE,
        R_SWEEP, R_PRICES, R_COUNT };
 #define F(member) offsetof(struct rec_opts, member)
 static const struct cli_option recommend_options[R_COUNT] = {
@@ -310,6 +310,8 @@ static const struct cli_option recommend_options[R_COUNT] = {
                "numbers take K, M, B, T: --set model_params=70B"},
     [R_JSON] = {"json", 0, CLI_FLAG, 0, 0, F(json), 0, NULL, NULL, 0, NULL, NULL,
                 "print the report (fwadvisor.report/1) instead of text"},
+    [R_FIELDS] = {"fields", 0, CLI_TEXT, 0, 0, F(fields), 0, NULL, NULL, 0, NULL, "LIST",
+                  "with --json or -o: only these members, dotted paths\nsplit by commas: --fields ranking.framework,plan.time"},
     [R_OUTPUT] = {"output", 'o', CLI_FILE, 0, 0, F(output), 0, NULL, NULL, RM_RECOMMEND, NULL, "FILE",
                   "also write the report to FILE (atomically)"},
     [R_HTML] = {"html", 0, CLI_FILE, 0, 0, F(html), 0, NULL, NULL, RM_RECOMMEND, NULL, "FILE",
@@ -366,7 +368,8 @@ static int parse_options(struct globals *g, int argc, char **argv, struct rec_op
     if (g->config && g->no_config) return cli_usage_error("recommend", "give either --config or --no-config, not both");
     if (o->list && (g->config || g->no_config))
         return cli_not_applicable("recommend", g->config ? "--config" : "--no-config", "to a recommendation");
-    return cli_options_refuse(&cli_recommend_command, o->given, o->list ? RM_LIST : RM_RECOMMEND);
+    rc = cli_options_refuse(&cli_recommend_command, o->given, o->list ? RM_LIST : RM_RECOMMEND);
+    return rc != EXIT_OK ? rc : cli_json_fields("recommend", o->fields, o->json || o->output);
 }
 
 /* Every output can be written, before the work. */

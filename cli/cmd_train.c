@@ -27,7 +27,7 @@ static const char train_head[] =
     "                       [--data X.npy --targets Y.npy]\n"
     "                       [--init FILE.safetensors] [--save FILE.safetensors]\n"
     "                       [--device cpu|cuda[:N]] [--precision fp32|tf32|bf16]\n"
-    "                       [--threads N] [--max-memory GB] [--json]\n"
+    "                       [--threads N] [--max-memory GB]\n                       [--json [--fields LIST]]\n"
     "\n"
     "Trains a multilayer perceptron with the built-in engine exactly as PyTorch\n"
     "would (nn.Linear layout and initialisation, torch.optim semantics) and times\n"
@@ -60,7 +60,7 @@ static int synthetic_rows(int batch) { return batch * 4 > 1024 ? batch * 4 : 102
 
 struct train_opts {
     struct eng_config cfg;
-    const char *model, *layers, *data, *targets, *init, *save, *device;
+    const char *model, *layers, *data, *targets, *init, *save, *device, *fields;
     double steps, seed, max_memory_gb;
     int json, device_index;
     enum eng_precision precision;
@@ -97,7 +97,7 @@ int cli_parse_precision(const char *arg, void *field, char *err, size_t errsz)
 const char *const cli_train_modes[] = {"--device cpu", "a GPU", "--optimizer momentum only"};
 
 enum { T_MODEL, T_LAYERS, T_ACTIVATION, T_LOSS, T_BATCH, T_STEPS, T_OPTIMIZER, T_LR, T_WD, T_MOMENTUM, T_SEED, T_DATA,
-       T_TARGETS, T_INIT, T_SAVE, T_DEVICE, T_PRECISION, T_THREADS, T_MAX_MEMORY, T_JSON, T_COUNT };
+       T_TARGETS, T_INIT, T_SAVE, T_DEVICE, T_PRECISION, T_THREADS, T_MAX_MEMORY, T_JSON, T_FIELDS, T_COUNT };
 #define F(member) offsetof(struct train_opts, member)
 static const struct cli_option train_options[T_COUNT] = {
     [T_MODEL] = CLI_TRAIN_ROW_MODEL(F(model)), /* mlp: checked before */
@@ -136,6 +136,8 @@ static const struct cli_option train_options[T_COUNT] = {
                                               "(default: the memory available)"),
     [T_JSON] = {"json", 0, CLI_FLAG, 0, 0, F(json), 0, NULL, NULL, 0, NULL, NULL,
                 "print losses and timings as JSON (fwadvisor.train/1)"},
+    [T_FIELDS] = {"fields", 0, CLI_TEXT, 0, 0, F(fields), 0, NULL, NULL, 0, NULL, "LIST",
+                  "with --json: only these members, dotted paths split\nby commas: --fields step_ms.median,losses"},
 };
 #undef F
 
@@ -177,6 +179,7 @@ static int check_options(struct train_opts *o)
     unsigned mode = (o->device_index < 0 ? CLI_TRAIN_CPU : CLI_TRAIN_GPU) |
                     (o->cfg.opt == ENG_OPT_MOMENTUM ? CLI_TRAIN_MOMENTUM : 0);
     int wrc = cli_options_refuse(&cli_train_command, o->given, mode);
+    if (wrc == EXIT_OK) wrc = cli_json_fields("train", o->fields, o->json);
     if (wrc != EXIT_OK) return wrc;
     wrc = cli_check_output(o->save, EXIT_USAGE); /* before minutes of training, not after */
     if (wrc != EXIT_OK) return wrc;

@@ -23,7 +23,7 @@ static const char gpt_head[] =
     "                       [--seed N] [--init FILE.safetensors]\n"
     "                       [--save FILE.safetensors] [--device cpu|cuda[:N]]\n"
     "                       [--precision fp32|tf32|bf16] [--threads N]\n"
-    "                       [--max-memory GB] [--json]\n"
+    "                       [--max-memory GB] [--json [--fields LIST]]\n"
     "\n"
     "Trains a GPT-2-style decoder (nanoGPT's model: pre-LayerNorm blocks of causal\n"
     "attention and a GELU MLP, the LM head tied to the token embedding) with the\n"
@@ -33,14 +33,14 @@ static const char gpt_head[] =
 struct gpt_args {
     struct eng_gpt_config cfg;
     double steps, seed, max_memory_gb;
-    const char *model, *text, *init, *save, *device;
+    const char *model, *text, *init, *save, *device, *fields;
     int device_index, json;
     cli_given given;
     enum eng_precision precision;
 };
 
 enum { G_MODEL, G_LAYER, G_HEAD, G_EMBD, G_CTX, G_VOCAB, G_BATCH, G_STEPS, G_TEXT, G_OPTIMIZER, G_LR, G_WD, G_MOMENTUM,
-       G_CLIP, G_SEED, G_INIT, G_SAVE, G_DEVICE, G_PRECISION, G_THREADS, G_MAX_MEMORY, G_JSON, G_COUNT };
+       G_CLIP, G_SEED, G_INIT, G_SAVE, G_DEVICE, G_PRECISION, G_THREADS, G_MAX_MEMORY, G_JSON, G_FIELDS, G_COUNT };
 #define F(member) offsetof(struct gpt_args, member)
 static const struct cli_option gpt_options[G_COUNT] = {
     [G_MODEL] = CLI_TRAIN_ROW_MODEL(F(model)), /* gpt: how we got here */
@@ -82,6 +82,8 @@ static const struct cli_option gpt_options[G_COUNT] = {
                                               "the memory available)"),
     [G_JSON] = {"json", 0, CLI_FLAG, 0, 0, F(json), 0, NULL, NULL, 0, NULL, NULL,
                 "print losses, timings and memory as JSON\n(fwadvisor.train/1)"},
+    [G_FIELDS] = {"fields", 0, CLI_TEXT, 0, 0, F(fields), 0, NULL, NULL, 0, NULL, "LIST",
+                  "with --json: only these members, dotted paths split\nby commas: --fields step_ms.median,losses"},
 };
 #undef F
 
@@ -129,6 +131,7 @@ static int check(struct gpt_args *a)
     unsigned mode = (a->device_index < 0 ? CLI_TRAIN_CPU : CLI_TRAIN_GPU) |
                     (c->opt == ENG_OPT_MOMENTUM ? CLI_TRAIN_MOMENTUM : 0);
     int wrc = cli_options_refuse(&cli_train_gpt_command, a->given, mode);
+    if (wrc == EXIT_OK) wrc = cli_json_fields("train", a->fields, a->json);
     if (wrc == EXIT_OK) wrc = cli_check_output(a->save, EXIT_USAGE);
     if (wrc != EXIT_OK) return wrc;
     if (a->text && c->vocab < 256) {

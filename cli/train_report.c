@@ -30,10 +30,7 @@ int cli_train_json(const struct cli_train_report *r)
     cJSON_AddNumberToObject(st, "max", r->max * 1e3);
     cJSON_AddNumberToObject(st, "timed_steps", r->timed);
     add_fields(doc, r->results, r->nresults);
-    char *text = cJSON_Print(doc);
-    int rc = text ? EXIT_OK : EXIT_RUNTIME;
-    if (text) puts(text);
-    free(text);
+    int rc = cli_write_json(doc, NULL);
     cJSON_Delete(doc);
     return rc;
 }

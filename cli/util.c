@@ -2,6 +2,7 @@
 #include "cli/cli.h"
 #include "common/file.h"
 #include "common/html.h"
+#include "common/json_doc.h"
 #include "knowledge/config_file.h"
 #include "knowledge/kb.h"
 #include "common/suggest.h"
@@ -192,9 +193,35 @@ int cli_check_output(const char *path, int refused_status)
     return status == FILE_REFUSED ? refused_status : EXIT_RUNTIME;
 }
 
+/* --fields of the command being run: the one filter every JSON output of it passes through. */
+static struct {
+    const char *cmd, *fields;
+} json_filter;
+
+int cli_json_fields(const char *cmd, const char *fields, int json_out)
+{
+    json_filter.cmd = cmd;
+    json_filter.fields = fields;
+    if (fields && !json_out) return cli_not_applicable(cmd, "--fields", "to --json output");
+    return EXIT_OK;
+}
+
 int cli_write_json(const cJSON *doc, const char *path)
 {
+    cJSON *cut = NULL;
+    if (json_filter.fields) {
+        char err[1024];
+        if (json_select(doc, json_filter.fields, &cut, err, sizeof err) != 0) {
+            if (strcmp(err, "out of memory") == 0) {
+                cli_error("out of memory");
+                return EXIT_RUNTIME;
+            }
+            return cli_usage_error(json_filter.cmd, "--fields: %s", err);
+        }
+        doc = cut;
+    }
     char *text = cJSON_Print(doc);
+    cJSON_Delete(cut);
     if (!text) {
         cli_error("out of memory");
         return EXIT_RUNTIME;

@@ -16,4 +16,13 @@ cJSON *json_doc_parse(const char *text, size_t len, const char *name, char *err,
 const char *json_str(const cJSON *obj, const char *key);
 double json_num(const cJSON *obj, const char *key);
 
+/* A document cut down to some of its members: fields is a comma-separated list of dotted paths
+ * ("plan.time.days,ranking.framework"). A path goes into objects by member name; at an array it
+ * goes on into every element (an element without the member is left empty), so "ranking.framework"
+ * is the framework of each row, in order. The result keeps the document's shape, holding only
+ * the paths, merged where they share a start, each whole below its last name. Returns 0 with the
+ * new document in *out (the caller frees it), or -1 with one line in err ("no member 'tim' in
+ * plan (did you mean 'time'?)"; "plan.time.days.x: days is a number"; an empty path). */
+int json_select(const cJSON *doc, const char *fields, cJSON **out, char *err, size_t errsz);
+
 #endif

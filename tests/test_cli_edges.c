@@ -234,3 +234,111 @@ Test(cli_edges, sample_answers_file_runs)
     free(text);
     EXPECT(0, NULL, dbarg, "recommend", "-a", path);
 }
+
+/* The document a command printed, parsed; the test fails when it is not JSON. */
+static cJSON *run_json(const char *const *args)
+{
+    struct ts_run r;
+    cr_assert_eq(ts_run(&r, env, NULL, args), 0);
+    cr_assert_eq(r.status, 0, "%s %s: exit %d: %s", args[0], args[1], r.status, r.err);
+    cJSON *doc = cJSON_Parse(r.out);
+    cr_assert_not_null(doc, "not JSON: %s", r.out);
+    ts_run_free(&r);
+    return doc;
+}
+#define RUN_JSON(...) run_json((const char *const[]){__VA_ARGS__, NULL})
+
+static int members(const cJSON *obj)
+{
+    return cJSON_GetArraySize(obj);
+}
+
+Test(cli_edges, fields_cut_every_json_output_down)
+{
+    cJSON *doc = RUN_JSON("recommend", dbarg, "--preset", "academic-research", "--probe", "none", "--json", "--fields",
+                          "ranking.framework,plan.time.mfu");
+    cr_expect_eq(members(doc), 2);
+    const cJSON *rank = cJSON_GetObjectItem(doc, "ranking");
+    cr_expect_eq(cJSON_GetArraySize(rank), 8, "every framework's row");
+    cr_expect_eq(members(cJSON_GetArrayItem(rank, 0)), 1);
+    cr_expect_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(rank, 0), "framework")->valuestring, "pytorch");
+    const cJSON *time = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "plan"), "time");
+    cr_expect_eq(members(cJSON_GetObjectItem(doc, "plan")), 1);
+    cr_expect_eq(members(time), 1);
+    cr_expect_float_eq(cJSON_GetObjectItem(time, "mfu")->valuedouble, 0.3, 1e-9);
+    cJSON_Delete(doc);
+
+    doc = RUN_JSON("recommend", "--list-presets", "--json", "--fields", "name");
+    cr_expect_gt(cJSON_GetArraySize(doc), 5);
+    cr_expect_eq(members(cJSON_GetArrayItem(doc, 0)), 1);
+    cr_expect_str_eq(cJSON_GetArrayItem(doc, 0)->child->string, "name");
+    cJSON_Delete(doc);
+
+    doc = RUN_JSON("kb", dbarg, "list", "accelerators", "--json", "--fields", "id,bf16_tflops");
+    const cJSON *first = cJSON_GetArrayItem(doc, 0);
+    cr_expect_eq(members(first), 2);
+    cr_expect(cJSON_IsString(cJSON_GetObjectItem(first, "id")) && cJSON_IsNumber(cJSON_GetObjectItem(first, "bf16_tflops")));
+    cJSON_Delete(doc);
+
+    doc = RUN_JSON("kb", dbarg, "show", "pytorch", "--json", "--fields", "framework.version");
+    cr_expect_eq(members(doc), 1);
+    cr_expect_eq(members(cJSON_GetObjectItem(doc, "framework")), 1);
+    cJSON_Delete(doc);
+
+    doc = RUN_JSON("probe", dbarg, "list", "--json", "--fields", "id");
+    cr_expect(cJSON_IsArray(doc) && cJSON_GetArraySize(doc) == 0, "no runs stored: an empty list");
+    cJSON_Delete(doc);
+
+    doc = RUN_JSON("train", "--layers", "4,8,2", "--steps", "3", "--json", "--fields", "step_ms.timed_steps,losses");
+    cr_expect_eq(members(doc), 2);
+    cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "losses")), 3);
+    cr_expect_eq(members(cJSON_GetObjectItem(doc, "step_ms")), 1);
+    cJSON_Delete(doc);
+
+    doc = RUN_JSON("train", "--model", "gpt", "--n-layer", "1", "--n-head", "1", "--n-embd", "16", "--ctx", "8",
+                   "--vocab", "32", "--batch", "2", "--steps", "2", "--json", "--fields", "losses");
+    cr_expect_eq(members(doc), 1);
+    cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "losses")), 2);
+    cJSON_Delete(doc);
+}
+
+Test(cli_edges, fields_go_into_the_report_file_too)
+{
+    char *path = ts_path(dir, "r.json");
+    struct ts_run r;
+    RUN(r, "recommend", dbarg, "--preset", "academic-research", "--probe", "none", "-o", path, "--fields", "schema");
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    ts_run_free(&r);
+    char *text = ts_read(path, NULL);
+    cJSON *doc = cJSON_Parse(text);
+    cr_expect(doc && members(doc) == 1 && cJSON_GetObjectItem(doc, "schema"), "%s", text);
+    cJSON_Delete(doc);
+    free(text);
+    free(path);
+}
+
+Test(cli_edges, fields_refused_without_json_or_for_a_member_the_document_lacks)
+{
+    /* nothing to cut: exit 2, before any work */
+    EXPECT(2, "--fields applies to --json output", "recommend", dbarg, "--preset", "academic-research", "--fields", "plan");
+    EXPECT(2, "--fields applies to --json output", "kb", dbarg, "list", "--fields", "id");
+    EXPECT(2, "--fields applies to --json output", "probe", dbarg, "list", "--fields", "id");
+    EXPECT(2, "--fields applies to --json output", "train", "--layers", "4,8,2", "--steps", "3", "--fields", "losses");
+    EXPECT(2, "--fields applies to --json output", "train", "--model", "gpt", "--steps", "2", "--fields", "losses");
+    EXPECT(2, "--fields applies", "kb", dbarg, "export", "--fields", "id"); /* export writes the whole base */
+    EXPECT(2, "option '--fields' needs a value", "kb", dbarg, "list", "--json", "--fields");
+    /* a name the document lacks: exit 2 with the nearest one, and no half document on stdout */
+    struct ts_run r;
+    RUN(r, "recommend", dbarg, "--preset", "academic-research", "--probe", "none", "--json", "--fields", "plan.tim");
+    cr_expect_eq(r.status, 2);
+    cr_expect(strstr(r.err, "fwadvisor: --fields: no member 'tim' in plan (did you mean 'time'?)") != NULL, "%s", r.err);
+    cr_expect_str_eq(r.out, "");
+    ts_run_free(&r);
+    EXPECT(2, "no member 'nam' in the document (did you mean 'name'?)", "kb", dbarg, "list", "frameworks", "--json",
+           "--fields", "nam");
+    /* a name from outside reaches the terminal escaped */
+    RUN(r, "kb", dbarg, "list", "--json", "--fields", "\x1b[31mred");
+    cr_expect_eq(r.status, 2);
+    cr_expect(strchr(r.err, '\x1b') == NULL && strstr(r.err, "\\x1b[31mred") != NULL, "%s", r.err);
+    ts_run_free(&r);
+}
