@@ -35,8 +35,8 @@ const char *units_number(double v, char *out, size_t n)
     double a = fabs(v);
     if (!isfinite(v)) snprintf(out, n, "-");
     else if (a == 0) snprintf(out, n, "0");
-    else if (a >= 1000 && a < 1e12) units_thousands(v, 0, out, n);
-    else if (a >= 1e-3 && a < 1000) snprintf(out, n, "%.3g", v);
+    else if (a >= 999.5 && a < 1e12) units_thousands(v, 0, out, n); /* 999.5 has three digits only as 1,000 */
+    else if (a >= 1e-3 && a < 999.5) snprintf(out, n, "%.3g", v);
     else {
         /* 1.47e+19 -> 1.47e19, 2.5e-07 -> 2.5e-7 */
         char tmp[48];

@@ -1,6 +1,7 @@
 #include "probes/run_table.h"
 
 #include "common/text.h"
+#include "common/units.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -74,6 +75,30 @@ static const char *short_metric(const char *m)
     return m;
 }
 
+/* A figure of the table: four significant digits below 1,000 ("94.75", "0.0698"), whole with
+ * separators above ("5,250", "483,000"), never in exponent form, which would widen MIN..MAX
+ * past what PARAMS can give way to. A ratio (an MFU, a scaling efficiency) in percent, as the
+ * PEAK% column beside it: "73.7%". */
+static void cell_number(double v, int ratio, char *out, size_t n)
+{
+    if (ratio) snprintf(out, n, "%.3g%%", v * 100);
+    else if (fabs(v) >= 999.95 || v == 0) units_number(v, out, n); /* 999.95 in four digits is 1,000 */
+    else snprintf(out, n, "%.4g", v);
+}
+
+/* "4,410..6,060", or for a ratio "53.6..80.1%". */
+static void cell_range(double lo, double hi, int ratio, char *out, size_t n)
+{
+    char a[32], b[32];
+    if (ratio) snprintf(out, n, "%.3g..%.3g%%", lo * 100, hi * 100);
+    else snprintf(out, n, "%s..%s", units_number(lo, a, sizeof a), units_number(hi, b, sizeof b));
+}
+
+static int is_ratio(const struct measured_result *m)
+{
+    return strcmp(m->unit, "ratio") == 0;
+}
+
 /* Two numbers the same, NaN (not given) equal to NaN. */
 static int same_num(double a, double b) { return a == b || (isnan(a) && isnan(b)); }
 
@@ -139,7 +164,7 @@ static void compare_row(const struct measured_run *base, const struct measured_r
     int lower_better = strcmp(m->unit, "us") == 0 || strcmp(m->unit, "ms") == 0; /* a time: less is faster */
     row->change = change;
     row->verdict = fabs(change) <= noise ? PV_SAME : (change > 0) != lower_better ? PV_BETTER : PV_WORSE;
-    snprintf(row->cell[PT_BASE], sizeof row->cell[0], "%.4g", bm);
+    cell_number(bm, is_ratio(m), row->cell[PT_BASE], sizeof row->cell[0]);
     snprintf(row->cell[PT_CHANGE], sizeof row->cell[0], "%+.1f%%%s", change,
              row->verdict == PV_BETTER ? " better" : row->verdict == PV_WORSE ? " WORSE" : "");
 }
@@ -164,14 +189,14 @@ static int result_row(const struct measured_result *m, struct probe_table_row *r
         return 0;
     }
     double cv = m->cv;
-    snprintf(row->cell[PT_MEDIAN], sizeof row->cell[0], "%.4g", m->median);
-    if (isfinite(m->min) && isfinite(m->max)) snprintf(row->cell[PT_RANGE], sizeof row->cell[0], "%.3g..%.3g", m->min, m->max);
+    cell_number(m->median, is_ratio(m), row->cell[PT_MEDIAN], sizeof row->cell[0]);
+    if (isfinite(m->min) && isfinite(m->max)) cell_range(m->min, m->max, is_ratio(m), row->cell[PT_RANGE], sizeof row->cell[0]);
     else snprintf(row->cell[PT_RANGE], sizeof row->cell[0], "-");
     row->noisy = m->noisy;
     t->any_noisy |= row->noisy;
     double cv_pct = isfinite(cv) ? cv * 100 : 0; /* a very noisy run: whole percent, so the column stays narrow */
     snprintf(row->cell[PT_CV], sizeof row->cell[0], cv_pct < 99.95 ? "%.1f%s" : "%.0f%s", cv_pct, row->noisy ? "!" : "");
-    if (isfinite(m->peak_fraction)) {
+    if (isfinite(m->peak_fraction) && !is_ratio(m)) { /* a ratio's median is its fraction of a peak already */
         row->peak_fraction = m->peak_fraction;
         snprintf(row->cell[PT_PEAK], sizeof row->cell[0], "%.0f", m->peak_fraction * 100);
     } else {

@@ -308,3 +308,51 @@ Test(probe_params, catalog_id_read_back_from_the_written_document)
     free(m);
     free(run);
 }
+
+/* The table's figures as a person reads them: four significant digits below 1,000, separators
+ * above and never an exponent (which widened MIN..MAX until PARAMS was cut to "784..1..."), and a
+ * ratio in percent with no second PEAK% of the same figure. */
+Test(probe_params, table_cells_have_no_exponents_and_ratios_in_percent)
+{
+    cJSON *doc = cJSON_Parse(
+        "{\"results\": ["
+        "{\"workload\": \"train-mlp\", \"device\": \"cpu\", \"metric\": \"samples_per_s\", \"unit\": \"samples/s\","
+        " \"status\": \"ok\", \"median\": 5250.4, \"min\": 4405, \"max\": 6062.2, \"cv\": 0.01, \"peak_fraction\": 0.53,"
+        " \"params\": {\"layers\": \"784,1024,1024,10\", \"batch\": 256}},"
+        "{\"workload\": \"train-gpt\", \"device\": \"cpu\", \"metric\": \"mfu\", \"unit\": \"ratio\", \"status\": \"ok\","
+        " \"median\": 0.7367, \"min\": 0.536, \"max\": 0.801, \"cv\": 0.01, \"peak_fraction\": 0.7367,"
+        " \"params\": {\"peak_kind\": \"gemm\", \"peak_tflops\": 0.1}},"
+        "{\"workload\": \"gemm\", \"device\": \"cuda:0\", \"metric\": \"gflops\", \"unit\": \"GFLOP/s\", \"status\": \"ok\","
+        " \"median\": 483012, \"min\": 999.96, \"max\": 1000, \"cv\": 0.01, \"params\": {\"n\": 8192, \"dtype\": \"bf16\"}},"
+        "{\"workload\": \"train-gpt\", \"device\": \"cpu\", \"metric\": \"tflops\", \"unit\": \"TFLOP/s\", \"status\": \"ok\","
+        " \"median\": 0.069812, \"min\": 0.0508, \"max\": 0.0759, \"cv\": 0.01, \"peak_fraction\": 0.3,"
+        " \"params\": {\"n_layer\": 4, \"n_embd\": 256, \"ctx\": 128}}]}");
+    cJSON *base = cJSON_Parse(
+        "{\"results\": ["
+        "{\"workload\": \"train-gpt\", \"device\": \"cpu\", \"metric\": \"mfu\", \"unit\": \"ratio\", \"status\": \"ok\","
+        " \"median\": 0.7, \"cv\": 0.01, \"params\": {\"peak_kind\": \"gemm\", \"peak_tflops\": 0.1}},"
+        "{\"workload\": \"gemm\", \"device\": \"cuda:0\", \"metric\": \"gflops\", \"unit\": \"GFLOP/s\", \"status\": \"ok\","
+        " \"median\": 12345.6, \"cv\": 0.01, \"params\": {\"n\": 8192, \"dtype\": \"bf16\"}}]}");
+    struct probe_table *t = calloc(1, sizeof *t);
+    cr_assert(doc && base && t);
+    probe_table_build(doc, NULL, t);
+    cr_assert_eq(t->nrows, 4);
+    cr_expect_str_eq(t->rows[0].cell[PT_MEDIAN], "5,250");
+    cr_expect_str_eq(t->rows[0].cell[PT_RANGE], "4,405..6,062");
+    cr_expect_str_eq(t->rows[0].cell[PT_PEAK], "53");
+    cr_expect_str_eq(t->rows[1].cell[PT_MEDIAN], "73.7%");
+    cr_expect_str_eq(t->rows[1].cell[PT_RANGE], "53.6..80.1%");
+    cr_expect_str_eq(t->rows[1].cell[PT_PEAK], "-", "an MFU is its own fraction of the peak");
+    cr_expect_str_eq(t->rows[2].cell[PT_MEDIAN], "483,012");
+    cr_expect_str_eq(t->rows[2].cell[PT_RANGE], "1,000..1,000", "999.96 is 1,000 in three digits, not 1e3");
+    cr_expect_str_eq(t->rows[3].cell[PT_MEDIAN], "0.06981", "four digits below 1,000");
+    cr_expect_str_eq(t->rows[3].cell[PT_RANGE], "0.0508..0.0759");
+    /* the baseline column in the same forms */
+    probe_table_build(doc, base, t);
+    cr_expect_str_eq(t->rows[1].cell[PT_BASE], "70%");
+    cr_expect_str_eq(t->rows[2].cell[PT_BASE], "12,346");
+    cr_expect_str_eq(t->rows[2].cell[PT_CHANGE], "+3812.4% better");
+    free(t);
+    cJSON_Delete(base);
+    cJSON_Delete(doc);
+}

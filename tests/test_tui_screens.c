@@ -301,10 +301,14 @@ static void run_as_recorded(struct ts_run *r, const char *const *args)
     cr_assert_eq(ts_run(r, env, NULL, argv), 0);
 }
 
-static void cli_compare_of(const char *answers, struct cli_compare *out)
+/* config: a config file for the command line to read, or NULL for none. */
+static void cli_compare_with(const char *answers, const char *config, struct cli_compare *out)
 {
     struct ts_run r;
-    run_as_recorded(&r, (const char *const[]){"recommend", "-a", answers, "--compare-hardware", NULL});
+    if (config)
+        run_as_recorded(&r, (const char *const[]){"--config", config, "recommend", "-a", answers, "--compare-hardware", NULL});
+    else
+        run_as_recorded(&r, (const char *const[]){"recommend", "-a", answers, "--compare-hardware", NULL});
     cr_assert_eq(r.status, 0, "%s", r.err);
     memset(out, 0, sizeof *out);
     int lineno = 0, refusals = 0;
@@ -321,6 +325,11 @@ static void cli_compare_of(const char *answers, struct cli_compare *out)
     }
     ts_run_free(&r);
     cr_assert(out->first[0] && out->nrefused > 0, "the command line's table and refusals");
+}
+
+static void cli_compare_of(const char *answers, struct cli_compare *out)
+{
+    cli_compare_with(answers, NULL, out);
 }
 
 /* The row of the screen that holds the table's column header (the pane starts under it). */
@@ -428,6 +437,73 @@ static void hardware_tab(int w, int h)
     free(tty_wait("Step 1 of"));
     free(cli);
 }
+
+/* A stored run opened from the home screen: the command line's table with every PARAMS cell whole
+ * (an exponent in MIN..MAX once cut them to "784..1..."), no figure in exponent form, and an MFU in
+ * percent with no second PEAK% of it; at 80x24 after scrolling to the end, at 200x60 at once. */
+static void probe_run_table(int w, int h)
+{
+    struct ts_run r;
+    run_as_recorded(&r, (const char *const[]){"probe", "--workload", "gemm,stream,train-mlp,train-gpt", NULL});
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    ts_run_free(&r);
+    tty_start(w, h, "", 1);
+    free(tty_wait("> Start the advisor"));
+    tty_keys_n("Down", 3); /* Open the latest probe run */
+    tty_keys("Enter");
+    free(tty_wait(" WORKLOAD "));
+    tty_keys("End");
+    char *s = barrier();
+    cr_expect(strstr(s, " 784..10 b256 ") && strstr(s, " 4x256 T128 ") && strstr(s, " planned "), "PARAMS whole:\n%s", s);
+    cr_expect_not(tty_cut(s, 1, h - 3), "nothing cut:\n%s", s);
+    cr_expect(strstr(s, "e+0") == NULL, "no exponent:\n%s", s);
+    int mfu = 0;
+    for (int y = 1; y < h - 2; y++) {
+        const char *line = tty_line(s, y);
+        if (!strstr(line, " mfu ")) continue;
+        mfu = 1;
+        char cells[256];
+        collapse(line, cells, sizeof cells);
+        size_t n = strlen(cells);
+        cr_expect(n > 2 && strcmp(cells + n - 2, " -") == 0, "no PEAK%% of an MFU: '%s'", cells);
+        cr_expect(strchr(cells, '%') != NULL, "the MFU in percent: '%s'", cells);
+    }
+    cr_expect(mfu, "the MFU row shown:\n%s", s);
+    free(s);
+}
+
+Test(tui_screens, probe_run_table_whole_at_80x24) { probe_run_table(80, 24); }
+Test(tui_screens, probe_run_table_whole_at_200x60) { probe_run_table(200, 60); }
+
+/* The config file's [prices] price the Hardware tab as they price recommend --compare-hardware:
+ * answers without a price of their own, the cheapest row is the config's MI300X at 2.75 (583),
+ * not a row without a cost. */
+static void hardware_tab_priced_by_the_config_file(int w, int h)
+{
+    char *dir = ts_path(tty_dir(), "fwadvisor");
+    mkdir(dir, 0755);
+    char *conf = ts_path(dir, "config");
+    ts_write_str(conf, "[prices]\nh100-sxm = 3.25\nmi300x = 2.75\n");
+    char *answers = ts_path(tty_dir(), "answers.json");
+    ts_write_str(answers, "{\"model_kind\": \"llm\", \"model\": \"llama-3.1-70b\", \"job\": \"finetune\", \"finetune\": "
+                          "\"lora\", \"dataset_tokens\": \"1B\", \"team\": [\"jax\"], \"os\": \"linux\", \"priority\": \"cost\"}");
+    struct cli_compare cli;
+    cli_compare_with(answers, conf, &cli);
+    cr_expect(strncmp(cli.first, "mi300x ", 7) == 0 && strstr(cli.first, " 583") != NULL,
+              "the command line prices by the config: '%s'", cli.first);
+    char envs[4400];
+    snprintf(envs, sizeof envs, "XDG_CONFIG_HOME=%s", tty_dir());
+    tty_start(w, h, envs, 1);
+    tty_load_answers(answers);
+    free(tty_wait("[1 Ranking]"));
+    free(hardware_tab_shows(&cli, h));
+    free(answers);
+    free(conf);
+    free(dir);
+}
+
+Test(tui_screens, hardware_tab_priced_by_the_config_file_at_80x24) { hardware_tab_priced_by_the_config_file(80, 24); }
+Test(tui_screens, hardware_tab_priced_by_the_config_file_at_200x60) { hardware_tab_priced_by_the_config_file(200, 60); }
 
 Test(tui_screens, hardware_tab_is_recommend_compare_hardware_at_80x24) { hardware_tab(80, 24); }
 Test(tui_screens, hardware_tab_is_recommend_compare_hardware_at_200x60) { hardware_tab(200, 60); }

@@ -328,7 +328,7 @@ static void build_pitfalls(struct app *a, struct pane *p)
 /* The comparison of the answers shown, planned on a thread of its own (a 70B fine-tune is a few
  * hundred plans) so that every key is still handled at once; the tab says it is being planned
  * meanwhile. Prices are the command line's: the answers' price_per_device_hour, the knowledge
- * base's prices table (read here, on the interface's thread). */
+ * base's prices table and the config file's [prices] (read here, on the interface's thread). */
 struct hw_job {
     pthread_t thread;
     pthread_mutex_t lock; /* done */
@@ -396,7 +396,9 @@ static void hw_ensure(struct app *a)
     j->akb = a->akb;
     j->answers = a->res_answers;
     a->hw_stale = 0;
-    if (compare_prices_from_kb(a->k, &j->prices, a->hw_err, sizeof a->hw_err) != KB_OK) {
+    /* the knowledge base's prices, then the config file's [prices], as recommend --compare-hardware */
+    if (compare_prices_from_kb(a->k, &j->prices, a->hw_err, sizeof a->hw_err) != KB_OK ||
+        config_prices(a->team_config, a->akb, &j->prices, a->hw_err, sizeof a->hw_err) != 0) {
         free(j);
         return;
     }
