@@ -190,9 +190,9 @@ Test(tui, back_navigation_keeps_choices)
 
 /* The device question lists the catalog's devices of the hardware chosen, with their memory, and
  * the Plan tab shows the layout and the memory breakdown for the device picked. */
-Test(tui, device_question_follows_the_hardware_and_the_plan_shows_it)
+static void device_question_follows_the_hardware_and_the_plan_shows_it(int w, int h)
 {
-    tty_start(100, 32, "", 1);
+    tty_start(w, h, "", 1);
     free(tty_wait("Start the advisor"));
     tty_keys("Enter");
     free(tty_wait("Step 1 of 18"));
@@ -213,6 +213,15 @@ Test(tui, device_question_follows_the_hardware_and_the_plan_shows_it)
     cr_expect(strstr(s, "A100 SXM4 40GB") != NULL, "the device picked:\n%s", s);
     cr_expect(strstr(s, "Layout:") != NULL && strstr(s, "Buffers:") != NULL, "%s", s);
     free(s);
+}
+
+Test(tui, device_question_follows_the_hardware_and_the_plan_shows_it_at_80x24)
+{
+    device_question_follows_the_hardware_and_the_plan_shows_it(80, 24);
+}
+Test(tui, device_question_follows_the_hardware_and_the_plan_shows_it_at_200x60)
+{
+    device_question_follows_the_hardware_and_the_plan_shows_it(200, 60);
 }
 
 Test(tui, export_writes_a_valid_report)
@@ -347,9 +356,9 @@ Test(tui, ctrl_c_restores_the_terminal)
     ts_run_free(&r);
 }
 
-Test(tui, browse_the_knowledge_base_and_probe)
+static void browse_the_knowledge_base_and_probe(int w, int h)
 {
-    tty_start(100, 30, "", 1);
+    tty_start(w, h, "", 1);
     free(tty_wait("Start the advisor"));
     tty_keys_n("Down", 4);
     tty_keys("Enter");
@@ -393,3 +402,6 @@ Test(tui, browse_the_knowledge_base_and_probe)
     s = tty_wait(saved ? "stored probe run" : "no probe run stored yet");
     free(s);
 }
+
+Test(tui, browse_the_knowledge_base_and_probe_at_80x24) { browse_the_knowledge_base_and_probe(80, 24); }
+Test(tui, browse_the_knowledge_base_and_probe_at_200x60) { browse_the_knowledge_base_and_probe(200, 60); }

@@ -182,6 +182,10 @@ Test(tui_screens, plan_scrolls_to_its_end_and_back_at_200x60)
     scroll_stops_and_returns(200, 60, "4", "Alternatives:", "Not offered: torch-xla");
 }
 Test(tui_screens, why_scrolls_to_its_end_and_back_at_80x24) { scroll_stops_and_returns(80, 24, "2", "points from", NULL); }
+Test(tui_screens, why_scrolls_to_its_end_and_back_at_200x60)
+{
+    scroll_stops_and_returns(200, 60, "2", "points from", "precision and kernel choices are tuned. [seed-003]");
+}
 
 /* The Pitfalls checklist keeps the selected item on screen to the last; Space ticks it. */
 static void cursor_stays_visible(int w, int h)
@@ -689,9 +693,9 @@ static void typed(const char *text, const char *shown)
     free(tty_wait(shown));
 }
 
-Test(tui_screens, wizard_takes_typed_numbers_and_lists_devices_by_vendor)
+static void wizard_takes_typed_numbers_and_lists_devices_by_vendor(int w, int h)
 {
-    tty_start(100, 40, "", 1);
+    tty_start(w, h, "", 1);
     free(tty_wait("Start the advisor"));
     tty_keys("Enter");
     free(tty_wait("Step 1 of 18"));
@@ -699,7 +703,7 @@ Test(tui_screens, wizard_takes_typed_numbers_and_lists_devices_by_vendor)
     free(tty_wait("Step 2 of 18"));
     tty_keys("Enter"); /* hardware: detected (auto): every vendor's devices */
     char *s = tty_wait("Device model (memory)");
-    cr_expect(strstr(s, "NVIDIA GPUs") && strstr(s, "NVIDIA H100 SXM 80GB, 80 GB"), "grouped by vendor:\n%s", s);
+    cr_expect(strstr(s, "NVIDIA GPUs") && strstr(s, "NVIDIA A100 SXM4 40GB, 40 GB"), "grouped by vendor:\n%s", s);
     free(s);
     tty_keys("End");
     s = barrier();
@@ -737,6 +741,15 @@ Test(tui_screens, wizard_takes_typed_numbers_and_lists_devices_by_vendor)
     s = tty_wait("[4 Plan]");
     cr_expect(strstr(s, "Devices: 2,000 x") && strstr(s, "on 250 nodes"), "%s", s);
     free(s);
+}
+
+Test(tui_screens, wizard_takes_typed_numbers_and_lists_devices_by_vendor_at_80x24)
+{
+    wizard_takes_typed_numbers_and_lists_devices_by_vendor(80, 24);
+}
+Test(tui_screens, wizard_takes_typed_numbers_and_lists_devices_by_vendor_at_200x60)
+{
+    wizard_takes_typed_numbers_and_lists_devices_by_vendor(200, 60);
 }
 
 /* A preset goes straight to the results: the same ranking as recommend --preset. */
@@ -999,12 +1012,12 @@ Test(tui_screens, wizard_plans_the_fine_tune_it_is_told_at_80x24)
     }
 }
 
-/* Leaving never loses the results by habit, at 80x24: q on the results asks (n stays), H goes home
+/* Leaving never loses the results by habit: q on the results asks (n stays), H goes home
  * with the cursor on the first item, so Down-Down-Enter opens the probe rather than Quit, and the
  * Quit item asks too while results are held; y quits. */
-Test(tui_screens, quitting_the_results_asks_and_home_starts_at_the_top_at_80x24)
+static void quitting_the_results_asks_and_home_starts_at_the_top(int w, int h)
 {
-    results_of_preset(80, 24, "nvidia-2000-gpus");
+    results_of_preset(w, h, "nvidia-2000-gpus");
     tty_keys("q");
     char *s = tty_wait("Quit fwadvisor? (y/n)");
     free(s);
@@ -1026,6 +1039,15 @@ Test(tui_screens, quitting_the_results_asks_and_home_starts_at_the_top_at_80x24)
     free(tty_wait("Quit fwadvisor? (y/n)"));
     tty_keys("y");
     free(tty_wait("EXITED status=0"));
+}
+
+Test(tui_screens, quitting_the_results_asks_and_home_starts_at_the_top_at_80x24)
+{
+    quitting_the_results_asks_and_home_starts_at_the_top(80, 24);
+}
+Test(tui_screens, quitting_the_results_asks_and_home_starts_at_the_top_at_200x60)
+{
+    quitting_the_results_asks_and_home_starts_at_the_top(200, 60);
 }
 
 /* From the results: the Plan tab, L, the default folder: the launch files written there. */
@@ -1157,7 +1179,7 @@ Test(tui_screens, a_wide_ranking_shows_the_reasons_beside_it_at_200x60)
 /* The interface reads the config file as recommend does: its [answers] are the wizard's starting
  * choices (Apple Silicon, so macOS too), its [site] goes into the job.sbatch that L writes; a bad
  * file stops the interface before it starts, naming its line, status 3. */
-Test(tui_screens, the_interface_starts_from_the_config_file_at_80x24)
+static void the_interface_starts_from_the_config_file(int w, int h)
 {
     char envs[4400];
     snprintf(envs, sizeof envs, "XDG_CONFIG_HOME=%s", tty_dir());
@@ -1166,7 +1188,7 @@ Test(tui_screens, the_interface_starts_from_the_config_file_at_80x24)
     char *conf = ts_path(dir, "config");
     ts_write_str(conf, "[answers]\nstage = production\nhardware = nvidia\naccelerator = h100-sxm\ndevices = 16\nnodes = 2\n"
                        "model_kind = nlp\nmodel_params = 350M\n[site]\npartition = gpu\naccount = ml-team\n");
-    tty_start(80, 24, envs, 1);
+    tty_start(w, h, envs, 1);
     free(tty_wait("Start the advisor"));
     tty_keys("Enter");
     char *s = tty_wait("Project stage");
@@ -1189,10 +1211,13 @@ Test(tui_screens, the_interface_starts_from_the_config_file_at_80x24)
     /* a bad file: one line naming it and its line, status 3, before any screen */
     ts_write_str(conf, "[answers]\ndevices = many\n");
     tty_tmux((const char *const[]){"kill-session", "-t", "t", NULL}, NULL);
-    tty_start(80, 24, envs, 1);
+    tty_start(w, h, envs, 1);
     s = tty_wait("EXITED status=3");
     cr_expect(strstr(s, "config: line 2: key 'devices'") != NULL, "%s", s);
     free(s);
     free(conf);
     free(dir);
 }
+
+Test(tui_screens, the_interface_starts_from_the_config_file_at_80x24) { the_interface_starts_from_the_config_file(80, 24); }
+Test(tui_screens, the_interface_starts_from_the_config_file_at_200x60) { the_interface_starts_from_the_config_file(200, 60); }
