@@ -211,24 +211,22 @@ int cli_write_json(const cJSON *doc, const char *path)
     cJSON *cut = NULL;
     if (json_filter.fields) {
         char err[1024];
-        if (json_select(doc, json_filter.fields, &cut, err, sizeof err) != 0) {
-            if (strcmp(err, "out of memory") == 0) {
-                cli_error("out of memory");
-                return EXIT_RUNTIME;
-            }
-            return cli_usage_error(json_filter.cmd, "--fields: %s", err);
+        int bad = json_select(doc, json_filter.fields, &cut, err, sizeof err);
+        if (bad == -1) return cli_usage_error(json_filter.cmd, "--fields: %s", err);
+        if (bad) {
+            cli_error("out of memory");
+            return EXIT_RUNTIME;
         }
         doc = cut;
     }
-    char *text = cJSON_Print(doc);
+    size_t len;
+    char *text = json_doc_text(doc, &len);
     cJSON_Delete(cut);
     if (!text) {
         cli_error("out of memory");
         return EXIT_RUNTIME;
     }
-    size_t len = strlen(text);
-    text[len] = '\n'; /* cJSON_Print's buffer has room for the newline only at the NUL */
-    int rc = cli_write_output(path, text, len + 1);
+    int rc = cli_write_output(path, text, len);
     free(text);
     return rc;
 }

@@ -260,7 +260,18 @@ int json_select(const cJSON *doc, const char *fields, cJSON **out, char *err, si
     return 0;
 oom:
     snprintf(err, errsz, "out of memory");
+    cJSON_Delete(dst);
+    return JSON_SELECT_NO_MEMORY;
 fail:
     cJSON_Delete(dst);
     return -1;
+}
+
+char *json_doc_text(const cJSON *doc, size_t *len)
+{
+    char *text = cJSON_Print(doc);
+    if (!text) return NULL;
+    *len = strlen(text);
+    text[(*len)++] = '\n'; /* over the NUL: cJSON_Print's buffer holds the text and one byte more */
+    return text;
 }

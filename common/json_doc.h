@@ -22,7 +22,13 @@ double json_num(const cJSON *obj, const char *key);
  * is the framework of each row, in order. The result keeps the document's shape, holding only
  * the paths, merged where they share a start, each whole below its last name. Returns 0 with the
  * new document in *out (the caller frees it), or -1 with one line in err ("no member 'tim' in
- * plan (did you mean 'time'?)"; "plan.time.days.x: days is a number"; an empty path). */
+ * plan (did you mean 'time'?)"; "plan.time.days.x: days is a number"; an empty path), or
+ * JSON_SELECT_NO_MEMORY. */
+enum { JSON_SELECT_NO_MEMORY = -2 };
 int json_select(const cJSON *doc, const char *fields, cJSON **out, char *err, size_t errsz);
+
+/* doc as indented JSON ending in a newline, without a NUL (its length in *len); NULL when memory
+ * ran out. The caller frees it. */
+char *json_doc_text(const cJSON *doc, size_t *len);
 
 #endif

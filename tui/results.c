@@ -3,6 +3,7 @@
  * cut, and the Plan's verdicts stay above its pane. */
 #include "common/clock.h"
 #include "common/file.h"
+#include "common/json_doc.h"
 #include "knowledge/compare_text.h"
 #include "knowledge/launch_files.h"
 #include "knowledge/report_html.h"
@@ -76,19 +77,19 @@ static cJSON *report_now(struct app *a)
 /* doc (freed here) as indented JSON with a final newline, saved as results_save does. */
 static void save_json(struct app *a, cJSON *doc, const char *path, const char *what)
 {
-    char *text = doc ? cJSON_Print(doc) : NULL;
+    size_t len;
+    char *text = doc ? json_doc_text(doc, &len) : NULL;
     cJSON_Delete(doc);
     if (!text) {
         ui_message(a, 1, "out of memory");
         return;
     }
-    size_t len = strlen(text);
-    text[len] = '\n'; /* over the NUL: the buffer holds len + 1 bytes */
-    results_save(a, path, text, len + 1, what);
+    results_save(a, path, text, len, what);
     free(text);
 }
 
-/* The Slurm site job.sbatch names: the config file's [site], or NULL for its placeholders. */
+/* The Slurm partition and account for job.sbatch: the config file's [site], or NULL, which leaves
+ * the file's placeholders. */
 static const struct launch_site *team_site(const struct app *a) { return a->team_config ? &a->team_config->site : NULL; }
 
 static void export_done(struct app *a, const char *path) { save_json(a, report_now(a), path, "report"); }

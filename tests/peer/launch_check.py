@@ -124,6 +124,11 @@ PartitionName=check Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 """
 
 
+def tool(name):
+    """A program's path, looking in /usr/sbin too (the daemons live there), or None."""
+    return shutil.which(name, path=os.environ.get("PATH", "") + os.pathsep + "/usr/sbin")
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -135,8 +140,7 @@ class LocalSlurm:
 
     def __init__(self, folder):
         self.dir, self.env, self.why = folder, None, None
-        tools = ("munged", "slurmctld", "scontrol", "sbatch")
-        absent = [t for t in tools if not shutil.which(t, path=os.environ.get("PATH", "") + ":/usr/sbin")]
+        absent = [t for t in ("munged", "slurmctld", "scontrol", "sbatch") if not tool(t)]
         if absent:
             self.why = "%s not installed (Debian's slurmctld, slurm-client and munge)" % ", ".join(absent)
             return
@@ -149,13 +153,19 @@ class LocalSlurm:
         with open(conf, "w") as f:
             f.write(SLURM_CONF.format(host=socket.gethostname().split(".")[0], port=free_port(), port2=free_port(),
                                       user=getpass.getuser(), dir=folder))
-        sbin = shutil.which("munged", path=os.environ.get("PATH", "") + ":/usr/sbin")
-        subprocess.run([sbin, "-f", "--socket=%s/munge.sock" % folder, "--key-file=%s" % key,
+        try:
+            self.start(conf, key)
+        except Exception:
+            self.stop()  # nothing left running when the controller did not come up
+            raise
+
+    def start(self, conf, key):
+        folder = self.dir
+        subprocess.run([tool("munged"), "-f", "--socket=%s/munge.sock" % folder, "--key-file=%s" % key,
                         "--log-file=%s/munged.log" % folder, "--pid-file=%s/munged.pid" % folder,
                         "--seed-file=%s/munged.seed" % folder], check=True, capture_output=True)
         self.env = dict(os.environ, SLURM_CONF=conf)
-        ctld = shutil.which("slurmctld", path=os.environ.get("PATH", "") + ":/usr/sbin")
-        subprocess.run([ctld, "-i"], env=self.env, check=True, capture_output=True)
+        subprocess.run([tool("slurmctld"), "-i"], env=self.env, check=True, capture_output=True)
         for _ in range(60):
             ping = subprocess.run(["scontrol", "ping"], env=self.env, capture_output=True, text=True)
             if "UP" in ping.stdout:
