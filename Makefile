@@ -101,7 +101,10 @@ run: deps
 	@$(MAKE) --no-print-directory all
 	./$(BIN) $(ARGS)
 
+# The mutation list is checked to parse and apply here, not in test-run, which make mutate runs
+# on mutated trees.
 test: deps
+	@scripts/mutate.py --check
 	@$(MAKE) --no-print-directory test-run
 
 # XDG_CONFIG_HOME: a folder that does not exist, so no user's config file changes what the tests see.

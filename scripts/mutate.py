@@ -9,7 +9,9 @@ The list is tests/mutate/mutations.txt, one mutation per line:
 itself must occur exactly once in the file, or the mutation is reported as stale. Blank lines
 and lines starting with # are skipped. A literal | in code is written \\|.
 
-Usage: scripts/mutate.py [--only AREA] [--list]
+Usage: scripts/mutate.py [--only AREA] [--list | --check]
+--check reads the list and finds each text once in its file, builds and runs nothing: make test
+runs it, so a line that no longer parses or applies fails there, not an hour into a run.
 """
 import os, re, shutil, signal, subprocess, sys, time
 
@@ -65,6 +67,16 @@ def main():
     muts = parse(os.path.join(ROOT, "tests", "mutate", "mutations.txt"))
     if only:
         muts = [m for m in muts if m["area"] == only]
+    if "--check" in args:
+        bad = 0
+        for m in muts:
+            path = os.path.join(ROOT, m["file"])
+            count = open(path, encoding="utf-8").read().count(m["old"]) if os.path.isfile(path) else -1
+            if count != 1:
+                bad += 1
+                what = "no such file" if count < 0 else f"the text occurs {count} times"
+                print(f"mutations.txt:{m['n']}: {m['file']}: {what}: {m['old']!r}", file=sys.stderr)
+        return 1 if bad else 0
     if "--list" in args:
         for m in muts:
             print(f"{m['area']:10} {m['file']}:{m['line']}  {m['old']!r} -> {m['new']!r}")
