@@ -436,3 +436,19 @@ double ts_seconds_at_pace(double seconds)
     double pace = ts_pace();
     return seconds * (pace > TS_PACE_MAX ? TS_PACE_MAX : pace);
 }
+
+double ts_cpu_of(pid_t pid)
+{
+    char path[64], line[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    size_t n = fread(line, 1, sizeof line - 1, f);
+    fclose(f);
+    line[n] = '\0';
+    const char *at = strrchr(line, ')'); /* the name may hold spaces and parentheses */
+    unsigned long long user, sys;
+    /* after the name: state, ppid, pgrp, session, tty_nr, tpgid, flags, four fault counts, utime, stime */
+    if (!at || sscanf(at + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &user, &sys) != 2) return -1;
+    return (double)(user + sys) / (double)sysconf(_SC_CLK_TCK);
+}

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -183,8 +184,8 @@ Test(probe_cli, bad_arguments)
 }
 
 /* One probe of train-tiny then the --full gemm sweep, interrupted delay_ms after its start: the
- * exit status, how long the stop took, stderr, and whether the stored run kept train-tiny. */
-static int interrupted_probe(int delay_ms, int *status, double *waited, char *err, size_t errsz)
+ * exit status, how long the stop took (wall and CPU seconds), stderr, and whether the stored run kept train-tiny. */
+static int interrupted_probe(int delay_ms, int *status, double *waited, double *cpu, char *err, size_t errsz)
 {
     const char *bin = getenv("FWADVISOR_BIN");
     if (!bin) bin = "./fwadvisor";
@@ -206,9 +207,13 @@ static int interrupted_probe(int delay_ms, int *status, double *waited, char *er
     usleep((useconds_t)delay_ms * 1000);
     struct timespec a, b;
     clock_gettime(CLOCK_MONOTONIC, &a);
+    double cpu0 = ts_cpu_of(pid);
     kill(pid, SIGINT);
-    waitpid(pid, status, 0);
+    struct rusage ru;
+    wait4(pid, status, 0, &ru);
     clock_gettime(CLOCK_MONOTONIC, &b);
+    *cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
+           ru.ru_stime.tv_usec * 1e-6 - cpu0;
     *waited = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
     ssize_t n = read(fds[0], err, errsz - 1);
     err[n > 0 ? n : 0] = '\0';
@@ -235,10 +240,11 @@ Test(probe_cli, ctrl_c_stops_within_a_second_and_saves_what_was_finished)
     int tiny = 0;
     for (int delay_ms = 1500; !tiny && delay_ms <= 12000; delay_ms *= 2) {
         int status;
-        double waited;
+        double waited, cpu;
         char err[4096] = "";
-        tiny = interrupted_probe(delay_ms, &status, &waited, err, sizeof err);
+        tiny = interrupted_probe(delay_ms, &status, &waited, &cpu, err, sizeof err);
         cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 1, "exit %d: %s", WEXITSTATUS(status), err);
+        cr_expect_lt(cpu, TS_STOP_CPU, "%.3f s of CPU after Ctrl-C", cpu);
         double limit = ts_seconds_at_pace(2.5);
         cr_expect_lt(waited, limit, "stopped %.2f s after Ctrl-C (limit %.2f s at this pace)", waited, limit);
         cr_expect(strstr(err, "interrupted") != NULL, "%s", err);

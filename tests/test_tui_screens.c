@@ -663,7 +663,8 @@ Test(tui_screens, mouse_wheel_scrolls_and_a_click_selects)
 /* --- the probe ------------------------------------------------------------------------------ */
 
 /* Esc stops the measuring within a second: the screen says how long it took, measured by the
- * program from the key to the end of the measuring thread. This machine, not the recorded one. */
+ * program from the key to the end of the measuring thread, under a second at the machine's pace,
+ * and the program used under TS_STOP_CPU of CPU until it said so. This machine, not the recorded one. */
 Test(tui_screens, esc_cancels_a_probe_in_under_a_second)
 {
     tty_start(100, 30, "", 0);
@@ -671,8 +672,12 @@ Test(tui_screens, esc_cancels_a_probe_in_under_a_second)
     tty_keys_n("Down", 2);
     tty_keys("Enter");
     free(tty_wait_s("Running (Esc cancels)", 60));
+    pid_t pid = tty_program();
+    double cpu0 = ts_cpu_of(pid);
     tty_keys("Escape");
     char *s = tty_wait_s("cancelled in ", 60);
+    double cpu = ts_cpu_of(pid) - cpu0; /* the measuring's and the screen's since the key */
+    cr_expect_lt(cpu, TS_STOP_CPU, "%.3f s of CPU between Esc and the screen saying so", cpu);
     const char *at = strstr(s, "cancelled in ") + strlen("cancelled in ");
     double seconds = atof(at);
     char unit[16] = "";

@@ -2,6 +2,7 @@
 #include "tests/tmux_driver.h"
 
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,4 +153,32 @@ void tty_load_answers(const char *path)
     free(tty_wait("Answers file"));
     tty_type(path);
     tty_keys("Enter");
+}
+
+pid_t tty_program(void)
+{
+    struct ts_run r;
+    tty_tmux((const char *const[]){"display-message", "-p", "-t", "t", "#{pane_pid}", NULL}, &r);
+    pid_t shell = (pid_t)atoi(r.out);
+    ts_run_free(&r);
+    DIR *d = opendir("/proc");
+    cr_assert_not_null(d);
+    pid_t found = 0;
+    struct dirent *e;
+    while (!found && (e = readdir(d))) {
+        char path[300], stat_line[512];
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f) continue;
+        int pid, ppid;
+        char state;
+        if (fgets(stat_line, sizeof stat_line, f) && strstr(stat_line, "(fwadvisor)") &&
+            sscanf(strrchr(stat_line, ')') + 1, " %c %d", &state, &ppid) == 2 && ppid == shell &&
+            sscanf(stat_line, "%d", &pid) == 1)
+            found = pid;
+        fclose(f);
+    }
+    closedir(d);
+    cr_assert_gt(found, 0, "no fwadvisor under the pane's shell %d", (int)shell);
+    return found;
 }

@@ -43,5 +43,7 @@ void tty_mouse(int button, int x, int y);
 const char *tty_line(const char *screen, int y);
 /* 1 when the screen's rows hold "..." (a cut) in the rows from..to (inclusive). */
 int tty_cut(const char *screen, int from, int to);
+/* The fwadvisor the pane's shell started (the test fails when there is none). */
+pid_t tty_program(void);
 
 #endif
