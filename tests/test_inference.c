@@ -215,6 +215,35 @@ Test(inference, largest_batch_on_eight_h100_with_tensor_parallelism)
     cr_expect_float_eq(inf->weights_gb_per_device, 8.75, 1e-9);
 }
 
+/* The context the position limit cuts, on both sides of the limit: memory holds 393,364 tokens of
+ * one sequence (above), so a limit of exactly that cuts nothing, and one token less cuts it. */
+Test(inference, context_cap_at_the_position_limit_both_sides)
+{
+    plan("{" LLAMA8 ", \"serve_context\": 8192, \"seq_len\": 393364}");
+    cr_expect_float_eq(inf->max_context, 393364, 1e-12);
+    cr_expect_eq(inf->max_context_capped, 0, "a limit equal to what memory holds cuts nothing");
+    plan("{" LLAMA8 ", \"serve_context\": 8192, \"seq_len\": 393363}");
+    cr_expect_float_eq(inf->max_context, 393363, 1e-12);
+    cr_expect_eq(inf->max_context_capped, 1);
+}
+
+/* Pipeline stages go up to the model's layer count and no further: one head, so no tensor
+ * parallelism; 50e9 parameters are 100 GB of weights, which two stages of one layer each hold
+ * (50 GB a device) and one layer cannot be split. */
+Test(inference, pipeline_stages_up_to_the_layer_count)
+{
+#define ONE_HEAD "\"model_kind\": \"llm\", \"model_params\": 50e9, \"hidden\": 8192, \"heads\": 1, \"kv_heads\": 1, " \
+                 "\"deploy\": \"server\", \"accelerator\": \"h100-sxm\", \"serve_context\": 1024, \"serve_batch\": 1"
+    plan("{" ONE_HEAD ", \"layers\": 2}");
+    cr_expect_eq(inf->tensor_parallel, 1);
+    cr_expect_eq(inf->pipeline_parallel, 2);
+    cr_expect_eq(inf->fits, 1);
+    plan("{" ONE_HEAD ", \"layers\": 1}");
+    cr_expect_eq(inf->pipeline_parallel, 1);
+    cr_expect_eq(inf->fits, 0);
+#undef ONE_HEAD
+}
+
 Test(inference, tensor_ranks_beyond_the_kv_heads_hold_copies)
 {
     /* 4 KV heads: 163,840 bytes per token, 134.217728 GB for 100 x 8192. tp 4: 35 + 33.55 GB,
