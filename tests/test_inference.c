@@ -43,6 +43,14 @@ static int plan_with(const char *json, const struct adv_hw *hw)
 
 static void plan(const char *json) { cr_assert_eq(plan_with(json, NULL), KB_OK, "%s", err); }
 
+/* The serving layout the last plan chose: tensor ranks, pipeline stages and whether it fits. */
+static void expect_layout(int tp, int pp, int fits)
+{
+    cr_expect_eq(inf->tensor_parallel, tp);
+    cr_expect_eq(inf->pipeline_parallel, pp);
+    cr_expect_eq(inf->fits, fits);
+}
+
 /* A Llama-2/3-70B-like model (80 layers, hidden 8192, 64 heads of 128, 8 KV heads) served from H100s. */
 #define LLAMA70 "\"model_kind\": \"llm\", \"model_params\": 70e9, \"hidden\": 8192, \"layers\": 80, \"heads\": 64, " \
                 "\"kv_heads\": 8, \"deploy\": \"server\", \"accelerator\": \"h100-sxm\""
@@ -76,9 +84,7 @@ Test(inference, kv_cache_and_weights_of_a_70b_model_with_gqa)
     cr_expect_str_eq(inf->precision, "bf16");
     cr_expect_str_eq(inf->kv_precision, "bf16");
     /* tp 2: (70 + 42.95) x 1.05 + 1 = 119.6 GB > 72; tp 4: (35 + 21.47483648) x 1.05 + 1 = 60.298578304 GB. */
-    cr_expect_eq(inf->tensor_parallel, 4);
-    cr_expect_eq(inf->pipeline_parallel, 1);
-    cr_expect_eq(inf->fits, 1);
+    expect_layout(4, 1, 1);
     cr_expect_float_eq(inf->weights_gb_per_device, 35, 1e-9);
     cr_expect_float_eq(inf->kv_gb_per_device, 21.47483648, 1e-9);
     cr_expect_float_eq(inf->total_gb_per_device, 60.298578304, 1e-9);
@@ -204,14 +210,10 @@ Test(inference, largest_batch_on_eight_h100_with_tensor_parallelism)
     cr_expect_eq(inf->pipeline_parallel, 1);
     cr_expect_float_eq(inf->max_batch, 149, 1e-12);
     plan("{" LLAMA70 ", \"serve_context\": 8192, \"serve_batch\": 149}");
-    cr_expect_eq(inf->tensor_parallel, 8);
-    cr_expect_eq(inf->pipeline_parallel, 1);
-    cr_expect_eq(inf->fits, 1);
+    expect_layout(8, 1, 1);
     /* 150: (17.5 + 50.331648) x 1.05 + 1 = 72.22 GB: a second node of 8 as pipeline stage. */
     plan("{" LLAMA70 ", \"serve_context\": 8192, \"serve_batch\": 150}");
-    cr_expect_eq(inf->tensor_parallel, 8);
-    cr_expect_eq(inf->pipeline_parallel, 2);
-    cr_expect_eq(inf->fits, 1);
+    expect_layout(8, 2, 1);
     cr_expect_float_eq(inf->weights_gb_per_device, 8.75, 1e-9);
 }
 
@@ -235,9 +237,7 @@ Test(inference, pipeline_stages_up_to_the_layer_count)
 #define ONE_HEAD "\"model_kind\": \"llm\", \"model_params\": 50e9, \"hidden\": 8192, \"heads\": 1, \"kv_heads\": 1, " \
                  "\"deploy\": \"server\", \"accelerator\": \"h100-sxm\", \"serve_context\": 1024, \"serve_batch\": 1"
     plan("{" ONE_HEAD ", \"layers\": 2}");
-    cr_expect_eq(inf->tensor_parallel, 1);
-    cr_expect_eq(inf->pipeline_parallel, 2);
-    cr_expect_eq(inf->fits, 1);
+    expect_layout(1, 2, 1);
     plan("{" ONE_HEAD ", \"layers\": 1}");
     cr_expect_eq(inf->pipeline_parallel, 1);
     cr_expect_eq(inf->fits, 0);
