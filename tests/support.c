@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -451,4 +452,10 @@ double ts_cpu_of(pid_t pid)
     /* after the name: state, ppid, pgrp, session, tty_nr, tpgid, flags, four fault counts, utime, stime */
     if (!at || sscanf(at + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &user, &sys) != 2) return -1;
     return (double)(user + sys) / (double)sysconf(_SC_CLK_TCK);
+}
+
+double ts_rusage_cpu(const struct rusage *ru)
+{
+    return (double)ru->ru_utime.tv_sec + (double)ru->ru_utime.tv_usec * 1e-6 + (double)ru->ru_stime.tv_sec +
+           (double)ru->ru_stime.tv_usec * 1e-6;
 }

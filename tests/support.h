@@ -128,6 +128,9 @@ double ts_seconds_at_pace(double seconds);
 /* CPU seconds (user and system, all its threads) process pid has used so far, read from
  * /proc/PID/stat at the clock tick's resolution (10 ms); -1 once it cannot be read (reaped). */
 double ts_cpu_of(pid_t pid);
+/* The CPU seconds (user and system) of a reaped child's rusage, as wait4 gives it. */
+struct rusage;
+double ts_rusage_cpu(const struct rusage *ru);
 /* The CPU a process may use between a stop's signal and its end: what "stops within a second"
  * means whatever the load. A stop seen only between two products of the gemm sweep uses 1.4 to
  * 2.3 s of the 4096 product; a prompt one uses up to 0.26 s here, most of it the kernel freeing

@@ -212,8 +212,7 @@ static int interrupted_probe(int delay_ms, int *status, double *waited, double *
     struct rusage ru;
     wait4(pid, status, 0, &ru);
     clock_gettime(CLOCK_MONOTONIC, &b);
-    *cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
-           ru.ru_stime.tv_usec * 1e-6 - cpu0;
+    *cpu = ts_rusage_cpu(&ru) - cpu0;
     *waited = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
     ssize_t n = read(fds[0], err, errsz - 1);
     err[n > 0 ? n : 0] = '\0';

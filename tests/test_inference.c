@@ -239,8 +239,7 @@ Test(inference, pipeline_stages_up_to_the_layer_count)
     plan("{" ONE_HEAD ", \"layers\": 2}");
     expect_layout(1, 2, 1);
     plan("{" ONE_HEAD ", \"layers\": 1}");
-    cr_expect_eq(inf->pipeline_parallel, 1);
-    cr_expect_eq(inf->fits, 0);
+    expect_layout(1, 1, 0);
 #undef ONE_HEAD
 }
 

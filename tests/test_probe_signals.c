@@ -11,7 +11,6 @@
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 #include <cjson/cJSON.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -158,8 +157,7 @@ static void proc_pump(struct proc *p, int ms)
     struct rusage ru;
     if (!p->exited && wait4(p->pid, &p->status, WNOHANG, &ru) == p->pid) {
         p->exited = 1;
-        p->cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
-                 ru.ru_stime.tv_usec * 1e-6;
+        p->cpu = ts_rusage_cpu(&ru);
     }
 }
 
@@ -533,7 +531,6 @@ Test(probe_signals, a_signal_while_storing_waits_until_the_run_is_stored)
 }
 
 /* --- the interface --------------------------------------------------------------------------- */
-
 
 /* 1 while pid runs (not ended, not a zombie). */
 static int running(pid_t pid)
