@@ -186,6 +186,12 @@ static int tp_allowed(const struct adv_inference *inf, double tp)
     return fmod(inf->heads, tp) == 0 && (fmod(kv, tp) == 0 || fmod(tp, kv) == 0);
 }
 
+/* Whether a layout's bytes on one device fit with the headroom: the training plan's rule. */
+static int holds(struct split s, const struct adv_inference *inf, const struct adv_plan_inputs *in)
+{
+    return s.total <= (1 - in->headroom) * inf->usable_gb * GB;
+}
+
 /* The fewest devices that hold serve_batch x serve_context: tp of 1, 2, 4, 8 dividing the heads,
  * then pipeline stages of the widest tp. */
 static void search_layout(struct adv_inference *inf, const struct adv_plan_inputs *in)
@@ -197,16 +203,14 @@ static void search_layout(struct adv_inference *inf, const struct adv_plan_input
     for (int tp = 1; tp <= MAX_TP; tp *= 2) {
         if (!tp_allowed(inf, tp)) continue;
         widest = tp;
-        struct split s = split_of(inf, in, tp, 1, inf->batch, inf->context);
-        if (s.total <= (1 - in->headroom) * inf->usable_gb * GB) {
+        if (holds(split_of(inf, in, tp, 1, inf->batch, inf->context), inf, in)) {
             inf->tensor_parallel = tp;
             inf->fits = 1;
             return;
         }
     }
     for (int pp = 2; pp <= MAX_PP && pp <= inf->layers; pp++) {
-        struct split s = split_of(inf, in, widest, pp, inf->batch, inf->context);
-        if (s.total <= (1 - in->headroom) * inf->usable_gb * GB) {
+        if (holds(split_of(inf, in, widest, pp, inf->batch, inf->context), inf, in)) {
             inf->tensor_parallel = widest;
             inf->pipeline_parallel = pp;
             inf->fits = 1;

@@ -243,6 +243,55 @@ Test(inference, pipeline_stages_up_to_the_layer_count)
 #undef ONE_HEAD
 }
 
+/* The layout search's fit at exactly its headroom, in the tensor-parallel loop and in the pipeline
+ * loop, with the device memory chosen to the last bit (as the training plan's boundary test):
+ * both models below take 20e9 bytes of weights and cache on one layout, 20e9 x 1.05 + 1e9 = 22e9
+ * bytes in all, and 0.9 x 24.444444444444443 GB is exactly 22 GB.
+ *   tp: an 8B-like shape (131,072 bytes of cache a token, 1,073,741,824 for 8192 tokens) with
+ *       9,463,129,088 parameters (18,926,258,176 bytes): one device at the boundary, two
+ *       (11.5 GB each) one ulp below it.
+ *   pp: one head, so no tensor parallelism; 2 layers x 8192 x 2 (K, V) x 2 bytes = 65,536 bytes a
+ *       token, 67,108,864 for 1024; 19,966,445,568 parameters on two stages hold 19,966,445,568 +
+ *       33,554,432 bytes each (43 GB on one device): two stages at the boundary, no fit one ulp
+ *       below it (a third stage would need a third layer). */
+Test(inference, the_layout_fits_at_exactly_its_headroom)
+{
+    static const struct {
+        double memory; /* printed with %.17g, read back to the same double */
+        int tp_devices, pp_fits;
+    } cases[] = {
+        {24.444444444444443, 1, 1}, /* 0.9 x m == 22.0 exactly */
+        {24.44444444444444, 2, 0},  /* one ulp below: 21.999999999999996 < 22 */
+        {24.444444444444446, 1, 1}, /* one ulp above */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char json[400];
+        snprintf(json, sizeof json,
+                 "{\"model_kind\": \"llm\", \"model_params\": 9463129088, \"hidden\": 4096, \"layers\": 32, \"heads\": 32, "
+                 "\"kv_heads\": 8, \"deploy\": \"server\", \"accelerator\": \"h100-sxm\", \"serve_context\": 8192, "
+                 "\"serve_batch\": 1, \"device_memory_gb\": %.17g}",
+                 cases[i].memory);
+        plan(json);
+        cr_expect(inf->usable_gb == cases[i].memory, "case %zu: usable %.17g", i, inf->usable_gb);
+        cr_expect_eq(inf->tensor_parallel, cases[i].tp_devices, "case %zu: tp %d", i, inf->tensor_parallel);
+        cr_expect_eq(inf->fits, 1, "case %zu", i);
+        cr_expect(inf->total_gb_per_device == (cases[i].tp_devices == 1 ? 22.0 : 11.5), "case %zu: total %.17g", i,
+                  inf->total_gb_per_device);
+
+        snprintf(json, sizeof json,
+                 "{\"model_kind\": \"llm\", \"model_params\": 19966445568, \"hidden\": 8192, \"layers\": 2, \"heads\": 1, "
+                 "\"kv_heads\": 1, \"deploy\": \"server\", \"accelerator\": \"h100-sxm\", \"serve_context\": 1024, "
+                 "\"serve_batch\": 1, \"device_memory_gb\": %.17g}",
+                 cases[i].memory);
+        plan(json);
+        cr_expect_eq(inf->tensor_parallel, 1, "case %zu", i);
+        cr_expect_eq(inf->pipeline_parallel, cases[i].pp_fits ? 2 : 1, "case %zu: pp %d", i, inf->pipeline_parallel);
+        cr_expect_eq(inf->fits, cases[i].pp_fits, "case %zu", i);
+        cr_expect(inf->total_gb_per_device == (cases[i].pp_fits ? 22.0 : 43.0), "case %zu: total %.17g", i,
+                  inf->total_gb_per_device);
+    }
+}
+
 Test(inference, tensor_ranks_beyond_the_kv_heads_hold_copies)
 {
     /* 4 KV heads: 163,840 bytes per token, 134.217728 GB for 100 x 8192. tp 4: 35 + 33.55 GB,
