@@ -5,6 +5,7 @@ VERSION   := 0.1.0
 CC        ?= cc
 PREFIX    ?= /usr/local
 MANDIR    ?= $(PREFIX)/share/man
+LOCALEDIR ?= $(PREFIX)/share/locale
 LIBDIR    ?= $(PREFIX)/lib
 # Where the shells look for completions: bash-completion's, zsh's site-functions, fish's vendor folder.
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
@@ -35,6 +36,11 @@ PRESETS   := $(sort $(wildcard data/presets/*.json))
 MODELS    := $(sort $(wildcard data/models/*.json))
 # The frameworks probe's scripts, carried in the binary and written to a temporary folder to run.
 FW_SCRIPTS := $(sort $(wildcard probes/frameworks/*.py))
+# The message catalogs, po/LANG.po, and the sources their messages come from (common/i18n.h).
+PO_FILES  := $(sort $(wildcard po/*.po))
+PO_LANGS  := $(PO_FILES:po/%.po=%)
+MO_FILES  := $(PO_LANGS:%=$(BUILD)/locale/%/LC_MESSAGES/fwadvisor.mo)
+I18N_SRC  := $(sort $(wildcard common/*.c knowledge/*.c probes/*.c engine/*.c tui/*.c cli/*.c))
 LIB_SRC   := $(sort $(wildcard common/*.c knowledge/*.c probes/*.c engine/*.c tui/*.c)) $(filter-out cli/main.c,$(sort $(wildcard cli/*.c)))
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/kb_data.o $(BUILD)/presets_data.o $(BUILD)/models_data.o $(BUILD)/fw_scripts_data.o
 MAIN_OBJ  := $(BUILD)/cli/main.o
@@ -91,7 +97,7 @@ SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sa
 .PHONY: FORCE all run test-prep mutate test test-run bench bench-run bench-peers asan sanitize-run fuzz fuzz-run test-peer test-peer-run deps install uninstall clean
 .DEFAULT_GOAL := all
 
-all: $(BIN) $(CUDA_TARGET) $(MPI_TARGET)
+all: $(BIN) $(CUDA_TARGET) $(MPI_TARGET) $(MO_FILES)
 
 deps:
 	@scripts/deps.sh
@@ -107,11 +113,13 @@ test: deps
 	@scripts/mutate.py --check
 	@$(MAKE) --no-print-directory test-run
 
-# XDG_CONFIG_HOME: a folder that does not exist, so no user's config file changes what the tests see.
+# XDG_CONFIG_HOME: a folder that does not exist, so no user's config file changes what the tests see;
+# LANGUAGE=en: English whatever the user's locale (the Chinese tests ask for Chinese themselves).
 TEST_ENV = FWADVISOR_CUDA_PLUGIN="$(abspath $(CUDA_PLUGIN))" FWADVISOR_MPI_PLUGIN="$(abspath $(MPI_PLUGIN))" FWADVISOR_BIN="$(abspath $(BIN))" FWADVISOR_FIXTURES="$(abspath tests/fixtures)" \
 	FWADVISOR_SCHEMA_DIR="$(abspath docs)" FWADVISOR_FAKE_NVML="$(abspath $(BUILD)/libfake_nvml.so)" \
 	FWADVISOR_PLANTED_PLUGIN="$(abspath $(BUILD)/libplanted.so)" FWADVISOR_FAKE_CUDA_PLUGIN="$(abspath $(BUILD)/libfake_cuda_plugin.so)" \
-	XDG_CONFIG_HOME="$(abspath $(BUILD))/no-config-home"
+	XDG_CONFIG_HOME="$(abspath $(BUILD))/no-config-home" LANGUAGE=en FWADVISOR_LOCALES="$(abspath $(BUILD))/locale" \
+	FWADVISOR_POT="$(abspath $(BUILD))/fwadvisor.pot" FWADVISOR_SOURCE="$(abspath .)"
 TEST_FIXTURES = $(BUILD)/libfake_nvml.so $(BUILD)/libplanted.so $(BUILD)/libfake_cuda_plugin.so
 
 # TEST_ARGS passes arguments to the test binary: make test-run TEST_ARGS="--filter 'cuda/*'"
@@ -119,7 +127,7 @@ test-run: test-prep
 	$(TEST_ENV) $(BUILD)/unit-tests $(TEST_ARGS)
 
 # Everything the tests need, built.
-test-prep: $(BIN) $(CUDA_TARGET) $(MPI_TARGET) $(BUILD)/unit-tests $(TEST_FIXTURES)
+test-prep: $(BIN) $(CUDA_TARGET) $(MPI_TARGET) $(MO_FILES) $(BUILD)/unit-tests $(TEST_FIXTURES)
 
 # A list of small bugs (tests/mutate/mutations.txt) put in one at a time, each against the unit
 # tests in a build of its own (build-mutate): the score per area says how many the tests catch.
@@ -288,13 +296,26 @@ $(KEY_IDS): knowledge/answer_keys.c scripts/answer-key-ids.awk
 	@awk -f scripts/answer-key-ids.awk $< > $@.tmp && { cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@; }
 $(LIB_OBJ) $(MAIN_OBJ) $(TEST_OBJ) $(BENCH_OBJ): | $(KEY_IDS)
 
-# Where plug-ins are taken from (engine/plugin.c): the installed folder, and this build tree for
-# this build's own binary. Rewritten only when a path changes, so the object rebuilds then.
-PLUGIN_PATHS = \#define FWADVISOR_PLUGIN_DIR "$(LIBDIR)/fwadvisor"\n\#define FWADVISOR_BUILD_BIN "$(abspath $(BIN))"\n\#define FWADVISOR_BUILD_DIR "$(abspath $(BUILD))"\n
-$(BUILD)/plugin_paths.h: FORCE
+# Where plug-ins and message catalogs are taken from (engine/plugin.c, common/i18n.c): the
+# installed folders, and this build tree for this build's own binary. Rewritten only when a path
+# changes, so the objects rebuild then.
+BUILD_PATHS = \#define FWADVISOR_PLUGIN_DIR "$(LIBDIR)/fwadvisor"\n\#define FWADVISOR_LOCALE_DIR "$(LOCALEDIR)"\n\#define FWADVISOR_BUILD_BIN "$(abspath $(BIN))"\n\#define FWADVISOR_BUILD_DIR "$(abspath $(BUILD))"\n
+$(BUILD)/build_paths.h: FORCE
 	@mkdir -p $(dir $@)
-	@printf '$(PLUGIN_PATHS)' > $@.tmp; cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
-$(BUILD)/engine/plugin.o: $(BUILD)/plugin_paths.h
+	@printf '$(BUILD_PATHS)' > $@.tmp; cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(BUILD)/engine/plugin.o $(BUILD)/common/i18n.o: $(BUILD)/build_paths.h
+
+# The message catalogs (common/i18n.h): po/LANG.po, built with msgfmt --check. The build fails on
+# a message of the code (xgettext's template) that a catalog lacks or holds fuzzy or untranslated,
+# and on a catalog's message the code no longer has (scripts/po-check.py).
+$(BUILD)/fwadvisor.pot: $(I18N_SRC) scripts/po-check.py
+	@mkdir -p $(dir $@)
+	@scripts/po-check.py pot $@ $(I18N_SRC)
+# Each language has its glossary (po/glossary.LANG.tsv), which its catalog follows.
+$(BUILD)/locale/%/LC_MESSAGES/fwadvisor.mo: po/%.po $(BUILD)/fwadvisor.pot po/glossary.%.tsv scripts/po-check.py
+	@mkdir -p $(dir $@)
+	@scripts/po-check.py check $< $(BUILD)/fwadvisor.pot po/glossary.$*.tsv
+	@msgfmt --check --output-file=$@.tmp $< && mv $@.tmp $@
 FORCE:
 
 $(BUILD)/kb_data.c: $(KB_DATA) $(BUILD)/embed
@@ -329,7 +350,7 @@ $(BUILD)/completions/fwadvisor.fish: $(BIN)
 	@mkdir -p $(dir $@)
 	"$(abspath $(BIN))" completion fish > $@.tmp && mv $@.tmp $@
 
-install: $(BIN) $(CUDA_TARGET) $(MPI_TARGET) $(COMPLETIONS)
+install: $(BIN) $(CUDA_TARGET) $(MPI_TARGET) $(MO_FILES) $(COMPLETIONS)
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(MANDIR)/man1"
 	install -m 755 $(BIN) "$(DESTDIR)$(PREFIX)/bin/fwadvisor"
 	install -d "$(DESTDIR)$(BASHCOMPDIR)" "$(DESTDIR)$(ZSHCOMPDIR)" "$(DESTDIR)$(FISHCOMPDIR)"
@@ -339,11 +360,13 @@ install: $(BIN) $(CUDA_TARGET) $(MPI_TARGET) $(COMPLETIONS)
 	$(if $(MPI_TARGET),install -d "$(DESTDIR)$(LIBDIR)/fwadvisor" && install -m 755 $(MPI_PLUGIN) "$(DESTDIR)$(LIBDIR)/fwadvisor/fwadvisor-mpi.so")
 	$(if $(CUDA_TARGET),install -d "$(DESTDIR)$(LIBDIR)/fwadvisor" && install -m 755 $(CUDA_PLUGIN) "$(DESTDIR)$(LIBDIR)/fwadvisor/fwadvisor-cuda.so")
 	install -m 644 docs/fwadvisor.1 "$(DESTDIR)$(MANDIR)/man1/fwadvisor.1"
+	$(foreach l,$(PO_LANGS),install -d "$(DESTDIR)$(LOCALEDIR)/$(l)/LC_MESSAGES" && install -m 644 $(BUILD)/locale/$(l)/LC_MESSAGES/fwadvisor.mo "$(DESTDIR)$(LOCALEDIR)/$(l)/LC_MESSAGES/fwadvisor.mo";)
 
 uninstall:
 	rm -f "$(DESTDIR)$(PREFIX)/bin/fwadvisor" "$(DESTDIR)$(MANDIR)/man1/fwadvisor.1" \
 	    "$(DESTDIR)$(LIBDIR)/fwadvisor/fwadvisor-cuda.so" "$(DESTDIR)$(LIBDIR)/fwadvisor/fwadvisor-mpi.so" \
-	    "$(DESTDIR)$(BASHCOMPDIR)/fwadvisor" "$(DESTDIR)$(ZSHCOMPDIR)/_fwadvisor" "$(DESTDIR)$(FISHCOMPDIR)/fwadvisor.fish"
+	    "$(DESTDIR)$(BASHCOMPDIR)/fwadvisor" "$(DESTDIR)$(ZSHCOMPDIR)/_fwadvisor" "$(DESTDIR)$(FISHCOMPDIR)/fwadvisor.fish" \
+	    $(foreach l,$(PO_LANGS),"$(DESTDIR)$(LOCALEDIR)/$(l)/LC_MESSAGES/fwadvisor.mo")
 
 clean:
 	rm -rf build build-asan build-mutate fwadvisor

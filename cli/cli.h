@@ -24,13 +24,19 @@ struct globals {
 
 /* getopt_long's ids of the global options; a command's rows take the ids from OPT_FIRST_FREE on
  * (cli/options.h). */
-enum { OPT_DB = 0x100, OPT_NO_COLOR, OPT_WIDE, OPT_CONFIG, OPT_NO_CONFIG, OPT_FIRST_FREE };
+enum { OPT_DB = 0x100, OPT_NO_COLOR, OPT_WIDE, OPT_CONFIG, OPT_NO_CONFIG, OPT_LANG, OPT_FIRST_FREE };
 
 /* The global options, accepted after the subcommand too: entries of a struct option table. */
 #define CLI_GLOBAL_OPTIONS                                                                                          \
     {"db", required_argument, NULL, OPT_DB}, {"no-color", no_argument, NULL, OPT_NO_COLOR},                       \
         {"wide", no_argument, NULL, OPT_WIDE}, {"config", required_argument, NULL, OPT_CONFIG},                    \
-        {"no-config", no_argument, NULL, OPT_NO_CONFIG}, {"help", no_argument, NULL, 'h'}
+        {"no-config", no_argument, NULL, OPT_NO_CONFIG}, {"lang", required_argument, NULL, OPT_LANG},              \
+        {"help", no_argument, NULL, 'h'}
+
+/* The value of the last --lang (or --lang=) in argv before a "--", read before anything else so
+ * that the whole run speaks it: 0 with *lang set (NULL: none), or 1 for a value other than en
+ * and zh (*lang is that value). The parsers then take --lang where it stands as already done. */
+int cli_lang_option(int argc, char **argv, const char **lang);
 
 /* Handles the global options a subcommand parser met; 1 if it was one. */
 int cli_global_option(struct globals *g, int opt, const char *arg);

@@ -1,5 +1,6 @@
 /* fwadvisor kb: list, show, export, import, path, reset. */
 #include "cli/cli.h"
+#include "common/i18n.h"
 #include "cli/options.h"
 #include "common/text.h"
 #include "knowledge/advisor.h"
@@ -13,17 +14,17 @@
 #include <unistd.h>
 
 static const char kb_head[] =
-    "Usage: fwadvisor kb list [KIND] [--json [--fields LIST]]\n"
+    N_("Usage: fwadvisor kb list [KIND] [--json [--fields LIST]]\n"
     "       fwadvisor kb show ID [--json [--fields LIST]]\n"
     "       fwadvisor kb export [-o FILE] [--user]\n"
     "       fwadvisor kb import FILE|-\n"
     "       fwadvisor kb path\n"
     "       fwadvisor kb reset --yes\n"
-    "\n";
+    "\n");
 static const char kb_tail[] =
-    "  --wide          tables at full width, never cut\n"
+    N_("  --wide          tables at full width, never cut\n"
     "  --db PATH       knowledge base file\n"
-    "  --no-color      no colour or bold\n";
+    "  --no-color      no colour or bold\n");
 
 /* The kinds `kb list` takes, from their table (the first the default), and what an ID is. */
 static void kb_kinds_help(FILE *out)
@@ -377,15 +378,15 @@ enum { K_JSON, K_FIELDS, K_OUTPUT, K_USER, K_YES, K_COUNT };
 #define F(member) offsetof(struct kb_args, member)
 static const struct cli_option kb_options[K_COUNT] = {
     [K_JSON] = {"json", 0, CLI_FLAG, 0, 0, F(json), 0, NULL, NULL, KM_LIST | KM_SHOW, NULL, NULL,
-                "print JSON instead of text"},
+                N_("print JSON instead of text")},
     [K_FIELDS] = {"fields", 0, CLI_TEXT, 0, 0, F(fields), 0, NULL, NULL, KM_LIST | KM_SHOW, NULL, "LIST",
-                  "with --json: only these members, dotted paths split\nby commas: --fields id,name"},
+                  N_("with --json: only these members, dotted paths split\nby commas: --fields id,name")},
     [K_OUTPUT] = {"output", 'o', CLI_FILE, 0, 0, F(output), 0, NULL, NULL, KM_EXPORT, NULL, "F",
-                  "export to file F (written atomically) instead of standard\noutput"},
+                  N_("export to file F (written atomically) instead of standard\noutput")},
     [K_USER] = {"user", 0, CLI_FLAG, 0, 0, F(user_only), 0, NULL, NULL, KM_EXPORT, NULL, NULL,
-                "export only the facts you imported or changed"},
+                N_("export only the facts you imported or changed")},
     [K_YES] = {"yes", 0, CLI_FLAG, 0, 0, F(yes), 0, NULL, NULL, KM_RESET, NULL, NULL,
-               "confirm kb reset (the old file is kept as FILE.bak)"},
+               N_("confirm kb reset (the old file is kept as FILE.bak)")},
 };
 #undef F
 

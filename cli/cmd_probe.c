@@ -1,5 +1,6 @@
 /* fwadvisor probe: detect and measure this machine; list, show, delete and compare stored runs. */
 #include "cli/cli.h"
+#include "common/i18n.h"
 #include "cli/options.h"
 #include "common/json_doc.h"
 #include "knowledge/probe_store.h"
@@ -20,7 +21,7 @@
 #include <unistd.h>
 
 static const char probe_head[] =
-    "Usage: fwadvisor probe [--quick|--full] [--device auto|cpu|cuda[:N]]\n"
+    N_("Usage: fwadvisor probe [--quick|--full] [--device auto|cpu|cuda[:N]]\n"
     "                       [--workload W[,W]] [--threads N] [--python PATH]...\n"
     "                       [--framework-timeout S] [--json] [--fields LIST]\n"
     "                       [-o FILE] [--html FILE] [--no-save] [--compare ID|latest]\n"
@@ -38,7 +39,7 @@ static const char probe_head[] =
     "--no-save) and feeds `fwadvisor recommend`. Ctrl-C, SIGTERM or SIGHUP stops it\n"
     "within a second; what was finished is saved, marked interrupted (status 1). A\n"
     "second one ends the program at once.\n"
-    "\n";
+    "\n");
 
 /* What the command line asked for: the options (by the rows below), the subcommand and its ID. */
 struct probe_args {
@@ -67,32 +68,32 @@ enum { P_QUICK, P_FULL, P_DEVICE, P_WORKLOAD, P_PYTHON, P_FW_TIMEOUT, P_THREADS,
 #define F(member) offsetof(struct probe_args, member)
 static const struct cli_option probe_options[P_COUNT] = {
     [P_QUICK] = {"quick", 0, CLI_FLAG, 0, 0, F(quick), 0, NULL, NULL, PM_MEASURE, "--quick / --full", NULL,
-                 "fewer or more sizes and repeats (--quick: the default)"},
+                 N_("fewer or more sizes and repeats (--quick: the default)")},
     [P_FULL] = {"full", 0, CLI_FLAG, 0, 0, F(full), 0, NULL, NULL, PM_MEASURE, NULL, NULL, NULL},
     [P_DEVICE] = {"device", 0, CLI_TEXT, 0, 0, F(device), 0, NULL, NULL, PM_MEASURE, NULL, "D",
-                  "auto (default: the CPU, and GPU 0 when one opens), cpu,\ncuda or cuda:N (that GPU only)"},
+                  N_("auto (default: the CPU, and GPU 0 when one opens), cpu,\ncuda or cuda:N (that GPU only)")},
     [P_WORKLOAD] = {"workload", 0, CLI_CHOICE, 0, 0, F(workloads), 0, parse_workloads, NULL, PM_MEASURE, NULL, "W,...",
-                    "the workloads to run, by name (listed below)"},
+                    N_("the workloads to run, by name (listed below)")},
     [P_PYTHON] = {"python", 0, CLI_LIST, 0, PROBE_FW_MAX_PYTHONS, F(pythons), F(npythons), NULL, NULL, PM_MEASURE, NULL,
                   "PATH",
-                  "an interpreter whose frameworks to measure\n(repeatable; default: python3 on PATH and the active\n"
-                  "virtual or conda environment)"},
+                  N_("an interpreter whose frameworks to measure\n(repeatable; default: python3 on PATH and the active\n"
+                  "virtual or conda environment)")},
     [P_FW_TIMEOUT] = {"framework-timeout", 0, CLI_SECONDS, 1, 86400, F(fw_timeout), 0, NULL, NULL, PM_MEASURE, NULL, "S",
-                      "each framework's process at most S seconds (default\n120, --full 600)"},
+                      N_("each framework's process at most S seconds (default\n120, --full 600)")},
     [P_THREADS] = {"threads", 0, CLI_INT, 1, 1024, F(threads), 0, NULL, NULL, PM_MEASURE, NULL, "N",
-                   "threads for the CPU measurements (default: the\nphysical cores)"},
+                   N_("threads for the CPU measurements (default: the\nphysical cores)")},
     [P_COMPARE] = {"compare", 0, CLI_TEXT, 0, 0, F(compare), 0, NULL, NULL, PM_SHOW | PM_MEASURE, NULL, "ID|latest",
-                   "each result beside a stored run, with the change in\npercent, in the table or the --html page"},
+                   N_("each result beside a stored run, with the change in\npercent, in the table or the --html page")},
     [P_JSON] = {"json", 0, CLI_FLAG, 0, 0, F(json), 0, NULL, NULL, PM_LIST | PM_SHOW | PM_MEASURE, "--json, -o FILE", NULL,
-                "the run as JSON (fwadvisor.probe/1) on stdout, or\nwritten to FILE"},
+                N_("the run as JSON (fwadvisor.probe/1) on stdout, or\nwritten to FILE")},
     [P_FIELDS] = {"fields", 0, CLI_TEXT, 0, 0, F(fields), 0, NULL, NULL, PM_LIST | PM_SHOW | PM_MEASURE, NULL, "LIST",
-                  "with --json or -o: only these members, dotted paths\nsplit by commas: --fields workloads.name,cpu.model"},
+                  N_("with --json or -o: only these members, dotted paths\nsplit by commas: --fields workloads.name,cpu.model")},
     [P_OUTPUT] = {"output", 'o', CLI_FILE, 0, 0, F(output), 0, NULL, NULL, PM_LIST | PM_SHOW | PM_MEASURE, NULL, "FILE",
                   NULL},
     [P_HTML] = {"html", 0, CLI_FILE, 0, 0, F(html), 0, NULL, NULL, PM_SHOW | PM_MEASURE, NULL, "FILE",
-                "the run as one self-contained HTML page with charts"},
+                N_("the run as one self-contained HTML page with charts")},
     [P_NOSAVE] = {"no-save", 0, CLI_FLAG, 0, 0, F(nosave), 0, NULL, NULL, PM_MEASURE, NULL, NULL,
-                  "do not store the run"},
+                  N_("do not store the run")},
 };
 #undef F
 

@@ -1,5 +1,6 @@
 /* fwadvisor recommend: answers -> ranked, explained recommendation with a plan. */
 #include "cli/cli.h"
+#include "common/i18n.h"
 #include "cli/cmd_compare.h"
 #include "cli/options.h"
 #include "common/file.h"
@@ -26,7 +27,7 @@
 #include <time.h>
 
 static const char recommend_head[] =
-    "Usage: fwadvisor recommend [-a FILE|-] [--preset NAME] [--set KEY=VALUE]...\n"
+    N_("Usage: fwadvisor recommend [-a FILE|-] [--preset NAME] [--set KEY=VALUE]...\n"
     "                           [--json] [--fields LIST] [-o FILE] [--html FILE]\n"
     "                           [--emit DIR] [--probe ID|latest|none]\n"
     "                           [--model NAME] [--model-config FILE]\n"
@@ -39,7 +40,7 @@ static const char recommend_head[] =
     "device, training time and cost. Answers left out come from the config file\n"
     "($XDG_CONFIG_HOME/fwadvisor/config or ~/.config/fwadvisor/config; --config\n"
     "FILE, --no-config), then the built-in defaults.\n"
-    "\n";
+    "\n");
 /* The answer keys --set takes, from their table. */
 static void answer_keys_help(FILE *out)
 {
@@ -302,38 +303,38 @@ enum { R_ANSWERS, R_PRESET, R_SET, R_JSON, R_FIELDS, R_OUTPUT, R_HTML, R_PROBE, 
 #define F(member) offsetof(struct rec_opts, member)
 static const struct cli_option recommend_options[R_COUNT] = {
     [R_ANSWERS] = {"answers", 'a', CLI_FILE, 0, 0, F(answers_file), 0, NULL, NULL, RM_RECOMMEND, NULL, "FILE",
-                   "answers as JSON (- for standard input)"},
+                   N_("answers as JSON (- for standard input)")},
     [R_PRESET] = {"preset", 0, CLI_TEXT, 0, 0, F(preset), 0, NULL, NULL, RM_RECOMMEND, NULL, "NAME",
-                  "start from a built-in preset (--list-presets)"},
+                  N_("start from a built-in preset (--list-presets)")},
     [R_SET] = {"set", 0, CLI_LIST, 0, 64, F(sets), F(nsets), NULL, NULL, RM_RECOMMEND, NULL, "KEY=VALUE",
-               "set one answer, after the file or preset (repeatable);\nlists are comma-separated: --set team=pytorch,jax;\n"
-               "numbers take K, M, B, T: --set model_params=70B"},
+               N_("set one answer, after the file or preset (repeatable);\nlists are comma-separated: --set team=pytorch,jax;\n"
+               "numbers take K, M, B, T: --set model_params=70B")},
     [R_JSON] = {"json", 0, CLI_FLAG, 0, 0, F(json), 0, NULL, NULL, 0, NULL, NULL,
-                "print the report (fwadvisor.report/1) instead of text"},
+                N_("print the report (fwadvisor.report/1) instead of text")},
     [R_FIELDS] = {"fields", 0, CLI_TEXT, 0, 0, F(fields), 0, NULL, NULL, 0, NULL, "LIST",
-                  "with --json or -o: only these members, dotted paths\nsplit by commas: --fields ranking.framework,plan.time"},
+                  N_("with --json or -o: only these members, dotted paths\nsplit by commas: --fields ranking.framework,plan.time")},
     [R_OUTPUT] = {"output", 'o', CLI_FILE, 0, 0, F(output), 0, NULL, NULL, RM_RECOMMEND, NULL, "FILE",
-                  "also write the report to FILE (atomically)"},
+                  N_("also write the report to FILE (atomically)")},
     [R_HTML] = {"html", 0, CLI_FILE, 0, 0, F(html), 0, NULL, NULL, RM_RECOMMEND, NULL, "FILE",
-                "also write the report as one self-contained HTML page\nwith charts"},
+                N_("also write the report as one self-contained HTML page\nwith charts")},
     [R_PROBE] = {"probe", 0, CLI_TEXT, 0, 0, F(probe), 0, NULL, NULL, RM_RECOMMEND, NULL, "ID|latest|none",
-                 "hardware and measured peak from a stored probe run\n(default latest; none: a quick look at the device\n"
-                 "nodes instead)"},
+                 N_("hardware and measured peak from a stored probe run\n(default latest; none: a quick look at the device\n"
+                 "nodes instead)")},
     [R_EMIT] = {"emit", 0, CLI_DIR, 0, 0, F(emit), 0, NULL, NULL, RM_RECOMMEND, NULL, "DIR",
-                "write ready-to-edit launch files for the plan into DIR\n(new or empty): launch.sh (torchrun, accelerate or\n"
-                "Megatron-LM), accelerate.yaml, ds_config.json,\njob.sbatch, jax-distributed.txt"},
+                N_("write ready-to-edit launch files for the plan into DIR\n(new or empty): launch.sh (torchrun, accelerate or\n"
+                "Megatron-LM), accelerate.yaml, ds_config.json,\njob.sbatch, jax-distributed.txt")},
     [R_LIST] = {"list-presets", 0, CLI_FLAG, 0, 0, F(list), 0, NULL, NULL, RM_LIST, NULL, NULL,
-                "list the presets with what each is for, and exit"},
+                N_("list the presets with what each is for, and exit")},
     [R_MODEL] = {"model", 0, CLI_TEXT, 0, 0, F(model), 0, NULL, NULL, RM_RECOMMEND, NULL, "NAME",
-                 "the shape of a shipped open model (the answer key model):\nllama-3.1-8b, llama-3.1-70b, mixtral-8x7b, ..."},
+                 N_("the shape of a shipped open model (the answer key model):\nllama-3.1-8b, llama-3.1-70b, mixtral-8x7b, ...")},
     [R_MODEL_CONFIG] = {"model-config", 0, CLI_FILE, 0, 0, F(model_config), 0, NULL, NULL, RM_RECOMMEND, NULL, "FILE",
-                        "the model's shape from its Hugging Face config.json;\nanswers given explicitly win over it"},
+                        N_("the model's shape from its Hugging Face config.json;\nanswers given explicitly win over it")},
     [R_COMPARE] = {"compare-hardware", 0, CLI_FLAG, 0, 0, F(compare), 0, NULL, NULL, RM_RECOMMEND, NULL, NULL,
-                   "the job on every catalog accelerator that can run it:\nthe fewest devices that fit, x2, x4; time, cost"},
+                   N_("the job on every catalog accelerator that can run it:\nthe fewest devices that fit, x2, x4; time, cost")},
     [R_SWEEP] = {"sweep", 0, CLI_LIST, 0, 2, F(sweeps), F(nsweeps), NULL, NULL, RM_RECOMMEND, NULL, "KEY=V1,V2,...",
-                 "the plan's figures for each value of a key (one or two:\n--sweep devices=8,16,32)"},
+                 N_("the plan's figures for each value of a key (one or two:\n--sweep devices=8,16,32)")},
     [R_PRICES] = {"prices", 0, CLI_FILE, 0, 0, F(prices), 0, NULL, NULL, RM_RECOMMEND, NULL, "FILE",
-                  "prices per device-hour for the comparison and sweeps:\nCSV accelerator,provider,price or JSON"},
+                  N_("prices per device-hour for the comparison and sweeps:\nCSV accelerator,provider,price or JSON")},
 };
 #undef F
 

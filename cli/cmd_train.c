@@ -1,5 +1,6 @@
 /* fwadvisor train: the built-in engine on this machine's CPU or, through the CUDA plug-in, a GPU. */
 #include "cli/cli.h"
+#include "common/i18n.h"
 #include "cli/options.h"
 #include "engine/cuda/plugin.h"
 #include "engine/engine.h"
@@ -19,7 +20,7 @@
 #include <sys/resource.h>
 
 static const char train_head[] =
-    "Usage: fwadvisor train [--model mlp] --layers 784,1024,1024,10\n"
+    N_("Usage: fwadvisor train [--model mlp] --layers 784,1024,1024,10\n"
     "                       [--activation relu|gelu|tanh] [--loss ce|mse]\n"
     "                       [--batch N] [--steps N] [--lr X]\n"
     "                       [--optimizer sgd|momentum|adam|adamw]\n"
@@ -32,8 +33,8 @@ static const char train_head[] =
     "Trains a multilayer perceptron with the built-in engine exactly as PyTorch\n"
     "would (nn.Linear layout and initialisation, torch.optim semantics) and times\n"
     "every step. For a GPT decoder see 'fwadvisor train --model gpt --help'.\n"
-    "\n";
-static const char train_tail[] = "Numbers take K, M suffixes (--steps 10K).\n";
+    "\n");
+static const char train_tail[] = N_("Numbers take K, M suffixes (--steps 10K).\n");
 
 double cli_train_memory_limit(double max_memory_gb, const char **what)
 {
@@ -102,12 +103,12 @@ enum { T_MODEL, T_LAYERS, T_ACTIVATION, T_LOSS, T_BATCH, T_STEPS, T_OPTIMIZER, T
 static const struct cli_option train_options[T_COUNT] = {
     [T_MODEL] = CLI_TRAIN_ROW_MODEL(F(model)), /* mlp: checked before */
     [T_LAYERS] = {"layers", 0, CLI_TEXT, 0, 0, F(layers), 0, NULL, NULL, 0, NULL, "W0,W1,...",
-                  "widths: inputs, hidden layers, outputs (required)"},
+                  N_("widths: inputs, hidden layers, outputs (required)")},
     [T_ACTIVATION] = {"activation", 0, CLI_CHOICE, 0, 0, F(cfg.act), 0, parse_act, "relu, gelu or tanh", 0, NULL, "A",
-                      "between layers: relu (default), gelu (exact, erf), tanh"},
+                      N_("between layers: relu (default), gelu (exact, erf), tanh")},
     [T_LOSS] = {"loss", 0, CLI_CHOICE, 0, 0, F(cfg.loss), 0, parse_loss, "ce or mse", 0, NULL, "L",
-                "ce: softmax cross-entropy on class ids (default);\nmse: mean squared error"},
-    [T_BATCH] = {"batch", 0, CLI_INT, 1, 1 << 20, F(cfg.batch), 0, NULL, NULL, 0, NULL, "N", "rows per step (default 64)"},
+                N_("ce: softmax cross-entropy on class ids (default);\nmse: mean squared error")},
+    [T_BATCH] = {"batch", 0, CLI_INT, 1, 1 << 20, F(cfg.batch), 0, NULL, NULL, 0, NULL, "N", N_("rows per step (default 64)")},
     [T_STEPS] = CLI_TRAIN_ROW_STEPS(F(steps)),
     [T_OPTIMIZER] = CLI_TRAIN_ROW_OPTIMIZER(F(cfg.opt), "sgd, momentum, adam (default), adamw"),
     [T_LR] = CLI_TRAIN_ROW_LR(F(cfg.lr)),
@@ -119,7 +120,7 @@ static const struct cli_option train_options[T_COUNT] = {
                                   "initialisation and synthetic data (default 1; not with\n"
                                   "both --init and --data, which leave nothing to seed)"),
     [T_DATA] = {"data", 0, CLI_FILE, 0, 0, F(data), 0, NULL, NULL, 0, "--data X.npy --targets Y.npy", NULL,
-                "training data (float32 [N, in]; int32/int64 [N] or\nfloat32 [N, out]); default: seeded synthetic data"},
+                N_("training data (float32 [N, in]; int32/int64 [N] or\nfloat32 [N, out]); default: seeded synthetic data")},
     [T_TARGETS] = {"targets", 0, CLI_FILE, 0, 0, F(targets), 0, NULL, NULL, 0, NULL, "Y.npy", NULL},
     [T_INIT] = CLI_TRAIN_ROW_INIT(F(init),
                                   "weights as safetensors (layers.{i}.weight [out, in],\nlayers.{i}.bias [out]); --save's folder must exist"),
@@ -135,9 +136,9 @@ static const struct cli_option train_options[T_COUNT] = {
                                               "on the CPU: refuse a model and data larger than this\n"
                                               "(default: the memory available)"),
     [T_JSON] = {"json", 0, CLI_FLAG, 0, 0, F(json), 0, NULL, NULL, 0, NULL, NULL,
-                "print losses and timings as JSON (fwadvisor.train/1)"},
+                N_("print losses and timings as JSON (fwadvisor.train/1)")},
     [T_FIELDS] = {"fields", 0, CLI_TEXT, 0, 0, F(fields), 0, NULL, NULL, 0, NULL, "LIST",
-                  "with --json: only these members, dotted paths split\nby commas: --fields step_ms.median,losses"},
+                  N_("with --json: only these members, dotted paths split\nby commas: --fields step_ms.median,losses")},
 };
 #undef F
 

@@ -1,6 +1,7 @@
 /* fwadvisor train --model gpt: the engine's GPT decoder on synthetic tokens or the bytes of a
  * text file, on the CPU or through the CUDA plug-in a GPU. */
 #include "cli/cli.h"
+#include "common/i18n.h"
 #include "cli/options.h"
 #include "engine/cuda/plugin.h"
 #include "engine/gpt.h"
@@ -16,7 +17,7 @@
 #include <sys/resource.h>
 
 static const char gpt_head[] =
-    "Usage: fwadvisor train --model gpt [--n-layer L] [--n-head H] [--n-embd C]\n"
+    N_("Usage: fwadvisor train --model gpt [--n-layer L] [--n-head H] [--n-embd C]\n"
     "                       [--ctx T] [--vocab V] [--batch B] [--steps N]\n"
     "                       [--text FILE] [--optimizer sgd|momentum|adam|adamw]\n"
     "                       [--lr X] [--weight-decay X] [--momentum X] [--clip X]\n"
@@ -28,7 +29,7 @@ static const char gpt_head[] =
     "Trains a GPT-2-style decoder (nanoGPT's model: pre-LayerNorm blocks of causal\n"
     "attention and a GELU MLP, the LM head tied to the token embedding) with the\n"
     "built-in engine and times every step.\n"
-    "\n";
+    "\n");
 
 struct gpt_args {
     struct eng_gpt_config cfg;
@@ -45,16 +46,16 @@ enum { G_MODEL, G_LAYER, G_HEAD, G_EMBD, G_CTX, G_VOCAB, G_BATCH, G_STEPS, G_TEX
 static const struct cli_option gpt_options[G_COUNT] = {
     [G_MODEL] = CLI_TRAIN_ROW_MODEL(F(model)), /* gpt: how we got here */
     [G_LAYER] = {"n-layer", 0, CLI_INT, 1, 1024, F(cfg.n_layer), 0, NULL, NULL, 0, "--n-layer, --n-head, --n-embd", NULL,
-                 "blocks, attention heads, width (default 2, 2, 64; the\nwidth a multiple of the heads)"},
+                 N_("blocks, attention heads, width (default 2, 2, 64; the\nwidth a multiple of the heads)")},
     [G_HEAD] = {"n-head", 0, CLI_INT, 1, 1024, F(cfg.n_head), 0, NULL, NULL, 0, NULL, "H", NULL},
     [G_EMBD] = {"n-embd", 0, CLI_INT, 1, 65536, F(cfg.n_embd), 0, NULL, NULL, 0, NULL, "C", NULL},
-    [G_CTX] = {"ctx", 0, CLI_INT, 1, 1 << 20, F(cfg.ctx), 0, NULL, NULL, 0, NULL, "T", "tokens per sequence (default 32)"},
-    [G_VOCAB] = {"vocab", 0, CLI_INT, 1, 1 << 24, F(cfg.vocab), 0, NULL, NULL, 0, NULL, "V", "vocabulary (default 256)"},
+    [G_CTX] = {"ctx", 0, CLI_INT, 1, 1 << 20, F(cfg.ctx), 0, NULL, NULL, 0, NULL, "T", N_("tokens per sequence (default 32)")},
+    [G_VOCAB] = {"vocab", 0, CLI_INT, 1, 1 << 24, F(cfg.vocab), 0, NULL, NULL, 0, NULL, "V", N_("vocabulary (default 256)")},
     [G_BATCH] = {"batch", 0, CLI_INT, 1, 1 << 20, F(cfg.batch), 0, NULL, NULL, 0, NULL, "B",
-                 "sequences per step (default 4)"},
+                 N_("sequences per step (default 4)")},
     [G_STEPS] = CLI_TRAIN_ROW_STEPS(F(steps)),
     [G_TEXT] = {"text", 0, CLI_FILE, 0, 0, F(text), 0, NULL, NULL, 0, NULL, "FILE",
-                "train on the bytes of FILE (vocab 256); default:\nseeded synthetic tokens"},
+                N_("train on the bytes of FILE (vocab 256); default:\nseeded synthetic tokens")},
     [G_OPTIMIZER] = CLI_TRAIN_ROW_OPTIMIZER(F(cfg.opt),
                                             "sgd, momentum, adam, adamw (default); weight decay on\n"
                                             "matrices and embeddings only, as nanoGPT"),
@@ -62,7 +63,7 @@ static const struct cli_option gpt_options[G_COUNT] = {
     [G_WD] = CLI_TRAIN_ROW_WD(F(cfg.weight_decay), "default 0.01 for adamw, else 0"),
     [G_MOMENTUM] = CLI_TRAIN_ROW_MOMENTUM(F(cfg.momentum)),
     [G_CLIP] = {"clip", 0, CLI_FLOAT, 0, 1e6, F(cfg.clip), 0, NULL, NULL, 0, NULL, "X",
-                "clip gradients to this global norm (default 1; 0: off)"},
+                N_("clip gradients to this global norm (default 1; 0: off)")},
     [G_SEED] = CLI_TRAIN_ROW_SEED(F(seed),
                                   "initialisation and synthetic tokens (default 1; not\n"
                                   "with both --init and --text)"),
@@ -81,9 +82,9 @@ static const struct cli_option gpt_options[G_COUNT] = {
                                               "on the CPU: refuse a model larger than this (default:\n"
                                               "the memory available)"),
     [G_JSON] = {"json", 0, CLI_FLAG, 0, 0, F(json), 0, NULL, NULL, 0, NULL, NULL,
-                "print losses, timings and memory as JSON\n(fwadvisor.train/1)"},
+                N_("print losses, timings and memory as JSON\n(fwadvisor.train/1)")},
     [G_FIELDS] = {"fields", 0, CLI_TEXT, 0, 0, F(fields), 0, NULL, NULL, 0, NULL, "LIST",
-                  "with --json: only these members, dotted paths split\nby commas: --fields step_ms.median,losses"},
+                  N_("with --json: only these members, dotted paths split\nby commas: --fields step_ms.median,losses")},
 };
 #undef F
 

@@ -4,6 +4,7 @@
  * shipped models. Nothing in the scripts is a list kept by hand, so they cannot drift from what
  * the program takes. */
 #include "cli/cli.h"
+#include "common/i18n.h"
 #include "cli/options.h"
 #include "knowledge/answer_keys.h"
 #include "knowledge/kb.h"
@@ -14,14 +15,14 @@
 #include <string.h>
 
 static const char completion_head[] =
-    "Usage: fwadvisor completion bash|zsh|fish\n"
+    N_("Usage: fwadvisor completion bash|zsh|fish\n"
     "\n"
     "Prints the shell's completion script: commands, subcommands, options,\n"
     "--set KEY= answer keys and their values, catalog ids and file names.\n"
     "make install puts the three where the shells look for them; by hand:\n"
     "  bash: source <(fwadvisor completion bash)\n"
     "  zsh:  fwadvisor completion zsh > ~/.zfunc/_fwadvisor (a folder on $fpath)\n"
-    "  fish: fwadvisor completion fish > ~/.config/fish/completions/fwadvisor.fish\n";
+    "  fish: fwadvisor completion fish > ~/.config/fish/completions/fwadvisor.fish\n");
 
 /* The shells, in the order the usage names them. */
 enum shell { SH_BASH, SH_ZSH, SH_FISH, SH_COUNT };
@@ -246,6 +247,7 @@ static void model_free(struct model *m)
         for (int i = 0; i < m->cmds[c].nopts; i++) words_free(&m->cmds[c].opts[i].words);
         for (int i = 0; i < m->cmds[c].nsubs; i++) words_free(&m->cmds[c].subs[i].words);
     }
+    for (int i = 0; i < m->nglobals; i++) words_free(&m->globals[i].words);
     words_free(&m->keys);
     for (int i = 0; i < ANS_KEY_COUNT; i++) words_free(&m->values[i]);
 }
@@ -254,7 +256,7 @@ static int model_build(struct model *m, char *err, size_t errsz)
 {
     memset(m, 0, sizeof *m);
     /* The global options, those every command's parser takes (cli/cli.h), and --version before a
-     * command (cli/main.c); the one with a value, --db, names a file. */
+     * command (cli/main.c); --db and --config name a file, --lang takes en or zh. */
     static const struct option globals[] = {CLI_GLOBAL_OPTIONS}, top[] = {{"version", no_argument, NULL, 'V'}};
     for (size_t i = 0; i < sizeof globals / sizeof globals[0] + 1; i++) {
         const struct option *o = i < sizeof globals / sizeof globals[0] ? &globals[i] : &top[0];
@@ -267,6 +269,7 @@ static int model_build(struct model *m, char *err, size_t errsz)
         g->letter = o->val < 0x80 ? (char)o->val : 0;
         g->takes = o->has_arg == required_argument;
         g->cls = g->takes ? V_FILE : V_NONE;
+        if (o->val == OPT_LANG && words_of_expected(&g->words, "en or zh") == 0) g->cls = V_WORDS;
     }
     for (int j = 0; j < m->nconfig; j++) m->top[m->ntop++] = m->config[j];
     int rc = 0;

@@ -4,6 +4,7 @@
 #include "cli/options.h"
 #include "knowledge/config_file.h"
 #include "knowledge/kb.h"
+#include "common/i18n.h"
 #include "common/text.h"
 #include "tui/tui.h"
 
@@ -15,7 +16,7 @@
 #include <unistd.h>
 
 static const char usage_text[] =
-    "Usage: fwadvisor [GLOBAL OPTIONS] [COMMAND [ARGS]]\n"
+    N_("Usage: fwadvisor [GLOBAL OPTIONS] [COMMAND [ARGS]]\n"
     "\n"
     "Helps choose a deep-learning training framework, distributed stack and\n"
     "deployment path, and measures your own hardware to back the advice.\n"
@@ -40,11 +41,14 @@ static const char usage_text[] =
     "                  (default, when it exists: $XDG_CONFIG_HOME/fwadvisor/config,\n"
     "                  else ~/.config/fwadvisor/config)\n"
     "  --no-config     recommend and the interface read no config file\n"
+    "  --lang en|zh    the language of the text, help and errors: English or\n"
+    "                  Chinese (default: LANGUAGE, LC_ALL, LC_MESSAGES or LANG);\n"
+    "                  JSON and launch files are the same in every language\n"
     "  -h, --help      show this help\n"
     "  -V, --version   show the version\n"
     "\n"
     "Exit status: 0 success, 1 run-time failure, 2 usage error, 3 invalid input,\n"
-    "4 database error. Run 'fwadvisor COMMAND --help' for a command's options.\n";
+    "4 database error. Run 'fwadvisor COMMAND --help' for a command's options.\n");
 
 static int cmd_version(struct globals *g)
 {
@@ -57,7 +61,12 @@ static int cmd_version(struct globals *g)
 static int run(int argc, char **argv)
 {
     setlocale(LC_ALL, "");
+    /* The language before anything is printed, so that every line of a run speaks it. */
+    const char *lang = NULL;
+    int lang_error = cli_lang_option(argc, argv, &lang);
+    i18n_init(lang, NULL);
     text_set_ascii(!text_locale_utf8()); /* no '??' on terminals without UTF-8 */
+    if (lang_error) return cli_usage_error(NULL, _("--lang %s: expected en or zh"), lang);
     struct globals g = {NULL, cli_color_default(), NULL, 0};
     cli_table_width_default();
     kb_protect_path(NULL); /* --db adds its own as it is read */
@@ -69,25 +78,25 @@ static int run(int argc, char **argv)
     };
     opterr = 0;
     int opt;
-    /* "+": stop at the first non-option, the subcommand. */
-    while ((opt = getopt_long(argc, argv, "+hV", opts, NULL)) != -1) {
+    /* "+": stop at the first non-option, the subcommand; ":": a missing value is ':'. */
+    while ((opt = getopt_long(argc, argv, "+:hV", opts, NULL)) != -1) {
         switch (opt) {
-        case 'h': fputs(usage_text, stdout); return EXIT_OK;
+        case 'h': fputs(_(usage_text), stdout); return EXIT_OK;
         case 'V': return cmd_version(&g);
         case '?':
-            if (optopt) return cli_usage_error(NULL, "unknown option '-%c'", optopt);
-            return cli_usage_error(NULL, "unknown or incomplete option '%s'", argv[optind - 1]);
-        case ':': return cli_usage_error(NULL, "option '%s' needs a value", argv[optind - 1]);
+            if (optopt) return cli_usage_error(NULL, _("unknown option '-%c'"), optopt);
+            return cli_usage_error(NULL, _("unknown or incomplete option '%s'"), argv[optind - 1]);
+        case ':': return cli_usage_error(NULL, _("option '%s' needs a value"), argv[optind - 1]);
         default:
-            if (!cli_global_option(&g, opt, optarg)) return cli_usage_error(NULL, "unexpected option");
+            if (!cli_global_option(&g, opt, optarg)) return cli_usage_error(NULL, _("unexpected option"));
         }
     }
     if (optind >= argc) {
         if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
             /* Never draw into a pipe. */
-            fputs("fwadvisor: the interactive advisor needs a terminal; without one use\n"
-                  "  fwadvisor recommend -a answers.json (or --set KEY=VALUE) and fwadvisor probe\n"
-                  "Run 'fwadvisor --help' for every command.\n",
+            fputs(_("fwadvisor: the interactive advisor needs a terminal; without one use\n"
+                    "  fwadvisor recommend -a answers.json (or --set KEY=VALUE) and fwadvisor probe\n"
+                    "Run 'fwadvisor --help' for every command.\n"),
                   stderr);
             return EXIT_USAGE;
         }
@@ -111,9 +120,9 @@ static int run(int argc, char **argv)
     for (; n < cli_command_count && n < NAMES_MAX; n++) names[n] = cli_commands[n].name;
     names[n] = NULL;
     int i = cli_choice(cmd, names);
-    if (i < 0) return cli_unknown(NULL, "command", cmd, names);
+    if (i < 0) return cli_unknown(NULL, _("command"), cmd, names);
     if (!cli_commands[i].run) {
-        fputs(usage_text, stdout);
+        fputs(_(usage_text), stdout);
         return EXIT_OK;
     }
     return cli_commands[i].run(&g, sub_argc, sub_argv);
@@ -125,7 +134,7 @@ int main(int argc, char **argv)
     /* Output that could not be written (a full disk, a closed pipe) is a failure, whatever the
      * command thought of its own work. */
     if (fflush(stdout) != 0 || ferror(stdout)) {
-        if (rc == EXIT_OK) cli_error("cannot write to standard output: %s", strerror(errno ? errno : EIO));
+        if (rc == EXIT_OK) cli_error(_("cannot write to standard output: %s"), strerror(errno ? errno : EIO));
         if (rc == EXIT_OK) rc = EXIT_RUNTIME;
     }
     return rc;

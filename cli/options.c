@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/i18n.h"
 #include "common/units.h"
 
 /* getopt_long's value for a row: its letter, else a number above the global options'. */
@@ -162,7 +163,7 @@ static void row_label(const struct cli_option *o, char *out, size_t n)
 
 void cli_options_help(const struct cli_command *cmd, FILE *out)
 {
-    fputs(cmd->head, out);
+    fputs(_(cmd->head), out);
     int column = cmd->column;
     for (int i = 0; i < cmd->count; i++) {
         const struct cli_option *o = &cmd->options[i];
@@ -172,13 +173,13 @@ void cli_options_help(const struct cli_command *cmd, FILE *out)
         int width = (int)strlen(label) + 2;
         if (width + 1 > column) fprintf(out, "  %s\n%*s", label, column, "");
         else fprintf(out, "  %s%*s", label, column - width, "");
-        for (const char *line = o->help; *line;) {
+        for (const char *line = _(o->help); *line;) {
             size_t len = strcspn(line, "\n");
             fprintf(out, "%.*s\n", (int)len, line);
             line += len;
             if (*line == '\n' && *++line) fprintf(out, "%*s", column, "");
         }
     }
-    fputs(cmd->tail, out);
+    fputs(_(cmd->tail), out);
     if (cmd->list) cmd->list(out);
 }

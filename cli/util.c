@@ -2,6 +2,7 @@
 #include "cli/cli.h"
 #include "common/file.h"
 #include "common/html.h"
+#include "common/i18n.h"
 #include "common/json_doc.h"
 #include "knowledge/config_file.h"
 #include "knowledge/kb.h"
@@ -44,7 +45,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     va_start(ap, fmt);
     error_line(fmt, ap);
     va_end(ap);
-    fprintf(stderr, "Try 'fwadvisor %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
+    fprintf(stderr, _("Try 'fwadvisor %s%s--help'.\n"), cmd ? cmd : "", cmd ? " " : "");
     return EXIT_USAGE;
 }
 
@@ -52,13 +53,13 @@ int cli_unknown(const char *cmd, const char *what, const char *word, const char 
 {
     struct suggest s;
     const char *near = suggest_from(&s, word, choices);
-    if (near) return cli_usage_error(cmd, "unknown %s '%s' (did you mean '%s'?)", what, word, near);
+    if (near) return cli_usage_error(cmd, _("unknown %s '%s' (did you mean '%s'?)"), what, word, near);
     char list[512];
     size_t used = 0;
     list[0] = '\0';
     for (const char *const *c = choices; *c && used < sizeof list; c++)
         used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "", *c);
-    return cli_usage_error(cmd, "unknown %s '%s' (%s)", what, word, list);
+    return cli_usage_error(cmd, _("unknown %s '%s' (%s)"), what, word, list);
 }
 
 int cli_choice(const char *word, const char *const *choices)
@@ -70,7 +71,17 @@ int cli_choice(const char *word, const char *const *choices)
 
 int cli_not_applicable(const char *cmd, const char *opt, const char *when)
 {
-    return cli_usage_error(cmd, "%s applies %s: it would change nothing here", opt, when);
+    return cli_usage_error(cmd, _("%s applies %s: it would change nothing here"), opt, when);
+}
+
+int cli_lang_option(int argc, char **argv, const char **lang)
+{
+    *lang = NULL;
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        if (strcmp(argv[i], "--lang") == 0 && i + 1 < argc) *lang = argv[++i];
+        else if (strncmp(argv[i], "--lang=", 7) == 0) *lang = argv[i] + 7;
+    }
+    return *lang && strcmp(*lang, "en") != 0 && strcmp(*lang, "zh") != 0;
 }
 
 int cli_global_option(struct globals *g, int opt, const char *arg)
@@ -81,6 +92,7 @@ int cli_global_option(struct globals *g, int opt, const char *arg)
     case OPT_WIDE: text_set_table_width(0); return 1;
     case OPT_CONFIG: g->config = arg; return 1;
     case OPT_NO_CONFIG: g->no_config = 1; return 1;
+    case OPT_LANG: (void)arg; return 1; /* applied before parsing (cli_lang_option) */
     default: return 0;
     }
 }
@@ -111,7 +123,7 @@ static int open_kb(struct globals *g, kb **k, int read_only)
         cli_error("%s", err);
         return cli_exit_from_kb(status);
     }
-    if (*kb_notice(*k)) cli_error("warning: %s", kb_notice(*k));
+    if (*kb_notice(*k)) cli_error(_("warning: %s"), kb_notice(*k));
     return EXIT_OK;
 }
 
@@ -156,7 +168,7 @@ static int write_output(const char *path, const char *data, size_t len, int refu
     char err[PATH_MAX + 256];
     if (!path || strcmp(path, "-") == 0) {
         if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0) {
-            cli_error("cannot write to standard output: %s", strerror(errno));
+            cli_error(_("cannot write to standard output: %s"), strerror(errno));
             return EXIT_RUNTIME;
         }
         return EXIT_OK;
@@ -172,12 +184,12 @@ int cli_write_output(const char *path, const char *data, size_t len) { return wr
 int cli_write_html(const char *path, const struct html *page)
 {
     if (page->failed) {
-        cli_error("out of memory");
+        cli_error(_("out of memory"));
         return EXIT_RUNTIME;
     }
     int rc = write_output(path, page->data, page->len, EXIT_RUNTIME);
     if (rc == EXIT_OK && path && strcmp(path, "-") != 0) {
-        text_printf(stderr, "HTML report written to %s", path);
+        text_printf(stderr, _("HTML report written to %s"), path);
         fputc('\n', stderr);
     }
     return rc;
@@ -202,7 +214,7 @@ int cli_json_fields(const char *cmd, const char *fields, int json_out)
 {
     json_filter.cmd = cmd;
     json_filter.fields = fields;
-    if (fields && !json_out) return cli_not_applicable(cmd, "--fields", "to --json output");
+    if (fields && !json_out) return cli_not_applicable(cmd, "--fields", _("to --json output"));
     return EXIT_OK;
 }
 
@@ -214,7 +226,7 @@ int cli_write_json(const cJSON *doc, const char *path)
         int bad = json_select(doc, json_filter.fields, &cut, err, sizeof err);
         if (bad == -1) return cli_usage_error(json_filter.cmd, "--fields: %s", err);
         if (bad) {
-            cli_error("out of memory");
+            cli_error(_("out of memory"));
             return EXIT_RUNTIME;
         }
         doc = cut;
@@ -223,7 +235,7 @@ int cli_write_json(const cJSON *doc, const char *path)
     char *text = json_doc_text(doc, &len);
     cJSON_Delete(cut);
     if (!text) {
-        cli_error("out of memory");
+        cli_error(_("out of memory"));
         return EXIT_RUNTIME;
     }
     int rc = cli_write_output(path, text, len);
@@ -235,7 +247,7 @@ void cli_print_step_times(double median, double min, double max, int n)
 {
     char line[256];
     double scale = median < 1e-3 ? 1e6 : 1e3; /* microseconds for the tiny steps */
-    snprintf(line, sizeof line, "step time: median %.4g %s, min %.4g, max %.4g (%d steps, the first left out)",
+    snprintf(line, sizeof line, _("step time: median %.4g %s, min %.4g, max %.4g (%d steps, the first left out)"),
              median * scale, scale == 1e6 ? "us" : "ms", min * scale, max * scale, n);
     putchar('\n');
     text_wrap(stdout, line, 0, 2); /* a slow step widens the figures: the line wraps, never runs past 80 columns */

@@ -9,7 +9,7 @@
 
 /* Written by the Makefile: where `make install` puts plug-ins, and the build tree's binary and
  * plug-in folder. */
-#include "plugin_paths.h"
+#include "build_paths.h"
 #ifndef FWADVISOR_PLUGIN_DIR
 #define FWADVISOR_PLUGIN_DIR "/usr/local/lib/fwadvisor"
 #endif

@@ -17,7 +17,8 @@ mode=${1:-}
 # pkg-config module -> Debian package
 MODULES="sqlite3:libsqlite3-dev libcjson:libcjson-dev ncursesw:libncurses-dev criterion:libcriterion-dev openblas:libopenblas-dev hwloc:libhwloc-dev"
 # OpenMPI builds the MPI plug-in and runs the multi-rank probe tests (the binary itself never needs it).
-BUILD_TOOLS="pkg-config:pkg-config cc:gcc make:make"
+# gettext's tools build the message catalogs (po/) and check them against the code.
+BUILD_TOOLS="pkg-config:pkg-config cc:gcc make:make msgfmt:gettext xgettext:gettext"
 # zsh and fish run the generated completion scripts in their tests (bash is always there).
 TOOLS="$BUILD_TOOLS tmux:tmux mpicc:libopenmpi-dev mpirun:openmpi-bin zsh:zsh fish:fish"
 [ "$mode" = "--check-build" ] && TOOLS=$BUILD_TOOLS

@@ -1,4 +1,5 @@
 #include "tests/support.h"
+#include "common/text.h"
 #include "knowledge/answers.h"
 #include "knowledge/advisor.h"
 #include "knowledge/kb.h"
@@ -207,16 +208,17 @@ void ts_run_free(struct ts_run *r)
 
 int ts_max_width(const char *s)
 {
-    int best = 0, w = 0;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '\n') {
-            if (w > best) best = w;
-            w = 0;
-        } else if ((*p & 0xc0) != 0x80) {
-            w += (*p >= 0xe3 && *p <= 0xe9) ? 2 : 1; /* lead bytes of the CJK blocks */
-        }
+    int best = 0;
+    for (const char *line = s; *line;) {
+        size_t len = strcspn(line, "\n");
+        char *copy = strndup(line, len);
+        int w = copy ? text_width(copy) : 0;
+        free(copy);
+        if (w > best) best = w;
+        line += len;
+        if (*line == '\n') line++;
     }
-    return w > best ? w : best;
+    return best;
 }
 
 int ts_lines(const char *s)

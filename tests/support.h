@@ -93,7 +93,8 @@ struct ts_wizard {
 int ts_wizard_open(struct ts_wizard *t, const struct answers *loaded, char *err, size_t errsz);
 void ts_wizard_close(struct ts_wizard *t);
 
-/* Widest line of s in terminal columns (CJK characters count two). */
+/* Widest line of s in terminal columns (common/text.h: East Asian wide and fullwidth characters
+ * count two). */
 int ts_max_width(const char *s);
 
 /* Number of lines in s (a final line without a newline counts). */

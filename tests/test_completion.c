@@ -307,7 +307,7 @@ static void every_command_and_option(enum shell sh)
     for (int c = 0; c < cli_command_count; c++) {
         used = 0;
         int rows = 0;
-        static const char *const globals[] = {"db", "no-color", "wide", "help"};
+        static const char *const globals[] = {"db", "no-color", "wide", "lang", "help"};
         for (size_t g = 0; g < sizeof globals / sizeof globals[0]; g++)
             used += (size_t)snprintf(lines + used, sizeof lines - used, "--%s\n", globals[g]);
         /* --config and --no-config only where the command reads the config file */

@@ -23,7 +23,7 @@ static const struct cli_command *const commands[] = {
     &cli_probe_command, &cli_recommend_command, &cli_train_command, &cli_train_gpt_command, &cli_kb_command,
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
-static const char *const globals[] = {"db", "no-color", "wide", "config", "no-config", "help"};
+static const char *const globals[] = {"db", "no-color", "wide", "config", "no-config", "lang", "help"};
 
 /* Error lines go nowhere between quiet() and loud(): the status is what these tests read. */
 static int quiet(void)

@@ -1,0 +1,47 @@
+/* i18n: the language of the program's own words. English is written in the code; Chinese comes
+ * from the message catalog (po/zh_CN.po, built into LOCALE/zh_CN/LC_MESSAGES/fwadvisor.mo)
+ * through GNU gettext. The language is `--lang en|zh`, else the environment's, read as gettext
+ * reads it (LANGUAGE, then LC_ALL, LC_MESSAGES, LANG); a language without a catalog is English.
+ * Chinese needs a UTF-8 terminal: it is chosen even where no zh_CN locale is installed (the
+ * C.UTF-8 locale carries the character set), and a terminal of another character set stays
+ * English.
+ *
+ * JSON, ids, answer keys and values, file formats and launch files never go through it: they are
+ * English and the same in every language. */
+#ifndef FWADVISOR_COMMON_I18N_H
+#define FWADVISOR_COMMON_I18N_H
+
+#define I18N_DOMAIN "fwadvisor"
+
+enum i18n_lang { I18N_EN, I18N_ZH };
+
+/* A message of the program's own, in the chosen language (the English itself before i18n_init,
+ * in English or when the catalog lacks it). */
+#define _(s) i18n_text(s)
+/* Marks a string for the catalog where it is defined (a table's cell) without translating it
+ * there: the code that shows it calls _() on it. */
+#define N_(s) s
+
+/* "en" or "zh" (also "zh_CN", "zh-CN", "zh_CN.UTF-8", "en_US.UTF-8", ...) into *out: 0, or -1
+ * for a language the program does not speak. */
+int i18n_parse(const char *name, enum i18n_lang *out);
+
+/* The language the environment asks for, by gettext's rules: LANGUAGE's first entry the program
+ * speaks (LANGUAGE counts only when the locale is not C or POSIX), else LC_ALL, LC_MESSAGES,
+ * LANG, the first one set. */
+enum i18n_lang i18n_from_env(void);
+
+/* Sets the language: `flag` ("en" or "zh") when not NULL, else the environment's; catalogs from
+ * `localedir` when not NULL, else this build's own (build/locale) for the binary the build made
+ * and the installed folder for any other. Call after setlocale(LC_ALL, ""). Chinese falls back
+ * to English, silently, when the terminal's character set is not UTF-8 or no catalog is found.
+ * Returns the language chosen. */
+enum i18n_lang i18n_init(const char *flag, const char *localedir);
+
+enum i18n_lang i18n_lang(void);
+/* The language's tag for documents: "en" or "zh-CN" (HTML's lang attribute). */
+const char *i18n_tag(void);
+/* msgid in the chosen language. */
+const char *i18n_text(const char *msgid) __attribute__((format_arg(1)));
+
+#endif

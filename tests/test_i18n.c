@@ -1,0 +1,310 @@
+/* The language of the program's words: which one the flag and the environment choose, the
+ * Chinese catalog behind _(), the command line's help and errors in Chinese laid out by display
+ * width, JSON the same in both languages, and the catalog check the build runs. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "common/i18n.h"
+#include "common/text.h"
+#include "tests/support.h"
+
+TestSuite(i18n, .timeout = 60);
+
+Test(i18n, language_names)
+{
+    static const struct {
+        const char *name;
+        int rc;
+        enum i18n_lang lang;
+    } cases[] = {
+        {"zh", 0, I18N_ZH},          {"zh_CN", 0, I18N_ZH},      {"zh-CN", 0, I18N_ZH},
+        {"zh_CN.UTF-8", 0, I18N_ZH}, {"zh_SG.utf8", 0, I18N_ZH}, {"ZH", 0, I18N_ZH},
+        {"zh_CN@pinyin", 0, I18N_ZH}, {"en", 0, I18N_EN},        {"en_US.UTF-8", 0, I18N_EN},
+        {"en-GB", 0, I18N_EN},       {"C", 0, I18N_EN},          {"C.UTF-8", 0, I18N_EN},
+        {"POSIX", 0, I18N_EN},
+        /* traditional characters are another catalog; other languages have none */
+        {"zh_TW.UTF-8", -1, I18N_EN}, {"zh_HK", -1, I18N_EN},     {"zh-Hant", -1, I18N_EN},
+        {"zh_MO.UTF-8", -1, I18N_EN}, {"fr_FR.UTF-8", -1, I18N_EN}, {"zhx", -1, I18N_EN},
+        {"z", -1, I18N_EN},          {"", -1, I18N_EN},          {"eng", -1, I18N_EN},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        enum i18n_lang got = I18N_EN;
+        cr_expect_eq(i18n_parse(cases[i].name, &got), cases[i].rc, "'%s'", cases[i].name);
+        if (cases[i].rc == 0) cr_expect_eq(got, cases[i].lang, "'%s'", cases[i].name);
+    }
+    enum i18n_lang got;
+    cr_expect_eq(i18n_parse(NULL, &got), -1);
+}
+
+/* gettext's order: LANGUAGE's first language spoken (not under the C locale), then LC_ALL,
+ * LC_MESSAGES, LANG, the first set and not empty. */
+Test(i18n, the_environment_in_gettext_order)
+{
+    static const struct {
+        const char *language, *lc_all, *lc_messages, *lang;
+        enum i18n_lang want;
+    } cases[] = {
+        {NULL, NULL, NULL, NULL, I18N_EN},
+        {NULL, NULL, NULL, "zh_CN.UTF-8", I18N_ZH},
+        {NULL, NULL, "zh_CN.UTF-8", "en_US.UTF-8", I18N_ZH},
+        {NULL, "en_US.UTF-8", "zh_CN.UTF-8", "zh_CN.UTF-8", I18N_EN},
+        {NULL, "zh_CN.UTF-8", NULL, "en_US.UTF-8", I18N_ZH},
+        {NULL, "", NULL, "zh_CN.UTF-8", I18N_ZH}, /* empty is unset */
+        {"zh_CN", NULL, NULL, "en_US.UTF-8", I18N_ZH},
+        {"fr:de:zh_CN:en", NULL, NULL, "en_US.UTF-8", I18N_ZH},
+        {"fr:en:zh_CN", NULL, NULL, "zh_CN.UTF-8", I18N_EN},
+        {"en", NULL, NULL, "zh_CN.UTF-8", I18N_EN},
+        {"fr:de", NULL, NULL, "zh_CN.UTF-8", I18N_ZH}, /* none spoken: the locale's */
+        {"zh_CN", "C", NULL, NULL, I18N_EN},          /* LANGUAGE does not count under C */
+        {"zh_CN", NULL, NULL, "POSIX", I18N_EN},
+        {"zh_CN", NULL, NULL, NULL, I18N_EN},         /* no locale at all is C */
+        {"zh_CN", NULL, NULL, "C.UTF-8", I18N_ZH},
+        {NULL, NULL, NULL, "zh_TW.UTF-8", I18N_EN},
+        {NULL, NULL, NULL, "de_DE.UTF-8", I18N_EN},
+    };
+    const char *names[] = {"LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *v[] = {cases[i].language, cases[i].lc_all, cases[i].lc_messages, cases[i].lang};
+        for (int j = 0; j < 4; j++) {
+            if (v[j]) setenv(names[j], v[j], 1);
+            else unsetenv(names[j]);
+        }
+        cr_expect_eq(i18n_from_env(), cases[i].want, "case %zu", i);
+    }
+}
+
+Test(i18n, the_catalog_behind_each_message)
+{
+    const char *dir = getenv("FWADVISOR_LOCALES");
+    cr_assert_not_null(dir);
+    unsetenv("LANGUAGE");
+    setenv("LC_ALL", "C", 1);
+    cr_expect_eq(i18n_init("zh", dir), I18N_ZH, "--lang zh works without a zh_CN locale installed");
+    cr_expect_str_eq(i18n_tag(), "zh-CN");
+    cr_expect_str_eq(_("out of memory"), "内存不足");
+    cr_expect_str_eq(_("--lang %s: expected en or zh"), "--lang %s：应为 en 或 zh");
+    cr_expect_str_eq(_("a message no catalog has"), "a message no catalog has", "English where the catalog lacks it");
+    cr_expect_str_eq(_(""), "");
+    cr_expect(text_locale_utf8(), "the C.UTF-8 character set for Chinese");
+    cr_expect_eq(i18n_init("en", dir), I18N_EN);
+    cr_expect_str_eq(i18n_tag(), "en");
+    cr_expect_str_eq(_("out of memory"), "out of memory");
+    /* No catalog in the folder: English, no error. */
+    char *empty = ts_tmpdir();
+    cr_expect_eq(i18n_init("zh", empty), I18N_EN);
+    cr_expect_str_eq(_("out of memory"), "out of memory");
+    ts_rmtree(empty);
+    free(empty);
+}
+
+/* Runs the binary with the language settings in `env` (besides NO_COLOR) and args. */
+static void run_in(struct ts_run *r, const char *const *lang_env, const char *const *args)
+{
+    const char *env[12];
+    int n = 0;
+    env[n++] = "NO_COLOR=1";
+    env[n++] = "FWADVISOR_DB";
+    for (const char *const *e = lang_env; *e && n < 11; e++) env[n++] = *e;
+    env[n] = NULL;
+    cr_assert_eq(ts_run(r, env, NULL, args), 0);
+}
+
+static const char *const ZH_ENV[] = {"LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG=zh_CN.UTF-8", NULL};
+static const char *const EN_ENV[] = {"LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG=C.UTF-8", NULL};
+static const char *const FR_ENV[] = {"LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG=fr_FR.UTF-8", NULL};
+
+/* Every line of s at most `width` columns and well-formed UTF-8 (no character cut). */
+static void expect_fits(const char *s, int width, const char *what)
+{
+    cr_expect_eq(text_utf8_prefix(s), strlen(s), "%s: not UTF-8", what);
+    for (const char *line = s; *line;) {
+        size_t len = strcspn(line, "\n");
+        char copy[1024];
+        snprintf(copy, sizeof copy, "%.*s", (int)(len < sizeof copy ? len : sizeof copy - 1), line);
+        cr_expect(text_width(copy) <= width, "%s: %d columns: '%s'", what, text_width(copy), copy);
+        line += len;
+        if (*line) line++;
+    }
+}
+
+/* Each help the command line has, in Chinese: translated, within 80 columns by display width,
+ * and English again with --lang en in the same Chinese environment. */
+Test(i18n, every_help_in_chinese_within_80_columns)
+{
+    static const char *const helps[][5] = {
+        {"--help"},          {"recommend", "--help"}, {"probe", "--help"},      {"train", "--help"},
+        {"train", "--model", "gpt", "--help"}, {"kb", "--help"}, {"completion", "--help"},
+    };
+    for (size_t i = 0; i < sizeof helps / sizeof helps[0]; i++) {
+        const char *args[6] = {0};
+        for (int j = 0; j < 5 && helps[i][j]; j++) args[j] = helps[i][j];
+        struct ts_run zh, en, en_flag;
+        run_in(&zh, ZH_ENV, args);
+        run_in(&en, EN_ENV, args);
+        const char *flagged[8] = {"--lang", "en"};
+        for (int j = 0; j < 5 && helps[i][j]; j++) flagged[j + 2] = helps[i][j];
+        run_in(&en_flag, ZH_ENV, flagged);
+        cr_expect_eq(zh.status, 0, "%s", args[0]);
+        cr_expect(strstr(zh.out, "用法： fwadvisor") != NULL, "%s %s: %s", args[0], args[1] ? args[1] : "", zh.out);
+        cr_expect(strstr(zh.out, "Usage:") == NULL, "%s: still English", args[0]);
+        expect_fits(zh.out, 80, args[1] ? args[1] : args[0]);
+        cr_expect_str_eq(en_flag.out, en.out, "--lang en is the English help: %s", args[0]);
+        cr_expect(strstr(en.out, "Usage: fwadvisor") != NULL);
+        ts_run_free(&zh);
+        ts_run_free(&en);
+        ts_run_free(&en_flag);
+    }
+}
+
+/* A language without a catalog is English, and so is the flag over the environment; --lang zh
+ * over an English one; a bad value is one error line and status 2. */
+Test(i18n, the_flag_over_the_environment)
+{
+    struct ts_run en, fr, zh_flag, zh_eq, bad;
+    run_in(&en, EN_ENV, (const char *const[]){"--help", NULL});
+    run_in(&fr, FR_ENV, (const char *const[]){"--help", NULL});
+    cr_expect_str_eq(fr.out, en.out, "no French catalog: English");
+    cr_expect_str_empty(fr.err);
+    run_in(&zh_flag, EN_ENV, (const char *const[]){"--help", "--lang", "zh", NULL});
+    run_in(&zh_eq, EN_ENV, (const char *const[]){"--lang=zh", "--help", NULL});
+    cr_expect(strstr(zh_flag.out, "全局选项") != NULL, "%s", zh_flag.out);
+    cr_expect_str_eq(zh_eq.out, zh_flag.out);
+    run_in(&bad, ZH_ENV, (const char *const[]){"--lang", "fr", "--help", NULL});
+    cr_expect_eq(bad.status, 2);
+    cr_expect_str_empty(bad.out);
+    cr_expect_str_eq(bad.err, "fwadvisor: --lang fr：应为 en 或 zh\n试试 'fwadvisor --help'。\n");
+    ts_run_free(&en);
+    ts_run_free(&fr);
+    ts_run_free(&zh_flag);
+    ts_run_free(&zh_eq);
+    ts_run_free(&bad);
+    struct ts_run bad_en;
+    run_in(&bad_en, EN_ENV, (const char *const[]){"kb", "list", "--lang", "", NULL});
+    cr_expect_eq(bad_en.status, 2);
+    cr_expect_str_eq(bad_en.err, "fwadvisor: --lang : expected en or zh\nTry 'fwadvisor --help'.\n");
+    ts_run_free(&bad_en);
+}
+
+Test(i18n, usage_errors_in_chinese)
+{
+    static const struct {
+        const char *args[4];
+        const char *err;
+    } cases[] = {
+        {{"--bogus"}, "fwadvisor: 未知或不完整的选项 '--bogus'\n试试 'fwadvisor --help'。\n"},
+        {{"-x"}, "fwadvisor: 未知选项 '-x'\n试试 'fwadvisor --help'。\n"},
+        {{"--db"}, "fwadvisor: 选项 '--db' 需要一个值\n试试 'fwadvisor --help'。\n"},
+        {{"recomend"}, "fwadvisor: 未知的命令 'recomend'（你是不是想用 'recommend'？）\n试试 'fwadvisor --help'。\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct ts_run r;
+        run_in(&r, ZH_ENV, cases[i].args);
+        cr_expect_eq(r.status, 2, "%s", cases[i].args[0]);
+        cr_expect_str_eq(r.err, cases[i].err);
+        ts_run_free(&r);
+    }
+}
+
+/* JSON is English and the same, byte for byte, in both languages. */
+Test(i18n, json_the_same_in_every_language)
+{
+    static const char *const runs[][8] = {
+        {"recommend", "--preset", "nvidia-2000-gpus", "--probe", "none", "--json", NULL},
+        {"recommend", "--set", "stage=research", "--probe", "none", "--json", NULL},
+        {"kb", "list", "frameworks", "--json", NULL},
+        {"recommend", "--list-presets", "--json", NULL},
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        struct ts_run en, zh;
+        run_in(&en, EN_ENV, runs[i]);
+        run_in(&zh, ZH_ENV, runs[i]);
+        cr_expect_eq(en.status, 0, "%s %s: %s", runs[i][0], runs[i][1], en.err);
+        cr_expect_eq(zh.status, en.status);
+        cr_expect(strlen(en.out) > 100, "%s %s: %s", runs[i][0], runs[i][1], en.out);
+        cr_expect_str_eq(zh.out, en.out, "%s %s", runs[i][0], runs[i][1]);
+        ts_run_free(&en);
+        ts_run_free(&zh);
+    }
+}
+
+/* The check the build runs on a catalog (scripts/po-check.py): the real one passes; one message
+ * missing, fuzzy, untranslated, stale or against the glossary fails with its line. */
+static int po_check(const char *po_text, const char *glossary_text, char **err)
+{
+    const char *src = getenv("FWADVISOR_SOURCE"), *pot = getenv("FWADVISOR_POT");
+    cr_assert(src && pot);
+    char *dir = ts_tmpdir(), *po = ts_path(dir, "x.po"), *gl = ts_path(dir, "g.tsv");
+    char script[4200], real_gl[4200];
+    snprintf(script, sizeof script, "%s/scripts/po-check.py", src);
+    snprintf(real_gl, sizeof real_gl, "%s/po/glossary.zh_CN.tsv", src);
+    cr_assert_eq(ts_write_str(po, po_text), 0);
+    if (glossary_text) cr_assert_eq(ts_write_str(gl, glossary_text), 0);
+    struct ts_run r;
+    cr_assert_eq(ts_exec(&r, "/usr/bin/python3", NULL, NULL,
+                         (const char *const[]){script, "check", po, pot, glossary_text ? gl : real_gl, NULL}),
+                 0);
+    int status = r.status;
+    *err = r.err;
+    free(r.out);
+    ts_rmtree(dir);
+    free(dir);
+    free(po);
+    free(gl);
+    return status;
+}
+
+/* The real catalog with one edit: `old` (which must occur) replaced by `new`. */
+static char *edited_catalog(const char *old, const char *new)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/po/zh_CN.po", getenv("FWADVISOR_SOURCE"));
+    size_t len;
+    char *po = ts_read(path, &len);
+    cr_assert_not_null(po);
+    if (!old) return po;
+    char *at = strstr(po, old);
+    cr_assert_not_null(at, "'%s' not in the catalog", old);
+    size_t n = strlen(po) - strlen(old) + strlen(new) + 1;
+    char *out = malloc(n);
+    snprintf(out, n, "%.*s%s%s", (int)(at - po), po, new, at + strlen(old));
+    free(po);
+    return out;
+}
+
+Test(i18n, the_catalog_check_both_ways)
+{
+    static const struct {
+        const char *old, *new, *glossary, *err; /* old NULL: the catalog as it is */
+    } cases[] = {
+        {NULL, NULL, NULL, NULL},
+        {"msgid \"out of memory\"\nmsgstr \"内存不足\"\n", "", NULL, "message missing: 'out of memory'"},
+        {"msgid \"out of memory\"\nmsgstr \"内存不足\"\n", "#, fuzzy\nmsgid \"out of memory\"\nmsgstr \"内存不足\"\n", NULL,
+         "fuzzy: 'out of memory'"},
+        {"msgid \"out of memory\"\nmsgstr \"内存不足\"\n", "msgid \"out of memory\"\nmsgstr \"\"\n", NULL,
+         "untranslated: 'out of memory'"},
+        {"msgid \"out of memory\"\nmsgstr \"内存不足\"\n",
+         "msgid \"out of memory\"\nmsgstr \"内存不足\"\n\nmsgid \"a message gone from the code\"\nmsgstr \"已删\"\n", NULL,
+         "the code no longer has this message: 'a message gone from the code'"},
+        /* the glossary: a term in the English needs its translation; a name as it is spelt only */
+        {NULL, NULL, "memory\t存储器\n", "'memory' is '存储器' (glossary line 1): 'out of memory'"},
+        {NULL, NULL, "# a comment\nout of memory\t内存不足\n", NULL},
+        {NULL, NULL, "Memory\tMemory\n", NULL},
+        {NULL, NULL, "Out Of\t超出\n", "'Out Of' is '超出'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *po = edited_catalog(cases[i].old, cases[i].new), *err = NULL;
+        int status = po_check(po, cases[i].glossary, &err);
+        if (cases[i].err) {
+            cr_expect_eq(status, 1, "case %zu", i);
+            cr_expect(strstr(err, cases[i].err) != NULL, "case %zu: '%s' not in '%s'", i, cases[i].err, err);
+        } else {
+            cr_expect_eq(status, 0, "case %zu: %s", i, err);
+            cr_expect_str_empty(err, "case %zu", i);
+        }
+        free(err);
+        free(po);
+    }
+}
