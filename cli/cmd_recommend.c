@@ -79,7 +79,8 @@ static int emit_launch_files(const struct adv_kb *akb, const struct adv_result *
         cli_error("--emit %s", err);
         return EXIT_RUNTIME;
     }
-    text_printf(stderr, "launch files written to %s: %s\n", dir, names);
+    text_printf(stderr, _("launch files written to %s: %s"), dir, names);
+    fputc('\n', stderr);
     return EXIT_OK;
 }
 
@@ -113,7 +114,7 @@ static void plan_line(void *ctx, const char *label, const char *text)
 {
     (void)ctx;
     char line[1200];
-    snprintf(line, sizeof line, "%s: %s.", label, text);
+    snprintf(line, sizeof line, _("%s: %s."), _(label), text);
     printf("  ");
     text_wrap(stdout, line, 2, 4);
 }
@@ -128,7 +129,7 @@ static void section(const char *title, int bold)
 static void print_deployment(const struct adv_result *r, int bold)
 {
     char line[1024];
-    snprintf(line, sizeof line, "Deployment: %s (%s)", r->runtime_name ? r->runtime_name : "-", r->runtime ? r->runtime : "-");
+    snprintf(line, sizeof line, _("Deployment: %s (%s)"), r->runtime_name ? r->runtime_name : "-", r->runtime ? r->runtime : "-");
     section(line, bold);
     if (strcmp(answers_str(&r->answers, ANS_DEPLOY), "none") != 0) {
         printf("  ");
@@ -145,23 +146,25 @@ static void print_text(const struct adv_kb *akb, const struct adv_result *r, int
     const struct answers *a = &r->answers;
     char line[1024];
     /* the version and date come from the database file: through the output filter */
-    fputs(bold ? "\033[1mfwadvisor recommendation\033[0m" : "fwadvisor recommendation", stdout);
-    text_printf(stdout, " (knowledge base %s, %s)", adv_kb_version(akb), adv_kb_date(akb));
+    if (bold) fputs("\033[1m", stdout);
+    fputs(_("fwadvisor recommendation"), stdout);
+    if (bold) fputs("\033[0m", stdout);
+    text_printf(stdout, _(" (knowledge base %s, %s)"), adv_kb_version(akb), adv_kb_date(akb));
     putchar('\n');
     char devices[32], nodes[48], params[32];
-    snprintf(line, sizeof line, "Answers: stage %s, %s x %s on %s, %s model of %s parameters, deploy %s, priority %s; %s.",
+    snprintf(line, sizeof line, _("Answers: stage %s, %s x %s on %s, %s model of %s parameters, deploy %s, priority %s; %s."),
              answers_str(a, ANS_STAGE), answers_str(a, ANS_HARDWARE), units_thousands(answers_num(a, ANS_DEVICES), 0, devices, sizeof devices),
-             units_count(answers_num(a, ANS_NODES), "node", "nodes", nodes, sizeof nodes), answers_str(a, ANS_MODEL_KIND),
+             units_count(answers_num(a, ANS_NODES), _("node"), _("nodes"), nodes, sizeof nodes), answers_str(a, ANS_MODEL_KIND),
              units_short(answers_num(a, ANS_MODEL_PARAMS), params, sizeof params), answers_str(a, ANS_DEPLOY),
              answers_str(a, ANS_PRIORITY), r->hardware_note);
     text_wrap(stdout, line, 0, 9);
     if (r->job == ADV_JOB_SERVE) { /* serving only: its plan first, and no training plan below */
-        section("Serving plan (job serve: no training planned)", bold);
+        section(_("Serving plan (job serve: no training planned)"), bold);
         adv_inference_text(akb, r, plan_line, NULL);
-        if (!r->inference.planned) plan_line(NULL, "Serving", "no serving plan: it is made for model_kind llm on deploy server");
+        if (!r->inference.planned) plan_line(NULL, N_("Serving"), _("no serving plan: it is made for model_kind llm on deploy server"));
     }
 
-    section("Ranking (0-100)", bold);
+    section(_("Ranking (0-100)"), bold);
     int rank = 0;
     for (int i = 0; i < r->ranking.count; i++) {
         const struct adv_framework *f = &r->ranking.items[i];
@@ -169,7 +172,8 @@ static void print_text(const struct adv_kb *akb, const struct adv_result *r, int
             char text[1024];
             adv_reason_text(&f->reasons[0], text, sizeof text);
             snprintf(line, sizeof line, "%s", text);
-            text_printf(stdout, "   -  %-13s excluded  ", f->name);
+            /* TRANSLATORS: 30 columns in all, as in English: the name is padded to 13 */
+            text_printf(stdout, _("   -  %-13s excluded  "), f->name);
             text_wrap(stdout, line, 30, 30);
             continue;
         }
@@ -181,8 +185,8 @@ static void print_text(const struct adv_kb *akb, const struct adv_result *r, int
 
     const struct adv_framework *top = &r->ranking.items[0];
     if (!top->excluded) {
-        snprintf(line, sizeof line, "Why %s: the largest of its %d %s (all: --json)", top->name, adv_reason_total(top),
-                 units_plural(adv_reason_total(top), "reason", "reasons"));
+        snprintf(line, sizeof line, _("Why %s: the largest of its %d %s (all: --json)"), top->name, adv_reason_total(top),
+                 units_plural(adv_reason_total(top), _("reason"), _("reasons")));
         section(line, bold);
         const struct adv_reason *sorted[ADV_MAX_REASONS];
         adv_reasons_by_size(top->reasons, top->nreasons, sorted);
@@ -199,15 +203,15 @@ static void print_training(const struct adv_kb *akb, const struct adv_result *r,
     char line[1024];
     if (r->job == ADV_JOB_SERVE) {
         print_deployment(r, bold);
-        section("Plan", bold);
+        section(_("Plan"), bold);
         adv_plan_text(akb, r, plan_line, NULL);
         return;
     }
-    snprintf(line, sizeof line, "Distributed training: %s (%s)", r->strategy_name ? r->strategy_name : "-", r->strategy ? r->strategy : "-");
+    snprintf(line, sizeof line, _("Distributed training: %s (%s)"), r->strategy_name ? r->strategy_name : "-", r->strategy ? r->strategy : "-");
     section(line, bold);
     for (int i = 0; i < r->nstrategy_reasons; i++) print_reason(&r->strategy_reasons[i], 0);
     if (r->nalternatives) {
-        size_t used = (size_t)snprintf(line, sizeof line, "Alternatives:");
+        size_t used = (size_t)snprintf(line, sizeof line, "%s", _("Alternatives:"));
         for (int i = 0; i < r->nalternatives; i++)
             used += (size_t)snprintf(line + used, sizeof line - used, "%s %s", i ? "," : "", r->alternatives[i]);
         printf("  ");
@@ -217,16 +221,16 @@ static void print_training(const struct adv_kb *akb, const struct adv_result *r,
     print_deployment(r, bold);
     adv_inference_text(akb, r, plan_line, NULL);
 
-    section("Plan", bold);
+    section(_("Plan"), bold);
     const struct adv_memory *m = &r->memory;
     if (m->device_memory_gb > 0) {
         char b[48];
         bar(b, sizeof b, m->total_gb / (m->usable_gb > 0 ? m->usable_gb : m->device_memory_gb), 40);
-        printf("  %s %.0f%% of usable memory %s\n", b, 100 * m->total_gb / (m->usable_gb > 0 ? m->usable_gb : m->device_memory_gb),
-               m->fits ? "" : "(DOES NOT FIT)");
+        printf(_("  %s %.0f%% of usable memory %s\n"), b, 100 * m->total_gb / (m->usable_gb > 0 ? m->usable_gb : m->device_memory_gb),
+               m->fits ? "" : _("(DOES NOT FIT)"));
     }
     adv_plan_text(akb, r, plan_line, NULL);
-    snprintf(line, sizeof line, "Scaling: %s%s%s%s", r->scaling_source, r->scaling_seed_short[0] ? "; " : "",
+    snprintf(line, sizeof line, _("Scaling: %s%s%s%s"), r->scaling_source, r->scaling_seed_short[0] ? "; " : "",
              r->scaling_seed_short, r->scaling_seed_short[0] ? "." : "");
     printf("  ");
     text_wrap(stdout, line, 2, 4);
@@ -235,7 +239,7 @@ static void print_training(const struct adv_kb *akb, const struct adv_result *r,
 static void print_pitfalls(const struct adv_result *r, int bold)
 {
     char line[1024];
-    section("Pitfalls", bold);
+    section(_("Pitfalls"), bold);
     for (int i = 0; i < r->npitfalls; i++) {
         char cite[256];
         adv_cite(r->pitfalls[i].source, r->pitfalls[i].also, cite, sizeof cite);
@@ -266,9 +270,9 @@ static int list_presets(int json, int bold)
     if (rc != EXIT_OK) cli_error("out of memory");
     else if (json) rc = cli_write_json(arr, NULL);
     else {
-        static const struct text_column cols[] = {{"PRESET", 0, 0}, {"SITUATION", 1, 0}};
+        const struct text_column cols[] = {{_("PRESET"), 0, 0}, {_("SITUATION"), 1, 0}};
         text_table(stdout, cols, 2, cells, (int)n, bold);
-        printf("\nUse one: fwadvisor recommend --preset NAME (files in data/presets/)\n");
+        printf("\n%s\n", _("Use one: fwadvisor recommend --preset NAME (files in data/presets/)"));
     }
     cJSON_Delete(arr);
     free(names);

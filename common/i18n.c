@@ -114,17 +114,26 @@ static const char *default_localedir(void)
     return FWADVISOR_LOCALE_DIR;
 }
 
-/* Chinese on this terminal: a UTF-8 character set, the C.UTF-8 locale's where the zh_CN locale
- * itself is not installed (the environment names UTF-8, or --lang asked for Chinese). */
+/* The UTF-8 character set the environment names (LC_ALL, LC_CTYPE or LANG: "zh_CN.UTF-8") when
+ * that locale is not installed, or when `force`: the C.UTF-8 locale's. 0 when the character set
+ * is UTF-8 now. */
+static int utf8_ctype(int force)
+{
+    if (codeset_utf8()) return 0;
+    const char *ctype = env_nonempty("LC_ALL");
+    if (!ctype) ctype = env_nonempty("LC_CTYPE");
+    if (!ctype) ctype = env_nonempty("LANG");
+    if (!force && !names_utf8(ctype)) return -1;
+    if (!setlocale(LC_CTYPE, "C.UTF-8") || !codeset_utf8()) return -1;
+    return 0;
+}
+
+/* Chinese on this terminal: a UTF-8 character set (C.UTF-8's where the zh_CN locale itself is
+ * not installed, or where --lang asked for Chinese) and a messages locale gettext reads
+ * LANGUAGE under. */
 static int chinese_locale(int asked)
 {
-    if (!codeset_utf8()) {
-        const char *ctype = env_nonempty("LC_ALL");
-        if (!ctype) ctype = env_nonempty("LC_CTYPE");
-        if (!ctype) ctype = env_nonempty("LANG");
-        if (!asked && !names_utf8(ctype)) return -1;
-        if (!setlocale(LC_CTYPE, "C.UTF-8") || !codeset_utf8()) return -1;
-    }
+    if (utf8_ctype(asked) != 0) return -1;
     /* gettext reads LANGUAGE only when the messages locale is not C. */
     const char *msgs = setlocale(LC_MESSAGES, NULL);
     if (is_c_locale(msgs) && !setlocale(LC_MESSAGES, "C.UTF-8")) return -1;
@@ -151,7 +160,9 @@ enum i18n_lang i18n_init(const char *flag, const char *localedir)
             return current;
         }
     }
-    /* English throughout, the C library's own messages (strerror) included. */
+    /* English throughout, the C library's own messages (strerror) included; a UTF-8 terminal
+     * whose locale is not installed keeps its character set. */
+    utf8_ctype(0);
     setlocale(LC_MESSAGES, "C");
     return current;
 }

@@ -404,7 +404,8 @@ int adv_measured_speed(const struct adv_fw_speeds *speeds, const char *hardware,
 
 /* The plan in words for people: calls line(ctx, label, text) once per line (device, layout, memory
  * breakdown, activations, buffers, host memory, nothing-fits remedies, time split, cost, peak,
- * links, assumptions, warnings), the assumed device first when there is one. */
+ * links, assumptions, warnings), the assumed device first when there is one. The label is English
+ * (a key the caller may compare); the caller shows it translated, _(label) (common/i18n.h). */
 void adv_plan_text(const struct adv_kb *akb, const struct adv_result *r,
                    void (*line)(void *ctx, const char *label, const char *text), void *ctx);
 /* The plan's verdicts in one sentence each: memory per device against the usable memory (fits

@@ -1,6 +1,7 @@
 /* The plan in words, one labelled line at a time, shared by the command line and the interface:
  * device, layout, memory breakdown, time split, links and what was assumed. */
 #include "knowledge/advisor_kb.h"
+#include "common/i18n.h"
 #include "common/units.h"
 
 #include <math.h>
@@ -31,7 +32,7 @@ static void memory_lines(const struct adv_result *r, void (*line)(void *, const 
                  units_thousands(l->micro_batches, l->micro_batches == floor(l->micro_batches) ? 0 : 1, count, sizeof count),
                  units_short(l->batch_tokens, tokens, sizeof tokens));
     }
-    say(line, ctx, "Layout", text);
+    say(line, ctx, N_("Layout"), text);
     const struct adv_layout *u = &m->runner_up;
     if (u->dp > 0 && m->hours > 0) {
         static const char *const why[] = {"more compute and recomputation", "more exposed communication", "a larger bubble",
@@ -47,7 +48,7 @@ static void memory_lines(const struct adv_result *r, void (*line)(void *, const 
                  ratio < 0 ? "faster" : "slower", units_number(m->runner_up_hours, a, sizeof a),
                  units_number(m->hours, b, sizeof b), m->runner_up_lost_by == ADV_LOST_UNEVEN ? "but set aside for" : "from",
                  why[m->runner_up_lost_by]);
-        say(line, ctx, "Runner-up layout", text);
+        say(line, ctx, N_("Runner-up layout"), text);
     }
 
     /* unknown activations are said, never printed as 0.0 GB */
@@ -67,7 +68,7 @@ static void memory_lines(const struct adv_result *r, void (*line)(void *, const 
         used += (size_t)snprintf(text + used, sizeof text - used, "; device memory unknown (set device_memory_gb or accelerator)");
     }
     if (!m->activations_estimated && used < sizeof text) snprintf(text + used, sizeof text - used, "; %s", r->shape_note);
-    say(line, ctx, "Memory per device", text);
+    say(line, ctx, N_("Memory per device"), text);
 
     if (m->activations_gb > 0) {
         if (m->recompute && strcmp(m->recompute, "full") == 0)
@@ -75,35 +76,35 @@ static void memory_lines(const struct adv_result *r, void (*line)(void *, const 
                      m->recompute_fraction * 100, r->in.recompute == ADV_RECOMPUTE_AUTO ? " (the least that fits)" : "");
         else
             snprintf(text, sizeof text, "%s; recomputation %s", m->activation_mode, m->recompute ? m->recompute : "none");
-        say(line, ctx, "Activations", text);
+        say(line, ctx, N_("Activations"), text);
     }
     snprintf(text, sizeof text,
              "gathered layers %.1f GB, communication buckets %.1f GB, recomputation working set %.1f GB, framework and "
              "allocator %.1f GB",
              m->gathered_gb, m->buckets_gb, m->recompute_gb, m->overhead_gb);
-    say(line, ctx, "Buffers", text);
+    say(line, ctx, N_("Buffers"), text);
     if (m->cpu_gb > 0) {
         if (m->host_fits < 0)
             snprintf(text, sizeof text, "%.1f GB per node for offload; host memory unknown (set host_memory_gb)", m->cpu_gb);
         else
             snprintf(text, sizeof text, "%.1f GB per node for offload of %.0f GB: %s", m->cpu_gb, m->host_memory_gb,
                      m->host_fits ? "fits" : "MORE THAN THE HOST HAS");
-        say(line, ctx, "Host memory", text);
+        say(line, ctx, N_("Host memory"), text);
     }
     if (m->paged_gb > 0) {
         snprintf(text, sizeof text,
                  "%.1f GB of the adapters' %.1f GB of optimizer states move to host memory at the peaks (a paged "
                  "optimizer on CUDA unified memory); those steps run slower",
                  m->paged_gb, m->pageable_gb);
-        say(line, ctx, "Paged optimizer", text);
+        say(line, ctx, N_("Paged optimizer"), text);
     }
     if (!m->fits && m->device_memory_gb > 0) {
         if (r->fit_devices > 0) snprintf(text, sizeof text, "nothing fits these devices; %.0f would (see remedies)", r->fit_devices);
         else snprintf(text, sizeof text, "nothing fits these devices");
-        say(line, ctx, "Nothing fits", text);
+        say(line, ctx, N_("Nothing fits"), text);
         for (int i = 0; i < r->nremedies; i++) {
             snprintf(text, sizeof text, "%s", r->remedies[i]);
-            say(line, ctx, "Remedy", text);
+            say(line, ctx, N_("Remedy"), text);
         }
     }
 }
@@ -146,7 +147,7 @@ static void time_lines(const struct adv_result *r, void (*line)(void *, const ch
                                           : r->job == ADV_JOB_FINETUNE ? "give dataset_tokens (and epochs) or tokens to plan "
                                                                          "fine-tuning time"
                                                                        : "give tokens (samples x steps) to plan training time");
-        say(line, ctx, "Time", text);
+        say(line, ctx, N_("Time"), text);
         return;
     }
     if (r->job == ADV_JOB_FINETUNE && r->optimizer_steps > 0) {
@@ -155,7 +156,7 @@ static void time_lines(const struct adv_result *r, void (*line)(void *, const ch
                  units_short(answers_num(a, ANS_TOKENS), tk[0], sizeof tk[0]),
                  units_short(r->memory.layout.batch_tokens, tk[1], sizeof tk[1]), r->memory.layout.batch_tokens / r->seq_len,
                  r->seq_len, units_thousands(r->optimizer_steps, 0, steps, sizeof steps));
-        say(line, ctx, "Steps", text);
+        say(line, ctx, N_("Steps"), text);
     }
     double devices = answers_num(a, ANS_DEVICES);
     size_t used = flops_formula(r, text, sizeof text);
@@ -179,11 +180,11 @@ static void time_lines(const struct adv_result *r, void (*line)(void *, const ch
     snprintf(text + used, sizeof text - used, " + bubble %s + interruptions %s = %s, %s device-hours, MFU %.0f%%",
              span(t->bubble_hours, h[1], sizeof h[1]), span(t->lost_hours, h[2], sizeof h[2]),
              units_hours(r->hours, h[3], sizeof h[3]), units_thousands(r->device_hours, 0, num[1], sizeof num[1]), r->mfu * 100);
-    say(line, ctx, "Time", text);
+    say(line, ctx, N_("Time"), text);
     if (r->has_cost) {
         snprintf(text, sizeof text, "%s (price_per_device_hour %g x %s device-hours)", units_thousands(r->cost, 0, num[0], sizeof num[0]),
                  answers_num(a, ANS_PRICE_PER_DEVICE_HOUR), units_thousands(r->device_hours, 0, num[1], sizeof num[1]));
-        say(line, ctx, "Cost", text);
+        say(line, ctx, N_("Cost"), text);
     }
 }
 
@@ -194,7 +195,7 @@ void adv_plan_text(const struct adv_kb *akb, const struct adv_result *r,
     char text[640];
     if (r->assumed_accelerator && r->nassumptions > 0) {
         snprintf(text, sizeof text, "%s", r->assumptions[0]);
-        say(line, ctx, "Assumed", text);
+        say(line, ctx, N_("Assumed"), text);
     }
     char devices[48], nodes[48];
     units_thousands(answers_num(a, ANS_DEVICES), 0, devices, sizeof devices);
@@ -203,7 +204,7 @@ void adv_plan_text(const struct adv_kb *akb, const struct adv_result *r,
         snprintf(text, sizeof text, "none: job serve%s, so no training is planned (no tokens, batch, training memory or "
                                     "offload); the serving plan is above",
                  r->job_derived ? " (derived: deploy given without tokens or fine-tuning)" : "");
-        say(line, ctx, "Training", text);
+        say(line, ctx, N_("Training"), text);
         return;
     }
     /* What is trained, in words: "full" is every parameter, pre-training or fine-tuning alike; a
@@ -219,24 +220,24 @@ void adv_plan_text(const struct adv_kb *akb, const struct adv_result *r,
     else
         snprintf(text, sizeof text, "%s x %s on %s, %s", devices, answers_str(a, ANS_HARDWARE), nodes,
                  r->precision ? r->precision : "fp32");
-    say(line, ctx, "Devices", text);
+    say(line, ctx, N_("Devices"), text);
     if (r->method_note && r->method_support < 1) {
         char cite[160];
         adv_cite(r->method_source, r->method_also, cite, sizeof cite);
         snprintf(text, sizeof text, "%s [%s]", r->method_note, cite);
-        say(line, ctx, "Method", text);
+        say(line, ctx, N_("Method"), text);
     }
     memory_lines(r, line, ctx);
     time_lines(r, line, ctx);
     snprintf(text, sizeof text, "%s; efficiency %.0f%% [%s]", r->peak_source, r->efficiency * 100,
              r->efficiency_source ? r->efficiency_source : "default");
-    say(line, ctx, "Peak", text);
+    say(line, ctx, N_("Peak"), text);
     if (r->communication_source[0]) {
         snprintf(text, sizeof text, "%s", r->communication_source);
-        say(line, ctx, "Links", text);
+        say(line, ctx, N_("Links"), text);
     }
     snprintf(text, sizeof text, "%s", r->device_memory_source);
-    say(line, ctx, "Device memory", text);
+    say(line, ctx, N_("Device memory"), text);
     /* What the stored probe runs gave the plan, and which runs did not match. */
     if (r->hw.nmeasured > 0) {
         size_t used = (size_t)snprintf(text, sizeof text, "probe run %s:", r->hw.measured_run[0] ? r->hw.measured_run : "-");
@@ -245,19 +246,19 @@ void adv_plan_text(const struct adv_kb *akb, const struct adv_result *r,
             used += (size_t)snprintf(text + used, sizeof text - used, "%s %s %.4g %s%s", i ? "," : "", f->name, f->value,
                                      f->unit, adv_measured_used(r, f->name) ? " (used)" : "");
         }
-        say(line, ctx, "Measured", text);
+        say(line, ctx, N_("Measured"), text);
     }
     for (int i = 0; i < r->hw.nskipped; i++) {
         snprintf(text, sizeof text, "run %s: %s", r->hw.skipped[i].run, r->hw.skipped[i].why);
-        say(line, ctx, "Not used", text);
+        say(line, ctx, N_("Not used"), text);
     }
     for (int i = r->assumed_accelerator ? 1 : 0; i < r->nassumptions; i++) {
         snprintf(text, sizeof text, "%s", r->assumptions[i]);
-        say(line, ctx, "Assumed", text);
+        say(line, ctx, N_("Assumed"), text);
     }
     for (int i = 0; i < r->nwarnings; i++) {
         snprintf(text, sizeof text, "%s", r->warnings[i]);
-        say(line, ctx, "Warning", text);
+        say(line, ctx, N_("Warning"), text);
     }
 }
 
@@ -309,7 +310,7 @@ void adv_inference_text(const struct adv_kb *akb, const struct adv_result *r,
         used += (size_t)snprintf(text + used, sizeof text - used, " x %d pipeline stages (beyond one node of %d)",
                                  inf->pipeline_parallel, inf->tensor_parallel);
     snprintf(text + used, sizeof text - used, "; weights %s, KV cache %s", inf->precision, inf->kv_precision);
-    say(line, ctx, "Serving", text);
+    say(line, ctx, N_("Serving"), text);
 
     used = (size_t)snprintf(text, sizeof text,
                             "weights %.1f GB + KV cache %.1f GB (%.0f bytes per token = 2 x %g layers x %g KV heads x %g x %g "
@@ -321,7 +322,7 @@ void adv_inference_text(const struct adv_kb *akb, const struct adv_result *r,
         snprintf(text + used, sizeof text - used, " of %.0f GB: %s", inf->memory_gb,
                  inf->fits ? "fits" : "DOES NOT FIT even with pipeline stages");
     else snprintf(text + used, sizeof text - used, "; device memory unknown");
-    say(line, ctx, "Serving memory", text);
+    say(line, ctx, N_("Serving memory"), text);
 
     if (inf->max_batch >= 0) {
         used = (size_t)snprintf(text, sizeof text, "%.0f sequences of %g tokens on %s", inf->max_batch, inf->context,
@@ -330,7 +331,7 @@ void adv_inference_text(const struct adv_kb *akb, const struct adv_result *r,
             used += (size_t)snprintf(text + used, sizeof text - used, "; %.0f on one device", inf->max_batch_one_device);
         snprintf(text + used, sizeof text - used, "; context up to %.0f tokens for %g sequence%s%s", inf->max_context,
                  inf->batch, inf->batch == 1 ? "" : "s", inf->max_context_capped ? " (the position limit, seq_len)" : "");
-        say(line, ctx, "Largest", text);
+        say(line, ctx, N_("Largest"), text);
     }
     if (inf->decode_step_s > 0)
         snprintf(text, sizeof text,
@@ -340,7 +341,7 @@ void adv_inference_text(const struct adv_kb *akb, const struct adv_result *r,
                  inf->weights_gb / inf->tensor_parallel, inf->kv_gb_per_device * inf->pipeline_parallel,
                  inf->bandwidth_source);
     else snprintf(text, sizeof text, "not estimated: %s", inf->bandwidth_source);
-    say(line, ctx, "Decode", text);
+    say(line, ctx, N_("Decode"), text);
     if (inf->prefill_s > 0) {
         units_duration(inf->prefill_s, t, sizeof t);
         char fl[32];
@@ -352,9 +353,9 @@ void adv_inference_text(const struct adv_kb *akb, const struct adv_result *r,
         snprintf(text, sizeof text, "%s FLOP for %g prompt%s of %g tokens; no peak known for the serving device",
                  units_number(inf->prefill_flops, fl, sizeof fl), inf->batch, inf->batch == 1 ? "" : "s", inf->context);
     }
-    say(line, ctx, "Prefill", text);
+    say(line, ctx, N_("Prefill"), text);
     for (int i = 0; i < inf->nnotes; i++) {
         snprintf(text, sizeof text, "%s", inf->notes[i]);
-        say(line, ctx, "Serving note", text);
+        say(line, ctx, N_("Serving note"), text);
     }
 }

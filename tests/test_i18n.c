@@ -208,7 +208,16 @@ Test(i18n, usage_errors_in_chinese)
     }
 }
 
-/* JSON is English and the same, byte for byte, in both languages. */
+/* s with the value of "generated_at" (the time of the run, which two runs need not share) blanked. */
+static void blank_time(char *s)
+{
+    char *at = s ? strstr(s, "\"generated_at\":") : NULL;
+    if (!at) return;
+    char *v = strchr(at + 15, '"'), *end = v ? strchr(v + 1, '"') : NULL;
+    for (char *p = v ? v + 1 : NULL; p && p < end; p++) *p = '-';
+}
+
+/* JSON is English and the same, byte for byte, in both languages (but for the time it was made). */
 Test(i18n, json_the_same_in_every_language)
 {
     static const char *const runs[][8] = {
@@ -224,6 +233,8 @@ Test(i18n, json_the_same_in_every_language)
         cr_expect_eq(en.status, 0, "%s %s: %s", runs[i][0], runs[i][1], en.err);
         cr_expect_eq(zh.status, en.status);
         cr_expect(strlen(en.out) > 100, "%s %s: %s", runs[i][0], runs[i][1], en.out);
+        blank_time(en.out);
+        blank_time(zh.out);
         cr_expect_str_eq(zh.out, en.out, "%s %s", runs[i][0], runs[i][1]);
         ts_run_free(&en);
         ts_run_free(&zh);
@@ -291,7 +302,7 @@ Test(i18n, the_catalog_check_both_ways)
         /* the glossary: a term in the English needs its translation; a name as it is spelt only */
         {NULL, NULL, "memory\t存储器\n", "'memory' is '存储器' (glossary line 1): 'out of memory'"},
         {NULL, NULL, "# a comment\nout of memory\t内存不足\n", NULL},
-        {NULL, NULL, "Memory\tMemory\n", NULL},
+        {NULL, NULL, "OUT OF MEMORY\tOUT OF MEMORY\n", NULL},
         {NULL, NULL, "Out Of\t超出\n", "'Out Of' is '超出'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -307,4 +318,56 @@ Test(i18n, the_catalog_check_both_ways)
         free(err);
         free(po);
     }
+}
+
+/* The recommendation's own words in Chinese: its headings and the plan's labels, within 80
+ * columns; an excluded framework's reason starts at column 30 in both languages. */
+Test(i18n, the_recommendation_frame_in_chinese)
+{
+    struct ts_run zh, en, en_flag;
+    const char *const args[] = {"recommend", "--preset", "tpu-pod", "--probe", "none", NULL};
+    run_in(&zh, ZH_ENV, args);
+    run_in(&en, EN_ENV, args);
+    run_in(&en_flag, ZH_ENV, (const char *const[]){"recommend", "--preset", "tpu-pod", "--probe", "none", "--lang", "en", NULL});
+    cr_assert_eq(zh.status, 0, "%s", zh.err);
+    cr_expect_str_eq(en_flag.out, en.out, "--lang en is the English report");
+    static const char *const zh_words[] = {
+        "fwadvisor 推荐（知识库 ", "排名（0-100）", "：其 ", " 条理由中影响最大的几条（全部：--json）", "分布式训练：",
+        "部署：", "\n方案\n", "常见陷阱", "  每设备显存：", "  时间：", "个节点上",
+    };
+    for (size_t i = 0; i < sizeof zh_words / sizeof zh_words[0]; i++)
+        cr_expect(strstr(zh.out, zh_words[i]) != NULL, "'%s' not in:\n%s", zh_words[i], zh.out);
+    static const char *const en_words[] = {"Ranking (0-100)", "Why ", "Distributed training:", "Memory per device:", "Pitfalls"};
+    for (size_t i = 0; i < sizeof en_words / sizeof en_words[0]; i++) {
+        cr_expect(strstr(zh.out, en_words[i]) == NULL, "'%s' left in Chinese", en_words[i]);
+        cr_expect(strstr(en.out, en_words[i]) != NULL, "'%s' not in English", en_words[i]);
+    }
+    expect_fits(zh.out, 80, "recommend");
+    /* "   -  MLX           已排除    Excluded: ...": the reason at column 30 */
+    const char *at = strstr(zh.out, "   -  MLX ");
+    cr_assert_not_null(at, "%s", zh.out);
+    const char *reason = strstr(at, "Excluded");
+    cr_assert_not_null(reason);
+    char prefix[128];
+    snprintf(prefix, sizeof prefix, "%.*s", (int)(reason - at), at);
+    cr_expect_eq(text_width(prefix), 30, "'%s'", prefix);
+    const char *en_at = strstr(en.out, "   -  MLX ");
+    cr_assert_not_null(en_at);
+    cr_expect_eq(strstr(en_at, "Excluded") - en_at, 30);
+    ts_run_free(&zh);
+    ts_run_free(&en);
+    ts_run_free(&en_flag);
+}
+
+/* The presets' table: Chinese headings over the same rows. */
+Test(i18n, the_presets_table_in_chinese)
+{
+    struct ts_run zh;
+    run_in(&zh, ZH_ENV, (const char *const[]){"recommend", "--list-presets", NULL});
+    cr_expect_eq(zh.status, 0);
+    cr_expect(strncmp(zh.out, "预设", strlen("预设")) == 0, "%s", zh.out);
+    cr_expect(strstr(zh.out, "场景") != NULL);
+    cr_expect(strstr(zh.out, "tpu-pod ") != NULL);
+    cr_expect(strstr(zh.out, "用法：fwadvisor recommend --preset NAME（文件在 data/presets/ 中）\n") != NULL, "%s", zh.out);
+    ts_run_free(&zh);
 }

@@ -73,6 +73,10 @@ static char *emit(const char *const *sets, const char *name)
     struct ts_run r;
     cr_assert_eq(recommend(&r, sets, (const char *const[]){"--emit", out, NULL}), 0, "%s", r.err);
     cr_expect(strstr(r.err, "launch files written to") != NULL, "%s", r.err);
+    /* one line, ended by a newline (not an escaped "\n" from the output filter) */
+    size_t len = strlen(r.err);
+    cr_expect(len > 0 && r.err[len - 1] == '\n' && strchr(r.err, '\n') == r.err + len - 1 && !strstr(r.err, "\\n"),
+              "'%s'", r.err);
     ts_run_free(&r);
     return out;
 }
