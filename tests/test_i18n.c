@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "common/i18n.h"
 #include "common/text.h"
+#include "knowledge/advisor.h"
 #include "tests/support.h"
 
 TestSuite(i18n, .timeout = 60);
@@ -369,5 +370,58 @@ Test(i18n, the_presets_table_in_chinese)
     cr_expect(strstr(zh.out, "场景") != NULL);
     cr_expect(strstr(zh.out, "tpu-pod ") != NULL);
     cr_expect(strstr(zh.out, "用法：fwadvisor recommend --preset NAME（文件在 data/presets/ 中）\n") != NULL, "%s", zh.out);
+    ts_run_free(&zh);
+}
+
+/* The plan in Chinese, worked in the process: the verdict the interface shows and the plan's
+ * lines, with the numbers as in English. 1e9 parameters on 2 A100s (DDP) take 22.0 GB of 24.4. */
+Test(i18n, the_plan_and_its_verdict_in_chinese)
+{
+    struct ts_advisor fx;
+    char err[1024];
+    cr_assert_eq(ts_advisor_open(&fx, err, sizeof err), 0, "%s", err);
+    static const char json[] = "{\"accelerator\": \"a100-sxm4-80gb\", \"devices\": 2, \"model_params\": 1e9, "
+                               "\"device_memory_gb\": 24.444444444444443, \"tokens\": 2e10}";
+    char en[512], zh[512];
+    cr_assert_eq(ts_advisor_recommend(&fx, json, err, sizeof err), 0, "%s", err);
+    adv_plan_verdict(fx.res, en, sizeof en);
+    unsetenv("LANGUAGE");
+    cr_assert_eq(i18n_init("zh", getenv("FWADVISOR_LOCALES")), I18N_ZH);
+    cr_assert_eq(ts_advisor_recommend(&fx, json, err, sizeof err), 0, "%s", err);
+    adv_plan_verdict(fx.res, zh, sizeof zh);
+    cr_expect(strncmp(en, "Memory: 22.0 of 24 GB usable per device, fits. Time: ", 53) == 0, "%s", en);
+    cr_expect(strncmp(zh, "显存：每设备 22.0 GB，可用 24 GB，装得下。 时间：", strlen("显存：每设备 22.0 GB，可用 24 GB，装得下。 时间：")) == 0,
+              "%s", zh);
+    cr_expect(strstr(zh, "，2 台设备。") != NULL, "%s", zh);
+    static char text[16384];
+    text[0] = '\0';
+    adv_plan_text(fx.akb, fx.res, ts_collect_line, &(struct ts_text){text, sizeof text});
+    static const char *const words[] = {"训练全部参数", "tp 1 x pp 1 x dp 2", "模型状态 ", "缓冲区 ", "= 22.0 GB，共 24 GB：装得下，余量 2.4 GB",
+                                        "（需要可用显存的 10%）", "聚合的层 0.0 GB", "每词元 FLOP x 20B 个词元", "台设备 x ", "MFU "};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        cr_expect(strstr(text, words[i]) != NULL, "'%s' not in:\n%s", words[i], text);
+    cr_expect(strstr(text, "model states") == NULL && strstr(text, "all parameters trained") == NULL, "%s", text);
+    ts_advisor_close(&fx);
+}
+
+/* The serving plan in Chinese: the plural words are whole words, so no English "s" is left
+ * after a Chinese one; positional arguments put the context and the prefill time where Chinese
+ * puts them. */
+Test(i18n, the_serving_plan_in_chinese)
+{
+    struct ts_run zh;
+    run_in(&zh, ZH_ENV,
+           (const char *const[]){"recommend", "--probe", "none", "--set", "model_kind=llm", "--set", "model_params=70e9",
+                                 "--set", "hidden=8192", "--set", "layers=80", "--set", "heads=64", "--set", "kv_heads=8",
+                                 "--set", "deploy=server", "--set", "accelerator=h100-sxm", "--set", "serve_context=8192",
+                                 "--set", "serve_batch=2", "--set", "job=serve", NULL});
+    cr_assert_eq(zh.status, 0, "%s", zh.err);
+    static const char *const words[] = {"推理服务方案（job serve：不规划训练）", "  推理服务：2 个序列，每个 8192 个词元，",
+                                        "，张量并行", "  推理显存：权重 ", "时上下文最长 ", "  解码：每个序列最多 ",
+                                        "2 个序列合计", "  预填充：", "个提示，每个 8192 个词元：按 ", "至少需要 0.62"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        cr_expect(strstr(zh.out, words[i]) != NULL, "'%s' not in:\n%s", words[i], zh.out);
+    cr_expect(strstr(zh.out, "个序列s") == NULL && strstr(zh.out, "个提示s") == NULL, "%s", zh.out);
+    expect_fits(zh.out, 80, "serving");
     ts_run_free(&zh);
 }
