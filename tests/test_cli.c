@@ -138,6 +138,80 @@ Test(cli, kb_list_every_kind_whole_in_a_pipe)
     ts_run_free(&r);
 }
 
+/* The whitespace-separated cells of the line of `kb list` that starts with id, at most max. */
+static int cells_of(const char *out, const char *id, char cells[][32], int max)
+{
+    size_t len = strlen(id);
+    const char *line = out;
+    while (line && !(strncmp(line, id, len) == 0 && line[len] == ' ')) line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL;
+    if (!line) return 0;
+    int n = 0;
+    for (const char *p = line; *p && *p != '\n' && n < max;) {
+        while (*p == ' ') p++;
+        if (!*p || *p == '\n') break;
+        size_t w = strcspn(p, " \n");
+        snprintf(cells[n++], 32, "%.*s", (int)(w < 31 ? w : 31), p);
+        p += w;
+    }
+    return n;
+}
+
+/* A rate the catalog does not give (0) is "-", one it gives its number: the A100's FP8 and the
+ * V100's BF16 and FP8 (ID VENDOR MEM GB/s FP32 BF16 FP8 FIGURES NAME); FP32 as the catalog has it,
+ * decimals kept (19.5, 15.7). */
+Test(cli, kb_list_accelerators_shows_a_dash_for_a_missing_rate)
+{
+    static const struct { const char *id, *fp32, *bf16, *fp8; } rows[] = {
+        {"h100-sxm", "67", "989.4", "1978.9"}, {"a100-sxm4-80gb", "19.5", "312", "-"}, {"v100-sxm2-32gb", "15.7", "-", "-"},
+    };
+    struct ts_run r;
+    RUN(r, dbarg, "kb", "list", "accelerators");
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char cells[8][32];
+        cr_assert_eq(cells_of(r.out, rows[i].id, cells, 8), 8, "%s:\n%s", rows[i].id, r.out);
+        cr_expect_str_eq(cells[4], rows[i].fp32, "%s FP32", rows[i].id);
+        cr_expect_str_eq(cells[5], rows[i].bf16, "%s BF16", rows[i].id);
+        cr_expect_str_eq(cells[6], rows[i].fp8, "%s FP8", rows[i].id);
+    }
+    ts_run_free(&r);
+}
+
+/* A user's strategy: imported once it is added, again unchanged, with another summary changed,
+ * each counted in the total; `kb list distributed` leaves its FRAMEWORKS cell empty (no "-": that
+ * is for deployment's lists). */
+Test(cli, kb_import_counts_each_fact_and_a_strategy_lists_no_frameworks)
+{
+#define SOLO(summary)                                                                                                \
+    "{\"schema\": \"fwadvisor.kb/1\", \"strategies\": [{\"id\": \"solo\", \"name\": \"One device\", \"shards\": "  \
+    "\"nothing\", \"scale\": \"one device\", \"min_devices\": 1, \"status\": \"current\", \"memory_formula\": "   \
+    "\"16 bytes a parameter\", \"replicated_bytes_per_param\": 16, \"sharded_bytes_per_param\": 0, "              \
+    "\"cpu_bytes_per_param\": 0, \"tensor_parallel\": 0, \"kinds\": [], \"summary\": \"" summary "\", "             \
+    "\"source\": \"seed-002\", \"as_of\": \"2026-01-01\"}]}"
+    static const struct { const char *doc, *says; } imports[] = {
+        {SOLO("s"), "imported 1 facts: 1 added, 0 changed, 0 unchanged\n"},
+        {SOLO("s"), "imported 1 facts: 0 added, 0 changed, 1 unchanged\n"},
+        {SOLO("t"), "imported 1 facts: 0 added, 1 changed, 0 unchanged\n"},
+    };
+#undef SOLO
+    char *file = ts_path(dir, "solo.json");
+    struct ts_run r;
+    for (size_t i = 0; i < sizeof imports / sizeof imports[0]; i++) {
+        ts_write_str(file, imports[i].doc);
+        RUN(r, dbarg, "kb", "import", file);
+        cr_expect_eq(r.status, 0, "%s", r.err);
+        cr_expect_str_eq(r.out, imports[i].says, "import %zu", i + 1);
+        ts_run_free(&r);
+    }
+    RUN(r, dbarg, "kb", "list", "distributed");
+    char cells[4][32];
+    cr_expect_eq(cells_of(r.out, "solo", cells, 4), 3, "ID STATUS MIN and no frameworks:\n%s", r.out);
+    cr_expect_eq(cells_of(r.out, "fsdp", cells, 4), 4, "%s", r.out);
+    cr_expect_str_eq(cells[3], "fastai,");
+    ts_run_free(&r);
+    free(file);
+}
+
 Test(cli, kb_show_framework_with_scores_and_sources)
 {
     struct ts_run r;

@@ -158,7 +158,7 @@ Test(probe_cli, compare_meets_the_baselines_allreduce_row)
 Test(probe_cli, bad_arguments)
 {
     struct {
-        const char *args[6];
+        const char *args[8];
         int status;
         const char *expect;
     } cases[] = {
@@ -169,9 +169,15 @@ Test(probe_cli, bad_arguments)
         {{"probe", "explode"}, 2, "unknown probe subcommand"},
         {{"probe", "show"}, 2, "takes one ID"},
         {{"probe", "show", "latest"}, 3, "no probe run stored yet"},
+        {{"probe", "list", "x"}, 2, "probe list takes no arguments"},
+        {{"probe", "list", "--html", "page.html"}, 2, "probe list writes no page (--html): probe show ID --html FILE does"},
+        /* the page on standard output leaves no room for the JSON there (--json, -o -); -o FILE is fine */
+        {{"probe", "show", "latest", "--html", "-", "--json"}, 2, "--html - and the JSON document cannot both go to standard output"},
+        {{"probe", "show", "latest", "--html", "-", "-o", "-"}, 2, "--html - and the JSON document cannot both go to standard output"},
+        {{"probe", "show", "latest", "--html", "-", "-o", "run.json"}, 3, "no probe run stored yet"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        const char *args[8] = {dbarg};
+        const char *args[10] = {dbarg};
         int n = 1;
         for (int j = 0; cases[i].args[j]; j++) args[n++] = cases[i].args[j];
         args[n] = NULL;

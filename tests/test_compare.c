@@ -209,6 +209,37 @@ Test(compare, cost_from_a_price_file_or_none)
     cr_expect(isnan(row_of("mi300x")->cost), "no price for mi300x");
 }
 
+/* By cost with prices for two accelerators only: the rows with a cost come first, cheapest
+ * first; the rows without one follow, by time (the tie-break when neither has a cost). */
+Test(compare, by_cost_the_priced_rows_first_then_the_rest_by_time)
+{
+    const char *file = "accelerator,provider,price\nh100-sxm,acme,3\nmi300x,acme,2\n";
+    cr_assert_eq(compare_prices_parse(t.akb, file, strlen(file), "p.csv", &prices, err, sizeof err), 0, "%s", err);
+    compare_sets("model_kind=llm model_params=7B team=pytorch priority=cost");
+    cr_expect_eq(table->sort, COMPARE_BY_COST);
+    int priced = 0, unpriced = 0;
+    double last_cost = -INFINITY, last_hours = -INFINITY;
+    for (int i = 0; i < table->count; i++) {
+        const struct compare_row *row = &table->rows[i];
+        if (row->refusal != COMPARE_RUNS) continue;
+        if (!isnan(row->cost)) {
+            cr_expect_eq(unpriced, 0, "%s x%d has a cost but comes after a row without one", row->accelerator,
+                         row->devices);
+            cr_expect_geq(row->cost, last_cost, "%s x%d", row->accelerator, row->devices);
+            last_cost = row->cost;
+            priced++;
+        } else {
+            cr_assert(!isnan(row->hours), "%s x%d", row->accelerator, row->devices);
+            cr_expect_geq(row->hours, last_hours, "%s x%d: %g hours after %g", row->accelerator, row->devices, row->hours,
+                          last_hours);
+            last_hours = row->hours;
+            unpriced++;
+        }
+    }
+    cr_expect_gt(priced, 1);
+    cr_expect_gt(unpriced, 1);
+}
+
 Test(compare, bad_price_files_say_where)
 {
     static const struct { const char *text, *says; } bad[] = {

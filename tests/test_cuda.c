@@ -996,6 +996,28 @@ Test(cuda, catalog_matches_by_longest_name_and_compute_capability)
     ts_kb_close(&t);
 }
 
+/* Two matches that both end at a word: the longer one names the board. "apple m5" and "apple m5
+ * max" are both in "apple m5 max"; "nvidia l4" is in "nvidia l40" but not at a word end. */
+Test(cuda, catalog_prefers_the_longer_of_two_whole_word_matches)
+{
+    static const struct { const char *name, *cc, *id; } cases[] = {
+        {"Apple M5 Max", "", "apple-m5-max"},
+        {"Apple M5", "", "apple-m5"},
+        {"Apple M5 Pro", "", "apple-m5-pro"},
+        {"NVIDIA L40", "8.9", "l40"},
+        {"NVIDIA L4", "8.9", "l4"},
+    };
+    struct ts_kb t;
+    char err[512];
+    cr_assert_eq(ts_kb_open(&t, err, sizeof err), 0, "%s", err);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct kb_accel_peaks p;
+        cr_expect_eq(kb_accel_lookup(t.kb, cases[i].name, cases[i].cc, &p), 1, "%s", cases[i].name);
+        cr_expect_str_eq(p.id, cases[i].id, "%s", cases[i].name);
+    }
+    ts_kb_close(&t);
+}
+
 Test(cuda, gpu_results_get_a_fraction_of_the_catalog_peak)
 {
     struct probe_run *run = calloc(1, sizeof *run);

@@ -325,16 +325,21 @@ static const char *plain_name(const void *ctx, const char *id)
     return !strcmp(id, "pytorch") ? "PyTorch" : id;
 }
 
+/* A probe run's framework rows, as the advisor is handed them. */
+static void speeds_of(struct adv_fw_speeds *s, const char *run, const struct adv_fw_speed *rows, int n)
+{
+    memset(s, 0, sizeof *s);
+    snprintf(s->run, sizeof s->run, "%s", run);
+    for (s->count = 0; s->count < n; s->count++) s->rows[s->count] = rows[s->count];
+}
+
 /* Alone with the engine: the ratio to it (0.005 / 0.0135 = 0.37x, at 0.37 of its speed). */
 Test(frameworks, measured_speed_against_the_engine_alone)
 {
     struct adv_fw_speeds s;
-    memset(&s, 0, sizeof s);
-    s.count = 2;
-    snprintf(s.run, sizeof s.run, "R2");
+    speeds_of(&s, "R2", (const struct adv_fw_speed[]){{"pytorch", "eager", "cpu", 0, 0.0135},
+                                                       {"engine", "openblas", "cpu", 0, 0.005}}, 2);
     snprintf(s.models[0], sizeof s.models[0], "MLP 784-1024-1024-10");
-    s.rows[0] = (struct adv_fw_speed){"pytorch", "eager", "cpu", 0, 0.0135};
-    s.rows[1] = (struct adv_fw_speed){"engine", "openblas", "cpu", 0, 0.005};
     char out[300];
     cr_assert(adv_measured_speed(&s, "cpu", "pytorch", plain_name, NULL, out, sizeof out));
     cr_expect_str_eq(out, "on this machine PyTorch eager ran the MLP 784-1024-1024-10 at 0.37x the speed of this "
@@ -342,6 +347,31 @@ Test(frameworks, measured_speed_against_the_engine_alone)
     cr_expect_not(adv_measured_speed(&s, "cpu", "engine", plain_name, NULL, out, sizeof out), "the engine is no framework");
     cr_expect_not(adv_measured_speed(&s, "cpu", "jax", plain_name, NULL, out, sizeof out), "not measured");
     cr_expect_not(adv_measured_speed(&s, "apple", "pytorch", plain_name, NULL, out, sizeof out), "other hardware");
+}
+
+/* Against the fastest of the other frameworks, each at its fastest mode, the engine never one of
+ * them. PyTorch's best is compile 0.5 s; JAX 0.5025 s is the nearest, TensorFlow 0.9 s the
+ * slowest. 0.5025 / 0.5 is the double nearest 1.005 itself (halving is exact), so the ratio sits
+ * on the boundary: shown (1.00x, %.2f of 1.00499...); JAX at 0.50249 gives 1.00498, below it:
+ * as fast. TensorFlow: 0.9 / 0.5 = 1.80x slower than the fastest, PyTorch compile. */
+Test(frameworks, measured_speed_against_the_fastest_other_and_the_tie_boundary)
+{
+    struct adv_fw_speeds s;
+    speeds_of(&s, "R3", (const struct adv_fw_speed[]){{"pytorch", "eager", "cpu", 0, 0.6},
+                                                       {"pytorch", "compile", "cpu", 0, 0.5},
+                                                       {"jax", "jit", "cpu", 0, 0.5025},
+                                                       {"tensorflow", "function", "cpu", 0, 0.9},
+                                                       {"engine", "openblas", "cpu", 0, 0.1}}, 5);
+    char out[300];
+    cr_assert(adv_measured_speed(&s, "cpu", "pytorch", plain_name, NULL, out, sizeof out));
+    cr_expect_str_eq(out, "on this machine PyTorch compile ran the MLP 1.00x faster than jax jit, the next fastest "
+                          "(probe run R3)");
+    cr_assert(adv_measured_speed(&s, "cpu", "tensorflow", plain_name, NULL, out, sizeof out));
+    cr_expect_str_eq(out, "on this machine tensorflow function ran the MLP 1.80x slower than PyTorch compile, the "
+                          "fastest (probe run R3)");
+    s.rows[2].step_s = 0.50249;
+    cr_assert(adv_measured_speed(&s, "cpu", "pytorch", plain_name, NULL, out, sizeof out));
+    cr_expect_str_eq(out, "on this machine PyTorch compile ran the MLP as fast as jax jit (probe run R3)");
 }
 
 /* The advisor is handed the newest stored run that measured the frameworks, even when a later

@@ -2,9 +2,11 @@
  * gradients, the optimizer's groups and clipping, initialisation, token batches, weights files. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,6 +39,54 @@ static double dot(const float *a, const float *b, size_t n)
  * smooth functions ~1e-4; tolerance 5e-4 absolute plus 1% relative. */
 #define FD_H 1e-2f
 #define FD_OK(fd, an) (fabs((fd) - (an)) <= 5e-4 + 1e-2 * fabs(an))
+
+/* --- the worker pool ------------------------------------------------------------------------ */
+
+/* The thread count is clamped to 1 .. ENG_POOL_MAX_THREADS (256), both ends and one past each. */
+Test(gpt_pool, threads_are_clamped_to_one_and_the_maximum)
+{
+    static const struct { int set, want; } cases[] = {
+        {-3, 1}, {0, 1}, {1, 1}, {2, 2}, {255, 255}, {256, 256}, {257, 256}, {100000, 256},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        eng_pool_set_threads(cases[i].set);
+        cr_expect_eq(eng_pool_threads(), cases[i].want, "%d threads asked", cases[i].set);
+    }
+    eng_pool_set_threads(2);
+}
+
+struct pool_tally {
+    int ntasks;
+    _Atomic int hits[64], outside, top_worker;
+};
+
+static void tally_task(void *ctx, int task, int worker)
+{
+    struct pool_tally *t = ctx;
+    if (task >= 0 && task < t->ntasks) t->hits[task]++;
+    else t->outside++;
+    for (int seen = t->top_worker; worker > seen && !atomic_compare_exchange_weak(&t->top_worker, &seen, worker);) {}
+}
+
+/* Every task in [0, ntasks) exactly once and no other, on a worker below the threads asked for
+ * (4) and below max_workers when it is given (2); fewer tasks than threads too. */
+Test(gpt_pool, each_task_runs_once_on_a_worker_in_range, .timeout = 30)
+{
+    static const struct { int ntasks, max_workers, workers; } cases[] = {
+        {1, 0, 4}, {3, 0, 4}, {64, 0, 4}, {64, 2, 2}, {10, 1, 1},
+    };
+    eng_pool_set_threads(4);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (int round = 0; round < 20; round++) {
+            struct pool_tally t = {.ntasks = cases[i].ntasks};
+            eng_pool_run(cases[i].ntasks, cases[i].max_workers, tally_task, &t);
+            for (int k = 0; k < cases[i].ntasks; k++) cr_expect_eq(t.hits[k], 1, "%d tasks: task %d", cases[i].ntasks, k);
+            cr_expect_eq(t.outside, 0, "%d tasks: a task outside the range ran", cases[i].ntasks);
+            cr_expect_lt(t.top_worker, cases[i].workers, "%d tasks, at most %d workers", cases[i].ntasks,
+                         cases[i].max_workers);
+        }
+    eng_pool_set_threads(2);
+}
 
 /* --- LayerNorm ---------------------------------------------------------------------------- */
 
@@ -83,6 +133,29 @@ Test(gpt_kernels, layernorm_backward_matches_finite_differences)
     for (int i = 0; i < LN_N * LN_C; i++) din2[i] = 123.0f;
     ops()->layernorm_backward(din2, dw, db, r, in, w, mean, rstd, LN_N, LN_C, 0, NULL);
     for (int i = 0; i < LN_N * LN_C; i++) cr_expect_float_eq(din2[i], din[i] - 1.0f, 1e-6);
+}
+
+/* Rows of 7 values go 16384 / 7 = 2340 to a task: 2500 rows are a full task and a last one of
+ * 160. Every row's mean is its own, by hand, the last task's too (the outputs start as NaN, so a
+ * row no task wrote fails). */
+enum { LN_ROWS = 2500 };
+
+Test(gpt_kernels, layernorm_writes_the_rows_of_a_last_short_task)
+{
+    static float in[LN_ROWS * LN_C], out[LN_ROWS * LN_C], mean[LN_ROWS], rstd[LN_ROWS];
+    float w[LN_C], b[LN_C];
+    fill(in, LN_ROWS * LN_C, 2.0f, 11);
+    for (int c = 0; c < LN_C; c++) w[c] = 1.0f, b[c] = 0.0f;
+    for (int i = 0; i < LN_ROWS * LN_C; i++) out[i] = NAN;
+    for (int r = 0; r < LN_ROWS; r++) mean[r] = rstd[r] = NAN;
+    eng_pool_set_threads(2);
+    ops()->layernorm_forward(out, mean, rstd, in, w, b, LN_ROWS, LN_C);
+    for (int r = 0; r < LN_ROWS; r += r < 2330 ? 233 : 1) {
+        double m = 0;
+        for (int c = 0; c < LN_C; c++) m += in[r * LN_C + c] / (double)LN_C;
+        cr_expect(fabs(mean[r] - m) < 1e-5, "row %d: mean %g, by hand %g", r, mean[r], m);
+        cr_expect(fabs(out[r * LN_C + 3] - (in[r * LN_C + 3] - m) * rstd[r]) < 1e-4, "row %d: %g", r, out[r * LN_C + 3]);
+    }
 }
 
 Test(gpt_kernels, residual_layernorm_adds_bias_and_skip_first)
@@ -385,6 +458,56 @@ Test(gpt_model, bad_configurations_name_the_option)
     c.n_layer = 0;
     cr_expect_neq(eng_gpt_config_check(&c, err, sizeof err), 0);
     cr_expect(strstr(err, "--n-layer 0"), "%s", err);
+}
+
+/* A one-token, one-layer model of width 8 (1024 for the heads, which must divide it) takes each
+ * size at its limit and refuses one past it, naming the option and the range. */
+Test(gpt_model, each_size_is_taken_at_its_limit_and_refused_one_past)
+{
+    static const struct {
+        const char *option;
+        size_t at;
+        int max, n_embd;
+    } sizes[] = {
+        {"--n-layer", offsetof(struct eng_gpt_config, n_layer), 1024, 8},
+        {"--n-head", offsetof(struct eng_gpt_config, n_head), 1024, 1024},
+        {"--n-embd", offsetof(struct eng_gpt_config, n_embd), 1 << 16, 0},
+        {"--vocab", offsetof(struct eng_gpt_config, vocab), 1 << 24, 8},
+        {"--ctx", offsetof(struct eng_gpt_config, ctx), 1 << 20, 8},
+        {"--batch", offsetof(struct eng_gpt_config, batch), 1 << 20, 8},
+    };
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        for (int past = 0; past < 2; past++) {
+            struct eng_gpt_config c;
+            eng_gpt_config_defaults(&c);
+            c.n_layer = 1, c.n_head = 1, c.n_embd = sizes[i].n_embd, c.vocab = 8, c.ctx = 1, c.batch = 1;
+            *(int *)(void *)((char *)&c + sizes[i].at) = sizes[i].max + past;
+            char want[96];
+            snprintf(want, sizeof want, "%s %d: expected 1 to %d", sizes[i].option, sizes[i].max + 1, sizes[i].max);
+            err[0] = '\0';
+            cr_expect_eq(eng_gpt_config_check(&c, err, sizeof err), past ? -1 : 0, "%s %d: %s", sizes[i].option,
+                         sizes[i].max + past, err);
+            if (past) cr_expect_str_eq(err, want);
+        }
+}
+
+/* The products take int sizes: 2^19 tokens x 4 x 1024 wide = 2^31 is one past INT_MAX, 1023 wide
+ * (2145386496) fits; the logits 2^19 x vocab 4096 = 2^31 do not, vocab 4095 (2146959360) does. */
+Test(gpt_model, products_past_an_int_are_refused)
+{
+    static const struct { int n_embd, vocab, ok; } cases[] = {
+        {1024, 8, 0}, {1023, 8, 1}, {8, 4096, 0}, {8, 4095, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct eng_gpt_config c;
+        eng_gpt_config_defaults(&c);
+        c.n_layer = 1, c.n_head = 1, c.n_embd = cases[i].n_embd, c.vocab = cases[i].vocab, c.ctx = 1, c.batch = 1 << 19;
+        err[0] = '\0';
+        cr_expect_eq(eng_gpt_config_check(&c, err, sizeof err), cases[i].ok ? 0 : -1, "width %d, vocab %d: %s",
+                     cases[i].n_embd, cases[i].vocab, err);
+        if (!cases[i].ok)
+            cr_expect_str_eq(err, "--batch 524288 x --ctx 1 is too large for this model width and vocabulary");
+    }
 }
 
 Test(gpt_model, initialisation_follows_nanogpt)

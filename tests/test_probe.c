@@ -11,6 +11,7 @@
 
 #include "probes/probe.h"
 #include "probes/run_table.h"
+#include "probes/sysfs.h"
 #include "tests/support.h"
 
 static void use_fixture(const char *name)
@@ -152,6 +153,32 @@ Test(probe, x86_features_need_the_os_to_save_the_registers)
     cr_expect_eq(cpu.nsimd, 1);
 }
 
+/* Each state the OS must save, alone missing: AVX-512 needs all of opmask (0x20), ZMM_Hi256
+ * (0x40) and Hi16_ZMM (0x80), AMX both XTILECFG (0x20000) and XTILEDATA (0x40000). The cpuid bits
+ * are all set: sse4.2 avx avx2 fma (4), the AVX-512 five, the AMX three. */
+Test(probe, x86_features_need_every_register_state_of_their_unit)
+{
+    static const struct { uint64_t xcr0; int nsimd, avx512, amx; } cases[] = {
+        {0x600e7, 12, 1, 1}, {0x000e7, 9, 1, 0}, {0x00067, 4, 0, 0}, {0x000a7, 4, 0, 0},
+        {0x000c7, 4, 0, 0},  {0x200e7, 9, 1, 0}, {0x400e7, 9, 1, 0}, {0x60007, 7, 0, 1},
+    };
+    uint32_t l1 = 1u << 20 | 1u << 12 | 1u << 27 | 1u << 28;
+    uint32_t l7b = 1u << 5 | 1u << 16 | 1u << 30 | 1u << 31, l7c = 1u << 11, l7d = 1u << 22 | 1u << 24 | 1u << 25;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct probe_cpu cpu;
+        memset(&cpu, 0, sizeof cpu);
+        probe_x86_features(&cpu, l1, l7b, l7c, l7d, 1u << 5, cases[i].xcr0);
+        int avx512 = 0, amx = 0;
+        for (int k = 0; k < cpu.nsimd; k++) {
+            avx512 |= strcmp(cpu.simd[k], "avx512f") == 0;
+            amx |= strcmp(cpu.simd[k], "amx_tile") == 0;
+        }
+        cr_expect_eq(cpu.nsimd, cases[i].nsimd, "xcr0 %#llx", (unsigned long long)cases[i].xcr0);
+        cr_expect_eq(avx512, cases[i].avx512, "xcr0 %#llx: AVX-512", (unsigned long long)cases[i].xcr0);
+        cr_expect_eq(amx, cases[i].amx, "xcr0 %#llx: AMX", (unsigned long long)cases[i].xcr0);
+    }
+}
+
 Test(probe, flops_table)
 {
     char u[32];
@@ -234,6 +261,82 @@ Test(probe, memory_is_the_larger_of_os_total_and_numa_sum)
     unsetenv("FWADVISOR_SYSROOT");
     ts_rmtree(dir);
     free(dir), free(proc), free(meminfo);
+}
+
+/* A file under root (its folders made on the way), or a folder when text is NULL. */
+static void put_file(const char *root, const char *rel, const char *text)
+{
+    char path[4300];
+    snprintf(path, sizeof path, "%s/%s", root, rel);
+    for (char *s = path + strlen(root) + 1; (s = strchr(s, '/')); s++) {
+        *s = '\0';
+        mkdir(path, 0755);
+        *s = '/';
+    }
+    if (text) cr_assert_eq(ts_write_str(path, text), 0, "%s", path);
+    else mkdir(path, 0755);
+}
+
+/* The recorded machine's clock: cpufreq's cpuinfo_max_freq (kHz) before the brand string's base
+ * clock, and the brand string when cpufreq says 0. The cpu-only topology: 36 Ice Lake-SP cores,
+ * 64 FLOP a cycle; 3600000 kHz = 3600 MHz: 36 x 3600 x 64 / 1000 = 8294.4 GFLOP/s; the brand
+ * string's 3.00 GHz: 36 x 3000 x 64 / 1000 = 6912. */
+Test(probe, cpufreq_max_clock_comes_before_the_brand_string)
+{
+    static const struct { const char *khz, *source; double mhz, peak; } cases[] = {
+        {"3600000\n", "cpufreq cpuinfo_max_freq", 3600, 8294.4},
+        {"0\n", "brand string (base clock)", 3000, 6912},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        use_fixture("cpu-only");
+        char *dir = ts_tmpdir();
+        put_file(dir, "sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", cases[i].khz);
+        setenv("FWADVISOR_SYSROOT", dir, 1);
+        struct probe_hw *hw = calloc(1, sizeof *hw);
+        probe_detect(hw);
+        cr_expect_eq(hw->cpu.cores, 36);
+        cr_expect_float_eq(hw->cpu.max_mhz, cases[i].mhz, 1e-9, "%s: %g MHz", cases[i].khz, hw->cpu.max_mhz);
+        cr_expect_str_eq(hw->cpu.mhz_source, cases[i].source);
+        cr_expect_float_eq(hw->cpu.peak_gflops, cases[i].peak, 1e-6, "%s: %g", cases[i].khz, hw->cpu.peak_gflops);
+        free(hw);
+        ts_rmtree(dir);
+        free(dir);
+    }
+}
+
+/* The probes' reads under a recorded root: device nodes named prefix + digit, counted with the
+ * smallest name first whatever the folder's order; a "Key: value" field on the line whose key is
+ * followed by its colon (not "Model name:"), trimmed; a "key value" property whose key is the whole
+ * word (not simd_count_per_cu); a file's first line. */
+Test(probe, sysfs_reads_under_a_recorded_root)
+{
+    char *dir = ts_tmpdir();
+    static const char *const nodes[] = {"dev/nvidia1", "dev/nvidia10", "dev/nvidiactl", "dev/nvidia0", "dev/nvidia-uvm"};
+    for (size_t i = 0; i < sizeof nodes / sizeof nodes[0]; i++) put_file(dir, nodes[i], "");
+    put_file(dir, "gpus/0000:2a:00.0", NULL);
+    put_file(dir, "gpus/0000:18:00.0", NULL);
+    put_file(dir, "info", "Model name:\tWrong\nModel: \t NVIDIA H100 80GB HBM3 \r\nModel: second\n");
+    put_file(dir, "props", "simd_count_per_cu 2\nsimd_count 304\n");
+    setenv("FWADVISOR_SYSROOT", dir, 1);
+    char first[64], out[128];
+    cr_expect_eq(sysfs_count("/dev", "nvidia", 1, first, sizeof first), 3);
+    cr_expect_str_eq(first, "nvidia0");
+    cr_expect_eq(sysfs_count("/dev", "nvidia", 0, NULL, 0), 5);
+    cr_expect_eq(sysfs_count("/gpus", "", 0, first, sizeof first), 2);
+    cr_expect_str_eq(first, "0000:18:00.0");
+    cr_expect_eq(sysfs_count("/none", "", 0, first, sizeof first), 0);
+    cr_expect(sysfs_field("/info", "Model", out, sizeof out));
+    cr_expect_str_eq(out, "NVIDIA H100 80GB HBM3");
+    cr_expect_not(sysfs_field("/info", "Driver", out, sizeof out));
+    long long v = -1;
+    cr_expect(sysfs_keyval("/props", "simd_count", &v));
+    cr_expect_eq(v, 304);
+    cr_expect_not(sysfs_keyval("/props", "simd", &v), "no key of that whole word");
+    cr_expect(sysfs_line("/info", out, sizeof out));
+    cr_expect_str_eq(out, "Model name:\tWrong");
+    unsetenv("FWADVISOR_SYSROOT");
+    ts_rmtree(dir);
+    free(dir);
 }
 
 Test(probe, median_of_an_even_count_and_gemm_flops)

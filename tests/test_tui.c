@@ -45,6 +45,36 @@ Test(layout, bars_and_scrolling)
     cr_expect(s.left_w == 104 && s.right_w == 34, "%d %d", s.left_w, s.right_w);
 }
 
+/* The wizard's split on both sides of each width it changes at: the panel 28 wide below 110
+ * columns and 34 from 110 (left = cols - right - 1: 109 - 29 = 80, 110 - 35 = 75); from 140 the
+ * question keeps 100 and the panel the rest up to 64 (140 - 101 = 39, 165 - 101 = 64, capped at
+ * 166). */
+Test(layout, wizard_split_on_both_sides_of_each_width)
+{
+    static const struct { int cols, left_w, right_x, right_w; } cases[] = {
+        {109, 80, 81, 28},   {110, 75, 76, 34},   {139, 104, 105, 34},
+        {140, 100, 101, 39}, {165, 100, 101, 64}, {166, 100, 101, 64},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct tui_split s = tui_wizard_split(cases[i].cols);
+        cr_expect(s.left_w == cases[i].left_w && s.right_x == cases[i].right_x && s.right_w == cases[i].right_w,
+                  "%d columns: %d %d %d", cases[i].cols, s.left_w, s.right_x, s.right_w);
+    }
+}
+
+/* A bar's segment ends round half up: 0.125 of 4 is 0.5 (one cell), 0.375 of 4 is 1.5 (two),
+ * 0.25 of 10 is 2.5 (three). */
+Test(layout, bar_segments_end_at_the_nearest_cell)
+{
+    char bar[64];
+    tui_bar(bar, sizeof bar, 0.125, 4, 0);
+    cr_expect_str_eq(bar, "#...");
+    tui_bar3(bar, sizeof bar, 0.125, 0.25, 4, 0);
+    cr_expect_str_eq(bar, "#+..");
+    tui_bar(bar, sizeof bar, 0.25, 10, 0);
+    cr_expect_str_eq(bar, "###.......");
+}
+
 /* --- tmux (tests/tmux_driver.h) ------------------------------------------------------------ */
 
 TestSuite(tui, .init = tty_setup, .fini = tty_teardown, .timeout = 180);

@@ -115,13 +115,19 @@ Test(viewport, list_keeps_the_cursor_whole_on_screen)
     pane_free(&p);
 }
 
+/* The list pane in 7 rows at row 3, column 1, 40 wide, the cursor on item 0. */
+static void list_view(struct pane *p, struct viewport *v)
+{
+    list_pane(p);
+    *v = (struct viewport){.cursor = 0, .y = 3, .x = 1, .w = 40};
+    vp_layout(v, p, 7);
+}
+
 Test(viewport, wheel_scrolls_and_a_click_selects)
 {
     struct pane p = {0};
-    struct viewport v = {.cursor = 0};
-    list_pane(&p);
-    v.y = 3, v.x = 1, v.w = 40;
-    vp_layout(&v, &p, 7);
+    struct viewport v;
+    list_view(&p, &v);
     cr_expect_not(vp_mouse(&v, &p, 2, 5, 1, 0), "above the pane");
     cr_expect_not(vp_mouse(&v, &p, 5, 41, 1, 0), "right of it");
     cr_expect(vp_mouse(&v, &p, 5, 5, 1, 0));
@@ -134,6 +140,34 @@ Test(viewport, wheel_scrolls_and_a_click_selects)
     /* Row 3 + 2 shows line 23: item 7's last line. */
     cr_expect(vp_mouse(&v, &p, 5, 5, 0, 1));
     cr_expect_eq(v.cursor, 7);
+    pane_free(&p);
+}
+
+/* The list's edges (item i is lines 3i+1 .. 3i+3 under the heading, 7 rows): back up to the first
+ * item the heading shows again; a wheel up from the end brings the cursor to the last whole item in
+ * view (top 21: items 7 and 8 whole, 8 taken); the pane at y 3 takes rows 3 to 9, row 10 is not
+ * its own. */
+Test(viewport, list_edges_heading_wheel_up_and_last_row)
+{
+    struct pane p = {0};
+    struct viewport v;
+    list_view(&p, &v);
+    vp_key(&v, &p, KEY_NPAGE);
+    cr_expect(v.cursor == 2 && v.top == 3, "item 2 ends at line 9: top 3, got cursor %d top %d", v.cursor, v.top);
+    vp_key(&v, &p, KEY_UP);
+    cr_expect(v.cursor == 1 && v.top == 3, "item 1 (lines 4-6) is in view: cursor %d top %d", v.cursor, v.top);
+    vp_key(&v, &p, KEY_UP);
+    cr_expect(v.cursor == 0 && v.top == 0, "the heading above item 0 too: cursor %d top %d", v.cursor, v.top);
+    vp_key(&v, &p, KEY_END);
+    cr_expect(v.cursor == 9 && v.top == 24);
+    cr_expect(vp_mouse(&v, &p, 5, 5, -1, 0));
+    cr_expect_eq(v.top, 21);
+    cr_expect_eq(v.cursor, 8, "up: the last whole item in view, got %d", v.cursor);
+    vp_key(&v, &p, KEY_HOME);
+    cr_expect(vp_mouse(&v, &p, 9, 5, 0, 1), "the last row is the pane's");
+    cr_expect_eq(v.cursor, 1, "line 6 is item 1's");
+    cr_expect_not(vp_mouse(&v, &p, 10, 5, 0, 1), "the row below is not");
+    cr_expect_eq(v.cursor, 1, "and selects nothing");
     pane_free(&p);
 }
 
