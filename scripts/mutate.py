@@ -82,7 +82,9 @@ def main():
             print(f"{m['area']:10} {m['file']}:{m['line']}  {m['old']!r} -> {m['new']!r}")
         return 0
     os.makedirs(os.path.join(ROOT, BUILD), exist_ok=True)
-    make = ["make", "--no-print-directory", f"BUILD={BUILD}", f"BIN={BUILD}/fwadvisor", "CUDA=0"]
+    # PO_CHECK=0: a mutation of a message's text is a bug for the tests to catch, not a build
+    # failure of the catalog check.
+    make = ["make", "--no-print-directory", f"BUILD={BUILD}", f"BIN={BUILD}/fwadvisor", "CUDA=0", "PO_CHECK=0"]
     for name in ("baseline-build.log", "baseline-test.log"):
         open(os.path.join(ROOT, BUILD, name), "w").close()
     if run(make + ["test-prep"], os.path.join(ROOT, BUILD, "baseline-build.log"), 1800) != 0:

@@ -4,12 +4,12 @@
     scripts/po-check.py pot OUT SOURCE...     the template of the code's messages (xgettext: _() and N_())
     scripts/po-check.py check PO POT GLOSSARY  exit 1, with one line a problem, when PO
         - lacks a message of POT, or holds it fuzzy or untranslated;
-        - holds a message POT no longer has (a stale translation nobody sees);
         - translates a message whose English holds a glossary term without the term's translation
           (GLOSSARY: "english<TAB>translation" lines, # comments; a name kept as it is, such as
           PyTorch, is its own translation and matches only as it is spelt). Options, paths, keys
           and values in the English (--optimizer, ranking.framework, team=pytorch) are code, not
           terms.
+A message of PO that POT no longer has (a stale translation nobody sees) is a warning.
 msgfmt --check then checks each translation's format directives and its leading and trailing
 newlines against the English.
 """
@@ -138,7 +138,7 @@ def check(po_path, pot_path, glossary_path):
             problems.append(f"{po_path}:{t['line']}: untranslated: {e['msgid']!r}")
     for k, t in have.items():
         if k not in want:
-            problems.append(f"{po_path}:{t['line']}: the code no longer has this message: {t['msgid']!r}")
+            print(f"{po_path}:{t['line']}: warning: the code no longer has this message: {t['msgid']!r}", file=sys.stderr)
     for k, t in have.items():
         if not t["msgstr"] or t["fuzzy"]:
             continue
