@@ -1,5 +1,6 @@
 /* Durations, thousands separators, plurals and suffixed numbers. */
 #include "common/units.h"
+#include "common/i18n.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -100,20 +101,30 @@ static const char *amount(double v, const char *one, const char *many, char *out
     return out;
 }
 
-const char *units_duration(double seconds, char *out, size_t n)
+/* The words of a duration, each unit's singular and plural: English, or the chosen language's. */
+static const char *const duration_words[][2] = {
+    {N_("second"), N_("seconds")}, {N_("minute"), N_("minutes")}, {N_("hour"), N_("hours")},
+    {N_("day"), N_("days")},       {N_("month"), N_("months")},   {N_("year"), N_("years")},
+};
+
+static const char *duration(double seconds, int translated, char *out, size_t n)
 {
     if (!isfinite(seconds) || seconds < 0) {
-        snprintf(out, n, "unknown");
+        snprintf(out, n, "%s", translated ? _("unknown") : "unknown");
         return out;
     }
     double hours = seconds / 3600, days = hours / 24, months = days / (365.25 / 12);
-    if (seconds < 90) return amount(seconds, "second", "seconds", out, n);
-    if (seconds < 90 * 60) return amount(seconds / 60, "minute", "minutes", out, n);
-    if (hours <= 72) return amount(hours, "hour", "hours", out, n);
-    if (days <= 60) return amount(days, "day", "days", out, n);
-    if (months <= 24) return amount(months, "month", "months", out, n);
-    return amount(days / 365.25, "year", "years", out, n);
+    int unit = seconds < 90 ? 0 : seconds < 90 * 60 ? 1 : hours <= 72 ? 2 : days <= 60 ? 3 : months <= 24 ? 4 : 5;
+    const double value[] = {seconds, seconds / 60, hours, days, months, days / 365.25};
+    const char *one = duration_words[unit][0], *many = duration_words[unit][1];
+    return amount(value[unit], translated ? _(one) : one, translated ? _(many) : many, out, n);
 }
+
+const char *units_duration(double seconds, char *out, size_t n) { return duration(seconds, 0, out, n); }
+
+const char *units_duration_text(double seconds, char *out, size_t n) { return duration(seconds, 1, out, n); }
+
+const char *units_hours_text(double hours, char *out, size_t n) { return duration(hours * 3600, 1, out, n); }
 
 const char *units_hours(double hours, char *out, size_t n) { return units_duration(hours * 3600, out, n); }
 

@@ -15,6 +15,10 @@
 const char *units_duration(double seconds, char *out, size_t n);
 /* The same from hours. */
 const char *units_hours(double hours, char *out, size_t n);
+/* The same in the chosen language (common/i18n.h), for text shown to people: "4 天", "2.1 个月".
+ * The English forms above stay for text that is stored or exported. */
+const char *units_duration_text(double seconds, char *out, size_t n);
+const char *units_hours_text(double hours, char *out, size_t n);
 
 /* v with `decimals` decimals and a comma between thousands: 1234567.8 -> "1,234,567.8" (0
  * decimals: "1,234,568"). Numbers of 1e21 and more, and non-finite ones, in %g form. Returns out. */

@@ -113,7 +113,7 @@ static void memory_lines(const struct adv_result *r, void (*line)(void *, const 
 static const char *span(double hours, char *out, size_t n)
 {
     if (hours <= 0) snprintf(out, n, "0");
-    else units_hours(hours, out, n);
+    else units_hours_text(hours, out, n);
     return out;
 }
 
@@ -166,7 +166,7 @@ static void time_lines(const struct adv_result *r, void (*line)(void *, const ch
                                  units_number(t->model_flops + t->recompute_flops, num[1], sizeof num[1]));
     used += (size_t)snprintf(text + used, sizeof text - used, _(" / (%s x %.4g TFLOP/s x efficiency %.0f%%) = compute %s"),
                              units_count(devices, _("device"), _("devices"), num[0], sizeof num[0]), r->in.rate_tflops,
-                             r->efficiency * 100, units_hours(t->compute_hours, h[0], sizeof h[0]));
+                             r->efficiency * 100, units_hours_text(t->compute_hours, h[0], sizeof h[0]));
     if (devices <= 1)
         used += (size_t)snprintf(text + used, sizeof text - used, _(" + no communication (one device)"));
     else if (t->communication_known)
@@ -179,7 +179,7 @@ static void time_lines(const struct adv_result *r, void (*line)(void *, const ch
     else used += (size_t)snprintf(text + used, sizeof text - used, _(" + communication not estimated (no link figure or shape)"));
     snprintf(text + used, sizeof text - used, _(" + bubble %s + interruptions %s = %s, %s device-hours, MFU %.0f%%"),
              span(t->bubble_hours, h[1], sizeof h[1]), span(t->lost_hours, h[2], sizeof h[2]),
-             units_hours(r->hours, h[3], sizeof h[3]), units_thousands(r->device_hours, 0, num[1], sizeof num[1]), r->mfu * 100);
+             units_hours_text(r->hours, h[3], sizeof h[3]), units_thousands(r->device_hours, 0, num[1], sizeof num[1]), r->mfu * 100);
     say(line, ctx, N_("Time"), text);
     if (r->has_cost) {
         snprintf(text, sizeof text, _("%s (price_per_device_hour %g x %s device-hours)"), units_thousands(r->cost, 0, num[0], sizeof num[0]),
@@ -285,7 +285,7 @@ void adv_plan_verdict(const struct adv_result *r, char *out, size_t n)
         used = (size_t)snprintf(out, n, _("Memory: %.1f GB per device; the device's memory is unknown."), m->total_gb);
     if (used >= n) return;
     if (r->has_hours)
-        used += (size_t)snprintf(out + used, n - used, _(" Time: %s on %s."), units_hours(r->hours, h, sizeof h),
+        used += (size_t)snprintf(out + used, n - used, _(" Time: %s on %s."), units_hours_text(r->hours, h, sizeof h),
                                  units_count(answers_num(&r->answers, ANS_DEVICES), _("device"), _("devices"), devices, sizeof devices));
     else
         used += (size_t)snprintf(out + used, n - used, _(" Time: not planned (%s)."),
@@ -345,7 +345,7 @@ void adv_inference_text(const struct adv_kb *akb, const struct adv_result *r,
     else snprintf(text, sizeof text, _("not estimated: %s"), inf->bandwidth_source);
     say(line, ctx, N_("Decode"), text);
     if (inf->prefill_s > 0) {
-        units_duration(inf->prefill_s, t, sizeof t);
+        units_duration_text(inf->prefill_s, t, sizeof t);
         char fl[32];
         snprintf(text, sizeof text, _("%s FLOP for %g %s of %g tokens: at least %s at %d x %.4g TFLOP/s dense %s"),
                  units_number(inf->prefill_flops, fl, sizeof fl), inf->batch, units_plural(inf->batch, _("prompt"), _("prompts")),

@@ -58,7 +58,7 @@ void compare_row_cells(const struct compare_row *row, int sweep, struct compare_
         return;
     }
     if (isnan(row->hours)) snprintf(c[CC_TIME], w, "-");
-    else units_hours(row->hours, c[CC_TIME], w);
+    else units_hours_text(row->hours, c[CC_TIME], w);
     if (sweep && isnan(row->mfu)) snprintf(c[CC_DEVHOURS], w, "-");
     else if (sweep) snprintf(c[CC_DEVHOURS], w, "%.0f%%", 100 * row->mfu);
     else if (isnan(row->device_hours)) snprintf(c[CC_DEVHOURS], w, "-");

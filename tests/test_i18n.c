@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "common/i18n.h"
 #include "common/text.h"
+#include "common/units.h"
 #include "knowledge/advisor.h"
 #include "tests/support.h"
 
@@ -433,4 +434,33 @@ Test(i18n, the_serving_plan_in_chinese)
     cr_expect(strstr(zh.out, "个序列s") == NULL && strstr(zh.out, "个提示s") == NULL, "%s", zh.out);
     expect_fits(zh.out, 80, "serving");
     ts_run_free(&zh);
+}
+
+/* Durations for people in Chinese, the stored (English) form unchanged in either language:
+ * 45 s, 12 min, 2 h, 3.5 days, 2.1 months (64 days), 1,234 years, and what cannot be a duration. */
+Test(i18n, durations_in_chinese)
+{
+    unsetenv("LANGUAGE");
+    cr_assert_eq(i18n_init("zh", getenv("FWADVISOR_LOCALES")), I18N_ZH);
+    static const struct {
+        double seconds;
+        const char *zh, *en;
+    } cases[] = {
+        {45, "45 秒", "45 seconds"},
+        {12 * 60, "12 分钟", "12 minutes"},
+        {7200, "2 小时", "2 hours"},
+        {3.5 * 86400, "3.5 天", "3.5 days"},
+        {2.1 * 365.25 / 12 * 86400, "2.1 个月", "2.1 months"},
+        {1234 * 365.25 * 86400, "1,234 年", "1,234 years"},
+        {-1, "未知", "unknown"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char zh[64], en[64];
+        cr_expect_str_eq(units_duration_text(cases[i].seconds, zh, sizeof zh), cases[i].zh, "case %zu", i);
+        cr_expect_str_eq(units_duration(cases[i].seconds, en, sizeof en), cases[i].en, "case %zu", i);
+    }
+    char h[64];
+    cr_expect_str_eq(units_hours_text(96, h, sizeof h), "4 天");
+    cr_expect_eq(i18n_init("en", NULL), I18N_EN);
+    cr_expect_str_eq(units_hours_text(96, h, sizeof h), "4 days");
 }
