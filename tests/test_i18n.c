@@ -407,7 +407,7 @@ Test(i18n, the_plan_and_its_verdict_in_chinese)
     text[0] = '\0';
     adv_plan_text(fx.akb, fx.res, ts_collect_line, &(struct ts_text){text, sizeof text});
     static const char *const words[] = {"训练全部参数", "tp 1 x pp 1 x dp 2", "模型状态 ", "缓冲区 ", "= 22.0 GB，共 24 GB：装得下，余量 2.4 GB",
-                                        "（需要可用显存的 10%）", "聚合的层 0.0 GB", "每词元 FLOP x 20B 个词元", "台设备 x ", "MFU "};
+                                        "（需留出可用显存的 10%）", "聚合的层 0.0 GB", "每词元 FLOP x 20B 个词元", "台设备 x ", "MFU "};
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
         cr_expect(strstr(text, words[i]) != NULL, "'%s' not in:\n%s", words[i], text);
     cr_expect(strstr(text, "model states") == NULL && strstr(text, "all parameters trained") == NULL, "%s", text);
