@@ -534,7 +534,7 @@ static int write_reports(const struct adv_kb *akb, const struct adv_result *r, c
     if (rc == EXIT_OK && (o->json || o->output)) rc = cli_write_json(doc, o->output);
     cJSON_Delete(doc);
     if (rc == EXIT_OK && o->output && strcmp(o->output, "-") != 0) {
-        text_printf(stderr, "report written to %s", o->output);
+        text_printf(stderr, _("report written to %s"), o->output);
         fputc('\n', stderr);
     }
     return rc;

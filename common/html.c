@@ -180,9 +180,11 @@ static const char stylesheet[] =
     
     "h2{break-after:avoid}table,figure,.card{break-inside:avoid}}\n";
 
-void html_begin(struct html *h, const char *title)
+void html_begin(struct html *h, const char *title, const char *lang)
 {
-    html_raw(h, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+    html_raw(h, "<!DOCTYPE html>\n<html lang=\"");
+    html_text(h, lang);
+    html_raw(h, "\">\n<head>\n<meta charset=\"utf-8\">\n"
                 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                 "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
                 "style-src 'unsafe-inline'\">\n<title>");

@@ -45,8 +45,9 @@ void html_elem(struct html *h, const char *tag, const char *text);
 /* A link when url is http(s), else the text alone: <a href="url">text</a>. */
 void html_link(struct html *h, const char *url, const char *text);
 
-/* The page: doctype, head with title and the shared stylesheet, and the opening of <body>. */
-void html_begin(struct html *h, const char *title);
+/* The page: doctype, head with title and the shared stylesheet, and the opening of <body>; lang
+ * is the language of the page's text ("en", "zh-CN"). */
+void html_begin(struct html *h, const char *title, const char *lang);
 /* Closes the page: footer line (outside text) and </body></html>. */
 void html_end(struct html *h, const char *footer);
 

@@ -3,11 +3,13 @@
  * memory, time and cost, the inference plan and the measured figures when present, deployment,
  * pitfalls, assumptions and the sources. */
 #include "knowledge/report_html.h"
+#include "common/i18n.h"
 #include "common/json_doc.h"
 #include "common/units.h"
 #include "knowledge/launch_files.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,13 +39,60 @@ static void source_links(struct html *h, const cJSON *item)
     }
 }
 
+/* A section and its heading, a second-level heading, a note, a table heading: the words in the
+ * chosen language (common/i18n.h), the markup around them the page's own. */
+static void section(struct html *h, const char *id, const char *title)
+{
+    html_rawf(h, "<section id=\"%s\"><h2>", id);
+    html_text(h, _(title));
+    html_raw(h, "</h2>\n");
+}
+
+static void h3(struct html *h, const char *title)
+{
+    html_raw(h, "<h3>");
+    html_text(h, _(title));
+    html_raw(h, "</h3>\n");
+}
+
+static void note(struct html *h, const char *text)
+{
+    html_raw(h, "<p class=\"note\">");
+    html_text(h, _(text));
+    html_raw(h, "</p>\n");
+}
+
+static void th(struct html *h, const char *cls, const char *text)
+{
+    if (cls) html_rawf(h, "<th class=\"%s\">", cls);
+    else html_raw(h, "<th>");
+    html_text(h, _(text));
+    html_raw(h, "</th>");
+}
+
+/* A paragraph of the page's own words with values in them: printf through the escaping. */
+static void paragraph(struct html *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void paragraph(struct html *h, const char *fmt, ...)
+{
+    char text[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    html_raw(h, "<p>");
+    html_text(h, text);
+    html_raw(h, "</p>\n");
+}
+
 /* Reasons as a table: signed points (when with_delta), the text, the sources. */
 static void reasons_table(struct html *h, const cJSON *reasons, int with_delta)
 {
     if (!cJSON_GetArraySize(reasons)) return;
     html_raw(h, "<table class=\"reasons\"><thead><tr>");
-    if (with_delta) html_raw(h, "<th class=\"n\">points</th>");
-    html_raw(h, "<th>reason</th><th>sources</th></tr></thead><tbody>");
+    if (with_delta) th(h, "n", N_("points"));
+    th(h, NULL, N_("reason"));
+    th(h, NULL, N_("sources"));
+    html_raw(h, "</tr></thead><tbody>");
     const cJSON *r;
     cJSON_ArrayForEach(r, reasons) {
         html_raw(h, "<tr>");
@@ -65,7 +114,7 @@ static void reasons_table(struct html *h, const cJSON *reasons, int with_delta)
 static void card(struct html *h, const char *label, const char *value, const char *detail)
 {
     html_raw(h, "<div class=\"card\"><span>");
-    html_text(h, label);
+    html_text(h, _(label));
     html_raw(h, "</span><b>");
     html_text(h, value);
     html_raw(h, "</b><span>");
@@ -82,35 +131,37 @@ static void summary(struct html *h, const cJSON *doc)
     const cJSON *mem = get(plan, "memory"), *time = get(plan, "time");
     char a[32], b[64], line[256];
     html_raw(h, "<div class=\"cards\">");
-    snprintf(line, sizeof line, "score %s of 100", fmt(json_num(top, "score"), a, sizeof a));
-    card(h, "Framework", json_str(top, "name"), line);
+    snprintf(line, sizeof line, _("score %s of 100"), fmt(json_num(top, "score"), a, sizeof a));
+    card(h, N_("Framework"), json_str(top, "name"), line);
     if (serving_only(doc)) {
-        card(h, "Deployment", json_str(get(doc, "deployment"), "name"), json_str(get(doc, "deployment"), "runtime"));
-        card(h, "Training", "none planned", json_str(get(plan, "training"), "reason"));
+        card(h, N_("Deployment"), json_str(get(doc, "deployment"), "name"), json_str(get(doc, "deployment"), "runtime"));
+        card(h, N_("Training"), _("none planned"), json_str(get(plan, "training"), "reason"));
         html_raw(h, "</div>\n");
         return;
     }
-    card(h, "Distributed training", json_str(get(doc, "distributed"), "name"), json_str(get(doc, "distributed"), "strategy"));
-    card(h, "Deployment", json_str(get(doc, "deployment"), "name"), json_str(get(doc, "deployment"), "runtime"));
+    card(h, N_("Distributed training"), json_str(get(doc, "distributed"), "name"), json_str(get(doc, "distributed"), "strategy"));
+    card(h, N_("Deployment"), json_str(get(doc, "deployment"), "name"), json_str(get(doc, "deployment"), "runtime"));
     double usable = json_num(mem, "usable_gb");
     if (isnan(usable)) usable = json_num(mem, "device_memory_gb");
-    snprintf(line, sizeof line, "%s GB of %s GB per device", fmt(json_num(mem, "total_gb_per_device"), a, sizeof a),
+    snprintf(line, sizeof line, _("%s GB of %s GB per device"), fmt(json_num(mem, "total_gb_per_device"), a, sizeof a),
              fmt(usable, b, sizeof b));
-    card(h, "Memory", cJSON_IsTrue(get(mem, "fits")) ? "fits" : "does not fit", line);
+    card(h, N_("Memory"), cJSON_IsTrue(get(mem, "fits")) ? _("fits") : _("does not fit"), line);
     double hours = json_num(time, "hours");
-    snprintf(line, sizeof line, "%s device-hours", fmt(json_num(time, "device_hours"), a, sizeof a));
+    snprintf(line, sizeof line, _("%s device-hours"), fmt(json_num(time, "device_hours"), a, sizeof a));
     snprintf(b, sizeof b, "%s h", fmt(hours, a, sizeof a));
-    card(h, "Training time", isnan(hours) ? "not planned" : b, isnan(hours) ? "tokens or a peak missing" : line);
+    card(h, N_("Training time"), isnan(hours) ? _("not planned") : b, isnan(hours) ? _("tokens or a peak missing") : line);
     double cost = json_num(time, "cost");
-    snprintf(line, sizeof line, "at %s per device-hour", fmt(json_num(get(doc, "answers"), "price_per_device_hour"), a, sizeof a));
-    card(h, "Cost", isnan(cost) ? "not planned" : fmt(cost, b, sizeof b), isnan(cost) ? "no price_per_device_hour" : line);
+    snprintf(line, sizeof line, _("at %s per device-hour"), fmt(json_num(get(doc, "answers"), "price_per_device_hour"), a, sizeof a));
+    card(h, N_("Cost"), isnan(cost) ? _("not planned") : fmt(cost, b, sizeof b), isnan(cost) ? _("no price_per_device_hour") : line);
     html_raw(h, "</div>\n");
 }
 
 static void answers(struct html *h, const cJSON *doc)
 {
-    html_raw(h, "<section id=\"answers\"><h2>Answers</h2>\n<p class=\"note\">Every answer (the keys of --set and "
-                "answer files) with the value used, defaults filled; a dash where none applies.</p>\n<dl class=\"kv two\">");
+    section(h, "answers", N_("Answers"));
+    note(h, N_("Every answer (the keys of --set and answer files) with the value used, defaults filled; a dash where none "
+               "applies."));
+    html_raw(h, "<dl class=\"kv two\">");
     const cJSON *a;
     cJSON_ArrayForEach(a, get(doc, "answers")) {
         html_elem(h, "dt", a->string);
@@ -120,8 +171,9 @@ static void answers(struct html *h, const cJSON *doc)
     }
     html_raw(h, "</dl>\n");
     const cJSON *hw = get(doc, "hardware");
-    html_raw(h, "<h3>Hardware</h3>\n<p>");
-    html_textf(h, "%s (source: %s). Device memory: %s.", json_str(hw, "note"), json_str(hw, "source"),
+    h3(h, N_("Hardware"));
+    html_raw(h, "<p>");
+    html_textf(h, _("%s (source: %s). Device memory: %s."), json_str(hw, "note"), json_str(hw, "source"),
                json_str(hw, "device_memory_source"));
     html_raw(h, "</p></section>\n");
 }
@@ -148,16 +200,15 @@ static void ranking(struct html *h, const cJSON *doc)
         int excluded = cJSON_IsTrue(get(f, "excluded"));
         snprintf(ptr[i], sizeof ptr[i], "/ranking/%d/score", i);
         bars[i] = (struct html_bar){json_str(f, "name"), excluded ? NAN : json_num(f, "score"), NAN, NAN, NAN,
-                                    excluded ? "excluded" : NULL, excluded ? NULL : ptr[i], 0, i == 0 ? 0 : 4};
+                                    excluded ? _("excluded") : NULL, excluded ? NULL : ptr[i], 0, i == 0 ? 0 : 4};
         i++;
     }
-    html_raw(h, "<section id=\"ranking\"><h2>Ranking</h2>\n");
-    struct html_chart c = {"Frameworks ranked for these answers", "score (points of 100)", 0, 100, 0, 0, "ranking-chart"};
+    section(h, "ranking", N_("Ranking"));
+    struct html_chart c = {_("Frameworks ranked for these answers"), _("score (points of 100)"), 0, 100, 0, 0, "ranking-chart"};
     html_bar_chart(h, &c, bars, n, NULL, 0);
     free(bars);
     free(ptr);
-    html_raw(h, "<p class=\"note\">Each score is the sum of its signed reasons; open a framework for them and "
-                "their sources.</p>\n");
+    note(h, N_("Each score is the sum of its signed reasons; open a framework for them and their sources."));
     i = 0;
     cJSON_ArrayForEach(f, rk) {
         const cJSON *reasons = get(f, "reasons"), *r;
@@ -165,8 +216,8 @@ static void ranking(struct html *h, const cJSON *doc)
         double total = 0; /* the running sum: each reason's bar starts where the last one ended */
         char score[32];
         html_rawf(h, "<details id=\"why-%d\"%s><summary>", i, i == 0 ? " open" : "");
-        if (cJSON_IsTrue(get(f, "excluded"))) html_textf(h, "%s: excluded", json_str(f, "name"));
-        else html_textf(h, "#%d %s: %s points from %d reasons", i + 1, json_str(f, "name"),
+        if (cJSON_IsTrue(get(f, "excluded"))) html_textf(h, _("%s: excluded"), json_str(f, "name"));
+        else html_textf(h, _("#%d %s: %s points from %d reasons"), i + 1, json_str(f, "name"),
                         fmt(json_num(f, "score"), score, sizeof score), nr);
         html_raw(h, "</summary>\n");
         struct html_bar *rb = calloc((size_t)(nr > 0 ? nr : 1), sizeof *rb);
@@ -187,8 +238,8 @@ static void ranking(struct html *h, const cJSON *doc)
         }
         if (!cJSON_IsTrue(get(f, "excluded")) && nr > 0) {
             char title[160];
-            snprintf(title, sizeof title, "%s: the score built from its reasons (+ for, - against)", json_str(f, "name"));
-            struct html_chart rc = {title, "score (points of 100), each bar starting where the last ended", 0, 100, 0, 1, NULL};
+            snprintf(title, sizeof title, _("%s: the score built from its reasons (+ for, - against)"), json_str(f, "name"));
+            struct html_chart rc = {title, _("score (points of 100), each bar starting where the last ended"), 0, 100, 0, 1, NULL};
             html_bar_chart(h, &rc, rb, nr, NULL, 0);
         }
         free(rb), free(labels), free(rp);
@@ -239,29 +290,38 @@ static void strategy(struct html *h, const cJSON *doc)
 {
     const cJSON *d = get(doc, "distributed"), *mem = get(get(doc, "plan"), "memory"), *lay = get(mem, "layout");
     char tp[16], pp[16], dp[16], ep[16], n[32];
-    html_raw(h, "<section id=\"strategy\"><h2>Distributed training</h2>\n<p><b>");
+    section(h, "strategy", N_("Distributed training"));
+    html_raw(h, "<p><b>");
     html_text(h, json_str(d, "name"));
     html_raw(h, "</b> (");
     html_text(h, json_str(d, "strategy"));
     html_raw(h, ")</p>\n");
-    html_rawf(h, "<p>Layout: <b>%s tensor &#215; %s pipeline &#215; %s data parallel</b>", fmt(json_num(lay, "tp"), tp, sizeof tp),
-              fmt(json_num(lay, "pp"), pp, sizeof pp), fmt(json_num(lay, "dp"), dp, sizeof dp));
-    if (json_num(lay, "ep") > 1) html_rawf(h, ", %s expert-parallel ranks", fmt(json_num(lay, "ep"), ep, sizeof ep));
-    if (json_num(lay, "virtual_stages") > 1) html_rawf(h, ", %s virtual stages", fmt(json_num(lay, "virtual_stages"), n, sizeof n));
-    if (cJSON_IsTrue(get(lay, "uneven_stages"))) html_raw(h, ", uneven stages");
-    html_rawf(h, "; %s micro-batches per step and data-parallel rank", fmt(json_num(lay, "micro_batches"), n, sizeof n));
-    if (!isnan(json_num(lay, "batch_tokens"))) html_rawf(h, ", %s tokens a step", fmt(json_num(lay, "batch_tokens"), n, sizeof n));
-    html_raw(h, ".</p>\n");
+    html_raw(h, "<p>");
+    html_text(h, _("Layout: "));
+    html_raw(h, "<b>");
+    /* TRANSLATORS: the numbers of tensor, pipeline and data-parallel ranks */
+    html_textf(h, _("%s tensor \u00d7 %s pipeline \u00d7 %s data parallel"), fmt(json_num(lay, "tp"), tp, sizeof tp),
+               fmt(json_num(lay, "pp"), pp, sizeof pp), fmt(json_num(lay, "dp"), dp, sizeof dp));
+    html_raw(h, "</b>");
+    if (json_num(lay, "ep") > 1) html_textf(h, _(", %s expert-parallel ranks"), fmt(json_num(lay, "ep"), ep, sizeof ep));
+    if (json_num(lay, "virtual_stages") > 1) html_textf(h, _(", %s virtual stages"), fmt(json_num(lay, "virtual_stages"), n, sizeof n));
+    if (cJSON_IsTrue(get(lay, "uneven_stages"))) html_text(h, _(", uneven stages"));
+    html_textf(h, _("; %s micro-batches per step and data-parallel rank"), fmt(json_num(lay, "micro_batches"), n, sizeof n));
+    if (!isnan(json_num(lay, "batch_tokens"))) html_textf(h, _(", %s tokens a step"), fmt(json_num(lay, "batch_tokens"), n, sizeof n));
+    html_text(h, _("."));
+    html_raw(h, "</p>\n");
     reasons_table(h, get(d, "reasons"), 0);
     const cJSON *alt;
-    html_raw(h, "<p>Alternatives: ");
+    html_raw(h, "<p>");
+    html_text(h, _("Alternatives: "));
     int first = 1;
     cJSON_ArrayForEach(alt, get(d, "alternatives")) {
         html_raw(h, first ? "" : ", ");
         html_text(h, cJSON_IsString(alt) ? alt->valuestring : "");
         first = 0;
     }
-    html_raw(h, first ? "none.</p>\n" : ".</p>\n");
+    html_text(h, first ? _("none.") : _("."));
+    html_raw(h, "</p>\n");
     html_raw(h, "</section>\n");
 }
 
@@ -271,48 +331,73 @@ static void memory(struct html *h, const cJSON *doc)
     double dev = json_num(mem, "device_memory_gb"), usable = json_num(mem, "usable_gb"), head = json_num(mem, "headroom_gb");
     int fits = cJSON_IsTrue(get(mem, "fits"));
     struct html_part parts[4] = {
-        {"model states (weights, gradients, optimizer)", json_num(mem, "model_states_gb_per_device"), "/plan/memory/model_states_gb_per_device", 0},
-        {"activations", json_num(mem, "activations_gb_per_device"), "/plan/memory/activations_gb_per_device", 1},
-        {"buffers", json_num(mem, "buffers_gb_per_device"), "/plan/memory/buffers_gb_per_device", 3},
-        {"headroom", head, "/plan/memory/headroom_gb", 6},
+        {_("model states (weights, gradients, optimizer)"), json_num(mem, "model_states_gb_per_device"), "/plan/memory/model_states_gb_per_device", 0},
+        {_("activations"), json_num(mem, "activations_gb_per_device"), "/plan/memory/activations_gb_per_device", 1},
+        {_("buffers"), json_num(mem, "buffers_gb_per_device"), "/plan/memory/buffers_gb_per_device", 3},
+        {_("headroom"), head, "/plan/memory/headroom_gb", 6},
     };
     int nparts = !isnan(head) && head > 0 ? 4 : 3;
     char a[32], b[32], label[256], title[256];
-    html_raw(h, "<section id=\"memory\"><h2>Memory per device</h2>\n");
+    section(h, "memory", N_("Memory per device"));
     double devices = json_num(lay, "tp") * json_num(lay, "pp") * json_num(lay, "dp");
-    if (devices == 1) snprintf(label, sizeof label, "the one device (%s)", json_str(mem, "strategy"));
-    else snprintf(label, sizeof label, "each of the %s devices (%s)", fmt(devices, a, sizeof a), json_str(mem, "strategy"));
-    snprintf(title, sizeof title, "Memory of one device: %s GB planned%s", fmt(json_num(mem, "total_gb_per_device"), a, sizeof a),
-             isnan(dev) ? "" : fits ? ", fits" : ", does not fit");
-    struct html_chart c = {title, "GB (10^9 bytes) per device", 0, 0, 0, 0, "memory-chart"};
+    if (devices == 1) snprintf(label, sizeof label, _("the one device (%s)"), json_str(mem, "strategy"));
+    else snprintf(label, sizeof label, _("each of the %s devices (%s)"), fmt(devices, a, sizeof a), json_str(mem, "strategy"));
+    snprintf(title, sizeof title, _("Memory of one device: %s GB planned%s"), fmt(json_num(mem, "total_gb_per_device"), a, sizeof a),
+             isnan(dev) ? "" : fits ? _(", fits") : _(", does not fit"));
+    struct html_chart c = {title, _("GB (10^9 bytes) per device"), 0, 0, 0, 0, "memory-chart"};
     int capped = !isnan(usable) && !isnan(dev) && usable < dev;
-    html_stacked_bar(h, &c, label, parts, nparts, isnan(usable) ? 0 : usable, capped ? "usable" : "device memory",
+    html_stacked_bar(h, &c, label, parts, nparts, isnan(usable) ? 0 : usable, capped ? _("usable") : _("device memory"),
                      capped ? "/plan/memory/usable_gb" : "/plan/memory/device_memory_gb", "GB");
-    if (isnan(dev)) html_raw(h, "<p><b>Device memory unknown:</b> the plan cannot say whether it fits.</p>\n");
-    else if (fits) html_rawf(h, "<p class=\"good\">Fits: %s GB left of %s GB usable.</p>\n", fmt(head, a, sizeof a), fmt(usable, b, sizeof b));
-    else html_rawf(h, "<p class=\"bad\">Does not fit: %s GB needed, %s GB usable (at least 10%% must stay free).</p>\n",
-                   fmt(json_num(mem, "total_gb_per_device"), a, sizeof a), fmt(usable, b, sizeof b));
-    html_raw(h, "<h3>Buffers</h3>\n");
+    if (isnan(dev)) {
+        html_raw(h, "<p><b>");
+        html_text(h, _("Device memory unknown:"));
+        html_raw(h, "</b> ");
+        html_text(h, _("the plan cannot say whether it fits."));
+        html_raw(h, "</p>\n");
+    } else {
+        html_raw(h, fits ? "<p class=\"good\">" : "<p class=\"bad\">");
+        if (fits) html_textf(h, _("Fits: %s GB left of %s GB usable."), fmt(head, a, sizeof a), fmt(usable, b, sizeof b));
+        else html_textf(h, _("Does not fit: %s GB needed, %s GB usable (at least 10%% must stay free)."),
+                        fmt(json_num(mem, "total_gb_per_device"), a, sizeof a), fmt(usable, b, sizeof b));
+        html_raw(h, "</p>\n");
+    }
+    h3(h, N_("Buffers"));
     html_json(h, get(mem, "buffers"));
     html_raw(h, "<p class=\"note\">");
-    html_textf(h, "Activations: %s (%s). Recomputation: %s.", json_str(mem, "activations_note"), json_str(mem, "activations_mode"),
+    html_textf(h, _("Activations: %s (%s). Recomputation: %s."), json_str(mem, "activations_note"), json_str(mem, "activations_mode"),
                json_str(mem, "recompute"));
     html_raw(h, "</p>\n");
     if (json_num(mem, "cpu_gb_per_node") > 0) {
-        html_rawf(h, "<p>Offload needs %s GB of host memory per node", fmt(json_num(mem, "cpu_gb_per_node"), a, sizeof a));
-        if (!isnan(json_num(mem, "host_memory_gb_per_node")))
-            html_rawf(h, " of %s GB: %s", fmt(json_num(mem, "host_memory_gb_per_node"), b, sizeof b),
-                      cJSON_IsTrue(get(mem, "host_fits")) ? "fits" : "<b>does not fit</b>");
-        html_raw(h, ".</p>\n");
+        html_raw(h, "<p>");
+        html_textf(h, _("Offload needs %s GB of host memory per node"), fmt(json_num(mem, "cpu_gb_per_node"), a, sizeof a));
+        if (!isnan(json_num(mem, "host_memory_gb_per_node"))) {
+            html_textf(h, _(" of %s GB: "), fmt(json_num(mem, "host_memory_gb_per_node"), b, sizeof b));
+            if (cJSON_IsTrue(get(mem, "host_fits"))) html_text(h, _("fits"));
+            else {
+                html_raw(h, "<b>");
+                html_text(h, _("does not fit"));
+                html_raw(h, "</b>");
+            }
+        }
+        html_text(h, _("."));
+        html_raw(h, "</p>\n");
     }
     if (json_num(mem, "optimizer_paged_gb") > 0)
-        html_rawf(h, "<p>A paged optimizer moves %s GB of the adapters' optimizer states to host memory at the peaks; "
-                     "those steps run slower.</p>\n",
+        paragraph(h, _("A paged optimizer moves %s GB of the adapters' optimizer states to host memory at the peaks; "
+                       "those steps run slower."),
                   fmt(json_num(mem, "optimizer_paged_gb"), a, sizeof a));
-    if (!isnan(json_num(mem, "fit_devices")))
-        html_rawf(h, "<p>The fewest devices that would fit: <b>%s</b>.</p>\n", fmt(json_num(mem, "fit_devices"), a, sizeof a));
+    if (!isnan(json_num(mem, "fit_devices"))) {
+        html_raw(h, "<p>");
+        html_text(h, _("The fewest devices that would fit: "));
+        html_raw(h, "<b>");
+        html_text(h, fmt(json_num(mem, "fit_devices"), a, sizeof a));
+        html_raw(h, "</b>");
+        html_text(h, _("."));
+        html_raw(h, "</p>\n");
+    }
     if (cJSON_GetArraySize(get(mem, "remedies"))) {
-        html_raw(h, "<h3>What else would help</h3>\n<ul>");
+        h3(h, N_("What else would help"));
+        html_raw(h, "<ul>");
         const cJSON *r;
         cJSON_ArrayForEach(r, get(mem, "remedies")) html_elem(h, "li", cJSON_IsString(r) ? r->valuestring : "");
         html_raw(h, "</ul>\n");
@@ -323,27 +408,29 @@ static void memory(struct html *h, const cJSON *doc)
 static void time_cost(struct html *h, const cJSON *doc)
 {
     const cJSON *t = get(get(doc, "plan"), "time"), *ans = get(doc, "answers");
-    html_raw(h, "<section id=\"time\"><h2>Time and cost</h2>\n");
+    section(h, "time", N_("Time and cost"));
     double hours = json_num(t, "hours");
     if (isnan(hours)) {
-        html_raw(h, "<p>Not planned: ");
-        html_text(h, isnan(json_num(ans, "tokens")) ? "give tokens (samples x steps) to plan training time"
-                                                    : "no peak throughput is known for this hardware");
-        html_raw(h, ".</p></section>\n");
+        html_raw(h, "<p>");
+        html_text(h, _("Not planned: "));
+        html_text(h, isnan(json_num(ans, "tokens")) ? _("give tokens (samples x steps) to plan training time")
+                                                    : _("no peak throughput is known for this hardware"));
+        html_text(h, _("."));
+        html_raw(h, "</p></section>\n");
         return;
     }
     char a[32], b[32], c[32], d[32], e[32];
     double comm = json_num(t, "communication_hours");
     struct html_part parts[4] = {
-        {"compute", json_num(t, "compute_hours"), "/plan/time/compute_hours", 0},
-        {isnan(comm) ? "communication (not estimated)" : "communication exposed", comm, isnan(comm) ? NULL : "/plan/time/communication_hours", 1},
-        {"pipeline bubble", json_num(t, "bubble_hours"), "/plan/time/bubble_hours", 2},
-        {"interruptions", json_num(t, "lost_hours"), "/plan/time/lost_hours", 5},
+        {_("compute"), json_num(t, "compute_hours"), "/plan/time/compute_hours", 0},
+        {isnan(comm) ? _("communication (not estimated)") : _("communication exposed"), comm, isnan(comm) ? NULL : "/plan/time/communication_hours", 1},
+        {_("pipeline bubble"), json_num(t, "bubble_hours"), "/plan/time/bubble_hours", 2},
+        {_("interruptions"), json_num(t, "lost_hours"), "/plan/time/lost_hours", 5},
     };
     char title[160];
-    snprintf(title, sizeof title, "Wall-clock time of the run: %s hours", fmt(hours, a, sizeof a));
-    struct html_chart ch = {title, "hours", 0, 0, 0, 0, "time-chart"};
-    html_stacked_bar(h, &ch, "the whole run, split", parts, 4, 0, NULL, NULL, "h");
+    snprintf(title, sizeof title, _("Wall-clock time of the run: %s hours"), fmt(hours, a, sizeof a));
+    struct html_chart ch = {title, _("hours"), 0, 0, 0, 0, "time-chart"};
+    html_stacked_bar(h, &ch, _("the whole run, split"), parts, 4, 0, NULL, NULL, "h");
     double devices = json_num(ans, "devices"), flops = json_num(t, "total_flops"), recompute = json_num(t, "recompute_flops");
     double peak = json_num(t, "peak_tflops_per_device"), eff = json_num(t, "efficiency");
     double work = flops + (isnan(recompute) ? 0 : recompute), check = work / (devices * peak * 1e12 * eff * 3600);
@@ -367,13 +454,17 @@ static void time_cost(struct html *h, const cJSON *doc)
                   fmt(json_num(ans, "price_per_device_hour"), b, sizeof b), fmt(json_num(t, "cost"), c, sizeof c));
     html_rawf(h, "\nMFU     = model FLOPs / (devices &#215; peak &#215; wall time) = %s", fmt(json_num(t, "mfu"), a, sizeof a));
     html_raw(h, "</div>\n<ul class=\"note\">");
-    html_raw(h, "<li>Peak: ");
+    html_raw(h, "<li>");
+    html_text(h, _("Peak: "));
     html_text(h, json_str(t, "peak_source"));
-    html_raw(h, "</li><li>Efficiency: ");
-    html_textf(h, "%s of the peak while computing (%s)", fmt(eff, a, sizeof a), json_str(t, "efficiency_source"));
-    html_raw(h, "</li><li>Communication: ");
+    html_raw(h, "</li><li>");
+    html_text(h, _("Efficiency: "));
+    html_textf(h, _("%s of the peak while computing (%s)"), fmt(eff, a, sizeof a), json_str(t, "efficiency_source"));
+    html_raw(h, "</li><li>");
+    html_text(h, _("Communication: "));
     html_text(h, json_str(get(t, "communication"), "source"));
-    html_raw(h, "</li><li>Scaling: ");
+    html_raw(h, "</li><li>");
+    html_text(h, _("Scaling: "));
     html_text(h, json_str(t, "scaling_source"));
     if (*json_str(t, "scaling_seed")) {
         html_raw(h, "</li><li>");
@@ -401,9 +492,10 @@ static void inference(struct html *h, const cJSON *doc)
     const cJSON *per = get(inf, "per_device"), *dec = get(inf, "decode"), *pre = get(inf, "prefill"), *n;
     if (!cJSON_IsObject(inf)) return;
     char a[32], b[32], c[32], d[32], label[256], title[256];
-    html_raw(h, "<section id=\"inference\"><h2>Inference plan</h2>\n<p>");
-    html_textf(h, "Serving on %s x %s (tensor %s x pipeline %s), weights in %s, KV cache in %s: context %s tokens, %s "
-               "sequences at once.", fmt(json_num(lay, "devices"), a, sizeof a),
+    section(h, "inference", N_("Inference plan"));
+    html_raw(h, "<p>");
+    html_textf(h, _("Serving on %s x %s (tensor %s x pipeline %s), weights in %s, KV cache in %s: context %s tokens, %s "
+                    "sequences at once."), fmt(json_num(lay, "devices"), a, sizeof a),
                *json_str(dev, "accelerator") ? json_str(dev, "accelerator") : json_str(dev, "hardware"),
                fmt(json_num(lay, "tensor_parallel"), b, sizeof b), fmt(json_num(lay, "pipeline_parallel"), c, sizeof c),
                json_str(inf, "precision"), json_str(inf, "kv_precision"), fmt(json_num(inf, "context"), d, sizeof d),
@@ -411,34 +503,38 @@ static void inference(struct html *h, const cJSON *doc)
     html_raw(h, "</p>\n");
     double usable = json_num(dev, "usable_gb"), total = json_num(per, "total_gb");
     struct html_part parts[4] = {
-        {"weights", json_num(per, "weights_gb"), "/plan/inference/per_device/weights_gb", 0},
-        {"KV cache", json_num(per, "kv_cache_gb"), "/plan/inference/per_device/kv_cache_gb", 2},
-        {"overhead", json_num(per, "overhead_gb"), "/plan/inference/per_device/overhead_gb", 3},
-        {"free", usable - total, NULL, 6},
+        {_("weights"), json_num(per, "weights_gb"), "/plan/inference/per_device/weights_gb", 0},
+        {_("KV cache"), json_num(per, "kv_cache_gb"), "/plan/inference/per_device/kv_cache_gb", 2},
+        {_("overhead"), json_num(per, "overhead_gb"), "/plan/inference/per_device/overhead_gb", 3},
+        {_("free"), usable - total, NULL, 6},
     };
-    if (json_num(lay, "devices") == 1) snprintf(label, sizeof label, "the one serving device");
-    else snprintf(label, sizeof label, "each of the %s serving devices", fmt(json_num(lay, "devices"), a, sizeof a));
-    snprintf(title, sizeof title, "Serving memory of one device: %s GB", fmt(total, a, sizeof a));
-    struct html_chart ch = {title, "GB (10^9 bytes) per device", 0, 0, 0, 0, "inference-chart"};
-    html_stacked_bar(h, &ch, label, parts, usable > total ? 4 : 3, isnan(usable) ? 0 : usable, "usable",
+    if (json_num(lay, "devices") == 1) snprintf(label, sizeof label, "%s", _("the one serving device"));
+    else snprintf(label, sizeof label, _("each of the %s serving devices"), fmt(json_num(lay, "devices"), a, sizeof a));
+    snprintf(title, sizeof title, _("Serving memory of one device: %s GB"), fmt(total, a, sizeof a));
+    struct html_chart ch = {title, _("GB (10^9 bytes) per device"), 0, 0, 0, 0, "inference-chart"};
+    html_stacked_bar(h, &ch, label, parts, usable > total ? 4 : 3, isnan(usable) ? 0 : usable, _("usable"),
                      "/plan/inference/device/usable_gb", "GB");
     const cJSON *fits = get(inf, "fits");
     html_raw(h, "<ul>");
-    html_raw(h, cJSON_IsTrue(fits) ? "<li><b>Fits.</b>" : cJSON_IsFalse(fits) ? "<li><b class=\"bad\">Does not fit.</b>" : "<li>Fit unknown.");
-    html_textf(h, " The largest batch at this context: %s; the longest context at this batch: %s%s.",
+    html_raw(h, cJSON_IsTrue(fits) ? "<li><b>" : cJSON_IsFalse(fits) ? "<li><b class=\"bad\">" : "<li>");
+    html_text(h, cJSON_IsTrue(fits) ? _("Fits.") : cJSON_IsFalse(fits) ? _("Does not fit.") : _("Fit unknown."));
+    if (cJSON_IsBool(fits)) html_raw(h, "</b>");
+    html_textf(h, _(" The largest batch at this context: %s; the longest context at this batch: %s%s."),
                fmt(json_num(inf, "max_batch"), a, sizeof a), fmt(json_num(inf, "max_context"), b, sizeof b),
-               cJSON_IsTrue(get(inf, "max_context_capped")) ? " (the model's position limit)" : "");
+               cJSON_IsTrue(get(inf, "max_context_capped")) ? _(" (the model's position limit)") : "");
     html_raw(h, "</li><li>");
-    html_textf(h, "Decode: %s tokens/s in all, %s per sequence, a step of %s ms, bound by %s GB/s of memory bandwidth (%s).",
+    html_textf(h, _("Decode: %s tokens/s in all, %s per sequence, a step of %s ms, bound by %s GB/s of memory bandwidth (%s)."),
                fmt(json_num(dec, "tokens_per_s"), a, sizeof a), fmt(json_num(dec, "tokens_per_s_per_sequence"), b, sizeof b),
                fmt(json_num(dec, "step_ms"), c, sizeof c), fmt(json_num(dec, "bandwidth_gbs"), d, sizeof d),
                *json_str(dec, "bandwidth_note") ? json_str(dec, "bandwidth_note") : json_str(dec, "bandwidth_source"));
     html_raw(h, "</li><li>");
-    html_textf(h, "Prefill: %s s for the batch, %s s a sequence, at %s TFLOP/s a device.", fmt(json_num(pre, "seconds"), a, sizeof a),
+    html_textf(h, _("Prefill: %s s for the batch, %s s a sequence, at %s TFLOP/s a device."), fmt(json_num(pre, "seconds"), a, sizeof a),
                fmt(json_num(pre, "seconds_per_sequence"), b, sizeof b), fmt(json_num(pre, "peak_tflops_per_device"), c, sizeof c));
     html_raw(h, "</li>");
     cJSON_ArrayForEach(n, get(inf, "notes")) html_elem(h, "li", cJSON_IsString(n) ? n->valuestring : "");
-    html_raw(h, "</ul>\n<details><summary>Every figure of the inference plan</summary>\n");
+    html_raw(h, "</ul>\n<details><summary>");
+    html_text(h, _("Every figure of the inference plan"));
+    html_raw(h, "</summary>\n");
     html_json(h, inf);
     html_raw(h, "</details></section>\n");
 }
@@ -448,13 +544,14 @@ static void measured(struct html *h, const cJSON *doc)
 {
     const cJSON *m = get(get(doc, "plan"), "measured");
     if (!cJSON_IsObject(m)) return;
-    html_raw(h, "<section id=\"measured\"><h2>Measured on this machine</h2>\n<p>");
-    if (*json_str(m, "run")) html_textf(h, "Figures from probe run %s (fwadvisor probe show %s).", json_str(m, "run"), json_str(m, "run"));
-    else html_raw(h, "No stored probe run supplied figures to this plan: the catalog's stand.");
+    section(h, "measured", N_("Measured on this machine"));
+    html_raw(h, "<p>");
+    if (*json_str(m, "run")) html_textf(h, _("Figures from probe run %s (fwadvisor probe show %s)."), json_str(m, "run"), json_str(m, "run"));
+    else html_text(h, _("No stored probe run supplied figures to this plan: the catalog's stand."));
     html_raw(h, "</p>\n");
     if (cJSON_GetArraySize(get(m, "figures"))) html_json(h, get(m, "figures"));
     if (cJSON_GetArraySize(get(m, "skipped"))) {
-        html_raw(h, "<h3>Runs passed over</h3>\n");
+        h3(h, N_("Runs passed over"));
         html_json(h, get(m, "skipped"));
     }
     html_raw(h, "</section>\n");
@@ -486,7 +583,8 @@ static void plan_rest(struct html *h, const cJSON *doc)
 static void deployment(struct html *h, const cJSON *doc)
 {
     const cJSON *d = get(doc, "deployment");
-    html_raw(h, "<section id=\"deployment\"><h2>Deployment</h2>\n<p><b>");
+    section(h, "deployment", N_("Deployment"));
+    html_raw(h, "<p><b>");
     html_text(h, json_str(d, "name"));
     html_raw(h, "</b> (");
     html_text(h, json_str(d, "runtime"));
@@ -500,8 +598,9 @@ static void deployment(struct html *h, const cJSON *doc)
 static void pitfalls(struct html *h, const cJSON *doc)
 {
     const cJSON *p;
-    html_raw(h, "<section id=\"pitfalls\"><h2>Pitfalls</h2>\n<p class=\"note\">A checklist for the team: tick what is "
-                "taken care of (the boxes work in the browser and print empty).</p>\n<ul class=\"check\">\n");
+    section(h, "pitfalls", N_("Pitfalls"));
+    note(h, N_("A checklist for the team: tick what is taken care of (the boxes work in the browser and print empty)."));
+    html_raw(h, "<ul class=\"check\">\n");
     cJSON_ArrayForEach(p, get(doc, "pitfalls")) {
         html_raw(h, "<li><label><input type=\"checkbox\"> ");
         html_text(h, json_str(p, "text"));
@@ -517,14 +616,18 @@ static void notes(struct html *h, const cJSON *doc)
     const cJSON *plan = get(doc, "plan"), *n;
     int nw = cJSON_GetArraySize(get(plan, "warnings")), na = cJSON_GetArraySize(get(plan, "assumptions"));
     if (!nw && !na) return;
-    html_raw(h, "<section id=\"assumptions\"><h2>Assumptions and warnings</h2>\n<ul>");
+    section(h, "assumptions", N_("Assumptions and warnings"));
+    html_raw(h, "<ul>");
     cJSON_ArrayForEach(n, get(plan, "warnings")) {
-        html_raw(h, "<li><b>Warning:</b> ");
+        html_raw(h, "<li><b>");
+        html_text(h, _("Warning:"));
+        html_raw(h, "</b> ");
         html_text(h, cJSON_IsString(n) ? n->valuestring : "");
         html_raw(h, "</li>");
     }
     cJSON_ArrayForEach(n, get(plan, "assumptions")) {
-        html_raw(h, "<li>Assumed: ");
+        html_raw(h, "<li>");
+        html_text(h, _("Assumed: "));
         html_text(h, cJSON_IsString(n) ? n->valuestring : "");
         html_raw(h, "</li>");
     }
@@ -534,7 +637,8 @@ static void notes(struct html *h, const cJSON *doc)
 static void sources(struct html *h, const cJSON *doc)
 {
     const cJSON *s;
-    html_raw(h, "<section id=\"sources\"><h2>Sources</h2>\n<ol>\n");
+    section(h, "sources", N_("Sources"));
+    html_raw(h, "<ol>\n");
     cJSON_ArrayForEach(s, get(doc, "sources")) {
         html_raw(h, "<li id=\"src-");
         html_text(h, json_str(s, "id"));
@@ -559,15 +663,14 @@ static void sources(struct html *h, const cJSON *doc)
 static void launch_files_section(struct html *h, const struct launch_files *f)
 {
     if (!f || !f->count) return;
-    html_raw(h, "<section id=\"launch-files\"><h2>Launch files</h2>\n<p class=\"note\">");
-    html_text(h, "The files fwadvisor recommend --emit DIR writes for this plan (and the interface's L), as written: "
-                 "edit the marked lines, then run launch.sh (job.sbatch under Slurm).");
-    html_raw(h, "</p>\n");
+    section(h, "launch-files", N_("Launch files"));
+    note(h, N_("The files fwadvisor recommend --emit DIR writes for this plan (and the interface's L), as written: edit the "
+               "marked lines, then run launch.sh (job.sbatch under Slurm)."));
     for (int i = 0; i < f->count; i++) {
         int lines = 0;
         for (size_t k = 0; k < f->files[i].len; k++) lines += f->files[i].text[k] == '\n';
         html_raw(h, "<details><summary>");
-        html_textf(h, "%s (%d lines)", f->files[i].name, lines);
+        html_textf(h, _("%s (%d lines)"), f->files[i].name, lines);
         html_raw(h, "</summary><pre>");
         html_text(h, f->files[i].text);
         html_raw(h, "</pre></details>\n");
@@ -581,20 +684,23 @@ int adv_report_html_files(const cJSON *report, const struct launch_files *files,
 {
     const cJSON *top = cJSON_GetArrayItem(get(report, "ranking"), 0), *kb_doc = get(report, "kb");
     char title[256];
-    snprintf(title, sizeof title, "fwadvisor recommendation: %s", json_str(top, "name"));
-    html_begin(h, title);
+    snprintf(title, sizeof title, _("fwadvisor recommendation: %s"), json_str(top, "name"));
+    html_begin(h, title, i18n_tag());
     html_raw(h, "<header><h1>");
     html_text(h, title);
     html_raw(h, "</h1><p class=\"meta\">");
-    html_textf(h, "Generated %s from the fwadvisor.report/1 document; knowledge base %s (%s).", json_str(report, "generated_at"),
+    html_textf(h, _("Generated %s from the fwadvisor.report/1 document; knowledge base %s (%s)."), json_str(report, "generated_at"),
                json_str(kb_doc, "version"), json_str(kb_doc, "date"));
     html_raw(h, "</p></header>\n<main>\n");
     summary(h, report);
     if (serving_only(report)) {
         inference(h, report);
-        html_raw(h, "<section id=\"training\"><h2>Training</h2>\n<p>No training plan: ");
+        section(h, "training", N_("Training"));
+        html_raw(h, "<p>");
+        html_text(h, _("No training plan: "));
         html_text(h, json_str(get(get(report, "plan"), "training"), "reason"));
-        html_raw(h, ". The answer plans serving the model only: no training memory, time, offload or cost.</p></section>\n");
+        html_text(h, _(". The answer plans serving the model only: no training memory, time, offload or cost."));
+        html_raw(h, "</p></section>\n");
     }
     answers(h, report);
     ranking(h, report);
@@ -611,8 +717,11 @@ int adv_report_html_files(const cJSON *report, const struct launch_files *files,
     notes(h, report);
     sources(h, report);
     html_raw(h, "</main>\n");
-    html_end(h, "Made by fwadvisor " FWADVISOR_VERSION ". Every figure on this page is the report's own "
-                "(fwadvisor recommend --json gives the same document).");
+    char footer[256];
+    snprintf(footer, sizeof footer, _("Made by fwadvisor %s. Every figure on this page is the report's own (fwadvisor "
+                                      "recommend --json gives the same document)."),
+             FWADVISOR_VERSION);
+    html_end(h, footer);
     return h->failed ? -1 : 0;
 }
 
@@ -652,7 +761,7 @@ static void variant_chart(struct html *h, const cJSON *rows, const char *member,
         html_bar_chart(h, &c, bars, k, NULL, 0);
     } else {
         html_raw(h, "<p>");
-        html_textf(h, "%s: no row has the figure.", title);
+        html_textf(h, _("%s: no row has the figure."), title);
         html_raw(h, "</p>\n");
     }
     free(bars), free(labels), free(ptr);
@@ -660,11 +769,22 @@ static void variant_chart(struct html *h, const cJSON *rows, const char *member,
 
 static void variant_table(struct html *h, const cJSON *rows, int serve)
 {
-    html_raw(h, serve ? "<table><thead><tr><th>variant</th><th class=\"n\">devices</th><th>layout</th><th class=\"n\">GB a device</th>"
-                        "<th class=\"n\">decode tokens/s</th><th class=\"n\">cost an hour</th><th>price</th></tr></thead><tbody>"
-                      : "<table><thead><tr><th>variant</th><th class=\"n\">devices</th><th>layout</th><th class=\"n\">GB a device</th>"
-                        "<th class=\"n\">hours</th><th class=\"n\">device-hours</th><th class=\"n\">cost</th><th class=\"n\">MFU</th>"
-                        "<th>price</th></tr></thead><tbody>");
+    html_raw(h, "<table><thead><tr>");
+    th(h, NULL, N_("variant"));
+    th(h, "n", N_("devices"));
+    th(h, NULL, N_("layout"));
+    th(h, "n", N_("GB a device"));
+    if (serve) {
+        th(h, "n", N_("decode tokens/s"));
+        th(h, "n", N_("cost an hour"));
+    } else {
+        th(h, "n", N_("hours"));
+        th(h, "n", N_("device-hours"));
+        th(h, "n", N_("cost"));
+        th(h, "n", "MFU");
+    }
+    th(h, NULL, N_("price"));
+    html_raw(h, "</tr></thead><tbody>");
     const cJSON *row;
     cJSON_ArrayForEach(row, rows) {
         if (!cJSON_IsTrue(get(row, "runs"))) continue;
@@ -688,10 +808,10 @@ static void variant_table(struct html *h, const cJSON *rows, int serve)
                       fmt(json_num(row, "cost"), c, sizeof c), fmt(json_num(row, "mfu"), d, sizeof d));
         if (cJSON_IsObject(price)) {
             html_raw(h, "<td>");
-            html_textf(h, "%s a device-hour (%s)", fmt(json_num(price, "usd_per_device_hour"), a, sizeof a), json_str(price, "from"));
+            html_textf(h, _("%s a device-hour (%s)"), fmt(json_num(price, "usd_per_device_hour"), a, sizeof a), json_str(price, "from"));
             html_raw(h, "</td>");
         } else {
-            html_raw(h, "<td>no price: cost left out</td>");
+            html_elem(h, "td", _("no price: cost left out"));
         }
         html_raw(h, "</tr>\n");
     }
@@ -706,7 +826,11 @@ static void variant_refusals(struct html *h, const cJSON *rows)
         if (cJSON_IsTrue(get(row, "runs"))) continue;
         char label[200];
         variant_label(row, label, sizeof label);
-        html_raw(h, any++ ? "<li>" : "<h3>Cannot run the job</h3>\n<ul>\n<li>");
+        if (!any++) {
+            h3(h, N_("Cannot run the job"));
+            html_raw(h, "<ul>\n");
+        }
+        html_raw(h, "<li>");
         html_textf(h, "%s: %s", *json_str(row, "values") ? label : json_str(row, "accelerator"), json_str(row, "why"));
         html_raw(h, "</li>\n");
     }
@@ -717,27 +841,31 @@ int adv_compare_html(const cJSON *doc, struct html *h)
 {
     int sweep = strcmp(json_str(doc, "kind"), "sweep") == 0, serve = strcmp(json_str(doc, "job"), "serve") == 0;
     const cJSON *rows = get(doc, "rows");
-    const char *title = sweep ? "fwadvisor what-if sweep" : "fwadvisor hardware comparison";
-    html_begin(h, title);
+    const char *title = sweep ? _("fwadvisor what-if sweep") : _("fwadvisor hardware comparison");
+    html_begin(h, title, i18n_tag());
     html_raw(h, "<header><h1>");
     html_text(h, title);
     html_raw(h, "</h1><p class=\"meta\">");
-    html_textf(h, "Generated %s from the fwadvisor.compare/1 document; %s.", json_str(doc, "generated_at"),
-               sweep ? "rows in the values' order" : strcmp(json_str(doc, "sorted_by"), "cost") == 0 ? "sorted by cost" : "sorted by time");
+    html_textf(h, _("Generated %s from the fwadvisor.compare/1 document; %s."), json_str(doc, "generated_at"),
+               sweep ? _("rows in the values' order") : strcmp(json_str(doc, "sorted_by"), "cost") == 0 ? _("sorted by cost") : _("sorted by time"));
     html_raw(h, "</p></header>\n<main>\n");
-    html_raw(h, sweep ? "<section id=\"sweep\"><h2>What-if sweep</h2>\n" : "<section id=\"hardware-comparison\"><h2>Hardware comparison</h2>\n");
+    if (sweep) section(h, "sweep", N_("What-if sweep"));
+    else section(h, "hardware-comparison", N_("Hardware comparison"));
     if (serve) {
-        variant_chart(h, rows, "decode_tokens_per_s", 1, "Decode throughput of each variant", "tokens a second", "variant-tokens");
-        variant_chart(h, rows, "cost_per_hour", 1, "Cost an hour of each variant", "cost an hour", "variant-cost");
+        variant_chart(h, rows, "decode_tokens_per_s", 1, _("Decode throughput of each variant"), _("tokens a second"), "variant-tokens");
+        variant_chart(h, rows, "cost_per_hour", 1, _("Cost an hour of each variant"), _("cost an hour"), "variant-cost");
     } else {
-        variant_chart(h, rows, "hours", 1, "Wall time of each variant", "hours", "variant-hours");
-        variant_chart(h, rows, "cost", 1, "Cost of each variant (device-hours x price)", "cost", "variant-cost");
-        if (sweep) variant_chart(h, rows, "mfu", 100, "Model FLOPs utilisation of each variant", "MFU (%)", "variant-mfu");
+        variant_chart(h, rows, "hours", 1, _("Wall time of each variant"), _("hours"), "variant-hours");
+        variant_chart(h, rows, "cost", 1, _("Cost of each variant (device-hours x price)"), _("cost"), "variant-cost");
+        if (sweep) variant_chart(h, rows, "mfu", 100, _("Model FLOPs utilisation of each variant"), "MFU (%)", "variant-mfu");
     }
     variant_table(h, rows, serve);
     variant_refusals(h, rows);
     html_raw(h, "</section>\n</main>\n");
-    html_end(h, "Made by fwadvisor " FWADVISOR_VERSION ". Every figure on this page is the document's own "
-                "(the same command with --json gives it).");
+    char footer[256];
+    snprintf(footer, sizeof footer, _("Made by fwadvisor %s. Every figure on this page is the document's own (the same "
+                                      "command with --json gives it)."),
+             FWADVISOR_VERSION);
+    html_end(h, footer);
     return h->failed ? -1 : 0;
 }

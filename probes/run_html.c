@@ -699,7 +699,7 @@ int probe_run_html(const cJSON *doc, const cJSON *base, const struct probe_plan_
     }
     char title[256];
     snprintf(title, sizeof title, "fwadvisor probe run %s", pg.run->id);
-    html_begin(h, title);
+    html_begin(h, title, "en"); /* the probe page is English in every language */
     html_raw(h, "<header><h1>");
     html_text(h, title);
     html_raw(h, "</h1><p class=\"meta\">");

@@ -371,6 +371,51 @@ Test(report_html, the_report_lists_every_cited_source_once)
     free(doc);
 }
 
+/* The same plan in Chinese: lang="zh-CN", the page's own words and the charts' titles and labels
+ * in Chinese, every charted number still the document's, and the page renders within the phone's
+ * and the desktop's width. The document itself is the English one, byte for byte. */
+Test(report_html, a_chinese_page_matches_its_report_and_renders)
+{
+    char *page = ts_path(dir, "zh.html"), *doc = ts_path(dir, "zh.json"), *en_doc = ts_path(dir, "en.json");
+    struct ts_run r;
+    RUN(r, dbarg, "--lang", "zh", "recommend", "--preset", "nvidia-2000-gpus", "--set", "deploy=server", "--set",
+        "price_per_device_hour=2.5", "--probe", "none", "--html", page, "-o", doc);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.err, "HTML 报告已写入 ") != NULL, "%s", r.err);
+    ts_run_free(&r);
+    RUN(r, dbarg, "recommend", "--preset", "nvidia-2000-gpus", "--set", "deploy=server", "--set", "price_per_device_hour=2.5",
+        "--probe", "none", "-o", en_doc);
+    ts_run_free(&r);
+    char *zh_json = ts_read(doc, NULL), *en_json = ts_read(en_doc, NULL);
+    cr_assert(zh_json && en_json);
+    /* but for the time each was made */
+    char *zt = strstr(zh_json, "\"generated_at\""), *et = strstr(en_json, "\"generated_at\"");
+    cr_assert(zt && et);
+    memcpy(zt, et, 40);
+    cr_expect_str_eq(zh_json, en_json);
+    char *html = ts_read(page, NULL);
+    static const char *const words[] = {
+        "<html lang=\"zh-CN\">", "<title>fwadvisor 推荐：PyTorch</title>", "<h2>回答</h2>", "<h2>排名</h2>",
+        "按这些回答给出的框架排名", "得分（满分 100）", "<h2>分布式训练</h2>", "<h2>每设备显存</h2>", "模型状态（权重、梯度、优化器）",
+        "<h2>时间和成本</h2>", "运行的墙钟时间：", "<h2>推理方案</h2>", "单个推理设备的显存：", "<h2>常见陷阱</h2>", "<h2>来源</h2>",
+        "由 fwadvisor ",
+    };
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) cr_expect(strstr(html, words[i]) != NULL, "'%s' not on the page", words[i]);
+    static const char *const english[] = {"<h2>Answers</h2>", "Frameworks ranked for these answers", "<h2>Time and cost</h2>",
+                                          "Made by fwadvisor"};
+    for (size_t i = 0; i < sizeof english / sizeof english[0]; i++) cr_expect(strstr(html, english[i]) == NULL, "'%s' left", english[i]);
+    free(html);
+    cJSON *res = check_page(page, doc);
+    cr_expect_gt(cJSON_GetObjectItem(res, "marks")->valueint, 20);
+    cJSON_Delete(res);
+    rendered(page, "recommend-zh");
+    free(zh_json);
+    free(en_json);
+    free(page);
+    free(doc);
+    free(en_doc);
+}
+
 /* A plan with every part: LLM training on 2000 GPUs, served as well (the inference plan). */
 Test(report_html, recommendation_golden_and_rendered)
 {
