@@ -291,7 +291,7 @@ Test(i18n, the_catalog_check_both_ways)
         /* the glossary: a term in the English needs its translation; a name as it is spelt only */
         {NULL, NULL, "memory\t存储器\n", "'memory' is '存储器' (glossary line 1): 'out of memory'"},
         {NULL, NULL, "# a comment\nout of memory\t内存不足\n", NULL},
-        {NULL, NULL, "Memory\tMemory\n", NULL},
+        {NULL, NULL, "OUT OF MEMORY\tOUT OF MEMORY\n", NULL},
         {NULL, NULL, "Out Of\t超出\n", "'Out Of' is '超出'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
