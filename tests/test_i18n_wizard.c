@@ -284,3 +284,57 @@ Test(i18n_wizard, the_same_screens_in_english_at_80x24)
     cr_expect_not(has_cjk(s), "%s", s);
     free(s);
 }
+
+/* Enter on step k of the screen s, and the next step's screen (the steps are counted again with
+ * each answer). */
+static char *next_step(char *s)
+{
+    int k = 0, n = 0;
+    const char *at = strstr(s, "第 ");
+    cr_assert(at && sscanf(at, "第 %d 步，共 %d 步", &k, &n) == 2, "%s", s);
+    free(s);
+    tty_keys("Enter");
+    char step[64];
+    snprintf(step, sizeof step, "第 %d 步", k + 1);
+    return tty_wait(step);
+}
+
+/* Answers loaded from a file (the message under the results), then in the wizard: the device
+ * models under their vendors' headings, the shipped models with their sizes and the config.json
+ * option with its prompt, all in Chinese within the terminal. */
+static void devices_and_models_in_chinese(int w, int h)
+{
+    char *answers = ts_path(tty_dir(), "llm.json");
+    ts_write_str(answers, "{\"model_kind\": \"llm\"}");
+    tty_start(w, h, ZH_ENV, 1);
+    free(tty_wait("> 开始选型向导"));
+    tty_keys_n("Down", 5);
+    tty_keys("Enter");
+    free(tty_wait("答案文件（"));
+    tty_type(answers);
+    tty_keys("Enter");
+    char *s = tty_wait("Esc：在向导中修改");
+    cr_expect(strstr(s, "答案来自 ") != NULL, "%s", s);
+    free(s);
+    tty_keys("Escape");
+    s = tty_wait("第 1 步，共 ");
+    while (!strstr(s, "设备型号（显存）")) s = next_step(s);
+    cr_expect(strstr(s, "(*) 检测到的，或常见型号（假定）") && strstr(s, "NVIDIA GPU") && strstr(s, "H100"), "%s", s);
+    expect_fits(s, w, h, "q：退出", "device models");
+    while (!strstr(s, "模型（内置模型或 config.json）")) s = next_step(s);
+    cr_expect(strstr(s, "(*) 按规模描述（下一题询问）") && strstr(s, " 参数"), "%s", s);
+    expect_fits(s, w, h, "q：退出", "models");
+    free(s);
+    tty_keys("End");
+    s = tty_wait("Hugging Face config.json……（输入路径）"); /* on one row */
+    cr_expect(strstr(s, "按 Enter 打开输入框填写路径") != NULL, "%s", s);
+    free(s);
+    tty_keys("Enter");
+    s = tty_wait("Hugging Face config.json（读法同 recommend --model-config）"); /* on one row */
+    expect_fits(s, w, h, "", "the config.json prompt");
+    free(s);
+    free(answers);
+}
+
+Test(i18n_wizard, devices_and_models_in_chinese_at_80x24) { devices_and_models_in_chinese(80, 24); }
+Test(i18n_wizard, devices_and_models_in_chinese_at_200x60) { devices_and_models_in_chinese(200, 60); }
