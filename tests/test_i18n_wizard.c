@@ -199,6 +199,14 @@ static void expect_fits(const char *s, int w, int h, const char *key, const char
     cr_expect(strstr(last, key) != NULL && strstr(last, "...") == NULL, "%s: key line '%s'\n%s", where, last, s);
 }
 
+/* From the home screen, its cursor at the top: the prompt of "Load answers from a file". */
+static char *answers_prompt(void)
+{
+    tty_keys_n("Down", 5);
+    tty_keys("Enter");
+    return tty_wait("答案文件（fwadvisor.answers/1 JSON");
+}
+
 static void home_in_chinese(int w, int h)
 {
     tty_start(w, h, ZH_ENV, 1);
@@ -209,10 +217,7 @@ static void home_in_chinese(int w, int h)
     cr_expect(strstr(s, "Start the advisor") == NULL && strstr(s, "This machine") == NULL, "%s", s);
     expect_fits(s, w, h, "q：退出", "home");
     free(s);
-    /* the answers file's prompt */
-    tty_keys_n("Down", 5);
-    tty_keys("Enter");
-    s = tty_wait("答案文件（fwadvisor.answers/1 JSON");
+    s = answers_prompt();
     expect_fits(s, w, h, "", "the answers file's prompt");
     free(s);
     tty_keys("Escape");
@@ -308,9 +313,7 @@ static void devices_and_models_in_chinese(int w, int h)
     ts_write_str(answers, "{\"model_kind\": \"llm\"}");
     tty_start(w, h, ZH_ENV, 1);
     free(tty_wait("> 开始选型向导"));
-    tty_keys_n("Down", 5);
-    tty_keys("Enter");
-    free(tty_wait("答案文件（"));
+    free(answers_prompt());
     tty_type(answers);
     tty_keys("Enter");
     char *s = tty_wait("Esc：在向导中修改");
