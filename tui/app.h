@@ -67,7 +67,7 @@ struct hotspot {
 /* A line being typed: in a box (a path, a number) or on the footer line (a `/` search). */
 struct prompt {
     int open, footer;
-    char title[96];
+    char title[192]; /* a Chinese title takes three bytes a character */
     struct line_edit le;
     void (*done)(struct app *a, const char *text);
 };

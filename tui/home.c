@@ -2,6 +2,7 @@
  * loaded from a file or a preset go straight to the results; Esc there opens the wizard with
  * them, to change one answer at a time. */
 #include "common/file.h"
+#include "common/i18n.h"
 #include "knowledge/presets.h"
 #include "tui/app.h"
 #include "tui/crt.h"
@@ -15,8 +16,8 @@
 
 enum { HOME_ADVISOR, HOME_PRESET, HOME_PROBE, HOME_LATEST, HOME_KB, HOME_LOAD, HOME_QUIT, HOME_ITEMS };
 static const char *const home_items[HOME_ITEMS] = {
-    "Start the advisor", "Start from a preset", "Run a probe of this machine", "Open the latest probe run",
-    "Browse the knowledge base", "Load answers from a file", "Quit",
+    N_("Start the advisor"), N_("Start from a preset"), N_("Run a probe of this machine"), N_("Open the latest probe run"),
+    N_("Browse the knowledge base"), N_("Load answers from a file"), N_("Quit"),
 };
 #define HOME_CLICK 0x3000 /* a click on entry i: key HOME_CLICK + i */
 
@@ -32,7 +33,7 @@ static void answers_to_results(struct app *a, const char *text, size_t len, cons
     }
     wizard_start(a, &loaded);
     results_compute(a); /* on contradicting answers: the wizard, with the message */
-    if (a->screen == SCR_RESULTS) ui_message(a, 0, "answers from %s; Esc: change them in the wizard", name);
+    if (a->screen == SCR_RESULTS) ui_message(a, 0, _("answers from %s; Esc: change them in the wizard"), name);
 }
 
 void home_load_answers(struct app *a, const char *path)
@@ -50,23 +51,23 @@ void home_load_answers(struct app *a, const char *path)
 
 void home_draw(struct app *a)
 {
-    ui_title(a, "choose a training framework, check it on this machine");
+    ui_title(a, _("choose a training framework, check it on this machine"));
     int y = 2;
-    ui_text(y++, 2, COLS - 4, "This machine", A_BOLD);
+    ui_text(y++, 2, COLS - 4, _("This machine"), A_BOLD);
     y += ui_wrap(y, 4, COLS - 6, 2, a->hw_line, A_NORMAL);
     y += ui_wrap(y, 4, COLS - 6, 2, a->probe_line, A_NORMAL);
     char kbline[160];
-    snprintf(kbline, sizeof kbline, "Knowledge base %s (%s)", adv_kb_version(a->akb), adv_kb_date(a->akb));
+    snprintf(kbline, sizeof kbline, _("Knowledge base %s (%s)"), adv_kb_version(a->akb), adv_kb_date(a->akb));
     ui_text(y++, 4, COLS - 6, kbline, crt_attr(PAIR_DIM));
     y++;
     for (int i = 0; i < HOME_ITEMS; i++) {
         char line[96];
-        snprintf(line, sizeof line, "%s %s", i == a->home_sel ? ">" : " ", home_items[i]);
+        snprintf(line, sizeof line, "%s %s", i == a->home_sel ? ">" : " ", _(home_items[i]));
         ui_text(y + i, 4, 40, line, i == a->home_sel ? crt_attr(PAIR_SELECT) | A_BOLD : A_NORMAL);
         ui_hotspot(a, y + i, 4, 40, HOME_CLICK + i);
     }
-    if (a->res) ui_text(y + HOME_ITEMS + 1, 4, COLS - 6, "r: back to the last results", crt_attr(PAIR_DIM));
-    ui_footer(a, " Up/Down: move  Enter: choose  r: results  ?: help  q: quit");
+    if (a->res) ui_text(y + HOME_ITEMS + 1, 4, COLS - 6, _("r: back to the last results"), crt_attr(PAIR_DIM));
+    ui_footer(a, _(" Up/Down: move  Enter: choose  r: results  ?: help  q: quit"));
 }
 
 void home_key(struct app *a, int ch)
@@ -91,7 +92,7 @@ void home_key(struct app *a, int ch)
         case HOME_LATEST: probe_view_open_stored(a, "latest"); break;
         case HOME_KB: kb_view_open(a); break;
         case HOME_LOAD:
-            ui_begin_input(a, "Answers file (fwadvisor.answers/1 JSON; data/sample-answers.json is one)", "", 1,
+            ui_begin_input(a, _("Answers file (fwadvisor.answers/1 JSON; data/sample-answers.json is one)"), "", 1,
                            home_load_answers);
             break;
         default: /* Quit: asked first where results would be lost */
@@ -105,7 +106,7 @@ void home_key(struct app *a, int ch)
 
 void presets_draw(struct app *a)
 {
-    ui_title(a, "start from a preset: a situation from the seed articles");
+    ui_title(a, _("start from a preset: a situation from the seed articles"));
     int top = 2, rows = ui_content_rows(top);
     struct pane *p = &a->preset_pane;
     pane_reset(p, COLS - 3);
@@ -121,7 +122,7 @@ void presets_draw(struct app *a)
     vp_draw(&a->preset_vp, p, top, 1, rows, COLS - 2, a->utf8);
     ui_pane(a, &a->preset_vp, p);
     ui_searchable(a, &a->preset_vp);
-    ui_footer(a, " Up/Down: pick  Enter: results  /: search  Esc: home  ?: help  q: quit");
+    ui_footer(a, _(" Up/Down: pick  Enter: results  /: search  Esc: home  ?: help  q: quit"));
 }
 
 void presets_key(struct app *a, int ch)

@@ -1,6 +1,8 @@
 /* Editing one line of text, readline's keys, and path completion. */
 #include "tui/line_edit.h"
 
+#include "common/i18n.h"
+
 #include <curses.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -106,7 +108,7 @@ int le_complete(struct line_edit *e)
     }
     DIR *d = opendir(expanded);
     if (!d) {
-        snprintf(e->note, sizeof e->note, "no folder %.140s", dir);
+        snprintf(e->note, sizeof e->note, _("no folder %.140s"), dir);
         return 0;
     }
     size_t plen = strlen(prefix), common = 0;
@@ -134,12 +136,12 @@ int le_complete(struct line_edit *e)
             noted += (size_t)snprintf(e->note + noted, sizeof e->note - noted, " %s", name);
     }
     closedir(d);
-    if (matches == 0) snprintf(e->note, sizeof e->note, "nothing in %.60s starts with '%.60s'", dir, prefix);
+    if (matches == 0) snprintf(e->note, sizeof e->note, _("nothing in %.60s starts with '%.60s'"), dir, prefix);
     else if (matches == 1) e->note[0] = '\0';
     else {
         char names[sizeof e->note];
         snprintf(names, sizeof names, "%s", e->note);
-        snprintf(e->note, sizeof e->note, "%d matches:%.140s", matches, names);
+        snprintf(e->note, sizeof e->note, _("%d matches:%.140s"), matches, names);
     }
     if (matches > 0 && common > plen) insert(e, first + plen, common - plen);
     if (matches == 1 && first_is_dir) insert(e, "/", 1);

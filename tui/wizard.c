@@ -1,6 +1,7 @@
 /* The wizard: one question per screen for the answers that matter, each choice explained from
  * the seed articles, with a side panel that reranks the frameworks as the selection moves. */
 #include "common/file.h"
+#include "common/i18n.h"
 #include "common/units.h"
 #include "knowledge/model_answers.h"
 #include "knowledge/model_config.h"
@@ -18,35 +19,35 @@
 
 /* The options that leave out a key whose row offers none: the planner's choice, or a default. */
 static const struct ans_choice by_size = {
-    NULL, "Described by its size (asked next)", "No known shape: the next question asks the parameters; the shape follows from them."};
+    NULL, N_("Described by its size (asked next)"), N_("No known shape: the next question asks the parameters; the shape follows from them.")};
 static const struct ans_choice per_parameter = {
-    NULL, "Left out: 20 per parameter for an LLM",
-    "Chinchilla's 20 tokens per parameter (Hoffmann et al. 2022) for an LLM; other models get no time estimate."};
+    NULL, N_("Left out: 20 per parameter for an LLM"),
+    N_("Chinchilla's 20 tokens per parameter (Hoffmann et al. 2022) for an LLM; other models get no time estimate.")};
 static const struct ans_choice no_data_set = {
-    NULL, "Not known yet", "Without the data set's size the plan gives the memory and the layout, not the time."};
-static const struct ans_choice one_pass = {NULL, "One pass", "Each token of the data set is seen once."};
+    NULL, N_("Not known yet"), N_("Without the data set's size the plan gives the memory and the layout, not the time.")};
+static const struct ans_choice one_pass = {NULL, N_("One pass"), N_("Each token of the data set is seen once.")};
 static const struct ans_choice planner_seq = {
-    NULL, "The planner's (2,048)", "Left out: the knowledge base's default sequence length, 2,048 tokens (GPT-3's)."};
+    NULL, N_("The planner's (2,048)"), N_("Left out: the knowledge base's default sequence length, 2,048 tokens (GPT-3's).")};
 static const struct ans_choice planner_precision = {
-    NULL, "The device's best (auto)", "Left out: BF16 where the device has it, else FP16; FP32 on CPUs."};
+    NULL, N_("The device's best (auto)"), N_("Left out: BF16 where the device has it, else FP16; FP32 on CPUs.")};
 static const struct ans_choice planner_top_k = {
-    NULL, "The knowledge base's (top-2)", "Left out: the knowledge base's moe_top_k, 2 experts per token (GShard's, Mixtral's)."};
+    NULL, N_("The knowledge base's (top-2)"), N_("Left out: the knowledge base's moe_top_k, 2 experts per token (GShard's, Mixtral's).")};
 static const struct ans_choice from_size = {
-    NULL, "Derived from the size", "Left out: the hidden size, layers and heads follow from the parameters (asked next only when a hidden size is typed)."};
+    NULL, N_("Derived from the size"), N_("Left out: the hidden size, layers and heads follow from the parameters (asked next only when a hidden size is typed).")};
 static const struct ans_choice from_size_too = {
-    NULL, "Derived from the size", "Left out: follows from the parameters and the hidden size."};
+    NULL, N_("Derived from the size"), N_("Left out: follows from the parameters and the hidden size.")};
 static const struct ans_choice as_heads = {
-    NULL, "As many as the heads", "Left out: multi-head attention, a key and a value head per query head."};
+    NULL, N_("As many as the heads"), N_("Left out: multi-head attention, a key and a value head per query head.")};
 static const struct ans_choice family_ffn = {
-    NULL, "The architecture's", "Left out: 4h for GPT-3 style, 8h/3 rounded up to 256 for Llama style and experts."};
+    NULL, N_("The architecture's"), N_("Left out: 4h for GPT-3 style, 8h/3 rounded up to 256 for Llama style and experts.")};
 static const struct ans_choice as_ffn = {
-    NULL, "As the dense MLP's", "Left out: each expert is as wide as ffn_hidden (or the architecture's width)."};
-static const struct ans_choice no_shared = {NULL, "None", "Left out: every expert is routed (Mixtral); DeepSeek-V3 has 1 shared."};
-static const struct ans_choice all_moe = {NULL, "None", "Left out: every layer has experts (Mixtral); DeepSeek-V3 keeps 3 dense."};
+    NULL, N_("As the dense MLP's"), N_("Left out: each expert is as wide as ffn_hidden (or the architecture's width).")};
+static const struct ans_choice no_shared = {NULL, N_("None"), N_("Left out: every expert is routed (Mixtral); DeepSeek-V3 has 1 shared.")};
+static const struct ans_choice all_moe = {NULL, N_("None"), N_("Left out: every layer has experts (Mixtral); DeepSeek-V3 keeps 3 dense.")};
 static const struct ans_choice kb_vocab = {
-    NULL, "The knowledge base's (32,000)", "Left out: the knowledge base's vocab fact, Llama 2's 32,000 tokens."};
+    NULL, N_("The knowledge base's (32,000)"), N_("Left out: the knowledge base's vocab fact, Llama 2's 32,000 tokens.")};
 static const struct ans_choice no_positions = {
-    NULL, "Not known", "Left out: a serving context is not checked against the model's longest."};
+    NULL, N_("Not known"), N_("Left out: a serving context is not checked against the model's longest.")};
 
 static int fine_tunes(const struct app *a);
 static int pretrains(const struct app *a);
@@ -64,45 +65,45 @@ static int deployed_on_a_device(const struct app *a);
 
 /* The order of the questions and when each is asked; their options are their keys' rows. */
 const struct wiz_question wiz_questions[] = {
-    {ANS_STAGE, "Project stage", NULL, NULL, 0},
-    {ANS_HARDWARE, "Hardware you train on", NULL, NULL, 0},
-    {ANS_ACCELERATOR, "Device model (memory)", NULL, NULL, 0},
-    {ANS_DEVICE_MEMORY_GB, "Memory of this Mac (GB, the CPU's and GPU's)", on_a_mac, NULL, 0},
-    {ANS_OS, "Operating system", NULL, NULL, 0},
-    {ANS_DEVICES, "Accelerators in total", NULL, NULL, 0},
-    {ANS_NODES, "Machines (nodes)", NULL, NULL, 0},
-    {ANS_MODEL_KIND, "Kind of model", NULL, NULL, 0},
-    {ANS_JOB, "What the job is", NULL, NULL, 0},
-    {ANS_FINETUNE, "Fine-tuning method", fine_tunes, NULL, 0},
-    {ANS_LORA_TARGETS, "Layers the adapters go on", adapters, NULL, 0},
-    {ANS_MODEL, "The model (shipped, or a config.json)", is_llm, &by_size, 1},
-    {ANS_MODEL_PARAMS, "Model size (parameters)", size_not_given, NULL, 0},
-    {ANS_ARCH, "Architecture of the model", shape_asked, NULL, 1},
-    {ANS_EXPERTS, "Experts per layer (mixture of experts)", experts_asked, NULL, 0},
-    {ANS_TOP_K, "Experts each token is routed to (top_k)", experts_asked, &planner_top_k, 1},
-    {ANS_HIDDEN, "Hidden size (optional: the shape one by one)", shape_asked, &from_size, 0},
-    {ANS_LAYERS, "Layers", shape_detailed, &from_size_too, 0},
-    {ANS_HEADS, "Attention heads", shape_detailed, &from_size_too, 0},
-    {ANS_KV_HEADS, "Key-value heads (grouped-query attention)", shape_detailed, &as_heads, 0},
-    {ANS_FFN_HIDDEN, "MLP width (ffn_hidden)", shape_detailed, &family_ffn, 0},
-    {ANS_EXPERT_FFN_HIDDEN, "Each expert's MLP width", experts_detailed, &as_ffn, 0},
-    {ANS_SHARED_EXPERTS, "Shared experts (always active)", experts_detailed, &no_shared, 0},
-    {ANS_DENSE_LAYERS, "Leading layers without experts", experts_detailed, &all_moe, 0},
-    {ANS_VOCAB, "Vocabulary size", shape_detailed, &kb_vocab, 0},
-    {ANS_MAX_POSITIONS, "Longest context the model takes", shape_detailed, &no_positions, 0},
-    {ANS_DATASET_TOKENS, "Fine-tuning data set (tokens)", fine_tunes, &no_data_set, 0},
-    {ANS_EPOCHS, "Passes over the data set (epochs)", fine_tunes, &one_pass, 0},
-    {ANS_TOKENS, "Training tokens (the run's total)", pretrains, &per_parameter, 0},
-    {ANS_SEQ_LEN, "Sequence length (tokens)", trains, &planner_seq, 0},
-    {ANS_PRECISION, "Precision", NULL, &planner_precision, 1},
-    {ANS_TEAM, "What the team knows (Space to tick several)", NULL, NULL, 0},
-    {ANS_FUNCTIONAL, "At home in functional programming?", NULL, NULL, 0},
-    {ANS_HIGHER_ORDER_GRAD, "Gradients of gradients (meta-learning)?", NULL, NULL, 0},
-    {ANS_DEPLOY, "Where the model runs", NULL, NULL, 0},
-    {ANS_DEPLOY_HARDWARE, "Hardware the model is served on", deployed, NULL, 0},
-    {ANS_DEPLOY_DEVICE, "Device the model must fit on", deployed_on_a_device, NULL, 0},
-    {ANS_PRIORITY, "What matters most", NULL, NULL, 0},
-    {ANS_PRICE_PER_DEVICE_HOUR, "Price per device-hour (optional)", NULL, NULL, 0},
+    {ANS_STAGE, N_("Project stage"), NULL, NULL, 0},
+    {ANS_HARDWARE, N_("Hardware you train on"), NULL, NULL, 0},
+    {ANS_ACCELERATOR, N_("Device model (memory)"), NULL, NULL, 0},
+    {ANS_DEVICE_MEMORY_GB, N_("Memory of this Mac (GB, the CPU's and GPU's)"), on_a_mac, NULL, 0},
+    {ANS_OS, N_("Operating system"), NULL, NULL, 0},
+    {ANS_DEVICES, N_("Accelerators in total"), NULL, NULL, 0},
+    {ANS_NODES, N_("Machines (nodes)"), NULL, NULL, 0},
+    {ANS_MODEL_KIND, N_("Kind of model"), NULL, NULL, 0},
+    {ANS_JOB, N_("What the job is"), NULL, NULL, 0},
+    {ANS_FINETUNE, N_("Fine-tuning method"), fine_tunes, NULL, 0},
+    {ANS_LORA_TARGETS, N_("Layers the adapters go on"), adapters, NULL, 0},
+    {ANS_MODEL, N_("The model (shipped, or a config.json)"), is_llm, &by_size, 1},
+    {ANS_MODEL_PARAMS, N_("Model size (parameters)"), size_not_given, NULL, 0},
+    {ANS_ARCH, N_("Architecture of the model"), shape_asked, NULL, 1},
+    {ANS_EXPERTS, N_("Experts per layer (mixture of experts)"), experts_asked, NULL, 0},
+    {ANS_TOP_K, N_("Experts each token is routed to (top_k)"), experts_asked, &planner_top_k, 1},
+    {ANS_HIDDEN, N_("Hidden size (optional: the shape one by one)"), shape_asked, &from_size, 0},
+    {ANS_LAYERS, N_("Layers"), shape_detailed, &from_size_too, 0},
+    {ANS_HEADS, N_("Attention heads"), shape_detailed, &from_size_too, 0},
+    {ANS_KV_HEADS, N_("Key-value heads (grouped-query attention)"), shape_detailed, &as_heads, 0},
+    {ANS_FFN_HIDDEN, N_("MLP width (ffn_hidden)"), shape_detailed, &family_ffn, 0},
+    {ANS_EXPERT_FFN_HIDDEN, N_("Each expert's MLP width"), experts_detailed, &as_ffn, 0},
+    {ANS_SHARED_EXPERTS, N_("Shared experts (always active)"), experts_detailed, &no_shared, 0},
+    {ANS_DENSE_LAYERS, N_("Leading layers without experts"), experts_detailed, &all_moe, 0},
+    {ANS_VOCAB, N_("Vocabulary size"), shape_detailed, &kb_vocab, 0},
+    {ANS_MAX_POSITIONS, N_("Longest context the model takes"), shape_detailed, &no_positions, 0},
+    {ANS_DATASET_TOKENS, N_("Fine-tuning data set (tokens)"), fine_tunes, &no_data_set, 0},
+    {ANS_EPOCHS, N_("Passes over the data set (epochs)"), fine_tunes, &one_pass, 0},
+    {ANS_TOKENS, N_("Training tokens (the run's total)"), pretrains, &per_parameter, 0},
+    {ANS_SEQ_LEN, N_("Sequence length (tokens)"), trains, &planner_seq, 0},
+    {ANS_PRECISION, N_("Precision"), NULL, &planner_precision, 1},
+    {ANS_TEAM, N_("What the team knows (Space to tick several)"), NULL, NULL, 0},
+    {ANS_FUNCTIONAL, N_("At home in functional programming?"), NULL, NULL, 0},
+    {ANS_HIGHER_ORDER_GRAD, N_("Gradients of gradients (meta-learning)?"), NULL, NULL, 0},
+    {ANS_DEPLOY, N_("Where the model runs"), NULL, NULL, 0},
+    {ANS_DEPLOY_HARDWARE, N_("Hardware the model is served on"), deployed, NULL, 0},
+    {ANS_DEPLOY_DEVICE, N_("Device the model must fit on"), deployed_on_a_device, NULL, 0},
+    {ANS_PRIORITY, N_("What matters most"), NULL, NULL, 0},
+    {ANS_PRICE_PER_DEVICE_HOUR, N_("Price per device-hour (optional)"), NULL, NULL, 0},
 };
 const int wiz_question_count = (int)(sizeof wiz_questions / sizeof wiz_questions[0]);
 _Static_assert(sizeof wiz_questions / sizeof wiz_questions[0] <= sizeof ((struct app *)0)->sel / sizeof(int),
@@ -239,7 +240,7 @@ static const char *model_label(size_t m, char *buf, size_t n)
     struct model_shape shape;
     model_known_name(m, name, sizeof name);
     if (model_known_shape(m, &shape, err, sizeof err)) snprintf(buf, n, "%s", name);
-    else snprintf(buf, n, "%s, %s parameters", name, units_short(shape_total_params(&shape), size, sizeof size));
+    else snprintf(buf, n, _("%s, %s parameters"), name, units_short(shape_total_params(&shape), size, sizeof size));
     return buf;
 }
 
@@ -247,16 +248,16 @@ static const char *model_label(size_t m, char *buf, size_t n)
 static const char *config_label(const struct app *a, char *buf, size_t n)
 {
     char size[32];
-    snprintf(buf, n, "%s, %s parameters (given)", a->config_path, units_short(shape_total_params(&a->config), size, sizeof size));
+    snprintf(buf, n, _("%s, %s parameters (given)"), a->config_path, units_short(shape_total_params(&a->config), size, sizeof size));
     return buf;
 }
 
 const char *wizard_option_label(const struct app *a, int q, int i, char *buf, size_t n)
 {
     struct option_layout l = layout_of(a, q);
-    if (i < wizard_own_count(q)) return wizard_own_option(q, i)->label;
-    if (i == l.other && is_model(q)) return "A Hugging Face config.json file... (type its path)";
-    if (i == l.other) return "Another number... (type it: K, M, B, T allowed)";
+    if (i < wizard_own_count(q)) return _(wizard_own_option(q, i)->label);
+    if (i == l.other && is_model(q)) return _("A Hugging Face config.json file... (type its path)");
+    if (i == l.other) return _("Another number... (type it: K, M, B, T allowed)");
     if (i == l.config) return config_label(a, buf, n);
     if (l.models >= 0 && i >= l.models && i < l.models + (int)model_known_count()) return model_label((size_t)(i - l.models), buf, n);
     if (l.frameworks >= 0 && i >= l.frameworks) return adv_kb_framework_name(a->akb, i - l.frameworks);
@@ -264,7 +265,7 @@ const char *wizard_option_label(const struct app *a, int q, int i, char *buf, si
         char num[48];
         if (is_numeric(q)) number_label(a->custom[q], num, sizeof num);
         else snprintf(num, sizeof num, "%s", a->custom[q]);
-        snprintf(buf, n, "%s (given)", num);
+        snprintf(buf, n, _("%s (given)"), num);
         return buf;
     }
     return device_label(a, catalog_device(a, chosen_hardware(a, -1, 0), i - l.catalog), buf, n);
@@ -273,12 +274,12 @@ const char *wizard_option_label(const struct app *a, int q, int i, char *buf, si
 const char *wizard_option_help(const struct app *a, int q, int i, char *buf, size_t n)
 {
     struct option_layout l = layout_of(a, q);
-    if (i < wizard_own_count(q)) return wizard_own_option(q, i)->help;
+    if (i < wizard_own_count(q)) return _(wizard_own_option(q, i)->help);
     if (i == l.other && is_model(q))
-        return "Enter opens a field for the path; its hidden_size, layers, heads, KV heads and experts give the shape.";
-    if (i == l.other) return "Enter, or a digit, opens a field: 2000, 2,048, 30B, 1.5T.";
-    if (i == l.custom) return "The value given in the answers file, or typed here.";
-    if (i == l.config) return "The shape read from this file (as recommend --model-config reads it).";
+        return _("Enter opens a field for the path; its hidden_size, layers, heads, KV heads and experts give the shape.");
+    if (i == l.other) return _("Enter, or a digit, opens a field: 2000, 2,048, 30B, 1.5T.");
+    if (i == l.custom) return _("The value given in the answers file, or typed here.");
+    if (i == l.config) return _("The shape read from this file (as recommend --model-config reads it).");
     if (l.models >= 0 && i >= l.models && i < l.models + (int)model_known_count()) {
         char source[256], text[200];
         model_known_description((size_t)(i - l.models), text, sizeof text);
@@ -286,7 +287,7 @@ const char *wizard_option_help(const struct app *a, int q, int i, char *buf, siz
         return buf;
     }
     if (l.frameworks >= 0 && i >= l.frameworks) return adv_kb_framework_summary(a->akb, i - l.frameworks);
-    snprintf(buf, n, "Planned with its memory, dense peaks and links (fwadvisor kb show %s).",
+    snprintf(buf, n, _("Planned with its memory, dense peaks and links (fwadvisor kb show %s)."),
              adv_kb_accelerator(a->akb, catalog_device(a, chosen_hardware(a, -1, 0), i - l.catalog), NULL, NULL, NULL));
     return buf;
 }
@@ -469,8 +470,10 @@ static void select_loaded(struct app *a, int q, const struct answers *loaded)
                 snprintf(missing + used, sizeof missing - used, "%s'%s'", nmissing++ ? ", " : "", answers_id(loaded, k, j));
         }
         if (nmissing)
-            ui_message(a, 1, "key '%s': %s %s not offered here (fwadvisor kb list frameworks); left out", key->name, missing,
-                       nmissing == 1 ? "is" : "are");
+            ui_message(a, 1,
+                       nmissing == 1 ? _("key '%s': %s is not offered here (fwadvisor kb list frameworks); left out")
+                                     : _("key '%s': %s are not offered here (fwadvisor kb list frameworks); left out"),
+                       key->name, missing);
         return;
     }
     if (key->type == ANS_ENUM || key->type == ANS_BOOL) {
@@ -534,7 +537,7 @@ static void side_panel(struct app *a, int x, int w)
         ui_wrap(2, x + 2, w - 4, LINES - 6, err, crt_attr(PAIR_BAD));
         return;
     }
-    ui_text(2, x + 2, w - 4, "Top frameworks now", A_BOLD);
+    ui_text(2, x + 2, w - 4, _("Top frameworks now"), A_BOLD);
     int y = 4;
     for (int i = 0; i < 3 && i < a->preview->ranking.count; i++) {
         const struct adv_framework *f = &a->preview->ranking.items[i];
@@ -546,14 +549,17 @@ static void side_panel(struct app *a, int x, int w)
         y += 3;
     }
     char line[160];
-    snprintf(line, sizeof line, "Strategy: %s", a->preview->strategy ? a->preview->strategy : "-");
+    snprintf(line, sizeof line, _("Strategy: %s"), a->preview->strategy ? a->preview->strategy : "-");
     ui_text(y++, x + 2, w - 4, line, A_NORMAL);
-    snprintf(line, sizeof line, "Runtime: %s", a->preview->runtime ? a->preview->runtime : "-");
+    snprintf(line, sizeof line, _("Runtime: %s"), a->preview->runtime ? a->preview->runtime : "-");
     ui_text(y++, x + 2, w - 4, line, A_NORMAL);
     /* The verdict is wrapped, never cut. */
     const struct adv_memory *m = &a->preview->memory;
-    snprintf(line, sizeof line, "Memory: %.1f GB per device%s", m->total_gb,
-             m->fits ? ", fits" : m->device_memory_gb > 0 ? ", DOES NOT FIT" : "");
+    snprintf(line, sizeof line,
+             m->fits                      ? _("Memory: %.1f GB per device, fits")
+             : m->device_memory_gb > 0    ? _("Memory: %.1f GB per device, DOES NOT FIT")
+                                          : _("Memory: %.1f GB per device"),
+             m->total_gb);
     ui_wrap(y, x + 2, w - 4, LINES - 3 - y, line, m->fits || m->device_memory_gb <= 0 ? A_NORMAL : crt_attr(PAIR_BAD) | A_BOLD);
 }
 
@@ -574,7 +580,7 @@ static void option_entry(struct app *a, const struct option_layout *l, int i, co
     char line[200];
     const char *mark = is_multi(a->q) ? (((a->multi[a->q] >> i) & 1u) ? "[x] " : "[ ] ") : (i == a->sel[a->q] ? "(*) " : "( ) ");
     if (i == l->other) mark = "    ";
-    snprintf(line, sizeof line, "%s%s", text, i == wizard_default_option(a->q) ? "  (default)" : "");
+    snprintf(line, sizeof line, "%s%s", text, i == wizard_default_option(a->q) ? _("  (default)") : "");
     if (vp_matches(&a->wiz_vp, line))
         pane_wrap(&a->wiz_pane, i, l->catalog >= 0 && i >= l->catalog ? 3 : 1, A_NORMAL, mark, A_NORMAL, line);
 }
@@ -598,7 +604,7 @@ static void build_options(struct app *a, int width)
             int heading = 0;
             for (int d = 0; adv_kb_accelerator(a->akb, d, NULL, &vendor, NULL); d++) {
                 if (strcmp(vendor, vendors->choices[v].value) != 0) continue;
-                if (!heading++) pane_add(&a->wiz_pane, -1, 1, A_BOLD | A_UNDERLINE, vendors->choices[v].label);
+                if (!heading++) pane_add(&a->wiz_pane, -1, 1, A_BOLD | A_UNDERLINE, _(vendors->choices[v].label));
                 option_entry(a, &l, i++, device_label(a, d, label, sizeof label));
             }
         }
@@ -612,11 +618,11 @@ void wizard_draw(struct app *a)
     char title[128];
     int k, n;
     step_of(a, &k, &n);
-    snprintf(title, sizeof title, "Step %d of %d", k, n);
+    snprintf(title, sizeof title, _("Step %d of %d"), k, n);
     ui_title(a, title);
     struct tui_split sp = tui_wizard_split(COLS);
     int help_rows = 3, top = 4, rows = ui_content_rows(top) - help_rows - 1;
-    ui_text(2, 2, sp.left_w - 3, wq->title, A_BOLD);
+    ui_text(2, 2, sp.left_w - 3, _(wq->title), A_BOLD);
     build_options(a, sp.left_w - 4);
     a->wiz_vp.cursor = a->sel[a->q];
     vp_draw(&a->wiz_vp, &a->wiz_pane, top, 2, rows, sp.left_w - 3, a->utf8);
@@ -627,9 +633,9 @@ void wizard_draw(struct app *a)
     const char *help = wizard_option_help(a, a->q, a->sel[a->q], help_buf, sizeof help_buf);
     ui_wrap(top + rows + 1, 3, sp.left_w - 4, help_rows, help, crt_attr(PAIR_ACCENT));
     side_panel(a, sp.right_x, sp.right_w);
-    ui_footer(a, is_multi(a->q) ? " Space: tick  Enter: next  Esc: back  /: search  ?: help  q: quit"
-                 : is_numeric(a->q) ? " Up/Down: choose  0-9: type a number  Enter: next  Esc: back  ?: help  q: quit"
-                               : " Up/Down: choose  Enter: next  Esc: back  /: search  ?: help  q: quit");
+    ui_footer(a, is_multi(a->q) ? _(" Space: tick  Enter: next  Esc: back  /: search  ?: help  q: quit")
+                 : is_numeric(a->q) ? _(" Up/Down: choose  0-9: type a number  Enter: next  Esc: back  ?: help  q: quit")
+                               : _(" Up/Down: choose  Enter: next  Esc: back  /: search  ?: help  q: quit"));
 }
 
 /* A typed number: checked as the answer's own value, then the option that has it, else kept as
@@ -660,8 +666,8 @@ static void number_typed(struct app *a, const char *text)
 
 static void open_number(struct app *a, const char *initial)
 {
-    char title[96];
-    snprintf(title, sizeof title, "%s: a number (K, M, B, T allowed: 2000, 30B)", wiz_questions[a->q].title);
+    char title[192];
+    snprintf(title, sizeof title, _("%s: a number (K, M, B, T allowed: 2000, 30B)"), _(wiz_questions[a->q].title));
     ui_begin_input(a, title, initial, 0, number_typed);
 }
 
@@ -810,7 +816,7 @@ void wizard_key(struct app *a, int ch)
     case KEY_LEFT: case 'h': case KEY_BACKSPACE: case 127: case 8: case 27: go_back(a); break;
     case '\n': case '\r': case KEY_ENTER: case KEY_RIGHT: case 'l':
         if (a->sel[a->q] == l.other && is_model(a->q))
-            ui_begin_input(a, "A Hugging Face config.json (recommend --model-config reads the same)", "", 1, config_typed);
+            ui_begin_input(a, _("A Hugging Face config.json (recommend --model-config reads the same)"), "", 1, config_typed);
         else if (a->sel[a->q] == l.other) open_number(a, "");
         else advance(a);
         break;
