@@ -1,6 +1,7 @@
 /* The interactive advisor: the main loop, help, the prompt, the mouse, and drawing helpers. */
 #include "tui/tui.h"
 #include "common/clock.h"
+#include "common/i18n.h"
 #include "tui/app.h"
 #include "tui/crt.h"
 #include "tui/layout.h"
@@ -98,22 +99,28 @@ void ui_searchable(struct app *a, struct viewport *v) { a->search = v; }
 
 void ui_tabs(struct app *a, int y, const char *const *labels, int n, int active, int base_key)
 {
-    /* Whole labels when they fit; else the others cut to as many letters as leaves room. */
-    int cut = 0, longest = 0;
-    for (int t = 0; t < n; t++) longest = (int)strlen(labels[t]) > longest ? (int)strlen(labels[t]) : longest;
+    /* Whole labels when they fit; else the others cut to as many columns as leaves room (whole
+     * characters: a Chinese one takes two). */
+    int cut = 0, longest = 0, widths[32];
+    if (n > 32) n = 32;
+    for (int t = 0; t < n; t++) {
+        widths[t] = text_width(_(labels[t]));
+        longest = widths[t] > longest ? widths[t] : longest;
+    }
     for (cut = longest; cut > 2; cut--) {
         int total = 1;
-        for (int t = 0; t < n; t++) total += (t == active || (int)strlen(labels[t]) <= cut ? (int)strlen(labels[t]) : cut) + 2;
+        for (int t = 0; t < n; t++) total += (t == active || widths[t] <= cut ? widths[t] : cut) + 2;
         if (total <= COLS - 1) break;
     }
     int x = 1;
     for (int t = 0; t < n; t++) {
-        char label[64];
-        int len = t == active || (int)strlen(labels[t]) <= cut ? (int)strlen(labels[t]) : cut;
-        snprintf(label, sizeof label, t == active ? "[%.*s]" : " %.*s ", len, labels[t]);
-        ui_text(y, x, (int)strlen(label), label, t == active ? crt_attr(PAIR_SELECT) | A_BOLD : A_NORMAL);
-        ui_hotspot(a, y, x, (int)strlen(label), base_key + t);
-        x += (int)strlen(label);
+        char label[160], text[128];
+        tui_pad(text, sizeof text, _(labels[t]), 0, t == active || widths[t] <= cut ? -1 : cut);
+        snprintf(label, sizeof label, t == active ? "[%s]" : " %s ", text);
+        int w = text_width(label);
+        ui_text(y, x, w, label, t == active ? crt_attr(PAIR_SELECT) | A_BOLD : A_NORMAL);
+        ui_hotspot(a, y, x, w, base_key + t);
+        x += w;
     }
 }
 
@@ -174,7 +181,7 @@ static void draw_prompt(struct app *a)
         clrtoeol();
         ui_text(LINES - 1, 0, 1, "/", A_BOLD);
         int cx = draw_edit_line(&p->le, LINES - 1, 1, COLS - 40 > 20 ? COLS - 40 : 20, A_NORMAL);
-        ui_text(LINES - 1, COLS - 38, 38, "  Enter: keep   Esc: clear   n/N: matches", crt_attr(PAIR_DIM));
+        ui_text(LINES - 1, COLS - 38, 38, _("  Enter: keep   Esc: clear   n/N: matches"), crt_attr(PAIR_DIM));
         move(LINES - 1, cx);
         curs_set(1);
         return;
@@ -186,10 +193,10 @@ static void draw_prompt(struct app *a)
     int cx = draw_edit_line(&p->le, ty, x + 2, w - 4, crt_attr(PAIR_SELECT));
     ui_wrap(ty + 1, x + 2, w - 4, 2, p->le.note, crt_attr(PAIR_ACCENT));
     ui_wrap(y + h - 3, x + 2, w - 4, 2,
-            p->le.paths ? "Enter: accept  Esc: cancel  Tab: complete  ~: home folder  Ctrl-A/E: start/end  Ctrl-U/K/W: "
-                          "delete to the start/end/word  Left/Right: move"
-                        : "Enter: accept  Esc: cancel  Ctrl-A/E: start/end  Ctrl-U/K/W: delete to the start/end/word  "
-                          "Left/Right: move",
+            p->le.paths ? _("Enter: accept  Esc: cancel  Tab: complete  ~: home folder  Ctrl-A/E: start/end  Ctrl-U/K/W: "
+                            "delete to the start/end/word  Left/Right: move")
+                        : _("Enter: accept  Esc: cancel  Ctrl-A/E: start/end  Ctrl-U/K/W: delete to the start/end/word  "
+                            "Left/Right: move"),
             crt_attr(PAIR_DIM));
     move(ty, cx);
     curs_set(1);
@@ -222,16 +229,17 @@ void app_refresh_hardware(struct app *a)
     char err[512];
     if (probe_advisor_hardware(a->k, "latest", NULL, 1, &a->hw, err, sizeof err) != KB_OK) memset(&a->hw, 0, sizeof a->hw);
     if (strcmp(a->hw.kind, "cpu") == 0)
-        snprintf(a->hw_line, sizeof a->hw_line, "CPU: %s (%d cores), %.1f GB memory; no accelerator found",
-                 a->hw.name[0] ? a->hw.name : "model unknown", a->hw.cpu_threads, a->hw.host_memory_gb);
+        snprintf(a->hw_line, sizeof a->hw_line, _("CPU: %s (%d cores), %.1f GB memory; no accelerator found"),
+                 a->hw.name[0] ? a->hw.name : _("model unknown"), a->hw.cpu_threads, a->hw.host_memory_gb);
     else
         snprintf(a->hw_line, sizeof a->hw_line, "%s: %d x %s", a->hw.kind, a->hw.count > 0 ? a->hw.count : 1,
-                 a->hw.name[0] ? a->hw.name : "(model unknown)");
-    if (strcmp(a->hw.source, "probe") == 0)
-        snprintf(a->probe_line, sizeof a->probe_line, "Latest probe run: %.60s%s%.90s", a->hw.evidence,
-                 a->hw.peak_tflops > 0 ? "; " : "", a->hw.peak_tflops > 0 ? a->hw.peak_source : "");
+                 a->hw.name[0] ? a->hw.name : _("(model unknown)"));
+    if (strcmp(a->hw.source, "probe") == 0 && a->hw.peak_tflops > 0)
+        snprintf(a->probe_line, sizeof a->probe_line, _("Latest probe run: %.60s; %.90s"), a->hw.evidence, a->hw.peak_source);
+    else if (strcmp(a->hw.source, "probe") == 0)
+        snprintf(a->probe_line, sizeof a->probe_line, _("Latest probe run: %.60s"), a->hw.evidence);
     else
-        snprintf(a->probe_line, sizeof a->probe_line, "No probe run yet (%s): run one to measure this machine",
+        snprintf(a->probe_line, sizeof a->probe_line, _("No probe run yet (%s): run one to measure this machine"),
                  a->hw.evidence);
 }
 
@@ -251,16 +259,16 @@ void app_ask_quit(struct app *a)
 
 /* One key a line, so that no line wraps in the 72 columns the box has at 80x24. */
 static const char *const help_keys[] = {
-    "Up/Down, k/j          move",
-    "PgUp/PgDn, Home/End   page, first, last",
-    "Enter, l              choose, forward",
-    "Esc, Backspace, Left  back",
-    "Tab, Shift-Tab        next, previous tab",
-    "/                     search (n, N: next, previous match)",
-    "Space                 tick a choice",
-    "mouse                 the wheel scrolls, a click selects",
-    "?                     this help",
-    "q                     quit (asks on results and probes)",
+    N_("Up/Down, k/j          move"),
+    N_("PgUp/PgDn, Home/End   page, first, last"),
+    N_("Enter, l              choose, forward"),
+    N_("Esc, Backspace, Left  back"),
+    N_("Tab, Shift-Tab        next, previous tab"),
+    N_("/                     search (n, N: next, previous match)"),
+    N_("Space                 tick a choice"),
+    N_("mouse                 the wheel scrolls, a click selects"),
+    N_("?                     this help"),
+    N_("q                     quit (asks on results and probes)"),
 };
 
 /* The screens: each one's draw and key functions and what its help adds. */
@@ -270,23 +278,23 @@ static const struct screen {
     const char *help;
 } screens[] = {
     [SCR_HOME] = {home_draw, home_key,
-                 "Home: r returns to the last results. Loading answers or a preset goes straight to the results; "
-                 "Esc there opens the wizard with those answers."},
+                 N_("Home: r returns to the last results. Loading answers or a preset goes straight to the results; "
+                 "Esc there opens the wizard with those answers.")},
     [SCR_PRESETS] = {presets_draw, presets_key,
-                 "Presets: Enter gives the results of the situation picked."},
+                 N_("Presets: Enter gives the results of the situation picked.")},
     [SCR_WIZARD] = {wizard_draw, wizard_key,
-                 "Wizard: the side panel reranks as you move. Where a question takes a number, type it (K, M, B, T: "
-                 "70B). Text prompts edit as readline does (Ctrl-A/E/U/W/K, arrows); Tab completes paths, ~ is home."},
+                 N_("Wizard: the side panel reranks as you move. Where a question takes a number, type it (K, M, B, T: "
+                 "70B). Text prompts edit as readline does (Ctrl-A/E/U/W/K, arrows); Tab completes paths, ~ is home.")},
     [SCR_RESULTS] = {results_draw, results_key,
-                 "Results: 1-7 pick a tab; e exports the JSON report, h the HTML report; s saves the answers, c shows "
+                 N_("Results: 1-7 pick a tab; e exports the JSON report, h the HTML report; s saves the answers, c shows "
                  "them as a command line, L writes the plan's launch files into a new folder; Space ticks a pitfall; H "
-                 "goes home."},
+                 "goes home.")},
     [SCR_PROBE] = {probe_view_draw, probe_view_key,
-                 "Probe: Esc cancels within a second, keeping what finished; b picks the run compared with; h writes "
-                 "the HTML page; a opens the advisor."},
+                 N_("Probe: Esc cancels within a second, keeping what finished; b picks the run compared with; h writes "
+                 "the HTML page; a opens the advisor.")},
     [SCR_KB] = {kb_view_draw, kb_view_key,
-                 "Knowledge base: Tab picks the kind, Enter or Right reads the fact, Left returns to the list; g groups "
-                 "hardware by framework or by hardware. Shift+drag selects text to copy."},
+                 N_("Knowledge base: Tab picks the kind, Enter or Right reads the fact, Left returns to the list; g groups "
+                 "hardware by framework or by hardware. Shift+drag selects text to copy.")},
 };
 _Static_assert(sizeof screens / sizeof screens[0] == SCR_COUNT, "a screen without its row");
 
@@ -307,7 +315,7 @@ static void box_draw(struct help_lines *h, int w)
 {
     if (h->n < LINES - 4 && h->n < 38) {
         h->n++; /* a blank line */
-        snprintf(h->lines[h->n++], sizeof h->lines[0], "Press any key to close.");
+        snprintf(h->lines[h->n++], sizeof h->lines[0], "%s", _("Press any key to close."));
     }
     int rows = h->n + 2 < LINES - 1 ? h->n + 2 : LINES - 1, y = (LINES - rows) / 2, x = (COLS - w) / 2;
     for (int r = 0; r < rows; r++) mvhline(y + r, x, ' ', w);
@@ -319,11 +327,11 @@ static void help_draw(struct app *a)
 {
     int w = COLS - 4 < 80 ? COLS - 4 : 80;
     struct help_lines h = {.n = 0};
-    snprintf(h.lines[h.n++], sizeof h.lines[0], "Keys (every screen)");
+    snprintf(h.lines[h.n++], sizeof h.lines[0], "%s", _("Keys (every screen)"));
     for (size_t i = 0; i < sizeof help_keys / sizeof help_keys[0]; i++)
-        text_wrap_lines(help_keys[i], w - 4, help_line, &h);
+        text_wrap_lines(_(help_keys[i]), w - 4, help_line, &h);
     h.n++; /* a blank line */
-    text_wrap_lines(screens[a->screen].help, w - 4, help_line, &h);
+    text_wrap_lines(_(screens[a->screen].help), w - 4, help_line, &h);
     box_draw(&h, w);
 }
 
@@ -363,10 +371,10 @@ static void draw(struct app *a)
     a->search = NULL;
     a->too_small = !tui_fits(LINES, COLS);
     if (a->too_small) {
-        char msg[96];
-        snprintf(msg, sizeof msg, "terminal too small (need %dx%d, have %dx%d)", TUI_MIN_COLS, TUI_MIN_ROWS, COLS, LINES);
+        char msg[160];
+        snprintf(msg, sizeof msg, _("terminal too small (need %dx%d, have %dx%d)"), TUI_MIN_COLS, TUI_MIN_ROWS, COLS, LINES);
         ui_text(LINES / 2, 0, COLS, msg, A_BOLD);
-        ui_text(LINES / 2 + 1, 0, COLS, "enlarge the window, or press q to quit", A_NORMAL);
+        ui_text(LINES / 2 + 1, 0, COLS, _("enlarge the window, or press q to quit"), A_NORMAL);
         refresh();
         return;
     }
@@ -377,7 +385,7 @@ static void draw(struct app *a)
         int w = 50, y = LINES / 2 - 2, x = (COLS - w) / 2;
         for (int r = 0; r < 4; r++) mvhline(y + r, x, ' ', w);
         crt_box(y, x, 4, w);
-        ui_text(y + 1, x + 2, w - 4, probe_view_running(a) ? "A probe is running. Quit anyway? (y/n)" : "Quit fwadvisor? (y/n)",
+        ui_text(y + 1, x + 2, w - 4, probe_view_running(a) ? _("A probe is running. Quit anyway? (y/n)") : _("Quit fwadvisor? (y/n)"),
                 A_BOLD);
     }
     if (a->prompt.open && !a->help && !a->note && !a->confirm_quit) draw_prompt(a); /* last: it places the cursor */
@@ -490,7 +498,7 @@ int tui_run(const struct tui_options *opt)
     int is_default;
     struct app *a = calloc(1, sizeof *a);
     if (!a) {
-        fprintf(stderr, "fwadvisor: out of memory\n");
+        fprintf(stderr, "fwadvisor: %s\n", _("out of memory"));
         return 1;
     }
     pthread_mutex_init(&a->probe.lock, NULL);
@@ -514,7 +522,7 @@ int tui_run(const struct tui_options *opt)
     app_refresh_hardware(a);
     if (*kb_notice(a->k)) ui_message(a, 1, "%s", kb_notice(a->k));
     if (crt_init(opt->color) != 0) {
-        text_printf(stderr, "fwadvisor: cannot start the terminal interface (TERM=%s)", getenv("TERM") ? getenv("TERM") : "");
+        text_printf(stderr, _("fwadvisor: cannot start the terminal interface (TERM=%s)"), getenv("TERM") ? getenv("TERM") : "");
         fputc('\n', stderr);
         app_free(a);
         return 1;

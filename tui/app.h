@@ -144,7 +144,8 @@ void ui_title(struct app *a, const char *title);
 /* The key line at the bottom (always drawn, cut at the screen's width with nothing that matters
  * last) and, above it, the message of the last action. */
 void ui_footer(struct app *a, const char *keys);
-/* Tabs on row y; a click on one acts as key base_key + i. Labels shorten when they do not fit. */
+/* Tabs on row y; a click on one acts as key base_key + i. Labels shorten when they do not fit.
+ * The labels are the English (N_()): shown in the chosen language. */
 void ui_tabs(struct app *a, int y, const char *const *labels, int n, int active, int base_key);
 /* Registers a click target, or a pane the wheel and clicks reach. */
 void ui_hotspot(struct app *a, int y, int x, int w, int key);

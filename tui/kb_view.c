@@ -4,6 +4,7 @@
  * scores with their notes, sources with whole addresses. Hardware support is grouped by framework
  * or by hardware (g). Both panes scroll and search. */
 #include "knowledge/kb_text.h"
+#include "common/i18n.h"
 #include "common/json_doc.h"
 #include "tui/app.h"
 #include "tui/crt.h"
@@ -142,7 +143,8 @@ static void detail_line(void *ctx, const struct kb_text_line *l)
         int w = 0;
         if (p->width >= l->label_width + 24) {
             w = l->label_width;
-            snprintf(text, sizeof text, "%-*s ", w, label);
+            char padded[256];
+            snprintf(text, sizeof text, "%s ", tui_pad(padded, sizeof padded, label, w, -1));
             pane_wrap(p, -1, 0, A_NORMAL, text, A_BOLD, l->text);
             w++;
         } else {
@@ -159,15 +161,15 @@ static void detail_line(void *ctx, const struct kb_text_line *l)
 /* A hardware-support row has no id of its own: worded as in the framework's fact. */
 static void row_fields(const cJSON *row, struct pane *p)
 {
-    char title[160], label[64], text[2048];
-    snprintf(title, sizeof title, "%s on %s: %s", json_str(row, "framework"), json_str(row, "hardware"), json_str(row, "level"));
+    char title[256], label[64], text[2048];
+    snprintf(title, sizeof title, _("%s on %s: %s"), json_str(row, "framework"), json_str(row, "hardware"), json_str(row, "level"));
     pane_wrap(p, -1, 0, A_BOLD, NULL, 0, title);
     snprintf(label, sizeof label, "%-7s %s", json_str(row, "hardware"), json_str(row, "level"));
     kb_support_text(row, text, sizeof text);
     struct kb_text_line l = {KB_TEXT_ITEM, label, 20, text, NULL};
     detail_line(p, &l);
     pane_gap(p);
-    snprintf(text, sizeof text, "All of %s: Tab to frameworks, or fwadvisor kb show %s.", json_str(row, "framework"),
+    snprintf(text, sizeof text, _("All of %s: Tab to frameworks, or fwadvisor kb show %s."), json_str(row, "framework"),
              json_str(row, "framework"));
     pane_wrap(p, -1, 0, crt_attr(PAIR_DIM), NULL, 0, text);
 }
@@ -177,7 +179,7 @@ static void build_detail(struct app *a, struct pane *p)
     int sel = a->kb_list_vp.cursor;
     const cJSON *row = pane_has_item(&a->kb_list_pane, sel) ? cJSON_GetArrayItem(a->kb_rows, sel) : NULL;
     if (!row) {
-        pane_add(p, -1, 0, crt_attr(PAIR_DIM), "Nothing matches the search (Esc clears it).");
+        pane_add(p, -1, 0, crt_attr(PAIR_DIM), _("Nothing matches the search (Esc clears it)."));
         return;
     }
     if (!*json_str(row, "id")) {
@@ -195,7 +197,7 @@ static void build_detail(struct app *a, struct pane *p)
 
 void kb_view_draw(struct app *a)
 {
-    ui_title(a, "knowledge base");
+    ui_title(a, _("knowledge base"));
     const char *tabs[16];
     for (int i = 0; i < KB_KINDS && i < 16; i++) tabs[i] = kb_list_kind_rows[i].tab;
     ui_tabs(a, 1, tabs, KB_KINDS < 16 ? KB_KINDS : 16, a->kb_tab, '1');
@@ -208,18 +210,18 @@ void kb_view_draw(struct app *a)
     pane_reset(dp, dw - 1);
     build_detail(a, dp);
     vp_draw(&a->kb_detail_vp, dp, top, dx, rows, dw, a->utf8);
-    if (a->kb_focus) ui_text(2, dx, dw, "(reading: Up/Down scroll, Left returns to the list)", crt_attr(PAIR_DIM));
+    if (a->kb_focus) ui_text(2, dx, dw, _("(reading: Up/Down scroll, Left returns to the list)"), crt_attr(PAIR_DIM));
     else if (is_hardware(a)) {
-        char line[200];
-        snprintf(line, sizeof line, "%s  %s", a->kb_by_hardware ? "by hardware (g: by framework)" : "by framework (g: by hardware)",
+        char line[400];
+        snprintf(line, sizeof line, "%s  %s", a->kb_by_hardware ? _("by hardware (g: by framework)") : _("by framework (g: by hardware)"),
                  kb_level_legend);
         ui_text(2, 1, COLS - 2, line, crt_attr(PAIR_DIM));
     }
     ui_pane(a, &a->kb_list_vp, lp);
     ui_pane(a, &a->kb_detail_vp, dp);
     ui_searchable(a, a->kb_focus ? &a->kb_detail_vp : &a->kb_list_vp);
-    ui_footer(a, a->kb_focus ? " PgUp/PgDn: scroll  /: find  Left/Esc: the list  Tab: kind  ?: help  q: quit"
-                             : " Tab: kind  Enter: read  /: find  g: group  Esc: home  ?: help  q: quit");
+    ui_footer(a, a->kb_focus ? _(" PgUp/PgDn: scroll  /: find  Left/Esc: the list  Tab: kind  ?: help  q: quit")
+                             : _(" Tab: kind  Enter: read  /: find  g: group  Esc: home  ?: help  q: quit"));
 }
 
 void kb_view_key(struct app *a, int ch)

@@ -8,6 +8,7 @@
  * ends (status 1). */
 #include "knowledge/probe_store.h"
 #include "common/clock.h"
+#include "common/i18n.h"
 #include "common/units.h"
 #include "probes/run_html.h"
 #include "probes/run_table.h"
@@ -33,7 +34,7 @@ static void on_progress(void *ctx, const struct probe_progress *pr)
     pthread_mutex_lock(&p->lock);
     if (p->nsteps == 0 || strcmp(p->steps[p->nsteps - 1], pr->what) != 0) {
         if (p->nsteps == PROBE_VIEW_STEPS) memmove(p->steps, p->steps + 1, sizeof p->steps[0] * (PROBE_VIEW_STEPS - 1)), p->nsteps--;
-        snprintf(p->steps[p->nsteps++], sizeof p->steps[0], "%s", pr->what);
+        tui_pad(p->steps[p->nsteps++], sizeof p->steps[0], pr->what, 0, -1); /* whole characters only */
     }
     pthread_mutex_unlock(&p->lock);
 }
@@ -104,7 +105,7 @@ void probe_view_start(struct app *a)
         ui_message(a, 1, "%s", err);
         return;
     }
-    if (p->session.warning[0]) ui_message(a, 1, "warning: %s", p->session.warning);
+    if (p->session.warning[0]) ui_message(a, 1, _("warning: %s"), p->session.warning);
     p->t0 = clock_now_s();
     p->started = 1;
     probe_session_catch_signals(&p->session);
@@ -112,7 +113,7 @@ void probe_view_start(struct app *a)
         probe_session_release_signals();
         probe_session_end(&p->session);
         p->started = 0;
-        ui_message(a, 1, "cannot start the probe thread");
+        ui_message(a, 1, "%s", _("cannot start the probe thread"));
         return;
     }
     a->screen = SCR_PROBE;
@@ -130,12 +131,12 @@ void probe_view_open_stored(struct app *a, const char *id)
     char err[512];
     if (kb_probe_get(a->k, id, &p->shown, err, sizeof err) != KB_OK || !p->shown) {
         read_shown(p);
-        ui_message(a, 1, "%s", p->shown ? err : "no probe run stored yet: run one from the home screen");
+        ui_message(a, 1, "%s", p->shown ? err : _("no probe run stored yet: run one from the home screen"));
         return;
     }
     probe_session_baseline(a->k, "latest", p->shown, &p->baseline, err, sizeof err);
     read_shown(p);
-    snprintf(p->message, sizeof p->message, "stored probe run");
+    snprintf(p->message, sizeof p->message, "%s", _("stored probe run"));
     p->message_status = PROBE_SAVED;
     a->screen = SCR_PROBE;
 }
@@ -148,29 +149,32 @@ static void store(struct app *a)
     char err[512], where[PATH_MAX];
     p->signalled = p->session.signal != 0;
     if (probe_session_finish(&p->session, a->k) != 0) {
-        snprintf(p->message, sizeof p->message, "out of memory");
+        snprintf(p->message, sizeof p->message, "%s", _("out of memory"));
         p->message_status = PROBE_LOST;
         if (p->signalled) probe_session_signal_line(&p->session, 0, p->exit_lines[1], sizeof p->exit_lines[1]);
         return;
     }
     probe_session_baseline(a->k, "latest", p->session.doc, &p->baseline, err, sizeof err);
     /* How long Esc took to stop the measuring, said: the interface promises under a second. */
-    char how[80] = "interrupted", took[48];
+    char how[120], took[48];
+    snprintf(how, sizeof how, "%s", _("interrupted"));
     if (p->cancel_at > 0)
-        snprintf(how, sizeof how, "cancelled in %s", units_duration(p->finished_at - p->cancel_at, took, sizeof took));
+        snprintf(how, sizeof how, _("cancelled in %s"), units_duration(p->finished_at - p->cancel_at, took, sizeof took));
     int cut = p->session.run->interrupted;
     enum probe_save_status st = probe_session_save(&p->session, a->k, where, sizeof where, err, sizeof err);
     p->message_status = st;
     switch (st) {
     case PROBE_SAVED:
-        snprintf(p->message, sizeof p->message, "saved as probe run %s%s%s%s", p->session.run->id, cut ? " (" : "",
-                 cut ? how : "", cut ? ": the finished results only)" : "");
+        if (cut)
+            snprintf(p->message, sizeof p->message, _("saved as probe run %s (%s: the finished results only)"),
+                     p->session.run->id, how);
+        else snprintf(p->message, sizeof p->message, _("saved as probe run %s"), p->session.run->id);
         app_refresh_hardware(a);
         break;
-    case PROBE_SPILLED: snprintf(p->message, sizeof p->message, "not stored (%.100s); kept in %.120s", err, where); break;
+    case PROBE_SPILLED: snprintf(p->message, sizeof p->message, _("not stored (%.100s); kept in %.120s"), err, where); break;
     case PROBE_LOST: snprintf(p->message, sizeof p->message, "%.250s", err); break;
     case PROBE_NOTHING:
-        snprintf(p->message, sizeof p->message, "%s, before anything finished: nothing saved", how);
+        snprintf(p->message, sizeof p->message, _("%s, before anything finished: nothing saved"), how);
         break;
     }
     p->shown = cJSON_Duplicate(p->session.doc, 1);
@@ -246,7 +250,7 @@ static void next_baseline(struct app *a)
                            sizeof err);
     else p->baseline_pick = 0;
     /* b with no other stored run says so rather than nothing */
-    if (!n) ui_message(a, 1, "no other stored probe run to compare with (run another probe first)");
+    if (!n) ui_message(a, 1, "%s", _("no other stored probe run to compare with (run another probe first)"));
     read_shown(p);
     cJSON_Delete(rows);
 }
@@ -261,27 +265,30 @@ static void draw_running(struct app *a)
     int nsteps = p->nsteps;
     memcpy(steps, p->steps, sizeof steps);
     pthread_mutex_unlock(&p->lock);
-    ui_text(2, 2, COLS - 4, p->session.stop ? "Cancelling: finishing the current repeat..." : "Running (Esc cancels)", A_BOLD);
+    ui_text(2, 2, COLS - 4, p->session.stop ? _("Cancelling: finishing the current repeat...") : _("Running (Esc cancels)"), A_BOLD);
     int y = 4;
     for (int i = 0; i < nsteps && y < LINES - 6; i++, y++) {
         int current = i == nsteps - 1;
-        snprintf(line, sizeof line, "%-18.31s %s", steps[i], current ? "running" : "done");
+        char step[160];
+        snprintf(line, sizeof line, "%s %s", tui_pad(step, sizeof step, steps[i], 18, 31), current ? _("running") : _("done"));
         ui_text(y, 2, COLS - 4, line, current ? A_BOLD : crt_attr(PAIR_GOOD));
     }
     y++;
     tui_bar(bar, sizeof bar, pr.fraction, COLS - 30, a->utf8);
-    snprintf(line, sizeof line, "overall %3.0f%%", pr.fraction * 100);
+    snprintf(line, sizeof line, _("overall %3.0f%%"), pr.fraction * 100);
     ui_text(y, 2, 24, line, A_NORMAL);
     ui_text(y, 27, COLS - 30, bar, A_NORMAL);
     char so_far[48], left[48];
     units_duration(clock_now_s() - p->t0, so_far, sizeof so_far);
     if (pr.eta_s >= 0)
-        snprintf(line, sizeof line, "%s so far, about %s left%s", so_far, units_duration(pr.eta_s, left, sizeof left),
-                 pr.eta_revised ? " (revised up: the last step ran slower than planned)" : "");
+        snprintf(line, sizeof line,
+                 pr.eta_revised ? _("%s so far, about %s left (revised up: the last step ran slower than planned)")
+                                : _("%s so far, about %s left"),
+                 so_far, units_duration(pr.eta_s, left, sizeof left));
     else
-        snprintf(line, sizeof line, "%s so far; the time left follows the first step", so_far);
+        snprintf(line, sizeof line, _("%s so far; the time left follows the first step"), so_far);
     ui_wrap(y + 2, 2, COLS - 4, 2, line, A_NORMAL);
-    ui_footer(a, " Esc: cancel (within a second, keeping what finished)   q: quit (asks first)");
+    ui_footer(a, _(" Esc: cancel (within a second, keeping what finished)   q: quit (asks first)"));
 }
 
 /* A table printed by fn at the pane's width, into the pane: the header bold, each row in the
@@ -363,8 +370,9 @@ static void add_table(struct app *a, struct pane *p, const struct probe_table *t
     for (int k = 0; k < t->nrows; k++) {
         const struct probe_table_row *row = &t->rows[k];
         if (!row->skipped || row->frameworks) continue;
-        char lead[64];
-        snprintf(lead, sizeof lead, "%-10s %-13.13s ", row->cell[PT_WORKLOAD], row->cell[PT_METRIC]);
+        char lead[256], workload[96], metric[96];
+        snprintf(lead, sizeof lead, "%s %s ", tui_pad(workload, sizeof workload, row->cell[PT_WORKLOAD], 10, -1),
+                 tui_pad(metric, sizeof metric, row->cell[PT_METRIC], 13, 13));
         pane_wrap(p, -1, 0, crt_attr(PAIR_DIM), lead, crt_attr(PAIR_DIM), row->reason);
     }
     const char *notes[] = {probe_table_plan_note(t), probe_table_noise_note(t), probe_table_compare_note(t)};
@@ -377,10 +385,10 @@ void probe_view_draw(struct app *a)
 {
     struct probe_state *p = &a->probe;
     /* the title says what the screen holds: a run going on, or one finished or stored */
-    char title[96];
-    if (probe_view_running(a)) snprintf(title, sizeof title, "probe: measuring this machine");
-    else if (p->shown_run) snprintf(title, sizeof title, "probe run %s", p->shown_run->id);
-    else snprintf(title, sizeof title, "probe");
+    char title[160];
+    if (probe_view_running(a)) snprintf(title, sizeof title, "%s", _("probe: measuring this machine"));
+    else if (p->shown_run) snprintf(title, sizeof title, _("probe run %s"), p->shown_run->id);
+    else snprintf(title, sizeof title, "%s", _("probe"));
     ui_title(a, title);
     if (probe_view_running(a)) {
         draw_running(a);
@@ -388,7 +396,7 @@ void probe_view_draw(struct app *a)
     }
     if (!p->shown_run) {
         ui_wrap(2, 2, COLS - 4, LINES - 4, p->message, crt_attr(PAIR_ACCENT));
-        ui_footer(a, " Esc: home  ?: help  q: quit");
+        ui_footer(a, _(" Esc: home  ?: help  q: quit"));
         return;
     }
     /* The same summary and table as `fwadvisor probe show`, in one pane. */
@@ -401,9 +409,9 @@ void probe_view_draw(struct app *a)
     pane_wrap(pn, -1, 0, bad ? crt_attr(PAIR_ACCENT) : crt_attr(PAIR_GOOD), NULL, 0, p->message);
     char line[512];
     if (p->baseline_run)
-        snprintf(line, sizeof line, "compared with probe run %s (b: another)", p->baseline_run->id);
+        snprintf(line, sizeof line, _("compared with probe run %s (b: another)"), p->baseline_run->id);
     else
-        snprintf(line, sizeof line, "no baseline (b: compare with a stored run)");
+        snprintf(line, sizeof line, "%s", _("no baseline (b: compare with a stored run)"));
     pane_wrap(pn, -1, 0, crt_attr(PAIR_DIM), NULL, 0, line);
     pane_gap(pn);
     struct probe_table *t = malloc(sizeof *t);
@@ -419,7 +427,7 @@ void probe_view_draw(struct app *a)
     vp_draw(&p->vp, pn, 2, 1, ui_content_rows(2), COLS - 2, a->utf8);
     ui_pane(a, &p->vp, pn);
     ui_searchable(a, &p->vp);
-    ui_footer(a, " Esc: home  b: baseline  h: HTML  a: advisor  /: find  ?: help  q: quit");
+    ui_footer(a, _(" Esc: home  b: baseline  h: HTML  a: advisor  /: find  ?: help  q: quit"));
 }
 
 /* The run shown, with its baseline, as a page (what probe show --html writes). */
@@ -428,8 +436,8 @@ static void html_done(struct app *a, const char *path)
     struct html page = {0};
     struct probe_plan_point history[PROBE_PLAN_HISTORY];
     int n = probe_session_plan_history(a->k, a->probe.shown, history, PROBE_PLAN_HISTORY);
-    if (probe_run_html(a->probe.shown, a->probe.baseline, history, n, &page) != 0) ui_message(a, 1, "out of memory");
-    else results_save(a, path, page.data, page.len, "HTML report");
+    if (probe_run_html(a->probe.shown, a->probe.baseline, history, n, &page) != 0) ui_message(a, 1, "%s", _("out of memory"));
+    else results_save(a, path, page.data, page.len, _("HTML report"));
     html_free(&page);
 }
 
@@ -447,7 +455,7 @@ void probe_view_key(struct app *a, int ch)
     switch (ch) {
     case 27: case KEY_BACKSPACE: case 127: case 8: case KEY_LEFT: app_home(a); break;
     case 'h':
-        if (a->probe.shown) ui_begin_input(a, "Write the probe run as an HTML page to", "./fwadvisor-probe.html", 1, html_done);
+        if (a->probe.shown) ui_begin_input(a, _("Write the probe run as an HTML page to"), "./fwadvisor-probe.html", 1, html_done);
         break;
     case 'b': next_baseline(a); break;
     case 'a': wizard_start(a, NULL); break;

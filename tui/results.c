@@ -3,6 +3,7 @@
  * cut, and the Plan's verdicts stay above its pane. */
 #include "common/clock.h"
 #include "common/file.h"
+#include "common/i18n.h"
 #include "common/json_doc.h"
 #include "knowledge/compare_text.h"
 #include "knowledge/launch_files.h"
@@ -21,7 +22,8 @@
 #include <string.h>
 #include <time.h>
 
-static const char *const tab_names[TAB_COUNT] = {"1 Ranking", "2 Why", "3 Compare", "4 Plan", "5 Deploy", "6 Pitfalls", "7 Hardware"};
+static const char *const tab_names[TAB_COUNT] = {N_("1 Ranking"), N_("2 Why"),      N_("3 Compare"), N_("4 Plan"),
+                                                  N_("5 Deploy"),  N_("6 Pitfalls"), N_("7 Hardware")};
 
 void results_compute(struct app *a)
 {
@@ -60,7 +62,7 @@ void results_save(struct app *a, const char *path, const char *data, size_t len,
     char err[512];
     if (file_write_regular(path, &(struct file_chunk){data, len}, 1, err, sizeof err) != FILE_OK)
         ui_message(a, 1, "%s", err);
-    else ui_message(a, 0, "%s written to %s", what, path);
+    else ui_message(a, 0, _("%s written to %s"), what, path);
 }
 
 /* The report document of the results shown (fwadvisor.report/1), stamped now. */
@@ -81,7 +83,7 @@ static void save_json(struct app *a, cJSON *doc, const char *path, const char *w
     char *text = doc ? json_doc_text(doc, &len) : NULL;
     cJSON_Delete(doc);
     if (!text) {
-        ui_message(a, 1, "out of memory");
+        ui_message(a, 1, "%s", _("out of memory"));
         return;
     }
     results_save(a, path, text, len, what);
@@ -92,7 +94,7 @@ static void save_json(struct app *a, cJSON *doc, const char *path, const char *w
  * the file's placeholders. */
 static const struct launch_site *team_site(const struct app *a) { return a->team_config ? &a->team_config->site : NULL; }
 
-static void export_done(struct app *a, const char *path) { save_json(a, report_now(a), path, "report"); }
+static void export_done(struct app *a, const char *path) { save_json(a, report_now(a), path, _("report")); }
 
 /* The same document as a page (what recommend --html writes). */
 static void html_done(struct app *a, const char *path)
@@ -103,8 +105,8 @@ static void html_done(struct app *a, const char *path)
     char err[256];
     int have = a->res->job != ADV_JOB_SERVE &&
                launch_files_make(a->akb, a->res, team_site(a), &files, err, sizeof err) == 0;
-    if (!doc || adv_report_html_files(doc, have ? &files : NULL, &page) != 0) ui_message(a, 1, "out of memory");
-    else results_save(a, path, page.data, page.len, "HTML report");
+    if (!doc || adv_report_html_files(doc, have ? &files : NULL, &page) != 0) ui_message(a, 1, "%s", _("out of memory"));
+    else results_save(a, path, page.data, page.len, _("HTML report"));
     html_free(&page);
     if (have) launch_files_free(&files);
     cJSON_Delete(doc);
@@ -112,7 +114,7 @@ static void html_done(struct app *a, const char *path)
 
 /* The answers behind the results as an answers file (the given keys: what `fwadvisor recommend
  * --answers FILE` and the home screen's "load answers" read back). */
-static void answers_done(struct app *a, const char *path) { save_json(a, answers_given_json(&a->res_answers), path, "answers"); }
+static void answers_done(struct app *a, const char *path) { save_json(a, answers_given_json(&a->res_answers), path, _("answers")); }
 
 /* The plan's launch files into a new folder, as `recommend --emit DIR` writes them (job.sbatch
  * with the config file's [site], else its placeholders). */
@@ -121,7 +123,7 @@ static void launch_done(struct app *a, const char *dir)
     char err[PATH_MAX + 256], names[512];
     if (launch_files_write(a->akb, a->res, team_site(a), dir, names, sizeof names, err, sizeof err) != FILE_OK)
         ui_message(a, 1, "%s", err);
-    else ui_message(a, 0, "launch files written to %s: %s", dir, names);
+    else ui_message(a, 0, _("launch files written to %s: %s"), dir, names);
 }
 
 /* The same answers as one command line, to paste into a shell or a script. */
@@ -129,7 +131,7 @@ static void show_command(struct app *a)
 {
     char cmd[2048];
     answers_command(&a->res_answers, cmd, sizeof cmd);
-    ui_note(a, "As a command line (Shift+drag selects it to copy):", cmd, 1);
+    ui_note(a, _("As a command line (Shift+drag selects it to copy):"), cmd, 1);
 }
 
 /* A reason with its sources: "text [seed-001, pytorch-2.11]". */
@@ -183,16 +185,16 @@ static void build_ranking(struct app *a, struct pane *p)
         pane_add(p, i, 0, i == 0 ? crt_attr(PAIR_GOOD) : A_NORMAL, line);
     }
     pane_gap(p);
-    pane_add(p, -1, 0, crt_attr(PAIR_DIM), "Enter: why a framework ranks where it does.");
+    pane_add(p, -1, 0, crt_attr(PAIR_DIM), _("Enter: why a framework ranks where it does."));
 }
 
 static void build_why(struct app *a, struct pane *p)
 {
     int sel = a->tab_vp[TAB_RANKING].cursor;
     const struct adv_framework *f = &a->res->ranking.items[sel >= 0 && sel < a->res->ranking.count ? sel : 0];
-    char head[200], n[48];
-    snprintf(head, sizeof head, "%s: %.1f points from %s (pick another on Ranking)", f->name, f->score_tenths / 10.0,
-             units_count(adv_reason_total(f), "reason", "reasons", n, sizeof n));
+    char head[300], n[64];
+    snprintf(head, sizeof head, _("%s: %.1f points from %s (pick another on Ranking)"), f->name, f->score_tenths / 10.0,
+             units_count(adv_reason_total(f), _("reason"), _("reasons"), n, sizeof n));
     pane_wrap(p, -1, 0, A_BOLD, NULL, 0, head);
     add_reasons(p, f->reasons, f->nreasons, 1);
 }
@@ -220,9 +222,10 @@ static void build_compare(struct app *a, struct pane *p)
     legend[0] = '\0';
     for (int i = 0; i < rk->count && !full; i++)
         used += (size_t)snprintf(legend + used, sizeof legend - used, "%s#%d %s%s", i ? "  " : "", i + 1, rk->items[i].name,
-                                 rk->items[i].excluded ? " (excluded)" : "");
-    if (!full) pane_wrap(p, -1, 0, A_NORMAL, "Columns by rank: ", A_BOLD, legend);
-    used = (size_t)snprintf(line, sizeof line, "%-*s", namew, "criterion (score 0-10)");
+                                 rk->items[i].excluded ? _(" (excluded)") : "");
+    if (!full) pane_wrap(p, -1, 0, A_NORMAL, _("Columns by rank: "), A_BOLD, legend);
+    char crit_head[128];
+    used = (size_t)snprintf(line, sizeof line, "%s", tui_pad(crit_head, sizeof crit_head, _("criterion (score 0-10)"), namew, -1));
     for (int i = 0; i < rk->count; i++) {
         char head[48];
         if (full) snprintf(head, sizeof head, "%.39s", names[i]);
@@ -248,27 +251,30 @@ static void build_compare(struct app *a, struct pane *p)
     pane_gap(p);
     int any_excluded = 0;
     for (int i = 0; i < rk->count; i++) any_excluded |= rk->items[i].excluded;
-    if (any_excluded) pane_add(p, -1, 0, crt_attr(PAIR_DIM), "* excluded for these answers (Ranking says why).");
+    if (any_excluded) pane_add(p, -1, 0, crt_attr(PAIR_DIM), _("* excluded for these answers (Ranking says why)."));
     pane_wrap(p, -1, 0, crt_attr(PAIR_DIM), NULL, 0,
-              "From the knowledge base (fwadvisor kb show FRAMEWORK has every note and source).");
+              _("From the knowledge base (fwadvisor kb show FRAMEWORK has every note and source)."));
 }
 
 static void plan_line(void *ctx, const char *label, const char *text)
 {
     struct pane *p = ctx;
-    char lead[64];
-    snprintf(lead, sizeof lead, "%s: ", label);
-    int warn = strcmp(label, "Warning") == 0 || strcmp(label, "Nothing fits") == 0;
-    attr_t attr = warn ? crt_attr(PAIR_BAD) | A_BOLD : strcmp(label, "Assumed") == 0 ? crt_attr(PAIR_DIM) : A_NORMAL;
+    char lead[128];
+    snprintf(lead, sizeof lead, _("%s: "), label);
+    /* the label as the plan's text gives it: English, or already in the chosen language */
+    int warn = strcmp(label, "Warning") == 0 || strcmp(label, "Nothing fits") == 0 || strcmp(label, _("Warning")) == 0 ||
+               strcmp(label, _("Nothing fits")) == 0;
+    int assumed = strcmp(label, "Assumed") == 0 || strcmp(label, _("Assumed")) == 0;
+    attr_t attr = warn ? crt_attr(PAIR_BAD) | A_BOLD : assumed ? crt_attr(PAIR_DIM) : A_NORMAL;
     pane_wrap(p, -1, 0, attr, lead, attr | A_BOLD, text);
 }
 
 /* Serving only: the serving plan first, then the line that says no training is planned. */
 static void build_serving_plan(struct app *a, struct pane *p)
 {
-    pane_add(p, -1, 0, A_BOLD, "Serving plan (job serve)");
+    pane_add(p, -1, 0, A_BOLD, _("Serving plan (job serve)"));
     adv_inference_text(a->akb, a->res, plan_line, p);
-    if (!a->res->inference.planned) plan_line(p, "Serving", "no serving plan: it is made for model_kind llm on deploy server");
+    if (!a->res->inference.planned) plan_line(p, _("Serving"), _("no serving plan: it is made for model_kind llm on deploy server"));
     pane_gap(p);
     adv_plan_text(a->akb, a->res, plan_line, p);
 }
@@ -281,9 +287,9 @@ static void build_plan(struct app *a, struct pane *p)
         build_serving_plan(a, p);
         return;
     }
-    size_t used = (size_t)snprintf(line, sizeof line, "%s", r->nalternatives ? "" : "none");
+    size_t used = (size_t)snprintf(line, sizeof line, "%s", r->nalternatives ? "" : _("none"));
     for (int i = 0; i < r->nalternatives; i++) used += (size_t)snprintf(line + used, sizeof line - used, "%s%s", i ? ", " : "", r->alternatives[i]);
-    plan_line(p, "Alternatives", line);
+    plan_line(p, _("Alternatives"), line);
     const struct adv_memory *m = &r->memory;
     double usable = m->usable_gb > 0 ? m->usable_gb : m->device_memory_gb;
     if (usable > 0) {
@@ -291,14 +297,14 @@ static void build_plan(struct app *a, struct pane *p)
                       3, p->width - 2, a->utf8);
         pane_add(p, -1, 1, m->fits ? A_NORMAL : crt_attr(PAIR_BAD), bar);
         pane_wrap(p, -1, 1, crt_attr(PAIR_DIM), NULL, 0,
-                  a->utf8 ? "\u2588 model states  \u2592 activations  \u2591 buffers  \u00b7 headroom"
-                          : "# model states  + activations  = buffers  . headroom");
+                  a->utf8 ? _("\u2588 model states  \u2592 activations  \u2591 buffers  \u00b7 headroom")
+                          : _("# model states  + activations  = buffers  . headroom"));
     }
     adv_plan_text(a->akb, r, plan_line, p);
     snprintf(line, sizeof line, "%s%s%s", r->scaling_source, r->scaling_seed_short[0] ? "; " : "", r->scaling_seed_short);
-    plan_line(p, "Scaling", line);
+    plan_line(p, _("Scaling"), line);
     pane_gap(p);
-    pane_add(p, -1, 0, A_BOLD, "Why this strategy");
+    pane_add(p, -1, 0, A_BOLD, _("Why this strategy"));
     add_reasons(p, r->strategy_reasons, r->nstrategy_reasons, 0);
 }
 
@@ -376,7 +382,7 @@ int results_poll(struct app *a)
     if (!a->hw_stale) { /* else it planned answers since changed: dropped */
         if (!a->hw_table) a->hw_table = malloc(sizeof *a->hw_table);
         if (a->hw_table) *a->hw_table = j->table;
-        snprintf(a->hw_err, sizeof a->hw_err, "%s", j->status != KB_OK ? j->err : a->hw_table ? "" : "out of memory");
+        snprintf(a->hw_err, sizeof a->hw_err, "%s", j->status != KB_OK ? j->err : a->hw_table ? "" : _("out of memory"));
         a->hw_ms = j->ms;
     }
     hw_join(a);
@@ -391,7 +397,7 @@ static void hw_ensure(struct app *a)
     struct hw_job *j;
     a->hw_err[0] = '\0';
     if (!(j = calloc(1, sizeof *j))) {
-        snprintf(a->hw_err, sizeof a->hw_err, "out of memory"); /* tried again when shown */
+        snprintf(a->hw_err, sizeof a->hw_err, "%s", _("out of memory")); /* tried again when shown */
         return;
     }
     j->akb = a->akb;
@@ -407,7 +413,7 @@ static void hw_ensure(struct app *a)
     if (pthread_create(&j->thread, NULL, hw_plan, j) != 0) {
         pthread_mutex_destroy(&j->lock);
         free(j);
-        snprintf(a->hw_err, sizeof a->hw_err, "cannot start the planning thread");
+        snprintf(a->hw_err, sizeof a->hw_err, "%s", _("cannot start the planning thread"));
         return;
     }
     a->hw_job = j;
@@ -450,10 +456,10 @@ static char *hw_table_text(const struct compare_table *t, int width)
 {
     struct text_column cols[HW_COLS], all[HW_COLS];
     compare_columns(t, 0, all);
-    all[HW_NAME] = (struct text_column){"NAME", 0, 0};
-    all[HW_PRECISION] = (struct text_column){"PRECISION", 0, 0};
-    all[HW_FRAMEWORK] = (struct text_column){"FRAMEWORK", 0, 0};
-    all[HW_STRATEGY] = (struct text_column){"STRATEGY", 0, 0};
+    all[HW_NAME] = (struct text_column){_("NAME"), 0, 0};
+    all[HW_PRECISION] = (struct text_column){_("PRECISION"), 0, 0};
+    all[HW_FRAMEWORK] = (struct text_column){_("FRAMEWORK"), 0, 0};
+    all[HW_STRATEGY] = (struct text_column){_("STRATEGY"), 0, 0};
     struct hw_cells *cells = calloc((size_t)t->count + 1, sizeof *cells);
     const char **ptrs = calloc((size_t)(t->count + 1) * HW_COLS, sizeof *ptrs);
     int n = 0, widths[HW_COLS], keep[HW_COLS] = {0}, ncols = 0, total = 0;
@@ -491,12 +497,12 @@ static void build_hardware(struct app *a, struct pane *p)
 {
     const struct compare_table *t = a->hw_table;
     if (a->hw_job) {
-        pane_add(p, -1, 0, crt_attr(PAIR_DIM), "Planning the job on every accelerator of the catalog; the table follows.");
+        pane_add(p, -1, 0, crt_attr(PAIR_DIM), _("Planning the job on every accelerator of the catalog; the table follows."));
         return;
     }
     if (a->hw_err[0] || !t) {
-        pane_wrap(p, -1, 0, crt_attr(PAIR_BAD) | A_BOLD, "Cannot compare: ", crt_attr(PAIR_BAD) | A_BOLD,
-                  a->hw_err[0] ? a->hw_err : "out of memory");
+        pane_wrap(p, -1, 0, crt_attr(PAIR_BAD) | A_BOLD, _("Cannot compare: "), crt_attr(PAIR_BAD) | A_BOLD,
+                  a->hw_err[0] ? a->hw_err : _("out of memory"));
         return;
     }
     char *text = hw_table_text(t, p->width), line[256];
@@ -506,7 +512,7 @@ static void build_hardware(struct app *a, struct pane *p)
         if (row > 0) pane_add(p, -1, 0, row == 1 ? crt_attr(PAIR_GOOD) : A_NORMAL, s); /* the header stays above */
     }
     free(text);
-    if (row == 0) pane_add(p, -1, 0, crt_attr(PAIR_BAD) | A_BOLD, "No accelerator of the catalog runs this job.");
+    if (row == 0) pane_add(p, -1, 0, crt_attr(PAIR_BAD) | A_BOLD, _("No accelerator of the catalog runs this job."));
     pane_gap(p);
     compare_notes(t, 0, note_into_pane, p);
     int any = 0;
@@ -546,21 +552,23 @@ static int fixed_lines(struct app *a, int top)
     switch (a->tab) {
     case TAB_PLAN: {
         if (r->job == ADV_JOB_SERVE)
-            snprintf(line, sizeof line, "No training plan: serving only (job serve%s)", r->job_derived ? ", derived" : "");
+            snprintf(line, sizeof line, "%s",
+                     r->job_derived ? _("No training plan: serving only (job serve, derived)")
+                                    : _("No training plan: serving only (job serve)"));
         else
-            snprintf(line, sizeof line, "Strategy: %s (%s)", r->strategy_name ? r->strategy_name : "-", r->strategy ? r->strategy : "-");
+            snprintf(line, sizeof line, _("Strategy: %s (%s)"), r->strategy_name ? r->strategy_name : "-", r->strategy ? r->strategy : "-");
         int n = ui_wrap(top, 1, COLS - 2, 2, line, A_BOLD);
         adv_plan_verdict(r, line, sizeof line);
         return n + ui_wrap(top + n, 1, COLS - 2, 3, line, r->memory.fits || r->memory.device_memory_gb <= 0 ? A_BOLD
                                                                                                               : crt_attr(PAIR_BAD) | A_BOLD) + 1;
     }
     case TAB_DEPLOY:
-        snprintf(line, sizeof line, "Runtime: %s (%s)", r->runtime_name ? r->runtime_name : "-", r->runtime ? r->runtime : "-");
+        snprintf(line, sizeof line, _("Runtime: %s (%s)"), r->runtime_name ? r->runtime_name : "-", r->runtime ? r->runtime : "-");
         return ui_wrap(top, 1, COLS - 2, 2, line, A_BOLD) + 1;
     case TAB_PITFALLS: {
         int ticked = 0;
         for (int i = 0; i < r->npitfalls; i++) ticked += a->ticked[i];
-        snprintf(line, sizeof line, "Checklist (Space ticks): %d of %d ticked", ticked, r->npitfalls);
+        snprintf(line, sizeof line, _("Checklist (Space ticks): %d of %d ticked"), ticked, r->npitfalls);
         ui_text(top, 1, COLS - 2, line, A_BOLD);
         return 1;
     }
@@ -571,7 +579,7 @@ static int fixed_lines(struct app *a, int top)
 
 void results_draw(struct app *a)
 {
-    ui_title(a, "results");
+    ui_title(a, _("results"));
     ui_tabs(a, 1, tab_names, TAB_COUNT, a->tab, '1');
     int top = 3;
     top += fixed_lines(a, top);
@@ -599,10 +607,10 @@ void results_draw(struct app *a)
         vp_draw(&a->why_side_vp, sp, top, w + 3, ui_content_rows(top), COLS - w - 4, a->utf8);
         ui_pane(a, &a->why_side_vp, sp);
     }
-    ui_footer(a, a->tab == TAB_RANKING    ? " 1-7: tabs  Enter: why  e/h/s: save  c: command  Esc: back  ?: help  q: quit"
-                 : a->tab == TAB_PITFALLS ? " 1-7: tabs  Space: tick  e/h/s: save  c: command  Esc: back  ?: help  q: quit"
-                 : a->tab == TAB_PLAN     ? " 1-7: tabs  L: launch  e/h/s: save  c: command  Esc: back  ?: help  q: quit"
-                                          : " 1-7: tabs  PgDn: page  e/h/s: save  c: command  Esc: back  ?: help  q: quit");
+    ui_footer(a, a->tab == TAB_RANKING    ? _(" 1-7: tabs  Enter: why  e/h/s: save  c: command  Esc: back  ?: help  q: quit")
+                 : a->tab == TAB_PITFALLS ? _(" 1-7: tabs  Space: tick  e/h/s: save  c: command  Esc: back  ?: help  q: quit")
+                 : a->tab == TAB_PLAN     ? _(" 1-7: tabs  L: launch  e/h/s: save  c: command  Esc: back  ?: help  q: quit")
+                                          : _(" 1-7: tabs  PgDn: page  e/h/s: save  c: command  Esc: back  ?: help  q: quit"));
 }
 
 void results_key(struct app *a, int ch)
@@ -626,12 +634,12 @@ void results_key(struct app *a, int ch)
     case '\n': case '\r': case KEY_ENTER: case KEY_RIGHT: case 'l':
         if (a->tab == TAB_RANKING) a->tab = TAB_WHY, a->tab_vp[TAB_WHY].top = 0;
         break;
-    case 'e': ui_begin_input(a, "Export the report (fwadvisor.report/1) to", "./fwadvisor-report.json", 1, export_done); break;
-    case 'h': ui_begin_input(a, "Write the report as an HTML page to", "./fwadvisor-report.html", 1, html_done); break;
-    case 's': ui_begin_input(a, "Save the answers (fwadvisor.answers/1) to", "./fwadvisor-answers.json", 1, answers_done); break;
+    case 'e': ui_begin_input(a, _("Export the report (fwadvisor.report/1) to"), "./fwadvisor-report.json", 1, export_done); break;
+    case 'h': ui_begin_input(a, _("Write the report as an HTML page to"), "./fwadvisor-report.html", 1, html_done); break;
+    case 's': ui_begin_input(a, _("Save the answers (fwadvisor.answers/1) to"), "./fwadvisor-answers.json", 1, answers_done); break;
     case 'L':
-        if (a->res->job == ADV_JOB_SERVE) ui_message(a, 1, "no launch files: serving only (job serve)");
-        else ui_begin_input(a, "Write the launch files into the new folder", "./fwadvisor-launch", 1, launch_done);
+        if (a->res->job == ADV_JOB_SERVE) ui_message(a, 1, "%s", _("no launch files: serving only (job serve)"));
+        else ui_begin_input(a, _("Write the launch files into the new folder"), "./fwadvisor-launch", 1, launch_done);
         break;
     case 'c': show_command(a); break;
     case KEY_LEFT: case KEY_BACKSPACE: case 127: case 8: case 27:

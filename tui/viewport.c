@@ -298,8 +298,8 @@ void vp_draw(struct viewport *v, const struct pane *p, int y, int x, int h, int 
         }
         int lx = x + l->x, lw = textw - l->x;
         if (l->lead > 0 && !selected) {
-            char lead[64];
-            snprintf(lead, sizeof lead, "%.*s", l->lead < 63 ? l->lead : 63, l->text);
+            char lead[256]; /* a Chinese label takes three bytes a character */
+            snprintf(lead, sizeof lead, "%.*s", l->lead < 255 ? l->lead : 255, l->text);
             int leadw = text_width(lead);
             ui_text(y + r, lx, lw, lead, l->lead_attr);
             ui_text(y + r, lx + leadw, lw - leadw, l->text + l->lead, attr);
