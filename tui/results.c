@@ -260,8 +260,9 @@ static void plan_line(void *ctx, const char *label, const char *text)
 {
     struct pane *p = ctx;
     char lead[128];
-    snprintf(lead, sizeof lead, _("%s: "), label);
-    /* the label as the plan's text gives it: English, or already in the chosen language */
+    /* the plan's text gives its labels in English (keys); this screen's own come translated, which
+     * the catalog returns as they are */
+    snprintf(lead, sizeof lead, _("%s: "), _(label));
     int warn = strcmp(label, "Warning") == 0 || strcmp(label, "Nothing fits") == 0 || strcmp(label, _("Warning")) == 0 ||
                strcmp(label, _("Nothing fits")) == 0;
     int assumed = strcmp(label, "Assumed") == 0 || strcmp(label, _("Assumed")) == 0;
