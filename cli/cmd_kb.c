@@ -32,14 +32,14 @@ static void kb_kinds_help(FILE *out)
     char kinds[512];
     size_t used = 0;
     for (int i = 0; i < kb_list_kind_count && used < sizeof kinds; i++)
-        used += (size_t)snprintf(kinds + used, sizeof kinds - used, "%s%s%s", i ? ", " : "", kb_list_kind_rows[i].name,
-                                 i ? "" : " (default)");
-    if (used < sizeof kinds) snprintf(kinds + used, sizeof kinds - used, ".");
-    fputs("\nKIND: ", out);
+        used += (size_t)snprintf(kinds + used, sizeof kinds - used, "%s%s%s", i ? _(", ") : "", kb_list_kind_rows[i].name,
+                                 i ? "" : _(" (default)"));
+    if (used < sizeof kinds) snprintf(kinds + used, sizeof kinds - used, "%s", _("."));
+    fputs(_("\nKIND: "), out);
     text_wrap(out, kinds, 6, 6);
-    fputs("ID:   any framework, strategy, runtime, hardware platform, criterion,\n"
-          "      accelerator, rule or source id, e.g. pytorch, zero3, litert, nvidia,\n"
-          "      debugging, h100-sxm, seed-001 (any case).\n",
+    fputs(_("ID:   any framework, strategy, runtime, hardware platform, criterion,\n"
+            "      accelerator, rule or source id, e.g. pytorch, zero3, litert, nvidia,\n"
+            "      debugging, h100-sxm, seed-001 (any case).\n"),
           out);
 }
 
@@ -112,12 +112,12 @@ static int list_hardware_text(const cJSON *rows, int bold)
                              cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(row, "os_support")) ? "*" : "");
         }
     }
-    struct text_column cols[NP_MAX + 1] = {{"FRAMEWORK", 0, 0}};
+    struct text_column cols[NP_MAX + 1] = {{_("FRAMEWORK"), 0, 0}};
     for (int p = 0; p < np; p++) cols[p + 1] = (struct text_column){platforms[p], 0, 0};
     text_table(stdout, cols, np + 1, c.ptrs, nfw, bold);
     cells_free(&c);
-    printf("\n%s\n"
-           "*: limits on some operating systems. Details: fwadvisor kb show FRAMEWORK\n", kb_level_legend);
+    printf("\n%s\n", _(kb_level_legend));
+    fputs(_("*: limits on some operating systems. Details: fwadvisor kb show FRAMEWORK\n"), stdout);
     return EXIT_OK;
 }
 
@@ -150,10 +150,10 @@ static int list_text(const struct kb_list_kind *kind, const cJSON *rows, int bol
     struct text_column cols[KB_LIST_MAX_COLUMNS];
     int ncols = 0;
     for (; ncols < KB_LIST_MAX_COLUMNS && kind->cols[ncols].header; ncols++)
-        cols[ncols] = (struct text_column){kind->cols[ncols].header, kind->cols[ncols].flex, kind->cols[ncols].right};
+        cols[ncols] = (struct text_column){_(kind->cols[ncols].header), kind->cols[ncols].flex, kind->cols[ncols].right};
     struct cells c;
     if (cells_init(&c, n, ncols)) {
-        cli_error("out of memory");
+        cli_error("%s", _("out of memory"));
         return EXIT_RUNTIME;
     }
     int r = 0;
@@ -164,7 +164,7 @@ static int list_text(const struct kb_list_kind *kind, const cJSON *rows, int bol
     }
     text_table(stdout, cols, ncols, c.ptrs, n, bold);
     cells_free(&c);
-    printf("\n%d %s. Details: fwadvisor kb show ID\n", n, kind->name);
+    printf(_("\n%d %s. Details: fwadvisor kb show ID\n"), n, kind->name);
     return EXIT_OK;
 }
 
@@ -206,7 +206,8 @@ static void show_line(void *ctx, const struct kb_text_line *l)
 static void import_progress(void *ctx, size_t done, size_t total)
 {
     (void)ctx;
-    fprintf(stderr, "\rimporting: %zu of %zu rows", done, total);
+    fputc('\r', stderr);
+    fprintf(stderr, _("importing: %zu of %zu rows"), done, total);
     fflush(stderr);
 }
 
@@ -235,8 +236,8 @@ static int kb_path_cmd(struct kb_args *a)
 static int kb_reset_cmd(struct kb_args *a)
 {
     if (!a->yes)
-        return cli_usage_error("kb", "kb reset replaces the knowledge base (your imported facts and probe "
-                                     "runs go with it, into FILE.bak); add --yes to confirm");
+        return cli_usage_error("kb", "%s", _("kb reset replaces the knowledge base (your imported facts and probe "
+                                             "runs go with it, into FILE.bak); add --yes to confirm"));
     char path[PATH_MAX], backup[PATH_MAX + 16], err[1024];
     int is_default;
     int status = kb_resolve_path(a->g->db, path, sizeof path, &is_default, err, sizeof err);
@@ -245,8 +246,8 @@ static int kb_reset_cmd(struct kb_args *a)
         cli_error("%s", err);
         return cli_exit_from_kb(status);
     }
-    if (backup[0]) text_printf(stdout, "knowledge base reset: %s (previous file kept as %s)", path, backup);
-    else text_printf(stdout, "knowledge base created: %s", path);
+    if (backup[0]) text_printf(stdout, _("knowledge base reset: %s (previous file kept as %s)"), path, backup);
+    else text_printf(stdout, _("knowledge base created: %s"), path);
     putchar('\n');
     return EXIT_OK;
 }
@@ -255,7 +256,7 @@ static int kb_list_cmd(struct kb_args *a)
 {
     const char *const *kinds = kb_list_kind_names();
     int known = a->nargs ? cli_choice(a->args[0], kinds) : 0;
-    if (known < 0) return cli_unknown("kb", "kind", a->args[0], kinds);
+    if (known < 0) return cli_unknown("kb", _("kind"), a->args[0], kinds);
     const struct kb_list_kind *kind = &kb_list_kind_rows[known];
     kb *k;
     char err[1024];
@@ -308,7 +309,7 @@ static int kb_export_cmd(struct kb_args *a)
     rc = cli_write_json(doc, a->output);
     cJSON_Delete(doc);
     if (rc == EXIT_OK && a->output && strcmp(a->output, "-") != 0) {
-        text_printf(stderr, "exported to %s", a->output);
+        text_printf(stderr, _("exported to %s"), a->output);
         fputc('\n', stderr);
     }
     return rc;
@@ -340,7 +341,7 @@ static int kb_import_cmd(struct kb_args *a)
         cli_error("%s", err);
         return cli_exit_from_kb(status);
     }
-    printf("imported %d facts: %d added, %d changed, %d unchanged\n", stats.added + stats.changed + stats.unchanged,
+    printf(_("imported %d facts: %d added, %d changed, %d unchanged\n"), stats.added + stats.changed + stats.unchanged,
            stats.added, stats.changed, stats.unchanged);
     return EXIT_OK;
 }
@@ -352,12 +353,12 @@ static const struct kb_sub {
     int (*run)(struct kb_args *a);
     enum cli_kind arg; /* what its argument is, for the shell completions (cli/options.h) */
 } kb_subs[] = {
-    {"list", 0, 1, "kb list takes at most one KIND", kb_list_cmd, CLI_CHOICE},
-    {"show", 1, 1, "kb show takes one ID", kb_show_cmd, CLI_TEXT},
-    {"export", 0, 0, "kb export takes no arguments (use -o FILE)", kb_export_cmd, CLI_FLAG},
-    {"import", 1, 1, "kb import takes one FILE (or - for standard input)", kb_import_cmd, CLI_FILE},
-    {"path", 0, 0, "kb path takes no arguments", kb_path_cmd, CLI_FLAG},
-    {"reset", 0, 0, "kb reset takes no arguments", kb_reset_cmd, CLI_FLAG},
+    {"list", 0, 1, N_("kb list takes at most one KIND"), kb_list_cmd, CLI_CHOICE},
+    {"show", 1, 1, N_("kb show takes one ID"), kb_show_cmd, CLI_TEXT},
+    {"export", 0, 0, N_("kb export takes no arguments (use -o FILE)"), kb_export_cmd, CLI_FLAG},
+    {"import", 1, 1, N_("kb import takes one FILE (or - for standard input)"), kb_import_cmd, CLI_FILE},
+    {"path", 0, 0, N_("kb path takes no arguments"), kb_path_cmd, CLI_FLAG},
+    {"reset", 0, 0, N_("kb reset takes no arguments"), kb_reset_cmd, CLI_FLAG},
 };
 #define NSUBS (int)(sizeof kb_subs / sizeof kb_subs[0])
 
@@ -402,15 +403,15 @@ int cmd_kb(struct globals *g, int argc, char **argv)
     const char *names[NSUBS + 1];
     for (int i = 0; i < NSUBS; i++) names[i] = kb_subs[i].name;
     names[NSUBS] = NULL;
-    if (optind >= argc) return cli_usage_error("kb", "missing subcommand (list, show, export, import, path, reset)");
+    if (optind >= argc) return cli_usage_error("kb", "%s", _("missing subcommand (list, show, export, import, path, reset)"));
     int which = cli_choice(argv[optind], names);
-    if (which < 0) return cli_unknown("kb", "kb subcommand", argv[optind], names);
+    if (which < 0) return cli_unknown("kb", _("kb subcommand"), argv[optind], names);
     const struct kb_sub *sub = &kb_subs[which];
     a.args = argv + optind + 1;
     a.nargs = argc - optind - 1;
     /* Options that only some subcommands take. */
     if ((rc = cli_options_refuse(&cli_kb_command, given, 1u << which)) != EXIT_OK) return rc;
     if ((rc = cli_json_fields("kb", a.fields, a.json)) != EXIT_OK) return rc;
-    if (a.nargs < sub->min_args || a.nargs > sub->max_args) return cli_usage_error("kb", "%s", sub->args_error);
+    if (a.nargs < sub->min_args || a.nargs > sub->max_args) return cli_usage_error("kb", "%s", _(sub->args_error));
     return sub->run(&a);
 }

@@ -56,7 +56,7 @@ struct probe_args {
 /* The modes an option may apply to, bit by bit: the subcommands, then a measurement. */
 enum { PM_LIST = 1, PM_SHOW = 2, PM_DELETE = 4, PM_MEASURE = 8 };
 static const char *const probe_subs[] = {"list", "show", "delete", NULL};
-static const char *const probe_modes[] = {"probe list", "probe show", "probe delete", "a measurement"};
+static const char *const probe_modes[] = {"probe list", "probe show", "probe delete", N_("a measurement")};
 
 static int parse_workloads(const char *arg, void *field, char *err, size_t errsz)
 {
@@ -131,7 +131,8 @@ static void draw_progress(void *ctx, const struct probe_progress *p)
     line[30] = '\0';
     char left[48];
     if (p->eta_s >= 0)
-        snprintf(eta, sizeof eta, "about %s left%s", units_duration(p->eta_s, left, sizeof left), p->eta_revised ? " (revised up)" : "");
+        snprintf(eta, sizeof eta, p->eta_revised ? _("about %s left (revised up)") : _("about %s left"),
+                 units_duration(p->eta_s, left, sizeof left));
     fprintf(stderr, "\r\033[K[%s] %3.0f%%  %-16s %s", line, p->fraction * 100, p->what, eta);
     fflush(stderr);
 }
@@ -152,11 +153,11 @@ static void print_table(const struct probe_table *t)
                  t->rows[r].reason);
         text_wrap(stdout, why, 0, 25);
     }
-    const char *notes[] = {probe_table_plan_note(t), probe_table_noise_note(t), probe_table_compare_note(t)};
+    const char *notes[] = {probe_table_plan_note_shown(t), probe_table_noise_note(t), probe_table_compare_note(t)};
     for (int i = 0; i < 3; i++)
         if (*notes[i]) {
             putchar('\n');
-            text_wrap(stdout, notes[i], 0, 2);
+            text_wrap(stdout, _(notes[i]), 0, 2);
         }
 }
 
@@ -196,7 +197,7 @@ static void print_fw_table(const struct measured_run *run)
 static void print_read_run(const struct measured_run *run, const struct measured_run *base, int bold)
 {
     char lines[24][512];
-    int n = probe_summary_from(run, lines, 24);
+    int n = probe_summary_shown_from(run, lines, 24);
     for (int i = 0; i < n; i++) {
         if (i == 0) {
             if (bold) fputs("\033[1m", stdout);
@@ -253,7 +254,7 @@ static int sub_list(struct globals *g, int json, const char *output)
     if (json || output) rc = cli_write_json(rows, output);
     if (!json) {
         /* A table: wide when the output is not a terminal, so nothing is cut in a pipe. */
-        static const struct text_column cols[] = {{"ID", 0, 0}, {"STARTED", 0, 0}, {"SECONDS", 0, 1}, {"SUMMARY", 1, 0}};
+        const struct text_column cols[] = {{"ID", 0, 0}, {_("STARTED"), 0, 0}, {_("SECONDS"), 0, 1}, {_("SUMMARY"), 1, 0}};
         int n = cJSON_GetArraySize(rows), r = 0;
         char (*secs)[32] = calloc((size_t)n + 1, sizeof *secs);
         const char **cells = calloc((size_t)(n + 1) * 4, sizeof *cells);
@@ -268,8 +269,10 @@ static int sub_list(struct globals *g, int json, const char *output)
         if (n && secs && cells) text_table(stdout, cols, 4, cells, n, g->color);
         free(secs);
         free((void *)cells);
-        printf("%s%d %s%s\n", n ? "\n" : "", n, n == 1 ? "run" : "runs",
-               n ? ". * = interrupted. Details: fwadvisor probe show ID" : "");
+        if (!n) printf(_("%d runs\n"), n);
+        else printf(n == 1 ? _("\n%d run. * = interrupted. Details: fwadvisor probe show ID\n")
+                           : _("\n%d runs. * = interrupted. Details: fwadvisor probe show ID\n"),
+                    n);
     }
     cJSON_Delete(rows);
     return rc;
@@ -290,14 +293,14 @@ static int sub_show_delete(struct globals *g, const char *sub, const char *id, i
             cli_error("%s", err);
             return cli_exit_from_kb(status);
         }
-        printf("deleted probe run %s\n", id);
+        printf(_("deleted probe run %s\n"), id);
         return EXIT_OK;
     }
     cJSON *doc, *base = NULL;
     status = kb_probe_get(k, id, &doc, err, sizeof err);
     if (status == KB_OK && !doc) {
         kb_close(k);
-        cli_error("no probe run stored yet (run fwadvisor probe)");
+        cli_error(_("no probe run stored yet (run fwadvisor probe)"));
         return EXIT_INPUT;
     }
     if (status == KB_OK && compare) {
@@ -308,7 +311,7 @@ static int sub_show_delete(struct globals *g, const char *sub, const char *id, i
             cJSON_Delete(doc);
             return cli_exit_from_kb(found);
         }
-        if (!base) cli_error("--compare latest: no other complete run of this machine is stored");
+        if (!base) cli_error(_("--compare latest: no other complete run of this machine is stored"));
     }
     if (status != KB_OK) {
         kb_close(k);
@@ -337,10 +340,10 @@ static int parse(struct globals *g, int argc, char **argv, struct probe_args *a)
     if (rc != EXIT_OK) return rc;
     if (optind < argc) {
         a->sub = cli_choice(argv[optind], probe_subs);
-        if (a->sub < 0) return cli_unknown("probe", "probe subcommand", argv[optind], probe_subs);
+        if (a->sub < 0) return cli_unknown("probe", _("probe subcommand"), argv[optind], probe_subs);
         int nargs = argc - optind - 1;
-        if (a->sub == 0 && nargs) return cli_usage_error("probe", "probe list takes no arguments");
-        if (a->sub > 0 && nargs != 1) return cli_usage_error("probe", "probe %s takes one ID", probe_subs[a->sub]);
+        if (a->sub == 0 && nargs) return cli_usage_error("probe", _("probe list takes no arguments"));
+        if (a->sub > 0 && nargs != 1) return cli_usage_error("probe", _("probe %s takes one ID"), probe_subs[a->sub]);
         a->id = argv[optind + 1];
     }
     return EXIT_OK;
@@ -349,22 +352,22 @@ static int parse(struct globals *g, int argc, char **argv, struct probe_args *a)
 /* The options together: each honoured or refused, none that would change nothing. */
 static int validate(const struct probe_args *a)
 {
-    if (a->quick && a->full) return cli_usage_error("probe", "--quick and --full contradict each other: choose one");
+    if (a->quick && a->full) return cli_usage_error("probe", _("--quick and --full contradict each other: choose one"));
     if (a->html && strcmp(a->html, "-") == 0 && (a->json || (a->output && strcmp(a->output, "-") == 0)))
-        return cli_usage_error("probe", "--html - and the JSON document cannot both go to standard output");
+        return cli_usage_error("probe", _("--html - and the JSON document cannot both go to standard output"));
     if (a->sub == 0 && a->html)
-        return cli_usage_error("probe", "probe list writes no page (--html): probe show ID --html FILE does");
+        return cli_usage_error("probe", _("probe list writes no page (--html): probe show ID --html FILE does"));
     int rc = cli_options_refuse(&cli_probe_command, a->given, a->sub < 0 ? PM_MEASURE : 1u << a->sub);
     if (rc == EXIT_OK) rc = cli_json_fields("probe", a->fields, a->json || a->output);
     if (rc != EXIT_OK) return rc;
     if (a->compare && a->json && !a->html)
-        return cli_not_applicable("probe", "--compare", "to the table or the --html page, which --json alone leaves out");
+        return cli_not_applicable("probe", "--compare", _("to the table or the --html page, which --json alone leaves out"));
     if (a->sub >= 0) return EXIT_OK;
     if (a->threads && CLI_GIVEN(a->given, P_DEVICE) && strncasecmp(a->device, "cuda", 4) == 0)
-        return cli_not_applicable("probe", "--threads", "to the CPU's measurements, which --device cuda leaves out");
+        return cli_not_applicable("probe", "--threads", _("to the CPU's measurements, which --device cuda leaves out"));
     if ((a->npythons || a->fw_timeout > 0) && !(CLI_GIVEN(a->given, P_WORKLOAD) && (a->workloads & probe_workload_bit(PROBE_WL_FRAMEWORKS))))
         return cli_not_applicable("probe", a->npythons ? "--python" : "--framework-timeout",
-                                  "to the frameworks workload (--workload frameworks or all)");
+                                  _("to the frameworks workload (--workload frameworks or all)"));
     int wrc = cli_check_output(a->output, EXIT_USAGE); /* before minutes of measuring, not after */
     if (wrc == EXIT_OK && a->html && strcmp(a->html, "-") != 0) wrc = cli_check_output(a->html, EXIT_RUNTIME);
     return wrc;
@@ -384,7 +387,7 @@ static int start_mpi(const struct probe_args *a, struct dist *dist, int *mpi_gpu
     char err[1024];
     const struct fw_mpi *mp = fw_mpi_load(err, sizeof err);
     if (!mp) {
-        cli_error("started by an MPI launcher, but %s", err);
+        cli_error(_("started by an MPI launcher, but %s"), err);
         return EXIT_RUNTIME;
     }
     if (dist_start(dist, mp, err, sizeof err)) {
@@ -437,8 +440,8 @@ static int save_run(const struct probe_args *a, struct probe_session *s, kb *k, 
     if (a->nosave) return EXIT_OK;
     enum probe_save_status st = probe_session_save(s, k, where, sizeof where, err, sizeof err);
     *saved = st == PROBE_SAVED;
-    if (st == PROBE_SPILLED) cli_error("%s; the run is kept in %s instead", err, where);
-    else if (st == PROBE_LOST) cli_error("%s; the run could not be written to a file either", err);
+    if (st == PROBE_SPILLED) cli_error(_("%s; the run is kept in %s instead"), err, where);
+    else if (st == PROBE_LOST) cli_error(_("%s; the run could not be written to a file either"), err);
     return st == PROBE_SPILLED || st == PROBE_LOST ? EXIT_DB : EXIT_OK;
 }
 
@@ -452,7 +455,7 @@ static int emit(struct globals *g, const struct probe_args *a, struct probe_sess
     if (a->json && !a->output && wrc == EXIT_OK) wrc = cli_write_json(s->doc, NULL);
     else if (!a->json && !(a->html && strcmp(a->html, "-") == 0)) {
         print_run(s->doc, base, g->color);
-        if (saved) printf("\nsaved as probe run %s (fwadvisor probe show %s)\n", s->run->id, s->run->id);
+        if (saved) printf(_("\nsaved as probe run %s (fwadvisor probe show %s)\n"), s->run->id, s->run->id);
     }
     if (rc == EXIT_OK) rc = wrc;
     if (s->run->interrupted) {
@@ -482,7 +485,7 @@ static int run_session(struct globals *g, const struct probe_args *a, struct pro
         cli_error("%s", err);
         return begun == PROBE_BEGIN_BAD_DEVICE ? EXIT_INPUT : EXIT_RUNTIME;
     }
-    if (s->warning[0]) cli_error("warning: %s", s->warning);
+    if (s->warning[0]) cli_error(_("warning: %s"), s->warning);
     if ((rc = open_for_measure(g, a, &k)) != EXIT_OK) return rc;
     if (a->compare && strcasecmp(a->compare, "latest") != 0) { /* a named baseline must exist before minutes of work */
         int status = probe_session_baseline(k, a->compare, NULL, &base, err, sizeof err);
@@ -499,12 +502,12 @@ static int run_session(struct globals *g, const struct probe_args *a, struct pro
     clear_progress(&bar);
     if (probe_session_finish(s, k) != 0) {
         if (!dist) probe_session_release_signals();
-        cli_error("out of memory");
+        cli_error(_("out of memory"));
         rc = EXIT_RUNTIME;
     } else {
         if (a->compare && !base) {
             int status = probe_session_baseline(k, a->compare, s->doc, &base, err, sizeof err);
-            if (status == KB_OK && !base) cli_error("--compare latest: no earlier complete run of this machine is stored");
+            if (status == KB_OK && !base) cli_error(_("--compare latest: no earlier complete run of this machine is stored"));
         }
         int saved;
         rc = save_run(a, s, k, &saved);
@@ -526,7 +529,7 @@ static int measure(struct globals *g, const struct probe_args *a)
     }
     struct probe_session *s = calloc(1, sizeof *s);
     int rc = EXIT_RUNTIME;
-    if (!s) cli_error("out of memory");
+    if (!s) cli_error(_("out of memory"));
     else rc = run_session(g, a, s, mpi ? &dist : NULL, mpi_gpu);
     if (s) probe_session_end(s);
     free(s);

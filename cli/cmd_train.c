@@ -42,7 +42,7 @@ double cli_train_memory_limit(double max_memory_gb, const char **what)
         *what = "--max-memory";
         return max_memory_gb * 1e9;
     }
-    *what = "available on this machine";
+    *what = _("available on this machine");
     return quick_memory_available_bytes();
 }
 
@@ -50,7 +50,7 @@ int cli_train_on_step(void *ctx, int step, float loss, double seconds)
 {
     struct cli_train_progress *p = ctx;
     if (!p->json && (step == 0 || (step + 1) % p->every == 0 || step + 1 == p->steps))
-        printf("step %6d/%d  loss %.6f  %8.3f ms\n", step + 1, p->steps, loss, seconds * 1e3);
+        printf(_("step %6d/%d  loss %.6f  %8.3f ms\n"), step + 1, p->steps, loss, seconds * 1e3);
     return 0;
 }
 
@@ -95,7 +95,7 @@ int cli_parse_precision(const char *arg, void *field, char *err, size_t errsz)
     return 0;
 }
 
-const char *const cli_train_modes[] = {"--device cpu", "a GPU", "--optimizer momentum only"};
+const char *const cli_train_modes[] = {"--device cpu", N_("a GPU"), N_("--optimizer momentum only")};
 
 enum { T_MODEL, T_LAYERS, T_ACTIVATION, T_LOSS, T_BATCH, T_STEPS, T_OPTIMIZER, T_LR, T_WD, T_MOMENTUM, T_SEED, T_DATA,
        T_TARGETS, T_INIT, T_SAVE, T_DEVICE, T_PRECISION, T_THREADS, T_MAX_MEMORY, T_JSON, T_FIELDS, T_COUNT };
@@ -155,7 +155,7 @@ static int parse_options(struct globals *g, int argc, char **argv, struct train_
     o->precision = ENG_PREC_FP32;
     int rc = cli_options_parse(&cli_train_command, g, argc, argv, o, &o->given);
     if (rc != EXIT_OK) return rc;
-    if (optind < argc) return cli_usage_error("train", "unexpected argument '%s'", argv[optind]);
+    if (optind < argc) return cli_usage_error("train", _("unexpected argument '%s'"), argv[optind]);
     return EXIT_OK;
 }
 
@@ -164,19 +164,19 @@ static int parse_options(struct globals *g, int argc, char **argv, struct train_
 static int check_options(struct train_opts *o)
 {
     char err[1024];
-    if (!o->layers) return cli_usage_error("train", "--layers is required (e.g. --layers 784,1024,1024,10)");
-    if (!o->data != !o->targets) return cli_usage_error("train", "--data and --targets go together");
+    if (!o->layers) return cli_usage_error("train", "%s", _("--layers is required (e.g. --layers 784,1024,1024,10)"));
+    if (!o->data != !o->targets) return cli_usage_error("train", "%s", _("--data and --targets go together"));
     if (eng_device_parse(o->device, &o->device_index, err, sizeof err)) {
         cli_error("%s", err);
         return EXIT_INPUT;
     }
     if (o->device_index < 0 && o->precision != ENG_PREC_FP32) {
-        cli_error("--precision %s needs a GPU (--device cuda): the CPU back-end computes in fp32",
+        cli_error(_("--precision %s needs a GPU (--device cuda): the CPU back-end computes in fp32"),
                   eng_precision_name(o->precision));
         return EXIT_INPUT;
     }
     if (CLI_GIVEN(o->given, T_SEED) && o->init && o->data)
-        return cli_not_applicable("train", "--seed", "to the initialisation and the synthetic data; --init and --data give both");
+        return cli_not_applicable("train", "--seed", _("to the initialisation and the synthetic data; --init and --data give both"));
     unsigned mode = (o->device_index < 0 ? CLI_TRAIN_CPU : CLI_TRAIN_GPU) |
                     (o->cfg.opt == ENG_OPT_MOMENTUM ? CLI_TRAIN_MOMENTUM : 0);
     int wrc = cli_options_refuse(&cli_train_command, o->given, mode);
@@ -205,8 +205,8 @@ static int check_memory(const struct train_opts *o)
     const char *what;
     double limit = cli_train_memory_limit(o->max_memory_gb, &what);
     if (limit > 0 && need > limit) {
-        cli_error("--layers %s needs %.3g GB (parameters, gradients, optimizer state, activations and data), more "
-                  "than the %.3g GB %s",
+        cli_error(_("--layers %s needs %.3g GB (parameters, gradients, optimizer state, activations and data), more "
+                    "than the %.3g GB %s"),
                   o->layers, need / 1e9, limit / 1e9, what);
         return EXIT_INPUT;
     }
@@ -278,11 +278,11 @@ static void report_text(const struct train_opts *o, const struct eng_model *m, c
 {
     double flops = eng_model_step_flops(m);
     cli_print_step_times(st->median, st->min, st->max, st->n);
-    printf("throughput: %.0f samples/s, %.2f GFLOP/s (%.4g FLOP per step)\n", st->median > 0 ? o->cfg.batch / st->median : 0,
+    printf(_("throughput: %.0f samples/s, %.2f GFLOP/s (%.4g FLOP per step)\n"), st->median > 0 ? o->cfg.batch / st->median : 0,
            st->median > 0 ? flops / st->median / 1e9 : 0, flops);
-    printf("memory: peak resident %.1f MB; model buffers %.1f MB\n", rss / 1e6, eng_model_buffer_bytes(m) / 1e6);
+    printf(_("memory: peak resident %.1f MB; model buffers %.1f MB\n"), rss / 1e6, eng_model_buffer_bytes(m) / 1e6);
     if (o->save) {
-        text_printf(stdout, "weights saved to %s", o->save);
+        text_printf(stdout, _("weights saved to %s"), o->save);
         putchar('\n');
     }
 }
@@ -291,11 +291,13 @@ static void print_header(const struct train_opts *o, const struct eng_model *m, 
 {
     const struct eng_config *cfg = &o->cfg;
     char line[512], where[192];
-    if (o->device_index < 0) snprintf(where, sizeof where, "%d thread%s", cfg->threads, cfg->threads == 1 ? "" : "s");
+    if (o->device_index < 0) snprintf(where, sizeof where, cfg->threads == 1 ? _("%d thread") : _("%d threads"), cfg->threads);
     else snprintf(where, sizeof where, "%s (%s), %s", o->device, gpu->name, eng_precision_name(o->precision));
-    snprintf(line, sizeof line, "training %s (%zu parameters), batch %d, %s lr %g, %s loss, %s, %s, %s data", o->layers,
-             eng_model_param_count(m), cfg->batch, eng_opt_name(cfg->opt), (double)cfg->lr, eng_loss_name(cfg->loss),
-             eng_act_name(cfg->act), where, o->data ? "file" : "synthetic");
+    snprintf(line, sizeof line,
+             o->data ? _("training %s (%zu parameters), batch %d, %s lr %g, %s loss, %s, %s, file data")
+                     : _("training %s (%zu parameters), batch %d, %s lr %g, %s loss, %s, %s, synthetic data"),
+             o->layers, eng_model_param_count(m), cfg->batch, eng_opt_name(cfg->opt), (double)cfg->lr,
+             eng_loss_name(cfg->loss), eng_act_name(cfg->act), where);
     text_wrap(stdout, line, 0, 2);
 }
 
@@ -307,7 +309,7 @@ int cmd_train(struct globals *g, int argc, char **argv)
                             : strcmp(argv[i], "--model") == 0 && i + 1 < argc ? argv[i + 1] : NULL;
         if (!model) continue;
         if (strcasecmp(model, "gpt") == 0) return cmd_train_gpt(g, argc, argv);
-        if (strcasecmp(model, "mlp") != 0) return cli_usage_error("train", "--model %s: expected mlp or gpt", model);
+        if (strcasecmp(model, "mlp") != 0) return cli_usage_error("train", _("--model %s: expected mlp or gpt"), model);
     }
     struct train_opts o;
     int rc = parse_options(g, argc, argv, &o);
@@ -339,7 +341,7 @@ int cmd_train(struct globals *g, int argc, char **argv)
     float *losses = malloc((size_t)nsteps * sizeof *losses);
     double *secs = malloc((size_t)nsteps * sizeof *secs);
     if (status == ENG_OK && (!losses || !secs)) {
-        snprintf(err, sizeof err, "out of memory for %d steps of results", nsteps);
+        snprintf(err, sizeof err, _("out of memory for %d steps of results"), nsteps);
         status = ENG_ERR_RUNTIME;
     }
     struct cli_train_progress prog = {nsteps / 10 > 0 ? nsteps / 10 : 1, nsteps, o.json};

@@ -89,7 +89,7 @@ static const struct cli_option gpt_options[G_COUNT] = {
 #undef F
 
 const struct cli_command cli_train_gpt_command = {"train", gpt_options, G_COUNT, cli_train_modes, gpt_head, "", 23,
-                                                  " for --model gpt", NULL, NULL, NULL, 0};
+                                                  N_(" for --model gpt"), NULL, NULL, NULL, 0};
 
 /* Parses argv into a; returns -1 when parsing is done, else the exit status to return now. */
 static int parse(struct globals *g, int argc, char **argv, struct gpt_args *a)
@@ -102,7 +102,7 @@ static int parse(struct globals *g, int argc, char **argv, struct gpt_args *a)
     a->precision = ENG_PREC_FP32;
     int rc = cli_options_parse(&cli_train_gpt_command, g, argc, argv, a, &a->given);
     if (rc != EXIT_OK) return rc < 0 ? EXIT_OK : rc;
-    if (optind < argc) return cli_usage_error("train", "unexpected argument '%s'", argv[optind]);
+    if (optind < argc) return cli_usage_error("train", _("unexpected argument '%s'"), argv[optind]);
     if (!CLI_GIVEN(a->given, G_WD)) c->weight_decay = c->opt == ENG_OPT_ADAMW ? 0.01f : 0.0f; /* torch's defaults */
     if (!CLI_GIVEN(a->given, G_THREADS)) c->threads = probe_physical_cores();
     return -1;
@@ -122,13 +122,14 @@ static int check(struct gpt_args *a)
         return EXIT_INPUT;
     }
     if (a->device_index < 0 && a->precision != ENG_PREC_FP32) {
-        cli_error("--precision %s needs a GPU (--device cuda): the CPU back-end computes in fp32",
+        cli_error(_("--precision %s needs a GPU (--device cuda): the CPU back-end computes in fp32"),
                   eng_precision_name(a->precision));
         return EXIT_INPUT;
     }
     /* Every option is honoured or refused: none that would change nothing. */
     if (CLI_GIVEN(a->given, G_SEED) && a->init && a->text)
-        return cli_not_applicable("train", "--seed", "to the initialisation and the synthetic tokens; --init and --text give both");
+        return cli_not_applicable("train", "--seed",
+                                  _("to the initialisation and the synthetic tokens; --init and --text give both"));
     unsigned mode = (a->device_index < 0 ? CLI_TRAIN_CPU : CLI_TRAIN_GPU) |
                     (c->opt == ENG_OPT_MOMENTUM ? CLI_TRAIN_MOMENTUM : 0);
     int wrc = cli_options_refuse(&cli_train_gpt_command, a->given, mode);
@@ -136,7 +137,7 @@ static int check(struct gpt_args *a)
     if (wrc == EXIT_OK) wrc = cli_check_output(a->save, EXIT_USAGE);
     if (wrc != EXIT_OK) return wrc;
     if (a->text && c->vocab < 256) {
-        cli_error("--text trains on bytes: --vocab must be at least 256, not %d", c->vocab);
+        cli_error(_("--text trains on bytes: --vocab must be at least 256, not %d"), c->vocab);
         return EXIT_INPUT;
     }
     if (a->init) {
@@ -146,7 +147,7 @@ static int check(struct gpt_args *a)
             return status == ENG_ERR_INPUT ? EXIT_INPUT : EXIT_RUNTIME;
         }
         if (c->ctx > rows) {
-            cli_error("--ctx %d is larger than the position table of %s (transformer.wpe.weight has %d rows)", c->ctx,
+            cli_error(_("--ctx %d is larger than the position table of %s (transformer.wpe.weight has %d rows)"), c->ctx,
                       a->init, rows);
             return EXIT_INPUT;
         }
@@ -159,8 +160,9 @@ static int check(struct gpt_args *a)
         const char *what;
         double limit = cli_train_memory_limit(a->max_memory_gb, &what);
         if (limit > 0 && need > limit) {
-            cli_error("this model needs %.3g GB (parameters, gradients, optimizer state, activations), more than the "
-                      "%.3g GB %s", need / 1e9, limit / 1e9, what);
+            cli_error(_("this model needs %.3g GB (parameters, gradients, optimizer state, activations), more than the "
+                        "%.3g GB %s"),
+                      need / 1e9, limit / 1e9, what);
             return EXIT_INPUT;
         }
     }
@@ -233,12 +235,12 @@ static int print_json(const struct gpt_args *a, const struct eng_gpt *m, const c
 static void print_text(const struct gpt_args *a, const struct summary *s)
 {
     cli_print_step_times(s->step.median, s->step.min, s->step.max, s->step.n);
-    printf("throughput: %.0f tokens/s, %.4f TFLOP/s of model FLOPs (%.4g per token)\n", s->tokens_per_s, s->tflops,
+    printf(_("throughput: %.0f tokens/s, %.4f TFLOP/s of model FLOPs (%.4g per token)\n"), s->tokens_per_s, s->tflops,
            s->flops_per_token);
-    printf("memory: peak resident %.1f MB; model buffers %.1f MB; planner %.1f MB\n", s->rss / 1e6, s->buffers / 1e6,
+    printf(_("memory: peak resident %.1f MB; model buffers %.1f MB; planner %.1f MB\n"), s->rss / 1e6, s->buffers / 1e6,
            s->planned / 1e6);
     if (a->save) {
-        text_printf(stdout, "weights saved to %s", a->save);
+        text_printf(stdout, _("weights saved to %s"), a->save);
         putchar('\n');
     }
 }
@@ -247,13 +249,13 @@ static void print_header(const struct gpt_args *a, const struct eng_gpt *m, cons
 {
     const struct eng_gpt_config *c = eng_gpt_config_of(m);
     char where[192], line[640];
-    if (a->device_index < 0) snprintf(where, sizeof where, "%d thread%s", c->threads, c->threads == 1 ? "" : "s");
+    if (a->device_index < 0) snprintf(where, sizeof where, c->threads == 1 ? _("%d thread") : _("%d threads"), c->threads);
     else snprintf(where, sizeof where, "%s (%s), %s", a->device, gpu, eng_precision_name(a->precision));
     snprintf(line, sizeof line,
-             "training a GPT: %d layers, %d heads, %d wide, ctx %d, vocab %d (%zu parameters), batch %d, %s lr %g, "
-             "clip %g, %s, %s",
+             _("training a GPT: %d layers, %d heads, %d wide, ctx %d, vocab %d (%zu parameters), batch %d, %s lr %g, "
+               "clip %g, %s, %s"),
              c->n_layer, c->n_head, c->n_embd, c->ctx, c->vocab, eng_gpt_param_count(m), c->batch, eng_opt_name(c->opt),
-             (double)c->lr, (double)c->clip, where, a->text ? a->text : "synthetic tokens");
+             (double)c->lr, (double)c->clip, where, a->text ? a->text : _("synthetic tokens"));
     text_wrap(stdout, line, 0, 2);
 }
 
@@ -285,7 +287,7 @@ int cmd_train_gpt(struct globals *g, int argc, char **argv)
     double *secs = malloc((size_t)nsteps * sizeof *secs);
     if (!be) status = ENG_ERR_RUNTIME;
     else if (!losses || !secs) {
-        snprintf(err, sizeof err, "out of memory for %d steps of results", nsteps);
+        snprintf(err, sizeof err, _("out of memory for %d steps of results"), nsteps);
         status = ENG_ERR_RUNTIME;
     } else status = eng_gpt_create(c, be, &m, err, sizeof err);
     if (status == ENG_OK) {

@@ -49,7 +49,8 @@ int cli_parse_number(const char *opt, const char *s, double lo, double hi, int i
 {
     double v = 0;
     if (units_parse(s, &v) || v < lo || v > hi || (integer && v != floor(v))) {
-        cli_error("--%s %s: expected %s from %g to %g", opt, s, integer ? "a whole number" : "a number", lo, hi);
+        if (integer) cli_error(_("--%s %s: expected a whole number from %g to %g"), opt, s, lo, hi);
+        else cli_error(_("--%s %s: expected a number from %g to %g"), opt, s, lo, hi);
         return -1;
     }
     *out = v;
@@ -78,7 +79,7 @@ static int take(const struct cli_command *cmd, const struct cli_option *o, const
         return EXIT_OK;
     case CLI_SECONDS:
         if (units_parse_duration(arg, &v) || !(v >= o->lo && v <= o->hi)) {
-            cli_error("--%s %s: expected seconds from %g to %g", o->name, arg, o->lo, o->hi);
+            cli_error(_("--%s %s: expected seconds from %g to %g"), o->name, arg, o->lo, o->hi);
             return EXIT_INPUT;
         }
         *(double *)field = v;
@@ -87,12 +88,12 @@ static int take(const struct cli_command *cmd, const struct cli_option *o, const
         char err[512] = "";
         if (!o->parse(arg, field, err, sizeof err)) return EXIT_OK;
         if (err[0]) cli_error("--%s: %s", o->name, err);
-        else cli_error("--%s %s: expected %s", o->name, arg, o->expected);
+        else cli_error(_("--%s %s: expected %s"), o->name, arg, o->expected);
         return EXIT_INPUT;
     }
     case CLI_LIST: {
         int *count = (int *)((char *)settings + o->count);
-        if (*count >= (int)o->hi) return cli_usage_error(cmd->name, "too many --%s options (%d at most)", o->name, (int)o->hi);
+        if (*count >= (int)o->hi) return cli_usage_error(cmd->name, _("too many --%s options (%d at most)"), o->name, (int)o->hi);
         ((const char **)field)[(*count)++] = arg;
         return EXIT_OK;
     }
@@ -114,11 +115,11 @@ int cli_options_parse(const struct cli_command *cmd, struct globals *g, int argc
             cli_options_help(cmd, stdout);
             return -1;
         }
-        if (opt == ':') return cli_usage_error(cmd->name, "option '%s' needs a value", argv[optind - 1]);
+        if (opt == ':') return cli_usage_error(cmd->name, _("option '%s' needs a value"), argv[optind - 1]);
         if (opt == '?') {
-            if (optopt > 0 && optopt < 0x80) return cli_usage_error(cmd->name, "unknown option '-%c'", optopt);
-            return cli_usage_error(cmd->name, "unknown option '%s'%s", argv[optind - 1],
-                                   cmd->unknown_suffix ? cmd->unknown_suffix : "");
+            if (optopt > 0 && optopt < 0x80) return cli_usage_error(cmd->name, _("unknown option '-%c'"), optopt);
+            return cli_usage_error(cmd->name, _("unknown option '%s'%s"), argv[optind - 1],
+                                   cmd->unknown_suffix ? _(cmd->unknown_suffix) : "");
         }
         if (cli_global_option(g, opt, optarg)) continue;
         int row = row_of_value(cmd, opt);
@@ -128,7 +129,7 @@ int cli_options_parse(const struct cli_command *cmd, struct globals *g, int argc
         *given |= (cli_given)1 << row;
     }
     if ((g->config || g->no_config) && !cmd->reads_config)
-        return cli_not_applicable(cmd->name, g->config ? "--config" : "--no-config", "to recommend and the interface");
+        return cli_not_applicable(cmd->name, g->config ? "--config" : "--no-config", _("to recommend and the interface"));
     return EXIT_OK;
 }
 
@@ -137,16 +138,17 @@ int cli_options_refuse(const struct cli_command *cmd, cli_given given, unsigned 
     for (int i = 0; i < cmd->count; i++) {
         unsigned modes = cmd->options[i].modes;
         if (!CLI_GIVEN(given, i) || !modes || (modes & mode)) continue;
-        char where[256] = "", name[64];
+        char list[256] = "", where[320], name[64];
         int count = 0, n = 0;
         for (unsigned m = modes; m; m &= m - 1) count++;
         for (int bit = 0; bit < 32; bit++) {
             if (!(modes >> bit & 1)) continue;
-            size_t used = strlen(where);
-            snprintf(where + used, sizeof where - used, "%s%s", n == 0 ? "to " : n + 1 == count ? " and " : ", ",
-                     cmd->mode_names[bit]);
+            size_t used = strlen(list);
+            snprintf(list + used, sizeof list - used, "%s%s", n == 0 ? "" : n + 1 == count ? _(" and ") : _(", "),
+                     _(cmd->mode_names[bit]));
             n++;
         }
+        snprintf(where, sizeof where, _("to %s"), list);
         snprintf(name, sizeof name, "--%s", cmd->options[i].name);
         return cli_not_applicable(cmd->name, name, where);
     }

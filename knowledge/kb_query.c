@@ -1,6 +1,7 @@
 /* Browsing queries behind `kb list` and `kb show`. */
 #include "knowledge/kb_internal.h"
 #include "knowledge/answer_keys.h"
+#include "common/i18n.h"
 #include "common/strset.h"
 
 #include <ctype.h>
@@ -8,30 +9,30 @@
 
 const struct kb_list_kind kb_list_kind_rows[] = {
     {"frameworks", "frameworks", NULL, NULL, 0,
-     {{"ID", "id", KB_CELL_TEXT, 0, 0}, {"NAME", "name", KB_CELL_TEXT, 1, 0},
-      {"VERSION", "version", KB_CELL_TEXT, 0, 0}, {"RELEASED", "released", KB_CELL_TEXT, 0, 0},
-      {"AS OF", "as_of", KB_CELL_TEXT, 0, 0}}, "frameworks"},
+     {{"ID", "id", KB_CELL_TEXT, 0, 0}, {N_("NAME"), "name", KB_CELL_TEXT, 1, 0},
+      {N_("VERSION"), "version", KB_CELL_TEXT, 0, 0}, {N_("RELEASED"), "released", KB_CELL_TEXT, 0, 0},
+      {N_("AS OF"), "as_of", KB_CELL_TEXT, 0, 0}}, "frameworks"},
     {"criteria", "criteria", NULL, NULL, 0,
-     {{"ID", "id", KB_CELL_TEXT, 0, 0}, {"WEIGHT", "weight", KB_CELL_WEIGHT, 0, 1},
-      {"NAME", "name", KB_CELL_TEXT, 1, 0}, {"SOURCE", "source", KB_CELL_TEXT, 0, 0}}, "criteria"},
+     {{"ID", "id", KB_CELL_TEXT, 0, 0}, {N_("WEIGHT"), "weight", KB_CELL_WEIGHT, 0, 1},
+      {N_("NAME"), "name", KB_CELL_TEXT, 1, 0}, {N_("SOURCE"), "source", KB_CELL_TEXT, 0, 0}}, "criteria"},
     {.name = "hardware", .table = "hw_support", .matrix = 1, .tab = "support"},
     {"distributed", "strategies", "strategy_frameworks", "strategy", 0,
-     {{"ID", "id", KB_CELL_TEXT, 0, 0}, {"STATUS", "status", KB_CELL_TEXT, 0, 0},
-      {"MIN", "min_devices", KB_CELL_WHOLE, 0, 1}, {"FRAMEWORKS", "frameworks", KB_CELL_LIST, 1, 0}}, "strategies"},
+     {{"ID", "id", KB_CELL_TEXT, 0, 0}, {N_("STATUS"), "status", KB_CELL_TEXT, 0, 0},
+      {N_("MIN"), "min_devices", KB_CELL_WHOLE, 0, 1}, {N_("FRAMEWORKS"), "frameworks", KB_CELL_LIST, 1, 0}}, "strategies"},
     {"deployment", "runtimes", "runtime_frameworks", "runtime", 0,
-     {{"ID", "id", KB_CELL_TEXT, 0, 0}, {"STATUS", "status", KB_CELL_TEXT, 0, 0},
-      {"TARGETS", "targets", KB_CELL_LIST_OR_DASH, 0, 0}, {"FRAMEWORKS", "frameworks", KB_CELL_LIST_OR_DASH, 1, 0}}, "runtimes"},
+     {{"ID", "id", KB_CELL_TEXT, 0, 0}, {N_("STATUS"), "status", KB_CELL_TEXT, 0, 0},
+      {N_("TARGETS"), "targets", KB_CELL_LIST_OR_DASH, 0, 0}, {N_("FRAMEWORKS"), "frameworks", KB_CELL_LIST_OR_DASH, 1, 0}}, "runtimes"},
     {"accelerators", "accelerators", NULL, NULL, 0,
-     {{"ID", "id", KB_CELL_TEXT, 0, 0}, {"VENDOR", "vendor", KB_CELL_TEXT, 0, 0},
-      {"MEM GB", "memory_gb", KB_CELL_NUMBER, 0, 1}, {"GB/s", "bandwidth_gbs", KB_CELL_NUMBER, 0, 1},
+     {{"ID", "id", KB_CELL_TEXT, 0, 0}, {N_("VENDOR"), "vendor", KB_CELL_TEXT, 0, 0},
+      {N_("MEM GB"), "memory_gb", KB_CELL_NUMBER, 0, 1}, {"GB/s", "bandwidth_gbs", KB_CELL_NUMBER, 0, 1},
       {"FP32 TF", "fp32_tflops", KB_CELL_NUMBER, 0, 1}, {"BF16 TF", "bf16_tflops", KB_CELL_RATE, 0, 1},
-      {"FP8 TF", "fp8_tflops", KB_CELL_RATE, 0, 1}, {"FIGURES", "figures", KB_CELL_TEXT, 0, 0},
-      {"NAME", "name", KB_CELL_TEXT, 1, 0}}, "devices"},
+      {"FP8 TF", "fp8_tflops", KB_CELL_RATE, 0, 1}, {N_("FIGURES"), "figures", KB_CELL_TEXT, 0, 0},
+      {N_("NAME"), "name", KB_CELL_TEXT, 1, 0}}, "devices"},
     {"rules", "rules", NULL, NULL, 0,
-     {{"ID", "id", KB_CELL_TEXT, 0, 0}, {"KIND", "kind", KB_CELL_TEXT, 0, 0}, {"TITLE", "title", KB_CELL_TITLE, 1, 0}}, "rules"},
+     {{"ID", "id", KB_CELL_TEXT, 0, 0}, {N_("KIND"), "kind", KB_CELL_TEXT, 0, 0}, {N_("TITLE"), "title", KB_CELL_TITLE, 1, 0}}, "rules"},
     {"sources", "sources", NULL, NULL, 0,
-     {{"ID", "id", KB_CELL_TEXT, 0, 0}, {"PUBLISHED", "published", KB_CELL_TEXT, 0, 0},
-      {"TITLE", "title", KB_CELL_TEXT, 1, 0}}, "sources"},
+     {{"ID", "id", KB_CELL_TEXT, 0, 0}, {N_("PUBLISHED"), "published", KB_CELL_TEXT, 0, 0},
+      {N_("TITLE"), "title", KB_CELL_TEXT, 1, 0}}, "sources"},
 };
 const int kb_list_kind_count = (int)(sizeof kb_list_kind_rows / sizeof kb_list_kind_rows[0]);
 

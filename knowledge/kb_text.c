@@ -1,6 +1,7 @@
 /* A fact of the knowledge base in words. */
 #include "knowledge/kb_text.h"
 #include "knowledge/advisor.h"
+#include "common/i18n.h"
 #include "common/json_doc.h"
 
 #include <stdio.h>
@@ -49,16 +50,16 @@ static void sources(const cJSON *obj, line_fn line, void *ctx)
 {
     const cJSON *list = cJSON_GetObjectItemCaseSensitive(obj, "sources"), *s;
     if (!cJSON_GetArraySize(list)) return;
-    emit(line, ctx, KB_TEXT_HEADING, NULL, 0, "Sources");
+    emit(line, ctx, KB_TEXT_HEADING, NULL, 0, _("Sources"));
     cJSON_ArrayForEach(s, list) {
         char text[1024];
-        snprintf(text, sizeof text, "%s (%s).", json_str(s, "title"), json_str(s, "published"));
+        snprintf(text, sizeof text, _("%s (%s)."), json_str(s, "title"), json_str(s, "published"));
         struct kb_text_line l = {KB_TEXT_SOURCE, json_str(s, "id"), 22, text, json_str(s, "url")};
         line(ctx, &l);
     }
 }
 
-const char kb_level_legend[] = "first: first-class  yes: supported  exp: experimental  comm: community  -: none";
+const char kb_level_legend[] = N_("first: first-class  yes: supported  exp: experimental  comm: community  -: none");
 
 const char *kb_level_short(const char *level)
 {
@@ -75,14 +76,18 @@ void kb_support_text(const cJSON *row, char *text, size_t n)
     size_t used = 0;
     cite(row, c, sizeof c);
     text[0] = '\0';
-    if (*json_str(row, "since")) used += (size_t)snprintf(text + used, n - used, "since %s. ", json_str(row, "since"));
-    used += (size_t)snprintf(text + used, n - used, "fit %.0f/10. ", num(row, "fit"));
+    if (*json_str(row, "since")) used += (size_t)snprintf(text + used, n - used, _("since %s. "), json_str(row, "since"));
+    used += (size_t)snprintf(text + used, n - used, _("fit %.0f/10. "), num(row, "fit"));
     const cJSON *os;
     cJSON_ArrayForEach(os, cJSON_GetObjectItemCaseSensitive(row, "os_support")) {
         if (used >= n) break;
-        used += (size_t)snprintf(text + used, n - used, "On %s: %s%s%s (%s) [%s]. ", os->string, json_str(os, "level"),
-                                 *json_str(os, "since") ? " since " : "", json_str(os, "since"), json_str(os, "note"),
-                                 json_str(os, "source"));
+        if (*json_str(os, "since"))
+            used += (size_t)snprintf(text + used, n - used, _("On %s: %s since %s (%s) [%s]. "), os->string,
+                                     json_str(os, "level"), json_str(os, "since"), json_str(os, "note"),
+                                     json_str(os, "source"));
+        else
+            used += (size_t)snprintf(text + used, n - used, _("On %s: %s (%s) [%s]. "), os->string, json_str(os, "level"),
+                                     json_str(os, "note"), json_str(os, "source"));
     }
     if (used < n) snprintf(text + used, n - used, "%s %s", json_str(row, "note"), c);
 }
@@ -91,29 +96,29 @@ static void framework(const cJSON *obj, line_fn line, void *ctx)
 {
     const cJSON *fw = cJSON_GetObjectItemCaseSensitive(obj, "framework"), *row;
     char text[2048], c[400], label[64];
-    snprintf(text, sizeof text, " (%s) %s, released %s", json_str(fw, "id"), json_str(fw, "version"), json_str(fw, "released"));
+    snprintf(text, sizeof text, _(" (%s) %s, released %s"), json_str(fw, "id"), json_str(fw, "version"), json_str(fw, "released"));
     emit(line, ctx, KB_TEXT_TITLE, json_str(fw, "name"), 0, text);
     cite(fw, c, sizeof c);
     snprintf(text, sizeof text, "%s %s", json_str(fw, "summary"), c);
     emit(line, ctx, KB_TEXT_PARA, NULL, 0, text);
 
-    emit(line, ctx, KB_TEXT_HEADING, NULL, 0, "Scores (0-10, higher is better for you)");
+    emit(line, ctx, KB_TEXT_HEADING, NULL, 0, _("Scores (0-10, higher is better for you)"));
     cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(obj, "scores")) {
         cite(row, c, sizeof c);
         snprintf(label, sizeof label, "%-20s %2.0f", json_str(row, "criterion"), num(row, "score"));
         snprintf(text, sizeof text, "%s %s", json_str(row, "note"), c);
         emit(line, ctx, KB_TEXT_ITEM, label, 23, text);
     }
-    emit(line, ctx, KB_TEXT_HEADING, NULL, 0, "Hardware support");
+    emit(line, ctx, KB_TEXT_HEADING, NULL, 0, _("Hardware support"));
     cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(obj, "hardware")) {
         snprintf(label, sizeof label, "%-7s %s", json_str(row, "hardware"), json_str(row, "level"));
         kb_support_text(row, text, sizeof text);
         emit(line, ctx, KB_TEXT_ITEM, label, 20, text);
     }
     static const struct { const char *member, *title, *key; } links[] = {
-        {"distributed", "Distributed training", "strategy"}, {"deployment", "Deployment", "runtime"}};
+        {"distributed", N_("Distributed training"), "strategy"}, {"deployment", N_("Deployment"), "runtime"}};
     for (size_t k = 0; k < sizeof links / sizeof links[0]; k++) {
-        emit(line, ctx, KB_TEXT_HEADING, NULL, 0, links[k].title);
+        emit(line, ctx, KB_TEXT_HEADING, NULL, 0, _(links[k].title));
         cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(obj, links[k].member)) {
             cite(row, c, sizeof c);
             snprintf(text, sizeof text, "%s %s", json_str(row, "note"), c);

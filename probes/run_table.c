@@ -1,5 +1,6 @@
 #include "probes/run_table.h"
 
+#include "common/i18n.h"
 #include "common/text.h"
 #include "common/units.h"
 
@@ -8,14 +9,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const probe_table_headers[PT_NCOLS] = {"WORKLOAD", "METRIC", "PARAMS", "MEDIAN", "MIN..MAX",
-                                                   "CV%", "PEAK%", "BASELINE", "CHANGE"};
+const char *const probe_table_headers[PT_NCOLS] = {N_("WORKLOAD"), N_("METRIC"), N_("PARAMS"), N_("MEDIAN"),
+                                                   N_("MIN..MAX"), N_("CV%"),   N_("PEAK%"),  N_("BASELINE"),
+                                                   N_("CHANGE")};
 const enum probe_col probe_table_plain[] = {PT_WORKLOAD, PT_METRIC, PT_PARAMS, PT_MEDIAN, PT_RANGE, PT_CV, PT_PEAK,
                                             PT_NCOLS};
 const enum probe_col probe_table_compared[] = {PT_WORKLOAD, PT_METRIC, PT_PARAMS, PT_MEDIAN, PT_CV, PT_BASE, PT_CHANGE,
                                                PT_NCOLS};
 
 
+/* A message in English (the page) or in the chosen language (the command line, the interface). */
+#define SHOWN(local, s) ((local) ? i18n_text(s) : (s))
 
 static void human_bytes(double b, char *out, size_t n)
 {
@@ -230,20 +234,24 @@ static void plan_row(const struct measured_result *m, struct probe_table *t)
 {
     const struct probe_params *p = &m->params;
     if (!is_plan_row(m) || t->plan_note[0]) return;
-    char where[32];
-    snprintf(where, sizeof where, "%s", strcmp(m->device, "cpu") == 0 ? "this CPU" : "this GPU");
+    int cpu = strcmp(m->device, "cpu") == 0;
     if (!(p->planned_ms > 0)) {
-        snprintf(t->plan_note, sizeof t->plan_note,
-                 "No planned GPT step for %s: the run measured %s to plan it from (the gemm and stream workloads).",
-                 where, p->gemm_gflops > 0 ? "no memory bandwidth" : "no GEMM rate or bandwidth");
+        for (int local = 0; local < 2; local++)
+            snprintf(local ? t->plan_shown : t->plan_note, local ? sizeof t->plan_shown : sizeof t->plan_note,
+                     SHOWN(local, N_("No planned GPT step for %s: the run measured %s to plan it from (the gemm and "
+                                     "stream workloads).")),
+                     cpu ? SHOWN(local, N_("this CPU")) : SHOWN(local, N_("this GPU")),
+                     p->gemm_gflops > 0 ? SHOWN(local, N_("no memory bandwidth"))
+                                        : SHOWN(local, N_("no GEMM rate or bandwidth")));
         return;
     }
     t->planned_ms = p->planned_ms, t->measured_ms = m->median, t->plan_ratio = p->planned_ms / m->median;
-    snprintf(t->plan_note, sizeof t->plan_note,
-             "The planner's GPT step on %s: %.4g ms (products %.4g ms at %.4g GFLOP/s, the other passes %.4g ms at "
-             "%.4g GB/s, %s) against %.4g ms measured: planned/measured %.2f.",
-             where, p->planned_ms, p->gemm_ms, p->gemm_gflops, p->memory_ms, p->bandwidth_gbs,
-             p->bandwidth_source, m->median, t->plan_ratio);
+    for (int local = 0; local < 2; local++)
+        snprintf(local ? t->plan_shown : t->plan_note, local ? sizeof t->plan_shown : sizeof t->plan_note,
+                 SHOWN(local, N_("The planner's GPT step on %s: %.4g ms (products %.4g ms at %.4g GFLOP/s, the other "
+                                 "passes %.4g ms at %.4g GB/s, %s) against %.4g ms measured: planned/measured %.2f.")),
+                 cpu ? SHOWN(local, N_("this CPU")) : SHOWN(local, N_("this GPU")), p->planned_ms, p->gemm_ms,
+                 p->gemm_gflops, p->memory_ms, p->bandwidth_gbs, p->bandwidth_source, m->median, t->plan_ratio);
 }
 
 void probe_table_from(const struct measured_run *run, const struct measured_run *base, struct probe_table *t)
@@ -269,15 +277,17 @@ void probe_table_build(const cJSON *doc, const cJSON *base, struct probe_table *
 
 const char *probe_table_noise_note(const struct probe_table *t)
 {
-    return t->any_noisy ? "! coefficient of variation above 5%: the machine was busy; run again for steadier figures"
+    return t->any_noisy ? N_("! coefficient of variation above 5%: the machine was busy; run again for steadier figures")
                         : "";
 }
 
 const char *probe_table_plan_note(const struct probe_table *t) { return t->plan_note; }
 
+const char *probe_table_plan_note_shown(const struct probe_table *t) { return t->plan_shown; }
+
 const char *probe_table_compare_note(const struct probe_table *t)
 {
-    return t->compared ? "Changes beyond the noise (twice the larger CV, at least 3%) say better or WORSE." : "";
+    return t->compared ? N_("Changes beyond the noise (twice the larger CV, at least 3%) say better or WORSE.") : "";
 }
 
 /* Stored numbers as text, a few at a time for one line: "?" where the run lacks one or holds no
@@ -297,53 +307,68 @@ static const char *num(struct numtext *t, double v, const char *fmt)
 
 /* The CPU's line: model, shape, caches, memory, vector extensions and peak; cut at the line's
  * 512 bytes as every line is (the peak's note, the longest part, written last). */
-static void cpu_line(const struct measured_run *m, struct numtext *nt, char *line)
+static void cpu_line(const struct measured_run *m, struct numtext *nt, char *line, int local)
 {
-    char peak_text[48] = "unknown", simd[160] = "";
+    char peak_text[48], simd[160] = "";
+    snprintf(peak_text, sizeof peak_text, "%s", SHOWN(local, N_("unknown")));
     if (isfinite(m->cpu_peak_gflops_fp32)) snprintf(peak_text, sizeof peak_text, "%.0f GFLOP/s", m->cpu_peak_gflops_fp32);
     for (int i = 0; i < m->nsimd; i++) {
         size_t used = strlen(simd);
         snprintf(simd + used, sizeof simd - used, "%s%s", used ? " " : "", m->cpu_simd[i]);
     }
     snprintf(line, 512,
-             "CPU: %s (%s), %s package(s), %s cores, %s threads, %s NUMA node(s), L3 %s MB, memory %s GB; "
-             "SIMD: %s; FP32 peak %s (",
-             m->cpu_model[0] ? m->cpu_model : "model unknown", m->cpu_microarchitecture,
+             SHOWN(local, N_("CPU: %s (%s), %s package(s), %s cores, %s threads, %s NUMA node(s), L3 %s MB, memory %s "
+                             "GB; SIMD: %s; FP32 peak %s (")),
+             m->cpu_model[0] ? m->cpu_model : SHOWN(local, N_("model unknown")), m->cpu_microarchitecture,
              num(nt, m->cpu_packages, "%.0f"), num(nt, m->cpu_cores, "%.0f"), num(nt, m->cpu_threads, "%.0f"),
              num(nt, m->cpu_numa_nodes, "%.0f"), num(nt, m->cpu_l3_bytes / 1e6, "%.0f"),
              num(nt, m->cpu_memory_bytes / 1e9, "%.1f"), simd[0] ? simd : "-", peak_text);
     size_t used = strlen(line);
-    snprintf(line + used, 512 - used, "%s)", m->cpu_peak_note);
+    snprintf(line + used, 512 - used, SHOWN(local, N_("%s)")), m->cpu_peak_note);
+    if (local) line[text_utf8_prefix(line)] = '\0'; /* a cut never leaves half a character */
 }
 
-static void accel_line(const struct measured_accel *a, struct numtext *nt, char *line)
+static void accel_line(const struct measured_accel *a, struct numtext *nt, char *line, int local)
 {
-    if (isfinite(a->memory_bytes))
-        snprintf(line, 512, "%s: %s x %s, %.1f GB each%s%s. %s", a->kind, num(nt, a->count_given, "%.0f"), a->name,
-                 a->memory_bytes / 1e9, a->compute_capability[0] ? ", compute capability " : "", a->compute_capability,
-                 a->note);
+    if (isfinite(a->memory_bytes) && a->compute_capability[0])
+        snprintf(line, 512, SHOWN(local, N_("%s: %s x %s, %.1f GB each, compute capability %s. %s")), a->kind,
+                 num(nt, a->count_given, "%.0f"), a->name, a->memory_bytes / 1e9, a->compute_capability, a->note);
+    else if (isfinite(a->memory_bytes))
+        snprintf(line, 512, SHOWN(local, N_("%s: %s x %s, %.1f GB each. %s")), a->kind, num(nt, a->count_given, "%.0f"),
+                 a->name, a->memory_bytes / 1e9, a->note);
     else
         snprintf(line, 512, "%s: %s x %s. %s", a->kind, num(nt, a->count_given, "%.0f"), a->name, a->note);
+    if (local) line[text_utf8_prefix(line)] = '\0';
 }
 
-int probe_summary_from(const struct measured_run *m, char (*lines)[512], int max)
+static int summary_from(const struct measured_run *m, char (*lines)[512], int max, int local)
 {
     int n = 0;
     struct numtext nt = {.n = 0};
     if (n < max)
-        snprintf(lines[n++], 512, "probe run %s, %s, %s s%s", m->id, m->started_at, num(&nt, m->duration_s, "%.1f"),
-                 m->interrupted ? ", INTERRUPTED" : "");
-    if (n < max) cpu_line(m, &nt, lines[n++]);
-    for (int i = 0; i < m->naccel && n < max; i++) accel_line(&m->accel[i], &nt, lines[n++]);
-    if (!m->naccel && n < max) snprintf(lines[n++], 512, "accelerators: none found");
+        snprintf(lines[n++], 512,
+                 m->interrupted ? SHOWN(local, N_("probe run %s, %s, %s s, INTERRUPTED"))
+                                : SHOWN(local, N_("probe run %s, %s, %s s")),
+                 m->id, m->started_at, num(&nt, m->duration_s, "%.1f"));
+    if (n < max) cpu_line(m, &nt, lines[n++], local);
+    for (int i = 0; i < m->naccel && n < max; i++) accel_line(&m->accel[i], &nt, lines[n++], local);
+    if (!m->naccel && n < max) snprintf(lines[n++], 512, "%s", SHOWN(local, N_("accelerators: none found")));
     if (m->has_ranks && n < max) {
         char hosts[256] = "";
         size_t at = 0;
         for (int i = 0; i < m->nhosts && at < sizeof hosts; i++)
             at += (size_t)snprintf(hosts + at, sizeof hosts - at, "%s%s", at ? ", " : "", m->hosts[i]);
-        snprintf(lines[n++], 512, "ranks: %s on %s (%s)", num(&nt, m->rank_count_given, "%.0f"), hosts, m->mpi);
+        snprintf(lines[n++], 512, SHOWN(local, N_("ranks: %s on %s (%s)")), num(&nt, m->rank_count_given, "%.0f"), hosts,
+                 m->mpi);
     }
     return n;
+}
+
+int probe_summary_from(const struct measured_run *m, char (*lines)[512], int max) { return summary_from(m, lines, max, 0); }
+
+int probe_summary_shown_from(const struct measured_run *m, char (*lines)[512], int max)
+{
+    return summary_from(m, lines, max, 1);
 }
 
 int probe_summary_lines(const cJSON *doc, char (*lines)[512], int max)
@@ -362,18 +387,30 @@ int probe_table_print(FILE *f, const struct probe_table *t, int bold)
     struct text_column tc[PT_NCOLS];
     int nc = 0;
     for (; cols[nc] != PT_NCOLS; nc++)
-        tc[nc] = (struct text_column){probe_table_headers[cols[nc]], cols[nc] == PT_PARAMS, /* gives way when narrow */
+        tc[nc] = (struct text_column){_(probe_table_headers[cols[nc]]), cols[nc] == PT_PARAMS, /* gives way when narrow */
                                       cols[nc] >= PT_MEDIAN && cols[nc] != PT_RANGE};
     const char **cells = calloc((size_t)t->nrows * (size_t)nc + 1, sizeof *cells);
-    if (!cells) return 0;
+    char(*change)[48] = calloc((size_t)t->nrows + 1, sizeof *change);
+    if (!cells || !change) {
+        free(cells);
+        free(change);
+        return 0;
+    }
     int nrows = 0;
     for (int r = 0; r < t->nrows; r++) {
-        if (t->rows[r].skipped || t->rows[r].frameworks) continue; /* those have their own table */
-        for (int c = 0; c < nc; c++) cells[nrows * nc + c] = t->rows[r].cell[cols[c]];
+        const struct probe_table_row *row = &t->rows[r];
+        if (row->skipped || row->frameworks) continue; /* those have their own table */
+        /* The change's words in the chosen language (the row's cell, for the page, stays English). */
+        if (row->verdict == PV_NEW) snprintf(change[r], sizeof change[r], "%s", _("new"));
+        else snprintf(change[r], sizeof change[r], "%+.1f%%%s", row->change,
+                      row->verdict == PV_BETTER ? _(" better") : row->verdict == PV_WORSE ? _(" WORSE") : "");
+        for (int c = 0; c < nc; c++)
+            cells[nrows * nc + c] = cols[c] == PT_CHANGE && row->verdict != PV_NONE ? change[r] : row->cell[cols[c]];
         nrows++;
     }
     if (nrows) text_table(f, tc, nc, cells, nrows, bold);
     free(cells);
+    free(change);
     return nrows;
 }
 

@@ -36,6 +36,7 @@ struct probe_table {
     /* the planned GPT step against the measured one (train-gpt step_ms): the first such row's */
     double planned_ms, measured_ms, plan_ratio; /* NaN when the run has none */
     char plan_note[400];
+    char plan_shown[800]; /* plan_note in the chosen language (common/i18n.h) */
 };
 
 /* The table of a run read once (knowledge/measured.h), each finished result beside the
@@ -44,12 +45,15 @@ struct probe_table {
 void probe_table_from(const struct measured_run *run, const struct measured_run *base, struct probe_table *t);
 /* The same from the documents, each read once; base may be NULL. */
 void probe_table_build(const cJSON *doc, const cJSON *base, struct probe_table *t);
-/* What the verdicts mean and what the marks are, as one line each ("" when not needed). */
+/* What the verdicts mean and what the marks are, as one line each ("" when not needed), in
+ * English: the command line and the interface show them through _() (common/i18n.h). */
 const char *probe_table_noise_note(const struct probe_table *t);
 const char *probe_table_compare_note(const struct probe_table *t);
 /* The planned GPT step beside the measured one, its two parts and the figures they came from, and
  * planned/measured ("" when the run has no train-gpt step). */
 const char *probe_table_plan_note(const struct probe_table *t);
+/* The same in the chosen language (the command line and the interface; the page stays English). */
+const char *probe_table_plan_note_shown(const struct probe_table *t);
 
 /* A run's planned and measured GPT step, a point of the chart across stored runs. */
 struct probe_plan_point {
@@ -63,6 +67,8 @@ int probe_plan_point_from(const struct measured_run *m, struct probe_plan_point 
 
 /* The summary lines of a run read once (at most max, each up to 512 bytes); returns how many. */
 int probe_summary_from(const struct measured_run *m, char (*lines)[512], int max);
+/* The same in the chosen language (the command line and the interface; the page stays English). */
+int probe_summary_shown_from(const struct measured_run *m, char (*lines)[512], int max);
 /* The same from the document. */
 int probe_summary_lines(const cJSON *doc, char (*lines)[512], int max);
 

@@ -1,6 +1,8 @@
 /* session: one probe run from start to stored (session.h), and the signals that stop it. */
 #include "probes/session.h"
+
 #include "common/clock.h"
+#include "common/i18n.h"
 #include "engine/engine.h"
 #include "engine/cuda/plugin.h"
 #include "engine/libpath.h"
@@ -63,7 +65,7 @@ int probe_session_begin(struct probe_session *s, const struct probe_session_conf
     s->progress.eta_s = -1;
     s->run = calloc(1, sizeof *s->run);
     if (!s->run) {
-        snprintf(err, errsz, "out of memory");
+        snprintf(err, errsz, "%s", _("out of memory"));
         return PROBE_BEGIN_NO_GPU;
     }
     struct probe_options *o = &s->opt;
@@ -88,7 +90,7 @@ int probe_session_begin(struct probe_session *s, const struct probe_session_conf
     const char *device = c->dist ? "cpu" : c->device ? c->device : "auto";
     int index = -1;
     if (strcasecmp(device, "auto") != 0 && eng_device_parse(device, &index, err, errsz) != 0) {
-        snprintf(err, errsz, "--device %s: expected auto, cpu, cuda or cuda:N", device);
+        snprintf(err, errsz, _("--device %s: expected auto, cpu, cuda or cuda:N"), device);
         return PROBE_BEGIN_BAD_DEVICE;
     }
     if (strcasecmp(device, "auto") == 0 || index >= 0) {
@@ -175,7 +177,7 @@ enum probe_save_status probe_session_save(struct probe_session *s, struct kb *k,
 {
     where[0] = '\0';
     if (!s->doc) {
-        snprintf(err, errsz, "out of memory");
+        snprintf(err, errsz, "%s", _("out of memory"));
         return PROBE_LOST;
     }
     if (s->run->interrupted && probe_session_finished(s) == 0) return PROBE_NOTHING;
@@ -260,19 +262,27 @@ void probe_session_release_signals(void)
 
 static const char *signal_name(int sig)
 {
-    return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "a signal";
+    return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : _("a signal");
 }
 
 void probe_session_signal_line(const struct probe_session *s, int saved, char *out, size_t outsz)
 {
     int n = probe_session_finished(s);
-    char by[32] = "";
-    if (s->signal) snprintf(by, sizeof by, " by %s", signal_name(s->signal));
-    if (saved)
-        snprintf(out, outsz, "interrupted%s: the %d finished result%s saved as probe run %s, marked interrupted", by, n,
-                 n == 1 ? " is" : "s are", s->run->id);
+    /* One sentence for each case, so that every language can order its words. */
+    if (saved && s->signal)
+        snprintf(out, outsz,
+                 n == 1 ? _("interrupted by %s: the %d finished result is saved as probe run %s, marked interrupted")
+                        : _("interrupted by %s: the %d finished results are saved as probe run %s, marked interrupted"),
+                 signal_name(s->signal), n, s->run->id);
+    else if (saved)
+        snprintf(out, outsz,
+                 n == 1 ? _("interrupted: the %d finished result is saved as probe run %s, marked interrupted")
+                        : _("interrupted: the %d finished results are saved as probe run %s, marked interrupted"),
+                 n, s->run->id);
+    else if (s->signal)
+        snprintf(out, outsz, _("interrupted by %s: nothing was saved"), signal_name(s->signal));
     else
-        snprintf(out, outsz, "interrupted%s: nothing was saved", by);
+        snprintf(out, outsz, "%s", _("interrupted: nothing was saved"));
 }
 
 /* --- the baseline ---------------------------------------------------------------------------- */
