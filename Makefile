@@ -361,10 +361,12 @@ install: $(BIN) $(CUDA_TARGET) $(MPI_TARGET) $(MO_FILES) $(COMPLETIONS)
 	$(if $(MPI_TARGET),install -d "$(DESTDIR)$(LIBDIR)/fwadvisor" && install -m 755 $(MPI_PLUGIN) "$(DESTDIR)$(LIBDIR)/fwadvisor/fwadvisor-mpi.so")
 	$(if $(CUDA_TARGET),install -d "$(DESTDIR)$(LIBDIR)/fwadvisor" && install -m 755 $(CUDA_PLUGIN) "$(DESTDIR)$(LIBDIR)/fwadvisor/fwadvisor-cuda.so")
 	install -m 644 docs/fwadvisor.1 "$(DESTDIR)$(MANDIR)/man1/fwadvisor.1"
+	install -d "$(DESTDIR)$(MANDIR)/zh_CN/man1"
+	install -m 644 docs/fwadvisor.zh_CN.1 "$(DESTDIR)$(MANDIR)/zh_CN/man1/fwadvisor.1"
 	$(foreach l,$(PO_LANGS),install -d "$(DESTDIR)$(LOCALEDIR)/$(l)/LC_MESSAGES" && install -m 644 $(BUILD)/locale/$(l)/LC_MESSAGES/fwadvisor.mo "$(DESTDIR)$(LOCALEDIR)/$(l)/LC_MESSAGES/fwadvisor.mo";)
 
 uninstall:
-	rm -f "$(DESTDIR)$(PREFIX)/bin/fwadvisor" "$(DESTDIR)$(MANDIR)/man1/fwadvisor.1" \
+	rm -f "$(DESTDIR)$(PREFIX)/bin/fwadvisor" "$(DESTDIR)$(MANDIR)/man1/fwadvisor.1" "$(DESTDIR)$(MANDIR)/zh_CN/man1/fwadvisor.1" \
 	    "$(DESTDIR)$(LIBDIR)/fwadvisor/fwadvisor-cuda.so" "$(DESTDIR)$(LIBDIR)/fwadvisor/fwadvisor-mpi.so" \
 	    "$(DESTDIR)$(BASHCOMPDIR)/fwadvisor" "$(DESTDIR)$(ZSHCOMPDIR)/_fwadvisor" "$(DESTDIR)$(FISHCOMPDIR)/fwadvisor.fish" \
 	    $(foreach l,$(PO_LANGS),"$(DESTDIR)$(LOCALEDIR)/$(l)/LC_MESSAGES/fwadvisor.mo")

@@ -464,3 +464,38 @@ Test(i18n, durations_in_chinese)
     cr_expect_eq(i18n_init("en", NULL), I18N_EN);
     cr_expect_str_eq(units_hours_text(96, h, sizeof h), "4 days");
 }
+
+/* The Chinese man page has the English one's structure: the same sections, entries and
+ * emphasised lines in the same order (.SH, .TP, .B, .BI, .BR, .I, .br), and every option the
+ * English names, since only the prose is translated. */
+Test(i18n, the_chinese_man_page_follows_the_english_one)
+{
+    char en_path[4200], zh_path[4200];
+    snprintf(en_path, sizeof en_path, "%s/docs/fwadvisor.1", getenv("FWADVISOR_SOURCE"));
+    snprintf(zh_path, sizeof zh_path, "%s/docs/fwadvisor.zh_CN.1", getenv("FWADVISOR_SOURCE"));
+    char *en = ts_read(en_path, NULL), *zh = ts_read(zh_path, NULL);
+    cr_assert(en && zh);
+    static const char *const macros[] = {".SH ", ".TP", ".B ", ".BI ", ".BR ", ".I ", ".br"};
+    for (size_t m = 0; m < sizeof macros / sizeof macros[0]; m++) {
+        int counts[2] = {0, 0};
+        const char *docs[2] = {en, zh};
+        for (int d = 0; d < 2; d++)
+            for (const char *line = docs[d]; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+                counts[d] += strncmp(line, macros[m], strlen(macros[m])) == 0;
+        cr_expect_eq(counts[1], counts[0], "%s: %d lines in Chinese, %d in English", macros[m], counts[1], counts[0]);
+        cr_expect_gt(counts[0], 0, "%s", macros[m]);
+    }
+    /* every option of the English page, as it is spelt there (\-\-name) */
+    int options = 0;
+    for (const char *p = strstr(en, "\\-\\-"); p; p = strstr(p + 4, "\\-\\-")) {
+        char opt[64];
+        size_t n = 4 + strspn(p + 4, "abcdefghijklmnopqrstuvwxyz\\-");
+        snprintf(opt, sizeof opt, "%.*s", (int)(n < sizeof opt ? n : sizeof opt - 1), p);
+        cr_expect(strstr(zh, opt) != NULL, "%s not in the Chinese page", opt);
+        options++;
+    }
+    cr_expect_gt(options, 40);
+    cr_expect(strstr(zh, ".SH 名称") && strstr(zh, ".SH 选项") && strstr(zh, ".SH 环境变量"), "headings in Chinese");
+    free(en);
+    free(zh);
+}
