@@ -91,10 +91,10 @@ def make_pot(out, sources):
 
 
 def words_pattern(term, name):
-    # Whole words, a plural too, any run of spaces or a hyphen between words; a term in any case,
+    # Whole words, a plural too, spaces or a hyphen between words (not a line break); a term in any case,
     # a name only as it is spelt (pytorch in --set team=pytorch is a value, not the name).
     parts = [re.escape(w) for w in re.split(r"[\s-]+", term.strip())]
-    return re.compile(r"(?<![A-Za-z0-9])" + r"[\s-]+".join(parts) + r"(?:s|es)?(?![A-Za-z0-9])",
+    return re.compile(r"(?<![A-Za-z0-9])" + r"[ -]+".join(parts) + r"(?:s|es)?(?![A-Za-z0-9])",
                       0 if name else re.IGNORECASE)
 
 

@@ -305,6 +305,9 @@ Test(i18n, the_catalog_check_both_ways)
         {NULL, NULL, "# a comment\nout of memory\t内存不足\n", NULL},
         {NULL, NULL, "OUT OF MEMORY\tOUT OF MEMORY\n", NULL},
         {NULL, NULL, "Out Of\t超出\n", "'Out Of' is '超出'"},
+        /* a term matches across a space, not across a line break ("fwadvisor probe\nRun ..." has
+         * no probe run in it: the real glossary's term passes there, case 0) */
+        {NULL, NULL, "probe run\t运行记录\n", "'probe run' is '运行记录' (glossary line 1): 'Open the latest probe run'"},
     };
     /* a message the code no longer has: a warning, not a failure */
     char *stale = edited_catalog("msgid \"out of memory\"\nmsgstr \"内存不足\"\n",

@@ -138,7 +138,7 @@ Test(i18n_cli, probe_show_in_chinese)
     RUN_ZH(en_flag, "--lang", "en", dbarg, "probe", "show", "now", "--compare", "then");
     cr_assert_eq(zh.status, 0, "%s", zh.err);
     static const char *const zh_words[] = {
-        "探测运行 now，2026-01-02T00:00:00Z，3.0 秒",
+        "探测记录 now，2026-01-02T00:00:00Z，3.0 秒",
         "CPU：Test CPU（Zen 4），1 个封装，2 个核心，2 个线程，1 个 NUMA 节点",
         "gpu：1 x Test GPU，每块 80.0 GB，计算能力 9.0。found by the test",
         "负载", "指标", "参数", "中位数", "基线", "变化", "+25.0% 更好", "新增",
@@ -178,7 +178,7 @@ Test(i18n_cli, probe_list_delete_and_errors_in_chinese)
 
     RUN_ZH(r, dbarg, "probe", "delete", "then");
     cr_expect_eq(r.status, 0, "%s", r.err);
-    cr_expect_str_eq(r.out, "已删除探测运行 then\n");
+    cr_expect_str_eq(r.out, "已删除探测记录 then\n");
     ts_run_free(&r);
     RUN_ZH(r, dbarg, "probe", "show", "latest", "--compare", "latest");
     cr_expect_eq(r.status, 0, "%s", r.err);
@@ -191,7 +191,7 @@ Test(i18n_cli, probe_list_delete_and_errors_in_chinese)
     ts_run_free(&r);
     RUN_ZH(r, dbarg, "probe", "show", "latest");
     cr_expect_eq(r.status, 3);
-    cr_expect_str_eq(r.err, "fwadvisor: 尚未保存任何探测运行（请运行 fwadvisor probe）\n");
+    cr_expect_str_eq(r.err, "fwadvisor: 尚未保存任何探测记录（请运行 fwadvisor probe）\n");
     ts_run_free(&r);
 
     static const struct {
@@ -398,7 +398,7 @@ Test(i18n_cli, shown_in_chinese_the_page_stays_english)
     cr_expect_str_eq(lines[0], "probe run now, 2026-01-02T00:00:00Z, 3.0 s");
     cr_expect_str_eq(lines[2], "gpu: 1 x Test GPU, 80.0 GB each, compute capability 9.0. found by the test");
     n = probe_summary_shown_from(run, lines, 24);
-    cr_expect_str_eq(lines[0], "探测运行 now，2026-01-02T00:00:00Z，3.0 秒");
+    cr_expect_str_eq(lines[0], "探测记录 now，2026-01-02T00:00:00Z，3.0 秒");
     cr_expect_str_eq(lines[2], "gpu：1 x Test GPU，每块 80.0 GB，计算能力 9.0。found by the test");
     /* the CPU's line at its limit: whole characters only */
     memset(run->cpu_peak_note, 'x', sizeof run->cpu_peak_note - 1);
@@ -433,7 +433,7 @@ Test(i18n_cli, shown_in_chinese_the_page_stays_english)
     char line[256];
     s->signal = SIGTERM;
     probe_session_signal_line(s, 1, line, sizeof line);
-    cr_expect_str_eq(line, "被 SIGTERM 中断：已完成的 2 项结果已保存为探测运行 r1，标记为被中断");
+    cr_expect_str_eq(line, "被 SIGTERM 中断：已完成的 2 项结果已保存为探测记录 r1，标记为被中断");
     probe_session_signal_line(s, 0, line, sizeof line);
     cr_expect_str_eq(line, "被 SIGTERM 中断：未保存任何结果");
     i18n_init("en", locales);
