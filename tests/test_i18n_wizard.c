@@ -235,7 +235,7 @@ Test(i18n_wizard, home_and_presets_in_chinese_at_80x24) { home_in_chinese(80, 24
 Test(i18n_wizard, home_and_presets_in_chinese_at_200x60) { home_in_chinese(200, 60); }
 
 /* Every question of the default path, one screen each, in Chinese: its step, title, choices and
- * key line within the terminal; then a typed number's prompt. */
+ * key line within the terminal, a typed number's prompt on the way, and at the end the results. */
 static void wizard_in_chinese(int w, int h)
 {
     tty_start(w, h, ZH_ENV, 1);
@@ -268,6 +268,12 @@ static void wizard_in_chinese(int w, int h)
         if (k < n) tty_keys("Enter");
     }
     cr_expect_eq(typed, 1, "the number of devices is asked once on the way");
+    /* the last answer given, the results: the wizard done end to end in Chinese */
+    tty_keys("Enter");
+    s = tty_wait("[1 排名]");
+    expect_fits(s, w, h, "q：退出", "the results");
+    cr_expect(strstr(s, "fwadvisor  结果") && strstr(s, "PyTorch"), "%s", s);
+    free(s);
 }
 
 Test(i18n_wizard, every_default_question_in_chinese_at_80x24) { wizard_in_chinese(80, 24); }
