@@ -9,6 +9,7 @@
 #include "probes/frameworks.h"
 #include "probes/probe.h"
 
+#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 
 double probe_gemm_flops(int n) { return 2.0 * n * n * (double)n; }
@@ -178,6 +180,19 @@ static double timed_gemm(const struct runner *r, const struct eng_backend *be, i
     return clock_now_s() - t0;
 }
 
+/* The tests' way to signal inside a product rather than in the filling of its matrices before
+ * it (which a loaded machine can stretch past any delay): with FWADVISOR_TEST_GEMM_MARK set, the
+ * empty file MARK.N appears as the first product of size N begins. Unset, this does nothing. */
+static void mark_gemm_for_test(int n)
+{
+    const char *mark = getenv("FWADVISOR_TEST_GEMM_MARK");
+    if (!mark || !*mark) return;
+    char path[4200];
+    snprintf(path, sizeof path, "%s.%d", mark, n);
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd >= 0) close(fd);
+}
+
 static void run_gemm(struct runner *r)
 {
     int nsizes;
@@ -212,6 +227,7 @@ static void run_gemm(struct runner *r)
         /* sliced as the rate seen so far (at first the prior) says a stop needs */
         int depth = gemm_slice_depth(n, best > 0 ? best : prior_gflops(r)), count = 0, min_n = gemm_min_count(r);
         /* A product the stop cut leaves C incomplete, so that size is interrupted as a whole. */
+        if (!stopped(r)) mark_gemm_for_test(n);
         int cut = stopped(r) || timed_gemm(r, be, n, depth, a, b, c) < 0; /* warm-up: packing buffers, threads */
         double min_t = gemm_min_time(r), start = clock_now_s();
         while (!cut && count < 256 && (count < min_n || clock_now_s() - start < min_t) && !stopped(r)) {
