@@ -1,6 +1,7 @@
 /* recommend --compare-hardware and --sweep: the tables of variants of one plan. */
 #include "cli/cmd_compare.h"
 #include "cli/cli.h"
+#include "common/i18n.h"
 #include "common/text.h"
 #include "knowledge/compare_text.h"
 #include "knowledge/report_html.h"
@@ -74,7 +75,7 @@ static void print_table(const struct compare_table *t, int sweep, int bold)
         n++;
     }
     if (n) text_table(stdout, cols, COMPARE_CELLS, ptrs, n, bold);
-    else fputs("  (no variant runs the job)\n", stdout);
+    else printf("  %s\n", _("(no variant runs the job)"));
     free(cells);
     free((void *)ptrs);
 }

@@ -132,7 +132,7 @@ static void draw_progress(void *ctx, const struct probe_progress *p)
     char left[48];
     if (p->eta_s >= 0)
         snprintf(eta, sizeof eta, p->eta_revised ? _("about %s left (revised up)") : _("about %s left"),
-                 units_duration(p->eta_s, left, sizeof left));
+                 units_duration_text(p->eta_s, left, sizeof left));
     fprintf(stderr, "\r\033[K[%s] %3.0f%%  %-16s %s", line, p->fraction * 100, p->what, eta);
     fflush(stderr);
 }

@@ -172,8 +172,10 @@ static void print_text(const struct adv_kb *akb, const struct adv_result *r, int
             char text[1024];
             adv_reason_text(&f->reasons[0], text, sizeof text);
             snprintf(line, sizeof line, "%s", text);
-            /* TRANSLATORS: 30 columns in all, as in English: the name is padded to 13 */
-            text_printf(stdout, _("   -  %-13s excluded  "), f->name);
+            /* the reason from column 30 in either language: the name and the word padded by columns */
+            char name[160], word[64];
+            text_printf(stdout, "   -  %s %s ", text_pad(name, sizeof name, f->name, 13, -1),
+                        text_pad(word, sizeof word, _("excluded"), 9, -1));
             text_wrap(stdout, line, 30, 30);
             continue;
         }

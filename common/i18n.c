@@ -14,6 +14,9 @@
 #include "build_paths.h"
 
 static enum i18n_lang current = I18N_EN;
+/* LANGUAGE as the caller had it, once i18n_init has set its own (caller_language_saved). */
+static char caller_language[256];
+static int caller_language_set, caller_language_saved;
 
 int i18n_parse(const char *name, enum i18n_lang *out)
 {
@@ -66,7 +69,9 @@ enum i18n_lang i18n_from_env(void)
     const char *loc = messages_locale();
     const char *list = env_nonempty("LANGUAGE");
     if (list && !is_c_locale(loc)) {
-        /* "fr:zh_CN:en": the first the program speaks; English is spoken without a catalog. */
+        /* "fr:zh_CN:en": the first the program speaks; English is spoken without a catalog, and
+         * is what a list of none the program speaks gets (gettext then shows the messages as
+         * written, whatever LANG says). */
         char entry[64];
         for (const char *p = list; *p;) {
             size_t len = strcspn(p, ":");
@@ -78,6 +83,7 @@ enum i18n_lang i18n_from_env(void)
             p += len;
             if (*p == ':') p++;
         }
+        return I18N_EN;
     }
     if (loc && i18n_parse(loc, &lang) == 0) return lang;
     return I18N_EN;
@@ -114,23 +120,31 @@ static const char *default_localedir(void)
     return FWADVISOR_LOCALE_DIR;
 }
 
+/* The C locale's character set: ASCII, which names no terminal's own. */
+static int codeset_ascii(void)
+{
+    const char *cs = nl_langinfo(CODESET);
+    return cs && (strcmp(cs, "ANSI_X3.4-1968") == 0 || strcasecmp(cs, "ASCII") == 0);
+}
+
 /* The UTF-8 character set the environment names (LC_ALL, LC_CTYPE or LANG: "zh_CN.UTF-8") when
- * that locale is not installed, or when `force`: the C.UTF-8 locale's. 0 when the character set
- * is UTF-8 now. */
+ * that locale is not installed, or, when `force` (--lang zh) and the locale names no character
+ * set of its own (C, POSIX, unset), the C.UTF-8 locale's. 0 when the character set is UTF-8 now;
+ * a terminal of another character set (GB18030, ISO-8859-1) is left as it is, -1. */
 static int utf8_ctype(int force)
 {
     if (codeset_utf8()) return 0;
     const char *ctype = env_nonempty("LC_ALL");
     if (!ctype) ctype = env_nonempty("LC_CTYPE");
     if (!ctype) ctype = env_nonempty("LANG");
-    if (!force && !names_utf8(ctype)) return -1;
+    if (!names_utf8(ctype) && !(force && codeset_ascii() && (!ctype || is_c_locale(ctype)))) return -1;
     if (!setlocale(LC_CTYPE, "C.UTF-8") || !codeset_utf8()) return -1;
     return 0;
 }
 
 /* Chinese on this terminal: a UTF-8 character set (C.UTF-8's where the zh_CN locale itself is
- * not installed, or where --lang asked for Chinese) and a messages locale gettext reads
- * LANGUAGE under. */
+ * not installed, or where --lang asked for Chinese under the C locale) and a messages locale
+ * gettext reads LANGUAGE under. */
 static int chinese_locale(int asked)
 {
     if (utf8_ctype(asked) != 0) return -1;
@@ -142,6 +156,15 @@ static int chinese_locale(int asked)
 
 enum i18n_lang i18n_init(const char *flag, const char *localedir)
 {
+    /* Called again: from the caller's LANGUAGE, unless something else has set it since. */
+    if (caller_language_saved) {
+        const char *now = getenv("LANGUAGE");
+        if (now && strcmp(now, "zh_CN") == 0) {
+            if (caller_language_set) setenv("LANGUAGE", caller_language, 1);
+            else unsetenv("LANGUAGE");
+        }
+        caller_language_saved = 0;
+    }
     enum i18n_lang want = I18N_EN;
     int asked = flag && i18n_parse(flag, &want) == 0;
     if (!asked) want = i18n_from_env();
@@ -151,7 +174,14 @@ enum i18n_lang i18n_init(const char *flag, const char *localedir)
         char mo[PATH_MAX + 64];
         snprintf(mo, sizeof mo, "%s/zh_CN/LC_MESSAGES/" I18N_DOMAIN ".mo", dir);
         if (access(mo, R_OK) == 0 && chinese_locale(asked) == 0) {
-            /* The catalog by name, whatever else LANGUAGE lists or the locale is called. */
+            /* The catalog by name, whatever else LANGUAGE lists or the locale is called; the
+             * caller's value is kept for the programs the probes start. */
+            if (!caller_language_saved) {
+                const char *was = getenv("LANGUAGE");
+                caller_language_set = was != NULL;
+                snprintf(caller_language, sizeof caller_language, "%s", was ? was : "");
+                caller_language_saved = 1;
+            }
             setenv("LANGUAGE", "zh_CN", 1);
             bindtextdomain(I18N_DOMAIN, dir);
             bind_textdomain_codeset(I18N_DOMAIN, "UTF-8");
@@ -169,10 +199,23 @@ enum i18n_lang i18n_init(const char *flag, const char *localedir)
 
 enum i18n_lang i18n_lang(void) { return current; }
 
+int i18n_caller_language(const char **value)
+{
+    *value = caller_language_set ? caller_language : NULL;
+    return caller_language_saved;
+}
+
 const char *i18n_tag(void) { return current == I18N_ZH ? "zh-CN" : "en"; }
 
 const char *i18n_text(const char *msgid)
 {
     if (current == I18N_EN || !msgid || !*msgid) return msgid;
     return dgettext(I18N_DOMAIN, msgid);
+}
+
+const char *i18n_ctext(const char *key, const char *msgid)
+{
+    if (current == I18N_EN) return msgid;
+    const char *t = dgettext(I18N_DOMAIN, key);
+    return t == key ? msgid : t;
 }

@@ -3,8 +3,10 @@
  * through GNU gettext. The language is `--lang en|zh`, else the environment's, read as gettext
  * reads it (LANGUAGE, then LC_ALL, LC_MESSAGES, LANG); a language without a catalog is English.
  * Chinese needs a UTF-8 terminal: it is chosen even where no zh_CN locale is installed (the
- * C.UTF-8 locale carries the character set), and a terminal of another character set stays
- * English.
+ * C.UTF-8 locale carries the character set), --lang zh under the C locale (which names no
+ * character set) prints UTF-8, and a terminal of another character set (GB18030) stays English.
+ * The C.UTF-8 fallback sets LANGUAGE for gettext; the programs the probes start do not inherit it
+ * (probes/fw_isolation.c). 
  *
  * JSON, ids, answer keys and values, file formats and launch files never go through it: they are
  * English and the same in every language. */
@@ -18,6 +20,9 @@ enum i18n_lang { I18N_EN, I18N_ZH };
 /* A message of the program's own, in the chosen language (the English itself before i18n_init,
  * in English or when the catalog lacks it). */
 #define _(s) i18n_text(s)
+/* A message in a context, for one English word that reads two ways ("devices" counted, and as a
+ * column's heading): the catalog holds it under ctx; both are string literals. */
+#define C_(ctx, s) i18n_ctext(ctx "\004" s, s)
 /* Marks a string for the catalog where it is defined (a table's cell) without translating it
  * there: the code that shows it calls _() on it. */
 #define N_(s) s
@@ -26,9 +31,9 @@ enum i18n_lang { I18N_EN, I18N_ZH };
  * for a language the program does not speak. */
 int i18n_parse(const char *name, enum i18n_lang *out);
 
-/* The language the environment asks for, by gettext's rules: LANGUAGE's first entry the program
- * speaks (LANGUAGE counts only when the locale is not C or POSIX), else LC_ALL, LC_MESSAGES,
- * LANG, the first one set. */
+/* The language the environment asks for, by gettext's rules: when LANGUAGE is set (and the
+ * locale is not C or POSIX), its first entry the program speaks, else English; without it, LC_ALL,
+ * LC_MESSAGES, LANG, the first one set. */
 enum i18n_lang i18n_from_env(void);
 
 /* Sets the language: `flag` ("en" or "zh") when not NULL, else the environment's; catalogs from
@@ -39,9 +44,14 @@ enum i18n_lang i18n_from_env(void);
 enum i18n_lang i18n_init(const char *flag, const char *localedir);
 
 enum i18n_lang i18n_lang(void);
+/* 1 when i18n_init set LANGUAGE for the catalog, with *value the caller's own (NULL: it was
+ * unset), which the programs the program starts get back; 0 when it left LANGUAGE alone. */
+int i18n_caller_language(const char **value);
 /* The language's tag for documents: "en" or "zh-CN" (HTML's lang attribute). */
 const char *i18n_tag(void);
 /* msgid in the chosen language. */
 const char *i18n_text(const char *msgid) __attribute__((format_arg(1)));
+/* msgid in the chosen language, looked up as key ("ctx\004msgid", as C_ makes it). */
+const char *i18n_ctext(const char *key, const char *msgid) __attribute__((format_arg(2)));
 
 #endif

@@ -181,6 +181,23 @@ int text_width(const char *s)
     return w;
 }
 
+char *text_pad(char *out, size_t outsz, const char *s, int width, int max)
+{
+    if (outsz == 0) return out;
+    size_t used = 0;
+    int w = 0;
+    for (const char *c = s ? s : ""; *c;) {
+        uint32_t cp;
+        int len = utf8_next(c, &cp), cw = cp_width(cp);
+        if (used + (size_t)len + 1 > outsz || (max >= 0 && w + cw > max)) break;
+        memcpy(out + used, c, (size_t)len);
+        used += (size_t)len, w += cw, c += len;
+    }
+    while (w < width && used + 1 < outsz) out[used++] = ' ', w++;
+    out[used] = '\0';
+    return out;
+}
+
 void text_fit(const char *s, int width, char *out, size_t outsz)
 {
     if (outsz == 0) return;

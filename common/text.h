@@ -33,6 +33,10 @@ void text_printf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2,
 int text_width(const char *s);
 /* Copies s into out, cut to at most `width` columns with "..." marking a cut. */
 void text_fit(const char *s, int width, char *out, size_t outsz);
+/* s into out cut to at most `max` columns (whole characters, no mark; max < 0: not cut), then
+ * padded with spaces to `width` columns: printf's %-*.*s measured in display columns, so that
+ * Chinese (two columns a character) lines up as English does. Returns out. */
+char *text_pad(char *out, size_t outsz, const char *s, int width, int max);
 /* Prints s wrapped to TEXT_WIDTH: the first line starts at column `col` (already printed),
  * continuation lines are indented by `indent`. Ends with a newline. */
 void text_wrap(FILE *f, const char *s, int col, int indent);

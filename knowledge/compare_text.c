@@ -1,5 +1,6 @@
 /* The words and cells of a comparison, shared by the command line and the interface. */
 #include "knowledge/compare_text.h"
+#include "common/i18n.h"
 #include "common/units.h"
 #include "knowledge/answer_keys.h"
 
@@ -10,12 +11,13 @@
 void compare_columns(const struct compare_table *t, int sweep, struct text_column out[COMPARE_CELLS])
 {
     static const struct text_column train_cols[COMPARE_CELLS] = {
-        {"ACCELERATOR", 0, 0}, {"DEVICES", 0, 1}, {"TPxPPxDP", 0, 0}, {"MEMORY", 0, 1},
-        {"TIME", 0, 1},        {"DEV-HOURS", 0, 1}, {"COST", 0, 1}};
+        {N_("ACCELERATOR"), 0, 0}, {N_("DEVICES"), 0, 1},   {"TPxPPxDP", 0, 0}, {N_("MEMORY"), 0, 1},
+        {N_("TIME"), 0, 1},        {N_("DEV-HOURS"), 0, 1}, {N_("COST"), 0, 1}};
     static const struct text_column serve_cols[COMPARE_CELLS] = {
-        {"ACCELERATOR", 0, 0}, {"DEVICES", 0, 1}, {"LAYOUT", 0, 0}, {"MEMORY", 0, 1},
-        {"TOKENS/S", 0, 1},    {"COST/HOUR", 0, 1}, {"COST/1M TOK", 0, 1}};
+        {N_("ACCELERATOR"), 0, 0}, {N_("DEVICES"), 0, 1},   {N_("LAYOUT"), 0, 0}, {N_("MEMORY"), 0, 1},
+        {N_("TOKENS/S"), 0, 1},    {N_("COST/HOUR"), 0, 1}, {N_("COST/1M TOK"), 0, 1}};
     memcpy(out, t->serve ? serve_cols : train_cols, sizeof train_cols);
+    for (int i = 0; i < COMPARE_CELLS; i++) out[i].header = _(out[i].header); /* the headings shown */
     if (sweep) out[CC_WHAT].header = t->keys;
     if (sweep && !t->serve) out[CC_DEVHOURS].header = "MFU";
 }
@@ -70,13 +72,13 @@ void compare_heading(const struct compare_table *t, const struct answers *a, int
 {
     const char *priority = answers_str(a, ANS_PRIORITY);
     if (sweep)
-        snprintf(out, n, "What-if sweep: the plan's figures for each value, in the order given%s",
-                 t->serve ? " (serving: decode tokens a second)" : "");
+        snprintf(out, n, _("What-if sweep: the plan's figures for each value, in the order given%s"),
+                 t->serve ? _(" (serving: decode tokens a second)") : "");
     else
-        snprintf(out, n, "Hardware for this job, sorted by %s (priority %s)%s",
-                 t->serve ? (t->sort == COMPARE_BY_COST ? "cost per token" : "decode throughput")
-                          : t->sort == COMPARE_BY_COST ? "cost" : "time",
-                 priority ? priority : "iteration", t->serve ? "; serving, the fewest devices that hold the model" : "");
+        snprintf(out, n, _("Hardware for this job, sorted by %s (priority %s)%s"),
+                 t->serve ? (t->sort == COMPARE_BY_COST ? _("cost per token") : _("decode throughput"))
+                          : t->sort == COMPARE_BY_COST ? _("cost") : _("time"),
+                 priority ? priority : "iteration", t->serve ? _("; serving, the fewest devices that hold the model") : "");
 }
 
 void compare_notes(const struct compare_table *t, int sweep, void (*line)(void *ctx, const char *text), void *ctx)
@@ -84,7 +86,7 @@ void compare_notes(const struct compare_table *t, int sweep, void (*line)(void *
     char text[2048], missing[1024] = "";
     size_t used = 0;
     int answer = 0;
-    if (!sweep && !t->serve) line(ctx, "Counts: the fewest devices that fit, then twice and four times as many.");
+    if (!sweep && !t->serve) line(ctx, _("Counts: the fewest devices that fit, then twice and four times as many."));
     /* The prices the rows used, each once, and the accelerators without one. */
     for (int i = 0; i < t->count; i++) {
         const struct compare_row *row = &t->rows[i];
@@ -104,24 +106,24 @@ void compare_notes(const struct compare_table *t, int sweep, void (*line)(void *
         }
         char who[256];
         compare_price_text(&row->price, who, sizeof who);
-        snprintf(text, sizeof text, "Price of %s: %g a device-hour (%s).", row->accelerator, row->price.usd, who);
+        snprintf(text, sizeof text, _("Price of %s: %g a device-hour (%s)."), row->accelerator, row->price.usd, who);
         line(ctx, text);
     }
-    if (answer) line(ctx, "Price: your price_per_device_hour for every device.");
+    if (answer) line(ctx, _("Price: your price_per_device_hour for every device."));
     if (missing[0]) {
         snprintf(text, sizeof text,
-                 "No price for %s: cost left out (set price_per_device_hour, pass --prices FILE, add [prices] to the config "
-                 "file, or kb import prices).",
+                 _("No price for %s: cost left out (set price_per_device_hour, pass --prices FILE, add [prices] to the "
+                   "config file, or kb import prices)."),
                  missing);
         line(ctx, text);
     }
 }
 
-const char *compare_refused_title(int sweep) { return sweep ? "Values that cannot run the job:" : "Cannot run this job:"; }
+const char *compare_refused_title(int sweep) { return sweep ? _("Values that cannot run the job:") : _("Cannot run this job:"); }
 
 const char *compare_row_subject(const struct compare_row *row, int sweep)
 {
     return sweep ? row->label : row->accelerator[0] ? row->accelerator : "-";
 }
 
-void compare_truncated(char *out, size_t n) { snprintf(out, n, "(more rows than %d: the rest are left out)", COMPARE_MAX_ROWS); }
+void compare_truncated(char *out, size_t n) { snprintf(out, n, _("(more rows than %d: the rest are left out)"), COMPARE_MAX_ROWS); }

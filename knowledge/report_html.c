@@ -39,8 +39,9 @@ static void source_links(struct html *h, const cJSON *item)
     }
 }
 
-/* A section and its heading, a second-level heading, a note, a table heading: the words in the
- * chosen language (common/i18n.h), the markup around them the page's own. */
+/* A section and its heading, a second-level heading, a note: the words in the chosen language
+ * (common/i18n.h), the markup around them the page's own; a table heading is given translated
+ * (a word that reads two ways has its context, C_). */
 static void section(struct html *h, const char *id, const char *title)
 {
     html_rawf(h, "<section id=\"%s\"><h2>", id);
@@ -66,7 +67,7 @@ static void th(struct html *h, const char *cls, const char *text)
 {
     if (cls) html_rawf(h, "<th class=\"%s\">", cls);
     else html_raw(h, "<th>");
-    html_text(h, _(text));
+    html_text(h, text);
     html_raw(h, "</th>");
 }
 
@@ -89,9 +90,9 @@ static void reasons_table(struct html *h, const cJSON *reasons, int with_delta)
 {
     if (!cJSON_GetArraySize(reasons)) return;
     html_raw(h, "<table class=\"reasons\"><thead><tr>");
-    if (with_delta) th(h, "n", N_("points"));
-    th(h, NULL, N_("reason"));
-    th(h, NULL, N_("sources"));
+    if (with_delta) th(h, "n", _("points"));
+    th(h, NULL, C_("column", "reason"));
+    th(h, NULL, _("sources"));
     html_raw(h, "</tr></thead><tbody>");
     const cJSON *r;
     cJSON_ArrayForEach(r, reasons) {
@@ -770,20 +771,20 @@ static void variant_chart(struct html *h, const cJSON *rows, const char *member,
 static void variant_table(struct html *h, const cJSON *rows, int serve)
 {
     html_raw(h, "<table><thead><tr>");
-    th(h, NULL, N_("variant"));
-    th(h, "n", N_("devices"));
-    th(h, NULL, N_("layout"));
-    th(h, "n", N_("GB a device"));
+    th(h, NULL, _("variant"));
+    th(h, "n", C_("column", "devices"));
+    th(h, NULL, _("layout"));
+    th(h, "n", _("GB a device"));
     if (serve) {
-        th(h, "n", N_("decode tokens/s"));
-        th(h, "n", N_("cost an hour"));
+        th(h, "n", _("decode tokens/s"));
+        th(h, "n", _("cost an hour"));
     } else {
-        th(h, "n", N_("hours"));
-        th(h, "n", N_("device-hours"));
-        th(h, "n", N_("cost"));
+        th(h, "n", _("hours"));
+        th(h, "n", _("device-hours"));
+        th(h, "n", _("cost"));
         th(h, "n", "MFU");
     }
-    th(h, NULL, N_("price"));
+    th(h, NULL, _("price"));
     html_raw(h, "</tr></thead><tbody>");
     const cJSON *row;
     cJSON_ArrayForEach(row, rows) {

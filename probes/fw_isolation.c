@@ -17,6 +17,7 @@
  * PYTHONSAFEPATH (what it leaves out is the private folder the scripts import from). */
 #include "probes/fw_internal.h"
 #include "common/file.h"
+#include "common/i18n.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -205,8 +206,16 @@ int fw_env_make(struct fw_state *s)
     if (!s->env) return -1;
     size_t k = 0;
     int failed = 0;
+    /* LANGUAGE as the user set it, not the program's own for its Chinese catalog (common/i18n.h) */
+    const char *language = NULL;
+    int own_language = i18n_caller_language(&language);
     for (size_t i = 0; i < n && !failed; i++) {
         const char *e = environ[i];
+        if (own_language && strncmp(e, "LANGUAGE=", 9) == 0) {
+            if (language && (s->env[k] = malloc(strlen(language) + 10))) sprintf(s->env[k++], "LANGUAGE=%s", language);
+            else if (language) failed = 1;
+            continue;
+        }
         int replaced = 0;
         for (size_t j = 0; j < nours && !replaced; j++)
             replaced = ours[j] && strncmp(e, ours[j], (size_t)(strchr(ours[j], '=') - ours[j]) + 1) == 0;

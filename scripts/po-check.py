@@ -83,7 +83,7 @@ def key(e):
 
 
 def make_pot(out, sources):
-    cmd = ["xgettext", "--from-code=UTF-8", "--language=C", "--keyword=_", "--keyword=N_",
+    cmd = ["xgettext", "--from-code=UTF-8", "--language=C", "--keyword=_", "--keyword=N_", "--keyword=C_:1c,2",
            "--add-comments=TRANSLATORS:", "--sort-by-file", "--package-name=fwadvisor", "--no-wrap",
            "--output=" + out + ".tmp"] + sources
     subprocess.run(cmd, check=True)

@@ -11,6 +11,7 @@
 #include "common/text.h"
 #include "common/units.h"
 #include "knowledge/advisor.h"
+#include "probes/fw_internal.h"
 #include "tests/support.h"
 
 TestSuite(i18n, .timeout = 60);
@@ -41,8 +42,9 @@ Test(i18n, language_names)
     cr_expect_eq(i18n_parse(NULL, &got), -1);
 }
 
-/* gettext's order: LANGUAGE's first language spoken (not under the C locale), then LC_ALL,
- * LC_MESSAGES, LANG, the first set and not empty. */
+/* gettext's order: LANGUAGE's first language spoken, English when it names none (not under the
+ * C locale, where LANGUAGE does not count), then LC_ALL, LC_MESSAGES, LANG, the first set and not
+ * empty. */
 Test(i18n, the_environment_in_gettext_order)
 {
     static const struct {
@@ -59,7 +61,7 @@ Test(i18n, the_environment_in_gettext_order)
         {"fr:de:zh_CN:en", NULL, NULL, "en_US.UTF-8", I18N_ZH},
         {"fr:en:zh_CN", NULL, NULL, "zh_CN.UTF-8", I18N_EN},
         {"en", NULL, NULL, "zh_CN.UTF-8", I18N_EN},
-        {"fr:de", NULL, NULL, "zh_CN.UTF-8", I18N_ZH}, /* none spoken: the locale's */
+        {"fr:de", NULL, NULL, "zh_CN.UTF-8", I18N_EN}, /* none spoken: the messages as written */
         {"zh_CN", "C", NULL, NULL, I18N_EN},          /* LANGUAGE does not count under C */
         {"zh_CN", NULL, NULL, "POSIX", I18N_EN},
         {"zh_CN", NULL, NULL, NULL, I18N_EN},         /* no locale at all is C */
@@ -183,6 +185,17 @@ Test(i18n, the_flag_over_the_environment)
     ts_run_free(&zh_flag);
     ts_run_free(&zh_eq);
     ts_run_free(&bad);
+    /* a terminal of another character set stays English, even with --lang zh; the C locale,
+     * which names none, gets UTF-8 Chinese */
+    static const char *const gb[] = {"LANGUAGE", "LC_MESSAGES", "LANG", "LC_ALL=zh_CN.GB18030", NULL};
+    static const char *const c_locale[] = {"LANGUAGE", "LC_MESSAGES", "LANG", "LC_ALL=C", NULL};
+    struct ts_run gb_run, c_run;
+    run_in(&gb_run, gb, (const char *const[]){"--lang", "zh", "--help", NULL});
+    run_in(&c_run, c_locale, (const char *const[]){"--lang", "zh", "--help", NULL});
+    cr_expect(strncmp(gb_run.out, "Usage: fwadvisor", 16) == 0, "%s", gb_run.out);
+    cr_expect(strncmp(c_run.out, "用法： fwadvisor", strlen("用法： fwadvisor")) == 0, "%s", c_run.out);
+    ts_run_free(&gb_run);
+    ts_run_free(&c_run);
     struct ts_run bad_en;
     run_in(&bad_en, EN_ENV, (const char *const[]){"kb", "list", "--lang", "", NULL});
     cr_expect_eq(bad_en.status, 2);
@@ -382,7 +395,7 @@ Test(i18n, the_presets_table_in_chinese)
     cr_expect(strncmp(zh.out, "预设", strlen("预设")) == 0, "%s", zh.out);
     cr_expect(strstr(zh.out, "场景") != NULL);
     cr_expect(strstr(zh.out, "tpu-pod ") != NULL);
-    cr_expect(strstr(zh.out, "用法：fwadvisor recommend --preset NAME（文件在 data/presets/ 中）\n") != NULL, "%s", zh.out);
+    cr_expect(strstr(zh.out, "选用：fwadvisor recommend --preset NAME（文件在 data/presets/ 中）\n") != NULL, "%s", zh.out);
     ts_run_free(&zh);
 }
 
@@ -501,4 +514,53 @@ Test(i18n, the_chinese_man_page_follows_the_english_one)
     cr_expect(strstr(zh, ".SH 名称") && strstr(zh, ".SH 选项") && strstr(zh, ".SH 环境变量"), "headings in Chinese");
     free(en);
     free(zh);
+}
+
+/* The programs the probes start (the frameworks' interpreters) get the user's LANGUAGE, not the
+ * one the program set for its own catalog: unset when the user had none, the user's otherwise. */
+Test(i18n, the_frameworks_get_the_users_language)
+{
+    static const char *const users[] = {NULL, "fr:de"};
+    for (int i = 0; i < 2; i++) {
+        if (users[i]) setenv("LANGUAGE", users[i], 1);
+        else unsetenv("LANGUAGE");
+        setenv("LANG", "zh_CN.UTF-8", 1);
+        cr_assert_eq(i18n_init("zh", getenv("FWADVISOR_LOCALES")), I18N_ZH);
+        cr_expect_str_eq(getenv("LANGUAGE"), "zh_CN", "the catalog by name");
+        struct probe_options opt = {0};
+        struct fw_state s = {.opt = &opt};
+        cr_assert_eq(fw_env_make(&s), 0);
+        int found = 0;
+        for (char **e = s.env; *e; e++)
+            if (strncmp(*e, "LANGUAGE=", 9) == 0) {
+                found++;
+                cr_expect(users[i] && strcmp(*e + 9, users[i]) == 0, "case %d: %s", i, *e);
+            }
+        cr_expect_eq(found, users[i] ? 1 : 0, "case %d", i);
+        fw_env_free(s.env);
+    }
+}
+
+/* The hardware comparison and the sweep in Chinese: the heading, the columns and the notes, the
+ * durations in the cells as Chinese writes them, and the English as --lang en gives it. */
+Test(i18n, the_comparison_in_chinese)
+{
+    const char *const cmp[] = {"recommend", "--probe", "none", "--model", "llama-3.1-70b", "--set", "job=finetune", "--set",
+                               "finetune=lora", "--set", "dataset_tokens=1e8", "--compare-hardware", NULL};
+    struct ts_run zh, en, en_flag;
+    run_in(&zh, ZH_ENV, cmp);
+    run_in(&en, EN_ENV, cmp);
+    const char *flagged[16] = {"--lang", "en"};
+    for (int i = 0; cmp[i]; i++) flagged[i + 2] = cmp[i];
+    run_in(&en_flag, ZH_ENV, flagged);
+    cr_assert_eq(zh.status, 0, "%s", zh.err);
+    static const char *const words[] = {"适合此任务的硬件，按时间排序", "加速器", "设备数", "设备小时", "成本",
+                                        "设备数：能装下的最少设备数，再加上它的两倍和四倍。", " 分钟 ", " 小时 "};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) cr_expect(strstr(zh.out, words[i]) != NULL, "'%s' not in:\n%s", words[i], zh.out);
+    cr_expect(strstr(zh.out, "ACCELERATOR") == NULL && strstr(zh.out, "minutes") == NULL, "%s", zh.out);
+    cr_expect(strstr(en.out, "ACCELERATOR") != NULL && strstr(en.out, "Hardware for this job, sorted by time") != NULL, "%s", en.out);
+    cr_expect_str_eq(en_flag.out, en.out);
+    ts_run_free(&zh);
+    ts_run_free(&en);
+    ts_run_free(&en_flag);
 }

@@ -419,17 +419,17 @@ Test(i18n_tui, each_place_holds_its_chinese)
 Test(i18n_tui, pad_and_cut_by_columns)
 {
     char out[64];
-    cr_expect_str_eq(tui_pad(out, sizeof out, "done", 8, -1), "done    ");
-    cr_expect_str_eq(tui_pad(out, sizeof out, "完成", 8, -1), "完成    ", "two columns a character");
-    cr_expect_str_eq(tui_pad(out, sizeof out, "abcdefgh", 4, 5), "abcde", "cut at 5 as %.5s does");
-    cr_expect_str_eq(tui_pad(out, sizeof out, "排名结果", 0, 5), "排名", "no half character");
-    cr_expect_str_eq(tui_pad(out, sizeof out, "排名结果", 6, 5), "排名  ");
-    cr_expect_str_eq(tui_pad(out, sizeof out, "", 3, -1), "   ");
-    cr_expect_str_eq(tui_pad(out, sizeof out, NULL, 0, -1), "");
+    cr_expect_str_eq(text_pad(out, sizeof out, "done", 8, -1), "done    ");
+    cr_expect_str_eq(text_pad(out, sizeof out, "完成", 8, -1), "完成    ", "two columns a character");
+    cr_expect_str_eq(text_pad(out, sizeof out, "abcdefgh", 4, 5), "abcde", "cut at 5 as %.5s does");
+    cr_expect_str_eq(text_pad(out, sizeof out, "排名结果", 0, 5), "排名", "no half character");
+    cr_expect_str_eq(text_pad(out, sizeof out, "排名结果", 6, 5), "排名  ");
+    cr_expect_str_eq(text_pad(out, sizeof out, "", 3, -1), "   ");
+    cr_expect_str_eq(text_pad(out, sizeof out, NULL, 0, -1), "");
     char small[5];
-    cr_expect_str_eq(tui_pad(small, sizeof small, "排名", 10, -1), "排 ", "the buffer holds whole characters only");
+    cr_expect_str_eq(text_pad(small, sizeof small, "排名", 10, -1), "排 ", "the buffer holds whole characters only");
     char english[64];
     snprintf(english, sizeof english, "%-18.31s|", "train-tiny");
-    snprintf(out, sizeof out, "%s|", tui_pad((char[64]){0}, 64, "train-tiny", 18, 31));
+    snprintf(out, sizeof out, "%s|", text_pad((char[64]){0}, 64, "train-tiny", 18, 31));
     cr_expect_str_eq(out, english, "the same as printf for ASCII");
 }

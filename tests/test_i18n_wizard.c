@@ -204,7 +204,7 @@ static char *answers_prompt(void)
 {
     tty_keys_n("Down", 5);
     tty_keys("Enter");
-    return tty_wait("答案文件（fwadvisor.answers/1 JSON");
+    return tty_wait("回答文件（fwadvisor.answers/1 JSON");
 }
 
 static void home_in_chinese(int w, int h)
@@ -212,7 +212,7 @@ static void home_in_chinese(int w, int h)
     tty_start(w, h, ZH_ENV, 1);
     char *s = tty_wait("选择训练框架，并在这台机器上验证");
     static const char *const words[] = {"这台机器", "知识库 ", "> 开始选型向导", "从预设开始", "探测这台机器", "打开最近一次探测",
-                                        "浏览知识库", "从文件载入答案", "退出"};
+                                        "浏览知识库", "从文件载入回答", "退出"};
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) cr_expect(strstr(s, words[i]) != NULL, "'%s':\n%s", words[i], s);
     cr_expect(strstr(s, "Start the advisor") == NULL && strstr(s, "This machine") == NULL, "%s", s);
     expect_fits(s, w, h, "q：退出", "home");
@@ -221,7 +221,7 @@ static void home_in_chinese(int w, int h)
     expect_fits(s, w, h, "", "the answers file's prompt");
     free(s);
     tty_keys("Escape");
-    free(tty_wait("> 从文件载入答案"));
+    free(tty_wait("> 从文件载入回答"));
     /* the preset picker */
     tty_keys_n("Up", 4);
     tty_keys("Enter");
@@ -323,7 +323,7 @@ static void devices_and_models_in_chinese(int w, int h)
     tty_type(answers);
     tty_keys("Enter");
     char *s = tty_wait("Esc：在向导中修改");
-    cr_expect(strstr(s, "答案来自 ") != NULL, "%s", s);
+    cr_expect(strstr(s, "回答来自 ") != NULL, "%s", s);
     free(s);
     tty_keys("Escape");
     s = tty_wait("第 1 步，共 ");

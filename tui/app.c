@@ -115,7 +115,7 @@ void ui_tabs(struct app *a, int y, const char *const *labels, int n, int active,
     int x = 1;
     for (int t = 0; t < n; t++) {
         char label[160], text[128];
-        tui_pad(text, sizeof text, _(labels[t]), 0, t == active || widths[t] <= cut ? -1 : cut);
+        text_pad(text, sizeof text, _(labels[t]), 0, t == active || widths[t] <= cut ? -1 : cut);
         snprintf(label, sizeof label, t == active ? "[%s]" : " %s ", text);
         int w = text_width(label);
         ui_text(y, x, w, label, t == active ? crt_attr(PAIR_SELECT) | A_BOLD : A_NORMAL);
@@ -130,6 +130,7 @@ void ui_message(struct app *a, int bad, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(a->message, sizeof a->message, fmt, ap);
     va_end(ap);
+    a->message[text_utf8_prefix(a->message)] = '\0'; /* a cut never leaves half a character */
     a->message_bad = bad;
 }
 

@@ -144,7 +144,7 @@ static void detail_line(void *ctx, const struct kb_text_line *l)
         if (p->width >= l->label_width + 24) {
             w = l->label_width;
             char padded[256];
-            snprintf(text, sizeof text, "%s ", tui_pad(padded, sizeof padded, label, w, -1));
+            snprintf(text, sizeof text, "%s ", text_pad(padded, sizeof padded, label, w, -1));
             pane_wrap(p, -1, 0, A_NORMAL, text, A_BOLD, l->text);
             w++;
         } else {

@@ -49,27 +49,6 @@ size_t tui_bar_parts(char *out, size_t outsz, const double *parts, int n, int wi
     return at;
 }
 
-char *tui_pad(char *out, size_t outsz, const char *s, int width, int max)
-{
-    if (outsz == 0) return out;
-    size_t used = 0;
-    out[0] = '\0';
-    for (const char *c = s ? s : ""; *c;) {
-        size_t len = 1;
-        while (c[len] && ((unsigned char)c[len] & 0xc0) == 0x80) len++;
-        if (used + len + 1 > outsz) break;
-        memcpy(out + used, c, len);
-        out[used + len] = '\0';
-        if (max >= 0 && text_width(out) > max) {
-            out[used] = '\0';
-            break;
-        }
-        used += len;
-        c += len;
-    }
-    for (int w = text_width(out); w < width && used + 2 <= outsz; w++) out[used++] = ' ', out[used] = '\0';
-    return out;
-}
 
 int tui_move(int selected, int delta, int n)
 {

@@ -23,10 +23,6 @@ size_t tui_bar3(char *out, size_t outsz, double first, double second, int width,
  * U+00B7): the plan's model states, activations and buffers against usable memory. */
 size_t tui_bar_parts(char *out, size_t outsz, const double *parts, int n, int width, int utf8);
 
-/* s into out cut to at most `max` columns (whole characters, no mark; max < 0: not cut), then
- * padded with spaces to `width` columns: printf's %-*.*s measured in display columns, so that
- * Chinese (two columns a character) lines up as English does. Returns out. */
-char *tui_pad(char *out, size_t outsz, const char *s, int width, int max);
 
 /* Moves a selection by delta within 0..n-1 (clamped, n > 0). */
 int tui_move(int selected, int delta, int n);

@@ -34,7 +34,7 @@ static void on_progress(void *ctx, const struct probe_progress *pr)
     pthread_mutex_lock(&p->lock);
     if (p->nsteps == 0 || strcmp(p->steps[p->nsteps - 1], pr->what) != 0) {
         if (p->nsteps == PROBE_VIEW_STEPS) memmove(p->steps, p->steps + 1, sizeof p->steps[0] * (PROBE_VIEW_STEPS - 1)), p->nsteps--;
-        tui_pad(p->steps[p->nsteps++], sizeof p->steps[0], pr->what, 0, -1); /* whole characters only */
+        text_pad(p->steps[p->nsteps++], sizeof p->steps[0], pr->what, 0, -1); /* whole characters only */
     }
     pthread_mutex_unlock(&p->lock);
 }
@@ -159,7 +159,7 @@ static void store(struct app *a)
     char how[120], took[48];
     snprintf(how, sizeof how, "%s", _("interrupted"));
     if (p->cancel_at > 0)
-        snprintf(how, sizeof how, _("cancelled in %s"), units_duration(p->finished_at - p->cancel_at, took, sizeof took));
+        snprintf(how, sizeof how, _("cancelled in %s"), units_duration_text(p->finished_at - p->cancel_at, took, sizeof took));
     int cut = p->session.run->interrupted;
     enum probe_save_status st = probe_session_save(&p->session, a->k, where, sizeof where, err, sizeof err);
     p->message_status = st;
@@ -177,6 +177,7 @@ static void store(struct app *a)
         snprintf(p->message, sizeof p->message, _("%s, before anything finished: nothing saved"), how);
         break;
     }
+    p->message[text_utf8_prefix(p->message)] = '\0'; /* the error's %.Ns cut keeps whole characters */
     p->shown = cJSON_Duplicate(p->session.doc, 1);
     read_shown(p);
     if (p->signalled) {
@@ -270,7 +271,7 @@ static void draw_running(struct app *a)
     for (int i = 0; i < nsteps && y < LINES - 6; i++, y++) {
         int current = i == nsteps - 1;
         char step[160];
-        snprintf(line, sizeof line, "%s %s", tui_pad(step, sizeof step, steps[i], 18, 31), current ? _("running") : _("done"));
+        snprintf(line, sizeof line, "%s %s", text_pad(step, sizeof step, steps[i], 18, 31), current ? _("running") : _("done"));
         ui_text(y, 2, COLS - 4, line, current ? A_BOLD : crt_attr(PAIR_GOOD));
     }
     y++;
@@ -279,12 +280,12 @@ static void draw_running(struct app *a)
     ui_text(y, 2, 24, line, A_NORMAL);
     ui_text(y, 27, COLS - 30, bar, A_NORMAL);
     char so_far[48], left[48];
-    units_duration(clock_now_s() - p->t0, so_far, sizeof so_far);
+    units_duration_text(clock_now_s() - p->t0, so_far, sizeof so_far);
     if (pr.eta_s >= 0)
         snprintf(line, sizeof line,
                  pr.eta_revised ? _("%s so far, about %s left (revised up: the last step ran slower than planned)")
                                 : _("%s so far, about %s left"),
-                 so_far, units_duration(pr.eta_s, left, sizeof left));
+                 so_far, units_duration_text(pr.eta_s, left, sizeof left));
     else
         snprintf(line, sizeof line, _("%s so far; the time left follows the first step"), so_far);
     ui_wrap(y + 2, 2, COLS - 4, 2, line, A_NORMAL);
@@ -371,8 +372,8 @@ static void add_table(struct app *a, struct pane *p, const struct probe_table *t
         const struct probe_table_row *row = &t->rows[k];
         if (!row->skipped || row->frameworks) continue;
         char lead[256], workload[96], metric[96];
-        snprintf(lead, sizeof lead, "%s %s ", tui_pad(workload, sizeof workload, row->cell[PT_WORKLOAD], 10, -1),
-                 tui_pad(metric, sizeof metric, row->cell[PT_METRIC], 13, 13));
+        snprintf(lead, sizeof lead, "%s %s ", text_pad(workload, sizeof workload, row->cell[PT_WORKLOAD], 10, -1),
+                 text_pad(metric, sizeof metric, row->cell[PT_METRIC], 13, 13));
         pane_wrap(p, -1, 0, crt_attr(PAIR_DIM), lead, crt_attr(PAIR_DIM), row->reason);
     }
     const char *notes[] = {probe_table_plan_note(t), probe_table_noise_note(t), probe_table_compare_note(t)};

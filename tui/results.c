@@ -225,7 +225,7 @@ static void build_compare(struct app *a, struct pane *p)
                                  rk->items[i].excluded ? _(" (excluded)") : "");
     if (!full) pane_wrap(p, -1, 0, A_NORMAL, _("Columns by rank: "), A_BOLD, legend);
     char crit_head[128];
-    used = (size_t)snprintf(line, sizeof line, "%s", tui_pad(crit_head, sizeof crit_head, _("criterion (score 0-10)"), namew, -1));
+    used = (size_t)snprintf(line, sizeof line, "%s", text_pad(crit_head, sizeof crit_head, _("criterion (score 0-10)"), namew, -1));
     for (int i = 0; i < rk->count; i++) {
         char head[48];
         if (full) snprintf(head, sizeof head, "%.39s", names[i]);
@@ -260,12 +260,10 @@ static void plan_line(void *ctx, const char *label, const char *text)
 {
     struct pane *p = ctx;
     char lead[128];
-    /* the plan's text gives its labels in English (keys); this screen's own come translated, which
-     * the catalog returns as they are */
+    /* every label comes as its English key (N_()), compared as such and shown translated */
     snprintf(lead, sizeof lead, _("%s: "), _(label));
-    int warn = strcmp(label, "Warning") == 0 || strcmp(label, "Nothing fits") == 0 || strcmp(label, _("Warning")) == 0 ||
-               strcmp(label, _("Nothing fits")) == 0;
-    int assumed = strcmp(label, "Assumed") == 0 || strcmp(label, _("Assumed")) == 0;
+    int warn = strcmp(label, "Warning") == 0 || strcmp(label, "Nothing fits") == 0;
+    int assumed = strcmp(label, "Assumed") == 0;
     attr_t attr = warn ? crt_attr(PAIR_BAD) | A_BOLD : assumed ? crt_attr(PAIR_DIM) : A_NORMAL;
     pane_wrap(p, -1, 0, attr, lead, attr | A_BOLD, text);
 }
@@ -275,7 +273,7 @@ static void build_serving_plan(struct app *a, struct pane *p)
 {
     pane_add(p, -1, 0, A_BOLD, _("Serving plan (job serve)"));
     adv_inference_text(a->akb, a->res, plan_line, p);
-    if (!a->res->inference.planned) plan_line(p, _("Serving"), _("no serving plan: it is made for model_kind llm on deploy server"));
+    if (!a->res->inference.planned) plan_line(p, N_("Serving"), _("no serving plan: it is made for model_kind llm on deploy server"));
     pane_gap(p);
     adv_plan_text(a->akb, a->res, plan_line, p);
 }
@@ -290,7 +288,7 @@ static void build_plan(struct app *a, struct pane *p)
     }
     size_t used = (size_t)snprintf(line, sizeof line, "%s", r->nalternatives ? "" : _("none"));
     for (int i = 0; i < r->nalternatives; i++) used += (size_t)snprintf(line + used, sizeof line - used, "%s%s", i ? ", " : "", r->alternatives[i]);
-    plan_line(p, _("Alternatives"), line);
+    plan_line(p, N_("Alternatives"), line);
     const struct adv_memory *m = &r->memory;
     double usable = m->usable_gb > 0 ? m->usable_gb : m->device_memory_gb;
     if (usable > 0) {
@@ -303,7 +301,7 @@ static void build_plan(struct app *a, struct pane *p)
     }
     adv_plan_text(a->akb, r, plan_line, p);
     snprintf(line, sizeof line, "%s%s%s", r->scaling_source, r->scaling_seed_short[0] ? "; " : "", r->scaling_seed_short);
-    plan_line(p, _("Scaling"), line);
+    plan_line(p, N_("Scaling"), line);
     pane_gap(p);
     pane_add(p, -1, 0, A_BOLD, _("Why this strategy"));
     add_reasons(p, r->strategy_reasons, r->nstrategy_reasons, 0);
