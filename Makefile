@@ -159,7 +159,7 @@ asan: deps
 	@$(MAKE) --no-print-directory BUILD=build-asan BIN=build-asan/fwadvisor \
 	    CFLAGS="$(SAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" CUDA=0 sanitize-run
 
-sanitize-run: $(BIN) $(MPI_TARGET) $(BUILD)/unit-tests $(TEST_FIXTURES)
+sanitize-run: $(BIN) $(MPI_TARGET) $(MO_FILES) $(BUILD)/unit-tests $(TEST_FIXTURES)
 	@status=0; $(TEST_ENV) $(BUILD)/unit-tests > $(BUILD)/sanitize.log 2>&1 || status=$$?; \
 	cat $(BUILD)/sanitize.log; \
 	scripts/sanitizer-check.sh $(BUILD)/sanitize.log $$status || { echo "sanitizer reports or failures above"; exit 1; }
