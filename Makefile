@@ -175,7 +175,7 @@ FUZZ_SRC     := engine/tensor_io.c common/file.c engine/model.c engine/data.c en
                 engine/pool.c
 # The answers and import readers need the knowledge layer (and, for import, the built-in facts).
 FUZZ_KB_SRC  := knowledge/answers.c knowledge/answer_keys.c common/json_doc.c knowledge/rules.c common/suggest.c \
-                common/units.c knowledge/kb_tables.c
+                common/units.c common/i18n.c knowledge/kb_tables.c
 FUZZ_TARGETS := npy safetensors answers import
 
 fuzz:
@@ -195,11 +195,11 @@ build/fuzz/fuzz_npy build/fuzz/fuzz_safetensors: build/fuzz/fuzz_%: tests/fuzz/f
 	@mkdir -p build/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(WARNFLAGS) $(CPPFLAGS) $(MAIN_CFLAGS) -o $@ $^ $(call pc_libs,libcjson) -ldl -lpthread -lm
 
-build/fuzz/fuzz_answers: tests/fuzz/fuzz_answers.c $(FUZZ_KB_SRC) | build/answer_key_ids.h
+build/fuzz/fuzz_answers: tests/fuzz/fuzz_answers.c $(FUZZ_KB_SRC) | build/answer_key_ids.h build/build_paths.h
 	@mkdir -p build/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(WARNFLAGS) $(CPPFLAGS) $(MAIN_CFLAGS) -o $@ $^ $(call pc_libs,libcjson) -lm
 
-build/fuzz/fuzz_import: tests/fuzz/fuzz_import.c $(filter common/% knowledge/%,$(LIB_SRC)) build/kb_data.c build/presets_data.c build/models_data.c | build/answer_key_ids.h
+build/fuzz/fuzz_import: tests/fuzz/fuzz_import.c $(filter common/% knowledge/%,$(LIB_SRC)) build/kb_data.c build/presets_data.c build/models_data.c | build/answer_key_ids.h build/build_paths.h
 	@mkdir -p build/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(WARNFLAGS) $(CPPFLAGS) $(MAIN_CFLAGS) -Wno-unused-command-line-argument -o $@ $^ \
 	    $(call pc_libs,libcjson sqlite3) -lm

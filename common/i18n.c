@@ -108,11 +108,12 @@ static int names_utf8(const char *loc)
 static const char *default_localedir(void)
 {
     static char dir[PATH_MAX];
+    static const char build_bin[] = FWADVISOR_BUILD_BIN; /* empty: no build tree to prefer */
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0 && *FWADVISOR_BUILD_BIN) {
+    if (n > 0 && build_bin[0]) {
         exe[n] = '\0';
-        if (strcmp(exe, FWADVISOR_BUILD_BIN) == 0) {
+        if (strcmp(exe, build_bin) == 0) {
             snprintf(dir, sizeof dir, "%s/locale", FWADVISOR_BUILD_DIR);
             return dir;
         }
