@@ -9,7 +9,6 @@
 #include "knowledge/launch_files.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,20 +68,6 @@ static void th(struct html *h, const char *cls, const char *text)
     else html_raw(h, "<th>");
     html_text(h, text);
     html_raw(h, "</th>");
-}
-
-/* A paragraph of the page's own words with values in them: printf through the escaping. */
-static void paragraph(struct html *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void paragraph(struct html *h, const char *fmt, ...)
-{
-    char text[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
-    va_end(ap);
-    html_raw(h, "<p>");
-    html_text(h, text);
-    html_raw(h, "</p>\n");
 }
 
 /* Reasons as a table: signed points (when with_delta), the text, the sources. */
@@ -383,10 +368,13 @@ static void memory(struct html *h, const cJSON *doc)
         html_text(h, _("."));
         html_raw(h, "</p>\n");
     }
-    if (json_num(mem, "optimizer_paged_gb") > 0)
-        paragraph(h, _("A paged optimizer moves %s GB of the adapters' optimizer states to host memory at the peaks; "
-                       "those steps run slower."),
-                  fmt(json_num(mem, "optimizer_paged_gb"), a, sizeof a));
+    if (json_num(mem, "optimizer_paged_gb") > 0) {
+        html_raw(h, "<p>");
+        html_textf(h, _("A paged optimizer moves %s GB of the adapters' optimizer states to host memory at the peaks; "
+                        "those steps run slower."),
+                   fmt(json_num(mem, "optimizer_paged_gb"), a, sizeof a));
+        html_raw(h, "</p>\n");
+    }
     if (!isnan(json_num(mem, "fit_devices"))) {
         html_raw(h, "<p>");
         html_text(h, _("The fewest devices that would fit: "));

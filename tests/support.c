@@ -221,6 +221,15 @@ int ts_max_width(const char *s)
     return best;
 }
 
+int ts_blank_generated_at(char *json)
+{
+    char *at = json ? strstr(json, "\"generated_at\":") : NULL;
+    char *v = at ? strchr(at + strlen("\"generated_at\":"), '"') : NULL, *end = v ? strchr(v + 1, '"') : NULL;
+    if (!end) return 0;
+    for (char *p = v + 1; p < end; p++) *p = '-';
+    return 1;
+}
+
 int ts_lines(const char *s)
 {
     int n = 0;

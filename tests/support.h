@@ -97,6 +97,10 @@ void ts_wizard_close(struct ts_wizard *t);
  * count two). */
 int ts_max_width(const char *s);
 
+/* Blanks the value of a document's "generated_at" (the time of the run, which two runs need not
+ * share) with '-', so that two documents compare whole; 1 when it had one. */
+int ts_blank_generated_at(char *json);
+
 /* Number of lines in s (a final line without a newline counts). */
 int ts_lines(const char *s);
 

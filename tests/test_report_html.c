@@ -389,9 +389,7 @@ Test(report_html, a_chinese_page_matches_its_report_and_renders)
     char *zh_json = ts_read(doc, NULL), *en_json = ts_read(en_doc, NULL);
     cr_assert(zh_json && en_json);
     /* but for the time each was made */
-    char *zt = strstr(zh_json, "\"generated_at\""), *et = strstr(en_json, "\"generated_at\"");
-    cr_assert(zt && et);
-    memcpy(zt, et, 40);
+    cr_assert(ts_blank_generated_at(zh_json) && ts_blank_generated_at(en_json));
     cr_expect_str_eq(zh_json, en_json);
     char *html = ts_read(page, NULL);
     static const char *const words[] = {
