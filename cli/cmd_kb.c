@@ -126,7 +126,7 @@ static void fill_cell(char *out, size_t n, const cJSON *row, const struct kb_lis
 {
     double v = num(row, col->field);
     switch (col->cell) {
-    case KB_CELL_TEXT: snprintf(out, n, "%s", str(row, col->field)); break;
+    case KB_CELL_TEXT: snprintf(out, n, "%s", kb_text_field(row, col->field)); break;
     case KB_CELL_NUMBER: snprintf(out, n, "%g", v); break;
     case KB_CELL_WHOLE: snprintf(out, n, "%.0f", v); break;
     case KB_CELL_WEIGHT: snprintf(out, n, "%.2g", v); break;
@@ -139,7 +139,9 @@ static void fill_cell(char *out, size_t n, const cJSON *row, const struct kb_lis
         kb_text_join(cJSON_GetObjectItemCaseSensitive(row, col->field), ", ", out, n);
         if (!out[0] && col->cell == KB_CELL_LIST_OR_DASH) snprintf(out, n, "-");
         break;
-    case KB_CELL_TITLE: snprintf(out, n, "%s", *str(row, col->field) ? str(row, col->field) : str(row, "text")); break;
+    case KB_CELL_TITLE:
+        snprintf(out, n, "%s", *str(row, col->field) ? kb_text_field(row, col->field) : kb_text_field(row, "text"));
+        break;
     }
 }
 
@@ -343,6 +345,11 @@ static int kb_import_cmd(struct kb_args *a)
     }
     printf(_("imported %d facts: %d added, %d changed, %d unchanged\n"), stats.added + stats.changed + stats.unchanged,
            stats.added, stats.changed, stats.unchanged);
+    if (stats.one_language == 1)
+        printf("%s\n", _("1 fact has its text in one language only; the other language shows it as it is"));
+    else if (stats.one_language > 1)
+        printf(_("%d facts have their text in one language only; the other language shows it as it is\n"),
+               stats.one_language);
     return EXIT_OK;
 }
 

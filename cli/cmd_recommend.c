@@ -94,10 +94,10 @@ static void bar(char *out, size_t n, double fraction, int width)
     out[i] = '\0';
 }
 
-static void print_reason(const struct adv_reason *r, int with_delta)
+static void print_reason(const struct adv_kb *akb, const struct adv_reason *r, int with_delta)
 {
     char text[1200], line[1600], cite[256];
-    adv_reason_text(r, text, sizeof text);
+    adv_reason_local(akb, r, text, sizeof text);
     adv_cite(r->source, r->also, cite, sizeof cite);
     if (cite[0]) snprintf(line, sizeof line, "%s [%s]", text, cite);
     else snprintf(line, sizeof line, "%s", text);
@@ -126,7 +126,7 @@ static void section(const char *title, int bold)
     fputs(bold ? "\033[0m\n" : "\n", stdout);
 }
 
-static void print_deployment(const struct adv_result *r, int bold)
+static void print_deployment(const struct adv_kb *akb, const struct adv_result *r, int bold)
 {
     char line[1024];
     snprintf(line, sizeof line, _("Deployment: %s (%s)"), r->runtime_name ? r->runtime_name : "-", r->runtime ? r->runtime : "-");
@@ -135,11 +135,11 @@ static void print_deployment(const struct adv_result *r, int bold)
         printf("  ");
         text_wrap(stdout, r->deploy_hardware_note, 2, 4);
     }
-    for (int i = 0; i < r->nruntime_reasons; i++) print_reason(&r->runtime_reasons[i], 0);
+    for (int i = 0; i < r->nruntime_reasons; i++) print_reason(akb, &r->runtime_reasons[i], 0);
 }
 
 static void print_training(const struct adv_kb *akb, const struct adv_result *r, int bold);
-static void print_pitfalls(const struct adv_result *r, int bold);
+static void print_pitfalls(const struct adv_kb *akb, const struct adv_result *r, int bold);
 
 static void print_text(const struct adv_kb *akb, const struct adv_result *r, int bold)
 {
@@ -170,7 +170,7 @@ static void print_text(const struct adv_kb *akb, const struct adv_result *r, int
         const struct adv_framework *f = &r->ranking.items[i];
         if (f->excluded) {
             char text[1024];
-            adv_reason_text(&f->reasons[0], text, sizeof text);
+            adv_reason_local(akb, &f->reasons[0], text, sizeof text);
             snprintf(line, sizeof line, "%s", text);
             /* the reason from column 30 in either language: the name and the word padded by columns */
             char name[160], word[64];
@@ -192,11 +192,11 @@ static void print_text(const struct adv_kb *akb, const struct adv_result *r, int
         section(line, bold);
         const struct adv_reason *sorted[ADV_MAX_REASONS];
         adv_reasons_by_size(top->reasons, top->nreasons, sorted);
-        for (int i = 0; i < top->nreasons && i < 6; i++) print_reason(sorted[i], 1);
+        for (int i = 0; i < top->nreasons && i < 6; i++) print_reason(akb, sorted[i], 1);
     }
 
     print_training(akb, r, bold);
-    print_pitfalls(r, bold);
+    print_pitfalls(akb, r, bold);
 }
 
 /* The strategy, the deployment and the training plan: for serving only, the deployment alone. */
@@ -204,14 +204,15 @@ static void print_training(const struct adv_kb *akb, const struct adv_result *r,
 {
     char line[1024];
     if (r->job == ADV_JOB_SERVE) {
-        print_deployment(r, bold);
+        print_deployment(akb, r, bold);
         section(_("Plan"), bold);
         adv_plan_text(akb, r, plan_line, NULL);
         return;
     }
-    snprintf(line, sizeof line, _("Distributed training: %s (%s)"), r->strategy_name ? r->strategy_name : "-", r->strategy ? r->strategy : "-");
+    snprintf(line, sizeof line, _("Distributed training: %s (%s)"), r->strategy_name ? adv_kb_local(akb, r->strategy_name) : "-",
+             r->strategy ? r->strategy : "-");
     section(line, bold);
-    for (int i = 0; i < r->nstrategy_reasons; i++) print_reason(&r->strategy_reasons[i], 0);
+    for (int i = 0; i < r->nstrategy_reasons; i++) print_reason(akb, &r->strategy_reasons[i], 0);
     if (r->nalternatives) {
         size_t used = (size_t)snprintf(line, sizeof line, "%s", _("Alternatives:"));
         for (int i = 0; i < r->nalternatives; i++)
@@ -220,7 +221,7 @@ static void print_training(const struct adv_kb *akb, const struct adv_result *r,
         text_wrap(stdout, line, 2, 4);
     }
 
-    print_deployment(r, bold);
+    print_deployment(akb, r, bold);
     adv_inference_text(akb, r, plan_line, NULL);
 
     section(_("Plan"), bold);
@@ -238,14 +239,14 @@ static void print_training(const struct adv_kb *akb, const struct adv_result *r,
     text_wrap(stdout, line, 2, 4);
 }
 
-static void print_pitfalls(const struct adv_result *r, int bold)
+static void print_pitfalls(const struct adv_kb *akb, const struct adv_result *r, int bold)
 {
     char line[1024];
     section(_("Pitfalls"), bold);
     for (int i = 0; i < r->npitfalls; i++) {
         char cite[256];
         adv_cite(r->pitfalls[i].source, r->pitfalls[i].also, cite, sizeof cite);
-        snprintf(line, sizeof line, "%s [%s]", r->pitfalls[i].text, cite);
+        snprintf(line, sizeof line, "%s [%s]", adv_kb_local(akb, r->pitfalls[i].text), cite);
         printf("  [ ] ");
         text_wrap(stdout, line, 6, 6);
     }
@@ -528,7 +529,10 @@ static int write_reports(const struct adv_kb *akb, const struct adv_result *r, c
         char err[256];
         int have = r->job != ADV_JOB_SERVE && launch_files_make(akb, r, site, &files, err, sizeof err) == 0;
         struct html page = {0};
-        adv_report_html_files(doc, have ? &files : NULL, &page);
+        /* the page in the reader's words, its figures the document's */
+        cJSON *local = i18n_lang() == I18N_EN ? NULL : adv_report_json_local(akb, r, now);
+        adv_report_html_files(local ? local : doc, have ? &files : NULL, &page);
+        cJSON_Delete(local);
         rc = cli_write_html(o->html, &page);
         html_free(&page);
         if (have) launch_files_free(&files);

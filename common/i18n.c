@@ -5,6 +5,7 @@
 #include <libintl.h>
 #include <limits.h>
 #include <locale.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -219,4 +220,221 @@ const char *i18n_ctext(const char *key, const char *msgid)
     if (current == I18N_EN) return msgid;
     const char *t = dgettext(I18N_DOMAIN, key);
     return t == key ? msgid : t;
+}
+
+/* --- formatting in the reader's language ---------------------------------------------------- */
+
+enum arg_kind { ARG_INT, ARG_LONG, ARG_LLONG, ARG_SIZE, ARG_INTMAX, ARG_PTRDIFF, ARG_DOUBLE, ARG_STR, ARG_PTR };
+union arg_value {
+    long long i;
+    double d;
+    const char *s;
+    const void *p;
+};
+#define MAX_ARGS 16
+
+/* One conversion of a format: its argument and those of a * width or precision (indices, -1
+ * none), what it looks like without them (flags, width, precision, length), and the kind of value
+ * it takes. */
+struct conv {
+    const char *end;
+    int arg, width_arg, prec_arg;
+    char flags[8], length[4], c;
+    int width, prec; /* -1: none */
+    enum arg_kind kind;
+};
+
+/* A number in a format, with "n$" after it taken as a position: returns the position (1-based)
+ * and moves *p past it, or 0 and leaves *p where it was. */
+static int position(const char **p)
+{
+    const char *q = *p;
+    int v = 0;
+    while (*q >= '0' && *q <= '9' && v < 1000) v = v * 10 + (*q++ - '0');
+    if (*q != '$' || v == 0) return 0;
+    *p = q + 1;
+    return v;
+}
+
+static int number(const char **p)
+{
+    int v = 0;
+    while (**p >= '0' && **p <= '9') {
+        if (v < 100000) v = v * 10 + (**p - '0');
+        (*p)++;
+    }
+    return v;
+}
+
+/* Parses the conversion at p (just after '%'); *next counts the arguments taken in order. */
+static int parse_conv(const char *p, int *next, struct conv *cv)
+{
+    memset(cv, 0, sizeof *cv);
+    cv->arg = cv->width_arg = cv->prec_arg = cv->width = cv->prec = -1;
+    int pos = position(&p);
+    size_t nf = 0;
+    while (*p && strchr("-+ #0", *p)) {
+        if (nf + 1 < sizeof cv->flags) cv->flags[nf++] = *p;
+        p++;
+    }
+    if (*p == '*') {
+        p++;
+        int wpos = position(&p);
+        cv->width_arg = wpos ? wpos - 1 : (*next)++;
+    } else if (*p >= '0' && *p <= '9') {
+        cv->width = number(&p);
+    }
+    if (*p == '.') {
+        p++;
+        if (*p == '*') {
+            p++;
+            int ppos = position(&p);
+            cv->prec_arg = ppos ? ppos - 1 : (*next)++;
+        } else {
+            cv->prec = number(&p);
+        }
+    }
+    enum arg_kind len = ARG_INT;
+    const char *l0 = p;
+    if (p[0] == 'h') p += p[1] == 'h' ? 2 : 1;
+    else if (p[0] == 'l' && p[1] == 'l') len = ARG_LLONG, p += 2;
+    else if (p[0] == 'l') len = ARG_LONG, p++;
+    else if (p[0] == 'z') len = ARG_SIZE, p++;
+    else if (p[0] == 'j') len = ARG_INTMAX, p++;
+    else if (p[0] == 't') len = ARG_PTRDIFF, p++;
+    memcpy(cv->length, l0, (size_t)(p - l0));
+    cv->c = *p;
+    if (!*p) return -1;
+    if (strchr("diuxXoc", *p)) cv->kind = *p == 'c' ? ARG_INT : len;
+    else if (strchr("fFeEgGaA", *p)) cv->kind = ARG_DOUBLE;
+    else if (*p == 's') cv->kind = ARG_STR;
+    else if (*p == 'p') cv->kind = ARG_PTR;
+    else return -1;
+    cv->arg = pos ? pos - 1 : (*next)++;
+    cv->end = p + 1;
+    return cv->arg < MAX_ARGS && cv->width_arg < MAX_ARGS && cv->prec_arg < MAX_ARGS ? 0 : -1;
+}
+
+static void fetch(union arg_value *v, enum arg_kind kind, va_list *ap)
+{
+    switch (kind) {
+    case ARG_INT: v->i = va_arg(*ap, int); break;
+    case ARG_LONG: v->i = va_arg(*ap, long); break;
+    case ARG_LLONG: v->i = va_arg(*ap, long long); break;
+    case ARG_SIZE: v->i = (long long)va_arg(*ap, size_t); break;
+    case ARG_INTMAX: v->i = (long long)va_arg(*ap, intmax_t); break;
+    case ARG_PTRDIFF: v->i = (long long)va_arg(*ap, ptrdiff_t); break;
+    case ARG_DOUBLE: v->d = va_arg(*ap, double); break;
+    case ARG_STR: v->s = va_arg(*ap, const char *); break;
+    case ARG_PTR: v->p = va_arg(*ap, const void *); break;
+    }
+}
+
+/* Cuts out back to the last whole UTF-8 character. */
+static void utf8_cut(char *out)
+{
+    size_t len = strlen(out);
+    size_t i = len;
+    while (i > 0 && ((unsigned char)out[i - 1] & 0xC0) == 0x80) i--;
+    if (i == 0) return;
+    unsigned char lead = (unsigned char)out[i - 1];
+    size_t need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+    if (len - (i - 1) < need) out[i - 1] = '\0';
+}
+
+int i18n_vformat(char *out, size_t n, const char *(*map)(const void *ctx, const char *s), const void *ctx,
+                 const char *fmt, va_list ap)
+{
+    if (!n) return -1;
+    const char *tr = _(fmt);
+    if (current == I18N_EN) {
+        int w = vsnprintf(out, n, fmt, ap);
+        utf8_cut(out);
+        return w;
+    }
+    /* The arguments, in the English format's order, which the translation refers to. */
+    union arg_value v[MAX_ARGS];
+    enum arg_kind kinds[MAX_ARGS];
+    int nargs = 0, next = 0;
+    out[0] = '\0';
+    for (const char *p = fmt; *p; p++) {
+        if (*p != '%') continue;
+        if (p[1] == '%') {
+            p++;
+            continue;
+        }
+        struct conv cv;
+        int before = next;
+        if (parse_conv(p + 1, &next, &cv)) return -1;
+        if (cv.arg != before + (cv.width_arg >= 0) + (cv.prec_arg >= 0)) return -1; /* %n$ in English */
+        if (cv.width_arg >= 0) kinds[nargs++] = ARG_INT;
+        if (cv.prec_arg >= 0) kinds[nargs++] = ARG_INT;
+        kinds[nargs++] = cv.kind;
+        p = cv.end - 1;
+    }
+    va_list copy;
+    va_copy(copy, ap);
+    for (int i = 0; i < nargs; i++) fetch(&v[i], kinds[i], &copy);
+    va_end(copy);
+    for (int i = 0; i < nargs; i++)
+        if (kinds[i] == ARG_STR && map && v[i].s) v[i].s = map(ctx, v[i].s);
+
+    size_t used = 0;
+    next = 0;
+    for (const char *p = tr; *p && used + 1 < n;) {
+        if (*p != '%' || p[1] == '%') {
+            out[used++] = *p;
+            p += *p == '%' ? 2 : 1;
+            continue;
+        }
+        struct conv cv;
+        if (parse_conv(p + 1, &next, &cv) || cv.arg >= nargs || cv.width_arg >= nargs || cv.prec_arg >= nargs ||
+            kinds[cv.arg] != cv.kind || (cv.width_arg >= 0 && kinds[cv.width_arg] != ARG_INT) ||
+            (cv.prec_arg >= 0 && kinds[cv.prec_arg] != ARG_INT)) {
+            out[0] = '\0';
+            return -1;
+        }
+        /* The conversion without its n$ parts, each * replaced by its argument. */
+        char spec[48];
+        int width = cv.width_arg >= 0 ? (int)v[cv.width_arg].i : cv.width;
+        int prec = cv.prec_arg >= 0 ? (int)v[cv.prec_arg].i : cv.prec;
+        size_t sl = (size_t)snprintf(spec, sizeof spec, "%%%s", cv.flags);
+        if (width >= 0) sl += (size_t)snprintf(spec + sl, sizeof spec - sl, "%d", width);
+        if (prec >= 0) sl += (size_t)snprintf(spec + sl, sizeof spec - sl, ".%d", prec);
+        snprintf(spec + sl, sizeof spec - sl, "%s%c", cv.length, cv.c);
+        const union arg_value *a = &v[cv.arg];
+        int w;
+        size_t room = n - used;
+        switch (cv.kind) {
+        case ARG_DOUBLE: w = snprintf(out + used, room, spec, a->d); break;
+        case ARG_STR: w = snprintf(out + used, room, spec, a->s ? a->s : "(null)"); break;
+        case ARG_PTR: w = snprintf(out + used, room, spec, a->p); break;
+        case ARG_INT: w = snprintf(out + used, room, spec, (int)a->i); break;
+        case ARG_LONG: w = snprintf(out + used, room, spec, (long)a->i); break;
+        case ARG_SIZE: w = snprintf(out + used, room, spec, (size_t)a->i); break;
+        case ARG_INTMAX: w = snprintf(out + used, room, spec, (intmax_t)a->i); break;
+        case ARG_PTRDIFF: w = snprintf(out + used, room, spec, (ptrdiff_t)a->i); break;
+        case ARG_LLONG: w = snprintf(out + used, room, spec, a->i); break;
+        default: w = -1; break;
+        }
+        if (w < 0) {
+            out[0] = '\0';
+            return -1;
+        }
+        used = (size_t)w >= room ? n - 1 : used + (size_t)w;
+        p = cv.end;
+    }
+    out[used] = '\0';
+    utf8_cut(out);
+    return (int)used;
+}
+
+int i18n_format(char *out, size_t n, const char *(*map)(const void *ctx, const char *s), const void *ctx,
+                const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int w = i18n_vformat(out, n, map, ctx, fmt, ap);
+    va_end(ap);
+    return w;
 }

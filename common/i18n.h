@@ -13,6 +13,9 @@
 #ifndef FWADVISOR_COMMON_I18N_H
 #define FWADVISOR_COMMON_I18N_H
 
+#include <stdarg.h>
+#include <stddef.h>
+
 #define I18N_DOMAIN "fwadvisor"
 
 enum i18n_lang { I18N_EN, I18N_ZH };
@@ -53,5 +56,17 @@ const char *i18n_tag(void);
 const char *i18n_text(const char *msgid) __attribute__((format_arg(1)));
 /* msgid in the chosen language, looked up as key ("ctx\004msgid", as C_ makes it). */
 const char *i18n_ctext(const char *key, const char *msgid) __attribute__((format_arg(2)));
+
+/* The same arguments in two languages: formats fmt (an English printf format; no %n$) with the
+ * arguments in the reader's language into out: fmt translated (the catalog's translation may
+ * take them in another order with %n$), each %s argument passed through map(ctx, s) first (map
+ * NULL: as it is), so that a name of outside data can take its own translation. In English it is
+ * plain vsnprintf. The result is cut to whole UTF-8 characters. Supports the conversions
+ * d i u x X o c s p f F e E g G a A with flags, width and precision (numbers or *) and the
+ * lengths hh h l ll z j t; returns -1 (out "") on any other. */
+int i18n_vformat(char *out, size_t n, const char *(*map)(const void *ctx, const char *s), const void *ctx,
+                 const char *fmt, va_list ap);
+int i18n_format(char *out, size_t n, const char *(*map)(const void *ctx, const char *s), const void *ctx,
+                const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 #endif

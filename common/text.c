@@ -227,6 +227,60 @@ void text_fit(const char *s, int width, char *out, size_t outsz)
     snprintf(out + used, outsz - used, "%s", width > 3 ? "..." : "");
 }
 
+/* Punctuation a line may not start with (closing marks, commas and stops, CJK and Latin) or end
+ * with (opening marks). */
+static int closing_mark(uint32_t cp)
+{
+    static const char closers[] = ",.;:!?)]}%";
+    if (cp < 0x80) return cp && strchr(closers, (int)cp) != NULL;
+    static const uint32_t wide[] = {0x3001, 0x3002, 0xff0c, 0xff0e, 0xff1a, 0xff1b, 0xff01, 0xff1f, 0xff09, 0x300d,
+                                    0x300f, 0x3011, 0x300b, 0x3009, 0x201d, 0x2019, 0x2026, 0xff05};
+    for (size_t i = 0; i < sizeof wide / sizeof wide[0]; i++)
+        if (wide[i] == cp) return 1;
+    return 0;
+}
+
+static int opening_mark(uint32_t cp)
+{
+    static const uint32_t marks[] = {'(', '[', '{', 0xff08, 0x300c, 0x300e, 0x3010, 0x300a, 0x3008, 0x201c, 0x2018};
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        if (marks[i] == cp) return 1;
+    return 0;
+}
+
+/* A line may break between prev and next without a space: where either is wide (Chinese has no
+ * spaces between words), but not before a closing mark or after an opening one. */
+static int wide_break(uint32_t prev, uint32_t next)
+{
+    if (prev == ' ' || next == ' ' || (cp_width(prev) < 2 && cp_width(next) < 2)) return 0;
+    return !closing_mark(next) && !opening_mark(prev);
+}
+
+/* Where a line of at most `width` columns starting at s ends: after its last space or wide-text
+ * break (wide_break; not inside ASCII parentheses, where Chinese is an English sentence's gloss
+ * and stays whole), or at the end of s (or a newline, when `newline`); *fits is where the
+ * characters that fit end (for a line that has no break). */
+static const char *line_break(const char *s, int width, int newline, const char **fits)
+{
+    const char *p = s, *brk = NULL;
+    uint32_t prev = 0;
+    int w = 0, depth = 0;
+    while (*p && !(newline && *p == '\n')) {
+        uint32_t cp;
+        int len = utf8_next(p, &cp);
+        if (p > s && depth == 0 && wide_break(prev, cp)) brk = p;
+        depth += cp == '(' ? 1 : cp == ')' && depth > 0 ? -1 : 0;
+        int cw = cp_width(cp);
+        if (w + cw > width) break;
+        w += cw;
+        p += len;
+        prev = cp;
+        if (cp == ' ') brk = p;
+    }
+    *fits = p;
+    return *p == '\0' || (newline && *p == '\n') ? p : brk ? brk : p;
+}
+
 static void wrap(FILE *f, const char *s, int col, int indent);
 
 void text_wrap(FILE *f, const char *s, int col, int indent)
@@ -262,20 +316,10 @@ static void wrap(FILE *f, const char *s, int col, int indent)
         avail = TEXT_WIDTH - indent;
     }
     while (*s) {
-        /* Take as much as fits, breaking after the last space (or anywhere for unspaced text). */
-        const char *p = s, *brk = NULL;
-        int w = 0;
-        while (*p) {
-            uint32_t cp;
-            int len = utf8_next(p, &cp);
-            int cw = cp_width(cp);
-            if (w + cw > avail) break;
-            w += cw;
-            p += len;
-            if (cp == ' ') brk = p;
-        }
-        const char *end = *p == '\0' ? p : (brk ? brk : p);
-        if (end == s) end = p + 1; /* a single character wider than the line */
+        /* Take as much as fits, breaking where a line may break (or anywhere for unbroken text). */
+        const char *p;
+        const char *end = line_break(s, avail, 0, &p);
+        if (end == s) end = s + utf8_next(s, &(uint32_t){0}); /* a character wider than the line */
         size_t n = (size_t)(end - s);
         while (n > 0 && s[n - 1] == ' ') n--;
         fwrite(s, 1, n, f);
@@ -352,18 +396,8 @@ int text_wrap_lines(const char *s, int width, void (*line)(void *ctx, const char
     if (width < 1) width = 1;
     while (*s == ' ') s++;
     while (*s) {
-        const char *p = s, *brk = NULL;
-        int w = 0;
-        while (*p && *p != '\n') {
-            uint32_t cp;
-            int len = utf8_next(p, &cp);
-            int cw = cp_width(cp);
-            if (w + cw > width) break;
-            w += cw;
-            p += len;
-            if (cp == ' ') brk = p;
-        }
-        const char *end = (*p == '\0' || *p == '\n') ? p : (brk ? brk : p);
+        const char *p;
+        const char *end = line_break(s, width, 1, &p);
         if (end == s) end = s + utf8_next(s, &(uint32_t){0});
         size_t n = (size_t)(end - s);
         while (n > 0 && s[n - 1] == ' ') n--;

@@ -1,10 +1,12 @@
--- fwadvisor knowledge base, schema version 6 (PRAGMA user_version = 6, set by the program).
+-- fwadvisor knowledge base, schema version 7 (PRAGMA user_version = 7, set by the program).
 -- Version 2 added probe_runs; version 3 added the hardware columns (hw_support.fit and os_support,
 -- strategy_frameworks.hardware, runtimes.hardware and kinds, runtime_frameworks.path,
 -- strategies.kinds and tensor_parallel), `also` (further sources of a fact) and the accelerators'
 -- TF32/FP8 peaks and interconnect; version 4 the accelerator vendors trainium and gaudi; version 5
 -- the on-demand prices per device-hour (prices); version 6 where an accelerator's figures come from
--- (accelerators.figures).
+-- (accelerators.figures); version 7 the Chinese text of every prose column (COLUMN_zh beside
+-- COLUMN: a note, summary, name, description, title or rule text; '' means none yet, and a
+-- Chinese reader then sees the English).
 -- knowledge/kb.c upgrades older files in place.
 --
 -- Every fact row carries `source` (a row of `sources`) and `as_of` (YYYY-MM-DD: the day the fact
@@ -28,6 +30,7 @@ CREATE TABLE sources (
   url       TEXT NOT NULL CHECK (url <> ''),      -- URL, or a citation where there is no URL
   published TEXT NOT NULL,                        -- YYYY, YYYY-MM, YYYY-MM-DD, or 'undated'
   note      TEXT NOT NULL DEFAULT '',
+  note_zh   TEXT NOT NULL DEFAULT '',
   origin    TEXT NOT NULL DEFAULT 'builtin' CHECK (origin IN ('builtin', 'user'))
 );
 
@@ -37,6 +40,7 @@ CREATE TABLE frameworks (
   version  TEXT NOT NULL,                         -- current release when as_of was checked
   released TEXT NOT NULL,                         -- release date of that version
   summary  TEXT NOT NULL,
+  summary_zh TEXT NOT NULL DEFAULT '',
   source   TEXT NOT NULL REFERENCES sources (id) DEFERRABLE INITIALLY DEFERRED,
   as_of    TEXT NOT NULL,
   origin   TEXT NOT NULL DEFAULT 'builtin' CHECK (origin IN ('builtin', 'user'))
@@ -46,7 +50,9 @@ CREATE TABLE frameworks (
 CREATE TABLE criteria (
   id          TEXT PRIMARY KEY,
   name        TEXT NOT NULL,
+  name_zh     TEXT NOT NULL DEFAULT '',
   description TEXT NOT NULL,
+  description_zh TEXT NOT NULL DEFAULT '',
   weight      REAL NOT NULL CHECK (weight >= 0),
   source      TEXT NOT NULL REFERENCES sources (id) DEFERRABLE INITIALLY DEFERRED,
   as_of       TEXT NOT NULL,
@@ -58,6 +64,7 @@ CREATE TABLE scores (
   criterion TEXT NOT NULL REFERENCES criteria (id) DEFERRABLE INITIALLY DEFERRED,
   score     INTEGER NOT NULL CHECK (score BETWEEN 0 AND 10),
   note      TEXT NOT NULL CHECK (note <> ''),
+  note_zh   TEXT NOT NULL DEFAULT '',
   source    TEXT NOT NULL REFERENCES sources (id) DEFERRABLE INITIALLY DEFERRED,
   also      TEXT NOT NULL DEFAULT '',
   as_of     TEXT NOT NULL,
@@ -69,7 +76,9 @@ CREATE TABLE scores (
 CREATE TABLE hardware (
   id      TEXT PRIMARY KEY,
   name    TEXT NOT NULL,
+  name_zh TEXT NOT NULL DEFAULT '',
   summary TEXT NOT NULL,
+  summary_zh TEXT NOT NULL DEFAULT '',
   source  TEXT NOT NULL REFERENCES sources (id) DEFERRABLE INITIALLY DEFERRED,
   as_of   TEXT NOT NULL,
   origin  TEXT NOT NULL DEFAULT 'builtin' CHECK (origin IN ('builtin', 'user'))
@@ -87,6 +96,7 @@ CREATE TABLE hw_support (
   fit        INTEGER NOT NULL CHECK (fit BETWEEN 0 AND 10),
   os_support TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(os_support)),
   note       TEXT NOT NULL CHECK (note <> ''),
+  note_zh    TEXT NOT NULL DEFAULT '',
   source     TEXT NOT NULL REFERENCES sources (id) DEFERRABLE INITIALLY DEFERRED,
   also       TEXT NOT NULL DEFAULT '',
   as_of      TEXT NOT NULL,
@@ -101,8 +111,11 @@ CREATE TABLE hw_support (
 CREATE TABLE strategies (
   id                         TEXT PRIMARY KEY,
   name                       TEXT NOT NULL,
+  name_zh                    TEXT NOT NULL DEFAULT '',
   shards                     TEXT NOT NULL,       -- what is split across devices
+  shards_zh                  TEXT NOT NULL DEFAULT '',
   scale                      TEXT NOT NULL,       -- the scale it is meant for
+  scale_zh                   TEXT NOT NULL DEFAULT '',
   min_devices                INTEGER NOT NULL CHECK (min_devices >= 1),
   status                     TEXT NOT NULL CHECK (status IN ('current', 'maintenance', 'legacy', 'deprecated')),
   memory_formula             TEXT NOT NULL,
@@ -112,6 +125,7 @@ CREATE TABLE strategies (
   tensor_parallel            INTEGER NOT NULL DEFAULT 0 CHECK (tensor_parallel IN (0, 1)), -- splits layers
   kinds                      TEXT NOT NULL DEFAULT '', -- model kinds it is meant for, comma-separated; '' any
   summary                    TEXT NOT NULL,
+  summary_zh                 TEXT NOT NULL DEFAULT '',
   source                     TEXT NOT NULL REFERENCES sources (id) DEFERRABLE INITIALLY DEFERRED,
   as_of                      TEXT NOT NULL,
   origin                     TEXT NOT NULL DEFAULT 'builtin' CHECK (origin IN ('builtin', 'user'))
@@ -123,6 +137,7 @@ CREATE TABLE strategy_frameworks (
   framework TEXT NOT NULL REFERENCES frameworks (id) DEFERRABLE INITIALLY DEFERRED,
   hardware  TEXT NOT NULL DEFAULT '',
   note      TEXT NOT NULL CHECK (note <> ''),     -- how the framework offers it (API, library)
+  note_zh   TEXT NOT NULL DEFAULT '',
   source    TEXT NOT NULL REFERENCES sources (id) DEFERRABLE INITIALLY DEFERRED,
   as_of     TEXT NOT NULL,
   origin    TEXT NOT NULL DEFAULT 'builtin' CHECK (origin IN ('builtin', 'user')),
@@ -140,6 +155,7 @@ CREATE TABLE runtimes (
   kinds    TEXT NOT NULL DEFAULT '',
   status  TEXT NOT NULL CHECK (status IN ('current', 'maintenance', 'deprecated', 'archived')),
   summary TEXT NOT NULL,
+  summary_zh TEXT NOT NULL DEFAULT '',
   source  TEXT NOT NULL REFERENCES sources (id) DEFERRABLE INITIALLY DEFERRED,
   as_of   TEXT NOT NULL,
   origin  TEXT NOT NULL DEFAULT 'builtin' CHECK (origin IN ('builtin', 'user'))
@@ -152,6 +168,7 @@ CREATE TABLE runtime_frameworks (
   framework TEXT NOT NULL REFERENCES frameworks (id) DEFERRABLE INITIALLY DEFERRED,
   path      TEXT NOT NULL DEFAULT 'converter' CHECK (path IN ('native', 'converter', 'indirect')),
   note      TEXT NOT NULL CHECK (note <> ''),     -- the export path (converter, API)
+  note_zh   TEXT NOT NULL DEFAULT '',
   source    TEXT NOT NULL REFERENCES sources (id) DEFERRABLE INITIALLY DEFERRED,
   as_of     TEXT NOT NULL,
   origin    TEXT NOT NULL DEFAULT 'builtin' CHECK (origin IN ('builtin', 'user')),
@@ -212,7 +229,9 @@ CREATE TABLE rules (
   id        TEXT PRIMARY KEY,
   kind      TEXT NOT NULL CHECK (kind IN ('decision', 'qa', 'weight', 'score', 'rule_of_thumb', 'pitfall')),
   title     TEXT NOT NULL,                        -- the question (qa, decision) or a short name
+  title_zh  TEXT NOT NULL DEFAULT '',
   text      TEXT NOT NULL CHECK (text <> ''),     -- the answer, reason or advice shown to the user
+  text_zh   TEXT NOT NULL DEFAULT '',
   condition TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(condition)),
   effect    TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(effect)),
   priority  INTEGER NOT NULL DEFAULT 0,           -- order among rules of one kind (decision tree order)

@@ -1,10 +1,12 @@
 /* The advisor: loading the knowledge base into memory, ranking, strategy, runtime, plan. */
 #include "knowledge/advisor_kb.h"
 #include "knowledge/kb_internal.h"
+#include "common/i18n.h"
 #include "knowledge/planner.h"
 
 #include <math.h>
 #include <stddef.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +86,7 @@ void adv_kb_free(struct adv_kb *akb)
         next = b->next;
         free(b);
     }
+    free(akb->texts);
     free(akb);
 }
 
@@ -165,6 +168,8 @@ struct loader {
     char *err;
     size_t errsz;
     int status;
+    struct adv_text_pair *texts; /* the Chinese twins read so far (malloc), moved to the arena */
+    int ntexts, texts_cap;
 };
 
 static sqlite3_stmt *query(struct loader *L, const char *sql)
@@ -242,6 +247,44 @@ static int in_id_order(struct loader *L, const void *rows, int n, size_t size, c
 
 #define S(x) arena_strdup(akb, (x))
 
+/* en (a text just copied into the arena) has the Chinese twin zh ("" or NULL: none); returns en. */
+static const char *twin(struct loader *L, const char *en, const char *zh)
+{
+    if (!en || !zh || !*zh || L->status != KB_OK) return en;
+    if (L->ntexts == L->texts_cap) {
+        int cap = L->texts_cap ? 2 * L->texts_cap : 256;
+        struct adv_text_pair *grown = realloc(L->texts, (size_t)cap * sizeof *grown);
+        if (!grown) {
+            out_of_memory(L);
+            return en;
+        }
+        L->texts = grown;
+        L->texts_cap = cap;
+    }
+    const char *copy = arena_strdup(L->akb, zh);
+    if (!copy) {
+        out_of_memory(L);
+        return en;
+    }
+    L->texts[L->ntexts++] = (struct adv_text_pair){en, copy};
+    return en;
+}
+#define TWIN(x, zh) twin(L, S(x), (zh))
+
+static int pair_order(const void *x, const void *y)
+{
+    const struct adv_text_pair *a = x, *b = y;
+    return strcmp(a->en, b->en);
+}
+
+const char *adv_kb_local(const struct adv_kb *akb, const char *en)
+{
+    if (!en || !akb || !akb->ntexts || i18n_lang() == I18N_EN) return en;
+    struct adv_text_pair key = {en, NULL};
+    const struct adv_text_pair *found = bsearch(&key, akb->texts, (size_t)akb->ntexts, sizeof key, pair_order);
+    return found ? found->zh : en;
+}
+
 static int level_index(const char *name)
 {
     for (int l = 0; name && l < LEVEL_COUNT; l++)
@@ -250,8 +293,9 @@ static int level_index(const char *name)
 }
 
 /* hw_support.os_support: {"windows": {"level", "since", "note", "source"}, ...}; -1 when malformed. */
-static int load_os_levels(struct adv_kb *akb, struct adv_support *s, const char *text)
+static int load_os_levels(struct loader *L, struct adv_support *s, const char *text)
 {
+    struct adv_kb *akb = L->akb;
     cJSON *doc = cJSON_Parse(text && *text ? text : "{}");
     if (!cJSON_IsObject(doc)) {
         cJSON_Delete(doc);
@@ -267,7 +311,8 @@ static int load_os_levels(struct adv_kb *akb, struct adv_support *s, const char 
         s->os[i].present = 1;
         s->os[i].level = level_index(cJSON_IsString(level) ? level->valuestring : NULL);
         s->os[i].since = S(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "since")));
-        s->os[i].note = S(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "note")));
+        s->os[i].note = TWIN(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "note")),
+                             cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "note_zh")));
         s->os[i].source = S(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "source")));
     }
     cJSON_Delete(doc);
@@ -281,47 +326,48 @@ static int load_basic(struct loader *L)
     int rc;
     int cap;
     if (count_rows(L, "frameworks", ADV_MAX_FRAMEWORKS, &cap)) return L->status;
-    if (!(st = query(L, "SELECT id, name, summary FROM frameworks ORDER BY id COLLATE BINARY"))) return L->status;
+    if (!(st = query(L, "SELECT id, name, summary, summary_zh FROM frameworks ORDER BY id COLLATE BINARY"))) return L->status;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         if (akb->nfw == cap) return row_past_count(L, st, "frameworks");
         akb->fw[akb->nfw].id = S(COL(st, 0));
         akb->fw[akb->nfw].name = S(COL(st, 1));
-        akb->fw[akb->nfw++].summary = S(COL(st, 2));
+        akb->fw[akb->nfw++].summary = TWIN(COL(st, 2), COL(st, 3));
     }
     if (finish(L, st, rc) || IN_ID_ORDER(L, akb->fw, akb->nfw, "frameworks")) return L->status;
     if (count_rows(L, "criteria", 0, &cap) || !(akb->crit = room(L, cap, 0, sizeof *akb->crit))) return L->status;
-    if (!(st = query(L, "SELECT id, name, weight, source FROM criteria ORDER BY id COLLATE BINARY"))) return L->status;
+    if (!(st = query(L, "SELECT id, name, weight, source, name_zh FROM criteria ORDER BY id COLLATE BINARY"))) return L->status;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         if (akb->ncrit == cap) return row_past_count(L, st, "criteria");
         akb->crit[akb->ncrit].id = S(COL(st, 0));
-        akb->crit[akb->ncrit].name = S(COL(st, 1));
+        akb->crit[akb->ncrit].name = TWIN(COL(st, 1), COL(st, 4));
         akb->crit[akb->ncrit].weight = sqlite3_column_double(st, 2);
         akb->crit[akb->ncrit++].source = S(COL(st, 3));
     }
     if (finish(L, st, rc) || IN_ID_ORDER(L, akb->crit, akb->ncrit, "criteria")) return L->status;
     if (count_rows(L, "hardware", ADV_MAX_HARDWARE, &cap)) return L->status;
-    if (!(st = query(L, "SELECT id, name FROM hardware ORDER BY id COLLATE BINARY"))) return L->status;
+    if (!(st = query(L, "SELECT id, name, name_zh FROM hardware ORDER BY id COLLATE BINARY"))) return L->status;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         if (akb->nhw == cap) return row_past_count(L, st, "hardware");
         akb->hw[akb->nhw].id = S(COL(st, 0));
-        akb->hw[akb->nhw++].name = S(COL(st, 1));
+        akb->hw[akb->nhw++].name = TWIN(COL(st, 1), COL(st, 2));
     }
     if (finish(L, st, rc) || IN_ID_ORDER(L, akb->hw, akb->nhw, "hardware")) return L->status;
     for (int f = 0; f < akb->nfw; f++)
         if (!(akb->scores[f] = room(L, akb->ncrit, 0, sizeof *akb->scores[f]))) return L->status;
-    if (!(st = query(L, "SELECT framework, criterion, score, note, source, also FROM scores"))) return L->status;
+    if (!(st = query(L, "SELECT framework, criterion, score, note, source, also, note_zh FROM scores"))) return L->status;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         int f = adv_fw_index(akb, COL(st, 0)), c = crit_index(akb, COL(st, 1));
         if (f < 0 || c < 0) continue;
         struct adv_score *s = &akb->scores[f][c];
         s->present = 1;
         s->score = sqlite3_column_int(st, 2);
-        s->note = S(COL(st, 3));
+        s->note = TWIN(COL(st, 3), COL(st, 6));
         s->source = S(COL(st, 4));
         s->also = S(COL(st, 5));
     }
     if (finish(L, st, rc)) return L->status;
-    if (!(st = query(L, "SELECT framework, hardware, level, fit, os_support, note, source, also, since FROM hw_support")))
+    if (!(st = query(L, "SELECT framework, hardware, level, fit, os_support, note, source, also, since, note_zh "
+                        "FROM hw_support")))
         return L->status;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         int f = adv_fw_index(akb, COL(st, 0)), h = adv_hw_index(akb, COL(st, 1));
@@ -330,11 +376,11 @@ static int load_basic(struct loader *L)
         s->present = 1;
         s->level = level_index(COL(st, 2));
         s->fit = sqlite3_column_int(st, 3);
-        s->note = S(COL(st, 5));
+        s->note = TWIN(COL(st, 5), COL(st, 9));
         s->source = S(COL(st, 6));
         s->also = S(COL(st, 7));
         s->since = S(COL(st, 8));
-        if (load_os_levels(akb, s, COL(st, 4))) {
+        if (load_os_levels(L, s, COL(st, 4))) {
             sqlite3_finalize(st);
             kb_errf(L->err, L->errsz, "hw_support %s/%s: os_support is not a valid object", akb->fw[f].id, akb->hw[h].id);
             return L->status = KB_ERR_DB;
@@ -350,16 +396,16 @@ static int load_options(struct loader *L)
     int rc, cap;
     if (count_rows(L, "strategies", 0, &cap) || !(akb->strat = room(L, cap, 0, sizeof *akb->strat))) return L->status;
     if (!(st = query(L, "SELECT id, name, status, summary, memory_formula, source, replicated_bytes_per_param, "
-                        "sharded_bytes_per_param, cpu_bytes_per_param, min_devices, tensor_parallel, kinds "
+                        "sharded_bytes_per_param, cpu_bytes_per_param, min_devices, tensor_parallel, kinds, name_zh, summary_zh "
                         "FROM strategies ORDER BY id COLLATE BINARY")))
         return L->status;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         if (akb->nstrat == cap) return row_past_count(L, st, "strategies");
         int i = akb->nstrat++;
         akb->strat[i].id = S(COL(st, 0));
-        akb->strat[i].name = S(COL(st, 1));
+        akb->strat[i].name = TWIN(COL(st, 1), COL(st, 12));
         akb->strat[i].status = S(COL(st, 2));
-        akb->strat[i].summary = S(COL(st, 3));
+        akb->strat[i].summary = TWIN(COL(st, 3), COL(st, 13));
         akb->strat[i].formula = S(COL(st, 4));
         akb->strat[i].source = S(COL(st, 5));
         akb->strat[i].replicated = sqlite3_column_double(st, 6);
@@ -381,7 +427,7 @@ static int load_options(struct loader *L)
     }
     if (finish(L, st, rc)) return L->status;
     if (count_rows(L, "runtimes", 0, &cap) || !(akb->rt = room(L, cap, 0, sizeof *akb->rt))) return L->status;
-    if (!(st = query(L, "SELECT id, name, status, summary, source, targets, hardware, kinds FROM runtimes "
+    if (!(st = query(L, "SELECT id, name, status, summary, source, targets, hardware, kinds, summary_zh FROM runtimes "
                         "ORDER BY id COLLATE BINARY")))
         return L->status;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -390,7 +436,7 @@ static int load_options(struct loader *L)
         akb->rt[i].id = S(COL(st, 0));
         akb->rt[i].name = S(COL(st, 1));
         akb->rt[i].status = S(COL(st, 2));
-        akb->rt[i].summary = S(COL(st, 3));
+        akb->rt[i].summary = TWIN(COL(st, 3), COL(st, 8));
         akb->rt[i].source = S(COL(st, 4));
         akb->rt[i].targets = set_bits(akb, COL(st, 5), ANS_DEPLOY);
         akb->rt[i].hardware = set_bits(akb, COL(st, 6), ANS_DEPLOY_HARDWARE);
@@ -442,8 +488,8 @@ static int load_rules(struct loader *L)
     sqlite3_stmt *st;
     int rc, cap;
     if (count_rows(L, "rules", 0, &cap) || !(akb->rules = room(L, cap, 0, sizeof *akb->rules))) return L->status;
-    if (!(st = query(L, "SELECT id, kind, title, text, source, condition, effect, priority, also FROM rules "
-                        "ORDER BY kind, priority, id")))
+    if (!(st = query(L, "SELECT id, kind, title, text, source, condition, effect, priority, also, title_zh, text_zh "
+                        "FROM rules ORDER BY kind, priority, id")))
         return L->status;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         if (akb->nrules == cap) return row_past_count(L, st, "rules");
@@ -460,8 +506,8 @@ static int load_rules(struct loader *L)
         akb->nrules++;
         akb->rules[i].id = S(COL(st, 0));
         akb->rules[i].kind = S(COL(st, 1));
-        akb->rules[i].title = S(COL(st, 2));
-        akb->rules[i].text = S(COL(st, 3));
+        akb->rules[i].title = TWIN(COL(st, 2), COL(st, 9));
+        akb->rules[i].text = TWIN(COL(st, 3), COL(st, 10));
         akb->rules[i].source = S(COL(st, 4));
         akb->rules[i].priority = sqlite3_column_int(st, 7);
         akb->rules[i].also = S(COL(st, 8));
@@ -536,13 +582,18 @@ int adv_kb_load(kb *k, struct adv_kb **out, char *err, size_t errsz)
         kb_errf(err, errsz, "out of memory");
         return KB_ERR_RUNTIME;
     }
-    struct loader L = {k, akb, err, errsz, KB_OK};
+    struct loader L = {.k = k, .akb = akb, .err = err, .errsz = errsz, .status = KB_OK};
     /* One read transaction: the tables are counted, then read, as of one moment. */
     int rc = kb_exec(kb_db(k), "BEGIN");
     if (rc != SQLITE_OK) {
         L.status = kb_db_error(k, rc, "loading the knowledge base", err, errsz);
     } else {
         if (!load_basic(&L) && !load_options(&L) && !load_rules(&L) && !index_facts(&L)) make_work(&L);
+        /* The Chinese twins, sorted by their English for adv_kb_local. */
+        qsort(L.texts, (size_t)L.ntexts, sizeof *L.texts, pair_order);
+        akb->texts = L.texts;
+        akb->ntexts = L.ntexts;
+        L.texts = NULL;
         kb_exec(kb_db(k), L.status == KB_OK ? "COMMIT" : "ROLLBACK");
     }
     if (L.status != KB_OK) {
@@ -652,7 +703,7 @@ static void add_unlisted(struct adv_framework *f, int delta_tenths)
     struct adv_reason *rest = &f->reasons[ADV_MAX_REASONS - 1];
     rest->delta_tenths += delta_tenths;
     f->unlisted++;
-    snprintf(rest->label, sizeof rest->label, "%d further reasons, each smaller than those listed", f->unlisted);
+    ADV_REASONF(NULL, rest, "%d further reasons, each smaller than those listed", f->unlisted);
 }
 
 /* With every slot taken (a knowledge base with many criteria or rules), the last slot sums the
@@ -686,7 +737,7 @@ static struct adv_reason *add_reason_as(struct adv_framework *f, int delta_tenth
         add_unlisted(f, delta_tenths);
         return NULL;
     }
-    r->label[0] = '\0';
+    r->label[0] = r->label_local[0] = '\0';
     r->detail = detail;
     r->delta_tenths = delta_tenths;
     r->source = source;
@@ -792,8 +843,8 @@ static int exclusion(const struct rank_ctx *c, int f, struct adv_framework *fr)
     if (c->h >= 0 && level == LEVEL_NONE) {
         struct adv_reason *r = add_reason(fr, 0, os_entry ? os_entry->note : sup ? sup->note : NULL,
                                           os_entry ? os_entry->source : sup ? sup->source : NULL);
-        if (r && os_entry) snprintf(r->label, sizeof r->label, "Excluded: no %s support on %s under %s", fr->name, akb->hw[c->h].name, c->os);
-        else if (r) snprintf(r->label, sizeof r->label, "Excluded: no %s support on %s", fr->name, akb->hw[c->h].name);
+        if (r && os_entry) ADV_REASONF(akb, r, "Excluded: no %s support on %s under %s", fr->name, akb->hw[c->h].name, c->os);
+        else if (r) ADV_REASONF(akb, r, "Excluded: no %s support on %s", fr->name, akb->hw[c->h].name);
         if (r && !os_entry && sup) r->also = sup->also;
         return 1;
     }
@@ -804,7 +855,7 @@ static int exclusion(const struct rank_ctx *c, int f, struct adv_framework *fr)
             if (!cJSON_IsString(id) || strcmp(id->valuestring, fr->id) != 0) continue;
             struct adv_reason *r = add_reason(fr, 0, akb->rules[i].text, akb->rules[i].source);
             if (r) {
-                snprintf(r->label, sizeof r->label, "Excluded");
+                ADV_REASONF(akb, r, "Excluded");
                 r->also = akb->rules[i].also;
             }
             return 1;
@@ -873,7 +924,7 @@ static void criteria_reasons(const struct rank_ctx *c, int f, struct adv_framewo
         rounded[pick] += left > 0 ? 1 : -1;
     }
     struct adv_reason *r = add_reason(fr, rounded[0], NULL, c->method_source);
-    if (r) snprintf(r->label, sizeof r->label, "Baseline: the weighted criteria of an average framework (of those that can run here)");
+    if (r) ADV_REASONF(akb, r, "Baseline: the weighted criteria of an average framework (of those that can run here)");
     for (int k = 0, i = 1; k < akb->ncrit; k++) {
         int v = criterion_score(c, f, k);
         if (v < 0 || !counted[k]) continue;
@@ -885,20 +936,26 @@ static void criteria_reasons(const struct rank_ctx *c, int f, struct adv_framewo
         if (!r) continue;
         r->also = is_fit ? sup->also : sc->also;
         if (is_fit)
-            snprintf(r->label, sizeof r->label, "%s on %s %d/10 (average %.1f, weight %.3g)", akb->crit[k].name,
-                     akb->hw[c->h].name, v, mean[k], c->weights[k]);
+            ADV_REASONF(akb, r, "%s on %s %d/10 (average %.1f, weight %.3g)", akb->crit[k].name, akb->hw[c->h].name, v,
+                        mean[k], c->weights[k]);
         else if (sc->present && v != sc->score)
-            snprintf(r->label, sizeof r->label, "%s %d/10 for a team that knows it (%d/10 otherwise; average %.1f, weight %.3g)",
-                     akb->crit[k].name, v, sc->score, mean[k], c->weights[k]);
+            ADV_REASONF(akb, r, "%s %d/10 for a team that knows it (%d/10 otherwise; average %.1f, weight %.3g)",
+                        akb->crit[k].name, v, sc->score, mean[k], c->weights[k]);
         else
-            snprintf(r->label, sizeof r->label, "%s %d/10 (average %.1f, weight %.3g)", akb->crit[k].name, v, mean[k],
-                     c->weights[k]);
+            ADV_REASONF(akb, r, "%s %d/10 (average %.1f, weight %.3g)", akb->crit[k].name, v, mean[k], c->weights[k]);
         char measured[256];
+        const char *hw = answers_str(c->a, ANS_HARDWARE);
         if (strcmp(akb->crit[k].id, SINGLE_DEVICE_SPEED) == 0 &&
-            adv_measured_speed(c->speeds, answers_str(c->a, ANS_HARDWARE), fr->id, fw_name, akb, measured, sizeof measured)) {
+            adv_measured_speed(c->speeds, hw, fr->id, fw_name, akb, measured, sizeof measured)) {
             size_t used = strlen(r->label);
             snprintf(r->label + used, sizeof r->label - used, "; measured: %s", measured);
             adv_utf8_trim(r->label);
+            if (i18n_lang() != I18N_EN) {
+                adv_measured_speed_in(c->speeds, hw, fr->id, fw_name, akb, 1, measured, sizeof measured);
+                used = strlen(r->label_local);
+                snprintf(r->label_local + used, sizeof r->label_local - used, _("; measured: %s"), measured);
+                adv_utf8_trim(r->label_local);
+            }
         }
     }
 }
@@ -920,8 +977,8 @@ static void unmet_needs(const struct rank_ctx *c, int f, struct adv_framework *f
         if (!any && points != 0) {
             struct adv_reason *r = add_reason(fr, tenths(points), NULL, c->method_source);
             if (r)
-                snprintf(r->label, sizeof r->label, "Cannot deploy: no runtime in the knowledge base takes %s %s models to %s on %s",
-                         fr->name, answers_str(a, ANS_MODEL_KIND), c->deploy, answers_str(a, ANS_DEPLOY_HARDWARE));
+                ADV_REASONF(akb, r, "Cannot deploy: no runtime in the knowledge base takes %s %s models to %s on %s",
+                            fr->name, answers_str(a, ANS_MODEL_KIND), c->deploy, answers_str(a, ANS_DEPLOY_HARDWARE));
         }
     }
     double device_gb = answers_has(a, ANS_DEVICE_MEMORY_GB) ? answers_num(a, ANS_DEVICE_MEMORY_GB) : 0;
@@ -949,12 +1006,12 @@ static void unmet_needs(const struct rank_ctx *c, int f, struct adv_framework *f
     struct adv_reason *r = add_reason(fr, tenths(points), NULL, c->method_source);
     if (!r) return;
     if (best_id)
-        snprintf(r->label, sizeof r->label,
-                 "Cannot fit: with %s's strategies on %s the model states alone need %.1f GB per device (%s), more than %.0f GB",
-                 fr->name, akb->hw[c->h].name, best, best_id, device_gb);
+        ADV_REASONF(akb, r,
+                    "Cannot fit: with %s's strategies on %s the model states alone need %.1f GB per device (%s), more than %.0f GB",
+                    fr->name, akb->hw[c->h].name, best, best_id, device_gb);
     else
-        snprintf(r->label, sizeof r->label, "Cannot scale: %s offers no distributed strategy for %g %s devices", fr->name, D,
-                 akb->hw[c->h].name);
+        ADV_REASONF(akb, r, "Cannot scale: %s offers no distributed strategy for %g %s devices", fr->name, D,
+                    akb->hw[c->h].name);
 }
 
 /* Seed 000's first rule: choose what the team knows. A framework the team knows earns
@@ -970,8 +1027,8 @@ static void team_reasons(const struct rank_ctx *c, int f, struct adv_framework *
             add_reason(fr, tenths(adv_fact_or(akb, c->a, "familiar_points", 0) * c->familiar[f]), akb->rules[i].text, akb->rules[i].source);
         if (r) {
             r->also = akb->rules[i].also;
-            snprintf(r->label, sizeof r->label, c->familiar[f] >= 1 ? "Your team knows %s" : "Your team knows a framework close to %s",
-                     fr->name);
+            if (c->familiar[f] >= 1) ADV_REASONF(akb, r, "Your team knows %s", fr->name);
+            else ADV_REASONF(akb, r, "Your team knows a framework close to %s", fr->name);
         }
     } else if (c->team_knows_any) {
         double points = adv_fact_or(akb, c->a, "switching_points", 0);
@@ -981,7 +1038,7 @@ static void team_reasons(const struct rank_ctx *c, int f, struct adv_framework *
         struct adv_reason *r = points != 0 ? add_reason(fr, tenths(points), rule >= 0 ? akb->rules[rule].text : NULL,
                                                         rule >= 0 ? akb->rules[rule].source : c->method_source)
                                            : NULL;
-        if (r) snprintf(r->label, sizeof r->label, "Your team would have to learn %s", fr->name);
+        if (r) ADV_REASONF(akb, r, "Your team would have to learn %s", fr->name);
     }
 }
 
@@ -1004,7 +1061,7 @@ static void rule_reasons(const struct rank_ctx *c, struct adv_framework *fr)
         struct adv_reason *r = add_reason(fr, tenths(d->valuedouble), akb->rules[i].text, akb->rules[i].source);
         if (!r) continue;
         r->also = akb->rules[i].also;
-        snprintf(r->label, sizeof r->label, "%s", *akb->rules[i].title ? akb->rules[i].title : akb->rules[i].id);
+        adv_reason_label(akb, r, *akb->rules[i].title ? akb->rules[i].title : akb->rules[i].id);
     }
 }
 
@@ -1020,11 +1077,14 @@ static void support_reasons(const struct rank_ctx *c, int f, struct adv_framewor
                                       os_entry ? os_entry->source : sup->source);
     if (!r) return;
     if (os_entry)
-        snprintf(r->label, sizeof r->label, "%s support under %s: %s%s%s", akb->hw[c->h].name, c->os, adv_level_names[level],
-                 *os_entry->since ? " since " : "", os_entry->since);
+        if (*os_entry->since)
+            ADV_REASONF(akb, r, "%s support under %s: %s since %s", akb->hw[c->h].name, c->os, adv_level_names[level],
+                        os_entry->since);
+        else
+            ADV_REASONF(akb, r, "%s support under %s: %s", akb->hw[c->h].name, c->os, adv_level_names[level]);
     else {
         r->also = sup->also;
-        snprintf(r->label, sizeof r->label, "%s support: %s", akb->hw[c->h].name, adv_level_names[level]);
+        ADV_REASONF(akb, r, "%s support: %s", akb->hw[c->h].name, adv_level_names[level]);
     }
 }
 
@@ -1110,7 +1170,8 @@ void adv_rank_measured(const struct adv_kb *akb, const struct answers *a, const 
         if (fr->score_tenths > 1000 || fr->score_tenths < 0) {
             int delta = fr->score_tenths > 1000 ? 1000 - fr->score_tenths : -fr->score_tenths;
             struct adv_reason *r = add_reason_as(fr, delta, NULL, c.method_source, 1); /* the cap is always listed */
-            snprintf(r->label, sizeof r->label, delta < 0 ? "Capped at 100" : "Floored at 0");
+            if (delta < 0) ADV_REASONF(akb, r, "Capped at 100");
+            else ADV_REASONF(akb, r, "Floored at 0");
         }
     }
     qsort(out->items, (size_t)out->count, sizeof out->items[0], compare_frameworks);
@@ -1149,6 +1210,58 @@ void adv_reason_text(const struct adv_reason *r, char *out, size_t n)
     else if (r->label[0]) snprintf(out, n, "%s", r->label);
     else snprintf(out, n, "%s", r->detail ? r->detail : "");
     adv_utf8_trim(out);
+}
+
+void adv_reason_local(const struct adv_kb *akb, const struct adv_reason *r, char *out, size_t n)
+{
+    if (i18n_lang() == I18N_EN) {
+        adv_reason_text(r, out, n);
+        return;
+    }
+    const char *label = r->label_local[0] ? r->label_local : r->label;
+    const char *detail = adv_kb_local(akb, r->detail);
+    if (detail && *detail && label[0]) snprintf(out, n, _("%s: %s"), label, detail);
+    else snprintf(out, n, "%s", label[0] ? label : detail ? detail : "");
+    adv_utf8_trim(out);
+}
+
+/* A string argument in the reader's language: a knowledge-base text's twin, else the catalog's
+ * word for it (the words marked N_ where they are written: "fits", "the framework", ...). */
+static const char *local_text(const void *akb, const char *s)
+{
+    const char *t = adv_kb_local(akb, s);
+    return t != s ? t : _(s);
+}
+
+void adv_twinf_v(const struct adv_kb *akb, char *en, char *local, size_t n, const char *fmt, va_list ap)
+{
+    if (i18n_lang() != I18N_EN) {
+        va_list copy;
+        va_copy(copy, ap);
+        i18n_vformat(local, n, local_text, akb, fmt, copy);
+        va_end(copy);
+    } else {
+        local[0] = '\0';
+    }
+    vsnprintf(en, n, fmt, ap);
+    adv_utf8_trim(en);
+}
+
+void adv_twinf(const struct adv_kb *akb, char *en, char *local, size_t n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    adv_twinf_v(akb, en, local, n, fmt, ap);
+    va_end(ap);
+}
+
+void adv_reason_label(const struct adv_kb *akb, struct adv_reason *r, const char *text)
+{
+    snprintf(r->label, sizeof r->label, "%s", text);
+    adv_utf8_trim(r->label);
+    if (i18n_lang() == I18N_EN) r->label_local[0] = '\0';
+    else snprintf(r->label_local, sizeof r->label_local, "%s", adv_kb_local(akb, text));
+    adv_utf8_trim(r->label_local);
 }
 
 void adv_cite(const char *source, const char *also, char *out, size_t n)

@@ -130,6 +130,7 @@ void probe_fw_speeds_find(kb *k, const char *probe, struct adv_fw_speeds *out);
  * knowledge base (or is NULL); the report joins them. */
 struct adv_reason {
     char label[320];
+    char label_local[320]; /* the label in the reader's language ("" in English: label) */
     const char *detail;
     int delta_tenths; /* signed points x 10 */
     const char *source;
@@ -294,6 +295,7 @@ struct adv_deploy_fit {
 };
 
 struct adv_result {
+    const struct adv_kb *kb; /* the knowledge base it was made from (its texts point into it) */
     struct answers answers; /* defaults filled, hardware and device memory resolved */
     char hardware_source[16];  /* probe | answers | detected */
     char hardware_note[256];
@@ -357,6 +359,9 @@ struct adv_result {
     int nassumptions, nwarnings;
     char assumptions[ADV_MAX_NOTES][240]; /* what the plan assumed, first the device */
     char warnings[4][240];
+    /* The same in the reader's language ("" in English: the English ones). */
+    char assumptions_local[ADV_MAX_NOTES][240];
+    char warnings_local[4][240];
     /* Scaling efficiency across devices applied to the time plan: measured (a probe run over MPI
      * ranks) when one exists and the plan has more than one device, else 1 (none applied). */
     double scaling;
@@ -370,6 +375,9 @@ struct adv_result {
     int npitfalls;
     struct { const char *id, *text, *source, *also; } pitfalls[ADV_MAX_PITFALLS];
 };
+
+/* A note (an assumption or warning) as people read it: its local twin, else its English. */
+const char *adv_note_local(const char *en, const char *local);
 
 /* 1 when the plan used the measured figure `name` (plan.measured's names). */
 int adv_measured_used(const struct adv_result *r, const char *name);
@@ -420,6 +428,10 @@ void adv_inference_text(const struct adv_kb *akb, const struct adv_result *r,
 
 /* The fwadvisor.report/1 document. generated_at is an ISO-8601 UTC time. Caller frees. */
 cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, const char *generated_at);
+/* The same document with its words (reasons, criteria and strategy names, pitfalls) in the
+ * reader's language, for the HTML page made from it; the JSON output is adv_report_json's,
+ * English in every language. Caller frees. */
+cJSON *adv_report_json_local(const struct adv_kb *akb, const struct adv_result *r, const char *generated_at);
 
 /* The criteria x frameworks table (seed articles' comparison): counts, names (and criterion
  * ids), and a score 0..10, or -1 where the knowledge base has none. */
@@ -447,6 +459,10 @@ int adv_accelerator_index(const struct adv_kb *akb, const char *id);
 /* Knowledge-base version and date the advice was made from. */
 const char *adv_kb_version(const struct adv_kb *akb);
 const char *adv_kb_date(const struct adv_kb *akb);
+/* A text of the loaded knowledge base (a note, summary, name, rule title or text) in the reader's
+ * language: its Chinese twin when the language is Chinese and the row has one, else en itself.
+ * Works on the text's content, so a copy of it (a report's member) is found too. */
+const char *adv_kb_local(const struct adv_kb *akb, const char *en);
 /* A source's title, or NULL. */
 const char *adv_source_title(const struct adv_kb *akb, const char *id);
 
@@ -458,6 +474,9 @@ int adv_reason_total(const struct adv_framework *f);
 
 /* Reason text as the report shows it: "label: detail" (or the label alone). */
 void adv_reason_text(const struct adv_reason *r, char *out, size_t n);
+/* The same in the reader's language, for people: the label's own translation and the detail's
+ * (a knowledge-base text) Chinese twin. */
+void adv_reason_local(const struct adv_kb *akb, const struct adv_reason *r, char *out, size_t n);
 /* The n reasons largest first by the points they move (ties by label), as pointers into r: the
  * order the command line and the interface's Why tab both show. */
 void adv_reasons_by_size(const struct adv_reason *r, int n, const struct adv_reason **out);

@@ -84,8 +84,8 @@ static void not_on_hardware_reason(const struct adv_kb *akb, struct adv_result *
             used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "", akb->strat[s].id);
     struct adv_reason *rs;
     if (used && (rs = adv_push_reason(r->strategy_reasons, &r->nstrategy_reasons, 16, 0, NULL, NULL)))
-        snprintf(rs->label, sizeof rs->label, "Not offered: %s (their %s implementations do not run on %s)", list,
-                 akb->fw[fw].name, hardware);
+        ADV_REASONF(akb, rs, "Not offered: %s (their %s implementations do not run on %s)", list, akb->fw[fw].name,
+                    hardware);
 }
 
 void adv_choose_strategy(const struct adv_kb *akb, struct adv_result *r, int fw, const unsigned char *applies)
@@ -138,24 +138,30 @@ void adv_choose_strategy(const struct adv_kb *akb, struct adv_result *r, int fw,
     r->memory = c->mem;
 
     struct adv_reason *rs;
-    const char *fw_name = fw >= 0 ? akb->fw[fw].name : "the framework";
-    if ((rs = adv_push_reason(r->strategy_reasons, &r->nstrategy_reasons, 16, 0, akb->strat[s].summary, akb->strat[s].source)))
-        snprintf(rs->label, sizeof rs->label, "%g device%s on %g node%s with %s", D, D == 1 ? "" : "s",
-                 answers_num(a, ANS_NODES), answers_num(a, ANS_NODES) == 1 ? "" : "s", fw_name);
+    const char *fw_name = fw >= 0 ? akb->fw[fw].name : N_("the framework");
+    double nodes = answers_num(a, ANS_NODES);
+    if ((rs = adv_push_reason(r->strategy_reasons, &r->nstrategy_reasons, 16, 0, akb->strat[s].summary, akb->strat[s].source))) {
+        if (D == 1 && nodes == 1) ADV_REASONF(akb, rs, "%g device on %g node with %s", D, nodes, fw_name);
+        else if (D == 1) ADV_REASONF(akb, rs, "%g device on %g nodes with %s", D, nodes, fw_name);
+        else if (nodes == 1) ADV_REASONF(akb, rs, "%g devices on %g node with %s", D, nodes, fw_name);
+        else ADV_REASONF(akb, rs, "%g devices on %g nodes with %s", D, nodes, fw_name);
+    }
     if ((rs = adv_push_reason(r->strategy_reasons, &r->nstrategy_reasons, 16, 0, NULL, akb->strat[s].source))) {
-        if (c->mem.device_memory_gb > 0)
-            snprintf(rs->label, sizeof rs->label, "%s needs %.1f GB per device of %.0f GB: %s", akb->strat[s].id,
-                     c->mem.total_gb, c->mem.device_memory_gb, c->mem.fits ? "fits" : "does not fit");
+        if (c->mem.device_memory_gb > 0 && c->mem.fits)
+            ADV_REASONF(akb, rs, "%s needs %.1f GB per device of %.0f GB: fits", akb->strat[s].id, c->mem.total_gb,
+                        c->mem.device_memory_gb);
+        else if (c->mem.device_memory_gb > 0)
+            ADV_REASONF(akb, rs, "%s needs %.1f GB per device of %.0f GB: does not fit", akb->strat[s].id, c->mem.total_gb,
+                        c->mem.device_memory_gb);
         else
-            snprintf(rs->label, sizeof rs->label, "%s needs %.1f GB per device; device memory unknown", akb->strat[s].id,
-                     c->mem.total_gb);
+            ADV_REASONF(akb, rs, "%s needs %.1f GB per device; device memory unknown", akb->strat[s].id, c->mem.total_gb);
     }
     /* Why simpler groups were passed over. */
     for (int i = 0; i < n; i++) {
         if (cands[i].group >= c->group || cands[i].mem.fits || cands[i].mem.device_memory_gb <= 0) continue;
         if ((rs = adv_push_reason(r->strategy_reasons, &r->nstrategy_reasons, 16, 0, NULL, akb->strat[cands[i].s].source)))
-            snprintf(rs->label, sizeof rs->label, "%s would need %.1f GB per device, more than %.0f GB",
-                     akb->strat[cands[i].s].id, cands[i].mem.total_gb, cands[i].mem.device_memory_gb);
+            ADV_REASONF(akb, rs, "%s would need %.1f GB per device, more than %.0f GB", akb->strat[cands[i].s].id,
+                        cands[i].mem.total_gb, cands[i].mem.device_memory_gb);
     }
     for (int i = 0; i < akb->nrules; i++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(akb->rules[i].effect, "strategy"),
@@ -164,14 +170,13 @@ void adv_choose_strategy(const struct adv_kb *akb, struct adv_result *r, int fw,
         if ((rs = adv_push_reason(r->strategy_reasons, &r->nstrategy_reasons, 16, points_tenths(v->valuedouble),
                                   akb->rules[i].text, akb->rules[i].source))) {
             rs->also = akb->rules[i].also;
-            snprintf(rs->label, sizeof rs->label, "%s", akb->rules[i].title);
+            adv_reason_label(akb, rs, akb->rules[i].title);
         }
     }
     not_on_hardware_reason(akb, r, fw, h, hardware);
     if (c->mem.cpu_gb > 0 && (rs = adv_push_reason(r->strategy_reasons, &r->nstrategy_reasons, 16, 0, akb->strat[s].formula,
                                                akb->strat[s].source)))
-        snprintf(rs->label, sizeof rs->label, "Offload keeps %.1f GB of optimizer state in each node's CPU memory",
-                 c->mem.cpu_gb);
+        ADV_REASONF(akb, rs, "Offload keeps %.1f GB of optimizer state in each node's CPU memory", c->mem.cpu_gb);
     /* Alternatives: the other candidates, best first; when the choice fits, only those that fit
      * too (a strategy that cannot hold the model is no alternative). */
     int *used = akb->work.cand_used;
@@ -227,7 +232,7 @@ void adv_choose_runtime(const struct adv_kb *akb, struct adv_result *r, int fw, 
     r->runtime_name = none >= 0 ? akb->rt[none].name : "none";
     if (strcmp(deploy, "none") == 0) {
         if ((rs = adv_push_reason(r->runtime_reasons, &r->nruntime_reasons, 16, 0, NULL, none >= 0 ? akb->rt[none].source : NULL)))
-            snprintf(rs->label, sizeof rs->label, "No deployment target in the answers (deploy: none)");
+            ADV_REASONF(akb, rs, "No deployment target in the answers (deploy: none)");
         return;
     }
     unsigned bit = adv_value_bit(ANS_DEPLOY, deploy), hw_bit = adv_value_bit(ANS_DEPLOY_HARDWARE, dh),
@@ -261,24 +266,25 @@ void adv_choose_runtime(const struct adv_kb *akb, struct adv_result *r, int fw, 
             best_pts = pts;
         }
     }
-    const char *fw_name = fw >= 0 ? akb->fw[fw].name : "the framework";
+    const char *fw_name = fw >= 0 ? akb->fw[fw].name : N_("the framework");
     if (best < 0) {
         if ((rs = adv_push_reason(r->runtime_reasons, &r->nruntime_reasons, 16, 0, NULL, NULL)))
-            snprintf(rs->label, sizeof rs->label, "No runtime in the knowledge base takes %s %s models to %s on %s", fw_name,
-                     kind, deploy, dh);
+            ADV_REASONF(akb, rs, "No runtime in the knowledge base takes %s %s models to %s on %s", fw_name, kind, deploy, dh);
         return;
     }
     r->runtime = akb->rt[best].id;
     r->runtime_name = akb->rt[best].name;
     if ((rs = adv_push_reason(r->runtime_reasons, &r->nruntime_reasons, 16, 0, akb->rt[best].summary, akb->rt[best].source)))
-        snprintf(rs->label, sizeof rs->label, "%s serves %s models on %s %s targets", akb->rt[best].name, kind, dh, deploy);
+        ADV_REASONF(akb, rs, "%s serves %s models on %s %s targets", akb->rt[best].name, kind, dh, deploy);
     if (fw >= 0) {
         int p = akb->rt[best].path[fw];
         if ((rs = adv_push_reason(r->runtime_reasons, &r->nruntime_reasons, 16, points_tenths(path_points[p]), NULL,
                                   akb->rt[best].source)))
-            snprintf(rs->label, sizeof rs->label, "%s's models get there %s", fw_name,
-                     p == PATH_NATIVE ? "natively (its own format)" : p == PATH_CONVERTER ? "through an official converter"
-                                                                                     : "indirectly, through another format");
+        {
+            if (p == PATH_NATIVE) ADV_REASONF(akb, rs, "%s's models get there natively (its own format)", fw_name);
+            else if (p == PATH_CONVERTER) ADV_REASONF(akb, rs, "%s's models get there through an official converter", fw_name);
+            else ADV_REASONF(akb, rs, "%s's models get there indirectly, through another format", fw_name);
+        }
     }
     for (int i = 0; i < akb->nrules; i++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(akb->rules[i].effect, "runtime"),
@@ -287,12 +293,12 @@ void adv_choose_runtime(const struct adv_kb *akb, struct adv_result *r, int fw, 
         if ((rs = adv_push_reason(r->runtime_reasons, &r->nruntime_reasons, 16, points_tenths(v->valuedouble),
                                   akb->rules[i].text, akb->rules[i].source))) {
             rs->also = akb->rules[i].also;
-            snprintf(rs->label, sizeof rs->label, "%s", akb->rules[i].title);
+            adv_reason_label(akb, rs, akb->rules[i].title);
         }
     }
     if (strcmp(akb->rt[best].status, "current") != 0 &&
         (rs = adv_push_reason(r->runtime_reasons, &r->nruntime_reasons, 16, points_tenths(maintenance), NULL, akb->rt[best].source)))
-        snprintf(rs->label, sizeof rs->label, "Status: %s", akb->rt[best].status);
+        ADV_REASONF(akb, rs, "Status: %s", akb->rt[best].status);
     if (used && (rs = adv_push_reason(r->runtime_reasons, &r->nruntime_reasons, 16, 0, NULL, NULL)))
-        snprintf(rs->label, sizeof rs->label, "Not on %s hardware: %s", dh, elsewhere);
+        ADV_REASONF(akb, rs, "Not on %s hardware: %s", dh, elsewhere);
 }

@@ -90,16 +90,16 @@ static struct adv_reason *first_reason(struct adv_result *r)
 }
 
 /* What the chosen runtime says to the quantisation that fits. */
-static void runtime_words(const struct adv_result *r, int format, char *out, size_t n)
+static void runtime_words(const struct adv_result *r, int format, int local, char *out, size_t n)
 {
     const struct adv_deploy_fit *f = &r->deploy_fit;
     if (f->runtime_bits <= 0)
-        snprintf(out, n, "; the knowledge base does not say whether %s runs %s weights", r->runtime_name,
-                 formats[format].name);
+        ADV_TEXTF(local, out, n, "; the knowledge base does not say whether %s runs %s weights", r->runtime_name,
+                  formats[format].name);
     else if (f->runtime_bits <= format_bits[format])
-        snprintf(out, n, "; %s runs %s weights", r->runtime_name, formats[format].name);
+        ADV_TEXTF(local, out, n, "; %s runs %s weights", r->runtime_name, formats[format].name);
     else
-        snprintf(out, n, "; %s runs no fewer than %d bits a weight", r->runtime_name, f->runtime_bits);
+        ADV_TEXTF(local, out, n, "; %s runs no fewer than %d bits a weight", r->runtime_name, f->runtime_bits);
 }
 
 static void fit_reason(struct adv_result *r)
@@ -111,26 +111,37 @@ static void fit_reason(struct adv_result *r)
     struct adv_reason *rs = first_reason(r);
     if (f->fits == ADV_WEIGHTS_BF16) {
         if (rs)
-            snprintf(rs->label, sizeof rs->label, "Fits %s: the weights take %.3g GB in bf16 of a %.3g GB budget (%g GB x %g)",
-                     label, f->weights_gb[ADV_WEIGHTS_BF16], f->budget_gb, f->memory_gb, f->share);
+            ADV_REASONF(NULL, rs, "Fits %s: the weights take %.3g GB in bf16 of a %.3g GB budget (%g GB x %g)", label,
+                        f->weights_gb[ADV_WEIGHTS_BF16], f->budget_gb, f->memory_gb, f->share);
         return;
     }
     if (f->fits > ADV_WEIGHTS_BF16) {
-        runtime_words(r, f->fits, words, sizeof words);
-        if (rs)
-            snprintf(rs->label, sizeof rs->label,
-                     "Fits %s only quantised: %s parameters take %.3g GB in bf16, more than the %.3g GB budget (%g GB x %g); "
-                     "in %s they take %.3g GB%s",
-                     label, params, f->weights_gb[ADV_WEIGHTS_BF16], f->budget_gb, f->memory_gb, f->share,
-                     formats[f->fits].name, f->weights_gb[f->fits], words);
+        if (rs) {
+            ADV_REASONF(NULL, rs,
+                        "Fits %s only quantised: %s parameters take %.3g GB in bf16, more than the %.3g GB budget (%g GB x %g); "
+                        "in %s they take %.3g GB",
+                        label, params, f->weights_gb[ADV_WEIGHTS_BF16], f->budget_gb, f->memory_gb, f->share,
+                        formats[f->fits].name, f->weights_gb[f->fits]);
+            /* what the runtime says to it, in each language */
+            runtime_words(r, f->fits, 0, words, sizeof words);
+            size_t used = strlen(rs->label);
+            snprintf(rs->label + used, sizeof rs->label - used, "%s", words);
+            adv_utf8_trim(rs->label);
+            if (rs->label_local[0]) {
+                runtime_words(r, f->fits, 1, words, sizeof words);
+                used = strlen(rs->label_local);
+                snprintf(rs->label_local + used, sizeof rs->label_local - used, "%s", words);
+                adv_utf8_trim(rs->label_local);
+            }
+        }
         return;
     }
     units_short(f->largest_params, largest, sizeof largest);
     if (rs)
-        snprintf(rs->label, sizeof rs->label,
-                 "Does not fit %s: %s parameters take %.3g GB even in int4, more than the %.3g GB budget (%g GB x %g); the "
-                 "largest model that fits is about %s parameters in int4",
-                 label, params, f->weights_gb[ADV_WEIGHTS_INT4], f->budget_gb, f->memory_gb, f->share, largest);
+        ADV_REASONF(NULL, rs,
+                    "Does not fit %s: %s parameters take %.3g GB even in int4, more than the %.3g GB budget (%g GB x %g); the "
+                    "largest model that fits is about %s parameters in int4",
+                    label, params, f->weights_gb[ADV_WEIGHTS_INT4], f->budget_gb, f->memory_gb, f->share, largest);
     adv_warn(r, "The model does not fit %s: %.3g GB of weights even in int4 against a %.3g GB budget; about %s parameters "
                 "fit in int4 (a smaller or distilled model, or serve it from a server)",
              label, f->weights_gb[ADV_WEIGHTS_INT4], f->budget_gb, largest);

@@ -3,6 +3,9 @@
 #define FWADVISOR_ADVISOR_KB_H
 
 #include "knowledge/advisor.h"
+#include "common/i18n.h"
+
+#include <stdio.h>
 
 #include <limits.h>
 
@@ -94,6 +97,9 @@ struct adv_kb {
      * rules that state the fact asked, not at every rule. */
     struct adv_fact_row { const char *name; double value; int rule; } *facts;
     int nfacts;
+    /* The Chinese twin of each prose text loaded, sorted by the English (adv_kb_local). */
+    struct adv_text_pair { const char *en, *zh; } *texts;
+    int ntexts;
     struct adv_work work;
 };
 
@@ -130,6 +136,27 @@ const struct adv_support *adv_support_for(const struct adv_kb *akb, int f, int h
 
 /* Strategy s is one framework fw can use on hardware h (fw < 0: any framework). */
 int adv_strategy_runs_on(const struct adv_kb *akb, int s, int fw, int h);
+
+/* One format, two texts: en in English (the report's, and what sorting compares) and local in
+ * the reader's language (local[0] = '\0' in English), each n bytes; a string argument takes its
+ * Chinese in local: a knowledge-base text its twin (adv_kb_local), a word of the program's own
+ * (marked N_) the catalog's. Whole UTF-8 characters. */
+void adv_twinf(const struct adv_kb *akb, char *en, char *local, size_t n, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+void adv_twinf_v(const struct adv_kb *akb, char *en, char *local, size_t n, const char *fmt, va_list ap)
+    __attribute__((format(printf, 5, 0)));
+/* A reason's label in both languages from one format (a string literal). */
+#define ADV_REASONF(akb, r, ...) adv_twinf((akb), (r)->label, (r)->label_local, sizeof (r)->label, __VA_ARGS__)
+/* A reason's label that is a knowledge-base text (a rule's title), and its twin. */
+void adv_reason_label(const struct adv_kb *akb, struct adv_reason *r, const char *text);
+/* snprintf in English (local 0) or in the reader's language (local 1: the format translated). */
+#define ADV_TEXTF(local, out, n, ...)                                                                          \
+    ((local) ? i18n_format((out), (n), NULL, NULL, __VA_ARGS__) : snprintf((out), (n), __VA_ARGS__))
+
+/* adv_measured_speed in English (local 0) or in the reader's language (local 1). */
+int adv_measured_speed_in(const struct adv_fw_speeds *s, const char *hardware, const char *id,
+                          const char *(*name)(const void *ctx, const char *id), const void *ctx, int local, char *out,
+                          size_t n);
 
 /* Appends a reason to list (n of max used); NULL when full. The caller fills its label. */
 struct adv_reason *adv_push_reason(struct adv_reason *list, int *n, int max, int delta_tenths, const char *detail,

@@ -27,18 +27,20 @@ struct adv_reason *adv_push_reason(struct adv_reason *list, int *n, int max, int
     return r;
 }
 
-static void add_note(char (*list)[240], int *n, int max, const char *fmt, va_list ap)
+/* A note in English into list and in the reader's language into local (adv_twinf's words). */
+static void add_note(const struct adv_kb *akb, char (*list)[240], char (*local)[240], int *n, int max, const char *fmt,
+                     va_list ap)
 {
     if (*n == max) return;
-    vsnprintf(list[*n], sizeof list[*n], fmt, ap);
-    adv_utf8_trim(list[(*n)++]);
+    adv_twinf_v(akb, list[*n], local[*n], sizeof list[*n], fmt, ap);
+    (*n)++;
 }
 
 void adv_assume(struct adv_result *r, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    add_note(r->assumptions, &r->nassumptions, ADV_MAX_NOTES, fmt, ap);
+    add_note(r->kb, r->assumptions, r->assumptions_local, &r->nassumptions, ADV_MAX_NOTES, fmt, ap);
     va_end(ap);
 }
 
@@ -46,9 +48,12 @@ void adv_warn(struct adv_result *r, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    add_note(r->warnings, &r->nwarnings, (int)(sizeof r->warnings / sizeof r->warnings[0]), fmt, ap);
+    add_note(r->kb, r->warnings, r->warnings_local, &r->nwarnings, (int)(sizeof r->warnings / sizeof r->warnings[0]), fmt,
+             ap);
     va_end(ap);
 }
+
+const char *adv_note_local(const char *en, const char *local) { return local[0] ? local : en; }
 
 /* --- the catalog ---------------------------------------------------------------------------- */
 
@@ -339,9 +344,10 @@ static void resolve_moe(const struct adv_kb *akb, struct adv_result *r)
     else if (in->active < in->params && in->experts <= 1)
         adv_assume(r, "active_params without experts: FLOPs by active parameters, no expert parallelism planned");
     else if (in->experts > 1)
-        adv_assume(r, "Mixture of experts: %.3g of %.3g parameters active per token; %s; top-%g routing for traffic",
-                   in->active, in->params,
-                   "the active ones are counted as shared, the rest as experts split by expert parallelism", in->top_k);
+        adv_assume(r,
+                   "Mixture of experts: %.3g of %.3g parameters active per token; the active ones are counted as shared, "
+                   "the rest as experts split by expert parallelism; top-%g routing for traffic",
+                   in->active, in->params, in->top_k);
 
 }
 
@@ -432,7 +438,7 @@ static int resolve_peak(const struct adv_kb *akb, struct adv_result *r)
                  rule >= 0 ? akb->rules[rule].source : "assumed", this_machine ? "" : " on one of those servers");
         if (!this_machine)
             adv_assume(r, "Each CPU device is a %d-core server socket (%s): the CPUs of this machine are not the ones planned",
-                       threads, cores_rule >= 0 ? akb->rules[cores_rule].source : "assumed");
+                       threads, cores_rule >= 0 ? akb->rules[cores_rule].source : N_("assumed"));
     } else {
         snprintf(r->peak_source, sizeof r->peak_source, "unknown: no %s device in the catalog", hardware);
     }
@@ -569,11 +575,16 @@ static void resolve_training_facts(const struct adv_kb *akb, struct adv_result *
         double h = r->hidden, l = r->layers, heads;
         if (h <= 0) plan_llm_shape(in->params, 128, 128, &h, &l, &heads);
         enum shape_lora_targets targets = (enum shape_lora_targets)answers_choice(a, ANS_LORA_TARGETS);
-        static const char *const on[] = {"every linear layer", "the attention's Q, K, V and O", "the attention's Q and V"};
+        static const char *const on[] = {N_("every linear layer"), N_("the attention's Q, K, V and O"),
+                                         N_("the attention's Q and V")};
         in->adapters = h == r->hidden ? shape_lora_params(&in->shape, answers_num(a, ANS_LORA_RANK), targets)
                                       : plan_lora_params(l, h, answers_num(a, ANS_LORA_RANK));
-        adv_assume(r, "%s rank %g on %s: %.3g trainable parameters", in->finetune == ADV_LORA ? "LoRA" : "QLoRA",
-                   answers_num(a, ANS_LORA_RANK), h == r->hidden ? on[targets] : on[0], in->adapters);
+        if (in->finetune == ADV_LORA)
+            adv_assume(r, "LoRA rank %g on %s: %.3g trainable parameters", answers_num(a, ANS_LORA_RANK),
+                       h == r->hidden ? on[targets] : on[0], in->adapters);
+        else
+            adv_assume(r, "QLoRA rank %g on %s: %.3g trainable parameters", answers_num(a, ANS_LORA_RANK),
+                       h == r->hidden ? on[targets] : on[0], in->adapters);
     }
     const char *rc = answers_str(a, ANS_RECOMPUTE);
     in->recompute = strcmp(rc, "none") == 0        ? ADV_RECOMPUTE_NONE
@@ -806,6 +817,7 @@ int adv_recommend(const struct adv_kb *akb, const struct answers *answers, const
                   struct adv_result *out, char *err, size_t errsz)
 {
     memset(out, 0, sizeof *out);
+    out->kb = akb;
     out->answers = *answers;
     out->job_derived = !answers->v[ANS_JOB].present;
     if (model_answers_apply_known(&out->answers, err, errsz)) return KB_ERR_INPUT;
@@ -839,10 +851,16 @@ int adv_recommend(const struct adv_kb *akb, const struct answers *answers, const
         return plan_serving(akb, out, fw, applies, err, errsz);
     }
     const struct adv_memory *m = &out->memory;
-    if (m->layout.batch_tokens > out->in.batch_tokens * 1.001)
-        adv_assume(out, "Global batch %.3g tokens (the usual %.3g raised so that each of the %d data-parallel ranks%s has "
-                        "a micro-batch)",
-                   m->layout.batch_tokens, out->in.batch_tokens, m->layout.dp, m->layout.pp > 1 ? " x pipeline stages" : "");
+    if (m->layout.batch_tokens > out->in.batch_tokens * 1.001) {
+        if (m->layout.pp > 1)
+            adv_assume(out, "Global batch %.3g tokens (the usual %.3g raised so that each of the %d data-parallel ranks x "
+                            "pipeline stages has a micro-batch)",
+                       m->layout.batch_tokens, out->in.batch_tokens, m->layout.dp);
+        else
+            adv_assume(out, "Global batch %.3g tokens (the usual %.3g raised so that each of the %d data-parallel ranks has "
+                            "a micro-batch)",
+                       m->layout.batch_tokens, out->in.batch_tokens, m->layout.dp);
+    }
     offload_note(akb, out);
     if (m->cpu_gb > 0 && m->host_fits < 0)
         adv_warn(out, "Offload needs %.0f GB of host memory per node; host memory unknown: set host_memory_gb", m->cpu_gb);

@@ -1,6 +1,6 @@
 /* The single-device speed criterion's measured reason: how the frameworks compared when a probe
  * run trained the same models in each of them on this machine (advisor.h, adv_measured_speed). */
-#include "knowledge/advisor.h"
+#include "knowledge/advisor_kb.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -20,8 +20,9 @@ static int fastest(const struct adv_fw_speeds *s, const char *kind, int model, c
     return best;
 }
 
-int adv_measured_speed(const struct adv_fw_speeds *s, const char *hardware, const char *id,
-                       const char *(*name)(const void *ctx, const char *id), const void *ctx, char *out, size_t n)
+int adv_measured_speed_in(const struct adv_fw_speeds *s, const char *hardware, const char *id,
+                          const char *(*name)(const void *ctx, const char *id), const void *ctx, int local, char *out,
+                          size_t n)
 {
     if (!s || !s->count || !hardware || !id || !strcmp(id, "engine")) return 0;
     /* the GPT when this framework trained it on this hardware, else the MLP */
@@ -35,18 +36,28 @@ int adv_measured_speed(const struct adv_fw_speeds *s, const char *hardware, cons
         const struct adv_fw_speed *o = &s->rows[other];
         double ratio = m->step_s < o->step_s ? o->step_s / m->step_s : m->step_s / o->step_s;
         if (ratio < 1.005)
-            snprintf(out, n, "on this machine %s %s ran the %s as fast as %s %s (probe run %s)", name(ctx, id), m->mode, what,
-                     name(ctx, o->framework), o->mode, s->run);
+            ADV_TEXTF(local, out, n, "on this machine %s %s ran the %s as fast as %s %s (probe run %s)", name(ctx, id),
+                      m->mode, what, name(ctx, o->framework), o->mode, s->run);
+        else if (m->step_s < o->step_s)
+            ADV_TEXTF(local, out, n, "on this machine %s %s ran the %s %.2fx faster than %s %s, the next fastest (probe run %s)",
+                      name(ctx, id), m->mode, what, ratio, name(ctx, o->framework), o->mode, s->run);
         else
-            snprintf(out, n, "on this machine %s %s ran the %s %.2fx %s than %s %s, %s (probe run %s)", name(ctx, id), m->mode,
-                     what, ratio, m->step_s < o->step_s ? "faster" : "slower", name(ctx, o->framework), o->mode,
-                     m->step_s < o->step_s ? "the next fastest" : "the fastest", s->run);
+            ADV_TEXTF(local, out, n, "on this machine %s %s ran the %s %.2fx slower than %s %s, the fastest (probe run %s)",
+                      name(ctx, id), m->mode, what, ratio, name(ctx, o->framework), o->mode, s->run);
     } else if (engine >= 0) {
-        snprintf(out, n, "on this machine %s %s ran the %s at %.2fx the speed of this program's engine, the only other "
-                 "measured (probe run %s)", name(ctx, id), m->mode, what, s->rows[engine].step_s / m->step_s, s->run);
+        ADV_TEXTF(local, out, n,
+                  "on this machine %s %s ran the %s at %.2fx the speed of this program's engine, the only other "
+                  "measured (probe run %s)",
+                  name(ctx, id), m->mode, what, s->rows[engine].step_s / m->step_s, s->run);
     } else {
-        snprintf(out, n, "on this machine %s %s trained the %s in %.3g ms a step, no other framework measured (probe run %s)",
-                 name(ctx, id), m->mode, what, m->step_s * 1e3, s->run);
+        ADV_TEXTF(local, out, n, "on this machine %s %s trained the %s in %.3g ms a step, no other framework measured (probe run %s)",
+                  name(ctx, id), m->mode, what, m->step_s * 1e3, s->run);
     }
     return 1;
+}
+
+int adv_measured_speed(const struct adv_fw_speeds *s, const char *hardware, const char *id,
+                       const char *(*name)(const void *ctx, const char *id), const void *ctx, char *out, size_t n)
+{
+    return adv_measured_speed_in(s, hardware, id, name, ctx, 0, out, n);
 }

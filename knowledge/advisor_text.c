@@ -194,7 +194,7 @@ void adv_plan_text(const struct adv_kb *akb, const struct adv_result *r,
     const struct answers *a = &r->answers;
     char text[640];
     if (r->assumed_accelerator && r->nassumptions > 0) {
-        snprintf(text, sizeof text, "%s", r->assumptions[0]);
+        snprintf(text, sizeof text, "%s", adv_note_local(r->assumptions[0], r->assumptions_local[0]));
         say(line, ctx, N_("Assumed"), text);
     }
     char devices[48], nodes[48];
@@ -224,7 +224,7 @@ void adv_plan_text(const struct adv_kb *akb, const struct adv_result *r,
     if (r->method_note && r->method_support < 1) {
         char cite[160];
         adv_cite(r->method_source, r->method_also, cite, sizeof cite);
-        snprintf(text, sizeof text, "%s [%s]", r->method_note, cite);
+        snprintf(text, sizeof text, "%s [%s]", adv_kb_local(akb, r->method_note), cite);
         say(line, ctx, N_("Method"), text);
     }
     memory_lines(r, line, ctx);
@@ -253,11 +253,11 @@ void adv_plan_text(const struct adv_kb *akb, const struct adv_result *r,
         say(line, ctx, N_("Not used"), text);
     }
     for (int i = r->assumed_accelerator ? 1 : 0; i < r->nassumptions; i++) {
-        snprintf(text, sizeof text, "%s", r->assumptions[i]);
+        snprintf(text, sizeof text, "%s", adv_note_local(r->assumptions[i], r->assumptions_local[i]));
         say(line, ctx, N_("Assumed"), text);
     }
     for (int i = 0; i < r->nwarnings; i++) {
-        snprintf(text, sizeof text, "%s", r->warnings[i]);
+        snprintf(text, sizeof text, "%s", adv_note_local(r->warnings[i], r->warnings_local[i]));
         say(line, ctx, N_("Warning"), text);
     }
 }

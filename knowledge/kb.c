@@ -445,11 +445,13 @@ fail:
     return status;
 }
 
-/* 2 -> 3: the hardware columns and `also`. Each column is added only when missing, so a file
+/* Columns added since schema 2: 2 -> 3 the hardware columns and `also`, 5 -> 6 the figures' kind,
+ * 6 -> 7 the Chinese texts. Each column is added only when missing, so a file
  * whose version number was lowered by hand upgrades too; os_limits (free text) gives way to
  * os_support. The built-in facts are then reloaded (the stored hash is dropped) so they carry
  * their real values; the user's rows keep the defaults (fit 5, no OS limits, no hardware listed,
  * which the advisor reads as every platform). */
+#define ZH_DEFAULT "TEXT NOT NULL DEFAULT ''"
 static const struct { const char *table, *column, *definition; } added_columns[] = {
     {"hw_support", "fit", "INTEGER NOT NULL DEFAULT 5 CHECK (fit BETWEEN 0 AND 10)"},
     {"hw_support", "os_support", "TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(os_support))"},
@@ -470,6 +472,24 @@ static const struct { const char *table, *column, *definition; } added_columns[]
     /* version 6 */
     {"accelerators", "figures",
      "TEXT NOT NULL DEFAULT 'vendor' CHECK (figures IN ('vendor', 'derived', 'secondary'))"},
+    /* version 7: the Chinese text beside each prose column ('' until a translation arrives) */
+    {"sources", "note_zh", ZH_DEFAULT},
+    {"frameworks", "summary_zh", ZH_DEFAULT},
+    {"criteria", "name_zh", ZH_DEFAULT},
+    {"criteria", "description_zh", ZH_DEFAULT},
+    {"scores", "note_zh", ZH_DEFAULT},
+    {"hardware", "name_zh", ZH_DEFAULT},
+    {"hardware", "summary_zh", ZH_DEFAULT},
+    {"hw_support", "note_zh", ZH_DEFAULT},
+    {"strategies", "name_zh", ZH_DEFAULT},
+    {"strategies", "shards_zh", ZH_DEFAULT},
+    {"strategies", "scale_zh", ZH_DEFAULT},
+    {"strategies", "summary_zh", ZH_DEFAULT},
+    {"strategy_frameworks", "note_zh", ZH_DEFAULT},
+    {"runtimes", "summary_zh", ZH_DEFAULT},
+    {"runtime_frameworks", "note_zh", ZH_DEFAULT},
+    {"rules", "title_zh", ZH_DEFAULT},
+    {"rules", "text_zh", ZH_DEFAULT},
 };
 
 static int has_column(kb *k, const char *table, const char *column, int *has)
@@ -486,7 +506,7 @@ static int has_column(kb *k, const char *table, const char *column, int *has)
     return rc;
 }
 
-static int migrate_hardware_columns(kb *k)
+static int add_missing_columns(kb *k)
 {
     char sql[320];
     int rc = SQLITE_OK, has = 0;
@@ -593,14 +613,17 @@ static const struct {
      NULL},
     /* 2 -> 3: hardware-aware strategies and runtimes, structured OS support, several sources a
      * fact; the accelerators' TF32/FP8 peaks and the links plans communicate over */
-    {NULL, migrate_hardware_columns},
+    {NULL, add_missing_columns},
     /* 3 -> 4: Trainium and Gaudi as accelerator vendors of their own */
     {NULL, migrate_accelerator_vendors},
     /* 4 -> 5: on-demand prices per device-hour; the built-in rows arrive with the refresh */
     {NULL, migrate_prices},
     /* 5 -> 6: where each accelerator's figures come from (the column adder of 2 -> 3, which adds
      * only what is missing); user rows say 'vendor' until re-imported */
-    {NULL, migrate_hardware_columns},
+    {NULL, add_missing_columns},
+    /* 6 -> 7: the Chinese text columns (the same adder); the built-in facts arrive with theirs,
+     * user rows have none until re-imported and show their English */
+    {NULL, add_missing_columns},
 };
 
 static int migrate(kb *k, long long from, char *err, size_t errsz)

@@ -10,7 +10,7 @@
 #include <sqlite3.h>
 #include <cjson/cJSON.h>
 
-#define KB_SCHEMA_VERSION 6
+#define KB_SCHEMA_VERSION 7
 #define KB_APPLICATION_ID 0x66776164 /* "fwad" in the database header */
 #define KB_EXPORT_SCHEMA "fwadvisor.kb/1"
 #define KB_DEFAULT_BUSY_MS 5000
@@ -111,6 +111,8 @@ struct kb_import_stats {
     int added;     /* rows with a new id */
     int changed;   /* rows that replaced a different fact with the same id */
     int unchanged; /* rows identical to what the database holds */
+    int one_language; /* rows whose prose is in one language only (English or Chinese): the
+                       * other language shows it as it is; an English-less text takes the Chinese */
 };
 
 /* Imports an export document. The whole document is checked first (JSON syntax with byte offset,

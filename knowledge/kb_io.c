@@ -300,7 +300,7 @@ static void row_key(const struct kb_table *t, const cJSON *row, char *out, size_
  * operating systems of the `os` answer and sources that exist. */
 static int check_os_support(struct import_ctx *ctx, const cJSON *os, int i, char *err, size_t errsz)
 {
-    static const char *const fields[] = {"level", "since", "note", "source", NULL};
+    static const char *const fields[] = {"level", "since", "note", "note_zh", "source", NULL};
     const struct ans_key *os_key = ans_key_find("os");
     for (const cJSON *e = os ? os->child : NULL; e; e = e->next) {
         char where[160];
@@ -315,7 +315,7 @@ static int check_os_support(struct import_ctx *ctx, const cJSON *os, int i, char
         }
         for (const cJSON *f = e->child; f; f = f->next) {
             if (!allowed_value(fields, f->string) || !cJSON_IsString(f)) {
-                kb_errf(err, errsz, "%s: %s.%.40s: expected one of the strings level, since, note, source", ctx->name,
+                kb_errf(err, errsz, "%s: %s.%.40s: expected one of the strings level, since, note, note_zh, source", ctx->name,
                         where, f->string);
                 return -1;
             }
@@ -617,6 +617,39 @@ static int within_limits(kb *k, const char *name, char *err, size_t errsz)
     return KB_ERR_INPUT;
 }
 
+static int has_text(const cJSON *v) { return cJSON_IsString(v) && v->valuestring[0]; }
+
+/* A row's prose in one language only: Chinese missing, the English shows in its place; English
+ * missing (or empty), the row takes the Chinese as its English text, which the checks then see.
+ * Returns the rows of either kind; -1 when out of memory. */
+static int fill_one_language(cJSON *doc)
+{
+    int rows = 0;
+    for (int t = 0; t < kb_table_count; t++) {
+        const struct kb_table *tab = &kb_tables[t];
+        cJSON *arr = cJSON_GetObjectItemCaseSensitive(doc, tab->name), *row;
+        cJSON_ArrayForEach(row, arr) {
+            if (!cJSON_IsObject(row)) continue;
+            int one = 0;
+            for (int c = 0; c < tab->ncols; c++) {
+                const struct kb_column *zh = kb_column_zh(tab, &tab->cols[c]);
+                if (!zh) continue;
+                cJSON *en_v = cJSON_GetObjectItemCaseSensitive(row, tab->cols[c].name);
+                cJSON *zh_v = cJSON_GetObjectItemCaseSensitive(row, zh->name);
+                if (has_text(en_v) == has_text(zh_v)) continue;
+                one = 1;
+                if (has_text(en_v) || (en_v && !cJSON_IsString(en_v))) continue;
+                cJSON *copy = cJSON_CreateString(zh_v->valuestring);
+                if (!copy) return -1;
+                if (en_v) cJSON_ReplaceItemViaPointer(row, en_v, copy);
+                else cJSON_AddItemToObject(row, tab->cols[c].name, copy);
+            }
+            rows += one;
+        }
+    }
+    return rows;
+}
+
 int kb_import(kb *k, const char *text, size_t len, const char *name, struct kb_import_stats *stats,
               char *err, size_t errsz)
 {
@@ -625,6 +658,12 @@ int kb_import(kb *k, const char *text, size_t len, const char *name, struct kb_i
     cJSON *doc = json_doc_parse(text, len, name, err, errsz);
     if (!doc) return KB_ERR_INPUT;
     struct import_ctx ctx = {.k = k, .doc = doc, .name = name};
+    int one_language = cJSON_IsObject(doc) ? fill_one_language(doc) : 0;
+    if (one_language < 0) {
+        cJSON_Delete(doc);
+        kb_errf(err, errsz, "%s: out of memory", name);
+        return KB_ERR_RUNTIME;
+    }
     int bad = check_document(&ctx, err, errsz);
     for (int t = 0; t < KB_MAX_TABLES; t++) sqlite3_finalize(ctx.lookup[t]);
     strset_free(&ctx.doc_ids);
@@ -676,6 +715,8 @@ int kb_import(kb *k, const char *text, size_t len, const char *name, struct kb_i
     if (status != KB_OK) {
         kb_exec(k->db, "ROLLBACK");
         memset(stats, 0, sizeof *stats);
+    } else {
+        stats->one_language = one_language;
     }
     cJSON_Delete(doc);
     return status;

@@ -18,6 +18,8 @@ const char *const kb_figure_kinds[] = {"vendor", "derived", "secondary", NULL};
 #define ID {"id", KB_TEXT, KB_PK | KB_IDENT, NULL, NULL, 0, 0, NULL}
 #define TEXT(n) {n, KB_TEXT, KB_NONEMPTY, NULL, NULL, 0, 0, NULL}
 #define TEXT_OPT(n) {n, KB_TEXT, KB_OPTIONAL, NULL, NULL, 0, 0, ""}
+/* A prose column's Chinese text, right after the column: optional, "" when there is none. */
+#define ZH(n) {n "_zh", KB_TEXT, KB_OPTIONAL | KB_ZH, NULL, NULL, 0, 0, ""}
 #define ENUM(n, list) {n, KB_TEXT, KB_NONEMPTY, list, NULL, 0, 0, NULL}
 #define REF(n, table) {n, KB_TEXT, KB_NONEMPTY | KB_IDENT, NULL, table, 0, 0, NULL}
 #define KEYREF(n, table) {n, KB_TEXT, KB_PK | KB_NONEMPTY | KB_IDENT, NULL, table, 0, 0, NULL}
@@ -34,54 +36,54 @@ const char *const kb_figure_kinds[] = {"vendor", "derived", "secondary", NULL};
 static const struct kb_column sources_cols[] = {
     ID, TEXT("title"), TEXT("url"),
     {"published", KB_TEXT, KB_PUBDATE, NULL, NULL, 0, 0, NULL},
-    TEXT_OPT("note"),
+    TEXT_OPT("note"), ZH("note"),
 };
 static const struct kb_column frameworks_cols[] = {
     ID, TEXT("name"), TEXT("version"),
     {"released", KB_TEXT, KB_PUBDATE, NULL, NULL, 0, 0, NULL},
-    TEXT("summary"), SOURCE, AS_OF,
+    TEXT("summary"), ZH("summary"), SOURCE, AS_OF,
 };
 static const struct kb_column criteria_cols[] = {
-    ID, TEXT("name"), TEXT("description"), REAL_MIN("weight", 0), SOURCE, AS_OF,
+    ID, TEXT("name"), ZH("name"), TEXT("description"), ZH("description"), REAL_MIN("weight", 0), SOURCE, AS_OF,
 };
 static const struct kb_column scores_cols[] = {
     KEYREF("framework", "frameworks"), KEYREF("criterion", "criteria"),
     {"score", KB_INT, KB_MIN | KB_MAX, NULL, NULL, 0, 10, NULL},
-    TEXT("note"), SOURCE, ALSO, AS_OF,
+    TEXT("note"), ZH("note"), SOURCE, ALSO, AS_OF,
 };
 static const struct kb_column hardware_cols[] = {
-    ID, TEXT("name"), TEXT("summary"), SOURCE, AS_OF,
+    ID, TEXT("name"), ZH("name"), TEXT("summary"), ZH("summary"), SOURCE, AS_OF,
 };
 static const struct kb_column hw_support_cols[] = {
     KEYREF("framework", "frameworks"), KEYREF("hardware", "hardware"), ENUM("level", kb_support_levels),
     TEXT_OPT("since"),
     {"fit", KB_INT, KB_ADDED | KB_MIN | KB_MAX, NULL, NULL, 0, 10, NULL},
     {"os_support", KB_JSON, KB_ADDED, NULL, NULL, 0, 0, NULL},
-    TEXT("note"), SOURCE, ALSO, AS_OF,
+    TEXT("note"), ZH("note"), SOURCE, ALSO, AS_OF,
 };
 static const struct kb_column strategies_cols[] = {
-    ID, TEXT("name"), TEXT("shards"), TEXT("scale"),
+    ID, TEXT("name"), ZH("name"), TEXT("shards"), ZH("shards"), TEXT("scale"), ZH("scale"),
     {"min_devices", KB_INT, KB_MIN, NULL, NULL, 1, 0, NULL},
     ENUM("status", strategy_status), TEXT("memory_formula"),
     REAL_MIN("replicated_bytes_per_param", 0), REAL_MIN("sharded_bytes_per_param", 0),
     REAL_MIN("cpu_bytes_per_param", 0),
     {"tensor_parallel", KB_INT, KB_OPTIONAL | KB_MIN | KB_MAX, NULL, NULL, 0, 1, NULL}, KINDS,
-    TEXT("summary"), SOURCE, AS_OF,
+    TEXT("summary"), ZH("summary"), SOURCE, AS_OF,
 };
 static const struct kb_column strategy_frameworks_cols[] = {
     KEYREF("strategy", "strategies"), KEYREF("framework", "frameworks"),
     {"hardware", KB_SET, KB_ADDED | KB_NONEMPTY_SET, NULL, "hardware", 0, 0, NULL},
-    TEXT("note"), SOURCE, AS_OF,
+    TEXT("note"), ZH("note"), SOURCE, AS_OF,
 };
 static const struct kb_column runtimes_cols[] = {
     ID, TEXT("name"), {"targets", KB_SET, 0, targets, NULL, 0, 0, NULL},
     {"hardware", KB_SET, KB_ADDED, ans_deploy_hardware + 1, NULL, 0, 0, NULL}, KINDS,
-    ENUM("status", runtime_status), TEXT("summary"), SOURCE, AS_OF,
+    ENUM("status", runtime_status), TEXT("summary"), ZH("summary"), SOURCE, AS_OF,
 };
 static const struct kb_column runtime_frameworks_cols[] = {
     KEYREF("runtime", "runtimes"), KEYREF("framework", "frameworks"),
     {"path", KB_TEXT, KB_OPTIONAL, export_paths, NULL, 0, 0, "converter"},
-    TEXT("note"), SOURCE, AS_OF,
+    TEXT("note"), ZH("note"), SOURCE, AS_OF,
 };
 static const struct kb_column accelerators_cols[] = {
     ID, TEXT("name"), ENUM("vendor", ans_accelerator_vendors), REAL_POS("memory_gb"), REAL_POS("bandwidth_gbs"),
@@ -96,7 +98,7 @@ static const struct kb_column prices_cols[] = {
     REAL_POS("usd_per_device_hour"), TEXT("region"), TEXT("instance"), SOURCE, AS_OF,
 };
 static const struct kb_column rules_cols[] = {
-    ID, ENUM("kind", rule_kinds), {"title", KB_TEXT, 0, NULL, NULL, 0, 0, NULL}, TEXT("text"),
+    ID, ENUM("kind", rule_kinds), {"title", KB_TEXT, 0, NULL, NULL, 0, 0, NULL}, ZH("title"), TEXT("text"), ZH("text"),
     {"condition", KB_JSON, 0, NULL, NULL, 0, 0, NULL},
     {"effect", KB_JSON, 0, NULL, NULL, 0, 0, NULL},
     {"priority", KB_INT, KB_OPTIONAL, NULL, NULL, 0, 0, NULL},
@@ -135,6 +137,12 @@ const struct kb_column *kb_column_find(const struct kb_table *t, const char *nam
     for (int i = 0; i < t->ncols; i++)
         if (strcmp(t->cols[i].name, name) == 0) return &t->cols[i];
     return NULL;
+}
+
+const struct kb_column *kb_column_zh(const struct kb_table *t, const struct kb_column *col)
+{
+    const struct kb_column *next = col + 1;
+    return next < t->cols + t->ncols && (next->flags & KB_ZH) ? next : NULL;
 }
 
 int kb_table_id_col(const struct kb_table *t)

@@ -26,6 +26,7 @@ enum kb_col_flags {
     KB_MAX = 1 << 8,      /* number <= max */
     KB_ADDED = 1 << 9,    /* required, added in schema 3: an import lacking it is refused by name */
     KB_NONEMPTY_SET = 1 << 10, /* a set of at least one value */
+    KB_ZH = 1 << 11,      /* the Chinese text of the column before it, named NAME_zh ("": none) */
 };
 
 struct kb_column {
@@ -57,6 +58,8 @@ extern const char *const kb_figure_kinds[];
 
 const struct kb_table *kb_table_find(const char *name);
 const struct kb_column *kb_column_find(const struct kb_table *t, const char *name);
+/* The Chinese twin (KB_ZH) of prose column col, or NULL when it has none. */
+const struct kb_column *kb_column_zh(const struct kb_table *t, const struct kb_column *col);
 /* Index of the single-column primary key, or -1 for a composite key. */
 int kb_table_id_col(const struct kb_table *t);
 

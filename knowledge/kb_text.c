@@ -23,6 +23,23 @@ static double num(const cJSON *o, const char *key)
     return v == v ? v : 0;
 }
 
+const char *kb_text_field(const cJSON *row, const char *field)
+{
+    if (i18n_lang() == I18N_ZH) {
+        char twin[64];
+        snprintf(twin, sizeof twin, "%s_zh", field);
+        const char *zh = json_str(row, twin);
+        if (*zh) return zh;
+    }
+    return json_str(row, field);
+}
+
+int kb_text_is_twin(const char *member)
+{
+    size_t n = strlen(member);
+    return n > 3 && strcmp(member + n - 3, "_zh") == 0;
+}
+
 void kb_text_join(const cJSON *arr, const char *sep, char *out, size_t n)
 {
     size_t used = 0;
@@ -83,13 +100,13 @@ void kb_support_text(const cJSON *row, char *text, size_t n)
         if (used >= n) break;
         if (*json_str(os, "since"))
             used += (size_t)snprintf(text + used, n - used, _("On %s: %s since %s (%s) [%s]. "), os->string,
-                                     json_str(os, "level"), json_str(os, "since"), json_str(os, "note"),
+                                     json_str(os, "level"), json_str(os, "since"), kb_text_field(os, "note"),
                                      json_str(os, "source"));
         else
             used += (size_t)snprintf(text + used, n - used, _("On %s: %s (%s) [%s]. "), os->string, json_str(os, "level"),
-                                     json_str(os, "note"), json_str(os, "source"));
+                                     kb_text_field(os, "note"), json_str(os, "source"));
     }
-    if (used < n) snprintf(text + used, n - used, "%s %s", json_str(row, "note"), c);
+    if (used < n) snprintf(text + used, n - used, "%s %s", kb_text_field(row, "note"), c);
 }
 
 static void framework(const cJSON *obj, line_fn line, void *ctx)
@@ -99,14 +116,14 @@ static void framework(const cJSON *obj, line_fn line, void *ctx)
     snprintf(text, sizeof text, _(" (%s) %s, released %s"), json_str(fw, "id"), json_str(fw, "version"), json_str(fw, "released"));
     emit(line, ctx, KB_TEXT_TITLE, json_str(fw, "name"), 0, text);
     cite(fw, c, sizeof c);
-    snprintf(text, sizeof text, "%s %s", json_str(fw, "summary"), c);
+    snprintf(text, sizeof text, "%s %s", kb_text_field(fw, "summary"), c);
     emit(line, ctx, KB_TEXT_PARA, NULL, 0, text);
 
     emit(line, ctx, KB_TEXT_HEADING, NULL, 0, _("Scores (0-10, higher is better for you)"));
     cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(obj, "scores")) {
         cite(row, c, sizeof c);
         snprintf(label, sizeof label, "%-20s %2.0f", json_str(row, "criterion"), num(row, "score"));
-        snprintf(text, sizeof text, "%s %s", json_str(row, "note"), c);
+        snprintf(text, sizeof text, "%s %s", kb_text_field(row, "note"), c);
         emit(line, ctx, KB_TEXT_ITEM, label, 23, text);
     }
     emit(line, ctx, KB_TEXT_HEADING, NULL, 0, _("Hardware support"));
@@ -121,7 +138,7 @@ static void framework(const cJSON *obj, line_fn line, void *ctx)
         emit(line, ctx, KB_TEXT_HEADING, NULL, 0, _(links[k].title));
         cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(obj, links[k].member)) {
             cite(row, c, sizeof c);
-            snprintf(text, sizeof text, "%s %s", json_str(row, "note"), c);
+            snprintf(text, sizeof text, "%s %s", kb_text_field(row, "note"), c);
             emit(line, ctx, KB_TEXT_ITEM, json_str(row, links[k].key), 14, text);
         }
     }
@@ -133,16 +150,18 @@ static void generic(const cJSON *obj, line_fn line, void *ctx)
 {
     const char *kind = json_str(obj, "kind");
     const cJSON *fact = cJSON_GetObjectItemCaseSensitive(obj, kind), *field;
-    const char *name = *json_str(fact, "name") ? json_str(fact, "name") : *json_str(fact, "title") ? json_str(fact, "title")
-                                                                                                   : json_str(fact, "id");
+    const char *name = *json_str(fact, "name")    ? kb_text_field(fact, "name")
+                       : *json_str(fact, "title") ? kb_text_field(fact, "title")
+                                                  : json_str(fact, "id");
     char text[2048];
     snprintf(text, sizeof text, "%s (%s %s)", name, kind, json_str(fact, "id"));
     emit(line, ctx, KB_TEXT_TITLE, NULL, 0, text); /* a seed article's title is long: wrapped */
     cJSON_ArrayForEach(field, fact) {
-        if (strcmp(field->string, "id") == 0 || strcmp(field->string, "name") == 0) continue;
+        if (strcmp(field->string, "id") == 0 || strcmp(field->string, "name") == 0 || kb_text_is_twin(field->string))
+            continue;
         if (cJSON_IsString(field)) {
             if (!*field->valuestring) continue;
-            snprintf(text, sizeof text, "%s", field->valuestring);
+            snprintf(text, sizeof text, "%s", kb_text_field(fact, field->string));
         } else if (cJSON_IsNumber(field)) {
             snprintf(text, sizeof text, "%g", field->valuedouble);
         } else if (cJSON_IsArray(field)) {
@@ -166,11 +185,11 @@ static void generic(const cJSON *obj, line_fn line, void *ctx)
                                                                                                : json_str(row, "criterion");
             cite(row, c, sizeof c);
             if (cJSON_GetObjectItemCaseSensitive(row, "score"))
-                snprintf(text, sizeof text, "%2.0f  %s %s", num(row, "score"), json_str(row, "note"), c);
+                snprintf(text, sizeof text, "%2.0f  %s %s", num(row, "score"), kb_text_field(row, "note"), c);
             else if (*json_str(row, "level"))
-                snprintf(text, sizeof text, "%s. %s %s", json_str(row, "level"), json_str(row, "note"), c);
+                snprintf(text, sizeof text, "%s. %s %s", json_str(row, "level"), kb_text_field(row, "note"), c);
             else
-                snprintf(text, sizeof text, "%s %s", json_str(row, "note"), c);
+                snprintf(text, sizeof text, "%s %s", kb_text_field(row, "note"), c);
             emit(line, ctx, KB_TEXT_ITEM, label, 14, text);
         }
     }

@@ -24,6 +24,12 @@ struct kb_text_line {
     const char *text, *url;
 };
 
+/* A row's prose member `field` in the reader's language: its Chinese twin (FIELD_zh) when the
+ * language is Chinese and the row has one, else the member itself ("" when absent). */
+const char *kb_text_field(const cJSON *row, const char *field);
+/* 1 for a member that is the Chinese twin of another (FIELD_zh). */
+int kb_text_is_twin(const char *member);
+
 void kb_fact_text(const cJSON *fact, void (*line)(void *ctx, const struct kb_text_line *l), void *ctx);
 /* "a, b, c" (sep ", ") from an array of strings (cut at whole items to fit n). */
 void kb_text_join(const cJSON *arr, const char *sep, char *out, size_t n);

@@ -18,12 +18,17 @@ static void add_sources(cJSON *o, const char *source, const char *also)
         cJSON_AddItemToArray(arr, cJSON_CreateString(t));
 }
 
-static cJSON *reasons_json(const struct adv_reason *reasons, int n)
+/* The document's words come in English, or with `local` (the loaded knowledge base) in the
+ * reader's language for the page made from it (adv_report_json_local). */
+static const char *words(const struct adv_kb *local, const char *en) { return local ? adv_kb_local(local, en) : en; }
+
+static cJSON *reasons_json(const struct adv_kb *local, const struct adv_reason *reasons, int n)
 {
     cJSON *arr = cJSON_CreateArray();
     for (int i = 0; arr && i < n; i++) {
         char text[1024];
-        adv_reason_text(&reasons[i], text, sizeof text);
+        if (local) adv_reason_local(local, &reasons[i], text, sizeof text);
+        else adv_reason_text(&reasons[i], text, sizeof text);
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "text", text);
         cJSON_AddNumberToObject(o, "delta", reasons[i].delta_tenths / 10.0);
@@ -35,10 +40,11 @@ static cJSON *reasons_json(const struct adv_reason *reasons, int n)
     return arr;
 }
 
-static cJSON *notes_json(const char (*notes)[240], int n)
+static cJSON *notes_json(const char (*notes)[240], const char (*local)[240], int n)
 {
     cJSON *arr = cJSON_CreateArray();
-    for (int i = 0; arr && i < n; i++) cJSON_AddItemToArray(arr, cJSON_CreateString(notes[i]));
+    for (int i = 0; arr && i < n; i++)
+        cJSON_AddItemToArray(arr, cJSON_CreateString(local ? adv_note_local(notes[i], local[i]) : notes[i]));
     return arr;
 }
 
@@ -123,7 +129,7 @@ static cJSON *inference_json(const struct adv_kb *akb, const struct adv_inferenc
     add_number_or_null(pre, "peak_tflops_per_device", inf->peak_tflops > 0, round3(inf->peak_tflops));
     add_number_or_null(pre, "seconds", inf->prefill_s > 0, inf->prefill_s);
     add_number_or_null(pre, "seconds_per_sequence", inf->prefill_s > 0, inf->prefill_s_per_sequence);
-    cJSON_AddItemToObject(o, "notes", notes_json(inf->notes, inf->nnotes));
+    cJSON_AddItemToObject(o, "notes", notes_json(inf->notes, NULL, inf->nnotes));
     return o;
 }
 
@@ -142,7 +148,7 @@ static void report_hardware(cJSON *doc, const struct adv_result *r)
 
 }
 
-static void report_ranking(cJSON *doc, const struct adv_result *r)
+static void report_ranking(cJSON *doc, const struct adv_result *r, const struct adv_kb *local)
 {
     cJSON *ranking = cJSON_AddArrayToObject(doc, "ranking");
     for (int i = 0; i < r->ranking.count; i++) {
@@ -152,12 +158,12 @@ static void report_ranking(cJSON *doc, const struct adv_result *r)
         cJSON_AddStringToObject(o, "name", f->name);
         cJSON_AddNumberToObject(o, "score", f->score_tenths / 10.0);
         cJSON_AddBoolToObject(o, "excluded", f->excluded);
-        cJSON_AddItemToObject(o, "reasons", reasons_json(f->reasons, f->nreasons));
+        cJSON_AddItemToObject(o, "reasons", reasons_json(local, f->reasons, f->nreasons));
         cJSON_AddItemToArray(ranking, o);
     }
 }
 
-static int report_weights(cJSON *doc, const struct adv_kb *akb, const struct adv_result *r)
+static int report_weights(cJSON *doc, const struct adv_kb *akb, const struct adv_result *r, const struct adv_kb *local)
 {
     cJSON *weights = cJSON_AddArrayToObject(doc, "weights");
     double *weight = malloc(((size_t)akb->ncrit + 1) * sizeof *weight);
@@ -166,7 +172,7 @@ static int report_weights(cJSON *doc, const struct adv_kb *akb, const struct adv
     for (int k = 0; k < akb->ncrit; k++) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "criterion", akb->crit[k].id);
-        cJSON_AddStringToObject(o, "name", akb->crit[k].name);
+        cJSON_AddStringToObject(o, "name", words(local, akb->crit[k].name));
         cJSON_AddNumberToObject(o, "weight", round3(weight[k]));
         /* the knowledge base's score of every framework on this criterion (the comparison) */
         cJSON *scores = cJSON_AddObjectToObject(o, "scores");
@@ -205,12 +211,12 @@ static void report_deploy_fit(cJSON *dep, const struct adv_deploy_fit *f)
     cJSON_AddStringToObject(fit, "source", f->source ? f->source : "");
 }
 
-static void report_strategy_runtime(cJSON *doc, const struct adv_result *r)
+static void report_strategy_runtime(cJSON *doc, const struct adv_result *r, const struct adv_kb *local)
 {
     cJSON *dist = cJSON_AddObjectToObject(doc, "distributed");
     cJSON_AddStringToObject(dist, "strategy", r->strategy ? r->strategy : "single");
-    cJSON_AddStringToObject(dist, "name", r->strategy_name ? r->strategy_name : "");
-    cJSON_AddItemToObject(dist, "reasons", reasons_json(r->strategy_reasons, r->nstrategy_reasons));
+    cJSON_AddStringToObject(dist, "name", r->strategy_name ? words(local, r->strategy_name) : "");
+    cJSON_AddItemToObject(dist, "reasons", reasons_json(local, r->strategy_reasons, r->nstrategy_reasons));
     cJSON *alts = cJSON_AddArrayToObject(dist, "alternatives");
     for (int i = 0; i < r->nalternatives; i++) cJSON_AddItemToArray(alts, cJSON_CreateString(r->alternatives[i]));
 
@@ -219,7 +225,7 @@ static void report_strategy_runtime(cJSON *doc, const struct adv_result *r)
     cJSON_AddStringToObject(dep, "name", r->runtime_name ? r->runtime_name : "");
     cJSON_AddStringToObject(dep, "hardware", answers_str(&r->answers, ANS_DEPLOY_HARDWARE));
     cJSON_AddStringToObject(dep, "hardware_note", r->deploy_hardware_note);
-    cJSON_AddItemToObject(dep, "reasons", reasons_json(r->runtime_reasons, r->nruntime_reasons));
+    cJSON_AddItemToObject(dep, "reasons", reasons_json(local, r->runtime_reasons, r->nruntime_reasons));
     report_deploy_fit(dep, &r->deploy_fit);
 }
 
@@ -281,7 +287,7 @@ static void report_memory(cJSON *plan, const struct adv_result *r)
     cJSON_AddStringToObject(mem, "activations_note", r->shape_note);
     cJSON_AddStringToObject(mem, "activations_mode", m->activation_mode ? m->activation_mode : "not estimated");
     add_number_or_null(mem, "fit_devices", r->fit_devices > 0, r->fit_devices);
-    cJSON_AddItemToObject(mem, "remedies", notes_json(r->remedies, r->nremedies));
+    cJSON_AddItemToObject(mem, "remedies", notes_json(r->remedies, NULL, r->nremedies));
 }
 
 static void report_time(cJSON *plan, const struct adv_result *r)
@@ -380,20 +386,21 @@ static void report_measured(cJSON *plan, const struct adv_result *r)
 
 }
 
-static void report_pitfalls(cJSON *doc, const struct adv_result *r)
+static void report_pitfalls(cJSON *doc, const struct adv_result *r, const struct adv_kb *local)
 {
     cJSON *pit = cJSON_AddArrayToObject(doc, "pitfalls");
     for (int i = 0; i < r->npitfalls; i++) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "id", r->pitfalls[i].id);
-        cJSON_AddStringToObject(o, "text", r->pitfalls[i].text);
+        cJSON_AddStringToObject(o, "text", words(local, r->pitfalls[i].text));
         cJSON_AddStringToObject(o, "source", r->pitfalls[i].source);
         add_sources(o, r->pitfalls[i].source, r->pitfalls[i].also);
         cJSON_AddItemToArray(pit, o);
     }
 }
 
-cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, const char *generated_at)
+static cJSON *report_doc(const struct adv_kb *akb, const struct adv_result *r, const char *generated_at,
+                         const struct adv_kb *local)
 {
     cJSON *doc = cJSON_CreateObject();
     if (!doc) return NULL;
@@ -404,12 +411,12 @@ cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, con
     cJSON_AddStringToObject(kbinfo, "date", akb->date);
     cJSON_AddItemToObject(doc, "answers", answers_to_json(&r->answers));
     report_hardware(doc, r);
-    report_ranking(doc, r);
-    if (report_weights(doc, akb, r)) {
+    report_ranking(doc, r, local);
+    if (report_weights(doc, akb, r, local)) {
         cJSON_Delete(doc);
         return NULL;
     }
-    report_strategy_runtime(doc, r);
+    report_strategy_runtime(doc, r, local);
     cJSON *plan = cJSON_AddObjectToObject(doc, "plan");
     if (r->assumed_accelerator) cJSON_AddStringToObject(plan, "assumed_accelerator", r->assumed_accelerator);
     else cJSON_AddNullToObject(plan, "assumed_accelerator");
@@ -417,8 +424,8 @@ cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, con
     else cJSON_AddNullToObject(plan, "accelerator");
     cJSON_AddStringToObject(plan, "precision", r->precision ? r->precision : "fp32");
     cJSON_AddStringToObject(plan, "finetune", answers_str(&r->answers, ANS_FINETUNE));
-    cJSON_AddItemToObject(plan, "assumptions", notes_json(r->assumptions, r->nassumptions));
-    cJSON_AddItemToObject(plan, "warnings", notes_json(r->warnings, r->nwarnings));
+    cJSON_AddItemToObject(plan, "assumptions", notes_json(r->assumptions, local ? r->assumptions_local : NULL, r->nassumptions));
+    cJSON_AddItemToObject(plan, "warnings", notes_json(r->warnings, local ? r->warnings_local : NULL, r->nwarnings));
     report_training(plan, r);
     if (r->job == ADV_JOB_SERVE) { /* serving only: no training memory or time to report */
         cJSON_AddNullToObject(plan, "memory");
@@ -429,7 +436,7 @@ cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, con
     }
     report_measured(plan, r);
     cJSON_AddItemToObject(plan, "inference", inference_json(akb, &r->inference));
-    report_pitfalls(doc, r);
+    report_pitfalls(doc, r, local);
     unsigned char *seen = calloc((size_t)akb->nsources + 1, 1);
     cJSON *sources = seen ? cJSON_CreateArray() : NULL;
     if (sources) cited(akb, doc, seen, sources);
@@ -440,4 +447,14 @@ cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, con
     }
     cJSON_AddItemToObject(doc, "sources", sources);
     return doc;
+}
+
+cJSON *adv_report_json(const struct adv_kb *akb, const struct adv_result *r, const char *generated_at)
+{
+    return report_doc(akb, r, generated_at, NULL);
+}
+
+cJSON *adv_report_json_local(const struct adv_kb *akb, const struct adv_result *r, const char *generated_at)
+{
+    return report_doc(akb, r, generated_at, i18n_lang() == I18N_EN ? NULL : akb);
 }

@@ -164,11 +164,16 @@ static void answers(struct html *h, const cJSON *doc)
     html_raw(h, "</p></section>\n");
 }
 
-/* The first words of a reason, up to its colon, as a chart label. */
+/* The first words of a reason, up to its colon (or a Chinese one, U+FF1A), as a chart label;
+ * whole UTF-8 characters. */
 static void short_reason(const char *text, char *out, size_t n)
 {
     size_t len = strcspn(text, ":");
-    snprintf(out, n, "%.*s", (int)(len < n ? len : n - 1), text);
+    const char *wide = strstr(text, "\xef\xbc\x9a");
+    if (wide && (size_t)(wide - text) < len) len = (size_t)(wide - text);
+    if (len >= n) len = n - 1;
+    while (len > 0 && len < strlen(text) && ((unsigned char)text[len] & 0xC0) == 0x80) len--;
+    snprintf(out, n, "%.*s", (int)len, text);
 }
 
 static void ranking(struct html *h, const cJSON *doc)

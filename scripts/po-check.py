@@ -84,6 +84,8 @@ def key(e):
 
 def make_pot(out, sources):
     cmd = ["xgettext", "--from-code=UTF-8", "--language=C", "--keyword=_", "--keyword=N_", "--keyword=C_:1c,2",
+           "--keyword=adv_twinf:5", "--keyword=ADV_REASONF:3", "--keyword=ADV_TEXTF:4",
+           "--keyword=adv_assume:2", "--keyword=adv_warn:2",
            "--add-comments=TRANSLATORS:", "--sort-by-file", "--package-name=fwadvisor", "--no-wrap",
            "--output=" + out + ".tmp"] + sources
     subprocess.run(cmd, check=True)

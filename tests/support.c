@@ -206,6 +206,26 @@ void ts_run_free(struct ts_run *r)
     r->out = r->err = NULL;
 }
 
+char *ts_unwrap(const char *s)
+{
+    char *out = malloc(strlen(s) + 1);
+    if (!out) abort();
+    size_t n = 0;
+    for (const char *p = s; *p;) {
+        if (*p == '\n' && p[1] == ' ') {
+            const char *next = p + 1;
+            while (*next == ' ') next++;
+            int wide = (n > 0 && (unsigned char)out[n - 1] >= 0x80) || (unsigned char)*next >= 0x80;
+            if (!wide) out[n++] = ' ';
+            p = next;
+            continue;
+        }
+        out[n++] = *p++;
+    }
+    out[n] = '\0';
+    return out;
+}
+
 int ts_max_width(const char *s)
 {
     int best = 0;

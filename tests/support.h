@@ -96,6 +96,10 @@ void ts_wizard_close(struct ts_wizard *t);
 /* Widest line of s in terminal columns (common/text.h: East Asian wide and fullwidth characters
  * count two). */
 int ts_max_width(const char *s);
+/* s with its wrapped lines joined back (a newline and the next line's indentation become one
+ * space, or nothing where either side is Chinese, which wraps without spaces): a phrase can be
+ * looked for wherever the wrap fell. Caller frees. */
+char *ts_unwrap(const char *s);
 
 /* Blanks the value of a document's "generated_at" (the time of the run, which two runs need not
  * share) with '-', so that two documents compare whole; 1 when it had one. */

@@ -74,9 +74,13 @@ static void expect_error(const char *const *args, int status, const char *err)
     ts_run_free(&en);
 }
 
+/* Each of words in s, wherever its wrap fell. */
 static void expect_in(const char *s, const char *const *words, const char *what)
 {
-    for (; *words; words++) cr_expect(strstr(s, *words) != NULL, "%s: '%s' not in:\n%s", what, *words, s);
+    char *joined = ts_unwrap(s);
+    for (; *words; words++)
+        cr_expect(strstr(s, *words) != NULL || strstr(joined, *words) != NULL, "%s: '%s' not in:\n%s", what, *words, s);
+    free(joined);
 }
 
 static void expect_not_in(const char *s, const char *const *words, const char *what)

@@ -369,7 +369,7 @@ Test(kb_create, version_5_databases_gain_the_figures_column)
                  " 'hw-nvidia-a100', '2026-12-01', 'user'); PRAGMA user_version = 5;");
     cr_assert_eq(kb_open(db, 0, &k, err, sizeof err), KB_OK, "%s", err);
     cr_expect_eq(query_int(kb_db(k), "PRAGMA user_version"), KB_SCHEMA_VERSION);
-    cr_expect_eq(KB_SCHEMA_VERSION, 6);
+    cr_expect_eq(KB_SCHEMA_VERSION, 7);
     cr_expect_eq(query_int(kb_db(k), "SELECT count(*) FROM accelerators WHERE id = 'gaudi3' AND figures = 'derived'"), 1);
     cr_expect_eq(query_int(kb_db(k), "SELECT count(*) FROM accelerators WHERE id = 'ascend-910b' AND figures = 'secondary'"), 1);
     cr_expect_eq(query_int(kb_db(k), "SELECT count(*) FROM accelerators WHERE id = 'h100-sxm' AND figures = 'vendor'"), 1);

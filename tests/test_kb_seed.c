@@ -7,6 +7,7 @@
 #include "knowledge/kb.h"
 #include "knowledge/kb_tables.h"
 #include "common/text.h"
+#include "knowledge/kb_text.h"
 #include "tests/support.h"
 
 static struct ts_kb fx;
@@ -331,7 +332,9 @@ static void check_strings(const cJSON *v, const char *where)
         free(ascii);
         return;
     }
-    for (const cJSON *e = v ? v->child : NULL; e; e = e->next) check_strings(e, where);
+    /* the Chinese twins (NOTE_zh, and note_zh inside os_support) are Chinese by design */
+    for (const cJSON *e = v ? v->child : NULL; e; e = e->next)
+        if (!e->string || !kb_text_is_twin(e->string)) check_strings(e, where);
 }
 
 Test(kb_seed, every_text_reads_in_english_on_an_ascii_terminal)
@@ -346,4 +349,78 @@ Test(kb_seed, every_text_reads_in_english_on_an_ascii_terminal)
     cr_expect_str_eq(out, "Seed 001 rates it medium - not poor.");
     text_ascii("JAX 是亲儿子", out, sizeof out);
     cr_expect_str_eq(out, "JAX ????", "unglossed text is visible as such");
+}
+
+/* 1 when s holds a CJK ideograph. */
+static int has_han(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (p[0] == 0xe4 || (p[0] >= 0xe5 && p[0] <= 0xe9)) return 1; /* U+4E00..U+9FFF lead bytes */
+    return 0;
+}
+
+/* Every built-in row of prose has its Chinese twin (data/kb/90_zh_CN.sql), the notes of the
+ * operating-system entries too, and a twin of a text (not a name) is Chinese, not a copy. */
+Test(kb_seed, every_builtin_text_has_its_chinese)
+{
+    int columns = 0;
+    for (int t = 0; t < kb_table_count; t++) {
+        const struct kb_table *tab = &kb_tables[t];
+        for (int c = 0; c < tab->ncols; c++) {
+            const struct kb_column *zh = kb_column_zh(tab, &tab->cols[c]);
+            if (!zh) continue;
+            columns++;
+            char sql[256];
+            snprintf(sql, sizeof sql, "SELECT count(*) FROM %s WHERE origin = 'builtin' AND %s <> '' AND %s = ''", tab->name,
+                     tab->cols[c].name, zh->name);
+            cr_expect_eq(count(sql, NULL), 0, "%s.%s: rows without their Chinese", tab->name, tab->cols[c].name);
+            /* names and titles may be product names, the same in both languages */
+            if (strcmp(tab->cols[c].name, "name") == 0 || strcmp(tab->cols[c].name, "title") == 0) continue;
+            snprintf(sql, sizeof sql, "SELECT %s, %s FROM %s WHERE origin = 'builtin' AND length(%s) > 40", tab->cols[c].name,
+                     zh->name, tab->name, tab->cols[c].name);
+            sqlite3_stmt *st;
+            cr_assert_eq(sqlite3_prepare_v2(kb_db(k), sql, -1, &st, NULL), SQLITE_OK);
+            while (sqlite3_step(st) == SQLITE_ROW)
+                cr_expect(has_han((const char *)sqlite3_column_text(st, 1)), "%s.%s: not Chinese: %s", tab->name, zh->name,
+                          (const char *)sqlite3_column_text(st, 1));
+            sqlite3_finalize(st);
+        }
+    }
+    cr_expect_eq(columns, 17, "the prose columns of the schema");
+    cr_expect_eq(count("SELECT count(*) FROM hw_support, json_each(os_support) WHERE json_extract(value, '$.note') <> ''"
+                       " AND coalesce(json_extract(value, '$.note_zh'), '') = ''",
+                       NULL),
+                 0, "operating-system notes without their Chinese");
+    cr_expect_geq(count("SELECT count(*) FROM hw_support, json_each(os_support) WHERE json_extract(value, '$.note_zh') <> ''",
+                        NULL),
+                  15);
+}
+
+/* Where an English text glosses a seed article's words, "rated average (一般)", the Chinese twin
+ * carries those words as the article wrote them (the part before any ": English" in the gloss). */
+Test(kb_seed, the_chinese_keeps_the_seed_articles_words)
+{
+    static const char *const cols[][2] = {{"scores", "note"}, {"rules", "text"}, {"rules", "title"}, {"hw_support", "note"},
+                                          {"strategies", "summary"}, {"strategy_frameworks", "note"},
+                                          {"runtime_frameworks", "note"}, {"sources", "note"}, {"frameworks", "summary"}};
+    int glosses = 0;
+    for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
+        char sql[160];
+        snprintf(sql, sizeof sql, "SELECT %s, %s_zh FROM %s", cols[i][1], cols[i][1], cols[i][0]);
+        sqlite3_stmt *st;
+        cr_assert_eq(sqlite3_prepare_v2(kb_db(k), sql, -1, &st, NULL), SQLITE_OK);
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            const char *en = (const char *)sqlite3_column_text(st, 0), *zh = (const char *)sqlite3_column_text(st, 1);
+            for (const char *p = strchr(en, '('); p; p = strchr(p + 1, '(')) {
+                size_t len = strcspn(p + 1, ":)");
+                char words[256];
+                snprintf(words, sizeof words, "%.*s", (int)(len < sizeof words ? len : sizeof words - 1), p + 1);
+                if (!has_han(words) || strchr(words, '(')) continue;
+                glosses++;
+                cr_expect(strstr(zh, words) != NULL, "%s.%s: '%s' not in: %s", cols[i][0], cols[i][1], words, zh);
+            }
+        }
+        sqlite3_finalize(st);
+    }
+    cr_expect_geq(glosses, 55, "the seed glosses looked at");
 }

@@ -59,7 +59,7 @@ void kb_view_free(struct app *a)
  * beside it, and the search still finds it). */
 static void row_label(const cJSON *row, int width, char *shown, char *find, size_t n)
 {
-    const char *name = *json_str(row, "name") ? json_str(row, "name") : json_str(row, "title");
+    const char *name = *json_str(row, "name") ? kb_text_field(row, "name") : kb_text_field(row, "title");
     if (*json_str(row, "id")) snprintf(find, n, "%s%s%s", json_str(row, "id"), *name ? "  " : "", name);
     else snprintf(find, n, "%s/%s %s", json_str(row, "framework"), json_str(row, "hardware"), json_str(row, "level"));
     if (*json_str(row, "id") && text_width(find) > width) snprintf(shown, n, "%s", json_str(row, "id"));

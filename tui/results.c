@@ -65,15 +65,16 @@ void results_save(struct app *a, const char *path, const char *data, size_t len,
     else ui_message(a, 0, _("%s written to %s"), what, path);
 }
 
-/* The report document of the results shown (fwadvisor.report/1), stamped now. */
-static cJSON *report_now(struct app *a)
+/* The report document of the results shown (fwadvisor.report/1), stamped now; with `local`, its
+ * words in the reader's language (for the page). */
+static cJSON *report_now(struct app *a, int local)
 {
     char now[32];
     time_t t = time(NULL);
     struct tm tm;
     gmtime_r(&t, &tm);
     strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return adv_report_json(a->akb, a->res, now);
+    return local ? adv_report_json_local(a->akb, a->res, now) : adv_report_json(a->akb, a->res, now);
 }
 
 /* doc (freed here) as indented JSON with a final newline, saved as results_save does. */
@@ -94,12 +95,12 @@ static void save_json(struct app *a, cJSON *doc, const char *path, const char *w
  * the file's placeholders. */
 static const struct launch_site *team_site(const struct app *a) { return a->team_config ? &a->team_config->site : NULL; }
 
-static void export_done(struct app *a, const char *path) { save_json(a, report_now(a), path, _("report")); }
+static void export_done(struct app *a, const char *path) { save_json(a, report_now(a, 0), path, _("report")); }
 
 /* The same document as a page (what recommend --html writes). */
 static void html_done(struct app *a, const char *path)
 {
-    cJSON *doc = report_now(a);
+    cJSON *doc = report_now(a, 1);
     struct html page = {0};
     struct launch_files files = {0};
     char err[256];
@@ -135,16 +136,16 @@ static void show_command(struct app *a)
 }
 
 /* A reason with its sources: "text [seed-001, pytorch-2.11]". */
-static void reason_line(const struct adv_reason *r, char *out, size_t n)
+static void reason_line(const struct adv_kb *akb, const struct adv_reason *r, char *out, size_t n)
 {
     char text[1200], cite[256];
-    adv_reason_text(r, text, sizeof text);
+    adv_reason_local(akb, r, text, sizeof text);
     adv_cite(r->source, r->also, cite, sizeof cite);
     if (cite[0]) snprintf(out, n, "%s [%s]", text, cite);
     else snprintf(out, n, "%s", text);
 }
 
-static void add_reasons(struct pane *p, const struct adv_reason *r, int n, int with_delta)
+static void add_reasons(const struct adv_kb *akb, struct pane *p, const struct adv_reason *r, int n, int with_delta)
 {
     /* with their points: largest first, as the command line lists them */
     const struct adv_reason *sorted[ADV_MAX_REASONS];
@@ -152,7 +153,7 @@ static void add_reasons(struct pane *p, const struct adv_reason *r, int n, int w
     for (int i = 0; i < n && i < ADV_MAX_REASONS; i++) {
         char line[1600], lead[16];
         const struct adv_reason *ri = with_delta ? sorted[i] : &r[i];
-        reason_line(ri, line, sizeof line);
+        reason_line(akb, ri, line, sizeof line);
         if (with_delta) {
             snprintf(lead, sizeof lead, "%+6.1f  ", ri->delta_tenths / 10.0);
             pane_wrap(p, -1, 0, A_NORMAL, lead, ri->delta_tenths < 0 ? crt_attr(PAIR_BAD) : crt_attr(PAIR_GOOD), line);
@@ -173,7 +174,7 @@ static void build_ranking(struct app *a, struct pane *p)
         char lead[64], line[600];
         if (!vp_matches(&a->tab_vp[TAB_RANKING], f->name)) continue;
         if (f->excluded) { /* the reason is the verdict: wrapped, whole */
-            adv_reason_text(&f->reasons[0], line, sizeof line);
+            adv_reason_local(a->akb, &f->reasons[0], line, sizeof line);
             snprintf(lead, sizeof lead, " -  %-12s ", f->name); /* the reason says "Excluded: ..." */
             pane_wrap(p, i, 0, crt_attr(PAIR_DIM), lead, crt_attr(PAIR_DIM), line);
             continue;
@@ -196,7 +197,7 @@ static void build_why(struct app *a, struct pane *p)
     snprintf(head, sizeof head, _("%s: %.1f points from %s (pick another on Ranking)"), f->name, f->score_tenths / 10.0,
              units_count(adv_reason_total(f), _("reason"), _("reasons"), n, sizeof n));
     pane_wrap(p, -1, 0, A_BOLD, NULL, 0, head);
-    add_reasons(p, f->reasons, f->nreasons, 1);
+    add_reasons(a->akb, p, f->reasons, f->nreasons, 1);
 }
 
 /* Criteria x frameworks, the frameworks in rank order under their full names where they fit,
@@ -214,7 +215,7 @@ static void build_compare(struct app *a, struct pane *p)
         total += (text_width(names[i]) > 4 ? text_width(names[i]) : 4) + 2;
     }
     for (int c = 0; c < nc; c++)
-        if (text_width(adv_kb_criterion_name(a->akb, c)) > namew) namew = text_width(adv_kb_criterion_name(a->akb, c));
+        if (text_width(adv_kb_local(a->akb, adv_kb_criterion_name(a->akb, c))) > namew) namew = text_width(adv_kb_local(a->akb, adv_kb_criterion_name(a->akb, c)));
     if (namew > 30) namew = 30;
     int full = namew + total <= p->width;
     char line[1024], legend[1024];
@@ -235,7 +236,7 @@ static void build_compare(struct app *a, struct pane *p)
     }
     pane_add(p, -1, 0, A_BOLD, line);
     for (int c = 0; c < nc; c++) {
-        const char *crit = adv_kb_criterion_name(a->akb, c);
+        const char *crit = adv_kb_local(a->akb, adv_kb_criterion_name(a->akb, c));
         if (!vp_matches(&a->tab_vp[TAB_COMPARE], crit)) continue;
         char cname[128];
         text_fit(crit, namew, cname, sizeof cname);
@@ -304,7 +305,7 @@ static void build_plan(struct app *a, struct pane *p)
     plan_line(p, N_("Scaling"), line);
     pane_gap(p);
     pane_add(p, -1, 0, A_BOLD, _("Why this strategy"));
-    add_reasons(p, r->strategy_reasons, r->nstrategy_reasons, 0);
+    add_reasons(a->akb, p, r->strategy_reasons, r->nstrategy_reasons, 0);
 }
 
 static void build_deploy(struct app *a, struct pane *p)
@@ -315,7 +316,7 @@ static void build_deploy(struct app *a, struct pane *p)
     int before = p->nlines;
     adv_inference_text(a->akb, a->res, plan_line, p);
     if (p->nlines > before) pane_gap(p);
-    add_reasons(p, a->res->runtime_reasons, a->res->nruntime_reasons, 0);
+    add_reasons(a->akb, p, a->res->runtime_reasons, a->res->nruntime_reasons, 0);
 }
 
 static void build_pitfalls(struct app *a, struct pane *p)
@@ -323,7 +324,7 @@ static void build_pitfalls(struct app *a, struct pane *p)
     for (int i = 0; i < a->res->npitfalls; i++) {
         char line[1500], cite[256];
         adv_cite(a->res->pitfalls[i].source, a->res->pitfalls[i].also, cite, sizeof cite);
-        snprintf(line, sizeof line, "%s [%s]", a->res->pitfalls[i].text, cite);
+        snprintf(line, sizeof line, "%s [%s]", adv_kb_local(a->akb, a->res->pitfalls[i].text), cite);
         if (vp_matches(&a->tab_vp[TAB_PITFALLS], line))
             pane_wrap(p, i, 0, A_NORMAL, a->ticked[i] ? "[x] " : "[ ] ", A_BOLD, line);
     }
@@ -555,7 +556,8 @@ static int fixed_lines(struct app *a, int top)
                      r->job_derived ? _("No training plan: serving only (job serve, derived)")
                                     : _("No training plan: serving only (job serve)"));
         else
-            snprintf(line, sizeof line, _("Strategy: %s (%s)"), r->strategy_name ? r->strategy_name : "-", r->strategy ? r->strategy : "-");
+            snprintf(line, sizeof line, _("Strategy: %s (%s)"), r->strategy_name ? adv_kb_local(a->akb, r->strategy_name) : "-",
+                     r->strategy ? r->strategy : "-");
         int n = ui_wrap(top, 1, COLS - 2, 2, line, A_BOLD);
         adv_plan_verdict(r, line, sizeof line);
         return n + ui_wrap(top + n, 1, COLS - 2, 3, line, r->memory.fits || r->memory.device_memory_gb <= 0 ? A_BOLD

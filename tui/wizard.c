@@ -286,7 +286,7 @@ const char *wizard_option_help(const struct app *a, int q, int i, char *buf, siz
         snprintf(buf, n, "%s (%s)", text, model_known_source((size_t)(i - l.models), source, sizeof source));
         return buf;
     }
-    if (l.frameworks >= 0 && i >= l.frameworks) return adv_kb_framework_summary(a->akb, i - l.frameworks);
+    if (l.frameworks >= 0 && i >= l.frameworks) return adv_kb_local(a->akb, adv_kb_framework_summary(a->akb, i - l.frameworks));
     snprintf(buf, n, _("Planned with its memory, dense peaks and links (fwadvisor kb show %s)."),
              adv_kb_accelerator(a->akb, catalog_device(a, chosen_hardware(a, -1, 0), i - l.catalog), NULL, NULL, NULL));
     return buf;
