@@ -641,7 +641,8 @@ static int fill_one_language(cJSON *doc)
                 if (has_text(en_v) || (en_v && !cJSON_IsString(en_v))) continue;
                 cJSON *copy = cJSON_CreateString(zh_v->valuestring);
                 if (!copy) return -1;
-                if (en_v) cJSON_ReplaceItemViaPointer(row, en_v, copy);
+                /* replaced by name: the new item takes the member's name */
+                if (en_v) cJSON_ReplaceItemInObjectCaseSensitive(row, tab->cols[c].name, copy);
                 else cJSON_AddItemToObject(row, tab->cols[c].name, copy);
             }
             rows += one;

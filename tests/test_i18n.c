@@ -352,10 +352,13 @@ Test(i18n, the_recommendation_frame_in_chinese)
     static const char *const zh_words[] = {
         "fwadvisor 推荐（知识库 ", "排名（0-100）", "：其 ", " 条理由中影响最大的几条（全部：--json）", "分布式训练：",
         "部署：", "\n方案\n", "常见陷阱", "  每设备显存：", "  时间：", "个节点上",
+        /* the reasons' labels and details, and the pitfalls, from the knowledge base's Chinese */
+        "基线：平均框架（在此能运行的框架中）的加权各项标准", "  [ ] 往往瓶颈不在计算，而在数据加载：",
     };
     for (size_t i = 0; i < sizeof zh_words / sizeof zh_words[0]; i++)
         cr_expect(strstr(zh.out, zh_words[i]) != NULL, "'%s' not in:\n%s", zh_words[i], zh.out);
-    static const char *const en_words[] = {"Ranking (0-100)", "Why ", "Distributed training:", "Memory per device:", "Pitfalls"};
+    static const char *const en_words[] = {"Ranking (0-100)", "Why ", "Distributed training:", "Memory per device:", "Pitfalls",
+                                           "Baseline: the weighted criteria", "The bottleneck is often data loading"};
     for (size_t i = 0; i < sizeof en_words / sizeof en_words[0]; i++) {
         cr_expect(strstr(zh.out, en_words[i]) == NULL, "'%s' left in Chinese", en_words[i]);
         cr_expect(strstr(en.out, en_words[i]) != NULL, "'%s' not in English", en_words[i]);
@@ -561,4 +564,73 @@ Test(i18n, the_comparison_in_chinese)
     ts_run_free(&zh);
     ts_run_free(&en);
     ts_run_free(&en_flag);
+}
+
+static const char *shout(const void *ctx, const char *s)
+{
+    (void)ctx;
+    return strcmp(s, "JAX") == 0 ? "JAX!" : s;
+}
+
+/* One English format, the catalog's translation: its %n$ order, each argument's own precision,
+ * the string arguments through the map; English is plain printf, where the map does nothing. */
+Test(i18n, a_format_in_the_readers_language)
+{
+    setenv("LC_ALL", "C", 1);
+    cr_assert_eq(i18n_init("zh", getenv("FWADVISOR_LOCALES")), I18N_ZH);
+    char out[256];
+    cr_expect_gt(i18n_format(out, sizeof out, NULL, NULL, "Excluded: no %s support on %s under %s", "CUDA", "JAX", "windows"), 0);
+    cr_expect_str_eq(out, "排除：JAX 在 windows 下没有 CUDA 支持", "the translation's order of the arguments");
+    i18n_format(out, sizeof out, shout, NULL, "Excluded: no %s support on %s under %s", "CUDA", "JAX", "windows");
+    cr_expect_str_eq(out, "排除：JAX! 在 windows 下没有 CUDA 支持", "the map on each string");
+    i18n_format(out, sizeof out, NULL, NULL,
+                "Cannot fit: with %s's strategies on %s the model states alone need %.1f GB per device (%s), more than %.0f GB",
+                "JAX", "TPU", 123.456, "fsdp", 79.6);
+    cr_expect_str_eq(out, "放不下：在 TPU 上用 JAX 的策略，仅模型状态每设备就需 123.5 GB（fsdp），超过 80 GB");
+    /* a format the catalog lacks: every conversion kind, width and precision from arguments */
+    i18n_format(out, sizeof out, NULL, NULL, "%*d|%-5s|%.*f|%zu|%lld|%c|%x|%05.1f|%%", 5, 42, "ab", 2, 3.14159, (size_t)7,
+                -9LL, 'x', 255u, 2.25);
+    cr_expect_str_eq(out, "   42|ab   |3.14|7|-9|x|ff|002.2|%");
+    /* cut to whole characters: 7 bytes hold two of the three-byte ones */
+    char small[8];
+    i18n_format(small, sizeof small, NULL, NULL, "Excluded");
+    cr_expect_str_eq(small, "排除");
+    char tiny[3];
+    i18n_format(tiny, sizeof tiny, NULL, NULL, "Excluded");
+    cr_expect_str_eq(tiny, "");
+    /* a conversion it does not know */
+    const char *unknown = "%q %d"; /* not a literal: the compiler would refuse it */
+    cr_expect_eq(i18n_format(out, sizeof out, NULL, NULL, unknown, 1), -1);
+    cr_expect_str_eq(out, "");
+    cr_expect_eq(i18n_init("en", getenv("FWADVISOR_LOCALES")), I18N_EN);
+    i18n_format(out, sizeof out, shout, NULL, "Excluded: no %s support on %s under %s", "CUDA", "JAX", "windows");
+    cr_expect_str_eq(out, "Excluded: no CUDA support on JAX under windows");
+}
+
+static void keep_line(void *ctx, const char *start, size_t bytes)
+{
+    char *out = ctx;
+    size_t used = strlen(out);
+    snprintf(out + used, 1024 - used, "%.*s|", (int)bytes, start);
+}
+
+/* Chinese wraps between characters (it has no spaces), never before a closing mark (，。）) or
+ * after an opening one (（), and not inside an English sentence's parenthesised gloss. */
+Test(i18n, chinese_wraps_between_characters)
+{
+    char out[1024] = "";
+    cr_expect_eq(text_wrap_lines("数据并行，张量并行和流水线并行", 10, keep_line, out), 3);
+    cr_expect_str_eq(out, "数据并行，|张量并行和|流水线并行|");
+    out[0] = '\0';
+    text_wrap_lines("数据并行，张量", 8, keep_line, out);
+    cr_expect_str_eq(out, "数据并|行，张量|", "the comma stays with the character before it");
+    out[0] = '\0';
+    text_wrap_lines("看看看（张量", 8, keep_line, out);
+    cr_expect_str_eq(out, "看看看|（张量|", "no line ends on an opening mark");
+    out[0] = '\0';
+    text_wrap_lines("rates it poor (较差的调试体验) now", 20, keep_line, out);
+    cr_expect_str_eq(out, "rates it poor|(较差的调试体验) now|", "a gloss stays whole");
+    out[0] = '\0';
+    text_wrap_lines("用 PyTorch 训练模型", 12, keep_line, out);
+    cr_expect_str_eq(out, "用 PyTorch|训练模型|");
 }

@@ -229,6 +229,13 @@ Test(i18n_cli, kb_commands_in_chinese)
     expect_fits(r.out, 80, "kb list");
     ts_run_free(&r);
 
+    /* the criteria's names in the seed tables' words */
+    RUN_ZH(r, dbarg, "kb", "list", "criteria");
+    expect_in(r.out, (const char *const[]){"调试体验", "单卡训练速度", "人才储备", NULL}, "kb list criteria");
+    expect_not_in(r.out, (const char *const[]){"Debugging experience", "Talent pool", NULL}, "kb list criteria");
+    expect_fits(r.out, 80, "kb list criteria");
+    ts_run_free(&r);
+
     RUN_ZH(r, dbarg, "kb", "list", "hardware");
     expect_in(r.out, (const char *const[]){"框架", "nvidia", "first：一等支持  yes：支持  exp：实验性",
                                            "*：在某些操作系统上有限制。框架详情：fwadvisor kb show FRAMEWORK\n", NULL},
@@ -239,9 +246,13 @@ Test(i18n_cli, kb_commands_in_chinese)
 
     RUN_ZH(r, dbarg, "kb", "show", "pytorch");
     expect_in(r.out, (const char *const[]){"PyTorch（pytorch）", "，发布于 ", "评分（0-10，越高越适合你）", "硬件支持",
-                                           "分布式训练", "部署", "契合度 ", NULL}, "kb show");
+                                           "分布式训练", "部署", "契合度 ",
+                                           /* the facts in Chinese: the summary, a score's note in the seed's words */
+                                           "以 eager 为先的 Python 框架", "种子文章 001 评为优秀：eager 执行", NULL},
+              "kb show");
     expect_not_in(r.out, (const char *const[]){"released", "Scores (", "Hardware support", "Distributed training",
-                                               NULL}, "kb show");
+                                               "Eager-first Python framework", "Seed 001 rates it", NULL},
+                  "kb show");
     expect_fits(r.out, 80, "kb show");
     ts_run_free(&r);
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "knowledge/kb.h"
+#include "knowledge/kb_tables.h"
 #include "tests/support.h"
 
 static char *dir, *db;
@@ -374,6 +375,41 @@ Test(kb_create, version_5_databases_gain_the_figures_column)
     cr_expect_eq(query_int(kb_db(k), "SELECT count(*) FROM accelerators WHERE id = 'ascend-910b' AND figures = 'secondary'"), 1);
     cr_expect_eq(query_int(kb_db(k), "SELECT count(*) FROM accelerators WHERE id = 'h100-sxm' AND figures = 'vendor'"), 1);
     cr_expect_eq(query_int(kb_db(k), "SELECT count(*) FROM accelerators WHERE id = 'my-gpu' AND origin = 'user' AND figures = 'vendor'"), 1);
+    kb_close(k);
+}
+
+/* A version-6 file has no Chinese columns: the upgrade adds all 17, the reloaded built-in rows
+ * carry their Chinese (and their operating-system notes theirs), and the user's rule keeps an
+ * empty twin, which shows its English, until re-imported. */
+Test(kb_create, version_6_databases_gain_the_chinese_columns)
+{
+    kb *k;
+    cr_assert_eq(kb_open(db, 0, &k, err, sizeof err), KB_OK, "%s", err);
+    kb_close(k);
+    char sql[4096] = "";
+    size_t used = 0;
+    int dropped = 0;
+    for (int t = 0; t < kb_table_count; t++)
+        for (int c = 0; c < kb_tables[t].ncols; c++)
+            if (kb_tables[t].cols[c].flags & KB_ZH) {
+                used += (size_t)snprintf(sql + used, sizeof sql - used, "ALTER TABLE %s DROP COLUMN %s; ", kb_tables[t].name,
+                                         kb_tables[t].cols[c].name);
+                dropped++;
+            }
+    cr_assert_eq(dropped, 17);
+    snprintf(sql + used, sizeof sql - used,
+             "INSERT INTO rules (id, kind, title, text, source, as_of, origin) VALUES ('my-rule', 'rule_of_thumb', 'Mine',"
+             " 'Our own rule.', 'seed-001', '2026-12-01', 'user'); PRAGMA user_version = 6;");
+    raw_exec(db, sql);
+    cr_assert_eq(kb_open(db, 0, &k, err, sizeof err), KB_OK, "%s", err);
+    cr_expect_eq(query_int(kb_db(k), "PRAGMA user_version"), 7);
+    cr_expect_eq(query_int(kb_db(k), "SELECT count(*) FROM pragma_table_info('strategies') WHERE name LIKE '%\\_zh' ESCAPE '\\'"), 4);
+    cr_expect_eq(query_int(kb_db(k), "SELECT count(*) FROM rules WHERE origin = 'builtin' AND text_zh = ''"), 0);
+    cr_expect_gt(query_int(kb_db(k), "SELECT count(*) FROM rules WHERE origin = 'builtin'"), 150);
+    cr_expect_eq(query_int(kb_db(k), "SELECT count(*) FROM rules WHERE id = 'my-rule' AND text_zh = '' AND text = 'Our own rule.'"), 1);
+    cr_expect_eq(query_int(kb_db(k), "SELECT count(*) FROM scores WHERE note_zh = ''"), 0);
+    cr_expect_geq(query_int(kb_db(k), "SELECT count(*) FROM hw_support, json_each(os_support)"
+                                      " WHERE json_extract(value, '$.note_zh') <> ''"), 15);
     kb_close(k);
 }
 

@@ -398,3 +398,62 @@ Test(kb_io, a_citation_names_each_source_once)
     cr_expect_str_eq(text, "fit 7/10. n. [a, b, c, 2026-01-02]");
     cJSON_Delete(row);
 }
+
+static const char *stored_text(const char *sql)
+{
+    static char out[512];
+    sqlite3_stmt *st;
+    cr_assert_eq(sqlite3_prepare_v2(kb_db(k), sql, -1, &st, NULL), SQLITE_OK, "%s", sqlite3_errmsg(kb_db(k)));
+    out[0] = '\0';
+    if (sqlite3_step(st) == SQLITE_ROW) snprintf(out, sizeof out, "%s", (const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    return out;
+}
+
+/* A row in both languages is stored as it is; English only keeps an empty twin, which shows the
+ * English; Chinese only (no English, or an empty one) takes the Chinese as its English text too;
+ * the one-language rows are counted once each, however many columns they leave out. */
+Test(kb_io, rows_in_one_language_fall_back_to_the_other)
+{
+    const char *doc =
+        "{\"schema\": \"fwadvisor.kb/1\",\n"
+        " \"sources\": [{\"id\": \"team\", \"title\": \"Team notes\", \"url\": \"wiki\", \"published\": \"2026\"}],\n"
+        " \"rules\": [\n"
+        "  {\"id\": \"both\", \"kind\": \"rule_of_thumb\", \"title\": \"Pin versions\", \"title_zh\": \"固定版本\","
+        "   \"text\": \"Pin the framework.\", \"text_zh\": \"固定框架版本。\", \"condition\": {}, \"effect\": {}, \"source\": \"team\", \"as_of\": \"2026-11-02\"},\n"
+        "  {\"id\": \"english\", \"kind\": \"rule_of_thumb\", \"title\": \"Test first\", \"text\": \"Test before upgrading.\","
+        "   \"condition\": {}, \"effect\": {}, \"source\": \"team\", \"as_of\": \"2026-11-02\"},\n"
+        "  {\"id\": \"chinese\", \"kind\": \"rule_of_thumb\", \"title\": \"\", \"title_zh\": \"先测试\","
+        "   \"text_zh\": \"升级前先测试。\", \"condition\": {}, \"effect\": {}, \"source\": \"team\", \"as_of\": \"2026-11-02\"}]}";
+    struct kb_import_stats stats;
+    cr_assert_eq(kb_import(k, doc, strlen(doc), "mine.json", &stats, err, sizeof err), KB_OK, "%s", err);
+    cr_expect_eq(stats.added, 4);
+    cr_expect_eq(stats.one_language, 2, "english and chinese, once each");
+    cr_expect_str_eq(stored_text("SELECT text_zh FROM rules WHERE id = 'both'"), "固定框架版本。");
+    cr_expect_str_eq(stored_text("SELECT text_zh FROM rules WHERE id = 'english'"), "");
+    cr_expect_str_eq(stored_text("SELECT text FROM rules WHERE id = 'chinese'"), "升级前先测试。");
+    cr_expect_str_eq(stored_text("SELECT title FROM rules WHERE id = 'chinese'"), "先测试");
+    /* the export carries both columns, and a second import of it changes nothing */
+    char *text = export_text(k, 1);
+    cJSON *exported = cJSON_Parse(text);
+    const cJSON *rule = cJSON_GetArrayItem(cJSON_GetObjectItem(exported, "rules"), 0);
+    cr_expect_str_eq(cJSON_GetObjectItem(rule, "id")->valuestring, "both");
+    cr_expect_str_eq(cJSON_GetObjectItem(rule, "text_zh")->valuestring, "固定框架版本。");
+    cJSON_Delete(exported);
+    cr_assert_eq(kb_import(k, text, strlen(text), "again.json", &stats, err, sizeof err), KB_OK, "%s", err);
+    cr_expect_eq(stats.unchanged, 4);
+    cr_expect_eq(stats.one_language, 1, "the English-only rule: the Chinese-only one now has both");
+    free(text);
+    /* an operating-system entry may carry its note's Chinese; a member it does not know is refused */
+    const char *os = "{\"schema\": \"fwadvisor.kb/1\", \"hw_support\": [{\"framework\": \"jax\", \"hardware\": \"cpu\","
+                     " \"level\": \"supported\", \"fit\": 5, \"note\": \"CPU.\", \"note_zh\": \"CPU。\", \"source\": \"seed-001\","
+                     " \"as_of\": \"2026-11-02\", \"os_support\": {\"windows\": {\"level\": \"supported\", \"note\": \"x\","
+                     " \"note_zh\": \"某\", \"source\": \"seed-001\"}}}]}";
+    cr_expect_eq(kb_import(k, os, strlen(os), "os.json", &stats, err, sizeof err), KB_OK, "%s", err);
+    const char *odd = "{\"schema\": \"fwadvisor.kb/1\", \"hw_support\": [{\"framework\": \"jax\", \"hardware\": \"cpu\","
+                      " \"level\": \"supported\", \"fit\": 5, \"note\": \"CPU.\", \"source\": \"seed-001\","
+                      " \"as_of\": \"2026-11-02\", \"os_support\": {\"windows\": {\"level\": \"supported\", \"note_en\": \"x\","
+                      " \"source\": \"seed-001\"}}}]}";
+    cr_expect_eq(kb_import(k, odd, strlen(odd), "odd.json", &stats, err, sizeof err), KB_ERR_INPUT);
+    cr_expect(strstr(err, "note_zh") != NULL, "%s", err);
+}
