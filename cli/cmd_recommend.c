@@ -133,7 +133,7 @@ static void print_deployment(const struct adv_kb *akb, const struct adv_result *
     section(line, bold);
     if (strcmp(answers_str(&r->answers, ANS_DEPLOY), "none") != 0) {
         printf("  ");
-        text_wrap(stdout, r->deploy_hardware_note, 2, 4);
+        text_wrap(stdout, ADV_LOCAL(r, deploy_hardware_note), 2, 4);
     }
     for (int i = 0; i < r->nruntime_reasons; i++) print_reason(akb, &r->runtime_reasons[i], 0);
 }
@@ -156,7 +156,7 @@ static void print_text(const struct adv_kb *akb, const struct adv_result *r, int
              answers_str(a, ANS_STAGE), answers_str(a, ANS_HARDWARE), units_thousands(answers_num(a, ANS_DEVICES), 0, devices, sizeof devices),
              units_count(answers_num(a, ANS_NODES), _("node"), _("nodes"), nodes, sizeof nodes), answers_str(a, ANS_MODEL_KIND),
              units_short(answers_num(a, ANS_MODEL_PARAMS), params, sizeof params), answers_str(a, ANS_DEPLOY),
-             answers_str(a, ANS_PRIORITY), r->hardware_note);
+             answers_str(a, ANS_PRIORITY), ADV_LOCAL(r, hardware_note));
     text_wrap(stdout, line, 0, 9);
     if (r->job == ADV_JOB_SERVE) { /* serving only: its plan first, and no training plan below */
         section(_("Serving plan (job serve: no training planned)"), bold);
@@ -233,7 +233,7 @@ static void print_training(const struct adv_kb *akb, const struct adv_result *r,
                m->fits ? "" : _("(DOES NOT FIT)"));
     }
     adv_plan_text(akb, r, plan_line, NULL);
-    snprintf(line, sizeof line, _("Scaling: %s%s%s%s"), r->scaling_source, r->scaling_seed_short[0] ? "; " : "",
+    snprintf(line, sizeof line, _("Scaling: %s%s%s%s"), ADV_LOCAL(r, scaling_source), r->scaling_seed_short[0] ? "; " : "",
              r->scaling_seed_short, r->scaling_seed_short[0] ? "." : "");
     printf("  ");
     text_wrap(stdout, line, 2, 4);

@@ -1255,6 +1255,21 @@ void adv_twinf(const struct adv_kb *akb, char *en, char *local, size_t n, const 
     va_end(ap);
 }
 
+void adv_twinf_append(const struct adv_kb *akb, char *en, char *local, size_t n, const char *fmt, ...)
+{
+    size_t used_en = strlen(en), used_local = strlen(local);
+    if (used_en + 1 >= n) return;
+    va_list ap;
+    va_start(ap, fmt);
+    char tail_local[512];
+    adv_twinf_v(akb, en + used_en, tail_local, n - used_en, fmt, ap);
+    va_end(ap);
+    if (i18n_lang() == I18N_EN) return;
+    if (!used_local && used_en) return; /* nothing of the twin to append to: the English shows */
+    snprintf(local + used_local, n - used_local, "%s", tail_local);
+    adv_utf8_trim(local);
+}
+
 void adv_reason_label(const struct adv_kb *akb, struct adv_reason *r, const char *text)
 {
     snprintf(r->label, sizeof r->label, "%s", text);

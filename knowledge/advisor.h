@@ -271,6 +271,7 @@ struct adv_inference {
     double bandwidth_gbs;         /* per device, 0 unknown */
     int bandwidth_measured;       /* from a probe run rather than the catalog */
     char bandwidth_source[200];
+    char bandwidth_source_local[200]; /* in the reader's language ("" in English) */
     double decode_step_s, decode_tokens_per_s_per_sequence, decode_tokens_per_s; /* 0 unknown */
     double peak_tflops;           /* dense, at the serving precision, per device; 0 unknown */
     double prefill_flops, prefill_s, prefill_s_per_sequence; /* the batch's prompts; 0 unknown */
@@ -300,6 +301,9 @@ struct adv_result {
     char hardware_source[16];  /* probe | answers | detected */
     char hardware_note[256];
     char device_memory_source[160];
+    /* Each *_local: the text beside it in the reader's language ("" in English: the text itself). */
+    char hardware_note_local[256];
+    char device_memory_source_local[160];
     struct adv_hw hw;
     struct adv_ranking ranking;
 
@@ -313,6 +317,7 @@ struct adv_result {
     int nruntime_reasons;
     struct adv_reason runtime_reasons[16];
     char deploy_hardware_note[224]; /* how deploy_hardware was settled */
+    char deploy_hardware_note_local[224];
     struct adv_deploy_fit deploy_fit;
 
     /* The job: serving only plans no training (memory and time below stay unset and unshown);
@@ -331,6 +336,7 @@ struct adv_result {
 
     struct adv_memory memory;
     char shape_note[256];   /* how seq_len/hidden/layers/heads were obtained, or why not */
+    char shape_note_local[256];
     double seq_len, hidden, layers, heads, micro_batch;
 
     /* The device the plan is for: an index into the loaded catalog (-1 none), and whether it was
@@ -342,6 +348,7 @@ struct adv_result {
     double efficiency;               /* fraction of the dense peak reached while computing */
     const char *efficiency_source, *efficiency_text;
     char communication_source[512];  /* where the link figures came from, and which link each group crosses */
+    char communication_source_local[512];
     /* Which plan figures are a probe's measurement (each *_source says it in words): read as
      * data, never out of the sentences. */
     int peak_measured, efficiency_measured, communication_measured, scaling_measured;
@@ -350,12 +357,14 @@ struct adv_result {
     int has_hours, has_cost;
     struct adv_time time;
     char peak_source[192];
+    char peak_source_local[192];
     const char *mfu_source;
     const char *mfu_text;
     /* When nothing fits: the fewest devices that would (0 none found) and what else would help. */
     double fit_devices;
     int nremedies;
     char remedies[4][240];
+    char remedies_local[4][240];
     int nassumptions, nwarnings;
     char assumptions[ADV_MAX_NOTES][240]; /* what the plan assumed, first the device */
     char warnings[4][240];
@@ -366,6 +375,7 @@ struct adv_result {
      * ranks) when one exists and the plan has more than one device, else 1 (none applied). */
     double scaling;
     char scaling_source[256];
+    char scaling_source_local[256];
     const char *scaling_seed;        /* the seed articles' anecdote, shown beside it */
     const char *scaling_seed_source;
     char scaling_seed_short[160];    /* its figures in one line, for the interface */
@@ -378,6 +388,8 @@ struct adv_result {
 
 /* A note (an assumption or warning) as people read it: its local twin, else its English. */
 const char *adv_note_local(const char *en, const char *local);
+/* A text of the result as people read it: ADV_LOCAL(r, peak_source). */
+#define ADV_LOCAL(r, field) adv_note_local((r)->field, (r)->field##_local)
 
 /* 1 when the plan used the measured figure `name` (plan.measured's names). */
 int adv_measured_used(const struct adv_result *r, const char *name);

@@ -199,25 +199,24 @@ void adv_resolve_deploy_hardware(struct adv_result *r)
     const char *deploy = answers_str(a, ANS_DEPLOY), *dh = answers_str(a, ANS_DEPLOY_HARDWARE);
     if (!deploy || !dh) return;
     if (strcmp(deploy, "none") == 0) {
-        snprintf(r->deploy_hardware_note, sizeof r->deploy_hardware_note, "deploy_hardware: %s (no deployment target)", dh);
+        ADV_NOTEF(r, deploy_hardware_note, "deploy_hardware: %s (no deployment target)", dh);
         return;
     }
     if (strcmp(dh, "auto") != 0) {
-        snprintf(r->deploy_hardware_note, sizeof r->deploy_hardware_note, "deploy_hardware: %s, as answered", dh);
+        ADV_NOTEF(r, deploy_hardware_note, "deploy_hardware: %s, as answered", dh);
         return;
     }
     const char *hw = answers_str(a, ANS_HARDWARE);
     if (strcmp(deploy, "server") == 0 && hw && adv_value_bit(ANS_DEPLOY_HARDWARE, hw)) {
         answers_set_str(a, ANS_DEPLOY_HARDWARE, hw);
-        snprintf(r->deploy_hardware_note, sizeof r->deploy_hardware_note,
-                 "deploy_hardware: auto -> %s (servers like the training hardware)", hw);
+        ADV_NOTEF(r, deploy_hardware_note, "deploy_hardware: auto -> %s (servers like the training hardware)", hw);
     } else {
         answers_set_str(a, ANS_DEPLOY_HARDWARE, "cpu");
-        snprintf(r->deploy_hardware_note, sizeof r->deploy_hardware_note, "deploy_hardware: auto -> cpu (%s)",
-                 strcmp(deploy, "mobile") == 0 ? "the phone's CPU, with NPU or GPU delegates where the runtime has them; "
-                                                 "set apple for iPhones and iPads, qualcomm for Snapdragon NPUs"
-                 : strcmp(deploy, "edge") == 0  ? "an Arm or x86 board; set nvidia for Jetson, intel, qualcomm or ascend for NPUs"
-                                                : "the user's device");
+        ADV_NOTEF(r, deploy_hardware_note, "deploy_hardware: auto -> cpu (%s)",
+                 strcmp(deploy, "mobile") == 0 ? N_("the phone's CPU, with NPU or GPU delegates where the runtime has them; "
+                                                    "set apple for iPhones and iPads, qualcomm for Snapdragon NPUs")
+                 : strcmp(deploy, "edge") == 0  ? N_("an Arm or x86 board; set nvidia for Jetson, intel, qualcomm or ascend for NPUs")
+                                                : N_("the user's device"));
     }
 }
 

@@ -231,14 +231,14 @@ static void resolve_bandwidth(const struct adv_kb *akb, const struct adv_result 
     if (r->hw.memory_bandwidth_gbs > 0 && same) {
         inf->bandwidth_gbs = r->hw.memory_bandwidth_gbs;
         inf->bandwidth_measured = 1;
-        snprintf(inf->bandwidth_source, sizeof inf->bandwidth_source, "measured: %.0f GB/s (%s)", inf->bandwidth_gbs,
-                 r->hw.bandwidth_source[0] ? r->hw.bandwidth_source : "probe run");
+        adv_twinf(r->kb, inf->bandwidth_source, inf->bandwidth_source_local, sizeof inf->bandwidth_source, "measured: %.0f GB/s (%s)", inf->bandwidth_gbs,
+                 r->hw.bandwidth_source[0] ? r->hw.bandwidth_source : N_("probe run"));
     } else if (inf->accelerator >= 0) {
         inf->bandwidth_gbs = akb->acc[inf->accelerator].bandwidth_gbs;
-        snprintf(inf->bandwidth_source, sizeof inf->bandwidth_source, "catalog: %s, %.0f GB/s (%s)",
+        adv_twinf(r->kb, inf->bandwidth_source, inf->bandwidth_source_local, sizeof inf->bandwidth_source, "catalog: %s, %.0f GB/s (%s)",
                  akb->acc[inf->accelerator].name, inf->bandwidth_gbs, akb->acc[inf->accelerator].source);
     } else {
-        snprintf(inf->bandwidth_source, sizeof inf->bandwidth_source,
+        adv_twinf(r->kb, inf->bandwidth_source, inf->bandwidth_source_local, sizeof inf->bandwidth_source,
                  "unknown: no catalog device and no measured bandwidth (fwadvisor probe measures it)");
     }
     adv_utf8_trim(inf->bandwidth_source);

@@ -145,6 +145,13 @@ void adv_twinf(const struct adv_kb *akb, char *en, char *local, size_t n, const 
     __attribute__((format(printf, 5, 6)));
 void adv_twinf_v(const struct adv_kb *akb, char *en, char *local, size_t n, const char *fmt, va_list ap)
     __attribute__((format(printf, 5, 0)));
+/* A text of the result and its _local twin from one format: ADV_NOTEF(r, peak_source, "...", ...). */
+#define ADV_NOTEF(r, field, ...) adv_twinf((r)->kb, (r)->field, (r)->field##_local, sizeof (r)->field, __VA_ARGS__)
+/* The same appended to what the two hold. */
+void adv_twinf_append(const struct adv_kb *akb, char *en, char *local, size_t n, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+#define ADV_NOTEF_APPEND(r, field, ...)                                                                        \
+    adv_twinf_append((r)->kb, (r)->field, (r)->field##_local, sizeof (r)->field, __VA_ARGS__)
 /* A reason's label in both languages from one format (a string literal). */
 #define ADV_REASONF(akb, r, ...) adv_twinf((akb), (r)->label, (r)->label_local, sizeof (r)->label, __VA_ARGS__)
 /* A reason's label that is a knowledge-base text (a rule's title), and its twin. */

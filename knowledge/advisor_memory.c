@@ -5,6 +5,11 @@
 #include "knowledge/advisor_kb.h"
 #include "knowledge/planner.h"
 
+/* A nothing-fits remedy in both languages (the caller has checked there is room). */
+#define REMEDY(r, ...)                                                                                          \
+    (adv_twinf((r)->kb, (r)->remedies[(r)->nremedies], (r)->remedies_local[(r)->nremedies], sizeof (r)->remedies[0], \
+               __VA_ARGS__),                                                                                     \
+     (r)->nremedies++)
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -482,7 +487,7 @@ void adv_plan_nothing_fits(const struct adv_kb *akb, struct adv_result *r, const
         }
         {
             r->fit_devices = more;
-            snprintf(r->remedies[r->nremedies++], sizeof r->remedies[0],
+            REMEDY(r,
                      "More devices: %s fits %.0f devices of %.0f GB (%.1f GB per device with layout tp %d, pp %d, dp %d)",
                      m.strategy, more, r->memory.device_memory_gb, m.total_gb, m.layout.tp, m.layout.pp, m.layout.dp);
             break;
@@ -499,30 +504,31 @@ void adv_plan_nothing_fits(const struct adv_kb *akb, struct adv_result *r, const
                                     : plan_lora_params(l, h, answers_num(a, ANS_LORA_RANK));
         here.in = &in;
         if (fits_with(akb, &here, cand, n, &m)) {
-            snprintf(r->remedies[r->nremedies++], sizeof r->remedies[0],
+            REMEDY(r,
                      "Fine-tune with %s (finetune %s): %s needs %.1f GB per device on these %.0f devices",
-                     ft == ADV_LORA ? "LoRA" : "QLoRA", ft == ADV_LORA ? "lora" : "qlora", m.strategy, m.total_gb, D);
+                     ft == ADV_LORA ? "LoRA" : "QLoRA", ft == ADV_LORA ? "lora" : "qlora", m.strategy, m.total_gb, D); /* names */
             break;
         }
     }
     int off = adv_strategy_index(akb, "zero3-offload");
     int offloading = r->memory.cpu_gb > 0;
     if (offloading && r->memory.host_fits == 0 && r->nremedies < 4)
-        snprintf(r->remedies[r->nremedies++], sizeof r->remedies[0],
+        REMEDY(r,
                  "Hosts with more memory: offload (%s) needs %.0f GB per node, these have %.0f GB", r->memory.strategy,
                  r->memory.cpu_gb, r->memory.host_memory_gb);
     if (off >= 0 && !offloading && r->nremedies < 4) {
         struct ctx c = make_ctx(r, D, nodes, r->in.finetune);
         strategy_memory(akb, &c, off, &m);
-        snprintf(r->remedies[r->nremedies++], sizeof r->remedies[0],
+        REMEDY(r,
                  "Offload %s to host memory (zero3-offload): %.1f GB per device and %.0f GB of host memory per node%s",
-                 r->in.finetune == ADV_FULL ? "optimizer states" : "the frozen weights and the adapters' optimizer states",
-                 m.total_gb, m.cpu_gb, m.host_fits < 0 ? " (set host_memory_gb to check it)" : m.host_fits ? "" : ", more than the hosts have");
+                 r->in.finetune == ADV_FULL ? N_("optimizer states") : N_("the frozen weights and the adapters' optimizer states"),
+                 m.total_gb, m.cpu_gb,
+                 m.host_fits < 0 ? N_(" (set host_memory_gb to check it)") : m.host_fits ? "" : N_(", more than the hosts have"));
     }
     if (r->in.recompute != ADV_RECOMPUTE_AUTO && r->in.recompute != ADV_RECOMPUTE_FULL && r->hidden > 0 && r->nremedies < 4)
-        snprintf(r->remedies[r->nremedies++], sizeof r->remedies[0],
+        REMEDY(r,
                  "Recompute activations (recompute auto or full): keeps only each layer's input");
     if (strcmp(answers_str(a, ANS_MODEL_KIND), "recsys") == 0 && r->nremedies < 4)
-        snprintf(r->remedies[r->nremedies++], sizeof r->remedies[0],
+        REMEDY(r,
                  "Shard the embedding tables across devices (TorchRec, row- or table-wise): they dominate recommender memory");
 }

@@ -163,22 +163,22 @@ static int resolve_hardware(const struct adv_kb *akb, const struct adv_hw *hw, s
     if (strcmp(hardware, "auto") == 0 && answered >= 0) {
         answers_set_str(a, ANS_HARDWARE, akb->acc[answered].vendor);
         snprintf(r->hardware_source, sizeof r->hardware_source, "answers");
-        snprintf(r->hardware_note, sizeof r->hardware_note, "hardware: auto -> %s (accelerator %s)",
+        ADV_NOTEF(r, hardware_note, "hardware: auto -> %s (accelerator %s)",
                  akb->acc[answered].vendor, akb->acc[answered].id);
     } else if (strcmp(hardware, "auto") == 0) {
         if (detected && ans_key_allows(&ans_keys[ANS_HARDWARE], hw->kind)) {
             answers_set_str(a, ANS_HARDWARE, hw->kind);
             snprintf(r->hardware_source, sizeof r->hardware_source, "%s", hw->source[0] ? hw->source : "detected");
-            snprintf(r->hardware_note, sizeof r->hardware_note, "hardware: auto -> %s (%s)", hw->kind,
+            ADV_NOTEF(r, hardware_note, "hardware: auto -> %s (%s)", hw->kind,
                      hw->evidence[0] ? hw->evidence : r->hardware_source);
         } else {
             answers_set_str(a, ANS_HARDWARE, "cpu");
             snprintf(r->hardware_source, sizeof r->hardware_source, "detected");
-            snprintf(r->hardware_note, sizeof r->hardware_note, "hardware: auto -> cpu (nothing detected)");
+            ADV_NOTEF(r, hardware_note, "hardware: auto -> cpu (nothing detected)");
         }
     } else {
         snprintf(r->hardware_source, sizeof r->hardware_source, "answers");
-        snprintf(r->hardware_note, sizeof r->hardware_note, "hardware: %s, as answered", hardware);
+        ADV_NOTEF(r, hardware_note, "hardware: %s, as answered", hardware);
     }
     adv_utf8_trim(r->hardware_note);
     hardware = answers_str(a, ANS_HARDWARE);
@@ -211,25 +211,28 @@ static int resolve_hardware(const struct adv_kb *akb, const struct adv_hw *hw, s
     if (r->accelerator >= 0) answers_set_id(a, ANS_ACCELERATOR, akb->acc[r->accelerator].id);
     int acc = r->accelerator;
     if (a->v[ANS_DEVICE_MEMORY_GB].given) {
-        snprintf(r->device_memory_source, sizeof r->device_memory_source, "answers");
+        ADV_NOTEF(r, device_memory_source, "answers");
     } else if (answered < 0 && same_kind && hw->memory_gb > 0) {
         answers_set_num(a, ANS_DEVICE_MEMORY_GB, hw->memory_gb);
-        snprintf(r->device_memory_source, sizeof r->device_memory_source, "%s", r->hardware_source);
+        snprintf(r->device_memory_source, sizeof r->device_memory_source, "%s", r->hardware_source); /* an id */
+        r->device_memory_source_local[0] = '\0';
     } else if (strcmp(hardware, "cpu") == 0) {
         /* This machine's memory only when the plan is for this machine. */
         double mem = detected && plan_is_this_machine(r) && hw->host_memory_gb > 0 ? hw->host_memory_gb : 0;
         if (mem > 0) {
             answers_set_num(a, ANS_DEVICE_MEMORY_GB, mem);
-            snprintf(r->device_memory_source, sizeof r->device_memory_source, "host memory of this machine");
+            ADV_NOTEF(r, device_memory_source, "host memory of this machine");
         } else {
-            snprintf(r->device_memory_source, sizeof r->device_memory_source, "unknown (set device_memory_gb)");
+            ADV_NOTEF(r, device_memory_source, "unknown (set device_memory_gb)");
         }
     } else if (acc >= 0) {
         answers_set_num(a, ANS_DEVICE_MEMORY_GB, akb->acc[acc].memory_gb);
-        snprintf(r->device_memory_source, sizeof r->device_memory_source, "catalog: %s%s", akb->acc[acc].name,
-                 r->assumed_accelerator ? " (assumed; set accelerator or device_memory_gb)" : "");
+        if (r->assumed_accelerator)
+            ADV_NOTEF(r, device_memory_source, "catalog: %s (assumed; set accelerator or device_memory_gb)", akb->acc[acc].name);
+        else
+            ADV_NOTEF(r, device_memory_source, "catalog: %s", akb->acc[acc].name);
     } else {
-        snprintf(r->device_memory_source, sizeof r->device_memory_source, "unknown (set device_memory_gb)");
+        ADV_NOTEF(r, device_memory_source, "unknown (set device_memory_gb)");
     }
     adv_utf8_trim(r->device_memory_source);
     return KB_OK;
@@ -243,8 +246,7 @@ static void resolve_shape(const struct adv_kb *akb, struct adv_result *r)
     r->micro_batch = 1;
     int llm = strcmp(answers_str(a, ANS_MODEL_KIND), "llm") == 0;
     if (!llm) {
-        snprintf(r->shape_note, sizeof r->shape_note,
-                 "activations not estimated for model_kind %s (they depend on the architecture); keep headroom",
+        ADV_NOTEF(r, shape_note, "activations not estimated for model_kind %s (they depend on the architecture); keep headroom",
                  answers_str(a, ANS_MODEL_KIND));
         return;
     }
@@ -274,14 +276,20 @@ static void resolve_shape(const struct adv_kb *akb, struct adv_result *r)
     r->layers = answers_num(a, ANS_LAYERS);
     r->heads = answers_num(a, ANS_HEADS);
     r->micro_batch = mb;
-    snprintf(r->shape_note, sizeof r->shape_note, "%s: hidden %g, layers %g, heads %g, seq_len %g%s, micro-batch %g",
-             !derived                             ? "shape as answered"
-             : derived_shape.arch == SHAPE_LLAMA ? "shape derived from the parameters like Llama"
-             : derived_shape.arch == SHAPE_MOE   ? "shape derived from the parameters like Mixtral (experts in every layer)"
-                                                 : "shape derived from the parameters like GPT-3",
+    ADV_NOTEF(r, shape_note, "%s: hidden %g, layers %g, heads %g, seq_len %g%s, micro-batch %g",
+             !derived                             ? N_("shape as answered")
+             : derived_shape.arch == SHAPE_LLAMA ? N_("shape derived from the parameters like Llama")
+             : derived_shape.arch == SHAPE_MOE   ? N_("shape derived from the parameters like Mixtral (experts in every layer)")
+                                                 : N_("shape derived from the parameters like GPT-3"),
              r->hidden, r->layers,
-             r->heads, r->seq_len, seq_default ? " (default)" : "", mb);
-    if (derived) adv_assume(r, "Model shape: %s", r->shape_note);
+             r->heads, r->seq_len, seq_default ? N_(" (default)") : "", mb);
+    if (derived) {
+        adv_assume(r, "Model shape: %s", r->shape_note);
+        /* the note's own twin in the twin of the assumption */
+        if (r->shape_note_local[0] && r->nassumptions > 0)
+            snprintf(r->assumptions_local[r->nassumptions - 1], sizeof r->assumptions_local[0], _("Model shape: %s"),
+                     r->shape_note_local);
+    }
     int known = answers_has(a, ANS_MODEL) ? model_known_find(answers_str(a, ANS_MODEL)) : -1;
     if (known >= 0) {
         char source[200], read[16];
@@ -397,7 +405,8 @@ static int resolve_peak(const struct adv_kb *akb, struct adv_result *r)
     if (measured) {
         r->peak_tflops = r->hw.peak_tflops;
         in->rate_tflops = r->hw.peak_tflops;
-        snprintf(r->peak_source, sizeof r->peak_source, "%s", r->hw.peak_source);
+        snprintf(r->peak_source, sizeof r->peak_source, "%s", r->hw.peak_source); /* the probe's words */
+        r->peak_source_local[0] = '\0';
     } else if (acc >= 0) {
         r->peak_tflops = adv_precision_rate(akb, acc, prec);
         in->rate_tflops = r->peak_tflops;
@@ -409,10 +418,10 @@ static int resolve_peak(const struct adv_kb *akb, struct adv_result *r)
         }
         /* figures the vendor does not publish say so where the plan uses them */
         const char *fig = akb->acc[acc].figures ? akb->acc[acc].figures : "vendor";
-        snprintf(r->peak_source, sizeof r->peak_source, "catalog: %s, dense %s (%s%s)", akb->acc[acc].name,
+        ADV_NOTEF(r, peak_source, "catalog: %s, dense %s (%s%s)", akb->acc[acc].name,
                  precision_names[prec], akb->acc[acc].source,
-                 strcmp(fig, "secondary") == 0 ? "; secondary figures, not the vendor's: fwadvisor probe measures it"
-                 : strcmp(fig, "derived") == 0 ? "; some figures derived, not published by the vendor"
+                 strcmp(fig, "secondary") == 0 ? N_("; secondary figures, not the vendor's: fwadvisor probe measures it")
+                 : strcmp(fig, "derived") == 0 ? N_("; some figures derived, not published by the vendor")
                                                 : "");
         if (prec == PLAN_FP32 && akb->acc[acc].tf32 > 0)
             adv_assume(r, "FP32 planned at the %.4g TFLOP/s vector rate; TF32 tensor cores give %.4g "
@@ -432,15 +441,14 @@ static int resolve_peak(const struct adv_kb *akb, struct adv_result *r)
         int threads = this_machine ? (r->hw.cpu_threads > 0 ? r->hw.cpu_threads : 1) : (int)server_cores;
         r->peak_tflops = threads * per_cycle * ghz / 1e3;
         in->rate_tflops = r->peak_tflops;
-        snprintf(r->peak_source, sizeof r->peak_source,
-                 "estimate: %d %s x %g FP32 FLOP/cycle x %g GHz (%s); run fwadvisor probe%s to measure", threads,
-                 this_machine ? "cores of this machine" : "cores per CPU server (assumed)", per_cycle, ghz,
-                 rule >= 0 ? akb->rules[rule].source : "assumed", this_machine ? "" : " on one of those servers");
+        ADV_NOTEF(r, peak_source, "estimate: %d %s x %g FP32 FLOP/cycle x %g GHz (%s); run fwadvisor probe%s to measure", threads,
+                 this_machine ? N_("cores of this machine") : N_("cores per CPU server (assumed)"), per_cycle, ghz,
+                 rule >= 0 ? akb->rules[rule].source : N_("assumed"), this_machine ? "" : N_(" on one of those servers"));
         if (!this_machine)
             adv_assume(r, "Each CPU device is a %d-core server socket (%s): the CPUs of this machine are not the ones planned",
                        threads, cores_rule >= 0 ? akb->rules[cores_rule].source : N_("assumed"));
     } else {
-        snprintf(r->peak_source, sizeof r->peak_source, "unknown: no %s device in the catalog", hardware);
+        ADV_NOTEF(r, peak_source, "unknown: no %s device in the catalog", hardware);
     }
     adv_utf8_trim(r->peak_source);
 
@@ -491,18 +499,16 @@ static void resolve_slices(const struct adv_kb *akb, struct adv_result *r)
     in->slices = ceil(D / in->slice_devices);
     const char *acc = r->accelerator >= 0 ? akb->acc[r->accelerator].id : answers_str(&r->answers, ANS_HARDWARE);
     if (in->scale_out_gbs > 0)
-        snprintf(r->communication_source, sizeof r->communication_source,
-                 "catalog: ICI %g GB/s within a slice of up to %g chips; across %g slices the data-centre network, "
+        ADV_NOTEF(r, communication_source, "catalog: ICI %g GB/s within a slice of up to %g chips; across %g slices the data-centre network, "
                  "%g GB/s (%g Gb/s) per chip and direction (%s)",
                  in->network_gbs, in->slice_devices, in->slices, in->scale_out_gbs, in->scale_out_gbs * 8, acc);
     else
-        snprintf(r->communication_source, sizeof r->communication_source,
-                 "catalog: ICI within a slice of up to %g chips; across %g slices the data-centre network, its "
+        ADV_NOTEF(r, communication_source, "catalog: ICI within a slice of up to %g chips; across %g slices the data-centre network, its "
                  "figure unknown (%s)", in->slice_devices, in->slices, acc);
     adv_assume(r, "%g devices fill %g slices of at most %g (%s [%s]): groups that span slices talk over the data-centre "
                   "network, %g GB/s per chip and direction [%s]; tensor parallelism stays inside a host",
                D, in->slices, in->slice_devices, akb->rules[rule].title, akb->rules[rule].source, in->scale_out_gbs,
-               dcn_rule >= 0 ? akb->rules[dcn_rule].source : "unknown");
+               dcn_rule >= 0 ? akb->rules[dcn_rule].source : N_("unknown"));
 }
 
 /* Links: a probe's measured bus bandwidth for this hardware, else the catalog's, and past a
@@ -515,21 +521,23 @@ static void resolve_links(const struct adv_kb *akb, struct adv_result *r)
     if (acc >= 0) {
         in->link_gbs = akb->acc[acc].link_gbs;
         in->network_gbs = akb->acc[acc].network_gbs;
-        char node[48];
-        if (in->link_gbs > 0) snprintf(node, sizeof node, "%g GB/s in a node", in->link_gbs);
-        else snprintf(node, sizeof node, "no link in a node (one device a node)");
-        snprintf(r->communication_source, sizeof r->communication_source, "catalog: %s, %s, %g GB/s "
-                 "between nodes per device and direction (%s)", akb->acc[acc].interconnect, node, in->network_gbs,
-                 akb->acc[acc].id);
+        if (in->link_gbs > 0)
+            ADV_NOTEF(r, communication_source,
+                      "catalog: %s, %g GB/s in a node, %g GB/s between nodes per device and direction (%s)",
+                      akb->acc[acc].interconnect, in->link_gbs, in->network_gbs, akb->acc[acc].id);
+        else
+            ADV_NOTEF(r, communication_source,
+                      "catalog: %s, no link in a node (one device a node), %g GB/s between nodes per device and "
+                      "direction (%s)",
+                      akb->acc[acc].interconnect, in->network_gbs, akb->acc[acc].id);
     }
     resolve_slices(akb, r);
     if (r->hw.bus_bandwidth_gbs > 0 && strcmp(r->hw.kind, hardware) == 0) {
         in->measured_gbs = r->hw.bus_bandwidth_gbs;
         r->communication_measured = 1;
         in->measured_inter_node = r->hw.bus_inter_node;
-        snprintf(r->communication_source, sizeof r->communication_source,
-                 "measured: %.1f GB/s all-reduce bus bandwidth over %d ranks%s (%s) for data-parallel traffic",
-                 r->hw.bus_bandwidth_gbs, r->hw.bus_ranks, r->hw.bus_inter_node ? " across nodes" : "", r->hw.bus_source);
+        ADV_NOTEF(r, communication_source, "measured: %.1f GB/s all-reduce bus bandwidth over %d ranks%s (%s) for data-parallel traffic",
+                 r->hw.bus_bandwidth_gbs, r->hw.bus_ranks, r->hw.bus_inter_node ? N_(" across nodes") : "", r->hw.bus_source);
     }
     adv_utf8_trim(r->communication_source);
 
@@ -692,15 +700,14 @@ static void plan_time(const struct adv_kb *akb, struct adv_result *r)
         r->time.communication_known = 1;
         hours += extra;
         r->scaling_measured = 1;
-        snprintf(r->scaling_source, sizeof r->scaling_source, "measured: %.0f%% (%s)%s, applied as communication time",
+        ADV_NOTEF(r, scaling_source, "measured: %.0f%% (%s)%s, applied as communication time",
                  r->hw.dp_efficiency * 100, r->hw.dp_source,
-                 above ? "; above 100%, which data parallelism cannot gain, so counted as 100%" : "");
+                 above ? N_("; above 100%, which data parallelism cannot gain, so counted as 100%") : "");
     } else if (r->hw.dp_efficiency > 0) {
-        snprintf(r->scaling_source, sizeof r->scaling_source, "measured %.0f%% (%s), not applied: %s", r->hw.dp_efficiency * 100,
-                 r->hw.dp_source, D > 1 ? "communication computed from the links" : "one device");
+        ADV_NOTEF(r, scaling_source, "measured %.0f%% (%s), not applied: %s", r->hw.dp_efficiency * 100,
+                 r->hw.dp_source, D > 1 ? N_("communication computed from the links") : N_("one device"));
     } else {
-        snprintf(r->scaling_source, sizeof r->scaling_source,
-                 "communication from the links; `mpirun -np N fwadvisor probe` measures this machine");
+        ADV_NOTEF(r, scaling_source, "communication from the links; `mpirun -np N fwadvisor probe` measures this machine");
     }
     adv_utf8_trim(r->scaling_source);
     if (hours <= 0) return;
@@ -725,20 +732,22 @@ static void plan_time(const struct adv_kb *akb, struct adv_result *r)
  * which bounds its MFU. */
 static void links_note(struct adv_result *r)
 {
-    static const char *const over[] = {"", "inside a node", "between nodes", "across slices (data-centre network)"};
+    static const char *const over[] = {"", N_("inside a node"), N_("between nodes"), N_("across slices (data-centre network)")};
     const struct adv_time *t = &r->time;
     const struct adv_layout *lay = &r->memory.layout;
     if (answers_num(&r->answers, ANS_DEVICES) <= 1 || lay->dp <= 0 || t->steps <= 0) return;
     size_t used = strlen(r->communication_source), size = sizeof r->communication_source;
     const struct { const char *name; int size; enum adv_link link; } groups[] = {
-        {"tensor", lay->tp, lay->tp > 1 ? ADV_LINK_NODE : ADV_LINK_NONE},
-        {"data", lay->dp, t->dp_link}, {"pipeline", lay->pp, t->pp_link}, {"expert", lay->ep, t->ep_link}};
+        {N_("tensor parallel"), lay->tp, lay->tp > 1 ? ADV_LINK_NODE : ADV_LINK_NONE},
+        {N_("data parallel"), lay->dp, t->dp_link}, {N_("pipeline parallel"), lay->pp, t->pp_link},
+        {N_("expert parallel"), lay->ep, t->ep_link}};
     int said = 0, slices = 0;
     for (size_t i = 0; i < sizeof groups / sizeof groups[0] && used < size; i++) {
         if (groups[i].link == ADV_LINK_NONE) continue;
         slices |= groups[i].link == ADV_LINK_SLICES;
-        used += (size_t)snprintf(r->communication_source + used, size - used, "%s %s parallel (%d) %s",
-                                 said++ ? "," : ";", groups[i].name, groups[i].size, over[groups[i].link]);
+        ADV_NOTEF_APPEND(r, communication_source, "%s %s (%d) %s", said++ ? N_(",") : N_(";"), groups[i].name,
+                         groups[i].size, over[groups[i].link]);
+        used = strlen(r->communication_source);
     }
     adv_utf8_trim(r->communication_source);
     if (!slices || !r->has_hours) return;

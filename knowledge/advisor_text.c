@@ -67,7 +67,7 @@ static void memory_lines(const struct adv_result *r, void (*line)(void *, const 
     } else {
         used += (size_t)snprintf(text + used, sizeof text - used, _("; device memory unknown (set device_memory_gb or accelerator)"));
     }
-    if (!m->activations_estimated && used < sizeof text) snprintf(text + used, sizeof text - used, "; %s", r->shape_note);
+    if (!m->activations_estimated && used < sizeof text) snprintf(text + used, sizeof text - used, "; %s", ADV_LOCAL(r, shape_note));
     say(line, ctx, N_("Memory per device"), text);
 
     if (m->activations_gb > 0) {
@@ -103,7 +103,7 @@ static void memory_lines(const struct adv_result *r, void (*line)(void *, const 
         else snprintf(text, sizeof text, _("nothing fits these devices"));
         say(line, ctx, N_("Nothing fits"), text);
         for (int i = 0; i < r->nremedies; i++) {
-            snprintf(text, sizeof text, "%s", r->remedies[i]);
+            snprintf(text, sizeof text, "%s", adv_note_local(r->remedies[i], r->remedies_local[i]));
             say(line, ctx, N_("Remedy"), text);
         }
     }
@@ -229,14 +229,14 @@ void adv_plan_text(const struct adv_kb *akb, const struct adv_result *r,
     }
     memory_lines(r, line, ctx);
     time_lines(r, line, ctx);
-    snprintf(text, sizeof text, _("%s; efficiency %.0f%% [%s]"), r->peak_source, r->efficiency * 100,
+    snprintf(text, sizeof text, _("%s; efficiency %.0f%% [%s]"), ADV_LOCAL(r, peak_source), r->efficiency * 100,
              r->efficiency_source ? r->efficiency_source : "default");
     say(line, ctx, N_("Peak"), text);
     if (r->communication_source[0]) {
-        snprintf(text, sizeof text, "%s", r->communication_source);
+        snprintf(text, sizeof text, "%s", ADV_LOCAL(r, communication_source));
         say(line, ctx, N_("Links"), text);
     }
-    snprintf(text, sizeof text, "%s", r->device_memory_source);
+    snprintf(text, sizeof text, "%s", ADV_LOCAL(r, device_memory_source));
     say(line, ctx, N_("Device memory"), text);
     /* What the stored probe runs gave the plan, and which runs did not match. */
     if (r->hw.nmeasured > 0) {
@@ -341,8 +341,8 @@ void adv_inference_text(const struct adv_kb *akb, const struct adv_result *r,
                    "of cache per tensor-parallel rank; %s)"),
                  inf->decode_tokens_per_s_per_sequence, inf->decode_tokens_per_s, inf->batch,
                  inf->weights_gb / inf->tensor_parallel, inf->kv_gb_per_device * inf->pipeline_parallel,
-                 inf->bandwidth_source);
-    else snprintf(text, sizeof text, _("not estimated: %s"), inf->bandwidth_source);
+                 ADV_LOCAL(inf, bandwidth_source));
+    else snprintf(text, sizeof text, _("not estimated: %s"), ADV_LOCAL(inf, bandwidth_source));
     say(line, ctx, N_("Decode"), text);
     if (inf->prefill_s > 0) {
         units_duration_text(inf->prefill_s, t, sizeof t);

@@ -81,7 +81,7 @@ static void cited(const struct adv_kb *akb, const cJSON *node, unsigned char *se
 }
 
 /* plan.inference: null without an inference plan; figures that cannot be known are null. */
-static cJSON *inference_json(const struct adv_kb *akb, const struct adv_inference *inf)
+static cJSON *inference_json(const struct adv_kb *akb, const struct adv_inference *inf, const struct adv_kb *local)
 {
     if (!inf->planned) return cJSON_CreateNull();
     cJSON *o = cJSON_CreateObject();
@@ -120,7 +120,7 @@ static cJSON *inference_json(const struct adv_kb *akb, const struct adv_inferenc
     cJSON *dec = cJSON_AddObjectToObject(o, "decode");
     add_number_or_null(dec, "bandwidth_gbs", inf->bandwidth_gbs > 0, round3(inf->bandwidth_gbs));
     cJSON_AddStringToObject(dec, "bandwidth_source", inf->bandwidth_measured ? "measured" : inf->bandwidth_gbs > 0 ? "catalog" : "unknown");
-    cJSON_AddStringToObject(dec, "bandwidth_note", inf->bandwidth_source);
+    cJSON_AddStringToObject(dec, "bandwidth_note", local ? ADV_LOCAL(inf, bandwidth_source) : inf->bandwidth_source);
     add_number_or_null(dec, "step_ms", inf->decode_step_s > 0, round3(inf->decode_step_s * 1e3));
     add_number_or_null(dec, "tokens_per_s_per_sequence", inf->decode_step_s > 0, round3(inf->decode_tokens_per_s_per_sequence));
     add_number_or_null(dec, "tokens_per_s", inf->decode_step_s > 0, round3(inf->decode_tokens_per_s));
@@ -134,7 +134,7 @@ static cJSON *inference_json(const struct adv_kb *akb, const struct adv_inferenc
 }
 
 /* The sections of the report, in the order the document has them. */
-static void report_hardware(cJSON *doc, const struct adv_result *r)
+static void report_hardware(cJSON *doc, const struct adv_result *r, const struct adv_kb *local)
 {
     cJSON *hw = cJSON_AddObjectToObject(doc, "hardware");
     cJSON_AddStringToObject(hw, "source", r->hardware_source);
@@ -143,8 +143,8 @@ static void report_hardware(cJSON *doc, const struct adv_result *r)
     cJSON_AddNumberToObject(hw, "count", r->hw.count);
     add_number_or_null(hw, "device_memory_gb", answers_has(&r->answers, ANS_DEVICE_MEMORY_GB),
                        round3(answers_num(&r->answers, ANS_DEVICE_MEMORY_GB)));
-    cJSON_AddStringToObject(hw, "device_memory_source", r->device_memory_source);
-    cJSON_AddStringToObject(hw, "note", r->hardware_note);
+    cJSON_AddStringToObject(hw, "device_memory_source", local ? ADV_LOCAL(r, device_memory_source) : r->device_memory_source);
+    cJSON_AddStringToObject(hw, "note", local ? ADV_LOCAL(r, hardware_note) : r->hardware_note);
 
 }
 
@@ -224,7 +224,7 @@ static void report_strategy_runtime(cJSON *doc, const struct adv_result *r, cons
     cJSON_AddStringToObject(dep, "runtime", r->runtime ? r->runtime : "none");
     cJSON_AddStringToObject(dep, "name", r->runtime_name ? r->runtime_name : "");
     cJSON_AddStringToObject(dep, "hardware", answers_str(&r->answers, ANS_DEPLOY_HARDWARE));
-    cJSON_AddStringToObject(dep, "hardware_note", r->deploy_hardware_note);
+    cJSON_AddStringToObject(dep, "hardware_note", local ? ADV_LOCAL(r, deploy_hardware_note) : r->deploy_hardware_note);
     cJSON_AddItemToObject(dep, "reasons", reasons_json(local, r->runtime_reasons, r->nruntime_reasons));
     report_deploy_fit(dep, &r->deploy_fit);
 }
@@ -249,7 +249,7 @@ static void report_runner_up(cJSON *mem, const struct adv_memory *m)
     cJSON_AddStringToObject(o, "lost_by", why[m->runner_up_lost_by]);
 }
 
-static void report_memory(cJSON *plan, const struct adv_result *r)
+static void report_memory(cJSON *plan, const struct adv_result *r, const struct adv_kb *local)
 {
     cJSON *mem = cJSON_AddObjectToObject(plan, "memory");
     const struct adv_memory *m = &r->memory;
@@ -284,20 +284,20 @@ static void report_memory(cJSON *plan, const struct adv_result *r)
     add_number_or_null(mem, "host_memory_gb_per_node", m->host_memory_gb > 0, round3(m->host_memory_gb));
     if (m->host_fits < 0) cJSON_AddNullToObject(mem, "host_fits");
     else cJSON_AddBoolToObject(mem, "host_fits", m->host_fits);
-    cJSON_AddStringToObject(mem, "activations_note", r->shape_note);
+    cJSON_AddStringToObject(mem, "activations_note", local ? ADV_LOCAL(r, shape_note) : r->shape_note);
     cJSON_AddStringToObject(mem, "activations_mode", m->activation_mode ? m->activation_mode : "not estimated");
     add_number_or_null(mem, "fit_devices", r->fit_devices > 0, r->fit_devices);
-    cJSON_AddItemToObject(mem, "remedies", notes_json(r->remedies, NULL, r->nremedies));
+    cJSON_AddItemToObject(mem, "remedies", notes_json(r->remedies, local ? r->remedies_local : NULL, r->nremedies));
 }
 
-static void report_time(cJSON *plan, const struct adv_result *r)
+static void report_time(cJSON *plan, const struct adv_result *r, const struct adv_kb *local)
 {
     cJSON *time = cJSON_AddObjectToObject(plan, "time");
     add_number_or_null(time, "total_flops", r->total_flops > 0, r->total_flops);
     add_number_or_null(time, "attention_flops", r->time.attention_flops > 0, r->time.attention_flops);
     add_number_or_null(time, "recompute_flops", r->total_flops > 0, r->time.recompute_flops);
     add_number_or_null(time, "peak_tflops_per_device", r->peak_tflops > 0, round3(r->peak_tflops));
-    cJSON_AddStringToObject(time, "peak_source", r->peak_source);
+    cJSON_AddStringToObject(time, "peak_source", local ? ADV_LOCAL(r, peak_source) : r->peak_source);
     cJSON_AddNumberToObject(time, "efficiency", r->efficiency);
     if (r->efficiency_source) cJSON_AddStringToObject(time, "efficiency_source", r->efficiency_source);
     else cJSON_AddNullToObject(time, "efficiency_source");
@@ -314,9 +314,9 @@ static void report_time(cJSON *plan, const struct adv_result *r)
     add_number_or_null(comm, "tensor_parallel_hours", r->has_hours && r->time.communication_known, round3(r->time.tp_hours));
     add_number_or_null(comm, "pipeline_parallel_hours", r->has_hours && r->time.communication_known, round3(r->time.pp_hours));
     add_number_or_null(comm, "expert_parallel_hours", r->has_hours && r->time.communication_known, round3(r->time.ep_hours));
-    cJSON_AddStringToObject(comm, "source", r->communication_source);
+    cJSON_AddStringToObject(comm, "source", local ? ADV_LOCAL(r, communication_source) : r->communication_source);
     cJSON_AddNumberToObject(time, "scaling_efficiency", round3(r->scaling));
-    cJSON_AddStringToObject(time, "scaling_source", r->scaling_source);
+    cJSON_AddStringToObject(time, "scaling_source", local ? ADV_LOCAL(r, scaling_source) : r->scaling_source);
     if (r->scaling_seed) cJSON_AddStringToObject(time, "scaling_seed", r->scaling_seed);
     else cJSON_AddNullToObject(time, "scaling_seed");
     if (r->scaling_seed_source) cJSON_AddStringToObject(time, "scaling_seed_source", r->scaling_seed_source);
@@ -410,7 +410,7 @@ static cJSON *report_doc(const struct adv_kb *akb, const struct adv_result *r, c
     cJSON_AddStringToObject(kbinfo, "version", akb->version);
     cJSON_AddStringToObject(kbinfo, "date", akb->date);
     cJSON_AddItemToObject(doc, "answers", answers_to_json(&r->answers));
-    report_hardware(doc, r);
+    report_hardware(doc, r, local);
     report_ranking(doc, r, local);
     if (report_weights(doc, akb, r, local)) {
         cJSON_Delete(doc);
@@ -431,11 +431,11 @@ static cJSON *report_doc(const struct adv_kb *akb, const struct adv_result *r, c
         cJSON_AddNullToObject(plan, "memory");
         cJSON_AddNullToObject(plan, "time");
     } else {
-        report_memory(plan, r);
-        report_time(plan, r);
+        report_memory(plan, r, local);
+        report_time(plan, r, local);
     }
     report_measured(plan, r);
-    cJSON_AddItemToObject(plan, "inference", inference_json(akb, &r->inference));
+    cJSON_AddItemToObject(plan, "inference", inference_json(akb, &r->inference, local));
     report_pitfalls(doc, r, local);
     unsigned char *seen = calloc((size_t)akb->nsources + 1, 1);
     cJSON *sources = seen ? cJSON_CreateArray() : NULL;

@@ -634,3 +634,41 @@ Test(i18n, chinese_wraps_between_characters)
     text_wrap_lines("用 PyTorch 训练模型", 12, keep_line, out);
     cr_expect_str_eq(out, "用 PyTorch|训练模型|");
 }
+
+/* The plan's sources, links, shape and assumptions come in the reader's language too (written
+ * once as English formats, rendered twice), and the report JSON stays the English one. */
+Test(i18n, the_plans_notes_in_chinese)
+{
+    struct ts_run zh, en, zh_json, en_json;
+    const char *const args[] = {"recommend", "--preset", "nvidia-2000-gpus", "--probe", "none", NULL};
+    run_in(&zh, ZH_ENV, args);
+    run_in(&en, EN_ENV, args);
+    cr_assert_eq(zh.status, 0, "%s", zh.err);
+    char *joined = ts_unwrap(zh.out);
+    static const char *const zh_words[] = {
+        "hardware：nvidia，按回答", "峰值：目录：NVIDIA H100 SXM 80GB，稠密 bf16（hw-nvidia-h100）",
+        "节点间每设备每方向 50 GB/s（h100-sxm）；张量并行（8）节点内，数据并行（250）节点间",
+        "显存：目录：NVIDIA H100 SXM 80GB（假定；", "假定：模型结构：结构按 GPT-3 的比例由参数量推出：hidden 9216",
+        "假定：注意力用 FlashAttention 类内核", "扩展效率：通信按互连计算",
+    };
+    for (size_t i = 0; i < sizeof zh_words / sizeof zh_words[0]; i++)
+        cr_expect(strstr(joined, zh_words[i]) != NULL, "'%s' not in:\n%s", zh_words[i], zh.out);
+    static const char *const en_words[] = {"catalog: NVIDIA H100", "as answered", "shape derived from the parameters",
+                                           "tensor parallel (8) inside a node", "communication from the links"};
+    char *en_joined = ts_unwrap(en.out);
+    for (size_t i = 0; i < sizeof en_words / sizeof en_words[0]; i++) {
+        cr_expect(strstr(joined, en_words[i]) == NULL, "'%s' left in Chinese", en_words[i]);
+        cr_expect(strstr(en_joined, en_words[i]) != NULL, "'%s' not in English", en_words[i]);
+    }
+    free(joined);
+    free(en_joined);
+    run_in(&zh_json, ZH_ENV, (const char *const[]){"recommend", "--preset", "nvidia-2000-gpus", "--probe", "none", "--json", NULL});
+    run_in(&en_json, EN_ENV, (const char *const[]){"recommend", "--preset", "nvidia-2000-gpus", "--probe", "none", "--json", NULL});
+    cr_assert(ts_blank_generated_at(zh_json.out) && ts_blank_generated_at(en_json.out));
+    cr_expect_str_eq(zh_json.out, en_json.out);
+    cr_expect(strstr(en_json.out, "shape derived from the parameters like GPT-3") != NULL);
+    ts_run_free(&zh);
+    ts_run_free(&en);
+    ts_run_free(&zh_json);
+    ts_run_free(&en_json);
+}

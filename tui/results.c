@@ -301,7 +301,7 @@ static void build_plan(struct app *a, struct pane *p)
                           : _("# model states  + activations  = buffers  . headroom"));
     }
     adv_plan_text(a->akb, r, plan_line, p);
-    snprintf(line, sizeof line, "%s%s%s", r->scaling_source, r->scaling_seed_short[0] ? "; " : "", r->scaling_seed_short);
+    snprintf(line, sizeof line, "%s%s%s", ADV_LOCAL(r, scaling_source), r->scaling_seed_short[0] ? "; " : "", r->scaling_seed_short);
     plan_line(p, N_("Scaling"), line);
     pane_gap(p);
     pane_add(p, -1, 0, A_BOLD, _("Why this strategy"));
@@ -310,7 +310,7 @@ static void build_plan(struct app *a, struct pane *p)
 
 static void build_deploy(struct app *a, struct pane *p)
 {
-    pane_wrap(p, -1, 0, A_NORMAL, NULL, 0, a->res->deploy_hardware_note);
+    pane_wrap(p, -1, 0, A_NORMAL, NULL, 0, ADV_LOCAL(a->res, deploy_hardware_note));
     pane_gap(p);
     /* The inference plan's lines (the command line's), then the reasons. */
     int before = p->nlines;
