@@ -590,7 +590,7 @@ int adv_kb_load(kb *k, struct adv_kb **out, char *err, size_t errsz)
     } else {
         if (!load_basic(&L) && !load_options(&L) && !load_rules(&L) && !index_facts(&L)) make_work(&L);
         /* The Chinese twins, sorted by their English for adv_kb_local. */
-        qsort(L.texts, (size_t)L.ntexts, sizeof *L.texts, pair_order);
+        if (L.ntexts) qsort(L.texts, (size_t)L.ntexts, sizeof *L.texts, pair_order);
         akb->texts = L.texts;
         akb->ntexts = L.ntexts;
         L.texts = NULL;

@@ -277,6 +277,7 @@ struct adv_inference {
     double prefill_flops, prefill_s, prefill_s_per_sequence; /* the batch's prompts; 0 unknown */
     int nnotes;
     char notes[4][240];           /* how the device, precisions and defaults were settled */
+    char notes_local[4][240];     /* the same in the reader's language ("" in English) */
 };
 
 /* The deployment target's memory check (knowledge/advisor_deploy.c): the model's weights in bf16,

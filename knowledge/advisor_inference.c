@@ -24,15 +24,15 @@ static const double weight_bytes[] = {[PLAN_BF16] = 2, [PLAN_FP16] = 2, [PLAN_FP
  * beyond them the layers are split into pipeline stages, at most this many. */
 enum { MAX_TP = 8, MAX_PP = 64 };
 
-static void note(struct adv_inference *inf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(struct adv_inference *inf, const char *fmt, ...)
+static void inf_note(struct adv_inference *inf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void inf_note(struct adv_inference *inf, const char *fmt, ...)
 {
     if (inf->nnotes == (int)(sizeof inf->notes / sizeof inf->notes[0])) return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(inf->notes[inf->nnotes], sizeof inf->notes[0], fmt, ap);
+    adv_twinf_v(NULL, inf->notes[inf->nnotes], inf->notes_local[inf->nnotes], sizeof inf->notes[0], fmt, ap);
     va_end(ap);
-    adv_utf8_trim(inf->notes[inf->nnotes++]);
+    inf->nnotes++;
 }
 
 static double kv_bytes_of(const char *name)
@@ -64,19 +64,19 @@ static void resolve_device(const struct adv_kb *akb, const struct adv_result *r,
     } else if (strcmp(inf->hardware, "cpu") == 0) {
         if (r->hw.host_memory_gb > 0) {
             inf->memory_gb = r->hw.host_memory_gb;
-            note(inf, "Serving on the CPU with this machine's %.0f GB of memory", inf->memory_gb);
+            inf_note(inf, "Serving on the CPU with this machine's %.0f GB of memory", inf->memory_gb);
         } else {
-            note(inf, "Serving on the CPU: memory unknown, so no fit (set deploy_hardware to the accelerator to plan it)");
+            inf_note(inf, "Serving on the CPU: memory unknown, so no fit (set deploy_hardware to the accelerator to plan it)");
         }
     } else {
         inf->accelerator = adv_default_accelerator(akb, inf->hardware);
         if (inf->accelerator >= 0) {
             inf->assumed = 1;
             inf->memory_gb = akb->acc[inf->accelerator].memory_gb;
-            note(inf, "Serving device assumed: %s (%s) for deploy_hardware %s, not the training device",
+            inf_note(inf, "Serving device assumed: %s (%s) for deploy_hardware %s, not the training device",
                  akb->acc[inf->accelerator].name, akb->acc[inf->accelerator].id, inf->hardware);
         } else {
-            note(inf, "No %s device in the catalog: memory, bandwidth and peak unknown", inf->hardware);
+            inf_note(inf, "No %s device in the catalog: memory, bandwidth and peak unknown", inf->hardware);
         }
     }
     inf->usable_gb = inf->memory_gb > 0 ? inf->memory_gb * r->in.working_set : -1;
@@ -96,7 +96,7 @@ static int resolve_precisions(const struct adv_kb *akb, struct adv_result *r, st
             return KB_ERR_INPUT;
         }
         prec = adv_best_precision(akb, acc);
-        note(inf, "Weights served in %s: the serving device has no %s", adv_precision_name(prec), r->precision);
+        inf_note(inf, "Weights served in %s: the serving device has no %s", adv_precision_name(prec), r->precision);
     }
     inf->precision = adv_precision_name(prec);
     inf->weight_bytes_per_param = weight_bytes[prec];
@@ -118,7 +118,7 @@ static int resolve_precisions(const struct adv_kb *akb, struct adv_result *r, st
         }
         if (lacks) {
             kv = "fp16";
-            note(inf, "KV cache in fp16: %s has no BF16", akb->acc[acc].id);
+            inf_note(inf, "KV cache in fp16: %s has no BF16", akb->acc[acc].id);
         }
     }
     inf->kv_precision = kv;

@@ -359,7 +359,7 @@ void adv_inference_text(const struct adv_kb *akb, const struct adv_result *r,
     }
     say(line, ctx, N_("Prefill"), text);
     for (int i = 0; i < inf->nnotes; i++) {
-        snprintf(text, sizeof text, "%s", inf->notes[i]);
+        snprintf(text, sizeof text, "%s", adv_note_local(inf->notes[i], inf->notes_local[i]));
         say(line, ctx, N_("Serving note"), text);
     }
 }

@@ -129,7 +129,7 @@ static cJSON *inference_json(const struct adv_kb *akb, const struct adv_inferenc
     add_number_or_null(pre, "peak_tflops_per_device", inf->peak_tflops > 0, round3(inf->peak_tflops));
     add_number_or_null(pre, "seconds", inf->prefill_s > 0, inf->prefill_s);
     add_number_or_null(pre, "seconds_per_sequence", inf->prefill_s > 0, inf->prefill_s_per_sequence);
-    cJSON_AddItemToObject(o, "notes", notes_json(inf->notes, NULL, inf->nnotes));
+    cJSON_AddItemToObject(o, "notes", notes_json(inf->notes, local ? inf->notes_local : NULL, inf->nnotes));
     return o;
 }
 

@@ -86,7 +86,7 @@ def make_pot(out, sources):
     cmd = ["xgettext", "--from-code=UTF-8", "--language=C", "--keyword=_", "--keyword=N_", "--keyword=C_:1c,2",
            "--keyword=adv_twinf:5", "--keyword=ADV_REASONF:3", "--keyword=ADV_TEXTF:4",
            "--keyword=adv_assume:2", "--keyword=adv_warn:2",
-           "--keyword=ADV_NOTEF:3", "--keyword=ADV_NOTEF_APPEND:3", "--keyword=adv_twinf_append:5", "--keyword=REMEDY:2",
+           "--keyword=ADV_NOTEF:3", "--keyword=ADV_NOTEF_APPEND:3", "--keyword=adv_twinf_append:5", "--keyword=REMEDY:2", "--keyword=inf_note:2",
            "--add-comments=TRANSLATORS:", "--sort-by-file", "--package-name=fwadvisor", "--no-wrap",
            "--output=" + out + ".tmp"] + sources
     subprocess.run(cmd, check=True)

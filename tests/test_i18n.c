@@ -672,3 +672,21 @@ Test(i18n, the_plans_notes_in_chinese)
     ts_run_free(&zh_json);
     ts_run_free(&en_json);
 }
+
+/* The serving plan's own notes in Chinese: the serving device it assumed. */
+Test(i18n, the_serving_plans_notes_in_chinese)
+{
+    struct ts_run zh;
+    run_in(&zh, ZH_ENV,
+           (const char *const[]){"recommend", "--probe", "none", "--set", "model_kind=llm", "--set", "model_params=70e9",
+                                 "--set", "deploy=server", "--set", "deploy_hardware=amd", "--set", "job=serve", "--set",
+                                 "accelerator=h100-sxm", NULL});
+    cr_assert_eq(zh.status, 0, "%s", zh.err);
+    char *joined = ts_unwrap(zh.out);
+    /* (where the line breaks beside Chinese, the joined text cannot tell whether a space stood there) */
+    cr_expect(strstr(joined, "假定推理服务设备：AMD Instinct MI300X（mi300x），对应") != NULL, "%s", zh.out);
+    cr_expect(strstr(joined, "deploy_hardware amd，而不是训练设备") != NULL, "%s", zh.out);
+    cr_expect(strstr(joined, "Serving device assumed") == NULL, "%s", zh.out);
+    free(joined);
+    ts_run_free(&zh);
+}
