@@ -55,7 +55,7 @@ static void print_refused(const struct compare_table *t, int sweep)
         if (row->refusal == COMPARE_RUNS) continue;
         if (!any++) printf("\n%s\n", compare_refused_title(sweep));
         char line[1400];
-        snprintf(line, sizeof line, "%s: %s", compare_row_subject(row, sweep), row->why);
+        snprintf(line, sizeof line, "%s: %s", compare_row_subject(row, sweep), adv_note_local(row->why, row->why_local));
         printf("  ");
         text_wrap(stdout, line, 2, 4);
     }
@@ -114,7 +114,11 @@ static int write_documents(const struct compare_table *t, int sweep, int json, c
     int rc = EXIT_OK;
     if (html) {
         struct html page = {0};
-        rc = adv_compare_html(doc, &page) ? (cli_error("out of memory"), EXIT_RUNTIME) : cli_write_html(html, &page);
+        /* the page in the reader's words, its figures the document's */
+        cJSON *local = i18n_lang() == I18N_EN ? NULL : compare_json_local(t, sweep ? "sweep" : "compare", now);
+        rc = adv_compare_html(local ? local : doc, &page) ? (cli_error("out of memory"), EXIT_RUNTIME)
+                                                          : cli_write_html(html, &page);
+        cJSON_Delete(local);
         html_free(&page);
     }
     if (rc == EXIT_OK && json) rc = cli_write_json(doc, NULL);

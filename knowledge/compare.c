@@ -1,6 +1,7 @@
 /* The same job on other hardware and answers: variants of one plan (knowledge/compare.h). */
 #include "knowledge/compare.h"
 #include "knowledge/answer_keys.h"
+#include "knowledge/advisor_kb.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -200,7 +201,7 @@ void compare_price_text(const struct compare_price *p, char *out, size_t n)
 /* --- one variant ------------------------------------------------------------------------------ */
 
 /* The team's frameworks all excluded on the plan's hardware: 1 with the first one's reason. */
-static int team_cannot_run(const struct adv_result *r, char *why, size_t n)
+static int team_cannot_run(const struct adv_result *r, char *why, char *why_local, size_t n)
 {
     const struct answers *a = &r->answers;
     int count = answers_id_count(a, ANS_TEAM);
@@ -217,6 +218,8 @@ static int team_cannot_run(const struct adv_result *r, char *why, size_t n)
     adv_reason_text(&first->reasons[0], text, sizeof text);
     snprintf(why, n, "%s", text);
     adv_utf8_trim(why);
+    if (i18n_lang() == I18N_EN) why_local[0] = '\0';
+    else adv_reason_local(r->kb, &first->reasons[0], why_local, n);
     return 1;
 }
 
@@ -235,8 +238,14 @@ static void fill_training(const struct adv_result *r, struct compare_row *row)
     }
     if (!row->fits) {
         row->refusal = COMPARE_NO_FIT;
-        snprintf(row->why, sizeof row->why, "does not fit: %.1f GB a device against %.1f GB usable on %d %s",
-                 row->memory_gb, row->usable_gb, row->devices, row->devices == 1 ? "device" : "devices");
+        if (row->devices == 1)
+            adv_twinf(r->kb, row->why, row->why_local, sizeof row->why,
+                      "does not fit: %.1f GB a device against %.1f GB usable on %d device", row->memory_gb, row->usable_gb,
+                      row->devices);
+        else
+            adv_twinf(r->kb, row->why, row->why_local, sizeof row->why,
+                      "does not fit: %.1f GB a device against %.1f GB usable on %d devices", row->memory_gb, row->usable_gb,
+                      row->devices);
     }
 }
 
@@ -246,7 +255,8 @@ static void fill_serving(const struct adv_result *r, struct compare_row *row)
     row->serve = 1;
     if (!inf->planned) {
         row->refusal = COMPARE_REFUSED;
-        snprintf(row->why, sizeof row->why, "no serving plan: it is made for model_kind llm on deploy server");
+        adv_twinf(r->kb, row->why, row->why_local, sizeof row->why,
+                  "no serving plan: it is made for model_kind llm on deploy server");
         return;
     }
     row->tp = inf->tensor_parallel, row->pp = inf->pipeline_parallel;
@@ -258,8 +268,8 @@ static void fill_serving(const struct adv_result *r, struct compare_row *row)
     if (row->price.from != PRICE_NONE) row->cost_per_hour = row->price.usd * row->devices;
     if (!row->fits) {
         row->refusal = COMPARE_NO_FIT;
-        snprintf(row->why, sizeof row->why, "does not fit: %.1f GB a device against %.1f GB usable", row->memory_gb,
-                 row->usable_gb);
+        adv_twinf(r->kb, row->why, row->why_local, sizeof row->why, "does not fit: %.1f GB a device against %.1f GB usable",
+                  row->memory_gb, row->usable_gb);
     }
 }
 
@@ -300,7 +310,7 @@ int compare_variant(const struct adv_kb *akb, const struct answers *answers, con
     row->precision = r->precision;
     row->strategy = r->strategy;
     row->framework = r->ranking.count && !r->ranking.items[0].excluded ? r->ranking.items[0].id : NULL;
-    if (team_cannot_run(r, row->why, sizeof row->why)) {
+    if (team_cannot_run(r, row->why, row->why_local, sizeof row->why)) {
         row->refusal = COMPARE_NO_FRAMEWORK;
         return 0;
     }
@@ -352,8 +362,9 @@ static void compare_one(const struct adv_kb *akb, const struct answers *base, co
             refused_by_answers(akb, acc, err, &row);
     }
     if (row.refusal == COMPARE_NO_FIT && !out->serve)
-        snprintf(row.why, sizeof row.why, "does not fit: %.1f GB a device against %.1f GB usable, at every count up to %d",
-                 row.memory_gb, row.usable_gb, COMPARE_MAX_DEVICES);
+        adv_twinf(akb, row.why, row.why_local, sizeof row.why,
+                  "does not fit: %.1f GB a device against %.1f GB usable, at every count up to %d", row.memory_gb,
+                  row.usable_gb, COMPARE_MAX_DEVICES);
     struct compare_row *slot = next_row(out);
     if (!slot) return;
     *slot = row;
@@ -536,7 +547,7 @@ static cJSON *price_json(const struct compare_price *p)
     return o;
 }
 
-static cJSON *row_json(const struct compare_row *row)
+static cJSON *row_json(const struct compare_row *row, int local)
 {
     static const char *const refusals[] = {NULL, "refused", "no_framework", "no_fit"};
     cJSON *o = cJSON_CreateObject();
@@ -546,7 +557,7 @@ static cJSON *row_json(const struct compare_row *row)
     if (row->label[0]) cJSON_AddStringToObject(o, "values", row->label);
     cJSON_AddBoolToObject(o, "runs", row->refusal == COMPARE_RUNS);
     add_str(o, "refusal", refusals[row->refusal]);
-    add_str(o, "why", row->why);
+    add_str(o, "why", local ? adv_note_local(row->why, row->why_local) : row->why);
     cJSON_AddNumberToObject(o, "devices", row->devices);
     cJSON_AddNumberToObject(o, "nodes", row->nodes);
     cJSON *layout = cJSON_AddObjectToObject(o, "layout");
@@ -570,7 +581,7 @@ static cJSON *row_json(const struct compare_row *row)
     return o;
 }
 
-cJSON *compare_json(const struct compare_table *t, const char *kind, const char *generated_at)
+static cJSON *compare_doc(const struct compare_table *t, const char *kind, const char *generated_at, int local)
 {
     cJSON *doc = cJSON_CreateObject();
     if (!doc) return NULL;
@@ -582,6 +593,16 @@ cJSON *compare_json(const struct compare_table *t, const char *kind, const char 
                                               : t->sort == COMPARE_BY_COST ? "cost" : "time");
     cJSON_AddBoolToObject(doc, "truncated", t->truncated);
     cJSON *rows = cJSON_AddArrayToObject(doc, "rows");
-    for (int i = 0; rows && i < t->count; i++) cJSON_AddItemToArray(rows, row_json(&t->rows[i]));
+    for (int i = 0; rows && i < t->count; i++) cJSON_AddItemToArray(rows, row_json(&t->rows[i], local));
     return doc;
+}
+
+cJSON *compare_json(const struct compare_table *t, const char *kind, const char *generated_at)
+{
+    return compare_doc(t, kind, generated_at, 0);
+}
+
+cJSON *compare_json_local(const struct compare_table *t, const char *kind, const char *generated_at)
+{
+    return compare_doc(t, kind, generated_at, i18n_lang() != I18N_EN);
 }

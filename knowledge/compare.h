@@ -76,6 +76,8 @@ struct compare_row {
     struct compare_price price;     /* from PRICE_NONE: no price */
     enum compare_refusal refusal;
     char why[1024];                 /* the refusal in one line */
+    char why_local[1024];           /* the same in the reader's language ("" in English, or for an
+                                     * error line of the answers', which is English: why) */
 };
 
 enum compare_sort { COMPARE_BY_TIME, COMPARE_BY_COST };
@@ -122,6 +124,9 @@ int compare_sweep_run(const struct adv_kb *akb, const struct answers *answers, c
 
 /* The table as JSON (docs/compare.schema.json): kind "compare" or "sweep". Caller frees. */
 cJSON *compare_json(const struct compare_table *t, const char *kind, const char *generated_at);
+/* The same with each refusal in the reader's language, for the page made from it (the JSON output
+ * is compare_json's, English in every language). */
+cJSON *compare_json_local(const struct compare_table *t, const char *kind, const char *generated_at);
 
 /* The price's origin in words: "your price_per_device_hour", "aws us-east-1 p5.48xlarge, read
  * 2026-12-02", ... */

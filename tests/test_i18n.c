@@ -559,6 +559,12 @@ Test(i18n, the_comparison_in_chinese)
                                         "设备数：能装下的最少设备数，再加上它的两倍和四倍。", " 分钟 ", " 小时 "};
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) cr_expect(strstr(zh.out, words[i]) != NULL, "'%s' not in:\n%s", words[i], zh.out);
     cr_expect(strstr(zh.out, "ACCELERATOR") == NULL && strstr(zh.out, "minutes") == NULL, "%s", zh.out);
+    /* the refusals' reasons too: a device that cannot hold the fine-tune at any count */
+    char *joined = ts_unwrap(zh.out);
+    cr_expect(strstr(joined, "放不下：每设备 ") != NULL && strstr(joined, "台仍放不下") != NULL, "%s", zh.out);
+    cr_expect(strstr(zh.out, "does not fit:") == NULL, "%s", zh.out);
+    cr_expect(strstr(en.out, "does not fit:") != NULL, "%s", en.out);
+    free(joined);
     cr_expect(strstr(en.out, "ACCELERATOR") != NULL && strstr(en.out, "Hardware for this job, sorted by time") != NULL, "%s", en.out);
     cr_expect_str_eq(en_flag.out, en.out);
     ts_run_free(&zh);
