@@ -825,7 +825,16 @@ static int open_file(const char *path, int make_dirs, kb **out, int *write_faile
     snprintf(k->path, sizeof k->path, "%s", path);
     k->is_default = make_dirs;
     k->busy_ms = busy_timeout_ms();
-    int rc = sqlite3_open_v2(path, &k->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    /* A path is always a file: SQLite takes ":memory:" (and, where URIs are on, "file:...")
+     * for something else, and the file made above would stay behind, empty; "./" keeps it the
+     * file it names. */
+    char literal[PATH_MAX + 3];
+    const char *db_path = path;
+    if (path[0] != '/' && (strcmp(path, ":memory:") == 0 || strncmp(path, "file:", 5) == 0)) {
+        snprintf(literal, sizeof literal, "./%s", path);
+        db_path = literal;
+    }
+    int rc = sqlite3_open_v2(db_path, &k->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
     if (rc != SQLITE_OK) {
         kb_errf(err, errsz, "cannot open database '%s': %s", path,
                 k->db ? sqlite3_errmsg(k->db) : "out of memory");
@@ -943,6 +952,13 @@ int kb_open_read(const char *path, int make_dirs, kb **out, char *err, size_t er
 }
 
 int kb_open_builtin(kb **out, char *err, size_t errsz) { return open_snapshot("", 0, out, err, errsz); }
+
+int kb_open_memory(kb **out, char *err, size_t errsz)
+{
+    int status = open_snapshot("", 0, out, err, errsz);
+    if (status == KB_OK) (*out)->snapshot = 0; /* writable: nothing on disk to protect */
+    return status;
+}
 
 int kb_is_snapshot(const kb *k) { return k->snapshot; }
 

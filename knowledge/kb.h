@@ -49,6 +49,9 @@ int kb_open_read(const char *path, int make_dirs, kb **out, char *err, size_t er
 /* The built-in facts alone, in memory, whatever file --db or the environment names (what the
  * shell completions offer: every user gets the same). */
 int kb_open_builtin(kb **out, char *err, size_t errsz);
+/* The built-in facts in memory, writable (imports go in, nothing reaches a disk), gone when
+ * closed: for the import fuzzer and tests. */
+int kb_open_memory(kb **out, char *err, size_t errsz);
 /* 1 for such an in-memory copy. */
 int kb_is_snapshot(const kb *k);
 /* KB_OK, or KB_ERR_DB with a message when k is an in-memory copy that cannot store `what`. */

@@ -507,3 +507,39 @@ Test(kb_create, eight_first_uses_at_once_all_succeed)
         }
     }
 }
+
+/* A path is a file, whatever SQLite would make of its name: ":memory:" and "file:..." given as
+ * --db are databases in the current folder that a second open finds again (before, ":memory:"
+ * left an empty file behind and kept its facts in memory). The in-memory knowledge base the
+ * import fuzzer uses takes imports and writes nothing. */
+Test(kb_create, a_path_named_like_sqlites_special_names_is_a_file)
+{
+    char *cwd = getcwd(NULL, 0);
+    cr_assert_not_null(cwd);
+    cr_assert_eq(chdir(dir), 0);
+    static const char *const names[] = {":memory:", "file:kb.sqlite3"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        kb *k;
+        cr_assert_eq(kb_open(names[i], 0, &k, err, sizeof err), KB_OK, "%s", err);
+        cr_assert_eq(sqlite3_exec(kb_db(k), "INSERT INTO probe_runs VALUES ('p1', '2026-01-01T00:00:00Z', 1, 0, 's', '{}')",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+        kb_close(k);
+        struct stat st;
+        cr_assert_eq(stat(names[i], &st), 0, "%s", names[i]);
+        cr_expect_gt(st.st_size, 0, "%s holds the database", names[i]);
+        cr_assert_eq(kb_open(names[i], 0, &k, err, sizeof err), KB_OK, "%s", err);
+        cr_expect_eq(query_int(kb_db(k), "SELECT count(*) FROM probe_runs"), 1, "%s: the run stored before", names[i]);
+        kb_close(k);
+    }
+    cr_assert_eq(chdir(cwd), 0);
+    free(cwd);
+    kb *m;
+    cr_assert_eq(kb_open_memory(&m, err, sizeof err), KB_OK, "%s", err);
+    const char *doc = "{\"schema\": \"fwadvisor.kb/1\", \"sources\": [{\"id\": \"team\", \"title\": \"Ours\", \"url\": \"wiki\","
+                      " \"published\": \"2026\"}]}";
+    struct kb_import_stats stats;
+    cr_expect_eq(kb_import(m, doc, strlen(doc), "doc.json", &stats, err, sizeof err), KB_OK, "%s", err);
+    cr_expect_eq(stats.added, 1);
+    kb_close(m);
+}

@@ -15,7 +15,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     (void)argc;
     (void)argv;
     char err[512];
-    if (kb_open(":memory:", 0, &k, err, sizeof err) != KB_OK) {
+    if (kb_open_memory(&k, err, sizeof err) != KB_OK) {
         fprintf(stderr, "fuzz_import: %s\n", err);
         abort();
     }
