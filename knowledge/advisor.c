@@ -168,7 +168,7 @@ struct loader {
     char *err;
     size_t errsz;
     int status;
-    struct adv_text_pair *texts; /* the Chinese twins read so far (malloc), moved to the arena */
+    struct adv_text_pair *texts; /* the Chinese twins read so far (malloc), handed to the adv_kb */
     int ntexts, texts_cap;
 };
 
